@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need on a fresh machine, skipping what is already there.
+# Usage: scripts/ensure-tools.sh [--browser]   (--browser adds Chromium, chromedriver, Playwright)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+rustup target list --installed | grep -qx wasm32-unknown-unknown \
+  || rustup target add wasm32-unknown-unknown
+
+# Trunk 0.22 needs a newer rustc than this machine has.
+if ! trunk --version 2>/dev/null | grep -q '0.21.14'; then
+  cargo install trunk --version 0.21.14 --locked
+fi
+
+# Trunk and wasm-bindgen-test must find the CLI matching Cargo.lock, or they try to download it.
+wb_version=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/[^0-9.]/, ""); print; exit}' Cargo.lock)
+if ! wasm-bindgen --version 2>/dev/null | grep -q " $wb_version\$"; then
+  # Not --locked: one of its locked dependencies is missing from the registry here.
+  cargo install wasm-bindgen-cli --version "$wb_version" --force
+fi
+
+# wasm-opt (binaryen) and Playwright come from npm, pinned by package-lock.json.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
+  npm ci --no-audit --no-fund
+fi
+
+if [ "${1:-}" = "--browser" ] && ! { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; }; then
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+fi

@@ -1,0 +1,11 @@
+//! The pure core: attention maths, PyTorch-compatible initialisation, tokens, presets and the
+//! saved-state format. Nothing here knows about the browser; it is tested natively.
+
+pub mod model;
+pub mod presets;
+pub mod report;
+pub mod softmax;
+pub mod state;
+pub mod tokens;
+pub mod torch_rng;
+pub mod trace;

@@ -1,0 +1,337 @@
+//! The model a learner edits: an embedding table and one or more attention heads.
+
+use nalgebra::DMatrix;
+use serde::{Deserialize, Serialize};
+
+use super::tokens::Tokens;
+use super::torch_rng::TorchRng;
+
+/// The number of rows of the embedding table the tutorial draws from (`nn.Embedding(50_000, d)`).
+pub const TUTORIAL_VOCAB_SIZE: usize = 50_000;
+
+/// What the scores are divided by before the softmax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Scale {
+    /// Divide by √dₖ: keeps the scores' variance near 1 whatever dₖ is (the transformer's choice).
+    #[default]
+    SqrtDk,
+    /// Divide by dₖ: shrinks the scores too much as dₖ grows, so the softmax flattens.
+    Dk,
+    /// No scaling: scores grow with dₖ and the softmax saturates to one-hot.
+    None,
+}
+
+impl Scale {
+    /// Every option, in the order a picker lists them.
+    pub const ALL: [Scale; 3] = [Scale::SqrtDk, Scale::Dk, Scale::None];
+
+    /// The divisor for keys of width `d_k`.
+    pub fn divisor(self, d_k: usize) -> f64 {
+        match self {
+            Scale::SqrtDk => (d_k as f64).sqrt(),
+            Scale::Dk => d_k as f64,
+            Scale::None => 1.0,
+        }
+    }
+
+    /// The name used in the saved state and the page (`sqrt_dk`, `dk`, `none`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Scale::SqrtDk => "sqrt_dk",
+            Scale::Dk => "dk",
+            Scale::None => "none",
+        }
+    }
+
+    /// Parses [`Scale::key`].
+    pub fn from_key(key: &str) -> Option<Scale> {
+        Scale::ALL.into_iter().find(|s| s.key() == key)
+    }
+
+    /// How the divisor reads in a formula.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Scale::SqrtDk => "√dₖ",
+            Scale::Dk => "dₖ",
+            Scale::None => "1",
+        }
+    }
+}
+
+/// One attention head's projections, applied to row vectors: `queries = embedded @ w_query`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Head {
+    /// d_in × d_k
+    pub w_query: DMatrix<f64>,
+    /// d_in × d_k
+    pub w_key: DMatrix<f64>,
+    /// d_in × d_v
+    pub w_value: DMatrix<f64>,
+}
+
+impl Head {
+    /// The width of queries and keys.
+    pub fn d_k(&self) -> usize {
+        self.w_query.ncols()
+    }
+
+    /// The width of values and of this head's context vectors.
+    pub fn d_v(&self) -> usize {
+        self.w_value.ncols()
+    }
+
+    /// Draws `w_query`, `w_key`, `w_value` in that order with `torch.rand`, as the tutorial's
+    /// `SelfAttention.__init__` does.
+    pub fn rand(rng: &mut TorchRng, d_in: usize, d_k: usize, d_v: usize) -> Head {
+        Head {
+            w_query: rng.rand(d_in, d_k),
+            w_key: rng.rand(d_in, d_k),
+            w_value: rng.rand(d_in, d_v),
+        }
+    }
+}
+
+/// Which of a head's three matrices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Projection {
+    Query,
+    Key,
+    Value,
+}
+
+impl Projection {
+    /// All three, in the order the tutorial draws them.
+    pub const ALL: [Projection; 3] = [Projection::Query, Projection::Key, Projection::Value];
+
+    /// The matrix's name in the saved state and the page.
+    pub fn key(self) -> &'static str {
+        match self {
+            Projection::Query => "w_query",
+            Projection::Key => "w_key",
+            Projection::Value => "w_value",
+        }
+    }
+}
+
+impl std::ops::Index<Projection> for Head {
+    type Output = DMatrix<f64>;
+    fn index(&self, p: Projection) -> &DMatrix<f64> {
+        match p {
+            Projection::Query => &self.w_query,
+            Projection::Key => &self.w_key,
+            Projection::Value => &self.w_value,
+        }
+    }
+}
+
+impl std::ops::IndexMut<Projection> for Head {
+    fn index_mut(&mut self, p: Projection) -> &mut DMatrix<f64> {
+        match p {
+            Projection::Query => &mut self.w_query,
+            Projection::Key => &mut self.w_key,
+            Projection::Value => &mut self.w_value,
+        }
+    }
+}
+
+/// Everything the trace is computed from. Build it with [`Model::new`] or read it from a saved
+/// state, so that its shapes always agree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    sentence: String,
+    tokens: Tokens,
+    /// One row of d_in numbers per vocabulary word, in vocabulary order.
+    embedding: DMatrix<f64>,
+    heads: Vec<Head>,
+    /// Hide future tokens from each query.
+    pub causal: bool,
+    /// What the scores are divided by.
+    pub scale: Scale,
+}
+
+/// Sizes for a freshly initialised model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dims {
+    pub d_in: usize,
+    pub d_k: usize,
+    pub d_v: usize,
+    pub heads: usize,
+}
+
+impl Model {
+    /// A model whose shapes agree: the embedding has one row per vocabulary word, every head
+    /// maps d_in = the embedding's width, and each head's keys are as wide as its queries.
+    pub fn new(
+        sentence: &str,
+        embedding: DMatrix<f64>,
+        heads: Vec<Head>,
+        causal: bool,
+        scale: Scale,
+    ) -> Result<Model, String> {
+        let tokens = Tokens::new(sentence);
+        if tokens.is_empty() {
+            return Err("the sentence has no words".into());
+        }
+        if embedding.nrows() != tokens.vocabulary.len() {
+            return Err(format!(
+                "the embedding has {} rows but the vocabulary has {} words",
+                embedding.nrows(),
+                tokens.vocabulary.len()
+            ));
+        }
+        if heads.is_empty() {
+            return Err("there must be at least one head".into());
+        }
+        let d_in = embedding.ncols();
+        for (h, head) in heads.iter().enumerate() {
+            for p in Projection::ALL {
+                if head[p].nrows() != d_in {
+                    return Err(format!(
+                        "head {h}: {} has {} rows, expected d_in = {d_in}",
+                        p.key(),
+                        head[p].nrows()
+                    ));
+                }
+            }
+            if head.w_key.ncols() != head.w_query.ncols() {
+                return Err(format!(
+                    "head {h}: w_key has {} columns but w_query has {}",
+                    head.w_key.ncols(),
+                    head.w_query.ncols()
+                ));
+            }
+        }
+        Ok(Model {
+            sentence: sentence.to_owned(),
+            tokens,
+            embedding,
+            heads,
+            causal,
+            scale,
+        })
+    }
+
+    /// The tutorial's initialisation: after `manual_seed(seed)` the embedding is rows 0..vocab of
+    /// `nn.Embedding(50_000, d_in)`; after `manual_seed(seed)` again each head draws
+    /// `w_query`, `w_key`, `w_value` with `torch.rand`, head after head.
+    pub fn seeded(
+        sentence: &str,
+        dims: Dims,
+        seed: u64,
+        causal: bool,
+        scale: Scale,
+    ) -> Result<Model, String> {
+        let tokens = Tokens::new(sentence);
+        let rows: Vec<usize> = (0..tokens.vocabulary.len()).collect();
+        let embedding =
+            TorchRng::manual_seed(seed).embedding_rows(TUTORIAL_VOCAB_SIZE, dims.d_in, &rows);
+        let mut rng = TorchRng::manual_seed(seed);
+        let heads = (0..dims.heads)
+            .map(|_| Head::rand(&mut rng, dims.d_in, dims.d_k, dims.d_v))
+            .collect();
+        Model::new(sentence, embedding, heads, causal, scale)
+    }
+
+    pub fn sentence(&self) -> &str {
+        &self.sentence
+    }
+
+    pub fn tokens(&self) -> &Tokens {
+        &self.tokens
+    }
+
+    pub fn embedding(&self) -> &DMatrix<f64> {
+        &self.embedding
+    }
+
+    pub fn heads(&self) -> &[Head] {
+        &self.heads
+    }
+
+    /// The sizes of this model (d_k and d_v of the first head).
+    pub fn dims(&self) -> Dims {
+        Dims {
+            d_in: self.embedding.ncols(),
+            d_k: self.heads[0].d_k(),
+            d_v: self.heads[0].d_v(),
+            heads: self.heads.len(),
+        }
+    }
+
+    /// The embedded sentence: each token's row of the embedding table.
+    pub fn embedded(&self) -> DMatrix<f64> {
+        let rows: Vec<_> = self
+            .tokens
+            .ids
+            .iter()
+            .map(|&id| self.embedding.row(id))
+            .collect();
+        DMatrix::from_rows(&rows)
+    }
+
+    /// Sets one embedding number; out-of-range indices are ignored.
+    pub fn set_embedding(&mut self, row: usize, col: usize, value: f64) {
+        if let Some(x) = self.embedding.get_mut((row, col)) {
+            *x = value;
+        }
+    }
+
+    /// Sets one weight; out-of-range indices are ignored.
+    pub fn set_weight(&mut self, head: usize, p: Projection, row: usize, col: usize, value: f64) {
+        if let Some(x) = self
+            .heads
+            .get_mut(head)
+            .and_then(|h| h[p].get_mut((row, col)))
+        {
+            *x = value;
+        }
+    }
+
+    /// A new sentence. Words already in the vocabulary keep their embedding rows; new words get
+    /// the rows a fresh seeded model would give them.
+    pub fn with_sentence(&self, sentence: &str, seed: u64) -> Result<Model, String> {
+        let fresh = Model::seeded(sentence, self.dims(), seed, self.causal, self.scale)?;
+        let mut embedding = fresh.embedding.clone();
+        for (row, word) in fresh.tokens.vocabulary.iter().enumerate() {
+            if let Ok(old) = self.tokens.vocabulary.binary_search(word) {
+                embedding.set_row(row, &self.embedding.row(old));
+            }
+        }
+        Model::new(
+            sentence,
+            embedding,
+            self.heads.clone(),
+            self.causal,
+            self.scale,
+        )
+    }
+
+    /// New sizes. Numbers whose position still exists are kept; new positions are filled from a
+    /// fresh model seeded with `seed`.
+    pub fn resized(&self, dims: Dims, seed: u64) -> Result<Model, String> {
+        let fresh = Model::seeded(&self.sentence, dims, seed, self.causal, self.scale)?;
+        let embedding = overlay(&fresh.embedding, &self.embedding);
+        let heads = fresh
+            .heads
+            .iter()
+            .enumerate()
+            .map(|(h, new)| match self.heads.get(h) {
+                Some(old) => Head {
+                    w_query: overlay(&new.w_query, &old.w_query),
+                    w_key: overlay(&new.w_key, &old.w_key),
+                    w_value: overlay(&new.w_value, &old.w_value),
+                },
+                None => new.clone(),
+            })
+            .collect();
+        Model::new(&self.sentence, embedding, heads, self.causal, self.scale)
+    }
+}
+
+/// `base` with the top-left block that `top` covers taken from `top`.
+fn overlay(base: &DMatrix<f64>, top: &DMatrix<f64>) -> DMatrix<f64> {
+    DMatrix::from_fn(base.nrows(), base.ncols(), |i, j| {
+        top.get((i, j)).copied().unwrap_or(base[(i, j)])
+    })
+}

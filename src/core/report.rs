@@ -1,0 +1,125 @@
+//! The trace as JSON or Markdown, for `attention-trace` and for authors' slides.
+
+use nalgebra::DMatrix;
+use serde_json::{json, Value};
+
+use super::trace::{fmt, Trace};
+
+/// A number as JSON; −∞ becomes the string "-inf" and NaN "nan", which JSON cannot hold.
+fn number(x: f64) -> Value {
+    if x.is_nan() {
+        json!("nan")
+    } else if x == f64::NEG_INFINITY {
+        json!("-inf")
+    } else if x == f64::INFINITY {
+        json!("inf")
+    } else {
+        json!(x)
+    }
+}
+
+fn rows(m: &DMatrix<f64>) -> Value {
+    Value::Array(
+        m.row_iter()
+            .map(|r| Value::Array(r.iter().map(|&x| number(x)).collect()))
+            .collect(),
+    )
+}
+
+/// Every intermediate, under the names the page's DOM contract uses.
+pub fn trace_json(trace: &Trace) -> Value {
+    let heads: Vec<Value> = trace
+        .heads
+        .iter()
+        .map(|h| {
+            let mut head = json!({
+                "queries": rows(&h.queries),
+                "keys": rows(&h.keys),
+                "values": rows(&h.values),
+                "scores": rows(&h.scores),
+                "scaled_scores": rows(&h.scaled_scores),
+                "masked_scores": rows(&h.masked_scores),
+                "weights": rows(&h.weights),
+                "context": rows(&h.context),
+            });
+            if let (Some(simple), Some(renormalized)) =
+                (&h.masked_weights_simple, &h.masked_weights_renormalized)
+            {
+                head["masked_weights_simple"] = rows(simple);
+                head["masked_weights_renormalized"] = rows(renormalized);
+            }
+            head
+        })
+        .collect();
+    json!({
+        "tokens": trace.tokens.words,
+        "token_ids": trace.tokens.ids,
+        "embedded": rows(&trace.embedded),
+        "heads": heads,
+        "output": rows(&trace.output),
+    })
+}
+
+/// One Markdown table: rows labelled with tokens, columns with tokens (n × n) or indices.
+fn table(title: &str, m: &DMatrix<f64>, tokens: &[String], precision: usize) -> String {
+    let header: Vec<String> =
+        if m.ncols() == tokens.len() && m.nrows() == tokens.len() && title.contains("×") {
+            tokens.to_vec()
+        } else {
+            (0..m.ncols()).map(|j| j.to_string()).collect()
+        };
+    let mut out = format!(
+        "### {title} ({} × {})\n\n| | {} |\n|---|{}\n",
+        m.nrows(),
+        m.ncols(),
+        header.join(" | "),
+        "---:|".repeat(m.ncols())
+    );
+    for (i, row) in m.row_iter().enumerate() {
+        let cells: Vec<String> = row.iter().map(|&x| fmt(x, precision)).collect();
+        out += &format!("| **{}** | {} |\n", tokens[i], cells.join(" | "));
+    }
+    out + "\n"
+}
+
+/// Every step as a Markdown table with token labels, `precision` decimals.
+pub fn trace_markdown(trace: &Trace, precision: usize) -> String {
+    let t = &trace.tokens.words;
+    let ids: Vec<String> = trace
+        .tokens
+        .words
+        .iter()
+        .zip(&trace.tokens.ids)
+        .map(|(w, id)| format!("{w} → {id}"))
+        .collect();
+    let mut out = format!("## Tokens\n\n{}\n\n", ids.join(", "));
+    out += &table("embedded", &trace.embedded, t, precision);
+    for (i, h) in trace.heads.iter().enumerate() {
+        out += &format!("## Head {i}\n\n");
+        let steps: [(&str, &DMatrix<f64>); 8] = [
+            ("queries", &h.queries),
+            ("keys", &h.keys),
+            ("values", &h.values),
+            ("scores (query × key)", &h.scores),
+            ("scaled_scores (query × key)", &h.scaled_scores),
+            ("masked_scores (query × key)", &h.masked_scores),
+            ("weights (query × key)", &h.weights),
+            ("context", &h.context),
+        ];
+        for (title, m) in steps {
+            out += &table(title, m, t, precision);
+        }
+        if let (Some(simple), Some(renormalized)) =
+            (&h.masked_weights_simple, &h.masked_weights_renormalized)
+        {
+            out += &table("masked_weights_simple (query × key)", simple, t, precision);
+            out += &table(
+                "masked_weights_renormalized (query × key)",
+                renormalized,
+                t,
+                precision,
+            );
+        }
+    }
+    out + &table("output", &trace.output, t, precision)
+}

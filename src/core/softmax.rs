@@ -1,0 +1,54 @@
+//! The row softmax and the two causal-masking methods of the Raschka tutorial.
+
+use nalgebra::DMatrix;
+
+/// Softmax of each row, computed stably: the row maximum is subtracted first, so huge scores
+/// do not overflow. A row that is all −∞ gives NaN, as in PyTorch.
+pub fn softmax_rows(scores: &DMatrix<f64>) -> DMatrix<f64> {
+    let mut out = scores.clone();
+    for mut row in out.row_iter_mut() {
+        let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        row.apply(|x| *x = (*x - max).exp());
+        let sum = row.sum();
+        row.apply(|x| *x /= sum);
+    }
+    out
+}
+
+/// Row `i` may look at columns `0..=i` only.
+pub fn is_future(row: usize, col: usize) -> bool {
+    col > row
+}
+
+/// Scores with −∞ above the diagonal: softmax then gives exactly 0 to future tokens.
+pub fn mask_future(scores: &DMatrix<f64>) -> DMatrix<f64> {
+    DMatrix::from_fn(scores.nrows(), scores.ncols(), |i, j| {
+        if is_future(i, j) {
+            f64::NEG_INFINITY
+        } else {
+            scores[(i, j)]
+        }
+    })
+}
+
+/// The tutorial's first method: unmasked weights times `tril(ones)`. Rows no longer sum to 1.
+pub fn masked_weights_simple(weights: &DMatrix<f64>) -> DMatrix<f64> {
+    DMatrix::from_fn(weights.nrows(), weights.ncols(), |i, j| {
+        if is_future(i, j) {
+            0.0
+        } else {
+            weights[(i, j)]
+        }
+    })
+}
+
+/// The simple method's rows divided by their sums. Equals the −∞ method unless the unmasked
+/// softmax underflowed to 0 (then 0/0 gives NaN, as in PyTorch).
+pub fn renormalize_rows(weights: &DMatrix<f64>) -> DMatrix<f64> {
+    let mut out = weights.clone();
+    for mut row in out.row_iter_mut() {
+        let sum = row.sum();
+        row.apply(|x| *x /= sum);
+    }
+    out
+}

@@ -1,0 +1,232 @@
+//! Model → Trace: every intermediate of scaled dot-product self-attention, per head, and the
+//! breakdowns a learner asks for (a score as its dot-product terms, a context row as a weighted sum).
+
+use nalgebra::DMatrix;
+
+use super::model::{Head, Model, Scale};
+use super::softmax::{mask_future, masked_weights_simple, renormalize_rows, softmax_rows};
+use super::tokens::Tokens;
+
+/// Every intermediate of one head. Rows are queries (tokens), columns of the n × n matrices are keys.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeadTrace {
+    /// embedded @ w_query (n × d_k)
+    pub queries: DMatrix<f64>,
+    /// embedded @ w_key (n × d_k)
+    pub keys: DMatrix<f64>,
+    /// embedded @ w_value (n × d_v)
+    pub values: DMatrix<f64>,
+    /// queries @ keysᵀ (n × n)
+    pub scores: DMatrix<f64>,
+    /// scores divided by the scale's divisor
+    pub scaled_scores: DMatrix<f64>,
+    /// scaled scores with −∞ above the diagonal when causal (else equal to them)
+    pub masked_scores: DMatrix<f64>,
+    /// softmax of the scaled scores without any mask
+    pub weights_unmasked: DMatrix<f64>,
+    /// softmax of the masked scores, by row
+    pub weights: DMatrix<f64>,
+    /// causal only: unmasked weights × tril(ones)
+    pub masked_weights_simple: Option<DMatrix<f64>>,
+    /// causal only: `masked_weights_simple` divided by its row sums
+    pub masked_weights_renormalized: Option<DMatrix<f64>>,
+    /// weights @ values (n × d_v)
+    pub context: DMatrix<f64>,
+}
+
+/// The whole computation for a model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Trace {
+    pub tokens: Tokens,
+    /// Each token's embedding row (n × d_in).
+    pub embedded: DMatrix<f64>,
+    pub heads: Vec<HeadTrace>,
+    /// The heads' context vectors side by side (n × Σ d_v).
+    pub output: DMatrix<f64>,
+}
+
+impl Trace {
+    /// Runs the model on its sentence.
+    pub fn of(model: &Model) -> Trace {
+        let embedded = model.embedded();
+        let heads: Vec<HeadTrace> = model
+            .heads()
+            .iter()
+            .map(|h| attend(&embedded, h, model.causal, model.scale))
+            .collect();
+        let output = concat_columns(&heads);
+        Trace {
+            tokens: model.tokens().clone(),
+            embedded,
+            heads,
+            output,
+        }
+    }
+
+    /// `score(i, j)` of a head as its dot-product terms.
+    pub fn score_terms(&self, head: usize, query: usize, key: usize) -> Option<ScoreTerms> {
+        let h = self.heads.get(head)?;
+        if query >= h.queries.nrows() || key >= h.keys.nrows() {
+            return None;
+        }
+        let terms = h
+            .queries
+            .row(query)
+            .iter()
+            .zip(h.keys.row(key).iter())
+            .map(|(&q, &k)| (q, k))
+            .collect();
+        Some(ScoreTerms {
+            query: self.tokens.words[query].clone(),
+            key: self.tokens.words[key].clone(),
+            terms,
+            total: h.scores[(query, key)],
+        })
+    }
+
+    /// Context row `query` of a head as the weighted sum of the value rows.
+    pub fn context_terms(&self, head: usize, query: usize) -> Option<ContextTerms> {
+        let h = self.heads.get(head)?;
+        if query >= h.context.nrows() {
+            return None;
+        }
+        let terms = (0..h.values.nrows())
+            .map(|j| {
+                (
+                    self.tokens.words[j].clone(),
+                    h.weights[(query, j)],
+                    h.values.row(j).iter().copied().collect(),
+                )
+            })
+            .collect();
+        Some(ContextTerms {
+            query: self.tokens.words[query].clone(),
+            terms,
+            total: h.context.row(query).iter().copied().collect(),
+        })
+    }
+}
+
+/// One head on an embedded sentence (n × d_in).
+pub fn attend(embedded: &DMatrix<f64>, head: &Head, causal: bool, scale: Scale) -> HeadTrace {
+    let queries = embedded * &head.w_query;
+    let keys = embedded * &head.w_key;
+    let values = embedded * &head.w_value;
+    let scores = &queries * keys.transpose();
+    let scaled_scores = &scores / scale.divisor(head.d_k());
+    let masked_scores = if causal {
+        mask_future(&scaled_scores)
+    } else {
+        scaled_scores.clone()
+    };
+    let weights_unmasked = softmax_rows(&scaled_scores);
+    let weights = if causal {
+        softmax_rows(&masked_scores)
+    } else {
+        weights_unmasked.clone()
+    };
+    let (masked_weights_simple, masked_weights_renormalized) = if causal {
+        let simple = masked_weights_simple(&weights_unmasked);
+        let renormalized = renormalize_rows(&simple);
+        (Some(simple), Some(renormalized))
+    } else {
+        (None, None)
+    };
+    let context = &weights * &values;
+    HeadTrace {
+        queries,
+        keys,
+        values,
+        scores,
+        scaled_scores,
+        masked_scores,
+        weights_unmasked,
+        weights,
+        masked_weights_simple,
+        masked_weights_renormalized,
+        context,
+    }
+}
+
+/// The heads' context vectors concatenated by columns.
+pub fn concat_columns(heads: &[HeadTrace]) -> DMatrix<f64> {
+    let rows = heads.first().map_or(0, |h| h.context.nrows());
+    let widths: usize = heads.iter().map(|h| h.context.ncols()).sum();
+    let mut out = DMatrix::zeros(rows, widths);
+    let mut col = 0;
+    for h in heads {
+        out.view_mut((0, col), h.context.shape())
+            .copy_from(&h.context);
+        col += h.context.ncols();
+    }
+    out
+}
+
+/// A score as a sum of products: `she·dog = 2.64×2.88 + 1.46×3.06 + 0.94×1.89 = 13.8`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoreTerms {
+    pub query: String,
+    pub key: String,
+    /// (query component, key component) pairs.
+    pub terms: Vec<(f64, f64)>,
+    pub total: f64,
+}
+
+impl ScoreTerms {
+    /// The sum written out with `precision` decimals.
+    pub fn describe(&self, precision: usize) -> String {
+        let products: Vec<String> = self
+            .terms
+            .iter()
+            .map(|(q, k)| format!("{}×{}", fmt(*q, precision), fmt(*k, precision)))
+            .collect();
+        format!(
+            "{}·{} = {} = {}",
+            self.query,
+            self.key,
+            products.join(" + "),
+            fmt(self.total, precision)
+        )
+    }
+}
+
+/// A context row as a weighted sum of value rows: `0.883 × dog + 0.087 × ball + …`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContextTerms {
+    pub query: String,
+    /// (token, weight, value row) for every key token.
+    pub terms: Vec<(String, f64, Vec<f64>)>,
+    pub total: Vec<f64>,
+}
+
+impl ContextTerms {
+    /// The weighted sum, largest weights first, with `precision` decimals; zero weights left out.
+    pub fn describe(&self, precision: usize) -> String {
+        let mut terms: Vec<_> = self.terms.iter().filter(|(_, w, _)| *w != 0.0).collect();
+        terms.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let sum: Vec<String> = terms
+            .iter()
+            .map(|(token, w, _)| format!("{} × {token}", fmt(*w, precision)))
+            .collect();
+        let total: Vec<String> = self.total.iter().map(|x| fmt(*x, precision)).collect();
+        format!(
+            "context({}) = {} = [{}]",
+            self.query,
+            sum.join(" + "),
+            total.join(", ")
+        )
+    }
+}
+
+/// A number with `precision` decimals, −∞ as "−∞", never "-0.00".
+pub fn fmt(x: f64, precision: usize) -> String {
+    if x == f64::NEG_INFINITY {
+        return "−∞".into();
+    }
+    let s = format!("{x:.precision$}");
+    if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
+        s[1..].to_owned()
+    } else {
+        s
+    }
+}

@@ -1,0 +1,1 @@
+//! The Leptos front end (see issue 3).
