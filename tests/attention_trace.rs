@@ -1,0 +1,113 @@
+//! The `attention-trace` command, run as an author would.
+
+mod common;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use attention_explorer::core::presets::raschka;
+use attention_explorer::core::state::write_state;
+use common::{matrix, number};
+
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_attention-trace"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn json_has_every_step_and_writes_minus_infinity_as_a_string() {
+    let out = run(&["--preset", "dog", "--format", "json"], "");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tokens"][6], "she");
+    assert_eq!(v["token_ids"].as_array().unwrap().len(), 9);
+    let head = &v["heads"][0];
+    for key in [
+        "queries",
+        "keys",
+        "values",
+        "scores",
+        "scaled_scores",
+        "masked_scores",
+        "weights",
+        "masked_weights_simple",
+        "masked_weights_renormalized",
+        "context",
+    ] {
+        assert!(head[key].is_array(), "{key}");
+    }
+    assert_eq!(head["masked_scores"][0][1], "-inf");
+    assert!((number(&head["weights"][6][1]) - 0.883).abs() < 5e-4);
+    assert_eq!(matrix(&v["output"]).shape(), (9, 3));
+}
+
+#[test]
+fn non_causal_json_has_no_masking_methods() {
+    let out = run(&["--preset", "raschka"], "");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["heads"][0].get("masked_weights_simple").is_none());
+    assert!((number(&v["heads"][0]["weights"][1][1]) - 0.6870).abs() < 5e-5);
+}
+
+#[test]
+fn reads_a_state_from_stdin_and_prints_markdown() {
+    let out = run(
+        &["--state", "-", "--format", "markdown"],
+        &write_state(&raschka()),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("| **is** | 0.0386 | 0.6870 | 0.0204 | 0.0840 | 0.1470 | 0.0229 |"),
+        "{text}"
+    );
+    assert!(text.contains("| | Life | is | short | eat | dessert | first |"));
+}
+
+#[test]
+fn reads_a_state_file() {
+    let path = std::env::temp_dir().join(format!("attention-trace-{}.json", std::process::id()));
+    std::fs::write(&path, write_state(&raschka())).unwrap();
+    let out = run(&["--state", path.to_str().unwrap()], "");
+    std::fs::remove_file(&path).ok();
+    assert!(out.status.success());
+}
+
+#[test]
+fn a_bad_state_exits_non_zero_with_the_error() {
+    let out = run(&["--state", "-"], r#"{"version": 2}"#);
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("version: unsupported version 2"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bad_arguments_exit_non_zero() {
+    for args in [
+        &["--preset", "nope"][..],
+        &["--format", "xml"],
+        &["--bogus", "1"],
+        &["--state"],
+    ] {
+        let out = run(args, "");
+        assert!(!out.status.success(), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}

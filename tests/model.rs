@@ -1,0 +1,110 @@
+//! `core::model`: shapes, edits, resizing and sentence changes.
+
+use attention_explorer::core::model::{Dims, Model, Projection, Scale};
+use attention_explorer::core::presets::{raschka, raschka_multihead, RASCHKA_SEED};
+
+#[test]
+fn raschka_multihead_first_head_is_the_single_head_models_first_draws() {
+    let (one, four) = (raschka(), raschka_multihead());
+    assert_eq!(four.heads()[0].w_query, one.heads()[0].w_query);
+    assert_eq!(four.heads()[0].w_key, one.heads()[0].w_key);
+    assert_eq!(
+        four.heads()[0].w_value.column(0),
+        one.heads()[0].w_value.view((0, 0), (3, 1)).column(0)
+    );
+}
+
+#[test]
+fn resizing_keeps_what_fits_and_fills_from_the_seed() {
+    let mut model = raschka();
+    model.set_weight(0, Projection::Query, 0, 0, 7.5);
+    let bigger = model
+        .resized(
+            Dims {
+                d_in: 4,
+                d_k: 3,
+                d_v: 4,
+                heads: 2,
+            },
+            RASCHKA_SEED,
+        )
+        .unwrap();
+    assert_eq!(
+        bigger.dims(),
+        Dims {
+            d_in: 4,
+            d_k: 3,
+            d_v: 4,
+            heads: 2
+        }
+    );
+    assert_eq!(bigger.heads()[0].w_query[(0, 0)], 7.5);
+    assert_eq!(
+        bigger.embedding().view((0, 0), (6, 3)),
+        model.embedding().view((0, 0), (6, 3))
+    );
+    let fresh = Model::seeded(
+        model.sentence(),
+        bigger.dims(),
+        RASCHKA_SEED,
+        false,
+        Scale::SqrtDk,
+    )
+    .unwrap();
+    assert_eq!(bigger.heads()[1], fresh.heads()[1]);
+    assert_eq!(bigger.embedding()[(0, 3)], fresh.embedding()[(0, 3)]);
+    let back = bigger.resized(model.dims(), RASCHKA_SEED).unwrap();
+    assert_eq!(back, model);
+}
+
+#[test]
+fn a_new_sentence_keeps_known_words_embeddings() {
+    let model = raschka();
+    let changed = model.with_sentence("Life is sweet", RASCHKA_SEED).unwrap();
+    assert_eq!(changed.tokens().vocabulary, ["Life", "is", "sweet"]);
+    assert_eq!(changed.embedded().row(0), model.embedded().row(0));
+    assert_eq!(changed.embedded().row(1), model.embedded().row(1));
+    assert_eq!(changed.heads(), model.heads());
+    assert!(model.with_sentence("  ", RASCHKA_SEED).is_err());
+}
+
+#[test]
+fn edits_outside_the_matrices_are_ignored() {
+    let mut model = raschka();
+    let before = model.clone();
+    model.set_embedding(99, 0, 1.0);
+    model.set_weight(5, Projection::Key, 0, 0, 1.0);
+    model.set_weight(0, Projection::Value, 0, 9, 1.0);
+    assert_eq!(model, before);
+    model.set_embedding(1, 2, -3.0);
+    assert_eq!(model.embedding()[(1, 2)], -3.0);
+}
+
+#[test]
+fn inconsistent_models_are_refused() {
+    let m = raschka();
+    assert!(Model::new(
+        "one two",
+        m.embedding().clone(),
+        m.heads().to_vec(),
+        false,
+        Scale::None
+    )
+    .is_err());
+    assert!(Model::new(
+        m.sentence(),
+        m.embedding().clone(),
+        vec![],
+        false,
+        Scale::None
+    )
+    .is_err());
+}
+
+#[test]
+fn scale_divisors() {
+    assert_eq!(Scale::SqrtDk.divisor(4), 2.0);
+    assert_eq!(Scale::Dk.divisor(4), 4.0);
+    assert_eq!(Scale::None.divisor(4), 1.0);
+    assert_eq!(Scale::from_key("dk"), Some(Scale::Dk));
+}

@@ -1,0 +1,207 @@
+//! `core::state`: the saved-state format round-trips, and every malformed input is refused with a
+//! message naming the field.
+
+use attention_explorer::core::presets::{dog, raschka, raschka_multihead};
+use attention_explorer::core::state::{read_state, write_state, MAX_DIM, MAX_HEADS, MAX_TOKENS};
+use serde_json::{json, Value};
+
+fn valid() -> Value {
+    json!({
+        "version": 1,
+        "sentence": "a b a",
+        "embedding": [[1.0, 2.0], [3.0, 4.0]],
+        "heads": [{"w_query": [[1.0], [0.0]], "w_key": [[0.5], [0.5]], "w_value": [[1.0, 0.0, 2.0], [0.0, 1.0, 3.0]]}],
+        "causal": true,
+        "scale": "dk"
+    })
+}
+
+/// Reads `state` and returns the error's field and message.
+fn refused(state: &str) -> (String, String) {
+    let e = read_state(state).expect_err("must be refused");
+    (e.field, e.message)
+}
+
+fn refused_value(state: Value) -> (String, String) {
+    refused(&state.to_string())
+}
+
+fn with(path: &[&str], value: Value) -> Value {
+    let mut state = valid();
+    let mut slot = &mut state;
+    for key in path {
+        slot = match key.parse::<usize>() {
+            Ok(i) => &mut slot[i],
+            Err(_) => &mut slot[*key],
+        };
+    }
+    *slot = value;
+    state
+}
+
+#[test]
+fn presets_round_trip_exactly() {
+    for model in [dog(), raschka(), raschka_multihead()] {
+        assert_eq!(read_state(&write_state(&model)).unwrap(), model);
+    }
+}
+
+#[test]
+fn the_documented_example_reads() {
+    let model = read_state(&valid().to_string()).unwrap();
+    assert_eq!(model.tokens().ids, [0, 1, 0]);
+    assert_eq!(model.embedded()[(2, 1)], 2.0);
+    assert!(model.causal);
+}
+
+#[test]
+fn not_json() {
+    let (field, message) = refused("{\"version\": 1,");
+    assert_eq!(field, "state");
+    assert!(message.contains("not valid JSON"), "{message}");
+    assert_eq!(refused("").0, "state");
+    assert_eq!(refused("[1, 2]").1, "expected a JSON object");
+}
+
+#[test]
+fn wrong_or_missing_version() {
+    assert_eq!(
+        refused_value(with(&["version"], json!(2))),
+        (
+            "version".into(),
+            "unsupported version 2; this app reads version 1".into()
+        )
+    );
+    assert_eq!(refused_value(with(&["version"], json!("1"))).0, "version");
+    let mut state = valid();
+    state.as_object_mut().unwrap().remove("version");
+    assert_eq!(
+        refused_value(state),
+        ("version".into(), "missing; expected 1".into())
+    );
+}
+
+#[test]
+fn missing_and_unknown_fields() {
+    let mut state = valid();
+    state.as_object_mut().unwrap().remove("scale");
+    let (field, message) = refused_value(state);
+    assert!(
+        message.contains("missing field `scale`"),
+        "{field}: {message}"
+    );
+    let (field, message) = refused_value(with(&["heads", "0", "w_qeury"], json!([[1.0]])));
+    assert_eq!(field, "heads[0].w_qeury");
+    assert!(message.contains("unknown field `w_qeury`"), "{message}");
+}
+
+#[test]
+fn wrong_types_name_the_path() {
+    let (field, message) = refused_value(with(&["heads", "0", "w_key", "1", "0"], json!("x")));
+    assert_eq!(field, "heads[0].w_key[1][0]");
+    assert!(message.contains("invalid type"), "{message}");
+    assert_eq!(refused_value(with(&["causal"], json!("yes"))).0, "causal");
+    let (field, message) = refused_value(with(&["scale"], json!("sqrt")));
+    assert_eq!(field, "scale");
+    assert!(message.contains("sqrt_dk"), "{message}");
+}
+
+#[test]
+fn nan_and_infinity_are_refused() {
+    let nan = valid().to_string().replace("4.0", "NaN");
+    assert_eq!(refused(&nan).0, "state");
+    let inf = valid().to_string().replace("4.0", "1e400");
+    let (_, message) = refused(&inf);
+    assert!(message.contains("number out of range"), "{message}");
+}
+
+#[test]
+fn numbers_beyond_the_limit() {
+    let (field, message) = refused_value(with(&["embedding", "1", "0"], json!(2e6)));
+    assert_eq!(field, "embedding[1][0]");
+    assert!(message.contains("outside ±1e6"), "{message}");
+}
+
+#[test]
+fn empty_or_oversized_sentence() {
+    assert_eq!(
+        refused_value(with(&["sentence"], json!(" , "))),
+        ("sentence".into(), "has no words".into())
+    );
+    let long: Vec<String> = (0..=MAX_TOKENS).map(|i| format!("w{i}")).collect();
+    let (field, message) = refused_value(with(&["sentence"], json!(long.join(" "))));
+    assert_eq!(
+        (field.as_str(), message.as_str()),
+        ("sentence", "has 65 tokens; the limit is 64")
+    );
+    assert_eq!(
+        refused_value(with(&["sentence"], json!("x".repeat(1001)))).0,
+        "sentence"
+    );
+}
+
+#[test]
+fn embedding_shape_mismatches() {
+    let (field, message) = refused_value(with(&["embedding"], json!([[1.0, 2.0]])));
+    assert_eq!(field, "embedding");
+    assert!(
+        message.contains("has 1 rows but the sentence's vocabulary has 2 words"),
+        "{message}"
+    );
+    let (field, message) = refused_value(with(&["embedding", "1"], json!([3.0])));
+    assert_eq!(field, "embedding[1]");
+    assert!(
+        message.contains("has 1 numbers but row 0 has 2"),
+        "{message}"
+    );
+    assert_eq!(
+        refused_value(with(&["embedding"], json!([[], []]))),
+        ("embedding".into(), "has no columns".into())
+    );
+    let wide = vec![vec![0.0; MAX_DIM + 1]; 2];
+    assert_eq!(
+        refused_value(with(&["embedding"], json!(wide))).1,
+        "has 129 columns; the limit is 128"
+    );
+}
+
+#[test]
+fn head_shape_mismatches() {
+    let (field, message) = refused_value(with(&["heads", "0", "w_query"], json!([[1.0]])));
+    assert_eq!(field, "heads[0].w_query");
+    assert!(
+        message.contains("has 1 rows, expected d_in = 2"),
+        "{message}"
+    );
+    let (field, message) = refused_value(with(
+        &["heads", "0", "w_key"],
+        json!([[1.0, 2.0], [3.0, 4.0]]),
+    ));
+    assert_eq!(field, "heads[0].w_key");
+    assert!(
+        message.contains("has 2 columns but w_query has 1"),
+        "{message}"
+    );
+    let (field, _) = refused_value(with(&["heads", "0", "w_value", "1"], json!([1.0])));
+    assert_eq!(field, "heads[0].w_value[1]");
+}
+
+#[test]
+fn head_count_limits() {
+    assert_eq!(
+        refused_value(with(&["heads"], json!([]))),
+        ("heads".into(), "needs at least one head".into())
+    );
+    let head = valid()["heads"][0].clone();
+    let many = vec![head; MAX_HEADS + 1];
+    assert_eq!(
+        refused_value(with(&["heads"], json!(many))).1,
+        "has 17 heads; the limit is 16"
+    );
+}
+
+#[test]
+fn the_error_reads_as_field_then_problem() {
+    let e = read_state(&with(&["sentence"], json!("")).to_string()).unwrap_err();
+    assert_eq!(e.to_string(), "sentence: has no words");
+}

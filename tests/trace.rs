@@ -1,0 +1,140 @@
+//! `core::trace` against every intermediate of the 50 PyTorch cases in `attention_cases.json`.
+
+mod common;
+
+use attention_explorer::core::model::{Head, Scale};
+use attention_explorer::core::presets::dog;
+use attention_explorer::core::trace::{attend, concat_columns, Trace};
+use common::{assert_close, fixture, matrix};
+
+const TOL: f64 = 1e-9;
+
+#[test]
+fn every_intermediate_of_every_pytorch_case() {
+    let cases = fixture("attention_cases.json")["cases"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(cases.len(), 50);
+    for (n, case) in cases.iter().enumerate() {
+        let embedded = matrix(&case["embedding"]);
+        let causal = case["causal"].as_bool().unwrap();
+        let scale = Scale::from_key(case["scale"].as_str().unwrap()).unwrap();
+        let mut traces = Vec::new();
+        for (h, expected) in case["heads"].as_array().unwrap().iter().enumerate() {
+            let head = Head {
+                w_query: matrix(&expected["w_query"]),
+                w_key: matrix(&expected["w_key"]),
+                w_value: matrix(&expected["w_value"]),
+            };
+            let got = attend(&embedded, &head, causal, scale);
+            let check = |name: &str, actual: &nalgebra::DMatrix<f64>| {
+                assert_close(
+                    &format!("case {n} head {h} {name}"),
+                    actual,
+                    &matrix(&expected[name]),
+                    TOL,
+                )
+            };
+            check("queries", &got.queries);
+            check("keys", &got.keys);
+            check("values", &got.values);
+            check("scores", &got.scores);
+            check("scaled_scores", &got.scaled_scores);
+            check("weights_unmasked", &got.weights_unmasked);
+            check("masked_scores", &got.masked_scores);
+            check("weights", &got.weights);
+            check("context", &got.context);
+            if causal {
+                check(
+                    "masked_weights_simple",
+                    got.masked_weights_simple.as_ref().unwrap(),
+                );
+                check(
+                    "masked_weights_renormalized",
+                    got.masked_weights_renormalized.as_ref().unwrap(),
+                );
+            } else {
+                assert!(
+                    got.masked_weights_simple.is_none()
+                        && got.masked_weights_renormalized.is_none()
+                );
+            }
+            traces.push(got);
+        }
+        assert_close(
+            &format!("case {n} output"),
+            &concat_columns(&traces),
+            &matrix(&case["output"]),
+            TOL,
+        );
+    }
+}
+
+#[test]
+fn huge_scores_give_no_nan_weights() {
+    let cases = fixture("attention_cases.json")["cases"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let mut underflowing = 0;
+    for case in &cases {
+        for expected in case["heads"].as_array().unwrap() {
+            if expected["renormalized_matches_weights"] == false {
+                underflowing += 1;
+                let head = Head {
+                    w_query: matrix(&expected["w_query"]),
+                    w_key: matrix(&expected["w_key"]),
+                    w_value: matrix(&expected["w_value"]),
+                };
+                let got = attend(
+                    &matrix(&case["embedding"]),
+                    &head,
+                    true,
+                    Scale::from_key(case["scale"].as_str().unwrap()).unwrap(),
+                );
+                assert!(
+                    got.weights.iter().all(|w| w.is_finite()),
+                    "the −∞ method stays finite"
+                );
+            }
+        }
+    }
+    assert!(
+        underflowing > 0,
+        "the fixtures include cases where the unmasked softmax underflows"
+    );
+}
+
+#[test]
+fn score_terms_spell_out_the_dot_product() {
+    let trace = Trace::of(&dog());
+    let terms = trace.score_terms(0, 6, 1).unwrap();
+    assert_eq!((terms.query.as_str(), terms.key.as_str()), ("she", "dog"));
+    assert_eq!(
+        terms.describe(2),
+        "she·dog = 2.64×2.88 + 1.46×3.06 + 0.94×1.89 = 13.83"
+    );
+    let sum: f64 = terms.terms.iter().map(|(q, k)| q * k).sum();
+    assert!((sum - terms.total).abs() < 1e-12);
+    assert!(trace.score_terms(0, 9, 0).is_none() && trace.score_terms(1, 0, 0).is_none());
+}
+
+#[test]
+fn context_terms_spell_out_the_weighted_sum() {
+    let trace = Trace::of(&dog());
+    let terms = trace.context_terms(0, 6).unwrap();
+    let described = terms.describe(3);
+    assert!(
+        described.starts_with("context(she) = 0.883 × dog + 0.087 × ball + "),
+        "{described}"
+    );
+    assert!(
+        !described.contains("was") && !described.contains("happy"),
+        "masked tokens have weight 0: {described}"
+    );
+    for c in 0..terms.total.len() {
+        let sum: f64 = terms.terms.iter().map(|(_, w, v)| w * v[c]).sum();
+        assert!((sum - terms.total[c]).abs() < 1e-12);
+    }
+}
