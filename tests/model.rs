@@ -4,7 +4,7 @@ use attention_explorer::core::model::{Dims, Model, Projection, Scale};
 use attention_explorer::core::presets::{raschka, raschka_multihead, RASCHKA_SEED};
 
 #[test]
-fn raschka_multihead_first_head_is_the_single_head_models_first_draws() {
+fn both_raschka_presets_draw_query_and_key_first() {
     let (one, four) = (raschka(), raschka_multihead());
     assert_eq!(four.heads()[0].w_query, one.heads()[0].w_query);
     assert_eq!(four.heads()[0].w_key, one.heads()[0].w_key);
