@@ -2,6 +2,7 @@
 //! saved-state format. Nothing here knows about the browser; it is tested natively.
 
 pub mod model;
+pub mod numbers;
 pub mod presets;
 pub mod report;
 pub mod softmax;
