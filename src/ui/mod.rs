@@ -1,1 +1,18 @@
-//! The Leptos front end (see issue 3).
+//! The Leptos front end: a thin layer of views over [`crate::core`]. No maths here.
+//!
+//! `app` owns the state; `matrix_table` and `cell_input` render every matrix; `steps/` holds one
+//! component per pipeline step; `share` is the only code that reads or writes the URL.
+
+pub mod app;
+pub mod cell_input;
+pub mod controls;
+pub mod matrix_table;
+pub mod panic;
+pub mod share;
+pub mod steps;
+
+/// Installs the panic hook and mounts the app on `<body>`.
+pub fn start() {
+    panic::install();
+    leptos::mount::mount_to_body(app::App);
+}

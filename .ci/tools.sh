@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on a fresh machine, skipping what is already there.
-# Usage: scripts/ensure-tools.sh [--browser]   (--browser adds Chromium, chromedriver, Playwright)
+# Usage: .ci/tools.sh [--browser]   (--browser adds Chromium, chromedriver, Playwright)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"

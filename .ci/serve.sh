@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Builds the app and serves it at http://127.0.0.1:8080, rebuilding on change.
+# Installs what is missing first. Pass --release for an optimised build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+.ci/tools.sh
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+exec trunk serve "$@"

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every test: native core tests, component tests in headless Chromium, then end-to-end tests
+# of the release build with Playwright. Installs what is missing first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+.ci/tools.sh --browser
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+
+echo "== native tests (core)"
+cargo test
+
+echo "== component tests (wasm-bindgen-test, headless Chromium)"
+CHROMEDRIVER=/usr/bin/chromedriver \
+WASM_BINDGEN_TEST_TIMEOUT=300 \
+WASM_BINDGEN_TEST_WEBDRIVER_JSON=tests/webdriver.json \
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --target wasm32-unknown-unknown --test web
+
+echo "== release build"
+trunk build --release
+
+echo "== end-to-end tests (Playwright, headless Chromium)"
+node --test --test-concurrency=1 tests/e2e/

@@ -1,0 +1,148 @@
+//! The one place that owns the state. Views write only to `model` (and the view settings);
+//! everything they show is derived from it through `trace`, never the other way round.
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+use crate::core::model::{Model, Projection};
+use crate::core::presets::{self, RASCHKA_SEED};
+use crate::core::trace::{HeadTrace, Trace};
+use crate::ui::controls::Controls;
+use crate::ui::share::{self, Start};
+use crate::ui::steps::{
+    context::ContextStep, embedding::EmbeddingStep, mask::MaskStep, output::OutputStep,
+    projections::ProjectionsStep, qkv::QkvStep, scale::ScaleStep, scores::ScoresStep,
+    sentence::SentenceStep, softmax::SoftmaxStep, Step,
+};
+
+/// What a click on a cell asked to have explained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// A score as its dot-product terms.
+    Score {
+        head: usize,
+        query: usize,
+        key: usize,
+    },
+    /// A context row as the weighted sum of the value rows.
+    Context { head: usize, query: usize },
+}
+
+/// The app's signals, provided by context to every step. `Copy`, so closures capture it freely.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    /// The single source of truth: everything on the page is derived from it.
+    pub model: RwSignal<Model>,
+    /// Every intermediate; recomputed once per edit (microseconds at tutorial sizes).
+    pub trace: Memo<Trace>,
+    /// Seed for re-initialising and for filling new numbers when a shape grows.
+    pub seed: RwSignal<u64>,
+    /// Decimals shown in every table (values keep full precision).
+    pub precision: RwSignal<usize>,
+    /// The token followed as the query, highlighted in every step.
+    pub selected: RwSignal<Option<usize>>,
+    pub detail: RwSignal<Option<Detail>>,
+    /// Sentence words, for row and column labels; changes only when the sentence does.
+    pub words: Memo<Vec<String>>,
+    pub heads: Memo<usize>,
+}
+
+impl AppState {
+    fn new(model: Model) -> Self {
+        let model = RwSignal::new(model);
+        let trace = Memo::new(move |_| model.with(Trace::of));
+        AppState {
+            model,
+            trace,
+            seed: RwSignal::new(RASCHKA_SEED),
+            precision: RwSignal::new(4),
+            selected: RwSignal::new(None),
+            detail: RwSignal::new(None),
+            words: Memo::new(move |_| model.with(|m| m.tokens().words.clone())),
+            heads: Memo::new(move |_| model.with(|m| m.heads().len())),
+        }
+    }
+
+    /// One head's matrix from the trace. A memo, so a table re-renders only when its own numbers
+    /// change (editing w_value leaves the scores' cells alone).
+    pub fn head_matrix(
+        self,
+        head: usize,
+        pick: fn(&HeadTrace) -> &DMatrix<f64>,
+    ) -> Signal<DMatrix<f64>> {
+        let trace = self.trace;
+        Memo::new(move |_| {
+            trace.with(|t| {
+                t.heads
+                    .get(head)
+                    .map_or_else(|| DMatrix::zeros(0, 0), |h| pick(h).clone())
+            })
+        })
+        .into()
+    }
+
+    /// One head's weight matrix from the model.
+    pub fn weight_matrix(self, head: usize, p: Projection) -> Signal<DMatrix<f64>> {
+        let model = self.model;
+        Memo::new(move |_| {
+            model.with(|m| {
+                m.heads()
+                    .get(head)
+                    .map_or_else(|| DMatrix::zeros(0, 0), |h| h[p].clone())
+            })
+        })
+        .into()
+    }
+
+    /// Replaces the model, clearing selections that may no longer exist.
+    pub fn load(self, model: Model) {
+        self.selected.set(None);
+        self.detail.set(None);
+        self.model.set(model);
+    }
+}
+
+/// The app's state, for components below [`App`].
+pub fn use_app() -> AppState {
+    expect_context::<AppState>()
+}
+
+/// The whole page: controls, then the pipeline top to bottom.
+#[component]
+pub fn App() -> impl IntoView {
+    let Start {
+        model,
+        view,
+        message,
+    } = share::start();
+    let state = AppState::new(model.unwrap_or_else(presets::dog));
+    provide_context(state);
+
+    // A course author's `?view=STEP` embeds one step alone.
+    let show = move |step: Step| view.is_none_or(|v| v == step);
+    view! {
+        <main class:embedded=view.is_some()>
+            {view.is_none().then(|| view! {
+                <header class="intro">
+                    <h1>"Attention Explorer"</h1>
+                    <p>
+                        "Scaled dot-product self-attention, one step at a time. Every number is live: edit a weight, an "
+                        "embedding or the sentence and watch every later step change. Click a token to follow it as the query."
+                    </p>
+                </header>
+            })}
+            {message.map(|m| view! { <p class="load-message" role="alert">{m}</p> })}
+            <Controls compact=view.is_some()/>
+            {show(Step::Sentence).then(SentenceStep)}
+            {show(Step::Embedding).then(EmbeddingStep)}
+            {show(Step::Projections).then(ProjectionsStep)}
+            {show(Step::Qkv).then(QkvStep)}
+            {show(Step::Scores).then(ScoresStep)}
+            {show(Step::Scale).then(ScaleStep)}
+            {show(Step::Mask).then(MaskStep)}
+            {show(Step::Softmax).then(SoftmaxStep)}
+            {show(Step::Context).then(ContextStep)}
+            {show(Step::Output).then(OutputStep)}
+        </main>
+    }
+}

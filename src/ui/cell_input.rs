@@ -1,0 +1,150 @@
+//! One editable number that types like a spreadsheet cell: the raw text is kept while it is
+//! typed, each valid parse is committed at once, and a focused cell is never rewritten.
+
+use leptos::ev;
+use leptos::html::Input;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, KeyboardEvent};
+
+use crate::core::numbers::{read_block, read_cell, CellText};
+use crate::core::trace::fmt;
+
+/// An `<input>` for cell (`row`, `col`) of a matrix. `value` is the committed number;
+/// `on_commit` receives each valid number as it is typed; `on_paste` a pasted block anchored here.
+#[component]
+pub fn CellInput(
+    row: usize,
+    col: usize,
+    value: Memo<f64>,
+    precision: RwSignal<usize>,
+    /// Unique within the page, for the error message's id.
+    id: String,
+    label: String,
+    on_commit: Callback<(usize, usize, f64)>,
+    on_paste: Callback<(usize, usize, Vec<Vec<f64>>)>,
+) -> impl IntoView {
+    let input = NodeRef::<Input>::new();
+    let focused = RwSignal::new(false);
+    let error = RwSignal::new(None::<String>);
+    let error_id = format!("{id}-error");
+
+    // Show the committed value, formatted, whenever it or the precision changes, unless the
+    // learner is typing here: their text stays exactly as typed.
+    Effect::new(move |_| {
+        let text = fmt(value.get(), precision.get());
+        if !focused.get_untracked() {
+            if let Some(el) = input.get_untracked() {
+                el.set_value(&text);
+            }
+        }
+    });
+
+    let on_input = move |ev: ev::Event| {
+        let text = event_target_value(&ev);
+        match read_cell(&text) {
+            CellText::Number(x) => {
+                error.set(None);
+                on_commit.run((row, col, x));
+            }
+            CellText::Incomplete => error.set(None),
+            CellText::Invalid(message) => error.set(Some(format!(
+                "{message}; still using {}",
+                fmt(value.get_untracked(), 6)
+            ))),
+        }
+    };
+    // Leaving the cell shows the number in use again (an unfinished or wrong entry is dropped).
+    let on_blur = move |_| {
+        focused.set(false);
+        error.set(None);
+        if let Some(el) = input.get_untracked() {
+            el.set_value(&fmt(value.get_untracked(), precision.get_untracked()));
+        }
+    };
+    let on_paste_event = move |ev: ev::ClipboardEvent| {
+        let Some(text) = ev.clipboard_data().and_then(|d| d.get_data("text").ok()) else {
+            return;
+        };
+        // One number pastes like typing; a block fills the cells from here.
+        if !text
+            .trim()
+            .contains(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        {
+            return;
+        }
+        ev.prevent_default();
+        match read_block(&text) {
+            Ok(block) => {
+                error.set(None);
+                on_paste.run((row, col, block));
+            }
+            Err(message) => error.set(Some(format!("Paste ignored: {message}"))),
+        }
+    };
+
+    view! {
+        <input
+            node_ref=input
+            type="text"
+            inputmode="decimal"
+            autocomplete="off"
+            spellcheck="false"
+            aria-label=label
+            aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
+            aria-describedby=move || error.with(|e| e.is_some().then(|| error_id.clone()))
+            on:focus=move |_| focused.set(true)
+            on:blur=on_blur
+            on:input=on_input
+            on:keydown=move_between_cells
+            on:paste=on_paste_event
+        />
+        {move || error.get().map(|message| view! { <span class="cell-error" id=format!("{id}-error") role="alert">{message}</span> })}
+    }
+}
+
+/// Arrow keys, Enter and Shift+Enter move to the neighbouring cell of the same table; Left and
+/// Right only once the caret is at the text's edge, so they still move within the text.
+fn move_between_cells(ev: KeyboardEvent) {
+    let Some(input) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+    else {
+        return;
+    };
+    let caret = input.selection_start().ok().flatten().unwrap_or(0) as usize;
+    let len = input.value().chars().count();
+    let (dr, dc): (isize, isize) = match ev.key().as_str() {
+        "ArrowUp" => (-1, 0),
+        "ArrowDown" => (1, 0),
+        "Enter" if ev.shift_key() => (-1, 0),
+        "Enter" => (1, 0),
+        "ArrowLeft" if caret == 0 => (0, -1),
+        "ArrowRight" if caret >= len => (0, 1),
+        _ => return,
+    };
+    let Some(cell) = input.closest("td").ok().flatten() else {
+        return;
+    };
+    let index = |name: &str| {
+        cell.get_attribute(name)
+            .and_then(|v| v.parse::<isize>().ok())
+    };
+    let (Some(r), Some(c)) = (index("data-row"), index("data-col")) else {
+        return;
+    };
+    let Some(table) = cell.closest("table").ok().flatten() else {
+        return;
+    };
+    let selector = format!("td[data-row=\"{}\"][data-col=\"{}\"] input", r + dr, c + dc);
+    if let Some(next) = table
+        .query_selector(&selector)
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+    {
+        ev.prevent_default();
+        next.focus().ok();
+        next.select();
+    }
+}

@@ -1,0 +1,239 @@
+//! The model's settings: preset, sizes, causal, scaling, seed, precision, and saving/sharing.
+
+use leptos::prelude::*;
+
+use crate::core::model::{Dims, Model, Scale};
+use crate::core::presets::{preset, PRESETS};
+use crate::core::state::{read_state, write_state, MAX_DIM, MAX_HEADS};
+use crate::ui::app::use_app;
+use crate::ui::share::{link_to, show_preset_in_url};
+
+/// A whole-number field that keeps the last good value while its text is wrong.
+#[component]
+fn IntegerField(
+    control: &'static str,
+    label: &'static str,
+    min: u64,
+    max: u64,
+    value: Signal<u64>,
+    on_change: Callback<u64>,
+) -> impl IntoView {
+    let error = RwSignal::new(None::<String>);
+    let error_id = format!("{control}-error");
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        match text.trim().parse::<u64>() {
+            Ok(n) if (min..=max).contains(&n) => {
+                error.set(None);
+                if n != value.get_untracked() {
+                    on_change.run(n);
+                }
+            }
+            Ok(_) => error.set(Some(format!("{label}: use {min} to {max}"))),
+            Err(_) if text.trim().is_empty() => {
+                error.set(Some(format!("{label}: enter a whole number")))
+            }
+            Err(_) => error.set(Some(format!(
+                "{label}: “{}” is not a whole number",
+                text.trim()
+            ))),
+        }
+    };
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <input
+                type="number"
+                inputmode="numeric"
+                min=min.to_string()
+                max=max.to_string()
+                data-control=control
+                prop:value=move || value.get().to_string()
+                on:input=on_input
+                on:blur=move |_| error.set(None)
+                aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
+                aria-describedby={
+                    let id = error_id.clone();
+                    move || error.with(|e| e.is_some().then(|| id.clone()))
+                }
+            />
+            {move || error.get().map(|e| view! { <span class="field-error" id=error_id.clone() role="alert">{e}</span> })}
+        </label>
+    }
+}
+
+/// The settings bar. `compact` (an embedded single step) keeps only the numbers' precision.
+#[component]
+pub fn Controls(compact: bool) -> impl IntoView {
+    let state = use_app();
+    let dims = Memo::new(move |_| state.model.with(Model::dims));
+    let preset_name = RwSignal::new(String::from("dog"));
+    let resize = move |change: fn(&mut Dims, usize), n: u64| {
+        let mut d = dims.get_untracked();
+        change(&mut d, n as usize);
+        if let Ok(model) = state
+            .model
+            .with_untracked(|m| m.resized(d, state.seed.get_untracked()))
+        {
+            state.load(model);
+        }
+    };
+    let dim_field = move |control: &'static str,
+                          label: &'static str,
+                          max: usize,
+                          get: fn(&Dims) -> usize,
+                          set: fn(&mut Dims, usize)| {
+        view! {
+            <IntegerField
+                control
+                label
+                min=1
+                max=max as u64
+                value=Signal::derive(move || get(&dims.get()) as u64)
+                on_change=Callback::new(move |n| resize(set, n))
+            />
+        }
+    };
+    let reinit = move |_| {
+        let (sentence, causal, scale) = state
+            .model
+            .with_untracked(|m| (m.sentence().to_owned(), m.causal, m.scale));
+        if let Ok(model) = Model::seeded(
+            &sentence,
+            dims.get_untracked(),
+            state.seed.get_untracked(),
+            causal,
+            scale,
+        ) {
+            state.load(model);
+        }
+    };
+    let precision = IntegerField(IntegerFieldProps {
+        control: "precision",
+        label: "Decimals",
+        min: 0,
+        max: 12,
+        value: Signal::derive(move || state.precision.get() as u64),
+        on_change: Callback::new(move |n| state.precision.set(n as usize)),
+    });
+    if compact {
+        return view! { <div class="controls compact">{precision}</div> }.into_any();
+    }
+
+    view! {
+        <div class="controls" role="group" aria-label="Model settings">
+            <label class="field">
+                <span>"Example"</span>
+                <select
+                    data-control="preset"
+                    prop:value=move || preset_name.get()
+                    on:change=move |ev| {
+                        let name = event_target_value(&ev);
+                        if let Some(model) = preset(&name) {
+                            preset_name.set(name.clone());
+                            state.load(model);
+                            show_preset_in_url(&name);
+                        }
+                    }
+                >
+                    {PRESETS.iter().map(|p| view! { <option value=p.name>{p.title}</option> }).collect_view()}
+                </select>
+            </label>
+            {dim_field("d_in", "d_in", MAX_DIM, |d| d.d_in, |d, n| d.d_in = n)}
+            {dim_field("d_k", "d_k", MAX_DIM, |d| d.d_k, |d, n| d.d_k = n)}
+            {dim_field("d_v", "d_v", MAX_DIM, |d| d.d_v, |d, n| d.d_v = n)}
+            {dim_field("heads", "Heads", MAX_HEADS, |d| d.heads, |d, n| d.heads = n)}
+            <label class="field check">
+                <input
+                    type="checkbox"
+                    data-control="causal"
+                    prop:checked=move || state.model.with(|m| m.causal)
+                    on:change=move |ev| {
+                        let on = event_target_checked(&ev);
+                        state.model.update(|m| m.causal = on);
+                    }
+                />
+                <span>"Causal mask"</span>
+            </label>
+            <label class="field">
+                <span>"Scale scores by"</span>
+                <select
+                    data-control="scale"
+                    prop:value=move || state.model.with(|m| m.scale.key())
+                    on:change=move |ev| {
+                        if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
+                            state.model.update(|m| m.scale = scale);
+                        }
+                    }
+                >
+                    <option value="sqrt_dk">"√dₖ"</option>
+                    <option value="dk">"dₖ"</option>
+                    <option value="none">"nothing"</option>
+                </select>
+            </label>
+            <IntegerField
+                control="seed"
+                label="Seed"
+                min=0
+                max=u64::MAX
+                value=state.seed.into()
+                on_change=Callback::new(move |n| state.seed.set(n))
+            />
+            <button type="button" data-action="reinit" on:click=reinit title="Draw every number again as PyTorch would after torch.manual_seed(seed)">
+                "Re-initialise with seed"
+            </button>
+            {precision}
+            <SaveAndShare/>
+        </div>
+    }
+    .into_any()
+}
+
+/// Export the state as JSON, load one back, or copy a link that opens this exact model.
+#[component]
+fn SaveAndShare() -> impl IntoView {
+    let state = use_app();
+    let text = RwSignal::new(String::new());
+    let message = RwSignal::new(None::<(bool, String)>);
+    let link = RwSignal::new(String::new());
+    let load = move |_| match read_state(&text.get_untracked()) {
+        Ok(model) => {
+            state.load(model);
+            message.set(Some((true, "Loaded.".into())));
+        }
+        Err(e) => message.set(Some((
+            false,
+            format!("Not loaded: {e}. The current model is unchanged."),
+        ))),
+    };
+    view! {
+        <details class="save">
+            <summary on:click=move |_| {
+                text.set(state.model.with_untracked(write_state));
+                link.set(state.model.with_untracked(link_to));
+                message.set(None);
+            }>"Save, load or share"</summary>
+            <label class="field wide">
+                <span>"Link to this exact model"</span>
+                <input type="text" readonly data-control="link" prop:value=move || link.get() on:focus=|ev| {
+                    use wasm_bindgen::JsCast;
+                    if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                        input.select();
+                    }
+                }/>
+            </label>
+            <label class="field wide">
+                <span>"State (JSON, version 1): copy it to save, or paste one and load it"</span>
+                <textarea
+                    data-control="state"
+                    rows="4"
+                    prop:value=move || text.get()
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                    aria-describedby="state-message"
+                ></textarea>
+            </label>
+            <button type="button" data-action="load-state" on:click=load>"Load this state"</button>
+            {move || message.get().map(|(ok, m)| view! { <p id="state-message" class=if ok { "field-ok" } else { "field-error" } role="status">{m}</p> })}
+        </details>
+    }
+}

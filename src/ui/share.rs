@@ -1,0 +1,94 @@
+//! The URL is the app's public interface for links and embeds; this is the only code that reads
+//! or writes it. `?preset=NAME`, `?state=JSON` (saved state v1) and `?view=STEP`.
+
+use leptos::prelude::window;
+
+use crate::core::model::Model;
+use crate::core::presets::{preset, PRESETS};
+use crate::core::state::{read_state, write_state};
+use crate::ui::steps::Step;
+
+/// What the page opens with.
+pub struct Start {
+    /// The model from the URL, if it named a valid one.
+    pub model: Option<Model>,
+    /// The one step to show, for embeds.
+    pub view: Option<Step>,
+    /// Why the URL's model or view was not used.
+    pub message: Option<String>,
+}
+
+fn params() -> Option<web_sys::UrlSearchParams> {
+    web_sys::UrlSearchParams::new_with_str(&window().location().search().ok()?).ok()
+}
+
+/// Reads the page's URL. Nothing in it can panic the app: a bad value becomes a message.
+pub fn start() -> Start {
+    let Some(params) = params() else {
+        return Start {
+            model: None,
+            view: None,
+            message: None,
+        };
+    };
+    let mut messages = Vec::new();
+    let model = if let Some(json) = params.get("state") {
+        read_state(&json)
+            .map_err(|e| {
+                messages.push(format!(
+                    "The link's state could not be read ({e}); showing the default example."
+                ))
+            })
+            .ok()
+    } else if let Some(name) = params.get("preset") {
+        let found = preset(&name);
+        if found.is_none() {
+            let names: Vec<_> = PRESETS.iter().map(|p| p.name).collect();
+            messages.push(format!(
+                "There is no preset “{name}” (try {}); showing the default example.",
+                names.join(", ")
+            ));
+        }
+        found
+    } else {
+        None
+    };
+    let view = params.get("view").and_then(|v| {
+        let step = Step::from_key(&v);
+        if step.is_none() {
+            messages.push(format!("There is no step “{v}” to show; showing them all."));
+        }
+        step
+    });
+    Start {
+        model,
+        view,
+        message: (!messages.is_empty()).then(|| messages.join(" ")),
+    }
+}
+
+/// A link to this page that opens `model` exactly.
+pub fn link_to(model: &Model) -> String {
+    let location = window().location();
+    let base = format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default()
+    );
+    format!(
+        "{base}?state={}",
+        String::from(js_sys::encode_uri_component(&write_state(model)))
+    )
+}
+
+/// Makes the address bar name the preset just picked, so reloading keeps it.
+pub fn show_preset_in_url(name: &str) {
+    let Some(params) = params() else { return };
+    params.delete("state");
+    params.set("preset", name);
+    let url = format!("?{}", String::from(params.to_string()));
+    window()
+        .history()
+        .and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url)))
+        .ok();
+}

@@ -1,0 +1,72 @@
+//! Step 2: each token's row of the embedding table.
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+use crate::ui::app::use_app;
+use crate::ui::matrix_table::{index_labels, Edit, Heat, MatrixTable};
+use crate::ui::steps::{Step, StepSection};
+
+#[component]
+pub fn EmbeddingStep() -> impl IntoView {
+    let state = use_app();
+    let embedding: Signal<DMatrix<f64>> =
+        Memo::new(move |_| state.model.with(|m| m.embedding().clone())).into();
+    let vocabulary: Signal<Vec<String>> =
+        Memo::new(move |_| state.model.with(|m| m.tokens().vocabulary.clone())).into();
+    let embedded: Signal<DMatrix<f64>> =
+        Memo::new(move |_| state.trace.with(|t| t.embedded.clone())).into();
+    let d_in_labels = index_labels(move || embedding.with(|m| m.ncols()));
+    // The followed token's vocabulary row.
+    let selected_word = Signal::derive(move || {
+        state
+            .selected
+            .get()
+            .and_then(|i| state.model.with(|m| m.tokens().ids.get(i).copied()))
+    });
+    let edit = Edit {
+        on_commit: Callback::new(move |(i, j, x)| state.model.update(|m| m.set_embedding(i, j, x))),
+        on_paste: Callback::new(move |(i, j, block): (usize, usize, Vec<Vec<f64>>)| {
+            state.model.update(|m| {
+                for (di, row) in block.iter().enumerate() {
+                    for (dj, &x) in row.iter().enumerate() {
+                        m.set_embedding(i + di, j + dj, x);
+                    }
+                }
+            })
+        }),
+    };
+
+    view! {
+        <StepSection
+            step=Step::Embedding
+            number=2
+            title="Embedding"
+            formula="embedded[t] = embedding[id(t)]   (n × d_in)"
+            explain="Each vocabulary word owns a row of d_in numbers, its embedding: a point in a space where the model can compare words. In a trained model these numbers are learned; here they come from PyTorch's nn.Embedding initialisation or from the preset, and you can edit every one. The embedded sentence simply looks up each token's row, so a repeated word repeats its row."
+        >
+            <div class="heads">
+                <MatrixTable
+                    name="embedding"
+                    title="embedding table".to_owned()
+                    matrix=embedding
+                    row_labels=vocabulary
+                    col_labels=d_in_labels
+                    heat=Heat::Signed
+                    highlight_row=selected_word
+                    edit
+                />
+                <MatrixTable
+                    name="embedded"
+                    title="embedded sentence X".to_owned()
+                    matrix=embedded
+                    row_labels=state.words.into()
+                    col_labels=d_in_labels
+                    heat=Heat::Signed
+                    highlight_row=state.selected
+                    on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
+                />
+            </div>
+        </StepSection>
+    }
+}

@@ -1,0 +1,146 @@
+//! One component per pipeline step, in the order the pipeline reads.
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+use crate::core::trace::HeadTrace;
+use crate::ui::app::use_app;
+use crate::ui::matrix_table::{index_labels, Heat, MatrixTable};
+
+pub mod context;
+pub mod embedding;
+pub mod mask;
+pub mod output;
+pub mod projections;
+pub mod qkv;
+pub mod scale;
+pub mod scores;
+pub mod sentence;
+pub mod softmax;
+
+/// The steps, as named in `?view=` and in each section's id (`step-scores`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Sentence,
+    Embedding,
+    Projections,
+    Qkv,
+    Scores,
+    Scale,
+    Mask,
+    Softmax,
+    Context,
+    Output,
+}
+
+impl Step {
+    pub const ALL: [Step; 10] = [
+        Step::Sentence,
+        Step::Embedding,
+        Step::Projections,
+        Step::Qkv,
+        Step::Scores,
+        Step::Scale,
+        Step::Mask,
+        Step::Softmax,
+        Step::Context,
+        Step::Output,
+    ];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            Step::Sentence => "sentence",
+            Step::Embedding => "embedding",
+            Step::Projections => "projections",
+            Step::Qkv => "qkv",
+            Step::Scores => "scores",
+            Step::Scale => "scale",
+            Step::Mask => "mask",
+            Step::Softmax => "weights",
+            Step::Context => "context",
+            Step::Output => "output",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Step> {
+        Step::ALL.into_iter().find(|s| s.key() == key)
+    }
+}
+
+/// A step's frame: number, title, one paragraph in our words, the formula, then its tables.
+#[component]
+pub fn StepSection(
+    step: Step,
+    number: usize,
+    title: &'static str,
+    formula: &'static str,
+    explain: &'static str,
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <section class="step" id=format!("step-{}", step.key()) aria-labelledby=format!("step-{}-title", step.key())>
+            <h2 id=format!("step-{}-title", step.key())><span class="step-number">{number}</span>{title}</h2>
+            <p class="explain">{explain}</p>
+            <p class="formula">{formula}</p>
+            {children()}
+        </section>
+    }
+}
+
+/// How a per-head matrix's columns are labelled.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Columns {
+    /// Columns are keys: labelled with the tokens.
+    Tokens,
+    /// Columns are components: 0, 1, ….
+    Index,
+}
+
+/// The same matrix of every head, side by side, rows labelled with the tokens (the queries).
+/// Clicking a row follows that token; `on_cell_click` gets (head, row, col).
+#[component]
+pub fn HeadMatrices(
+    name: &'static str,
+    title: &'static str,
+    pick: fn(&HeadTrace) -> &DMatrix<f64>,
+    columns: Columns,
+    heat: Heat,
+    #[prop(optional)] grey_future: bool,
+    #[prop(optional)] on_cell_click: Option<Callback<(usize, usize, usize)>>,
+) -> impl IntoView {
+    let state = use_app();
+    let causal = Signal::derive(move || grey_future && state.model.with(|m| m.causal));
+    view! {
+        <div class="heads">
+            <For each=move || 0..state.heads.get() key=|h| *h let:h>
+                {
+                    let matrix = state.head_matrix(h, pick);
+                    let col_labels = match columns {
+                        Columns::Tokens => state.words.into(),
+                        Columns::Index => index_labels(move || matrix.with(|m| m.ncols())),
+                    };
+                    view! {
+                        <MatrixTable
+                            name
+                            title=title.to_owned()
+                            head=h
+                            matrix
+                            row_labels=state.words.into()
+                            col_labels
+                            heat
+                            highlight_row=state.selected
+                            grey_future=causal
+                            on_cell_click=Callback::new(move |(i, j)| {
+                                state.selected.set(Some(i));
+                                if let Some(cb) = on_cell_click {
+                                    cb.run((h, i, j));
+                                }
+                            })
+                            on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
+                        />
+                    }
+                }
+            </For>
+        </div>
+    }
+}

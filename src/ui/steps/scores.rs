@@ -1,0 +1,35 @@
+//! Step 5: scores Q·Kᵀ, and a clicked score spelled out as its dot product.
+
+use leptos::prelude::*;
+
+use crate::ui::app::{use_app, Detail};
+use crate::ui::matrix_table::Heat;
+use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
+
+#[component]
+pub fn ScoresStep() -> impl IntoView {
+    let state = use_app();
+    let explain_score = Callback::new(move |(head, query, key)| {
+        state.detail.set(Some(Detail::Score { head, query, key }))
+    });
+    let breakdown = move || {
+        match state.detail.get() {
+        Some(Detail::Score { head, query, key }) => {
+            state.trace.with(|t| t.score_terms(head, query, key)).map(|terms| view! { <p class="breakdown" data-breakdown="score">{terms.describe(state.precision.get())}</p> })
+        }
+        _ => None,
+    }
+    };
+    view! {
+        <StepSection
+            step=Step::Scores
+            number=5
+            title="Scores Q·Kᵀ"
+            formula="scores[i][j] = query_i · key_j   (n × n: rows are queries, columns are keys)"
+            explain="How well does token i's query match token j's key? Their dot product: multiply component by component and add. A large score means a good match. Rows are the tokens asking (queries), columns the tokens being asked (keys). Click any score to see its sum written out."
+        >
+            <HeadMatrices name="scores" title="scores Q·Kᵀ" pick=|h| &h.scores columns=Columns::Tokens heat=Heat::Signed on_cell_click=explain_score/>
+            {breakdown}
+        </StepSection>
+    }
+}

@@ -1,0 +1,92 @@
+//! Step 1: the sentence becomes tokens, ids and a sorted vocabulary.
+
+use leptos::prelude::*;
+
+use crate::core::state::{MAX_SENTENCE_CHARS, MAX_TOKENS};
+use crate::core::tokens::Tokens;
+use crate::ui::app::use_app;
+use crate::ui::steps::{Step, StepSection};
+
+#[component]
+pub fn SentenceStep() -> impl IntoView {
+    let state = use_app();
+    let error = RwSignal::new(None::<String>);
+    let tokens = Memo::new(move |_| state.model.with(|m| m.tokens().clone()));
+
+    // Each keystroke retokenises; words already known keep their embedding rows.
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        let count = Tokens::new(&text).len();
+        let result = if text.chars().count() > MAX_SENTENCE_CHARS {
+            Err(format!("At most {MAX_SENTENCE_CHARS} characters"))
+        } else if count > MAX_TOKENS {
+            Err(format!("{count} tokens: the limit is {MAX_TOKENS}"))
+        } else {
+            state
+                .model
+                .with_untracked(|m| m.with_sentence(&text, state.seed.get_untracked()))
+        };
+        match result {
+            Ok(model) => {
+                error.set(None);
+                state.load(model);
+            }
+            Err(e) => error.set(Some(format!(
+                "{}; still using the last sentence.",
+                capitalise(&e)
+            ))),
+        }
+    };
+
+    view! {
+        <StepSection
+            step=Step::Sentence
+            number=1
+            title="Sentence → tokens"
+            formula="words = sentence without commas, split on spaces · vocabulary = sorted(set(words)) · id = index in vocabulary"
+            explain="A model cannot read letters, so the sentence is cut into words, and each distinct word gets a number: its place in the alphabetically sorted vocabulary (capitals sort first, as in Python). A word used twice gets the same id, so it will get the same embedding. Click a token to follow it as the query through every step."
+        >
+            <label class="sentence-field">
+                <span>"Sentence"</span>
+                <input
+                    type="text"
+                    data-control="sentence"
+                    prop:value=move || state.model.with(|m| m.sentence().to_owned())
+                    on:input=on_input
+                    aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
+                    aria-describedby=move || error.with(|e| e.is_some().then_some("sentence-error"))
+                />
+            </label>
+            {move || error.get().map(|e| view! { <p class="field-error" id="sentence-error" role="alert">{e}</p> })}
+            <div class="tokens" role="list" aria-label="Tokens">
+                {move || tokens.with(|t| t.words.iter().zip(&t.ids).enumerate().map(|(i, (word, &id))| {
+                    let word = word.clone();
+                    view! {
+                        <button
+                            type="button"
+                            role="listitem"
+                            class="token"
+                            data-token=i.to_string()
+                            aria-pressed=move || (state.selected.get() == Some(i)).to_string()
+                            on:click=move |_| state.selected.update(|s| *s = if *s == Some(i) { None } else { Some(i) })
+                        >
+                            <span class="token-word">{word}</span>
+                            <span class="token-id">{id}</span>
+                        </button>
+                    }
+                }).collect_view())}
+            </div>
+            <p class="vocabulary">
+                "Vocabulary (" {move || tokens.with(|t| t.vocabulary.len())} " words): "
+                {move || tokens.with(|t| t.vocabulary.iter().enumerate().map(|(i, w)| format!("{i} {w}")).collect::<Vec<_>>().join(" · "))}
+            </p>
+        </StepSection>
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}

@@ -1,0 +1,212 @@
+// End-to-end: what a learner and a course author do, in the built release page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, launch, open, matrixValues, cellSelector, projectRoot } from './harness.mjs';
+
+let server, base, browser;
+before(async () => {
+  ({ server, base } = await startServer());
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const round4 = (rows) => rows.map((r) => r.map((x) => Number(x.toFixed(4))));
+
+/** The core's own numbers for a saved state, from the native command. */
+function coreTrace(state) {
+  const out = execFileSync('cargo', ['run', '--quiet', '--bin', 'attention-trace', '--', '--state', '-'], { cwd: projectRoot, input: state });
+  return JSON.parse(out.toString());
+}
+
+function assertClose(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: rows`);
+  actual.forEach((row, i) => {
+    assert.equal(row.length, expected[i].length, `${what}[${i}]: columns`);
+    row.forEach((x, j) => {
+      const e = expected[i][j] === '-inf' ? -Infinity : expected[i][j];
+      assert.ok(x === e || Math.abs(x - e) <= 1e-12 * Math.max(1, Math.abs(e)), `${what}[${i}][${j}]: page ${x}, core ${e}`);
+    });
+  });
+}
+
+test('raschka preset shows the article\'s attention weights', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const weights = round4(await matrixValues(page, 'weights'));
+  assert.deepEqual(weights[1], [0.0386, 0.687, 0.0204, 0.084, 0.147, 0.0229]);
+  assert.deepEqual(weights[5], [0.1973, 0.0247, 0.3102, 0.1132, 0.0751, 0.2794]);
+  assert.equal(await page.textContent(cellSelector('weights', 1, 1)), '0.6870');
+  assert.deepEqual(round4(await matrixValues(page, 'embedded'))[0], [0.3374, -0.1778, -0.3035]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('turning causal on shows the renormalised masked weights', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  await page.check('[data-control="causal"]');
+  await page.waitForSelector('table[data-matrix="masked_weights_renormalized"]');
+  const norm = round4(await matrixValues(page, 'masked_weights_renormalized'));
+  assert.deepEqual(norm[1], [0.0532, 0.9468, 0, 0, 0, 0]);
+  assert.deepEqual(norm[4], [0.1536, 0.3145, 0.1325, 0.1849, 0.2145, 0]);
+  assert.deepEqual(round4(await matrixValues(page, 'masked_weights_simple'))[1], [0.0386, 0.687, 0, 0, 0, 0]);
+  assert.deepEqual(round4(await matrixValues(page, 'weights'))[3], [0.2232, 0.3242, 0.2078, 0.2449, 0, 0]);
+  assert.equal(await page.textContent(cellSelector('masked_scores', 0, 5)), '−∞');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('typing a weight updates every later step to exactly the core\'s numbers', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const before = await matrixValues(page, 'context');
+  await page.fill(`${cellSelector('w_query', 1, 0)} input`, '-0.75');
+  assert.equal(await page.getAttribute(cellSelector('w_query', 1, 0), 'data-value'), '-0.75');
+  await page.click('summary:has-text("Save, load or share")');
+  const state = await page.inputValue('[data-control="state"]');
+  assert.equal(JSON.parse(state).heads[0].w_query[1][0], -0.75);
+  const core = coreTrace(state);
+  for (const name of ['queries', 'scores', 'weights', 'context']) {
+    assertClose(await matrixValues(page, name), core.heads[0][name], name);
+  }
+  assert.notDeepEqual(await matrixValues(page, 'context'), before);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('garbage in a cell shows a message and breaks nothing', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const weightsBefore = await matrixValues(page, 'weights');
+  const input = `${cellSelector('w_key', 0, 1)} input`;
+  const kept = await page.getAttribute(cellSelector('w_key', 0, 1), 'data-value');
+  await page.fill(input, 'banana');
+  assert.equal(await page.getAttribute(input, 'aria-invalid'), 'true');
+  const messageId = await page.getAttribute(input, 'aria-describedby');
+  assert.match(await page.textContent(`#${messageId}`), /“banana” is not a number/);
+  assert.equal(await page.getAttribute(cellSelector('w_key', 0, 1), 'data-value'), kept);
+  assert.deepEqual(await matrixValues(page, 'weights'), weightsBefore);
+  // The rest of the page still works.
+  await page.fill(`${cellSelector('w_key', 0, 0)} input`, '0.1');
+  assert.notDeepEqual(await matrixValues(page, 'weights'), weightsBefore);
+  await page.fill('[data-control="d_in"]', 'x');
+  assert.equal(await page.getAttribute('[data-control="d_in"]', 'aria-invalid'), 'true');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('changing d_k reshapes every table that depends on it', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  await page.fill('[data-control="d_k"]', '5');
+  await page.waitForFunction(() => document.querySelectorAll('table[data-matrix="queries"] tbody tr:first-child td').length === 5);
+  const shape = async (name) => { const m = await matrixValues(page, name); return [m.length, m[0].length]; };
+  assert.deepEqual(await shape('w_query'), [3, 5]);
+  assert.deepEqual(await shape('w_key'), [3, 5]);
+  assert.deepEqual(await shape('w_value'), [3, 4]);
+  assert.deepEqual(await shape('queries'), [6, 5]);
+  assert.deepEqual(await shape('keys'), [6, 5]);
+  assert.deepEqual(await shape('scores'), [6, 6]);
+  assert.deepEqual(await shape('context'), [6, 4]);
+  assert.match(await page.textContent('table[data-matrix="queries"] >> xpath=ancestor::figure'), /6 × 5/);
+  // What still fits is kept: W_query's first two columns are the seeded ones.
+  assert.equal(round4(await matrixValues(page, 'w_query'))[0][0], 0.2961);
+  await page.fill('[data-control="heads"]', '3');
+  await page.waitForSelector('table[data-matrix="output"]');
+  assert.deepEqual(await shape('output'), [6, 12]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('dog: click she and see 0.883 on dog, then the breakdowns', async () => {
+  const { page, errors } = await open(browser, base);
+  await page.click('.token:has-text("she")');
+  assert.equal(await page.getAttribute('.token:has-text("she")', 'aria-pressed'), 'true');
+  const row = 'table[data-matrix="weights"] tbody tr:nth-child(7)';
+  assert.match(await page.getAttribute(row, 'class'), /selected/);
+  assert.equal(await page.textContent(cellSelector('weights', 6, 1)), '0.8830');
+  assert.equal(Number(await page.getAttribute(cellSelector('weights', 6, 1), 'data-value')).toFixed(3), '0.883');
+  assert.equal(Number(await page.getAttribute(cellSelector('weights', 6, 4), 'data-value')).toFixed(3), '0.087');
+  await page.click(cellSelector('scores', 6, 1));
+  assert.match(await page.textContent('[data-breakdown="score"]'), /^she·dog = 2\.6400×2\.8770 \+ 1\.4600×3\.0570 \+ 0\.9400×1\.8870 = 13\.83/);
+  await page.fill('[data-control="precision"]', '3');
+  await page.click(cellSelector('context', 6, 0));
+  assert.match(await page.textContent('[data-breakdown="context"]'), /^context\(she\) = 0\.883 × dog \+ 0\.087 × ball \+ /);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('pasting a printed tensor fills cells from the focused one', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const target = `${cellSelector('w_value', 0, 1)} input`;
+  await page.focus(target);
+  await page.evaluate((selector) => {
+    const data = new DataTransfer();
+    data.setData('text', 'tensor([[1.5, 2.5],\n        [3.5, 4.5]])');
+    document.querySelector(selector).dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, target);
+  const w = await matrixValues(page, 'w_value');
+  assert.deepEqual([w[0][1], w[0][2], w[1][1], w[1][2]], [1.5, 2.5, 3.5, 4.5]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the keyboard alone moves between cells and reaches the controls', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  await page.focus(`${cellSelector('embedding', 0, 0)} input`);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('td').dataset.row), '2');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('td').dataset.col), '1');
+  await page.keyboard.type('0.25');
+  assert.equal(await page.getAttribute(cellSelector('embedding', 2, 1).replace('[data-head="0"]', ':not([data-head])'), 'data-value'), '0.25');
+  const unlabeled = await page.$$eval('input, select, textarea', (els) => els.filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).length);
+  assert.equal(unlabeled, 0, 'every form control has a label');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an author can embed one step, and bad URLs explain themselves', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=dog&view=weights`);
+  assert.equal(await page.locator('section.step').count(), 1);
+  assert.equal(await page.locator('#step-weights').count(), 1);
+  await page.close();
+  const bad = await browser.newPage();
+  await bad.goto(`${base}?state=${encodeURIComponent('{"version": 2}')}`);
+  await bad.waitForSelector('table[data-matrix="weights"]');
+  assert.match(await bad.textContent('.load-message'), /version: unsupported version 2/);
+  await bad.goto(`${base}?preset=nope`);
+  await bad.waitForSelector('.load-message');
+  assert.match(await bad.textContent('.load-message'), /no preset “nope”/);
+  await bad.close();
+  assert.deepEqual(errors, []);
+});
+
+test('a share link reopens the exact model', async () => {
+  const { page } = await open(browser, `${base}?preset=raschka`);
+  await page.fill(`${cellSelector('w_value', 2, 3)} input`, '0.123456789');
+  await page.click('summary:has-text("Save, load or share")');
+  const link = await page.inputValue('[data-control="link"]');
+  const { page: again, errors } = await open(browser, link);
+  assert.equal(await again.getAttribute(cellSelector('w_value', 2, 3), 'data-value'), '0.123456789');
+  assert.deepEqual(await matrixValues(again, 'context'), await matrixValues(page, 'context'));
+  assert.deepEqual(errors, []);
+  await page.close();
+  await again.close();
+});
+
+test('screenshots at desktop and phone width, with no page-wide overflow', async () => {
+  const out = join(projectRoot, 'tests', 'e2e', 'output');
+  mkdirSync(out, { recursive: true });
+  for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+    const { page, errors } = await open(browser, base, viewport);
+    await page.click('.token:has-text("she")');
+    await page.screenshot({ path: join(out, `${name}.png`), fullPage: true });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than the screen`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
