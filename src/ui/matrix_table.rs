@@ -35,6 +35,9 @@ pub fn MatrixTable(
     /// What the caption calls it (`W_query`, `Q·Kᵀ`, …).
     title: String,
     #[prop(optional)] head: Option<usize>,
+    /// The corner's text, saying what rows and columns are (`query ╲ key`).
+    #[prop(optional)]
+    corner: &'static str,
     matrix: Signal<DMatrix<f64>>,
     row_labels: Signal<Vec<String>>,
     col_labels: Signal<Vec<String>>,
@@ -158,11 +161,12 @@ pub fn MatrixTable(
             <figcaption>
                 <span class="matrix-title">{title}</span>
                 {head.map(|h| view! { <span class="matrix-head">{format!(" · head {h}")}</span> })}
+                {edit.is_some().then(|| view! { <span class="editable-tag">"editable"</span> })}
                 <span class="shape">{move || { let (r, c) = shape.get(); format!("{r} × {c}") }}</span>
             </figcaption>
             <div class="scroll">
                 <table data-matrix=name data-head=head.map(|h| h.to_string()) class:editable=edit.is_some() class=match heat { Heat::Unit => "unit", Heat::Signed => "signed" }>
-                    <thead><tr><th class="corner"></th>{header}</tr></thead>
+                    <thead><tr><th class="corner">{corner}</th>{header}</tr></thead>
                     <tbody>{body}</tbody>
                 </table>
             </div>

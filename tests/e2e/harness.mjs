@@ -54,7 +54,8 @@ export async function matrixValues(page, name, head = 0) {
     rows.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value === '-inf' ? -Infinity : td.dataset.value))));
 }
 
+/** A cell of a head's matrix, or of a matrix outside the heads when `head` is null. */
 export const cellSelector = (name, row, col, head = 0) =>
-  `table[data-matrix="${name}"][data-head="${head}"] td[data-row="${row}"][data-col="${col}"]`;
+  `table[data-matrix="${name}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`} td[data-row="${row}"][data-col="${col}"]`;
 
 export const projectRoot = root;

@@ -29,8 +29,10 @@ pub fn MaskStep() -> impl IntoView {
             >
                 <HeadMatrices name="masked_scores" title="masked scores" pick=|h| &h.masked_scores columns=Columns::Tokens heat=Heat::Signed grey_future=true/>
                 <h3>"Method 1: softmax, then zero the future, then renormalise"</h3>
+                <div class="side-by-side">
                 <HeadMatrices name="masked_weights_simple" title="weights × tril(ones)" pick=|h| h.masked_weights_simple.as_ref().unwrap_or(&h.weights) columns=Columns::Tokens heat=Heat::Unit grey_future=true/>
                 <HeadMatrices name="masked_weights_renormalized" title="÷ row sums" pick=|h| h.masked_weights_renormalized.as_ref().unwrap_or(&h.weights) columns=Columns::Tokens heat=Heat::Unit grey_future=true/>
+                </div>
                 <p class="note">"Method 2, −∞ before the softmax, gives the weights in the next step: compare them with “÷ row sums”."</p>
             </Show>
         </StepSection>

@@ -124,6 +124,7 @@ pub fn HeadMatrices(
                             name
                             title=title.to_owned()
                             head=h
+                            corner=if columns == Columns::Tokens { "query ╲ key" } else { "" }
                             matrix
                             row_labels=state.words.into()
                             col_labels
