@@ -1,5 +1,7 @@
 //! The URL is the app's public interface for links and embeds; this is the only code that reads
-//! or writes it. `?preset=NAME`, `?state=JSON` (saved state v1) and `?view=STEP`.
+//! or writes it. `?preset=NAME`, `?view=STEP`, and a saved state (v1) as `#state=JSON` (or
+//! `?state=JSON`). Share links put the state in the fragment: it never reaches a server, so a big
+//! model is not refused for a long URL.
 
 use leptos::prelude::window;
 
@@ -22,6 +24,14 @@ fn params() -> Option<web_sys::UrlSearchParams> {
     web_sys::UrlSearchParams::new_with_str(&window().location().search().ok()?).ok()
 }
 
+/// `#state=…` from the fragment, decoded.
+fn fragment_state() -> Option<String> {
+    let hash = window().location().hash().ok()?;
+    web_sys::UrlSearchParams::new_with_str(hash.strip_prefix('#')?)
+        .ok()?
+        .get("state")
+}
+
 /// Reads the page's URL. Nothing in it can panic the app: a bad value becomes a message.
 pub fn start() -> Start {
     let Some(params) = params() else {
@@ -32,7 +42,7 @@ pub fn start() -> Start {
         };
     };
     let mut messages = Vec::new();
-    let model = if let Some(json) = params.get("state") {
+    let model = if let Some(json) = fragment_state().or_else(|| params.get("state")) {
         read_state(&json)
             .map_err(|e| {
                 messages.push(format!(
@@ -76,7 +86,7 @@ pub fn link_to(model: &Model) -> String {
         location.pathname().unwrap_or_default()
     );
     format!(
-        "{base}?state={}",
+        "{base}#state={}",
         String::from(js_sys::encode_uri_component(&write_state(model)))
     )
 }
@@ -86,7 +96,12 @@ pub fn show_preset_in_url(name: &str) {
     let Some(params) = params() else { return };
     params.delete("state");
     params.set("preset", name);
-    let url = format!("?{}", String::from(params.to_string()));
+    // Dropping the fragment too: a preset replaces any shared state.
+    let url = format!(
+        "{}?{}",
+        window().location().pathname().unwrap_or_default(),
+        String::from(params.to_string())
+    );
     window()
         .history()
         .and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url)))
