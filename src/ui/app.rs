@@ -45,12 +45,31 @@ pub struct AppState {
     /// Sentence words, for row and column labels; changes only when the sentence does.
     pub words: Memo<Vec<String>>,
     pub heads: Memo<usize>,
+    /// The head shown in full when not every head fits (see [`ALL_HEADS_CELL_BUDGET`]).
+    pub focused_head: RwSignal<usize>,
+    /// The heads whose tables are in the page, in order.
+    pub visible_heads: Memo<Vec<usize>>,
 }
+
+/// Every head's n × n tables are shown side by side while heads × n² stays within this; beyond
+/// it, one head at a time (with a picker), so that an edit repaints a few thousand cells, not
+/// tens of thousands (measured: 16 tokens × 4 heads took 108 ms per edit with all heads shown).
+pub const ALL_HEADS_CELL_BUDGET: usize = 600;
 
 impl AppState {
     fn new(model: Model) -> Self {
         let model = RwSignal::new(model);
         let trace = Memo::new(move |_| model.with(Trace::of));
+        let heads = Memo::new(move |_| model.with(|m| m.heads().len()));
+        let focused_head = RwSignal::new(0);
+        let visible_heads = Memo::new(move |_| {
+            let (n, h) = model.with(|m| (m.tokens().len(), m.heads().len()));
+            if h * n * n <= ALL_HEADS_CELL_BUDGET {
+                (0..h).collect()
+            } else {
+                vec![focused_head.get().min(h - 1)]
+            }
+        });
         AppState {
             model,
             trace,
@@ -59,7 +78,9 @@ impl AppState {
             selected: RwSignal::new(None),
             detail: RwSignal::new(None),
             words: Memo::new(move |_| model.with(|m| m.tokens().words.clone())),
-            heads: Memo::new(move |_| model.with(|m| m.heads().len())),
+            heads,
+            focused_head,
+            visible_heads,
         }
     }
 

@@ -9,15 +9,15 @@ use web_sys::{HtmlInputElement, KeyboardEvent};
 
 use crate::core::numbers::{read_block, read_cell, CellText};
 use crate::core::trace::fmt;
+use crate::ui::matrix_table::CellView;
 
-/// An `<input>` for cell (`row`, `col`) of a matrix. `value` is the committed number;
+/// An `<input>` for cell (`row`, `col`) of a matrix. `view` is the committed number and its text;
 /// `on_commit` receives each valid number as it is typed; `on_paste` a pasted block anchored here.
 #[component]
 pub fn CellInput(
     row: usize,
     col: usize,
-    value: Memo<f64>,
-    precision: RwSignal<usize>,
+    view: RwSignal<CellView>,
     /// Unique within the page, for the error message's id.
     id: String,
     label: String,
@@ -32,7 +32,7 @@ pub fn CellInput(
     // Show the committed value, formatted, whenever it or the precision changes, unless the
     // learner is typing here: their text stays exactly as typed.
     Effect::new(move |_| {
-        let text = fmt(value.get(), precision.get());
+        let text = view.with(|c| c.text.clone());
         if !focused.get_untracked() {
             if let Some(el) = input.get_untracked() {
                 el.set_value(&text);
@@ -50,7 +50,7 @@ pub fn CellInput(
             CellText::Incomplete => error.set(None),
             CellText::Invalid(message) => error.set(Some(format!(
                 "{message}; still using {}",
-                fmt(value.get_untracked(), 6)
+                fmt(view.with_untracked(|c| c.value), 6)
             ))),
         }
     };
@@ -59,7 +59,7 @@ pub fn CellInput(
         focused.set(false);
         error.set(None);
         if let Some(el) = input.get_untracked() {
-            el.set_value(&fmt(value.get_untracked(), precision.get_untracked()));
+            el.set_value(&view.with_untracked(|c| c.text.clone()));
         }
     };
     let on_paste_event = move |ev: ev::ClipboardEvent| {

@@ -143,6 +143,7 @@ pub fn Controls(compact: bool) -> impl IntoView {
             {dim_field("d_k", "d_k", MAX_DIM, |d| d.d_k, |d, n| d.d_k = n)}
             {dim_field("d_v", "d_v", MAX_DIM, |d| d.d_v, |d, n| d.d_v = n)}
             {dim_field("heads", "Heads", MAX_HEADS, |d| d.heads, |d, n| d.heads = n)}
+            <HeadPicker/>
             <label class="field check">
                 <input
                     type="checkbox"
@@ -187,6 +188,31 @@ pub fn Controls(compact: bool) -> impl IntoView {
         </div>
     }
     .into_any()
+}
+
+/// Which head to show when they do not all fit; absent while every head is shown.
+#[component]
+fn HeadPicker() -> impl IntoView {
+    let state = use_app();
+    let needed = move || state.heads.get() > 1 && state.visible_heads.with(|v| v.len() == 1);
+    view! {
+        <Show when=needed>
+            <label class="field">
+                <span>"Showing head"</span>
+                <select
+                    data-control="head"
+                    prop:value=move || state.visible_heads.with(|v| v[0].to_string())
+                    on:change=move |ev| {
+                        if let Ok(h) = event_target_value(&ev).parse() {
+                            state.focused_head.set(h);
+                        }
+                    }
+                >
+                    {move || (0..state.heads.get()).map(|h| view! { <option value=h.to_string()>{format!("{h} of {}", state.heads.get())}</option> }).collect_view()}
+                </select>
+            </label>
+        </Show>
+    }
 }
 
 /// Export the state as JSON, load one back, or copy a link that opens this exact model.

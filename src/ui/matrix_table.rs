@@ -58,45 +58,42 @@ pub fn MatrixTable(
 ) -> impl IntoView {
     let precision = use_app().precision;
     let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
-    let max_abs = Memo::new(move |_| {
-        matrix.with(|m| {
-            m.iter()
-                .filter(|x| x.is_finite())
-                .fold(0f64, |a, x| a.max(x.abs()))
-        })
-    });
     let highlight_row = highlight_row.unwrap_or_else(|| Signal::derive(|| None));
     let grey_future = grey_future.unwrap_or_else(|| Signal::derive(|| false));
     let id_base = format!("{name}-{}", head.unwrap_or(0));
 
-    let cell = move |i: usize, j: usize| {
-        let value = Memo::new(move |_| matrix.with(|m| m.get((i, j)).copied().unwrap_or(0.0)));
-        let style = move || {
-            let v = value.get();
-            let strength = match heat {
-                Heat::Unit => v.clamp(0.0, 1.0),
-                Heat::Signed if v.is_finite() && max_abs.get() > 0.0 => {
-                    (v.abs() / max_abs.get()).min(1.0)
-                }
-                Heat::Signed => 0.0,
-            };
-            format!("--heat:{strength:.3}")
-        };
-        let class = move || {
-            let v = value.get();
-            let mut c = String::from(if v < 0.0 { "neg" } else { "pos" });
-            if grey_future.get() && is_future(i, j) {
-                c += " masked";
-            }
-            c
-        };
+    // Everything a cell shows, from the matrix, the precision and the mask.
+    let views = move || -> Vec<CellView> {
+        let (p, grey) = (precision.get(), grey_future.get());
+        matrix.with(|m| {
+            let max_abs = m
+                .iter()
+                .filter(|x| x.is_finite())
+                .fold(0f64, |a, x| a.max(x.abs()));
+            let cols = m.ncols();
+            m.transpose()
+                .iter()
+                .enumerate()
+                .map(|(k, &value)| {
+                    CellView::new(
+                        value,
+                        p,
+                        heat,
+                        max_abs,
+                        grey && is_future(k / cols, k % cols),
+                    )
+                })
+                .collect()
+        })
+    };
+
+    let cell = move |i: usize, j: usize, view: RwSignal<CellView>| {
         let content = match edit {
             Some(edit) => view! {
                 <CellInput
                     row=i
                     col=j
-                    value
-                    precision
+                    view
                     id=format!("{id_base}-{i}-{j}")
                     label=format!("{title} row {i} column {j}", title = title_for_label(name, head))
                     on_commit=edit.on_commit
@@ -104,15 +101,15 @@ pub fn MatrixTable(
                 />
             }
             .into_any(),
-            None => (move || fmt(value.get(), precision.get())).into_any(),
+            None => (move || view.with(|c| c.text.clone())).into_any(),
         };
         view! {
             <td
                 data-row=i.to_string()
                 data-col=j.to_string()
-                data-value=move || value.get().to_string()
-                class=class
-                style=style
+                data-value=move || view.with(|c| c.value.to_string())
+                class:masked=move || view.with(|c| c.masked)
+                style=move || view.with(|c| format!("--heat:{:.3}", c.heat))
                 on:click=move |_| {
                     if let Some(cb) = on_cell_click {
                         cb.run((i, j));
@@ -124,12 +121,26 @@ pub fn MatrixTable(
         }
     };
 
+    // Rebuilt only when the shape changes. Each cell owns one signal, and one effect per table
+    // writes just the cells whose view changed: cells never subscribe to the whole matrix, whose
+    // thousands of subscribers would make every update quadratic in Leptos's subscriber lists.
     let body = move || {
         let (rows, cols) = shape.get();
+        let cells: Vec<RwSignal<CellView>> =
+            untrack(views).into_iter().map(RwSignal::new).collect();
+        let synced = cells.clone();
+        Effect::new(move |_| {
+            for (cell, new) in synced.iter().zip(views()) {
+                if cell.with_untracked(|old| *old != new) {
+                    cell.set(new);
+                }
+            }
+        });
         (0..rows)
             .map(|i| {
                 let label =
                     move || row_labels.with(|l| l.get(i).cloned().unwrap_or_else(|| i.to_string()));
+                let row_cells = cells[i * cols..(i + 1) * cols].to_vec();
                 view! {
                     <tr class:selected=move || highlight_row.get() == Some(i)>
                         <th
@@ -143,7 +154,7 @@ pub fn MatrixTable(
                         >
                             {label}
                         </th>
-                        {(0..cols).map(|j| cell(i, j)).collect_view()}
+                        {row_cells.into_iter().enumerate().map(|(j, view)| cell(i, j, view)).collect_view()}
                     </tr>
                 }
             })
@@ -174,6 +185,38 @@ pub fn MatrixTable(
     }
 }
 
+/// What one cell shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CellView {
+    /// Full precision, for `data-value` and editing.
+    pub value: f64,
+    /// Formatted with the page's precision (−∞ as "−∞").
+    pub text: String,
+    /// Colour strength: in [−1, 1] for signed matrices (relative to the largest magnitude), [0, 1]
+    /// for weights.
+    pub heat: f64,
+    /// Above the diagonal of a causal matrix.
+    pub masked: bool,
+}
+
+impl CellView {
+    fn new(value: f64, precision: usize, heat: Heat, max_abs: f64, masked: bool) -> Self {
+        let heat = match heat {
+            Heat::Unit => value.clamp(0.0, 1.0),
+            Heat::Signed if value.is_finite() && max_abs > 0.0 => {
+                (value / max_abs).clamp(-1.0, 1.0)
+            }
+            Heat::Signed => 0.0,
+        };
+        CellView {
+            value,
+            text: fmt(value, precision),
+            heat,
+            masked,
+        }
+    }
+}
+
 /// "w_query (head 1)" for screen readers.
 fn title_for_label(name: &str, head: Option<usize>) -> String {
     match head {
@@ -184,5 +227,6 @@ fn title_for_label(name: &str, head: Option<usize>) -> String {
 
 /// Column labels 0, 1, … for a matrix of `cols` columns.
 pub fn index_labels(cols: impl Fn() -> usize + Send + Sync + 'static) -> Signal<Vec<String>> {
-    Signal::derive(move || (0..cols()).map(|j| j.to_string()).collect())
+    // A memo, so headers are rewritten only when the width changes, not on every edit.
+    Memo::new(move |_| (0..cols()).map(|j| j.to_string()).collect()).into()
 }

@@ -18,12 +18,13 @@ pub fn EmbeddingStep() -> impl IntoView {
         Memo::new(move |_| state.trace.with(|t| t.embedded.clone())).into();
     let d_in_labels = index_labels(move || embedding.with(|m| m.ncols()));
     // The followed token's vocabulary row.
-    let selected_word = Signal::derive(move || {
+    let selected_word: Signal<Option<usize>> = Memo::new(move |_| {
         state
             .selected
             .get()
             .and_then(|i| state.model.with(|m| m.tokens().ids.get(i).copied()))
-    });
+    })
+    .into();
     let edit = Edit {
         on_commit: Callback::new(move |(i, j, x)| state.model.update(|m| m.set_embedding(i, j, x))),
         on_paste: Callback::new(move |(i, j, block): (usize, usize, Vec<Vec<f64>>)| {

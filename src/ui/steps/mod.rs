@@ -109,10 +109,12 @@ pub fn HeadMatrices(
     #[prop(optional)] on_cell_click: Option<Callback<(usize, usize, usize)>>,
 ) -> impl IntoView {
     let state = use_app();
-    let causal = Signal::derive(move || grey_future && state.model.with(|m| m.causal));
+    // A memo: every cell reads it, and must not re-run on edits that leave `causal` alone.
+    let causal: Signal<bool> =
+        Memo::new(move |_| grey_future && state.model.with(|m| m.causal)).into();
     view! {
         <div class="heads">
-            <For each=move || 0..state.heads.get() key=|h| *h let:h>
+            <For each=move || state.visible_heads.get() key=|h| *h let:h>
                 {
                     let matrix = state.head_matrix(h, pick);
                     let col_labels = match columns {
