@@ -1,6 +1,6 @@
 //! `core::model`: shapes, edits, resizing and sentence changes.
 
-use attention_explorer::core::model::{Dims, Model, Projection, Scale};
+use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
 use attention_explorer::core::presets::{raschka, raschka_multihead, RASCHKA_SEED};
 
 #[test]
@@ -13,7 +13,7 @@ fn both_raschka_presets_draw_query_and_key_first() {
 #[test]
 fn resizing_keeps_what_fits_and_fills_from_the_seed() {
     let mut model = raschka();
-    model.set_weight(0, Projection::Query, 0, 0, 7.5);
+    model.set(Editable::Weight(0, Projection::Query), 0, 0, 7.5);
     let bigger = model
         .resized(
             Dims {
@@ -68,12 +68,23 @@ fn a_new_sentence_keeps_known_words_embeddings() {
 fn edits_outside_the_matrices_are_ignored() {
     let mut model = raschka();
     let before = model.clone();
-    model.set_embedding(99, 0, 1.0);
-    model.set_weight(5, Projection::Key, 0, 0, 1.0);
-    model.set_weight(0, Projection::Value, 0, 9, 1.0);
+    model.set(Editable::Embedding, 99, 0, 1.0);
+    model.set(Editable::Weight(5, Projection::Key), 0, 0, 1.0);
+    model.set(Editable::Weight(0, Projection::Value), 0, 9, 1.0);
     assert_eq!(model, before);
-    model.set_embedding(1, 2, -3.0);
+    model.set(Editable::Embedding, 1, 2, -3.0);
     assert_eq!(model.embedding()[(1, 2)], -3.0);
+}
+
+#[test]
+fn a_pasted_block_is_clipped_to_the_matrix() {
+    let mut model = raschka();
+    let w = Editable::Weight(0, Projection::Value);
+    model.paste(w, 1, 2, &[vec![1.0, 2.0, 3.0], vec![4.0], vec![5.0, 6.0]]);
+    let m = model.matrix(w).unwrap();
+    assert_eq!((m[(1, 2)], m[(1, 3)], m[(2, 2)]), (1.0, 2.0, 4.0));
+    assert_eq!(m.shape(), (3, 4));
+    assert!(model.matrix(Editable::Weight(1, Projection::Key)).is_none());
 }
 
 #[test]

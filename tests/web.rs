@@ -2,6 +2,7 @@
 //! a learner would, let the reactive system settle, and read the DOM contract.
 #![cfg(target_arch = "wasm32")]
 
+use attention_explorer::core::model::{Editable, Projection};
 use attention_explorer::core::presets::dog;
 use attention_explorer::core::trace::Trace;
 use attention_explorer::ui::app::App;
@@ -85,13 +86,7 @@ async fn an_edited_weight_updates_every_later_step() {
     type_into(&input_in(&root, "w_query", 0, 0), "-1.5").await;
 
     let mut model = dog();
-    model.set_weight(
-        0,
-        attention_explorer::core::model::Projection::Query,
-        0,
-        0,
-        -1.5,
-    );
+    model.set(Editable::Weight(0, Projection::Query), 0, 0, -1.5);
     let expected = Trace::of(&model);
     assert_eq!(value_of(&root, "w_query", 0, 0), -1.5);
     for (name, m) in [

@@ -112,6 +112,15 @@ impl Projection {
             Projection::Value => "w_value",
         }
     }
+
+    /// How the tutorial writes its name.
+    pub fn title(self) -> &'static str {
+        match self {
+            Projection::Query => "W_query",
+            Projection::Key => "W_key",
+            Projection::Value => "W_value",
+        }
+    }
 }
 
 impl std::ops::Index<Projection> for Head {
@@ -133,6 +142,15 @@ impl std::ops::IndexMut<Projection> for Head {
             Projection::Value => &mut self.w_value,
         }
     }
+}
+
+/// A matrix the learner edits directly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Editable {
+    /// The embedding table (vocabulary × d_in).
+    Embedding,
+    /// A head's projection.
+    Weight(usize, Projection),
 }
 
 /// Everything the trace is computed from. Build it with [`Model::new`] or read it from a saved
@@ -270,21 +288,38 @@ impl Model {
         DMatrix::from_rows(&rows)
     }
 
-    /// Sets one embedding number; out-of-range indices are ignored.
-    pub fn set_embedding(&mut self, row: usize, col: usize, value: f64) {
-        if let Some(x) = self.embedding.get_mut((row, col)) {
-            *x = value;
+    /// One of the learner's editable matrices, if it exists.
+    pub fn matrix(&self, target: Editable) -> Option<&DMatrix<f64>> {
+        match target {
+            Editable::Embedding => Some(&self.embedding),
+            Editable::Weight(head, p) => self.heads.get(head).map(|h| &h[p]),
         }
     }
 
-    /// Sets one weight; out-of-range indices are ignored.
-    pub fn set_weight(&mut self, head: usize, p: Projection, row: usize, col: usize, value: f64) {
-        if let Some(x) = self
-            .heads
-            .get_mut(head)
-            .and_then(|h| h[p].get_mut((row, col)))
-        {
-            *x = value;
+    fn matrix_mut(&mut self, target: Editable) -> Option<&mut DMatrix<f64>> {
+        match target {
+            Editable::Embedding => Some(&mut self.embedding),
+            Editable::Weight(head, p) => self.heads.get_mut(head).map(|h| &mut h[p]),
+        }
+    }
+
+    /// Sets one number; positions outside the matrix are ignored.
+    pub fn set(&mut self, target: Editable, row: usize, col: usize, value: f64) {
+        self.paste(target, row, col, &[vec![value]]);
+    }
+
+    /// Writes a block of numbers with its top-left at (`row`, `col`); what falls outside the
+    /// matrix is dropped.
+    pub fn paste(&mut self, target: Editable, row: usize, col: usize, block: &[Vec<f64>]) {
+        let Some(m) = self.matrix_mut(target) else {
+            return;
+        };
+        for (i, values) in block.iter().enumerate() {
+            for (j, &x) in values.iter().enumerate() {
+                if let Some(cell) = m.get_mut((row + i, col + j)) {
+                    *cell = x;
+                }
+            }
         }
     }
 

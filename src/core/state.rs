@@ -210,7 +210,7 @@ fn matrix(
         if let Some((j, x)) = row
             .iter()
             .enumerate()
-            .find(|(_, x)| !(x.abs() <= MAX_ABS_VALUE))
+            .find(|(_, x)| x.is_nan() || x.abs() > MAX_ABS_VALUE)
         {
             return Err(error(
                 format!("{field}[{i}][{j}]"),

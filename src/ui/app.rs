@@ -28,6 +28,28 @@ pub enum Detail {
     Context { head: usize, query: usize },
 }
 
+impl Detail {
+    /// `score` or `context`: the `data-breakdown` name of its explanation.
+    pub fn key(self) -> &'static str {
+        match self {
+            Detail::Score { .. } => "score",
+            Detail::Context { .. } => "context",
+        }
+    }
+
+    /// The explanation in words, if the cell still exists.
+    pub fn describe(self, trace: &Trace, precision: usize) -> Option<String> {
+        match self {
+            Detail::Score { head, query, key } => trace
+                .score_terms(head, query, key)
+                .map(|t| t.describe(precision)),
+            Detail::Context { head, query } => trace
+                .context_terms(head, query)
+                .map(|t| t.describe(precision)),
+        }
+    }
+}
+
 /// The app's signals, provided by context to every step. `Copy`, so closures capture it freely.
 #[derive(Clone, Copy)]
 pub struct AppState {

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::model::Editable;
 use crate::core::softmax::is_future;
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
@@ -17,13 +18,6 @@ pub enum Heat {
     Signed,
     /// Sequential from 0 to 1 (attention weights).
     Unit,
-}
-
-/// Editing hooks for a matrix the learner may change.
-#[derive(Clone, Copy)]
-pub struct Edit {
-    pub on_commit: Callback<(usize, usize, f64)>,
-    pub on_paste: Callback<(usize, usize, Vec<Vec<f64>>)>,
 }
 
 /// A matrix as a `<table data-matrix=name>`. The rows and cells are rebuilt only when the shape
@@ -48,7 +42,9 @@ pub fn MatrixTable(
     /// Grey the cells above the diagonal (causal).
     #[prop(optional, into)]
     grey_future: Option<Signal<bool>>,
-    #[prop(optional)] edit: Option<Edit>,
+    /// The model's matrix that this table edits, if it is editable.
+    #[prop(optional)]
+    edit: Option<Editable>,
     /// Clicking a cell (e.g. to explain a score).
     #[prop(optional)]
     on_cell_click: Option<Callback<(usize, usize)>>,
@@ -56,7 +52,8 @@ pub fn MatrixTable(
     #[prop(optional)]
     on_row_click: Option<Callback<usize>>,
 ) -> impl IntoView {
-    let precision = use_app().precision;
+    let state = use_app();
+    let precision = state.precision;
     let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
     let highlight_row = highlight_row.unwrap_or_else(|| Signal::derive(|| None));
     let grey_future = grey_future.unwrap_or_else(|| Signal::derive(|| false));
@@ -89,15 +86,15 @@ pub fn MatrixTable(
 
     let cell = move |i: usize, j: usize, view: RwSignal<CellView>| {
         let content = match edit {
-            Some(edit) => view! {
+            Some(target) => view! {
                 <CellInput
                     row=i
                     col=j
                     view
                     id=format!("{id_base}-{i}-{j}")
                     label=format!("{title} row {i} column {j}", title = title_for_label(name, head))
-                    on_commit=edit.on_commit
-                    on_paste=edit.on_paste
+                    on_commit=Callback::new(move |(i, j, x)| state.model.update(|m| m.set(target, i, j, x)))
+                    on_paste=Callback::new(move |(i, j, block): (usize, usize, Vec<Vec<f64>>)| state.model.update(|m| m.paste(target, i, j, &block)))
                 />
             }
             .into_any(),

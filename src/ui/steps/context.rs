@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use crate::ui::app::{use_app, Detail};
 use crate::ui::matrix_table::Heat;
-use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
+use crate::ui::steps::{Breakdown, Columns, HeadMatrices, Step, StepSection};
 
 #[component]
 pub fn ContextStep() -> impl IntoView {
@@ -12,14 +12,6 @@ pub fn ContextStep() -> impl IntoView {
     let explain_row = Callback::new(move |(head, query, _)| {
         state.detail.set(Some(Detail::Context { head, query }))
     });
-    let breakdown = move || {
-        match state.detail.get() {
-        Some(Detail::Context { head, query }) => {
-            state.trace.with(|t| t.context_terms(head, query)).map(|terms| view! { <p class="breakdown" data-breakdown="context">{terms.describe(state.precision.get())}</p> })
-        }
-        _ => None,
-    }
-    };
     view! {
         <StepSection
             step=Step::Context
@@ -29,7 +21,7 @@ pub fn ContextStep() -> impl IntoView {
             explain="Each token's new representation is a blend of all value rows, mixed in the proportions of its attention weights. A token that pays 88% of its attention to “dog” becomes mostly dog's value: this is how “she” picks up what she refers to. Click a row to see its blend written out."
         >
             <HeadMatrices name="context" title="context" pick=|h| &h.context columns=Columns::Index heat=Heat::Signed on_cell_click=explain_row/>
-            {breakdown}
+            <Breakdown kind="context"/>
         </StepSection>
     }
 }

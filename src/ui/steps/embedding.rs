@@ -3,8 +3,9 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::model::Editable;
 use crate::ui::app::use_app;
-use crate::ui::matrix_table::{index_labels, Edit, Heat, MatrixTable};
+use crate::ui::matrix_table::{index_labels, Heat, MatrixTable};
 use crate::ui::steps::{Step, StepSection};
 
 #[component]
@@ -25,18 +26,6 @@ pub fn EmbeddingStep() -> impl IntoView {
             .and_then(|i| state.model.with(|m| m.tokens().ids.get(i).copied()))
     })
     .into();
-    let edit = Edit {
-        on_commit: Callback::new(move |(i, j, x)| state.model.update(|m| m.set_embedding(i, j, x))),
-        on_paste: Callback::new(move |(i, j, block): (usize, usize, Vec<Vec<f64>>)| {
-            state.model.update(|m| {
-                for (di, row) in block.iter().enumerate() {
-                    for (dj, &x) in row.iter().enumerate() {
-                        m.set_embedding(i + di, j + dj, x);
-                    }
-                }
-            })
-        }),
-    };
 
     view! {
         <StepSection
@@ -55,7 +44,7 @@ pub fn EmbeddingStep() -> impl IntoView {
                     col_labels=d_in_labels
                     heat=Heat::Signed
                     highlight_row=selected_word
-                    edit
+                    edit=Editable::Embedding
                 />
                 <MatrixTable
                     name="embedded"

@@ -87,6 +87,19 @@ pub fn StepSection(
     }
 }
 
+/// The clicked cell's explanation, when it is of this `kind` (`score` or `context`).
+#[component]
+pub fn Breakdown(kind: &'static str) -> impl IntoView {
+    let state = use_app();
+    move || {
+        let detail = state.detail.get().filter(|d| d.key() == kind)?;
+        let text = state
+            .trace
+            .with(|t| detail.describe(t, state.precision.get()))?;
+        Some(view! { <p class="breakdown" data-breakdown=kind>{text}</p> })
+    }
+}
+
 /// How a per-head matrix's columns are labelled.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Columns {

@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
-use crate::core::model::Projection;
+use crate::core::model::{Editable, Projection};
 use crate::ui::app::use_app;
-use crate::ui::matrix_table::{index_labels, Edit, Heat, MatrixTable};
+use crate::ui::matrix_table::{index_labels, Heat, MatrixTable};
 use crate::ui::steps::{Step, StepSection};
 
 #[component]
@@ -12,35 +12,16 @@ pub fn ProjectionsStep() -> impl IntoView {
     let state = use_app();
     let table = move |h: usize, p: Projection| {
         let matrix = state.weight_matrix(h, p);
-        let edit = Edit {
-            on_commit: Callback::new(move |(i, j, x)| {
-                state.model.update(|m| m.set_weight(h, p, i, j, x))
-            }),
-            on_paste: Callback::new(move |(i, j, block): (usize, usize, Vec<Vec<f64>>)| {
-                state.model.update(|m| {
-                    for (di, row) in block.iter().enumerate() {
-                        for (dj, &x) in row.iter().enumerate() {
-                            m.set_weight(h, p, i + di, j + dj, x);
-                        }
-                    }
-                })
-            }),
-        };
-        let title = match p {
-            Projection::Query => "W_query",
-            Projection::Key => "W_key",
-            Projection::Value => "W_value",
-        };
         view! {
             <MatrixTable
                 name=p.key()
-                title=title.to_owned()
+                title=p.title().to_owned()
                 head=h
                 matrix
                 row_labels=index_labels(move || matrix.with(|m| m.nrows()))
                 col_labels=index_labels(move || matrix.with(|m| m.ncols()))
                 heat=Heat::Signed
-                edit
+                edit=Editable::Weight(h, p)
             />
         }
     };

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use crate::ui::app::{use_app, Detail};
 use crate::ui::matrix_table::Heat;
-use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
+use crate::ui::steps::{Breakdown, Columns, HeadMatrices, Step, StepSection};
 
 #[component]
 pub fn ScoresStep() -> impl IntoView {
@@ -12,14 +12,6 @@ pub fn ScoresStep() -> impl IntoView {
     let explain_score = Callback::new(move |(head, query, key)| {
         state.detail.set(Some(Detail::Score { head, query, key }))
     });
-    let breakdown = move || {
-        match state.detail.get() {
-        Some(Detail::Score { head, query, key }) => {
-            state.trace.with(|t| t.score_terms(head, query, key)).map(|terms| view! { <p class="breakdown" data-breakdown="score">{terms.describe(state.precision.get())}</p> })
-        }
-        _ => None,
-    }
-    };
     view! {
         <StepSection
             step=Step::Scores
@@ -29,7 +21,7 @@ pub fn ScoresStep() -> impl IntoView {
             explain="How well does token i's query match token j's key? Their dot product: multiply component by component and add. A large score means a good match. Rows are the tokens asking (queries), columns the tokens being asked (keys). Click any score to see its sum written out."
         >
             <HeadMatrices name="scores" title="scores Q·Kᵀ" pick=|h| &h.scores columns=Columns::Tokens heat=Heat::Signed on_cell_click=explain_score/>
-            {breakdown}
+            <Breakdown kind="score"/>
         </StepSection>
     }
 }
