@@ -1,6 +1,7 @@
 //! The pure core: attention maths, PyTorch-compatible initialisation, tokens, presets and the
 //! saved-state format. Nothing here knows about the browser; it is tested natively.
 
+pub mod labs;
 pub mod model;
 pub mod numbers;
 pub mod presets;

@@ -137,10 +137,13 @@ impl AppState {
         .into()
     }
 
-    /// Replaces the model, clearing selections that may no longer exist.
+    /// Replaces the model. The followed token stays while it still exists; an explanation of a
+    /// cell that is gone simply shows nothing.
     pub fn load(self, model: Model) {
-        self.selected.set(None);
-        self.detail.set(None);
+        let n = model.tokens().len();
+        if self.selected.get_untracked().is_some_and(|i| i >= n) {
+            self.selected.set(None);
+        }
         self.model.set(model);
     }
 }

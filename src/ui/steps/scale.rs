@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::labs::scaling_effects;
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
 use crate::ui::matrix_table::Heat;
@@ -29,7 +30,42 @@ pub fn ScaleStep() -> impl IntoView {
             explain="A dot product of d_k components grows with d_k: if the components have variance 1, the score has variance d_k, so its spread grows like √d_k. Large scores push the softmax to give one token almost everything and the rest almost nothing, which stops learning. Dividing by √d_k brings the spread back to about 1 whatever d_k is. Dividing by d_k shrinks it too far (the weights flatten towards uniform as d_k grows); not dividing lets them saturate. Switch the scaling above to see each."
         >
             <p class="note">{divisor}</p>
+            <ScalingComparison/>
             <HeadMatrices name="scaled_scores" title="scaled scores" pick=|h| &h.scaled_scores columns=Columns::Tokens heat=Heat::Signed/>
         </StepSection>
+    }
+}
+
+/// The current model's scores under each scaling: their spread and how peaked the weights get.
+#[component]
+fn ScalingComparison() -> impl IntoView {
+    let state = use_app();
+    let effects = Memo::new(move |_| state.model.with(scaling_effects));
+    let n = Memo::new(move |_| state.words.with(Vec::len));
+    view! {
+        <div class="scroll">
+        <table class="lab" data-lab="scaling">
+            <caption>"This model under each scaling"</caption>
+            <thead>
+                <tr><th scope="col">"divide by"</th><th scope="col">"spread of scaled scores (std)"</th><th scope="col">"average largest weight per row"</th></tr>
+            </thead>
+            <tbody>
+                {move || effects.get().into_iter().map(|e| {
+                    let current = state.model.with(|m| m.scale == e.scale);
+                    let p = state.precision.get();
+                    view! {
+                        <tr class:current=current>
+                            <th scope="row">{e.scale.symbol()}{current.then_some(" (now)")}</th>
+                            <td>{fmt(e.spread, p)}</td>
+                            <td>{fmt(e.top_weight, p)}</td>
+                        </tr>
+                    }
+                }).collect_view()}
+            </tbody>
+            <tfoot>
+                <tr><td colspan="3">{move || format!("1 is one-hot (saturated); 1/n = {} is uniform (flat).", fmt(1.0 / n.get().max(1) as f64, state.precision.get()))}</td></tr>
+            </tfoot>
+        </table>
+        </div>
     }
 }
