@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::model::{Model, Projection};
-use crate::core::presets::{self, RASCHKA_SEED};
+use crate::core::presets::RASCHKA_SEED;
 use crate::core::trace::{HeadTrace, Trace};
 use crate::ui::controls::Controls;
 use crate::ui::share::{self, Start};
@@ -71,6 +71,8 @@ pub struct AppState {
     pub focused_head: RwSignal<usize>,
     /// The heads whose tables are in the page, in order.
     pub visible_heads: Memo<Vec<usize>>,
+    /// The preset last opened (none when the model came from a saved state).
+    pub preset: RwSignal<Option<&'static str>>,
 }
 
 /// Every head's n × n tables are shown side by side while heads × n² stays within this; beyond
@@ -79,7 +81,7 @@ pub struct AppState {
 pub const ALL_HEADS_CELL_BUDGET: usize = 600;
 
 impl AppState {
-    fn new(model: Model) -> Self {
+    fn new(model: Model, preset: Option<&'static str>) -> Self {
         let model = RwSignal::new(model);
         let trace = Memo::new(move |_| model.with(Trace::of));
         let heads = Memo::new(move |_| model.with(|m| m.heads().len()));
@@ -103,6 +105,7 @@ impl AppState {
             heads,
             focused_head,
             visible_heads,
+            preset: RwSignal::new(preset),
         }
     }
 
@@ -158,10 +161,11 @@ pub fn use_app() -> AppState {
 pub fn App() -> impl IntoView {
     let Start {
         model,
+        preset,
         view,
         message,
     } = share::start();
-    let state = AppState::new(model.unwrap_or_else(presets::dog));
+    let state = AppState::new(model, preset);
     provide_context(state);
 
     // A course author's `?view=STEP` embeds one step alone.

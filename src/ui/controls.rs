@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::core::model::{Dims, Model, Scale};
-use crate::core::presets::{preset, PRESETS};
+use crate::core::presets::PRESETS;
 use crate::core::state::{read_state, write_state, MAX_DIM, MAX_HEADS};
 use crate::ui::app::use_app;
 use crate::ui::share::{link_to, show_preset_in_url};
@@ -67,7 +67,6 @@ fn IntegerField(
 pub fn Controls(compact: bool) -> impl IntoView {
     let state = use_app();
     let dims = Memo::new(move |_| state.model.with(Model::dims));
-    let preset_name = RwSignal::new(String::from("dog"));
     let resize = move |change: fn(&mut Dims, usize), n: u64| {
         let mut d = dims.get_untracked();
         change(&mut d, n as usize);
@@ -126,16 +125,17 @@ pub fn Controls(compact: bool) -> impl IntoView {
                 <span>"Example"</span>
                 <select
                     data-control="preset"
-                    prop:value=move || preset_name.get()
+                    prop:value=move || state.preset.get().unwrap_or("")
                     on:change=move |ev| {
                         let name = event_target_value(&ev);
-                        if let Some(model) = preset(&name) {
-                            preset_name.set(name.clone());
-                            state.load(model);
-                            show_preset_in_url(&name);
+                        if let Some(p) = PRESETS.iter().find(|p| p.name == name) {
+                            state.preset.set(Some(p.name));
+                            state.load((p.build)());
+                            show_preset_in_url(p.name);
                         }
                     }
                 >
+                    <option value="" disabled>"Your own (from a link or file)"</option>
                     {PRESETS.iter().map(|p| view! { <option value=p.name>{p.title}</option> }).collect_view()}
                 </select>
             </label>
@@ -224,6 +224,7 @@ fn SaveAndShare() -> impl IntoView {
     let link = RwSignal::new(String::new());
     let load = move |_| match read_state(&text.get_untracked()) {
         Ok(model) => {
+            state.preset.set(None);
             state.load(model);
             message.set(Some((true, "Loaded.".into())));
         }

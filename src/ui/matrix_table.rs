@@ -48,7 +48,7 @@ pub fn MatrixTable(
     /// Clicking a cell (e.g. to explain a score).
     #[prop(optional)]
     on_cell_click: Option<Callback<(usize, usize)>>,
-    /// Clicking a row label or cell selects that row's token as the query.
+    /// Clicking a row label (e.g. to follow that token).
     #[prop(optional)]
     on_row_click: Option<Callback<usize>>,
 ) -> impl IntoView {

@@ -6,14 +6,16 @@
 use leptos::prelude::window;
 
 use crate::core::model::Model;
-use crate::core::presets::{preset, PRESETS};
+use crate::core::presets::PRESETS;
 use crate::core::state::{read_state, write_state};
 use crate::ui::steps::Step;
 
 /// What the page opens with.
 pub struct Start {
-    /// The model from the URL, if it named a valid one.
-    pub model: Option<Model>,
+    /// The model the URL names, or the default preset.
+    pub model: Model,
+    /// The preset it came from (none for a saved state).
+    pub preset: Option<&'static str>,
     /// The one step to show, for embeds.
     pub view: Option<Step>,
     /// Why the URL's model or view was not used.
@@ -34,16 +36,19 @@ fn fragment_state() -> Option<String> {
 
 /// Reads the page's URL. Nothing in it can panic the app: a bad value becomes a message.
 pub fn start() -> Start {
+    let default = &PRESETS[0];
     let Some(params) = params() else {
         return Start {
-            model: None,
+            model: (default.build)(),
+            preset: Some(default.name),
             view: None,
             message: None,
         };
     };
     let mut messages = Vec::new();
-    let model = if let Some(json) = fragment_state().or_else(|| params.get("state")) {
+    let from_url = if let Some(json) = fragment_state().or_else(|| params.get("state")) {
         read_state(&json)
+            .map(|model| (model, None))
             .map_err(|e| {
                 messages.push(format!(
                     "The link's state could not be read ({e}); showing the default example."
@@ -51,7 +56,7 @@ pub fn start() -> Start {
             })
             .ok()
     } else if let Some(name) = params.get("preset") {
-        let found = preset(&name);
+        let found = PRESETS.iter().find(|p| p.name == name);
         if found.is_none() {
             let names: Vec<_> = PRESETS.iter().map(|p| p.name).collect();
             messages.push(format!(
@@ -59,10 +64,11 @@ pub fn start() -> Start {
                 names.join(", ")
             ));
         }
-        found
+        found.map(|p| ((p.build)(), Some(p.name)))
     } else {
         None
     };
+    let (model, preset) = from_url.unwrap_or_else(|| ((default.build)(), Some(default.name)));
     let view = params.get("view").and_then(|v| {
         let step = Step::from_key(&v);
         if step.is_none() {
@@ -72,6 +78,7 @@ pub fn start() -> Start {
     });
     Start {
         model,
+        preset,
         view,
         message: (!messages.is_empty()).then(|| messages.join(" ")),
     }

@@ -212,3 +212,15 @@ test('screenshots at desktop and phone width, with no page-wide overflow', async
     await page.close();
   }
 });
+
+test('the example picker shows what the URL opened, and switches presets', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=raschka-multihead`);
+  assert.equal(await page.inputValue('[data-control="preset"]'), 'raschka-multihead');
+  assert.equal(await page.locator('table[data-matrix="weights"]').count(), 4);
+  await page.selectOption('[data-control="preset"]', 'dog');
+  await page.waitForFunction(() => document.querySelectorAll('table[data-matrix="weights"]').length === 1);
+  assert.match(page.url(), /\?preset=dog$/);
+  assert.equal(Number(await page.getAttribute(cellSelector('weights', 6, 1), 'data-value')).toFixed(3), '0.883');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
