@@ -12,6 +12,7 @@ pub fn MaskStep() -> impl IntoView {
     let causal = Memo::new(move |_| state.model.with(|m| m.causal));
     view! {
         <StepSection
+            intermediate=true
             step=Step::Mask
             number=7
             title="Causal mask"

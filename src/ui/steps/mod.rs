@@ -67,7 +67,12 @@ impl Step {
     }
 }
 
+/// Above this many tokens, the intermediate n × n steps (scaling, masking) start hidden: at 64
+/// tokens they add 16 000 cells, and an edit took 262 ms with them shown.
+pub const COLLAPSE_INTERMEDIATE_ABOVE_TOKENS: usize = 24;
+
 /// A step's frame: number, title, one paragraph in our words, the formula, then its tables.
+/// The learner can hide a step; a hidden step's tables are not in the page, so they cost nothing.
 #[component]
 pub fn StepSection(
     step: Step,
@@ -75,14 +80,43 @@ pub fn StepSection(
     title: &'static str,
     formula: &'static str,
     explain: &'static str,
-    children: Children,
+    /// An intermediate step, hidden by default for long sentences.
+    #[prop(optional)]
+    intermediate: bool,
+    children: ChildrenFn,
 ) -> impl IntoView {
+    let state = use_app();
+    // The learner's choice wins; until they make one, long sentences hide intermediate steps.
+    let chosen = RwSignal::new(None::<bool>);
+    let open = Memo::new(move |_| {
+        chosen.get().unwrap_or_else(|| {
+            !intermediate || state.words.with(Vec::len) <= COLLAPSE_INTERMEDIATE_ABOVE_TOKENS
+        })
+    });
+    let key = step.key();
     view! {
-        <section class="step" id=format!("step-{}", step.key()) aria-labelledby=format!("step-{}-title", step.key())>
-            <h2 id=format!("step-{}-title", step.key())><span class="step-number">{number}</span>{title}</h2>
-            <p class="explain">{explain}</p>
-            <p class="formula">{formula}</p>
-            {children()}
+        <section class="step" id=format!("step-{key}") aria-labelledby=format!("step-{key}-title")>
+            <h2 id=format!("step-{key}-title")>
+                <span class="step-number">{number}</span>
+                {title}
+                <button
+                    type="button"
+                    class="toggle"
+                    data-action="toggle-step"
+                    aria-expanded=move || open.get().to_string()
+                    aria-controls=format!("step-{key}-body")
+                    on:click=move |_| chosen.set(Some(!open.get_untracked()))
+                >
+                    {move || if open.get() { "Hide" } else { "Show" }}
+                </button>
+            </h2>
+            <div id=format!("step-{key}-body")>
+                <Show when=move || open.get()>
+                    <p class="explain">{explain}</p>
+                    <p class="formula">{formula}</p>
+                    {children()}
+                </Show>
+            </div>
         </section>
     }
 }

@@ -23,6 +23,7 @@ pub fn ScaleStep() -> impl IntoView {
     };
     view! {
         <StepSection
+            intermediate=true
             step=Step::Scale
             number=6
             title="Scaling by √dₖ"
