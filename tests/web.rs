@@ -243,21 +243,46 @@ async fn clicking_a_score_spells_out_its_dot_product() {
 #[wasm_bindgen_test]
 async fn a_hidden_step_leaves_the_page_and_long_sentences_hide_intermediate_steps() {
     let root = mount_app().await;
-    let toggle: HtmlElement = find(&root, "#step-scores [data-action=\"toggle-step\"]").unchecked_into();
+    let toggle: HtmlElement =
+        find(&root, "#step-scores [data-action=\"toggle-step\"]").unchecked_into();
     toggle.click();
     tick().await;
-    assert_eq!(toggle.get_attribute("aria-expanded").as_deref(), Some("false"));
-    assert!(root.query_selector("table[data-matrix=\"scores\"]").unwrap().is_none());
-    assert!(root.query_selector("table[data-matrix=\"weights\"]").unwrap().is_some());
+    assert_eq!(
+        toggle.get_attribute("aria-expanded").as_deref(),
+        Some("false")
+    );
+    assert!(root
+        .query_selector("table[data-matrix=\"scores\"]")
+        .unwrap()
+        .is_none());
+    assert!(root
+        .query_selector("table[data-matrix=\"weights\"]")
+        .unwrap()
+        .is_some());
     toggle.click();
     tick().await;
-    assert!(root.query_selector("table[data-matrix=\"scores\"]").unwrap().is_some());
+    assert!(root
+        .query_selector("table[data-matrix=\"scores\"]")
+        .unwrap()
+        .is_some());
 
     let sentence: HtmlInputElement = find(&root, "[data-control=\"sentence\"]").unchecked_into();
     let long: Vec<String> = (0..30).map(|i| format!("w{i}")).collect();
     type_into(&sentence, &long.join(" ")).await;
-    assert!(root.query_selector("table[data-matrix=\"scaled_scores\"]").unwrap().is_none());
-    assert!(root.query_selector("table[data-matrix=\"masked_scores\"]").unwrap().is_none());
-    assert_eq!(find(&root, "table[data-matrix=\"weights\"]").query_selector_all("tbody tr").unwrap().length(), 30);
+    assert!(root
+        .query_selector("table[data-matrix=\"scaled_scores\"]")
+        .unwrap()
+        .is_none());
+    assert!(root
+        .query_selector("table[data-matrix=\"masked_scores\"]")
+        .unwrap()
+        .is_none());
+    assert_eq!(
+        find(&root, "table[data-matrix=\"weights\"]")
+            .query_selector_all("tbody tr")
+            .unwrap()
+            .length(),
+        30
+    );
     root.remove();
 }
