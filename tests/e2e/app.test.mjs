@@ -224,3 +224,20 @@ test('the example picker shows what the URL opened, and switches presets', async
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('at the state limits the page stays alive and hides what is too big to show', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  for (const [control, value] of [['d_in', 128], ['d_k', 128], ['d_v', 128], ['heads', 16]]) {
+    await page.fill(`[data-control="${control}"]`, String(value));
+  }
+  await page.fill('[data-control="sentence"]', Array.from({ length: 64 }, (_, i) => `w${i}`).join(' '));
+  await page.waitForFunction(() => document.querySelectorAll('table[data-matrix="weights"] tbody tr').length === 64);
+  assert.equal(await page.getAttribute('#step-projections [data-action="toggle-step"]', 'aria-expanded'), 'false');
+  assert.equal(await page.locator('table[data-matrix="w_query"]').count(), 0);
+  assert.equal(await page.inputValue('[data-control="head"]'), '0');
+  assert.ok((await page.locator('td').count()) < 10000);
+  await page.selectOption('[data-control="head"]', '15');
+  await page.waitForSelector('table[data-matrix="weights"][data-head="15"]');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
