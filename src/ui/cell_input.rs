@@ -4,11 +4,10 @@
 use leptos::ev;
 use leptos::html::Input;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlInputElement, KeyboardEvent};
 
 use crate::core::numbers::{read_block, read_cell, CellText};
 use crate::core::trace::fmt;
+use crate::ui::keyboard;
 use crate::ui::matrix_table::CellView;
 
 /// An `<input>` for cell (`row`, `col`) of a matrix. `view` is the committed number and its text;
@@ -96,55 +95,9 @@ pub fn CellInput(
             on:focus=move |_| focused.set(true)
             on:blur=on_blur
             on:input=on_input
-            on:keydown=move_between_cells
+            on:keydown=keyboard::from_input
             on:paste=on_paste_event
         />
         {move || error.get().map(|message| view! { <span class="cell-error" id=format!("{id}-error") role="alert">{message}</span> })}
-    }
-}
-
-/// Arrow keys, Enter and Shift+Enter move to the neighbouring cell of the same table; Left and
-/// Right only once the caret is at the text's edge, so they still move within the text.
-fn move_between_cells(ev: KeyboardEvent) {
-    let Some(input) = ev
-        .target()
-        .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
-    else {
-        return;
-    };
-    let caret = input.selection_start().ok().flatten().unwrap_or(0) as usize;
-    let len = input.value().chars().count();
-    let (dr, dc): (isize, isize) = match ev.key().as_str() {
-        "ArrowUp" => (-1, 0),
-        "ArrowDown" => (1, 0),
-        "Enter" if ev.shift_key() => (-1, 0),
-        "Enter" => (1, 0),
-        "ArrowLeft" if caret == 0 => (0, -1),
-        "ArrowRight" if caret >= len => (0, 1),
-        _ => return,
-    };
-    let Some(cell) = input.closest("td").ok().flatten() else {
-        return;
-    };
-    let index = |name: &str| {
-        cell.get_attribute(name)
-            .and_then(|v| v.parse::<isize>().ok())
-    };
-    let (Some(r), Some(c)) = (index("data-row"), index("data-col")) else {
-        return;
-    };
-    let Some(table) = cell.closest("table").ok().flatten() else {
-        return;
-    };
-    let selector = format!("td[data-row=\"{}\"][data-col=\"{}\"] input", r + dr, c + dc);
-    if let Some(next) = table
-        .query_selector(&selector)
-        .ok()
-        .flatten()
-        .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
-    {
-        ev.prevent_default();
-        next.focus().ok();
-        next.select();
     }
 }

@@ -10,6 +10,7 @@ use crate::core::softmax::is_future;
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
 use crate::ui::cell_input::CellInput;
+use crate::ui::keyboard;
 
 /// How a matrix's cells are coloured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +108,14 @@ pub fn MatrixTable(
                 data-value=move || view.with(|c| c.value.to_string())
                 class:masked=move || view.with(|c| c.masked)
                 style=move || view.with(|c| format!("--heat:{:.3}", c.heat))
+                // Read-only cells are reachable from the keyboard: the first one is a tab stop,
+                // arrows move from there, Enter clicks.
+                tabindex=edit.is_none().then_some(if i == 0 && j == 0 { "0" } else { "-1" })
+                on:keydown=move |ev| {
+                    if edit.is_none() {
+                        keyboard::from_cell(ev);
+                    }
+                }
                 on:click=move |_| {
                     if let Some(cb) = on_cell_click {
                         cb.run((i, j));

@@ -6,6 +6,7 @@
 pub mod app;
 pub mod cell_input;
 pub mod controls;
+pub mod keyboard;
 pub mod matrix_table;
 pub mod panic;
 pub mod share;

@@ -164,6 +164,12 @@ test('the keyboard alone moves between cells and reaches the controls', async ()
   assert.equal(await page.evaluate(() => document.activeElement.closest('td').dataset.col), '1');
   await page.keyboard.type('0.25');
   assert.equal(await page.getAttribute(cellSelector('embedding', 2, 1, null), 'data-value'), '0.25');
+  // Read-only tables too: arrows move, Enter explains the score.
+  await page.focus(cellSelector('scores', 0, 0));
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  assert.match(await page.textContent('[data-breakdown="score"]'), /^is·is = /);
   const unlabeled = await page.$$eval('input, select, textarea', (els) => els.filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).length);
   assert.equal(unlabeled, 0, 'every form control has a label');
   assert.deepEqual(errors, []);
