@@ -12,7 +12,7 @@ use crate::ui::share::{self, Start};
 use crate::ui::steps::{
     context::ContextStep, embedding::EmbeddingStep, mask::MaskStep, output::OutputStep,
     projections::ProjectionsStep, qkv::QkvStep, scale::ScaleStep, scores::ScoresStep,
-    sentence::SentenceStep, softmax::SoftmaxStep, Step,
+    sentence::SentenceStep, softmax::SoftmaxStep, PipelineNav, Step,
 };
 
 /// What a click on a cell asked to have explained.
@@ -182,6 +182,7 @@ pub fn App() -> impl IntoView {
                 </header>
             })}
             {message.map(|m| view! { <p class="load-message" role="alert">{m}</p> })}
+            {view.is_none().then(PipelineNav)}
             <Controls compact=view.is_some()/>
             {show(Step::Sentence).then(SentenceStep)}
             {show(Step::Embedding).then(EmbeddingStep)}

@@ -67,6 +67,22 @@ impl Step {
         Step::ALL.into_iter().find(|s| s.key() == key)
     }
 
+    /// The step's short name in the page's table of contents.
+    pub fn short_title(self) -> &'static str {
+        match self {
+            Step::Sentence => "Tokens",
+            Step::Embedding => "Embedding",
+            Step::Projections => "W_q, W_k, W_v",
+            Step::Qkv => "Q, K, V",
+            Step::Scores => "Q·Kᵀ",
+            Step::Scale => "÷√dₖ",
+            Step::Mask => "Mask",
+            Step::Softmax => "Softmax",
+            Step::Context => "Context",
+            Step::Output => "Heads",
+        }
+    }
+
     /// How many cells this step's tables hold for `model` with `heads` heads shown.
     pub fn cells(self, model: &Model, heads: usize) -> usize {
         let (n, vocab) = (model.tokens().len(), model.tokens().vocabulary.len());
@@ -155,6 +171,27 @@ pub fn StepSection(
                 </Show>
             </div>
         </section>
+    }
+}
+
+/// The pipeline as links to its steps, so a learner can jump along it.
+#[component]
+pub fn PipelineNav() -> impl IntoView {
+    let state = use_app();
+    view! {
+        <nav class="pipeline" aria-label="Pipeline steps">
+            {Step::ALL
+                .into_iter()
+                .map(|step| {
+                    let shown = move || step != Step::Output || state.heads.get() > 1;
+                    view! {
+                        <Show when=shown>
+                            <a href=format!("#step-{}", step.key())>{step.short_title()}</a>
+                        </Show>
+                    }
+                })
+                .collect_view()}
+        </nav>
     }
 }
 
