@@ -286,3 +286,34 @@ async fn a_hidden_step_leaves_the_page_and_long_sentences_hide_intermediate_step
     );
     root.remove();
 }
+
+#[wasm_bindgen_test]
+async fn undo_takes_back_a_typed_number_in_one_step_and_redo_repeats_it() {
+    let root = mount_app().await;
+    let undo: HtmlElement = find(&root, "[data-action=\"undo\"]").unchecked_into();
+    let redo: HtmlElement = find(&root, "[data-action=\"redo\"]").unchecked_into();
+    assert!(undo.has_attribute("disabled"), "nothing to undo yet");
+    let original = value_of(&root, "w_value", 0, 0);
+    let context = value_of(&root, "context", 6, 0);
+
+    let input = input_in(&root, "w_value", 0, 0);
+    for text in ["-", "-2", "-2.", "-2.5"] {
+        type_into(&input, text).await;
+    }
+    input.blur().unwrap();
+    tick().await;
+    assert_eq!(value_of(&root, "w_value", 0, 0), -2.5);
+    assert!(!undo.has_attribute("disabled"));
+
+    undo.click();
+    tick().await;
+    assert_eq!(value_of(&root, "w_value", 0, 0), original, "one undo takes back the whole number");
+    assert_eq!(value_of(&root, "context", 6, 0), context);
+    assert!(undo.has_attribute("disabled"));
+
+    redo.click();
+    tick().await;
+    assert_eq!(value_of(&root, "w_value", 0, 0), -2.5);
+    assert_eq!(input.value(), "-2.5000");
+    root.remove();
+}

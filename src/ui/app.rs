@@ -3,8 +3,9 @@
 
 use leptos::prelude::*;
 use nalgebra::DMatrix;
+use wasm_bindgen::JsCast;
 
-use crate::core::model::{Model, Projection};
+use crate::core::model::{Editable, Model, Projection};
 use crate::core::presets::RASCHKA_SEED;
 use crate::core::trace::{HeadTrace, Trace};
 use crate::ui::controls::Controls;
@@ -50,6 +51,53 @@ impl Detail {
     }
 }
 
+/// What an edit touched: the keystrokes of one number, or of the sentence, make one undo step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EditKey {
+    Cell(Editable, usize, usize),
+    Sentence,
+    /// Anything else; never merged with the edit before it.
+    Other,
+}
+
+/// How many models undo keeps.
+const UNDO_DEPTH: usize = 200;
+
+/// Models before and after the current one, for undo and redo.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    past: Vec<Model>,
+    future: Vec<Model>,
+    /// The key of the last edit, while further edits with the same key extend it.
+    open_edit: Option<EditKey>,
+}
+
+impl History {
+    fn record(&mut self, before: Model, key: EditKey) {
+        if key == EditKey::Other || self.open_edit != Some(key) {
+            self.past.push(before);
+            if self.past.len() > UNDO_DEPTH {
+                self.past.remove(0);
+            }
+        }
+        self.open_edit = (key != EditKey::Other).then_some(key);
+        self.future.clear();
+    }
+
+    /// Ends the current edit: the next one, even of the same cell, is a new undo step.
+    pub fn seal(&mut self) {
+        self.open_edit = None;
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.past.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.future.is_empty()
+    }
+}
+
 /// The app's signals, provided by context to every step. `Copy`, so closures capture it freely.
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -73,6 +121,7 @@ pub struct AppState {
     pub visible_heads: Memo<Vec<usize>>,
     /// The preset last opened (none when the model came from a saved state).
     pub preset: RwSignal<Option<&'static str>>,
+    pub history: RwSignal<History>,
 }
 
 /// Every head's n × n tables are shown side by side while heads × n² stays within this; beyond
@@ -106,6 +155,7 @@ impl AppState {
             focused_head,
             visible_heads,
             preset: RwSignal::new(preset),
+            history: RwSignal::new(History::default()),
         }
     }
 
@@ -140,14 +190,51 @@ impl AppState {
         .into()
     }
 
-    /// Replaces the model. The followed token stays while it still exists; an explanation of a
-    /// cell that is gone simply shows nothing.
-    pub fn load(self, model: Model) {
+    /// Changes the model in place, remembering it for undo.
+    pub fn edit(self, key: EditKey, change: impl FnOnce(&mut Model)) {
+        let before = self.model.get_untracked();
+        self.model.update(change);
+        self.history.update(|h| h.record(before, key));
+    }
+
+    /// Replaces the model, remembering the old one for undo. The followed token stays while it
+    /// still exists; an explanation of a cell that is gone simply shows nothing.
+    pub fn replace(self, key: EditKey, model: Model) {
+        let before = self.model.get_untracked();
+        self.show(model);
+        self.history.update(|h| h.record(before, key));
+    }
+
+    fn show(self, model: Model) {
         let n = model.tokens().len();
         if self.selected.get_untracked().is_some_and(|i| i >= n) {
             self.selected.set(None);
         }
         self.model.set(model);
+    }
+
+    pub fn undo(self) {
+        let Some(previous) = self.history.try_update(|h| h.past.pop()).flatten() else {
+            return;
+        };
+        let current = self.model.get_untracked();
+        self.history.update(|h| {
+            h.future.push(current);
+            h.seal();
+        });
+        self.show(previous);
+    }
+
+    pub fn redo(self) {
+        let Some(next) = self.history.try_update(|h| h.future.pop()).flatten() else {
+            return;
+        };
+        let current = self.model.get_untracked();
+        self.history.update(|h| {
+            h.past.push(current);
+            h.seal();
+        });
+        self.show(next);
     }
 }
 
@@ -167,6 +254,24 @@ pub fn App() -> impl IntoView {
     } = share::start();
     let state = AppState::new(model, preset);
     provide_context(state);
+
+    // Ctrl+Z / Ctrl+Shift+Z (or Cmd) undo and redo model edits, except inside a text field,
+    // where the browser's own undo of the text applies.
+    let _ = window_event_listener(leptos::ev::keydown, move |ev| {
+        let in_field = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|e| matches!(e.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if in_field || !(ev.ctrl_key() || ev.meta_key()) {
+            return;
+        }
+        match (ev.key().as_str(), ev.shift_key()) {
+            ("z" | "Z", false) => state.undo(),
+            ("z" | "Z", true) | ("y", false) => state.redo(),
+            _ => return,
+        }
+        ev.prevent_default();
+    });
 
     // A course author's `?view=STEP` embeds one step alone.
     let show = move |step: Step| view.is_none_or(|v| v == step);

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use crate::core::numbers::{read_block, read_cell, CellText};
 use crate::core::trace::fmt;
+use crate::ui::app::use_app;
 use crate::ui::keyboard;
 use crate::ui::matrix_table::CellView;
 
@@ -54,8 +55,11 @@ pub fn CellInput(
         }
     };
     // Leaving the cell shows the number in use again (an unfinished or wrong entry is dropped).
+    let history = use_app().history;
     let on_blur = move |_| {
         focused.set(false);
+        // The number typed here is one undo step; coming back later starts another.
+        history.update(|h| h.seal());
         error.set(None);
         if let Some(el) = input.get_untracked() {
             el.set_value(&view.with_untracked(|c| c.text.clone()));

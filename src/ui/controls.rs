@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use crate::core::model::{Dims, Model, Scale};
 use crate::core::presets::PRESETS;
 use crate::core::state::{read_state, write_state, MAX_DIM, MAX_HEADS};
-use crate::ui::app::use_app;
+use crate::ui::app::{use_app, EditKey, History};
 use crate::ui::share::{link_to, show_preset_in_url};
 
 /// A whole-number field that keeps the last good value while its text is wrong.
@@ -74,7 +74,7 @@ pub fn Controls(compact: bool) -> impl IntoView {
             .model
             .with_untracked(|m| m.resized(d, state.seed.get_untracked()))
         {
-            state.load(model);
+            state.replace(EditKey::Other, model);
         }
     };
     let dim_field = move |control: &'static str,
@@ -104,7 +104,7 @@ pub fn Controls(compact: bool) -> impl IntoView {
             causal,
             scale,
         ) {
-            state.load(model);
+            state.replace(EditKey::Other, model);
         }
     };
     let precision = IntegerField(IntegerFieldProps {
@@ -130,7 +130,7 @@ pub fn Controls(compact: bool) -> impl IntoView {
                         let name = event_target_value(&ev);
                         if let Some(p) = PRESETS.iter().find(|p| p.name == name) {
                             state.preset.set(Some(p.name));
-                            state.load((p.build)());
+                            state.replace(EditKey::Other, (p.build)());
                             show_preset_in_url(p.name);
                         }
                     }
@@ -151,7 +151,7 @@ pub fn Controls(compact: bool) -> impl IntoView {
                     prop:checked=move || state.model.with(|m| m.causal)
                     on:change=move |ev| {
                         let on = event_target_checked(&ev);
-                        state.model.update(|m| m.causal = on);
+                        state.edit(EditKey::Other, |m| m.causal = on);
                     }
                 />
                 <span>"Causal mask"</span>
@@ -163,7 +163,7 @@ pub fn Controls(compact: bool) -> impl IntoView {
                     prop:value=move || state.model.with(|m| m.scale.key())
                     on:change=move |ev| {
                         if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
-                            state.model.update(|m| m.scale = scale);
+                            state.edit(EditKey::Other, |m| m.scale = scale);
                         }
                     }
                 >
@@ -183,6 +183,14 @@ pub fn Controls(compact: bool) -> impl IntoView {
             <button type="button" data-action="reinit" on:click=reinit title="Draw every number again as PyTorch would after torch.manual_seed(seed)">
                 "Re-initialise with seed"
             </button>
+            <div class="field buttons">
+                <button type="button" data-action="undo" title="Undo (Ctrl+Z outside a field)" disabled=move || !state.history.with(History::can_undo) on:click=move |_| state.undo()>
+                    "Undo"
+                </button>
+                <button type="button" data-action="redo" title="Redo (Ctrl+Shift+Z outside a field)" disabled=move || !state.history.with(History::can_redo) on:click=move |_| state.redo()>
+                    "Redo"
+                </button>
+            </div>
             {precision}
             <SaveAndShare/>
         </div>
@@ -225,7 +233,7 @@ fn SaveAndShare() -> impl IntoView {
     let load = move |_| match read_state(&text.get_untracked()) {
         Ok(model) => {
             state.preset.set(None);
-            state.load(model);
+            state.replace(EditKey::Other, model);
             message.set(Some((true, "Loaded.".into())));
         }
         Err(e) => message.set(Some((

@@ -8,7 +8,7 @@ use nalgebra::DMatrix;
 use crate::core::model::Editable;
 use crate::core::softmax::is_future;
 use crate::core::trace::fmt;
-use crate::ui::app::use_app;
+use crate::ui::app::{use_app, EditKey};
 use crate::ui::cell_input::CellInput;
 use crate::ui::keyboard;
 
@@ -94,8 +94,8 @@ pub fn MatrixTable(
                     view
                     id=format!("{id_base}-{i}-{j}")
                     label=format!("{title} row {i} column {j}", title = title_for_label(name, head))
-                    on_commit=Callback::new(move |(i, j, x)| state.model.update(|m| m.set(target, i, j, x)))
-                    on_paste=Callback::new(move |(i, j, block): (usize, usize, Vec<Vec<f64>>)| state.model.update(|m| m.paste(target, i, j, &block)))
+                    on_commit=Callback::new(move |(i, j, x)| state.edit(EditKey::Cell(target, i, j), |m| m.set(target, i, j, x)))
+                    on_paste=Callback::new(move |(i, j, block): (usize, usize, Vec<Vec<f64>>)| state.edit(EditKey::Other, |m| m.paste(target, i, j, &block)))
                 />
             }
             .into_any(),

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::app::use_app;
+use crate::ui::app::{use_app, EditKey};
 use crate::ui::matrix_table::Heat;
 use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
 
@@ -24,7 +24,7 @@ pub fn MaskStep() -> impl IntoView {
                 fallback=move || view! {
                     <p class="note">
                         "Causal is off: every token sees every other token. "
-                        <button type="button" data-action="causal-on" on:click=move |_| state.model.update(|m| m.causal = true)>"Turn the causal mask on"</button>
+                        <button type="button" data-action="causal-on" on:click=move |_| state.edit(EditKey::Other, |m| m.causal = true)>"Turn the causal mask on"</button>
                     </p>
                 }
             >

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 
 use crate::core::state::{MAX_SENTENCE_CHARS, MAX_TOKENS};
 use crate::core::tokens::Tokens;
-use crate::ui::app::use_app;
+use crate::ui::app::{use_app, EditKey};
 use crate::ui::steps::{Step, StepSection};
 
 #[component]
@@ -29,7 +29,7 @@ pub fn SentenceStep() -> impl IntoView {
         match result {
             Ok(model) => {
                 error.set(None);
-                state.load(model);
+                state.replace(EditKey::Sentence, model);
             }
             Err(e) => error.set(Some(format!(
                 "{}; still using the last sentence.",
@@ -53,6 +53,7 @@ pub fn SentenceStep() -> impl IntoView {
                     data-control="sentence"
                     prop:value=move || state.model.with(|m| m.sentence().to_owned())
                     on:input=on_input
+                    on:blur=move |_| state.history.update(|h| h.seal())
                     aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
                     aria-describedby=move || error.with(|e| e.is_some().then_some("sentence-error"))
                 />
