@@ -307,7 +307,11 @@ async fn undo_takes_back_a_typed_number_in_one_step_and_redo_repeats_it() {
 
     undo.click();
     tick().await;
-    assert_eq!(value_of(&root, "w_value", 0, 0), original, "one undo takes back the whole number");
+    assert_eq!(
+        value_of(&root, "w_value", 0, 0),
+        original,
+        "one undo takes back the whole number"
+    );
     assert_eq!(value_of(&root, "context", 6, 0), context);
     assert!(undo.has_attribute("disabled"));
 
