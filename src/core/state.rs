@@ -118,22 +118,7 @@ pub fn read_state(json: &str) -> Result<Model, StateError> {
         )
     })?;
 
-    if state.sentence.chars().count() > MAX_SENTENCE_CHARS {
-        return Err(error(
-            "sentence",
-            format!("longer than {MAX_SENTENCE_CHARS} characters"),
-        ));
-    }
-    let tokens = Tokens::new(&state.sentence);
-    if tokens.is_empty() {
-        return Err(error("sentence", "has no words"));
-    }
-    if tokens.len() > MAX_TOKENS {
-        return Err(error(
-            "sentence",
-            format!("has {} tokens; the limit is {MAX_TOKENS}", tokens.len()),
-        ));
-    }
+    let tokens = check_sentence(&state.sentence).map_err(|m| error("sentence", m))?;
     let vocab = tokens.vocabulary.len();
     if state.embedding.len() != vocab {
         return Err(error("embedding", format!("has {} rows but the sentence's vocabulary has {vocab} words (one row per word, in sorted order)", state.embedding.len())));
@@ -167,6 +152,25 @@ pub fn read_state(json: &str) -> Result<Model, StateError> {
     }
     Model::new(&state.sentence, embedding, heads, state.causal, state.scale)
         .map_err(|m| error("state", m))
+}
+
+/// Tokenises a sentence within the limits: some words, at most [`MAX_SENTENCE_CHARS`]
+/// characters and [`MAX_TOKENS`] tokens. The error says what is wrong with it.
+pub fn check_sentence(sentence: &str) -> Result<Tokens, String> {
+    if sentence.chars().count() > MAX_SENTENCE_CHARS {
+        return Err(format!("longer than {MAX_SENTENCE_CHARS} characters"));
+    }
+    let tokens = Tokens::new(sentence);
+    if tokens.is_empty() {
+        return Err("has no words".into());
+    }
+    if tokens.len() > MAX_TOKENS {
+        return Err(format!(
+            "has {} tokens; the limit is {MAX_TOKENS}",
+            tokens.len()
+        ));
+    }
+    Ok(tokens)
 }
 
 /// A list of rows as a matrix: rectangular, 1..=MAX_DIM columns, `rows` rows when given, numbers

@@ -2,8 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::state::{MAX_SENTENCE_CHARS, MAX_TOKENS};
-use crate::core::tokens::Tokens;
+use crate::core::state::check_sentence;
 use crate::ui::app::{use_app, EditKey};
 use crate::ui::steps::{Step, StepSection};
 
@@ -16,25 +15,17 @@ pub fn SentenceStep() -> impl IntoView {
     // Each keystroke retokenises; words already known keep their embedding rows.
     let on_input = move |ev| {
         let text = event_target_value(&ev);
-        let count = Tokens::new(&text).len();
-        let result = if text.chars().count() > MAX_SENTENCE_CHARS {
-            Err(format!("At most {MAX_SENTENCE_CHARS} characters"))
-        } else if count > MAX_TOKENS {
-            Err(format!("{count} tokens: the limit is {MAX_TOKENS}"))
-        } else {
+        let result = check_sentence(&text).and_then(|_| {
             state
                 .model
                 .with_untracked(|m| m.with_sentence(&text, state.seed.get_untracked()))
-        };
+        });
         match result {
             Ok(model) => {
                 error.set(None);
                 state.replace(EditKey::Sentence, model);
             }
-            Err(e) => error.set(Some(format!(
-                "{}; still using the last sentence.",
-                capitalise(&e)
-            ))),
+            Err(e) => error.set(Some(format!("Sentence: {e}. Still using the last one."))),
         }
     };
 
@@ -83,11 +74,4 @@ pub fn SentenceStep() -> impl IntoView {
             </p>
         </StepSection>
     }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
 }
