@@ -4,6 +4,7 @@ use attention_explorer::core::labs::scaling_effects;
 use attention_explorer::core::model::{Head, Model, Scale};
 use attention_explorer::core::presets::raschka;
 use attention_explorer::core::torch_rng::TorchRng;
+use attention_explorer::core::trace::Trace;
 
 /// Standard normal rows: queries and keys then have unit-variance components, as the
 /// √dₖ argument assumes.
@@ -29,7 +30,7 @@ fn sqrt_dk_sits_between_saturated_and_flat() {
         Scale::SqrtDk,
     )
     .unwrap();
-    let effects = scaling_effects(&model);
+    let effects = scaling_effects(&Trace::of(&model), model.causal);
     let by = |s: Scale| effects.iter().find(|e| e.scale == s).unwrap().clone();
     let (sqrt, dk, none) = (by(Scale::SqrtDk), by(Scale::Dk), by(Scale::None));
     assert!(
@@ -54,7 +55,7 @@ fn sqrt_dk_sits_between_saturated_and_flat() {
 
 #[test]
 fn lists_every_scaling_in_order() {
-    let effects = scaling_effects(&raschka());
+    let effects = scaling_effects(&Trace::of(&raschka()), false);
     assert_eq!(
         effects.iter().map(|e| e.scale).collect::<Vec<_>>(),
         Scale::ALL

@@ -1,6 +1,7 @@
 //! The numbers behind "why divide by √dₖ": the same scores under each scaling.
 
-use super::model::{Model, Scale};
+use super::model::Scale;
+use super::softmax::{mask_future, softmax_rows};
 use super::trace::Trace;
 
 /// How one scaling treats a model's scores (averaged over every head and query).
@@ -13,33 +14,31 @@ pub struct ScalingEffect {
     pub top_weight: f64,
 }
 
-/// The model's scores under each of the three scalings, causal mask as the model has it.
-pub fn scaling_effects(model: &Model) -> Vec<ScalingEffect> {
+/// The trace's scores under each of the three scalings, masked when `causal`. Only the scaling
+/// and the softmax are redone: the scores themselves do not depend on the scale.
+pub fn scaling_effects(trace: &Trace, causal: bool) -> Vec<ScalingEffect> {
     Scale::ALL
         .into_iter()
         .map(|scale| {
-            let mut variant = model.clone();
-            variant.scale = scale;
-            let trace = Trace::of(&variant);
-            let scores: Vec<f64> = trace
-                .heads
-                .iter()
-                .flat_map(|h| h.scaled_scores.iter().copied())
-                .collect();
+            let mut scores = Vec::new();
+            let mut top_weights = Vec::new();
+            for head in &trace.heads {
+                let scaled = &head.scores / scale.divisor(head.queries.ncols());
+                let weights = softmax_rows(&if causal {
+                    mask_future(&scaled)
+                } else {
+                    scaled.clone()
+                });
+                scores.extend(scaled.iter().copied());
+                top_weights.extend(weights.row_iter().map(|r| r.max()));
+            }
             let mean = scores.iter().sum::<f64>() / scores.len() as f64;
-            let spread = (scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>()
-                / scores.len() as f64)
-                .sqrt();
-            let rows: Vec<f64> = trace
-                .heads
-                .iter()
-                .flat_map(|h| h.weights.row_iter().map(|r| r.max()).collect::<Vec<_>>())
-                .collect();
-            let top_weight = rows.iter().sum::<f64>() / rows.len() as f64;
+            let variance =
+                scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / scores.len() as f64;
             ScalingEffect {
                 scale,
-                spread,
-                top_weight,
+                spread: variance.sqrt(),
+                top_weight: top_weights.iter().sum::<f64>() / top_weights.len() as f64,
             }
         })
         .collect()

@@ -41,7 +41,11 @@ pub fn ScaleStep() -> impl IntoView {
 #[component]
 fn ScalingComparison() -> impl IntoView {
     let state = use_app();
-    let effects = Memo::new(move |_| state.model.with(scaling_effects));
+    // From the trace already computed: only the softmax is redone, once per scaling.
+    let effects = Memo::new(move |_| {
+        let causal = state.model.with(|m| m.causal);
+        state.trace.with(|t| scaling_effects(t, causal))
+    });
     let n = Memo::new(move |_| state.words.with(Vec::len));
     view! {
         <div class="scroll">
