@@ -63,6 +63,13 @@ pub enum EditKey {
 /// How many models undo keeps.
 const UNDO_DEPTH: usize = 200;
 
+/// Undo goes back, redo forward.
+#[derive(Clone, Copy)]
+enum Travel {
+    Back,
+    Forward,
+}
+
 /// Models before and after the current one, for undo and redo.
 #[derive(Clone, Debug, Default)]
 pub struct History {
@@ -87,6 +94,18 @@ impl History {
     /// Ends the current edit: the next one, even of the same cell, is a new undo step.
     pub fn seal(&mut self) {
         self.open_edit = None;
+    }
+
+    /// Moves `current` onto one stack and returns the model from the other, if there is one.
+    fn travel(&mut self, way: Travel, current: Model) -> Option<Model> {
+        let (from, to) = match way {
+            Travel::Back => (&mut self.past, &mut self.future),
+            Travel::Forward => (&mut self.future, &mut self.past),
+        };
+        let model = from.pop()?;
+        to.push(current);
+        self.seal();
+        Some(model)
     }
 
     pub fn can_undo(&self) -> bool {
@@ -214,27 +233,22 @@ impl AppState {
     }
 
     pub fn undo(self) {
-        let Some(previous) = self.history.try_update(|h| h.past.pop()).flatten() else {
-            return;
-        };
-        let current = self.model.get_untracked();
-        self.history.update(|h| {
-            h.future.push(current);
-            h.seal();
-        });
-        self.show(previous);
+        self.travel(Travel::Back);
     }
 
     pub fn redo(self) {
-        let Some(next) = self.history.try_update(|h| h.future.pop()).flatten() else {
-            return;
-        };
+        self.travel(Travel::Forward);
+    }
+
+    fn travel(self, way: Travel) {
         let current = self.model.get_untracked();
-        self.history.update(|h| {
-            h.past.push(current);
-            h.seal();
-        });
-        self.show(next);
+        if let Some(model) = self
+            .history
+            .try_update(|h| h.travel(way, current))
+            .flatten()
+        {
+            self.show(model);
+        }
     }
 }
 

@@ -17,6 +17,17 @@ fn neighbour(cell: &Element, dr: isize, dc: isize) -> Option<Element> {
         .ok()?
 }
 
+/// The (rows, columns) step of an arrow key.
+fn arrow(key: &str) -> Option<(isize, isize)> {
+    match key {
+        "ArrowUp" => Some((-1, 0)),
+        "ArrowDown" => Some((1, 0)),
+        "ArrowLeft" => Some((0, -1)),
+        "ArrowRight" => Some((0, 1)),
+        _ => None,
+    }
+}
+
 /// In an editable cell: arrows, Enter and Shift+Enter move to the neighbouring cell and select
 /// its text; Left and Right only once the caret is at the text's edge, so they still move
 /// within the text.
@@ -29,14 +40,16 @@ pub fn from_input(ev: KeyboardEvent) {
     };
     let caret = input.selection_start().ok().flatten().unwrap_or(0) as usize;
     let len = input.value().chars().count();
-    let (dr, dc) = match ev.key().as_str() {
-        "ArrowUp" => (-1, 0),
-        "ArrowDown" => (1, 0),
+    let key = ev.key();
+    let (dr, dc) = match key.as_str() {
         "Enter" if ev.shift_key() => (-1, 0),
         "Enter" => (1, 0),
-        "ArrowLeft" if caret == 0 => (0, -1),
-        "ArrowRight" if caret >= len => (0, 1),
-        _ => return,
+        "ArrowLeft" if caret > 0 => return,
+        "ArrowRight" if caret < len => return,
+        _ => match arrow(&key) {
+            Some(step) => step,
+            None => return,
+        },
     };
     let next = input
         .closest("td")
@@ -62,18 +75,13 @@ pub fn from_cell(ev: KeyboardEvent) {
     else {
         return;
     };
-    let (dr, dc) = match ev.key().as_str() {
-        "ArrowUp" => (-1, 0),
-        "ArrowDown" => (1, 0),
-        "ArrowLeft" => (0, -1),
-        "ArrowRight" => (0, 1),
-        "Enter" | " " => {
-            ev.prevent_default();
-            cell.click();
-            return;
-        }
-        _ => return,
-    };
+    let key = ev.key();
+    if key == "Enter" || key == " " {
+        ev.prevent_default();
+        cell.click();
+        return;
+    }
+    let Some((dr, dc)) = arrow(&key) else { return };
     if let Some(next) = neighbour(&cell, dr, dc).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
         ev.prevent_default();
         next.focus().ok();

@@ -68,19 +68,11 @@ pub fn MatrixTable(
                 .iter()
                 .filter(|x| x.is_finite())
                 .fold(0f64, |a, x| a.max(x.abs()));
-            let cols = m.ncols();
-            m.transpose()
-                .iter()
-                .enumerate()
-                .map(|(k, &value)| {
-                    CellView::new(
-                        value,
-                        p,
-                        heat,
-                        max_abs,
-                        grey && is_future(k / cols, k % cols),
-                    )
-                })
+            // Row-major, as the cells are laid out (nalgebra stores columns first).
+            let (rows, cols) = m.shape();
+            (0..rows)
+                .flat_map(|i| (0..cols).map(move |j| (i, j)))
+                .map(|(i, j)| CellView::new(m[(i, j)], p, heat, max_abs, grey && is_future(i, j)))
                 .collect()
         })
     };
