@@ -61,6 +61,19 @@ fn a_new_sentence_keeps_known_words_embeddings() {
     assert_eq!(changed.embedded().row(0), model.embedded().row(0));
     assert_eq!(changed.embedded().row(1), model.embedded().row(1));
     assert_eq!(changed.heads(), model.heads());
+    let fresh = Model::seeded(
+        "Life is sweet",
+        model.dims(),
+        RASCHKA_SEED,
+        false,
+        Scale::SqrtDk,
+    )
+    .unwrap();
+    assert_eq!(
+        changed.embedding().row(2),
+        fresh.embedding().row(2),
+        "a new word gets the seeded row"
+    );
     assert!(model.with_sentence("  ", RASCHKA_SEED).is_err());
 }
 

@@ -326,13 +326,37 @@ impl Model {
     /// A new sentence. Words already in the vocabulary keep their embedding rows; new words get
     /// the rows a fresh seeded model would give them.
     pub fn with_sentence(&self, sentence: &str, seed: u64) -> Result<Model, String> {
-        let fresh = Model::seeded(sentence, self.dims(), seed, self.causal, self.scale)?;
-        let mut embedding = fresh.embedding.clone();
-        for (row, word) in fresh.tokens.vocabulary.iter().enumerate() {
-            if let Ok(old) = self.tokens.vocabulary.binary_search(word) {
-                embedding.set_row(row, &self.embedding.row(old));
-            }
-        }
+        let vocabulary = Tokens::new(sentence).vocabulary;
+        let known: Vec<Option<usize>> = vocabulary
+            .iter()
+            .map(|w| self.tokens.vocabulary.binary_search(w).ok())
+            .collect();
+        // Draw only the rows of new words (none at all when a word was just deleted).
+        let new_rows: Vec<usize> = (0..vocabulary.len())
+            .filter(|&r| known[r].is_none())
+            .collect();
+        let d_in = self.embedding.ncols();
+        let fresh = if new_rows.is_empty() {
+            DMatrix::zeros(0, d_in)
+        } else {
+            TorchRng::manual_seed(seed).embedding_rows(TUTORIAL_VOCAB_SIZE, d_in, &new_rows)
+        };
+        let mut fresh_rows = fresh.row_iter();
+        let rows: Vec<_> = known
+            .iter()
+            .map(|old| match old {
+                Some(old) => self.embedding.row(*old).into_owned(),
+                None => fresh_rows
+                    .next()
+                    .expect("one fresh row per new word")
+                    .into_owned(),
+            })
+            .collect();
+        let embedding = if rows.is_empty() {
+            DMatrix::zeros(0, d_in)
+        } else {
+            DMatrix::from_rows(&rows)
+        };
         Model::new(
             sentence,
             embedding,
