@@ -75,7 +75,7 @@ fn pixels_are_row_major_with_masked_cells_greyed() {
 
 #[test]
 fn layout_finds_cells_and_labels_and_thins_crowded_labels() {
-    let small = Layout::labelled(9, 9, 7, 7);
+    let small = Layout::labelled(9, 9, 40.0, 40.0);
     assert_eq!((small.cell_w, small.cell_h), (22.0, 22.0));
     assert_eq!(small.row_label_every, 1);
     assert!(
@@ -89,20 +89,20 @@ fn layout_finds_cells_and_labels_and_thins_crowded_labels() {
     assert_eq!(small.cell_at(small.width + 1.0, y), None);
     assert_eq!(small.labelled_rows(), (0..9).collect::<Vec<_>>());
 
-    let big = Layout::labelled(64, 64, 12, 12);
+    let big = Layout::labelled(64, 64, 70.0, 70.0);
     assert_eq!(big.cell_h, 5.0);
     assert_eq!(big.row_label_every, 3);
     assert_eq!(big.labelled_rows().len(), 22);
     assert_eq!(big.width, big.left + 320.0);
 
-    let numbers = Layout::labelled(3, 4, 1, 1);
+    let numbers = Layout::labelled(3, 4, 7.0, 7.0);
     assert!(!numbers.vertical_cols, "digits fit across a cell");
 
-    let wide = Layout::labelled(64, 2048, 12, 4);
+    let wide = Layout::labelled(64, 2048, 70.0, 28.0);
     // One pixel per column at most: the widest output (16 heads × 128) scrolls sideways.
     assert_eq!(wide.cell_w, 1.0);
     assert_eq!(wide.width, wide.left + 2048.0);
-    let output = Layout::labelled(64, 256, 12, 3);
+    let output = Layout::labelled(64, 256, 70.0, 21.0);
     assert_eq!((output.cell_w, output.cell_h), (3.0, 3.0));
 
     let thumb = Layout::thumbnail(64, 64, 128.0);

@@ -213,8 +213,6 @@ pub fn cell_pixels(m: &DMatrix<f64>, heat: Heat, causal: bool, palette: &Palette
 pub const LABEL_MAX_CHARS: usize = 12;
 /// Label font size in CSS pixels.
 pub const LABEL_FONT_PX: f64 = 11.0;
-/// A label's width per character, as a share of the font size (a generous sans-serif average).
-const CHAR_WIDTH: f64 = 0.62;
 /// The matrix part of a heat map aims at about this size in CSS pixels.
 const MAP_TARGET_PX: f64 = 360.0;
 /// Heat maps never get wider than this; wider matrices get narrower cells.
@@ -257,9 +255,9 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// A labelled heat map for a `rows` × `cols` matrix whose longest row and column labels have
-    /// these many characters (after [`fit_label`]).
-    pub fn labelled(rows: usize, cols: usize, row_chars: usize, col_chars: usize) -> Layout {
+    /// A labelled heat map for a `rows` × `cols` matrix whose widest row and column labels
+    /// (after [`fit_label`]) are this many pixels wide in the label font.
+    pub fn labelled(rows: usize, cols: usize, row_label_px: f64, col_label_px: f64) -> Layout {
         let side = rows.max(cols).max(1) as f64;
         let cell = (MAP_TARGET_PX / side)
             .floor()
@@ -269,15 +267,14 @@ impl Layout {
         } else {
             cell
         };
-        let text_w = |chars: usize| (chars.max(1) as f64 * LABEL_FONT_PX * CHAR_WIDTH).ceil();
-        let vertical_cols = text_w(col_chars) + 2.0 > cell_w;
+        let vertical_cols = col_label_px + 2.0 > cell_w;
         let top = if vertical_cols {
-            text_w(col_chars)
+            col_label_px.ceil()
         } else {
             LABEL_FONT_PX
-        } + GAP_PX;
+        } + 2.0 * GAP_PX;
+        let left = row_label_px.ceil() + 2.0 * GAP_PX;
         let every = |size: f64| (LABEL_FONT_PX / size).ceil().max(1.0) as usize;
-        let left = text_w(row_chars) + GAP_PX;
         Layout {
             rows,
             cols,

@@ -3,9 +3,10 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::heatmap::Heat;
 use crate::core::model::Editable;
 use crate::ui::app::use_app;
-use crate::ui::matrix_table::{index_labels, Heat, MatrixTable};
+use crate::ui::matrix_view::{index_labels, MatrixView};
 use crate::ui::steps::{Step, StepSection};
 
 #[component]
@@ -36,7 +37,7 @@ pub fn EmbeddingStep() -> impl IntoView {
             explain="Each vocabulary word owns a row of d_in numbers, its embedding: a point in a space where the model can compare words. In a trained model these numbers are learned; here they come from PyTorch's nn.Embedding initialisation or from the preset, and you can edit every one. The embedded sentence simply looks up each token's row, so a repeated word repeats its row."
         >
             <div class="heads">
-                <MatrixTable
+                <MatrixView
                     name="embedding"
                     title="embedding table".to_owned()
                     matrix=embedding
@@ -44,9 +45,9 @@ pub fn EmbeddingStep() -> impl IntoView {
                     col_labels=d_in_labels
                     heat=Heat::Signed
                     highlight_row=selected_word
-                    edit=Editable::Embedding
+                    editor=state.editor(Editable::Embedding)
                 />
-                <MatrixTable
+                <MatrixView
                     name="embedded"
                     title="embedded sentence X".to_owned()
                     matrix=embedded

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::ui::app::{use_app, EditKey};
-use crate::ui::matrix_table::Heat;
+use crate::core::heatmap::Heat;
+use crate::ui::app::use_app;
 use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
 
 #[component]
@@ -12,7 +12,6 @@ pub fn MaskStep() -> impl IntoView {
     let causal = Memo::new(move |_| state.model.with(|m| m.causal));
     view! {
         <StepSection
-            intermediate=true
             step=Step::Mask
             number=7
             title="Causal mask"
@@ -24,7 +23,7 @@ pub fn MaskStep() -> impl IntoView {
                 fallback=move || view! {
                     <p class="note">
                         "Causal is off: every token sees every other token. "
-                        <button type="button" data-action="causal-on" on:click=move |_| state.edit(EditKey::Other, |m| m.causal = true)>"Turn the causal mask on"</button>
+                        <button type="button" data-action="causal-on" on:click=move |_| state.edit(|m| m.causal = true)>"Turn the causal mask on"</button>
                     </p>
                 }
             >

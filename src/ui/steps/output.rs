@@ -3,8 +3,9 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::heatmap::Heat;
 use crate::ui::app::use_app;
-use crate::ui::matrix_table::{index_labels, Heat, MatrixTable};
+use crate::ui::matrix_view::{index_labels, MatrixView};
 use crate::ui::steps::{Step, StepSection};
 
 #[component]
@@ -22,7 +23,7 @@ pub fn OutputStep() -> impl IntoView {
                 explain="Each head attends in its own way, with its own weights. Multi-head attention runs them side by side and concatenates their context vectors column by column (a real transformer then mixes them with one more matrix). The first columns are head 0's context, the next head 1's, and so on."
             >
                 <div class="heads">
-                    <MatrixTable
+                    <MatrixView
                         name="output"
                         title="output".to_owned()
                         matrix=output

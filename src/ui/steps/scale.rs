@@ -2,10 +2,10 @@
 
 use leptos::prelude::*;
 
+use crate::core::heatmap::Heat;
 use crate::core::labs::scaling_effects;
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
-use crate::ui::matrix_table::Heat;
 use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
 
 #[component]
@@ -23,7 +23,6 @@ pub fn ScaleStep() -> impl IntoView {
     };
     view! {
         <StepSection
-            intermediate=true
             step=Step::Scale
             number=6
             title="Scaling by √dₖ"
