@@ -103,8 +103,11 @@ pub fn paint(canvas: &HtmlCanvasElement, scratch: &HtmlCanvasElement, p: &Pictur
     }
 
     let pixels = cell_pixels(p.matrix, p.heat, p.causal, &p.palette);
-    scratch.set_width(cols as u32);
-    scratch.set_height(rows as u32);
+    // Resizing clears a canvas, so only when the shape changed.
+    if scratch.width() != cols as u32 || scratch.height() != rows as u32 {
+        scratch.set_width(cols as u32);
+        scratch.set_height(rows as u32);
+    }
     let image =
         ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels), cols as u32, rows as u32);
     if let (Ok(image), Some(sctx)) = (image, context_2d(scratch)) {
