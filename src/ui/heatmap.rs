@@ -381,7 +381,12 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         };
         let (row, col) = (name_of(spec.row_labels, i), name_of(spec.col_labels, j));
         let place = if spec.corner.is_empty() {
-            format!("row {i} “{row}”, column {col}")
+            let named = if row == i.to_string() {
+                String::new()
+            } else {
+                format!(" “{row}”")
+            };
+            format!("row {i}{named}, column {col}")
         } else {
             format!("query “{row}” → key “{col}”")
         };
@@ -422,9 +427,18 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
             let value = spec.matrix.with(|m| m.get((i, j)).copied().unwrap_or(0.0));
             view.set(CellView::new(value, precision.get(), spec.heat, 0.0, false));
         });
+        // Below the cell, or above it near the bottom, so the scrolling frame never clips it.
         let (x, y) = layout.with_untracked(|l| {
             let (x, y) = l.cell_origin(i, j);
-            (x, y + l.cell_h)
+            let below = y + l.cell_h;
+            (
+                x.min((l.width - EDIT_BOX_PX.0).max(0.0)),
+                if below + EDIT_BOX_PX.1 > l.height {
+                    (y - EDIT_BOX_PX.1).max(0.0)
+                } else {
+                    below
+                },
+            )
         });
         let close = move || {
             editing.set(false);
@@ -543,6 +557,9 @@ pub fn Thumbnail(
         <canvas node_ref=canvas data-matrix="weights" data-head=head.to_string() data-view="thumbnail" aria-hidden="true"></canvas>
     }
 }
+
+/// About how wide and tall the edit box is, in CSS pixels.
+const EDIT_BOX_PX: (f64, f64) = (150.0, 64.0);
 
 /// The side of a head's thumbnail, in CSS pixels.
 const THUMBNAIL_PX: f64 = 128.0;
