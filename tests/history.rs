@@ -101,3 +101,29 @@ fn a_typed_number_costs_bytes_not_a_model_and_history_is_bounded() {
     assert!(history.bytes() <= UNDO_BYTES);
     assert_eq!(history.depth(), UNDO_BYTES / model_bytes(&big));
 }
+
+#[test]
+fn a_paste_keeps_only_the_block_it_overwrote() {
+    let original = raschka();
+    let mut model = original.clone();
+    let mut history = History::default();
+    // A 3 × 3 block pasted at (2, 1) of the 3 × 2 W_query: only (2, 1) fits.
+    let block = vec![
+        vec![1.0, 2.0, 3.0],
+        vec![4.0, 5.0, 6.0],
+        vec![7.0, 8.0, 9.0],
+    ];
+    assert!(history.paste(&mut model, W_Q, 2, 1, &block));
+    assert_eq!(model.heads()[0].w_query[(2, 1)], 1.0);
+    assert!(history.bytes() < 200, "{} bytes", history.bytes());
+    assert!(
+        !history.paste(&mut model, W_Q, 5, 0, &block),
+        "outside the matrix"
+    );
+    assert!(history.paste(&mut model, Editable::Embedding, 0, 0, &block));
+    let pasted = model.clone();
+    assert!(history.undo(&mut model) && history.undo(&mut model));
+    assert_eq!(model, original);
+    assert!(history.redo(&mut model) && history.redo(&mut model));
+    assert_eq!(model, pasted);
+}

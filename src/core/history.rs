@@ -1,6 +1,7 @@
 //! Undo and redo of the learner's edits. A typed number is remembered as that one number, so a
-//! long session of typing costs bytes, not a copy of the model per keystroke; only structural
-//! changes (a new sentence, a resize, a paste, a new model) keep a whole model.
+//! long session of typing costs bytes, not a copy of the model per keystroke, and a paste keeps
+//! the block it overwrote; only structural changes (a new sentence, a resize, a new model) keep
+//! a whole model.
 
 use std::collections::VecDeque;
 
@@ -29,6 +30,13 @@ enum Change {
         col: usize,
         value: f64,
     },
+    /// A block with its top-left at (`row`, `col`), clipped to the matrix.
+    Block {
+        target: Editable,
+        row: usize,
+        col: usize,
+        values: Vec<Vec<f64>>,
+    },
     Model(Box<Model>),
 }
 
@@ -37,6 +45,10 @@ impl Change {
     fn bytes(&self) -> usize {
         match self {
             Change::Cell { .. } => std::mem::size_of::<Change>(),
+            Change::Block { values, .. } => {
+                std::mem::size_of::<Change>()
+                    + values.iter().map(|r| r.len() * 8 + 24).sum::<usize>()
+            }
             Change::Model(m) => model_bytes(m),
         }
     }
@@ -59,6 +71,21 @@ impl Change {
                     value: now,
                 }
             }
+            Change::Block {
+                target,
+                row,
+                col,
+                values,
+            } => {
+                let now = block(model, target, row, col, &values);
+                model.paste(target, row, col, &values);
+                Change::Block {
+                    target,
+                    row,
+                    col,
+                    values: now,
+                }
+            }
             Change::Model(before) => Change::Model(Box::new(std::mem::replace(model, *before))),
         }
     }
@@ -66,6 +93,26 @@ impl Change {
 
 fn cell(model: &Model, target: Editable, row: usize, col: usize) -> Option<f64> {
     model.matrix(target)?.get((row, col)).copied()
+}
+
+/// The numbers of `model` under a block of `shape`'s size at (`row`, `col`), clipped to the matrix.
+fn block(
+    model: &Model,
+    target: Editable,
+    row: usize,
+    col: usize,
+    shape: &[Vec<f64>],
+) -> Vec<Vec<f64>> {
+    shape
+        .iter()
+        .enumerate()
+        .map_while(|(i, r)| {
+            let cells: Vec<f64> = (0..r.len())
+                .map_while(|j| cell(model, target, row + i, col + j))
+                .collect();
+            (!cells.is_empty()).then_some(cells)
+        })
+        .collect()
 }
 
 /// The numbers a model holds, in bytes.
@@ -115,6 +162,32 @@ impl History {
         self.open_edit = Some(key);
         self.future.clear();
         model.set(target, row, col, value);
+        true
+    }
+
+    /// Pastes `values` with its top-left at (`row`, `col`), remembering only the numbers it
+    /// overwrote. What falls outside the matrix is dropped; returns false if nothing fits.
+    pub fn paste(
+        &mut self,
+        model: &mut Model,
+        target: Editable,
+        row: usize,
+        col: usize,
+        values: &[Vec<f64>],
+    ) -> bool {
+        let before = block(model, target, row, col, values);
+        if before.is_empty() {
+            return false;
+        }
+        self.seal();
+        self.push(Change::Block {
+            target,
+            row,
+            col,
+            values: before,
+        });
+        self.future.clear();
+        model.paste(target, row, col, values);
         true
     }
 

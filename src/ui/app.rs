@@ -183,7 +183,12 @@ impl AppState {
         CellEditor {
             commit: Callback::new(move |(i, j, x)| self.set_cell(target, i, j, x)),
             paste: Callback::new(move |(i, j, block): (usize, usize, Vec<Vec<f64>>)| {
-                self.edit(|m| m.paste(target, i, j, &block))
+                let model = self.model;
+                self.history.update(|h| {
+                    model.update(|m| {
+                        h.paste(m, target, i, j, &block);
+                    })
+                });
             }),
             done: Callback::new(move |()| self.history.update(History::seal)),
         }
