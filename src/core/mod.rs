@@ -7,6 +7,7 @@ pub mod numbers;
 pub mod presets;
 pub mod report;
 pub mod softmax;
+pub mod sqrt_dk;
 pub mod state;
 pub mod tokens;
 pub mod torch_rng;
