@@ -323,3 +323,15 @@ fn each_head_attends_to_its_own_key() {
     }
     assert!(most_attended(&trace, 6).is_none());
 }
+
+#[test]
+fn lab_figures_keep_four_significant_digits() {
+    use attention_explorer::core::labs::fmt_significant;
+    assert_eq!(fmt_significant(0.9906599430863979, 4), "0.9907");
+    assert_eq!(fmt_significant(63.40223635752947, 4), "63.40");
+    assert_eq!(fmt_significant(0.003871885955990336, 4), "0.003872");
+    assert_eq!(fmt_significant(1.1102230246251565e-16, 4), "1.110e-16");
+    assert_eq!(fmt_significant(253.7, 4), "253.7");
+    assert_eq!(fmt_significant(f64::NAN, 4), "NaN");
+    assert_eq!(fmt_significant(0.0, 4), "0");
+}

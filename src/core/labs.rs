@@ -117,3 +117,19 @@ pub fn most_attended(trace: &Trace, query: usize) -> Option<Vec<(usize, f64)>> {
         })
         .collect()
 }
+
+/// `x` to `digits` significant digits, in scientific notation outside 0.001 … 100 000
+/// (`0.9907`, `63.40`, `1.110e-16`); NaN as "NaN".
+pub fn fmt_significant(x: f64, digits: usize) -> String {
+    let digits = digits.max(1);
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let magnitude = x.abs().log10().floor();
+    if (-3.0..5.0).contains(&magnitude) {
+        let decimals = (digits as f64 - 1.0 - magnitude).max(0.0) as usize;
+        format!("{x:.decimals$}")
+    } else {
+        format!("{x:.*e}", digits - 1)
+    }
+}
