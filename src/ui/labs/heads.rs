@@ -80,11 +80,11 @@ pub fn HeadsPicture() -> impl IntoView {
                     keys.len()
                 };
                 let verdict = if distinct > 1 {
-                    format!("{distinct} different tokens at once: each head has its own W_query and W_key, so its own weights, and each passes on a different mix of values. One head has one row of weights per token, so it can only blend.")
+                    format!("{distinct} different tokens at once. Each head has its own W_query and W_key, hence its own weights, and passes on its own mix of values; a single head gives each token one row of weights.")
                 } else {
-                    "here every head picks the same token; edit one head's W_query or W_key and they part ways: each head has its own weights.".to_owned()
+                    "the same token in every head here; each head has its own W_query and W_key, so edit one and they part ways.".to_owned()
                 };
-                format!("Token “{}” attends most to: {list}. That is {verdict}", word(query()))
+                format!("Token “{}” attends most to: {list}: {verdict}", word(query()))
             }}
         </p>
     }

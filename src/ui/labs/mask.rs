@@ -43,15 +43,17 @@ pub fn MaskLab() -> impl IntoView {
         })
     };
     let show_tables = move || state.words.with(|w| w.len() <= MAX_TABLE_TOKENS);
+    // Only method 1's failing cells are marked: method 2 is the reference.
     let table = move |title: &'static str,
                       name: &'static str,
-                      pick: fn(&MaskComparison) -> &DMatrix<f64>| {
+                      pick: fn(&MaskComparison) -> &DMatrix<f64>,
+                      mark: bool| {
         view! {
             <LabMatrix
                 title
                 name
                 matrix=Signal::derive(move || comparison.with(|c| c.as_ref().map(|c| pick(c).clone()).unwrap_or_else(|| DMatrix::zeros(0, 0))))
-                failing=Signal::derive(move || comparison.with(|c| c.as_ref().map(|c| c.failing.clone()).unwrap_or_else(|| DMatrix::from_element(0, 0, false))))
+                failing=Signal::derive(move || comparison.with(|c| c.as_ref().filter(|_| mark).map(|c| c.failing.clone()).unwrap_or_else(|| DMatrix::from_element(0, 0, false))))
             />
         }
     };
@@ -95,8 +97,8 @@ pub fn MaskLab() -> impl IntoView {
                 fallback=|| view! { <p class="note">{format!("The two tables are shown up to {MAX_TABLE_TOKENS} tokens.")}</p> }
             >
                 <div class="side-by-side">
-                    {table("Method 1: softmax, × tril(ones), ÷ row sums", "renormalized", |c| &c.renormalized)}
-                    {table("Method 2: −∞, then softmax", "neg_inf", |c| &c.neg_inf)}
+                    {table("Method 1: softmax, × tril(ones), ÷ row sums", "renormalized", |c| &c.renormalized, true)}
+                    {table("Method 2: −∞, then softmax", "neg_inf", |c| &c.neg_inf, false)}
                 </div>
             </Show>
             <p class="explain">
@@ -118,7 +120,7 @@ fn LabMatrix(
     /// Its `data-lab-matrix` name: `renormalized` or `neg_inf`.
     name: &'static str,
     matrix: Signal<DMatrix<f64>>,
-    /// Cells where the two methods disagree.
+    /// Cells to mark as disagreeing with the other method (empty: none).
     failing: Signal<DMatrix<bool>>,
 ) -> impl IntoView {
     let state = use_app();

@@ -45,6 +45,11 @@ const STATS: [[&str; 5]; 3] = [
     ],
 ];
 
+/// "÷√dₖ" or "÷dₖ": a choice's label without the remark.
+fn scale_label(scale: Scale) -> &'static str {
+    CHOICES.iter().find(|c| c.0 == scale).map_or("", |c| c.1)
+}
+
 /// One choice's figures at the current dₖ.
 #[derive(Clone, Copy, PartialEq)]
 struct Figures {
@@ -231,12 +236,12 @@ fn FiguresTable(figures: Memo<Option<[Figures; 3]>>) -> impl IntoView {
 }
 
 /// Plot geometry in the SVG's own units.
-const WIDTH: f64 = 560.0;
-const HEIGHT: f64 = 320.0;
-const LEFT: f64 = 56.0;
-const RIGHT: f64 = 470.0;
-const TOP: f64 = 14.0;
-const BOTTOM: f64 = 268.0;
+const WIDTH: f64 = 440.0;
+const HEIGHT: f64 = 300.0;
+const LEFT: f64 = 50.0;
+const RIGHT: f64 = 350.0;
+const TOP: f64 = 16.0;
+const BOTTOM: f64 = 246.0;
 /// The variance axis: just beyond 1/1024 … 1024.
 const Y_LO: f64 = 5e-4;
 const Y_HI: f64 = 2e3;
@@ -321,8 +326,9 @@ fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>) -> impl I
                         "variance of q·k"
                     </text>
                 </g>
-                {CHOICES.map(|(scale, label, theory)| {
+                {CHOICES.map(|(scale, _, theory)| {
                     let end = y_of(theory_variance(DK_MAX, scale));
+                    let label = if scale == Scale::None { "none" } else { scale_label(scale) };
                     view! {
                         <line
                             class=format!("theory choice-{}", scale.key())
@@ -348,7 +354,7 @@ fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>) -> impl I
                 </text>
                 {marks}
             </svg>
-            <figcaption>"Solid: measured on the sample · dashed: theory · dots: the current dₖ."</figcaption>
+            <figcaption>"Thin lines: measured on the sample · wide pale bands: theory · dots: the current dₖ."</figcaption>
         </figure>
     }
 }
