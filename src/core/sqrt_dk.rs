@@ -145,23 +145,6 @@ pub fn clamp_dk(dk: usize) -> usize {
     dk.clamp(DK_MIN, DK_MAX)
 }
 
-/// Reads a typed dₖ: a whole number from [`DK_MIN`] to [`DK_MAX`], or why not.
-pub fn read_dk(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(dk) if (DK_MIN..=DK_MAX).contains(&dk) => Ok(dk),
-        _ => Err(format!(
-            "dₖ must be a whole number from {DK_MIN} to {DK_MAX}"
-        )),
-    }
-}
-
-/// Reads a typed seed: a whole number from 0 to 4 294 967 295 (MT19937 takes 32 bits).
-pub fn read_seed(text: &str) -> Result<u32, String> {
-    text.trim()
-        .parse::<u32>()
-        .map_err(|_| "the seed must be a whole number from 0 to 4294967295".to_owned())
-}
-
 /// The slider's position for `dk`: log₂ dₖ, so each step doubles.
 pub fn slider_position(dk: usize) -> f64 {
     (clamp_dk(dk) as f64).log2()

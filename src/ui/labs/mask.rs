@@ -8,7 +8,7 @@ use crate::core::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
 use crate::core::softmax::is_future;
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
-use crate::ui::labs::{Lab, LabSection, Stat};
+use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
 
 /// Above this many tokens the lab shows its figures but not its two n × n tables: they are
 /// redrawn whole on every edit.
@@ -65,23 +65,15 @@ pub fn MaskLab() -> impl IntoView {
                 "Method 2: put −∞ in the future scores, then softmax. On ordinary scores they agree. Multiply the scores (head 0's scaled scores, masked causally here) by a growing power of ten and watch."
             </p>
             <div class="lab-controls">
-                <label class="field">
-                    <span>"scores ×"</span>
-                    <input
-                        type="range"
-                        min="0"
-                        max=MAGNITUDE_MAX_EXP
-                        step="1"
-                        data-control="lab_magnitude"
-                        aria-valuetext=move || format!("scores times {}", 10u32.pow(exponent.get()))
-                        prop:value=move || exponent.get().to_string()
-                        on:input=move |ev| {
-                            if let Ok(e) = event_target_value(&ev).parse::<u32>() {
-                                exponent.set(e.min(MAGNITUDE_MAX_EXP));
-                            }
-                        }
-                    />
-                </label>
+                <RangeField
+                    label="scores ×"
+                    control="lab_magnitude"
+                    max=MAGNITUDE_MAX_EXP.into()
+                    step=1.0
+                    value=Signal::derive(move || exponent.get().into())
+                    valuetext=Signal::derive(move || format!("scores times {}", 10u32.pow(exponent.get())))
+                    on_input=Callback::new(move |e: f64| exponent.set((e as u32).min(MAGNITUDE_MAX_EXP)))
+                />
                 <output class="magnitude">{move || power_of_ten(exponent.get())}</output>
             </div>
             <p class="lab-verdict" role="status" class:broken=move || !ok()>

@@ -95,3 +95,38 @@ fn Stat(
         </span>
     }
 }
+
+/// A slider from 0 to `max`, labelled.
+#[component]
+fn RangeField(
+    /// The visible label.
+    label: &'static str,
+    /// Its `data-control` name.
+    control: &'static str,
+    max: f64,
+    step: f64,
+    /// The slider's position.
+    #[prop(into)]
+    value: Signal<f64>,
+    /// What a screen reader says for the position ("dₖ = 64").
+    #[prop(into)]
+    valuetext: Signal<String>,
+    /// Gets each new position (NaN if the browser sent something unreadable).
+    on_input: Callback<f64>,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span>{label}</span>
+            <input
+                type="range"
+                min="0"
+                max=max
+                step=step
+                data-control=control
+                aria-valuetext=valuetext
+                prop:value=move || value.get().to_string()
+                on:input=move |ev| on_input.run(event_target_value(&ev).parse().unwrap_or(f64::NAN))
+            />
+        </label>
+    }
+}

@@ -7,11 +7,12 @@ use leptos::prelude::*;
 
 use crate::core::model::Scale;
 use crate::core::sqrt_dk::{
-    dk_at, log_fraction, plot_dks, read_dk, read_seed, slider_position, theory_variance, RowStats,
-    Sample, DK_MAX, DK_MIN, PAIRS, ROWS, ROW_LEN,
+    dk_at, log_fraction, plot_dks, slider_position, theory_variance, RowStats, Sample, DK_MAX,
+    DK_MIN, PAIRS, ROWS, ROW_LEN,
 };
 use crate::ui::app::use_app;
-use crate::ui::labs::{Lab, LabSection, Stat};
+use crate::ui::controls::IntegerField;
+use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
 
 /// The three choices in the order the lab lists them, with their row labels and theory.
 const CHOICES: [(Scale, &str, &str); 3] = [
@@ -80,8 +81,6 @@ pub fn SqrtDkLab() -> impl IntoView {
             })
         })
     });
-    let dk_error = RwSignal::new(None::<String>);
-    let seed_error = RwSignal::new(None::<String>);
     let size = move || Sample::size(dk.get());
 
     view! {
@@ -92,38 +91,30 @@ pub fn SqrtDkLab() -> impl IntoView {
                 "and to a softmax row of " {ROW_LEN} " of them."
             </p>
             <div class="lab-controls">
-                <label class="field">
-                    <span>"dₖ (log scale)"</span>
-                    <input
-                        type="range"
-                        min="0"
-                        max=slider_position(DK_MAX)
-                        step="0.1"
-                        data-control="lab_dk_slider"
-                        aria-valuetext=move || format!("dₖ = {}", dk.get())
-                        prop:value=move || slider_position(dk.get())
-                        on:input=move |ev| {
-                            let position = event_target_value(&ev).parse().unwrap_or(f64::NAN);
-                            dk_error.set(None);
-                            dk.set(dk_at(position));
-                        }
-                    />
-                </label>
-                <NumberField
+                <RangeField
+                    label="dₖ (log scale)"
+                    control="lab_dk_slider"
+                    max=slider_position(DK_MAX)
+                    step=0.1
+                    value=Signal::derive(move || slider_position(dk.get()))
+                    valuetext=Signal::derive(move || format!("dₖ = {}", dk.get()))
+                    on_input=Callback::new(move |position| dk.set(dk_at(position)))
+                />
+                <IntegerField
                     label="dₖ"
                     control="lab_dk"
-                    value=Signal::derive(move || dk.get().to_string())
-                    error=dk_error
-                    on_text=Callback::new(move |text: String| read_dk(&text).map(|v| dk.set(v)))
+                    min=DK_MIN as u64
+                    max=DK_MAX as u64
+                    value=Signal::derive(move || dk.get() as u64)
+                    on_change=Callback::new(move |v| dk.set(v as usize))
                 />
-                <NumberField
+                <IntegerField
                     label="seed"
                     control="lab_seed"
-                    value=Signal::derive(move || state.lab_seed.get().to_string())
-                    error=seed_error
-                    on_text=Callback::new(move |text: String| {
-                        read_seed(&text).map(|v| state.lab_seed.set(v))
-                    })
+                    min=0
+                    max=u32::MAX.into()
+                    value=Signal::derive(move || state.lab_seed.get().into())
+                    on_change=Callback::new(move |v: u64| state.lab_seed.set(v as u32))
                 />
             </div>
             <p class="note">
@@ -150,41 +141,6 @@ pub fn SqrtDkLab() -> impl IntoView {
                 "Dividing by √dₖ keeps the variance at 1 for every dₖ, so the row keeps the same shape and a healthy gradient."
             </p>
         </LabSection>
-    }
-}
-
-/// A typed number: the text stays as typed; a valid one is used at once, a wrong one gets a
-/// message beside the field while the last good value stays in use.
-#[component]
-fn NumberField(
-    /// The visible label.
-    label: &'static str,
-    /// Its `data-control` name.
-    control: &'static str,
-    /// The value in use, shown when it changes from elsewhere.
-    value: Signal<String>,
-    /// The message beside the field, if its text is wrong.
-    error: RwSignal<Option<String>>,
-    /// Uses the text, or says why it cannot.
-    on_text: Callback<String, Result<(), String>>,
-) -> impl IntoView {
-    let id = format!("{control}-error");
-    view! {
-        <label class="field">
-            <span>{label}</span>
-            <input
-                type="text"
-                inputmode="numeric"
-                data-control=control
-                prop:value=value
-                aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
-                aria-describedby=move || error.with(|e| e.is_some().then_some(id.clone()))
-                on:input=move |ev| {
-                    error.set(on_text.run(event_target_value(&ev)).err().map(|e| format!("{e}; still using {}.", value.get_untracked())));
-                }
-            />
-            {move || error.get().map(|e| view! { <span class="field-error" id=format!("{control}-error") role="alert">{e}</span> })}
-        </label>
     }
 }
 
