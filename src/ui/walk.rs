@@ -123,15 +123,16 @@ pub fn Walk() -> impl IntoView {
             "Start the walk"
         </button>
         <aside class="walk" aria-label="Guided walk" hidden=move || state.walk.get().is_none()>
-            <p class="walk-where">
-                {move || {
-                    let stop = state.walk_stop.get()?;
-                    Some(format!("{} of {} · {}", index()? + 1, total.get(), stop.title()))
-                }}
-            </p>
-            <p class="walk-hint" aria-live="polite">
-                {move || state.walk_stop.get().map(Stop::hint)}
-            </p>
+            // Read out whole at each move: where the walk is, then what to try.
+            <div aria-live="polite" aria-atomic="true">
+                <p class="walk-where">
+                    {move || {
+                        let stop = state.walk_stop.get()?;
+                        Some(format!("{} of {} · {}", index()? + 1, total.get(), stop.title()))
+                    }}
+                </p>
+                <p class="walk-hint">{move || state.walk_stop.get().map(Stop::hint)}</p>
+            </div>
             <div class="walk-buttons">
                 // aria-disabled rather than disabled: a disabled button would drop the focus.
                 <button

@@ -16,7 +16,7 @@ use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
 
 /// The three choices in the order the lab lists them, with their row labels and theory.
 const CHOICES: [(Scale, &str, &str); 3] = [
-    (Scale::None, "none (÷1)", "dₖ"),
+    (Scale::None, "none", "dₖ"),
     (Scale::SqrtDk, "÷√dₖ", "1"),
     (Scale::Dk, "÷dₖ", "1/dₖ"),
 ];
@@ -45,11 +45,6 @@ const STATS: [[&str; 5]; 3] = [
         "jacobian_dk",
     ],
 ];
-
-/// "÷√dₖ" or "÷dₖ": a choice's label without the remark.
-fn scale_label(scale: Scale) -> &'static str {
-    CHOICES.iter().find(|c| c.0 == scale).map_or("", |c| c.1)
-}
 
 /// One choice's figures at the current dₖ.
 #[derive(Clone, Copy, PartialEq)]
@@ -282,9 +277,8 @@ fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>) -> impl I
                         "variance of q·k"
                     </text>
                 </g>
-                {CHOICES.map(|(scale, _, theory)| {
+                {CHOICES.map(|(scale, label, theory)| {
                     let end = y_of(theory_variance(DK_MAX, scale));
-                    let label = if scale == Scale::None { "none" } else { scale_label(scale) };
                     view! {
                         <line
                             class=format!("theory choice-{}", scale.key())
