@@ -7,8 +7,8 @@ use attention_explorer::core::labs::{allclose, most_attended, scaling_effects, M
 use attention_explorer::core::model::{Head, Model, Scale};
 use attention_explorer::core::presets::{dog, raschka, raschka_multihead};
 use attention_explorer::core::sqrt_dk::{
-    dk_at, entropy, slider_position, softmax_jacobian_norm, theory_variance, Sample, DK_MAX,
-    DK_MIN, ROW_LEN, SEED_DEFAULT,
+    dk_at, entropy, log_fraction, plot_dks, slider_position, softmax_jacobian_norm,
+    theory_variance, Sample, DK_MAX, DK_MIN, ROW_LEN, SEED_DEFAULT,
 };
 use attention_explorer::core::torch_rng::TorchRng;
 use attention_explorer::core::trace::{attend, Trace};
@@ -174,6 +174,13 @@ fn the_slider_is_logarithmic_and_clamped() {
     assert_eq!(dk_at(99.0), DK_MAX);
     assert_eq!(dk_at(-5.0), DK_MIN);
     assert_eq!(slider_position(4096), 10.0);
+    // The plot's curves run from 1 to 1024 without repeating a point.
+    let dks = plot_dks();
+    assert_eq!((dks[0], *dks.last().unwrap()), (1, DK_MAX));
+    assert!(dks.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(log_fraction(1.0, 1.0, 1024.0), 0.0);
+    assert_eq!(log_fraction(1024.0, 1.0, 1024.0), 1.0);
+    assert!((log_fraction(32.0, 1.0, 1024.0) - 0.5).abs() < 1e-15);
 }
 
 /// The values the end-to-end test expects on the page (`EXPECTED` in `tests/e2e/labs.test.mjs`,

@@ -144,7 +144,7 @@ impl Step {
             Step::Qkv => "Compare a token's query with its key: the same word asks for one thing and offers another.",
             Step::Scores => "Click a score to see its dot product written out term by term.",
             Step::Scale => "Switch the scaling in the controls to none, then to dₖ, and watch the table's average largest weight.",
-            Step::Mask => "Turn causal on and watch row 1: it may only look at itself and the token before it.",
+            Step::Mask => "Turn causal off and on in the controls and watch row 1: masked, it may only look at itself and the token before it.",
             Step::Softmax => "Follow a token and read its row: the weights add up to 1, and the largest goes to the key whose score was largest.",
             Step::Context => "Click a context row to see it written out as a weighted sum of the value rows.",
             Step::Output => "Each head's context fills its own columns; compare which token each head attends to most.",
