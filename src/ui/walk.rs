@@ -12,7 +12,9 @@ use crate::ui::steps::Step;
 /// One place the walk stops at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
+    /// A pipeline step's section.
     Step(Step),
+    /// A lab's section, right after its step.
     Lab(Lab),
 }
 

@@ -13,7 +13,9 @@ pub mod sqrt_dk;
 /// The labs that have a section of their own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lab {
+    /// Why divide the scores by √dₖ: after the scaling step.
     SqrtDk,
+    /// Why mask with −∞ before the softmax: after the mask step.
     Mask,
 }
 
