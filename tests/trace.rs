@@ -138,3 +138,41 @@ fn context_terms_spell_out_the_weighted_sum() {
         assert!((sum - terms.total[c]).abs() < 1e-12);
     }
 }
+
+#[test]
+fn refresh_recomputes_only_what_an_edit_touched_and_equals_a_full_trace() {
+    use attention_explorer::core::model::{Editable, Projection};
+    let mut model = attention_explorer::core::presets::raschka_multihead();
+    let (first, changed) = Trace::refresh(None, &model);
+    assert!(changed);
+    // Writing the same number changes nothing downstream.
+    let (same, changed) = Trace::refresh(Some(first.clone()), &model);
+    assert!(!changed);
+    assert_eq!(same, first);
+
+    let edits = [
+        (Editable::Weight(2, Projection::Key), 1, 0, 0.75),
+        (Editable::Weight(0, Projection::Value), 2, 0, -3.0),
+        (Editable::Embedding, 4, 2, 2.5),
+    ];
+    let mut trace = first;
+    for (target, i, j, x) in edits {
+        let before = trace.clone();
+        model.set(target, i, j, x);
+        let (next, changed) = Trace::refresh(Some(trace), &model);
+        assert!(changed);
+        assert_eq!(next, Trace::of(&model));
+        if let Editable::Weight(h, _) = target {
+            for other in (0..4).filter(|&o| o != h) {
+                assert_eq!(
+                    next.heads[other], before.heads[other],
+                    "head {other} untouched"
+                );
+            }
+        }
+        trace = next;
+    }
+    model.causal = true;
+    let (next, _) = Trace::refresh(Some(trace), &model);
+    assert_eq!(next, Trace::of(&model));
+}

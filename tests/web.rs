@@ -2,16 +2,19 @@
 //! a learner would, let the reactive system settle, and read the DOM contract.
 #![cfg(target_arch = "wasm32")]
 
+use attention_explorer::core::heatmap::{Heat, Layout, Palette};
 use attention_explorer::core::model::{Editable, Projection};
 use attention_explorer::core::presets::dog;
 use attention_explorer::core::trace::Trace;
 use attention_explorer::ui::app::App;
+use attention_explorer::ui::heatmap::text_width;
 use leptos::prelude::*;
 use leptos::task::tick;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{
-    Element, Event, EventInit, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit,
+    CanvasRenderingContext2d, Element, Event, EventInit, HtmlCanvasElement, HtmlElement,
+    HtmlInputElement, KeyboardEvent, KeyboardEventInit,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -156,18 +159,7 @@ async fn arrow_keys_and_enter_move_between_cells() {
     let root = mount_app().await;
     let start = input_in(&root, "embedding", 0, 0);
     start.focus().unwrap();
-    let press = |key: &str| {
-        let init = KeyboardEventInit::new();
-        init.set_key(key);
-        init.set_bubbles(true);
-        init.set_cancelable(true);
-        let target = document().active_element().unwrap();
-        target
-            .dispatch_event(
-                &KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap(),
-            )
-            .unwrap();
-    };
+    let press = |key: &str| press(&document().active_element().unwrap(), key);
     press("ArrowDown");
     assert!(input_in(&root, "embedding", 1, 0)
         .is_same_node(document().active_element().as_ref().map(|e| e.as_ref())));
@@ -241,7 +233,7 @@ async fn clicking_a_score_spells_out_its_dot_product() {
 }
 
 #[wasm_bindgen_test]
-async fn a_hidden_step_leaves_the_page_and_long_sentences_hide_intermediate_steps() {
+async fn a_hidden_step_leaves_the_page_and_long_sentences_turn_into_heat_maps() {
     let root = mount_app().await;
     let toggle: HtmlElement =
         find(&root, "#step-scores [data-action=\"toggle-step\"]").unchecked_into();
@@ -266,23 +258,192 @@ async fn a_hidden_step_leaves_the_page_and_long_sentences_hide_intermediate_step
         .unwrap()
         .is_some());
 
+    // Past 16 tokens the n × n matrices open as heat maps, and every step stays on the page.
     let sentence: HtmlInputElement = find(&root, "[data-control=\"sentence\"]").unchecked_into();
     let long: Vec<String> = (0..30).map(|i| format!("w{i}")).collect();
     type_into(&sentence, &long.join(" ")).await;
-    assert!(root
-        .query_selector("table[data-matrix=\"scaled_scores\"]")
-        .unwrap()
-        .is_none());
-    assert!(root
-        .query_selector("table[data-matrix=\"masked_scores\"]")
-        .unwrap()
-        .is_none());
-    assert_eq!(
-        find(&root, "table[data-matrix=\"weights\"]")
-            .query_selector_all("tbody tr")
+    for name in ["scores", "scaled_scores", "masked_scores", "weights"] {
+        let map = find(
+            &root,
+            &format!("canvas[data-matrix=\"{name}\"][data-view=\"heatmap\"]"),
+        );
+        assert_eq!(
+            map.get_attribute("data-rows").as_deref(),
+            Some("30"),
+            "{name}"
+        );
+        assert_eq!(
+            map.get_attribute("data-cols").as_deref(),
+            Some("30"),
+            "{name}"
+        );
+        assert!(map
+            .get_attribute("aria-label")
             .unwrap()
-            .length(),
-        30
+            .contains("heat map"));
+    }
+    assert!(root
+        .query_selector("table[data-matrix=\"weights\"]")
+        .unwrap()
+        .is_none());
+    root.remove();
+}
+
+/// Switches the figure of `matrix` (head 0) to its other face.
+async fn toggle_face(root: &Element, matrix: &str) {
+    let selector = format!("[data-matrix=\"{matrix}\"]:is([data-head=\"0\"], :not([data-head]))");
+    let figure = find(root, &selector).closest("figure").unwrap().unwrap();
+    let button: HtmlElement = find(&figure, "[data-action=\"toggle-view\"]").unchecked_into();
+    button.click();
+    tick().await;
+}
+
+fn heat_map(root: &Element, matrix: &str) -> HtmlCanvasElement {
+    find(
+        root,
+        &format!("canvas[data-matrix=\"{matrix}\"][data-view=\"heatmap\"]"),
+    )
+    .unchecked_into()
+}
+
+fn press(el: &Element, key: &str) {
+    let init = KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    el.dispatch_event(&KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap())
+        .unwrap();
+}
+
+/// The colour painted at CSS point (x, y) of a canvas.
+fn pixel(canvas: &HtmlCanvasElement, x: f64, y: f64) -> [u8; 3] {
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    let dpr = window().device_pixel_ratio().max(1.0);
+    let data = ctx
+        .get_image_data((x * dpr).floor(), (y * dpr).floor(), 1.0, 1.0)
+        .unwrap()
+        .data();
+    [data[0], data[1], data[2]]
+}
+
+#[wasm_bindgen_test]
+async fn a_heat_map_paints_each_cell_in_the_tables_colours_with_labels_and_legend() {
+    let root = mount_app().await;
+    toggle_face(&root, "weights").await;
+    let canvas = heat_map(&root, "weights");
+    let trace = Trace::of(&dog());
+    let words = &trace.tokens.words;
+    let widest = words.iter().map(|w| text_width(w)).fold(0.0, f64::max);
+    let layout = Layout::labelled(9, 9, widest, widest);
+    assert_eq!(
+        f64::from(canvas.width()) / window().device_pixel_ratio().max(1.0),
+        layout.width
+    );
+    let weights = &trace.heads[0].weights;
+    // The page has no stylesheet here, so the palette is style.css's light one.
+    let palette = Palette::LIGHT;
+    for (i, j) in [(6, 1), (6, 3), (0, 0), (8, 2)] {
+        let (x, y) = layout.cell_origin(i, j);
+        let expected = palette.cell(Heat::Unit, weights[(i, j)]);
+        let got = pixel(&canvas, x + layout.cell_w / 2.0, y + layout.cell_h / 2.0);
+        let near = got.iter().zip(expected).all(|(a, b)| a.abs_diff(b) <= 2);
+        assert!(
+            near,
+            "cell ({i}, {j}) = {}: painted {got:?}, expected {expected:?}",
+            weights[(i, j)]
+        );
+    }
+    // A masked cell (causal) is neither the panel nor a weight colour: it is hatched grey.
+    let (x, y) = layout.cell_origin(0, 5);
+    assert_ne!(pixel(&canvas, x + 2.0, y + 2.0), palette.panel);
+    // Labels are drawn in the label margins: some pixel of the row label "she" is not the panel.
+    let (_, y_she) = layout.cell_origin(6, 0);
+    let inked = (0..layout.left as usize)
+        .any(|x| pixel(&canvas, x as f64, y_she + layout.cell_h / 2.0) != palette.panel);
+    assert!(inked, "row label drawn");
+    let figure = canvas.closest("figure").unwrap().unwrap();
+    assert_eq!(
+        find(&figure, ".legend-low")
+            .get_attribute("data-value")
+            .as_deref(),
+        Some("0")
+    );
+    assert_eq!(
+        find(&figure, ".legend-high")
+            .get_attribute("data-value")
+            .as_deref(),
+        Some("1")
+    );
+    assert!(find(&figure, ".legend")
+        .text_content()
+        .unwrap()
+        .contains("masked"));
+
+    // Back to numbers: the choice sticks across an edit.
+    let w = input_in(&root, "w_value", 0, 0);
+    type_into(&w, "3").await;
+    assert!(root
+        .query_selector("canvas[data-matrix=\"weights\"][data-view=\"heatmap\"]")
+        .unwrap()
+        .is_some());
+    toggle_face(&root, "weights").await;
+    assert!(root
+        .query_selector("table[data-matrix=\"weights\"]")
+        .unwrap()
+        .is_some());
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_heat_map_cursor_reads_cells_and_its_edit_box_types_like_a_cell() {
+    let root = mount_app().await;
+    toggle_face(&root, "w_query").await;
+    let canvas = heat_map(&root, "w_query");
+    canvas.focus().unwrap();
+    tick().await;
+    assert_eq!(canvas.get_attribute("data-cursor").as_deref(), Some("0,0"));
+    press(&canvas, "ArrowRight");
+    press(&canvas, "ArrowDown");
+    press(&canvas, "ArrowDown"); // stays on the last row
+    tick().await;
+    assert_eq!(canvas.get_attribute("data-cursor").as_deref(), Some("1,1"));
+    let figure = canvas.closest("figure").unwrap().unwrap();
+    let readout = || find(&figure, ".heatmap-readout [data-value]");
+    let w = dog().heads()[0].w_query[(1, 1)];
+    assert_eq!(
+        readout().get_attribute("data-value").unwrap(),
+        w.to_string()
+    );
+
+    press(&canvas, "Enter");
+    tick().await;
+    let input: HtmlInputElement = find(&figure, ".heatmap-editor input").unchecked_into();
+    type_into(&input, "2.5").await;
+    assert_eq!(
+        readout().get_attribute("data-value").as_deref(),
+        Some("2.5")
+    );
+    type_into(&input, "abc").await;
+    assert_eq!(input.get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert_eq!(
+        readout().get_attribute("data-value").as_deref(),
+        Some("2.5"),
+        "last good value kept"
+    );
+    press(&input, "Enter");
+    tick().await;
+    assert!(
+        figure.query_selector(".heatmap-editor").unwrap().is_none(),
+        "Enter closes the box"
+    );
+
+    // The box's edit is one undo step, as in a table.
+    let undo: HtmlElement = find(&root, "[data-action=\"undo\"]").unchecked_into();
+    undo.click();
+    tick().await;
+    assert_eq!(
+        readout().get_attribute("data-value").unwrap(),
+        w.to_string()
     );
     root.remove();
 }

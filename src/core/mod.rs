@@ -1,11 +1,14 @@
 //! The pure core: attention maths, PyTorch-compatible initialisation, tokens, presets and the
 //! saved-state format. Nothing here knows about the browser; it is tested natively.
 
+pub mod heatmap;
+pub mod history;
 pub mod labs;
 pub mod model;
 pub mod numbers;
 pub mod presets;
 pub mod report;
+pub mod script;
 pub mod softmax;
 pub mod sqrt_dk;
 pub mod state;

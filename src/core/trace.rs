@@ -43,6 +43,10 @@ pub struct Trace {
     pub heads: Vec<HeadTrace>,
     /// The heads' context vectors side by side (n × Σ d_v).
     pub output: DMatrix<f64>,
+    /// What each head was computed from, so that [`Trace::refresh`] redoes only changed heads.
+    inputs: Vec<Head>,
+    causal: bool,
+    scale: Scale,
 }
 
 impl Trace {
@@ -60,7 +64,39 @@ impl Trace {
             embedded,
             heads,
             output,
+            inputs: model.heads().to_vec(),
+            causal: model.causal,
+            scale: model.scale,
         }
+    }
+
+    /// The trace of `model`, reusing whatever of `previous` its edit left alone: after an edit of
+    /// one head's weights only that head is recomputed. Also says whether anything changed, so
+    /// that nothing downstream re-renders after an edit that wrote the same number.
+    pub fn refresh(previous: Option<Trace>, model: &Model) -> (Trace, bool) {
+        let Some(mut trace) = previous else {
+            return (Trace::of(model), true);
+        };
+        let same_setting = trace.causal == model.causal
+            && trace.scale == model.scale
+            && trace.inputs.len() == model.heads().len()
+            && trace.tokens == *model.tokens();
+        let embedded = model.embedded();
+        if !same_setting || trace.embedded != embedded {
+            return (Trace::of(model), true);
+        }
+        let mut changed = false;
+        for (h, head) in model.heads().iter().enumerate() {
+            if trace.inputs[h] != *head {
+                trace.heads[h] = attend(&embedded, head, model.causal, model.scale);
+                trace.inputs[h] = head.clone();
+                changed = true;
+            }
+        }
+        if changed {
+            trace.output = concat_columns(&trace.heads);
+        }
+        (trace, changed)
     }
 
     /// `score(i, j)` of a head as its dot-product terms.

@@ -1,10 +1,14 @@
 //! The one place that owns the state. Views write only to `model` (and the view settings);
 //! everything they show is derived from it through `trace`, never the other way round.
 
+use std::collections::HashMap;
+
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 use wasm_bindgen::JsCast;
 
+use crate::core::heatmap::{Face, Palette};
+use crate::core::history::{EditKey, History};
 use crate::core::model::{Editable, Model, Projection};
 use crate::core::presets::RASCHKA_SEED;
 use crate::core::sqrt_dk;
@@ -14,6 +18,7 @@ use crate::ui::labs::Lab;
 use crate::ui::share::{self, Start};
 use crate::ui::steps::{PipelineNav, Step};
 use crate::ui::walk::{self, Stop, Walk};
+use crate::ui::{api, theme};
 
 /// What a click on a cell asked to have explained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,78 +55,12 @@ impl Detail {
     }
 }
 
-/// What an edit touched: the keystrokes of one number, or of the sentence, make one undo step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EditKey {
-    Cell(Editable, usize, usize),
-    Sentence,
-    /// Anything else; never merged with the edit before it.
-    Other,
-}
-
-/// How many models undo keeps.
-const UNDO_DEPTH: usize = 200;
-
-/// Undo goes back, redo forward.
-#[derive(Clone, Copy)]
-enum Travel {
-    Back,
-    Forward,
-}
-
-/// Models before and after the current one, for undo and redo.
-#[derive(Clone, Debug, Default)]
-pub struct History {
-    past: Vec<Model>,
-    future: Vec<Model>,
-    /// The key of the last edit, while further edits with the same key extend it.
-    open_edit: Option<EditKey>,
-}
-
-impl History {
-    fn record(&mut self, before: Model, key: EditKey) {
-        if key == EditKey::Other || self.open_edit != Some(key) {
-            self.past.push(before);
-            if self.past.len() > UNDO_DEPTH {
-                self.past.remove(0);
-            }
-        }
-        self.open_edit = (key != EditKey::Other).then_some(key);
-        self.future.clear();
-    }
-
-    /// Ends the current edit: the next one, even of the same cell, is a new undo step.
-    pub fn seal(&mut self) {
-        self.open_edit = None;
-    }
-
-    /// Moves `current` onto one stack and returns the model from the other, if there is one.
-    fn travel(&mut self, way: Travel, current: Model) -> Option<Model> {
-        let (from, to) = match way {
-            Travel::Back => (&mut self.past, &mut self.future),
-            Travel::Forward => (&mut self.future, &mut self.past),
-        };
-        let model = from.pop()?;
-        to.push(current);
-        self.seal();
-        Some(model)
-    }
-
-    pub fn can_undo(&self) -> bool {
-        !self.past.is_empty()
-    }
-
-    pub fn can_redo(&self) -> bool {
-        !self.future.is_empty()
-    }
-}
-
 /// The app's signals, provided by context to every step. `Copy`, so closures capture it freely.
 #[derive(Clone, Copy)]
 pub struct AppState {
     /// The single source of truth: everything on the page is derived from it.
     pub model: RwSignal<Model>,
-    /// Every intermediate; recomputed once per edit (microseconds at tutorial sizes).
+    /// Every intermediate; after an edit only the heads it touched are recomputed.
     pub trace: Memo<Trace>,
     /// Seed for re-initialising and for filling new numbers when a shape grows.
     pub seed: RwSignal<u64>,
@@ -148,6 +87,22 @@ pub struct AppState {
     pub lab_dk: RwSignal<usize>,
     pub lab_seed: RwSignal<u32>,
     pub lab_magnitude: RwSignal<u32>,
+    /// The face the learner chose for a matrix (by name and head); it outlives the view, so the
+    /// choice sticks when a step is hidden and shown or the heads change.
+    pub faces: StoredValue<HashMap<(&'static str, Option<usize>), Face>>,
+    /// The colours the heat maps paint with, following light and dark mode.
+    pub palette: RwSignal<Palette>,
+}
+
+/// What an editable matrix view reports; the view itself knows nothing of the model.
+#[derive(Clone, Copy)]
+pub struct CellEditor {
+    /// A valid number typed into cell (row, col).
+    pub commit: Callback<(usize, usize, f64)>,
+    /// A block of numbers pasted with its top-left at (row, col).
+    pub paste: Callback<(usize, usize, Vec<Vec<f64>>)>,
+    /// The learner left the cell: the next number typed there is a new undo step.
+    pub done: Callback<()>,
 }
 
 /// Every head's n × n tables are shown side by side while heads × n² stays within this; beyond
@@ -158,7 +113,9 @@ pub const ALL_HEADS_CELL_BUDGET: usize = 600;
 impl AppState {
     fn new(model: Model, preset: Option<&'static str>, walking: bool) -> Self {
         let model = RwSignal::new(model);
-        let trace = Memo::new(move |_| model.with(Trace::of));
+        // Owning the previous trace lets an edit reuse the heads it did not touch, and report
+        // "unchanged" when a number was rewritten with itself, so nothing re-renders.
+        let trace = Memo::new_owning(move |previous| model.with(|m| Trace::refresh(previous, m)));
         let heads = Memo::new(move |_| model.with(|m| m.heads().len()));
         let focused_head = RwSignal::new(0);
         let visible_heads = Memo::new(move |_| {
@@ -193,6 +150,8 @@ impl AppState {
             lab_dk: RwSignal::new(sqrt_dk::DK_DEFAULT),
             lab_seed: RwSignal::new(sqrt_dk::SEED_DEFAULT),
             lab_magnitude: RwSignal::new(0),
+            faces: StoredValue::new(HashMap::new()),
+            palette: RwSignal::new(theme::current_palette()),
         }
     }
 
@@ -227,11 +186,33 @@ impl AppState {
         .into()
     }
 
-    /// Changes the model in place, remembering it for undo.
-    pub fn edit(self, key: EditKey, change: impl FnOnce(&mut Model)) {
+    /// Sets one number, as typed: the keystrokes of one number are one undo step.
+    pub fn set_cell(self, target: Editable, row: usize, col: usize, value: f64) {
+        let model = self.model;
+        self.history.update(|h| {
+            model.update(|m| {
+                h.set_cell(m, target, row, col, value);
+            })
+        });
+    }
+
+    /// The callbacks that make a view of `target` editable.
+    pub fn editor(self, target: Editable) -> CellEditor {
+        CellEditor {
+            commit: Callback::new(move |(i, j, x)| self.set_cell(target, i, j, x)),
+            paste: Callback::new(move |(i, j, block): (usize, usize, Vec<Vec<f64>>)| {
+                self.edit(|m| m.paste(target, i, j, &block))
+            }),
+            done: Callback::new(move |()| self.history.update(History::seal)),
+        }
+    }
+
+    /// Changes the model in place, remembering the whole model for undo.
+    pub fn edit(self, change: impl FnOnce(&mut Model)) {
         let before = self.model.get_untracked();
         self.model.update(change);
-        self.history.update(|h| h.record(before, key));
+        self.history
+            .update(|h| h.record_model(before, EditKey::Other));
     }
 
     /// Replaces the model, remembering the old one for undo. The followed token stays while it
@@ -239,34 +220,36 @@ impl AppState {
     pub fn replace(self, key: EditKey, model: Model) {
         let before = self.model.get_untracked();
         self.show(model);
-        self.history.update(|h| h.record(before, key));
+        self.history.update(|h| h.record_model(before, key));
     }
 
     fn show(self, model: Model) {
-        let n = model.tokens().len();
-        if self.selected.get_untracked().is_some_and(|i| i >= n) {
-            self.selected.set(None);
-        }
+        self.forget_gone_token(model.tokens().len());
         self.model.set(model);
     }
 
+    fn forget_gone_token(self, n: usize) {
+        if self.selected.get_untracked().is_some_and(|i| i >= n) {
+            self.selected.set(None);
+        }
+    }
+
     pub fn undo(self) {
-        self.travel(Travel::Back);
+        self.travel(History::undo);
     }
 
     pub fn redo(self) {
-        self.travel(Travel::Forward);
+        self.travel(History::redo);
     }
 
-    fn travel(self, way: Travel) {
-        let current = self.model.get_untracked();
-        if let Some(model) = self
-            .history
-            .try_update(|h| h.travel(way, current))
-            .flatten()
-        {
-            self.show(model);
-        }
+    fn travel(self, way: fn(&mut History, &mut Model) -> bool) {
+        let model = self.model;
+        self.history.update(|h| {
+            model.update(|m| {
+                way(h, m);
+            })
+        });
+        self.forget_gone_token(model.with_untracked(|m| m.tokens().len()));
     }
 }
 
@@ -287,6 +270,8 @@ pub fn App() -> impl IntoView {
     } = share::start();
     let state = AppState::new(model, preset, walk && view.is_none());
     provide_context(state);
+    api::install(state);
+    theme::follow_colour_scheme(state.palette);
 
     // Ctrl+Z / Ctrl+Shift+Z (or Cmd) undo and redo model edits, except inside a text field,
     // where the browser's own undo of the text applies.

@@ -7,12 +7,13 @@ use leptos::prelude::*;
 
 use crate::core::numbers::{read_block, read_cell, CellText};
 use crate::core::trace::fmt;
-use crate::ui::app::use_app;
+use crate::ui::app::{use_app, CellEditor};
 use crate::ui::keyboard;
 use crate::ui::matrix_table::CellView;
 
 /// An `<input>` for cell (`row`, `col`) of a matrix. `view` is the committed number and its text;
-/// `on_commit` receives each valid number as it is typed; `on_paste` a pasted block anchored here.
+/// `editor` receives each valid number as it is typed, a pasted block anchored here, and the end
+/// of the edit when the cell loses focus.
 #[component]
 pub fn CellInput(
     row: usize,
@@ -21,9 +22,9 @@ pub fn CellInput(
     /// Unique within the page, for the error message's id.
     id: String,
     label: String,
-    on_commit: Callback<(usize, usize, f64)>,
-    on_paste: Callback<(usize, usize, Vec<Vec<f64>>)>,
+    editor: CellEditor,
 ) -> impl IntoView {
+    let precision = use_app().precision;
     let input = NodeRef::<Input>::new();
     let focused = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
@@ -45,21 +46,20 @@ pub fn CellInput(
         match read_cell(&text) {
             CellText::Number(x) => {
                 error.set(None);
-                on_commit.run((row, col, x));
+                editor.commit.run((row, col, x));
             }
             CellText::Incomplete => error.set(None),
             CellText::Invalid(message) => error.set(Some(format!(
                 "{message}; still using {}",
-                fmt(view.with_untracked(|c| c.value), 6)
+                fmt(view.with_untracked(|c| c.value), precision.get_untracked())
             ))),
         }
     };
     // Leaving the cell shows the number in use again (an unfinished or wrong entry is dropped).
-    let history = use_app().history;
     let on_blur = move |_| {
         focused.set(false);
         // The number typed here is one undo step; coming back later starts another.
-        history.update(|h| h.seal());
+        editor.done.run(());
         error.set(None);
         if let Some(el) = input.get_untracked() {
             el.set_value(&view.with_untracked(|c| c.text.clone()));
@@ -80,7 +80,7 @@ pub fn CellInput(
         match read_block(&text) {
             Ok(block) => {
                 error.set(None);
-                on_paste.run((row, col, block));
+                editor.paste.run((row, col, block));
             }
             Err(message) => error.set(Some(format!("Paste ignored: {message}"))),
         }

@@ -2,10 +2,11 @@
 
 use leptos::prelude::*;
 
+use crate::core::history::{EditKey, History};
 use crate::core::model::{Dims, Model, Scale};
 use crate::core::presets::PRESETS;
 use crate::core::state::{read_state, write_state, MAX_DIM, MAX_HEADS};
-use crate::ui::app::{use_app, EditKey, History};
+use crate::ui::app::use_app;
 use crate::ui::share::{link_to, show_preset_in_url};
 
 /// A whole-number field that keeps the last good value while its text is wrong.
@@ -151,7 +152,7 @@ pub fn Controls(compact: bool) -> impl IntoView {
                     prop:checked=move || state.model.with(|m| m.causal)
                     on:change=move |ev| {
                         let on = event_target_checked(&ev);
-                        state.edit(EditKey::Other, |m| m.causal = on);
+                        state.edit(|m| m.causal = on);
                     }
                 />
                 <span>"Causal mask"</span>
@@ -163,7 +164,7 @@ pub fn Controls(compact: bool) -> impl IntoView {
                     prop:value=move || state.model.with(|m| m.scale.key())
                     on:change=move |ev| {
                         if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
-                            state.edit(EditKey::Other, |m| m.scale = scale);
+                            state.edit(|m| m.scale = scale);
                         }
                     }
                 >

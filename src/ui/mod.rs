@@ -3,15 +3,20 @@
 //! `app` owns the state; `matrix_table` and `cell_input` render every matrix; `steps/` holds one
 //! component per pipeline step, `labs/` the experiments beside them, `walk` the guided walk; `share` is the only code that reads or writes the URL.
 
+pub mod api;
 pub mod app;
 pub mod cell_input;
 pub mod controls;
+pub mod heatmap;
 pub mod keyboard;
 pub mod labs;
+pub mod lines;
 pub mod matrix_table;
+pub mod matrix_view;
 pub mod panic;
 pub mod share;
 pub mod steps;
+pub mod theme;
 pub mod walk;
 
 /// Installs the panic hook and mounts the app on `<body>`.

@@ -1,10 +1,9 @@
 // End-to-end: what a learner and a course author do, in the built release page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launch, open, matrixValues, cellSelector, projectRoot } from './harness.mjs';
+import { startServer, launch, open, matrixValues, cellSelector, projectRoot, coreTrace, assertClose, seededState } from './harness.mjs';
 
 let server, base, browser;
 before(async () => {
@@ -17,23 +16,6 @@ after(async () => {
 });
 
 const round4 = (rows) => rows.map((r) => r.map((x) => Number(x.toFixed(4))));
-
-/** The core's own numbers for a saved state, from the native command. */
-function coreTrace(state) {
-  const out = execFileSync('cargo', ['run', '--quiet', '--bin', 'attention-trace', '--', '--state', '-'], { cwd: projectRoot, input: state });
-  return JSON.parse(out.toString());
-}
-
-function assertClose(actual, expected, what) {
-  assert.equal(actual.length, expected.length, `${what}: rows`);
-  actual.forEach((row, i) => {
-    assert.equal(row.length, expected[i].length, `${what}[${i}]: columns`);
-    row.forEach((x, j) => {
-      const e = expected[i][j] === '-inf' ? -Infinity : expected[i][j];
-      assert.ok(x === e || Math.abs(x - e) <= 1e-12 * Math.max(1, Math.abs(e)), `${what}[${i}][${j}]: page ${x}, core ${e}`);
-    });
-  });
-}
 
 test('raschka preset shows the article\'s attention weights', async () => {
   const { page, errors } = await open(browser, `${base}?preset=raschka`);
@@ -231,19 +213,29 @@ test('the example picker shows what the URL opened, and switches presets', async
   await page.close();
 });
 
-test('at the state limits the page stays alive and hides what is too big to show', async () => {
+test('at the state limits every step is on the page, as heat maps, and stays editable', async () => {
   const { page, errors } = await open(browser, `${base}?preset=raschka`);
-  for (const [control, value] of [['d_in', 128], ['d_k', 128], ['d_v', 128], ['heads', 16]]) {
-    await page.fill(`[data-control="${control}"]`, String(value));
+  const state = await seededState(page, 64, { d_in: 128, d_k: 128, d_v: 128, heads: 16 });
+  const { page: fresh, errors: freshErrors } = await open(browser, `${base}?preset=dog`);
+  const message = await fresh.evaluate((s) => window.attentionExplorer.load(s), state);
+  assert.equal(message, null);
+  await fresh.waitForSelector('canvas[data-matrix="weights"][data-head="0"][data-rows="64"]');
+  for (const toggle of await fresh.locator('[data-action="toggle-step"]').all()) {
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
   }
-  await page.fill('[data-control="sentence"]', Array.from({ length: 64 }, (_, i) => `w${i}`).join(' '));
-  await page.waitForFunction(() => document.querySelectorAll('table[data-matrix="weights"] tbody tr').length === 64);
-  assert.equal(await page.getAttribute('#step-projections [data-action="toggle-step"]', 'aria-expanded'), 'false');
-  assert.equal(await page.locator('table[data-matrix="w_query"]').count(), 0);
-  assert.equal(await page.inputValue('[data-control="head"]'), '0');
-  assert.ok((await page.locator('td').count()) < 10000);
-  await page.selectOption('[data-control="head"]', '15');
-  await page.waitForSelector('table[data-matrix="weights"][data-head="15"]');
-  assert.deepEqual(errors, []);
+  for (const name of ['embedding', 'w_query', 'w_key', 'w_value', 'queries', 'scores', 'weights', 'context', 'output']) {
+    assert.equal(await fresh.locator(`canvas[data-matrix="${name}"][data-view="heatmap"]`).count(), 1, name);
+  }
+  assert.equal(await fresh.locator('canvas[data-view="thumbnail"]').count(), 16);
+  assert.equal(await fresh.getAttribute('canvas[data-matrix="output"]', 'data-cols'), '2048');
+  assert.ok((await fresh.locator('td').count()) < 100, 'no big tables');
+  assert.equal(await fresh.evaluate(() => window.attentionExplorer.edit('w_query', 15, 127, 127, 0.25)), null);
+  await fresh.click('[data-action="pick-head"][data-head="15"]');
+  await fresh.waitForSelector('canvas[data-matrix="w_query"][data-head="15"]');
+  const trace = await fresh.evaluate(() => window.attentionExplorer.trace());
+  assert.equal(trace.heads.length, 16);
+  assertClose(trace.heads[15].weights, coreTrace(JSON.stringify(await fresh.evaluate(() => window.attentionExplorer.state()))).heads[15].weights, 'weights');
+  assert.deepEqual([...errors, ...freshErrors], []);
   await page.close();
+  await fresh.close();
 });

@@ -4,6 +4,8 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { execFileSync } from 'node:child_process';
+import assert from 'node:assert/strict';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dist = join(root, 'dist');
@@ -44,7 +46,7 @@ export async function open(browser, url, viewport = { width: 1280, height: 900 }
   page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
   page.on('pageerror', (err) => errors.push(String(err)));
   await page.goto(url);
-  await page.waitForSelector('table[data-matrix="weights"]');
+  await page.waitForSelector('[data-matrix="weights"]');
   return { page, errors };
 }
 
@@ -59,3 +61,47 @@ export const cellSelector = (name, row, col, head = 0) =>
   `table[data-matrix="${name}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`} td[data-row="${row}"][data-col="${col}"]`;
 
 export const projectRoot = root;
+
+/** A seeded saved state of `tokens` words and the given sizes, made by the page itself (the
+ * controls, then `attentionExplorer.state()`), so it is exactly what the core draws. */
+export async function seededState(page, tokens, dims, causal = false) {
+  await page.fill('[data-control="sentence"]', Array.from({ length: tokens }, (_, i) => `w${i}`).join(' '));
+  for (const [control, value] of Object.entries(dims)) await page.fill(`[data-control="${control}"]`, String(value));
+  if (causal) await page.check('[data-control="causal"]');
+  return page.evaluate(() => window.attentionExplorer.state());
+}
+
+/** The core's own numbers for a saved state (JSON text), or a preset's, from the native command. */
+export function coreTrace(state, preset = null) {
+  const args = preset ? ['--preset', preset] : ['--state', '-'];
+  const out = execFileSync('cargo', ['run', '--quiet', '--bin', 'attention-trace', '--', ...args], { cwd: root, input: state ?? '', maxBuffer: 1 << 28 });
+  return JSON.parse(out.toString());
+}
+
+const num = (v) => (v === '-inf' ? -Infinity : v === 'nan' ? NaN : v);
+
+/** Asserts two lists of rows agree to 1e-12 (relative), with −∞ exact. */
+export function assertClose(actual, expected, what) {
+  assert.equal(actual.length, expected.length, `${what}: rows`);
+  actual.forEach((row, i) => {
+    assert.equal(row.length, expected[i].length, `${what}[${i}]: columns`);
+    row.forEach((a, j) => {
+      const [x, e] = [num(a), num(expected[i][j])];
+      assert.ok(x === e || Math.abs(x - e) <= 1e-12 * Math.max(1, Math.abs(e)), `${what}[${i}][${j}]: page ${x}, core ${e}`);
+    });
+  });
+}
+
+/** Asserts two traces (as `attention-trace --format json` writes them) agree everywhere. */
+export function assertSameTrace(actual, expected) {
+  assert.deepEqual(actual.tokens, expected.tokens);
+  assert.deepEqual(actual.token_ids, expected.token_ids);
+  assertClose(actual.embedded, expected.embedded, 'embedded');
+  assertClose(actual.output, expected.output, 'output');
+  assert.equal(actual.heads.length, expected.heads.length, 'heads');
+  actual.heads.forEach((head, h) => {
+    assert.deepEqual(Object.keys(head).sort(), Object.keys(expected.heads[h]).sort(), `head ${h}: matrices`);
+    for (const name of Object.keys(head)) assertClose(head[name], expected.heads[h][name], `heads[${h}].${name}`);
+  });
+}
+

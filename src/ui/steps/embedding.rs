@@ -3,9 +3,10 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::heatmap::Heat;
 use crate::core::model::Editable;
 use crate::ui::app::use_app;
-use crate::ui::matrix_table::{index_labels, Heat, MatrixTable};
+use crate::ui::matrix_view::{index_labels, MatrixView};
 use crate::ui::steps::{Step, StepSection};
 
 #[component]
@@ -30,7 +31,7 @@ pub fn EmbeddingStep() -> impl IntoView {
     view! {
         <StepSection step=Step::Embedding>
             <div class="heads">
-                <MatrixTable
+                <MatrixView
                     name="embedding"
                     title="embedding table".to_owned()
                     matrix=embedding
@@ -38,9 +39,9 @@ pub fn EmbeddingStep() -> impl IntoView {
                     col_labels=d_in_labels
                     heat=Heat::Signed
                     highlight_row=selected_word
-                    edit=Editable::Embedding
+                    editor=state.editor(Editable::Embedding)
                 />
-                <MatrixTable
+                <MatrixView
                     name="embedded"
                     title="embedded sentence X".to_owned()
                     matrix=embedded

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::ui::app::{use_app, EditKey};
-use crate::ui::matrix_table::Heat;
+use crate::core::heatmap::Heat;
+use crate::ui::app::use_app;
 use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
 
 #[component]
@@ -11,13 +11,13 @@ pub fn MaskStep() -> impl IntoView {
     let state = use_app();
     let causal = Memo::new(move |_| state.model.with(|m| m.causal));
     view! {
-        <StepSection step=Step::Mask intermediate=true>
+        <StepSection step=Step::Mask>
             <Show
                 when=move || causal.get()
                 fallback=move || view! {
                     <p class="note">
                         "Causal is off: every token sees every other token. "
-                        <button type="button" data-action="causal-on" on:click=move |_| state.edit(EditKey::Other, |m| m.causal = true)>"Turn the causal mask on"</button>
+                        <button type="button" data-action="causal-on" on:click=move |_| state.edit(|m| m.causal = true)>"Turn the causal mask on"</button>
                     </p>
                 }
             >

@@ -3,11 +3,11 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::model::{Dims, Model};
+use crate::core::heatmap::Heat;
 use crate::core::trace::HeadTrace;
 use crate::ui::app::use_app;
 use crate::ui::labs::Lab;
-use crate::ui::matrix_table::{index_labels, Heat, MatrixTable};
+use crate::ui::matrix_view::{index_labels, MatrixView};
 use crate::ui::walk::{is_current, Stop};
 use context::ContextStep;
 use embedding::EmbeddingStep;
@@ -191,61 +191,15 @@ impl Step {
             Step::Output => "Heads",
         }
     }
-
-    /// How many cells this step's tables hold for `model` with `heads` heads shown.
-    pub fn cells(self, model: &Model, heads: usize) -> usize {
-        let (n, vocab) = (model.tokens().len(), model.tokens().vocabulary.len());
-        let Dims {
-            d_in,
-            d_k,
-            d_v,
-            heads: all_heads,
-        } = model.dims();
-        match self {
-            Step::Sentence => 0,
-            Step::Embedding => (vocab + n) * d_in,
-            Step::Projections => heads * d_in * (2 * d_k + d_v),
-            Step::Qkv => heads * n * (2 * d_k + d_v),
-            Step::Scores | Step::Scale | Step::Softmax => heads * n * n,
-            Step::Mask => usize::from(model.causal) * 3 * heads * n * n,
-            Step::Context => heads * n * d_v,
-            Step::Output => all_heads * n * d_v,
-        }
-    }
 }
-
-/// Above this many tokens, the intermediate n × n steps (scaling, masking) start hidden: at 64
-/// tokens they add 16 000 cells, and an edit took 262 ms with them shown.
-pub const COLLAPSE_INTERMEDIATE_ABOVE_TOKENS: usize = 24;
-
-/// A step with more cells than this starts hidden (about 50 ms per edit on a 2-core machine),
-/// e.g. 128 × 128 weights; the learner can still show it.
-pub const STEP_CELL_BUDGET: usize = 5000;
 
 /// A step's frame: number, title, one paragraph in our words, the formula (all from [`Step`]),
 /// then its tables. The learner can hide a step; a hidden step's tables are not in the page, so
-/// they cost nothing.
+/// they cost nothing. Every step starts shown: large matrices open as heat maps, which cost one
+/// canvas each.
 #[component]
-pub fn StepSection(
-    step: Step,
-    /// An intermediate step, hidden by default for long sentences.
-    #[prop(optional)]
-    intermediate: bool,
-    children: ChildrenFn,
-) -> impl IntoView {
-    let state = use_app();
-    // The learner's choice wins; until they make one, long sentences hide intermediate steps and
-    // very large tables start hidden.
-    let chosen = RwSignal::new(None::<bool>);
-    let open = Memo::new(move |_| {
-        chosen.get().unwrap_or_else(|| {
-            let heads = state.visible_heads.with(Vec::len);
-            let (n, cells) = state
-                .model
-                .with(|m| (m.tokens().len(), step.cells(m, heads)));
-            !(intermediate && n > COLLAPSE_INTERMEDIATE_ABOVE_TOKENS) && cells <= STEP_CELL_BUDGET
-        })
-    });
+pub fn StepSection(step: Step, children: ChildrenFn) -> impl IntoView {
+    let open = RwSignal::new(true);
     let key = step.key();
     view! {
         <section
@@ -263,7 +217,7 @@ pub fn StepSection(
                     data-action="toggle-step"
                     aria-expanded=move || open.get().to_string()
                     aria-controls=format!("step-{key}-body")
-                    on:click=move |_| chosen.set(Some(!open.get_untracked()))
+                    on:click=move |_| open.update(|o| *o = !*o)
                 >
                     {move || if open.get() { "Hide" } else { "Show" }}
                 </button>
@@ -271,10 +225,7 @@ pub fn StepSection(
             <div id=format!("step-{key}-body")>
                 <Show
                     when=move || open.get()
-                    fallback=move || {
-                        let cells = state.model.with(|m| step.cells(m, state.visible_heads.with(Vec::len)));
-                        view! { <p class="note">{format!("Hidden ({cells} cells). “Show” brings it back.")}</p> }
-                    }
+                    fallback=|| view! { <p class="note">"Hidden. “Show” brings it back."</p> }
                 >
                     <p class="explain">{step.explain()}</p>
                     <p class="formula">{step.formula()}</p>
@@ -355,7 +306,7 @@ pub fn HeadMatrices(
                         Columns::Index => index_labels(move || matrix.with(|m| m.ncols())),
                     };
                     view! {
-                        <MatrixTable
+                        <MatrixView
                             name
                             title=title.to_owned()
                             head=h

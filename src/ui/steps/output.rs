@@ -3,9 +3,10 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::heatmap::Heat;
 use crate::ui::app::use_app;
 use crate::ui::labs::heads::HeadsPicture;
-use crate::ui::matrix_table::{index_labels, Heat, MatrixTable};
+use crate::ui::matrix_view::{index_labels, MatrixView};
 use crate::ui::steps::{Step, StepSection};
 
 #[component]
@@ -18,7 +19,7 @@ pub fn OutputStep() -> impl IntoView {
             <StepSection step=Step::Output>
                 <HeadsPicture/>
                 <div class="heads">
-                    <MatrixTable
+                    <MatrixView
                         name="output"
                         title="output".to_owned()
                         matrix=output

@@ -2,9 +2,10 @@
 
 use leptos::prelude::*;
 
+use crate::core::heatmap::Heat;
 use crate::core::model::{Editable, Projection};
 use crate::ui::app::use_app;
-use crate::ui::matrix_table::{index_labels, Heat, MatrixTable};
+use crate::ui::matrix_view::{index_labels, MatrixView};
 use crate::ui::steps::{Step, StepSection};
 
 #[component]
@@ -13,7 +14,7 @@ pub fn ProjectionsStep() -> impl IntoView {
     let table = move |h: usize, p: Projection| {
         let matrix = state.weight_matrix(h, p);
         view! {
-            <MatrixTable
+            <MatrixView
                 name=p.key()
                 title=p.title().to_owned()
                 head=h
@@ -21,7 +22,7 @@ pub fn ProjectionsStep() -> impl IntoView {
                 row_labels=index_labels(move || matrix.with(|m| m.nrows()))
                 col_labels=index_labels(move || matrix.with(|m| m.ncols()))
                 heat=Heat::Signed
-                edit=Editable::Weight(h, p)
+                editor=state.editor(Editable::Weight(h, p))
             />
         }
     };

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::matrix_table::Heat;
+use crate::core::heatmap::Heat;
 use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
 
 #[component]

@@ -2,10 +2,10 @@
 
 use leptos::prelude::*;
 
+use crate::core::heatmap::Heat;
 use crate::core::labs::scaling_effects;
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
-use crate::ui::matrix_table::Heat;
 use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
 
 #[component]
@@ -22,7 +22,7 @@ pub fn ScaleStep() -> impl IntoView {
         })
     };
     view! {
-        <StepSection step=Step::Scale intermediate=true>
+        <StepSection step=Step::Scale>
             <p class="note">{divisor}</p>
             <ScalingComparison/>
             <HeadMatrices name="scaled_scores" title="scaled scores" pick=|h| &h.scaled_scores columns=Columns::Tokens heat=Heat::Signed/>

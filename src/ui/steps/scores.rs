@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
+use crate::core::heatmap::Heat;
 use crate::ui::app::{use_app, Detail};
-use crate::ui::matrix_table::Heat;
 use crate::ui::steps::{Breakdown, Columns, HeadMatrices, Step, StepSection};
 
 #[component]

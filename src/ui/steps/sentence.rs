@@ -2,8 +2,9 @@
 
 use leptos::prelude::*;
 
+use crate::core::history::EditKey;
 use crate::core::state::check_sentence;
-use crate::ui::app::{use_app, EditKey};
+use crate::ui::app::use_app;
 use crate::ui::steps::{Step, StepSection};
 
 #[component]

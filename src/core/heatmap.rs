@@ -1,0 +1,357 @@
+//! A matrix's two faces as plain numbers: which face it opens with, the colour of every cell (the
+//! tables' colour scales, blended as the browser blends them), and where cells and labels go on
+//! a heat map. The canvas component only draws what this computes.
+
+use nalgebra::DMatrix;
+
+use super::softmax::is_future;
+
+/// Matrices with at most this many rows and columns open as numbers; larger ones as heat maps,
+/// since nobody reads a 64 × 64 grid of numbers and the DOM cells are what makes edits slow.
+pub const NUMBERS_MAX_SIDE: usize = 16;
+
+/// How a matrix is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Face {
+    /// A table of numbers.
+    Numbers,
+    /// One coloured rectangle per cell.
+    Heatmap,
+}
+
+impl Face {
+    /// The face a matrix of this shape opens with.
+    pub fn default_for(rows: usize, cols: usize) -> Face {
+        if rows <= NUMBERS_MAX_SIDE && cols <= NUMBERS_MAX_SIDE {
+            Face::Numbers
+        } else {
+            Face::Heatmap
+        }
+    }
+
+    /// The other face.
+    pub fn toggled(self) -> Face {
+        match self {
+            Face::Numbers => Face::Heatmap,
+            Face::Heatmap => Face::Numbers,
+        }
+    }
+}
+
+/// How a matrix's cells are coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heat {
+    /// Diverging around 0, scaled by the matrix's largest finite magnitude.
+    Signed,
+    /// Sequential from 0 to 1 (attention weights).
+    Unit,
+}
+
+impl Heat {
+    /// The colour strength of `value`: in [−1, 1] for signed matrices, [0, 1] for weights.
+    pub fn level(self, value: f64, max_abs: f64) -> f64 {
+        match self {
+            Heat::Unit if value.is_nan() => 0.0,
+            Heat::Unit => value.clamp(0.0, 1.0),
+            Heat::Signed if value.is_finite() && max_abs > 0.0 => {
+                (value / max_abs).clamp(-1.0, 1.0)
+            }
+            Heat::Signed => 0.0,
+        }
+    }
+
+    /// The (low, high) ends of the legend: ±the largest magnitude, or 0 and 1.
+    pub fn range(self, max_abs: f64) -> (f64, f64) {
+        match self {
+            Heat::Signed => (-max_abs, max_abs),
+            Heat::Unit => (0.0, 1.0),
+        }
+    }
+}
+
+/// The largest finite magnitude in `m` (0 for an empty or all-infinite matrix).
+pub fn max_abs(m: &DMatrix<f64>) -> f64 {
+    m.iter()
+        .filter(|x| x.is_finite())
+        .fold(0.0, |a, x| a.max(x.abs()))
+}
+
+/// An sRGB colour.
+pub type Rgb = [u8; 3];
+
+/// The page's colours, read from its CSS custom properties so that the heat maps follow the
+/// tables and dark mode.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Palette {
+    /// Behind every cell (`--panel`).
+    pub panel: Rgb,
+    /// Positive values (`--pos`).
+    pub pos: Rgb,
+    /// Negative values (`--neg`).
+    pub neg: Rgb,
+    /// Weights (`--unit`).
+    pub unit: Rgb,
+    /// Masked cells (`--masked`).
+    pub masked: Rgb,
+    /// Labels (`--muted`).
+    pub muted: Rgb,
+    /// The followed row and the cursor (`--accent`).
+    pub accent: Rgb,
+    /// Text (`--text`).
+    pub text: Rgb,
+}
+
+/// The strongest tint of a signed table cell, as in `style.css`.
+pub const SIGNED_ALPHA: f64 = 0.55;
+/// The strongest tint of a weight table cell, as in `style.css`.
+pub const UNIT_ALPHA: f64 = 0.6;
+
+impl Palette {
+    /// `style.css`'s light colours.
+    pub const LIGHT: Palette = Palette {
+        panel: [0xff, 0xff, 0xff],
+        pos: [37, 99, 235],
+        neg: [220, 38, 38],
+        unit: [22, 163, 74],
+        masked: [0xe2, 0xe8, 0xf0],
+        muted: [0x47, 0x55, 0x69],
+        accent: [0x1d, 0x4e, 0xd8],
+        text: [0x0f, 0x17, 0x2a],
+    };
+
+    /// `style.css`'s dark colours.
+    pub const DARK: Palette = Palette {
+        panel: [0x11, 0x18, 0x27],
+        pos: [96, 165, 250],
+        neg: [248, 113, 113],
+        unit: [74, 222, 128],
+        masked: [0x1f, 0x29, 0x37],
+        muted: [0x9c, 0xa3, 0xaf],
+        accent: [0x93, 0xc5, 0xfd],
+        text: [0xe5, 0xe7, 0xeb],
+    };
+
+    /// The palette from CSS property values (`lookup("--pos")` → `"37, 99, 235"`); any colour
+    /// missing or unreadable keeps `fallback`'s.
+    pub fn from_css(lookup: impl Fn(&str) -> String, fallback: Palette) -> Palette {
+        let read = |name: &str, default: Rgb| parse_colour(&lookup(name)).unwrap_or(default);
+        Palette {
+            panel: read("--panel", fallback.panel),
+            pos: read("--pos", fallback.pos),
+            neg: read("--neg", fallback.neg),
+            unit: read("--unit", fallback.unit),
+            masked: read("--masked", fallback.masked),
+            muted: read("--muted", fallback.muted),
+            accent: read("--accent", fallback.accent),
+            text: read("--text", fallback.text),
+        }
+    }
+
+    /// The colour of a cell at `level` (see [`Heat::level`]): the tint laid over the panel with
+    /// the tables' opacity.
+    pub fn cell(&self, heat: Heat, level: f64) -> Rgb {
+        let (tint, alpha) = match heat {
+            Heat::Unit => (self.unit, level * UNIT_ALPHA),
+            Heat::Signed if level >= 0.0 => (self.pos, level * SIGNED_ALPHA),
+            Heat::Signed => (self.neg, -level * SIGNED_ALPHA),
+        };
+        blend(self.panel, tint, alpha)
+    }
+}
+
+/// `over` laid on `base` with opacity `alpha`, rounded as browsers do.
+fn blend(base: Rgb, over: Rgb, alpha: f64) -> Rgb {
+    let mix = |b: u8, o: u8| (f64::from(b) + (f64::from(o) - f64::from(b)) * alpha).round() as u8;
+    [
+        mix(base[0], over[0]),
+        mix(base[1], over[1]),
+        mix(base[2], over[2]),
+    ]
+}
+
+/// A CSS colour as written in `style.css`: `#rgb`, `#rrggbb`, or `r, g, b` (for `rgba(var(--pos), a)`).
+pub fn parse_colour(text: &str) -> Option<Rgb> {
+    let t = text.trim();
+    if let Some(hex) = t.strip_prefix('#') {
+        let digits: Vec<u8> = hex
+            .chars()
+            .map(|c| c.to_digit(16).map(|d| d as u8))
+            .collect::<Option<_>>()?;
+        return match digits[..] {
+            [r, g, b] => Some([r * 17, g * 17, b * 17]),
+            [r1, r0, g1, g0, b1, b0] => Some([r1 * 16 + r0, g1 * 16 + g0, b1 * 16 + b0]),
+            _ => None,
+        };
+    }
+    let parts: Vec<u8> = t
+        .split(',')
+        .map(|p| p.trim().parse().ok())
+        .collect::<Option<_>>()?;
+    parts.try_into().ok()
+}
+
+/// One RGBA pixel per cell, row by row: the image a heat map scales up. Masked cells (above the
+/// diagonal when `causal`) take the masked colour; the canvas hatches them on top.
+pub fn cell_pixels(m: &DMatrix<f64>, heat: Heat, causal: bool, palette: &Palette) -> Vec<u8> {
+    let top = max_abs(m);
+    let (rows, cols) = m.shape();
+    let mut out = Vec::with_capacity(rows * cols * 4);
+    for i in 0..rows {
+        for j in 0..cols {
+            let rgb = if causal && is_future(i, j) {
+                palette.masked
+            } else {
+                palette.cell(heat, heat.level(m[(i, j)], top))
+            };
+            out.extend_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
+        }
+    }
+    out
+}
+
+/// Labels longer than this are cut with "…".
+pub const LABEL_MAX_CHARS: usize = 12;
+/// Label font size in CSS pixels.
+pub const LABEL_FONT_PX: f64 = 11.0;
+/// The matrix part of a heat map aims at about this size in CSS pixels.
+const MAP_TARGET_PX: f64 = 360.0;
+/// Heat maps never get wider than this; wider matrices get narrower cells.
+const MAP_MAX_WIDTH_PX: f64 = 1100.0;
+const CELL_MIN_PX: f64 = 3.0;
+const CELL_MAX_PX: f64 = 22.0;
+/// Room between labels and cells.
+const GAP_PX: f64 = 4.0;
+
+/// `label` cut to [`LABEL_MAX_CHARS`] characters.
+pub fn fit_label(label: &str) -> String {
+    if label.chars().count() <= LABEL_MAX_CHARS {
+        label.to_owned()
+    } else {
+        let mut cut: String = label.chars().take(LABEL_MAX_CHARS - 1).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+/// Where a heat map's parts go, in CSS pixels from its top-left corner.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    pub rows: usize,
+    pub cols: usize,
+    pub cell_w: f64,
+    pub cell_h: f64,
+    /// Width of the row labels' column (0 without labels).
+    pub left: f64,
+    /// Height of the column labels' row (0 without labels).
+    pub top: f64,
+    /// Column labels are drawn turned a quarter (reading upwards).
+    pub vertical_cols: bool,
+    /// Every how many rows a label is drawn (1: all), so labels never overlap.
+    pub row_label_every: usize,
+    /// Every how many columns a label is drawn.
+    pub col_label_every: usize,
+    pub width: f64,
+    pub height: f64,
+}
+
+impl Layout {
+    /// A labelled heat map for a `rows` × `cols` matrix whose widest row and column labels
+    /// (after [`fit_label`]) are this many pixels wide in the label font.
+    pub fn labelled(rows: usize, cols: usize, row_label_px: f64, col_label_px: f64) -> Layout {
+        let side = rows.max(cols).max(1) as f64;
+        let cell = (MAP_TARGET_PX / side)
+            .floor()
+            .clamp(CELL_MIN_PX, CELL_MAX_PX);
+        let cell_w = if cols as f64 * cell > MAP_MAX_WIDTH_PX {
+            (MAP_MAX_WIDTH_PX / cols as f64).floor().max(1.0)
+        } else {
+            cell
+        };
+        let vertical_cols = col_label_px + 2.0 > cell_w;
+        let top = if vertical_cols {
+            col_label_px.ceil()
+        } else {
+            LABEL_FONT_PX
+        } + 2.0 * GAP_PX;
+        let left = row_label_px.ceil() + 2.0 * GAP_PX;
+        let every = |size: f64| (LABEL_FONT_PX / size).ceil().max(1.0) as usize;
+        Layout {
+            rows,
+            cols,
+            cell_w,
+            cell_h: cell,
+            left,
+            top,
+            vertical_cols,
+            row_label_every: every(cell),
+            col_label_every: if vertical_cols { every(cell_w) } else { 1 },
+            width: left + cols as f64 * cell_w,
+            height: top + rows as f64 * cell,
+        }
+    }
+
+    /// A small unlabelled heat map about `size` pixels across, for comparing heads at a glance.
+    pub fn thumbnail(rows: usize, cols: usize, size: f64) -> Layout {
+        let side = rows.max(cols).max(1) as f64;
+        let cell = (size / side).floor().max(1.0);
+        Layout {
+            rows,
+            cols,
+            cell_w: cell,
+            cell_h: cell,
+            left: 0.0,
+            top: 0.0,
+            vertical_cols: false,
+            row_label_every: 0,
+            col_label_every: 0,
+            width: cols as f64 * cell,
+            height: rows as f64 * cell,
+        }
+    }
+
+    /// Whether the labels are drawn at all.
+    pub fn has_labels(&self) -> bool {
+        self.row_label_every > 0
+    }
+
+    /// The cell under point (`x`, `y`).
+    pub fn cell_at(&self, x: f64, y: f64) -> Option<(usize, usize)> {
+        let (i, j) = (
+            ((y - self.top) / self.cell_h).floor(),
+            ((x - self.left) / self.cell_w).floor(),
+        );
+        (i >= 0.0 && j >= 0.0 && (i as usize) < self.rows && (j as usize) < self.cols)
+            .then_some((i as usize, j as usize))
+    }
+
+    /// The row whose label is under point (`x`, `y`).
+    pub fn row_label_at(&self, x: f64, y: f64) -> Option<usize> {
+        let i = ((y - self.top) / self.cell_h).floor();
+        (x >= 0.0 && x < self.left && i >= 0.0 && (i as usize) < self.rows).then_some(i as usize)
+    }
+
+    /// The top-left corner of cell (`i`, `j`).
+    pub fn cell_origin(&self, i: usize, j: usize) -> (f64, f64) {
+        (
+            self.left + j as f64 * self.cell_w,
+            self.top + i as f64 * self.cell_h,
+        )
+    }
+
+    /// The rows that get a label: every `row_label_every`-th from the first.
+    pub fn labelled_rows(&self) -> Vec<usize> {
+        strided(self.rows, self.row_label_every)
+    }
+
+    /// The columns that get a label.
+    pub fn labelled_cols(&self) -> Vec<usize> {
+        strided(self.cols, self.col_label_every)
+    }
+}
+
+fn strided(n: usize, every: usize) -> Vec<usize> {
+    if every == 0 {
+        return Vec::new();
+    }
+    (0..n).step_by(every).collect()
+}

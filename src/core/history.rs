@@ -1,0 +1,186 @@
+//! Undo and redo of the learner's edits. A typed number is remembered as that one number, so a
+//! long session of typing costs bytes, not a copy of the model per keystroke; only structural
+//! changes (a new sentence, a resize, a paste, a new model) keep a whole model.
+
+use std::collections::VecDeque;
+
+use super::model::{Editable, Model};
+
+/// What an edit touched: the keystrokes of one number, or of the sentence, make one undo step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EditKey {
+    Cell(Editable, usize, usize),
+    Sentence,
+    /// Anything else; never merged with the edit before it.
+    Other,
+}
+
+/// At most this many undo steps are kept…
+pub const UNDO_DEPTH: usize = 200;
+/// …and at most about this many bytes of them (the oldest go first).
+pub const UNDO_BYTES: usize = 64 << 20;
+
+/// What undoing (or redoing) one step writes back.
+#[derive(Clone, Debug, PartialEq)]
+enum Change {
+    Cell {
+        target: Editable,
+        row: usize,
+        col: usize,
+        value: f64,
+    },
+    Model(Box<Model>),
+}
+
+impl Change {
+    /// Roughly what this step keeps in memory.
+    fn bytes(&self) -> usize {
+        match self {
+            Change::Cell { .. } => std::mem::size_of::<Change>(),
+            Change::Model(m) => model_bytes(m),
+        }
+    }
+
+    /// Writes this change into `model` and returns the change that takes it back.
+    fn apply(self, model: &mut Model) -> Change {
+        match self {
+            Change::Cell {
+                target,
+                row,
+                col,
+                value,
+            } => {
+                let now = cell(model, target, row, col).unwrap_or(value);
+                model.set(target, row, col, value);
+                Change::Cell {
+                    target,
+                    row,
+                    col,
+                    value: now,
+                }
+            }
+            Change::Model(before) => Change::Model(Box::new(std::mem::replace(model, *before))),
+        }
+    }
+}
+
+fn cell(model: &Model, target: Editable, row: usize, col: usize) -> Option<f64> {
+    model.matrix(target)?.get((row, col)).copied()
+}
+
+/// The numbers a model holds, in bytes.
+pub fn model_bytes(model: &Model) -> usize {
+    let numbers = model.embedding().len()
+        + model
+            .heads()
+            .iter()
+            .map(|h| h.w_query.len() + h.w_key.len() + h.w_value.len())
+            .sum::<usize>();
+    numbers * std::mem::size_of::<f64>() + model.sentence().len()
+}
+
+/// The steps before and after the current model.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    past: VecDeque<Change>,
+    future: Vec<Change>,
+    past_bytes: usize,
+    /// The key of the last edit, while further edits with the same key extend it.
+    open_edit: Option<EditKey>,
+}
+
+impl History {
+    /// Sets one number of `model`, remembering the old one unless this continues the same
+    /// number's typing. Returns false (and changes nothing) outside the matrix.
+    pub fn set_cell(
+        &mut self,
+        model: &mut Model,
+        target: Editable,
+        row: usize,
+        col: usize,
+        value: f64,
+    ) -> bool {
+        let Some(before) = cell(model, target, row, col) else {
+            return false;
+        };
+        let key = EditKey::Cell(target, row, col);
+        if self.open_edit != Some(key) {
+            self.push(Change::Cell {
+                target,
+                row,
+                col,
+                value: before,
+            });
+        }
+        self.open_edit = Some(key);
+        self.future.clear();
+        model.set(target, row, col, value);
+        true
+    }
+
+    /// Remembers the whole model `before` a structural change; keystrokes with the same `key`
+    /// (the sentence) extend the step instead.
+    pub fn record_model(&mut self, before: Model, key: EditKey) {
+        if key == EditKey::Other || self.open_edit != Some(key) {
+            self.push(Change::Model(Box::new(before)));
+        }
+        self.open_edit = (key != EditKey::Other).then_some(key);
+        self.future.clear();
+    }
+
+    fn push(&mut self, change: Change) {
+        self.past_bytes += change.bytes();
+        self.past.push_back(change);
+        while self.past.len() > UNDO_DEPTH || (self.past_bytes > UNDO_BYTES && self.past.len() > 1)
+        {
+            if let Some(old) = self.past.pop_front() {
+                self.past_bytes -= old.bytes();
+            }
+        }
+    }
+
+    /// Ends the current edit: the next one, even of the same cell, is a new undo step.
+    pub fn seal(&mut self) {
+        self.open_edit = None;
+    }
+
+    /// Takes back the last step. Returns false when there is none.
+    pub fn undo(&mut self, model: &mut Model) -> bool {
+        let Some(change) = self.past.pop_back() else {
+            return false;
+        };
+        self.past_bytes -= change.bytes();
+        self.future.push(change.apply(model));
+        self.seal();
+        true
+    }
+
+    /// Repeats the last step undone. Returns false when there is none.
+    pub fn redo(&mut self, model: &mut Model) -> bool {
+        let Some(change) = self.future.pop() else {
+            return false;
+        };
+        let back = change.apply(model);
+        self.push(back);
+        self.seal();
+        true
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.past.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.future.is_empty()
+    }
+
+    /// How many undo steps are kept.
+    pub fn depth(&self) -> usize {
+        self.past.len()
+    }
+
+    /// Roughly how many bytes the undo steps keep.
+    pub fn bytes(&self) -> usize {
+        self.past_bytes
+    }
+}

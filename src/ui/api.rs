@@ -1,0 +1,97 @@
+//! `window.attentionExplorer`: the scripting API for course pages ("now set W_query[0][0] to 2")
+//! and for tests. Each function goes through the same path as the page: `edit` is a typed
+//! number (undo included), `load` a loaded state.
+
+use js_sys::{Object, Reflect, JSON};
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+use crate::core::history::{EditKey, History};
+use crate::core::report::trace_json;
+use crate::core::script::locate_edit;
+use crate::core::state::{read_state, write_state};
+use crate::ui::app::AppState;
+
+/// JSON text as a JavaScript value (both writers below produce valid JSON).
+fn parsed(json: &str) -> JsValue {
+    JSON::parse(json).unwrap_or(JsValue::NULL)
+}
+
+/// `null` for success, else the message.
+fn outcome(result: Result<(), String>) -> JsValue {
+    result
+        .err()
+        .map_or(JsValue::NULL, |m| JsValue::from_str(&m))
+}
+
+fn number(v: &JsValue) -> f64 {
+    v.as_f64().unwrap_or(f64::NAN)
+}
+
+/// Puts the API on `window`. The closures live as long as the page.
+pub fn install(state: AppState) {
+    let api = Object::new();
+    let set = |name: &str, f: &JsValue| {
+        Reflect::set(&api, &JsValue::from_str(name), f).ok();
+    };
+
+    let trace = Closure::<dyn Fn() -> JsValue>::new(move || {
+        parsed(&state.trace.with_untracked(|t| trace_json(t).to_string()))
+    });
+    set("trace", trace.as_ref());
+    trace.forget();
+
+    let saved = Closure::<dyn Fn() -> JsValue>::new(move || {
+        parsed(&state.model.with_untracked(write_state))
+    });
+    set("state", saved.as_ref());
+    saved.forget();
+
+    // A state as an object or as JSON text; nothing changes when it is refused.
+    let load = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |value: JsValue| {
+        let text = value
+            .as_string()
+            .or_else(|| JSON::stringify(&value).ok().and_then(|s| s.as_string()));
+        let Some(text) = text else {
+            return outcome(Err(
+                "load needs a saved state: an object or JSON text".into()
+            ));
+        };
+        outcome(
+            read_state(&text)
+                .map(|model| {
+                    state.preset.set(None);
+                    state.replace(EditKey::Other, model);
+                })
+                .map_err(|e| e.to_string()),
+        )
+    });
+    set("load", load.as_ref());
+    load.forget();
+
+    let edit = Closure::<dyn Fn(JsValue, JsValue, JsValue, JsValue, JsValue) -> JsValue>::new(
+        move |matrix: JsValue, head: JsValue, row: JsValue, col: JsValue, value: JsValue| {
+            let name = matrix.as_string().unwrap_or_default();
+            let located = state.model.with_untracked(|m| {
+                locate_edit(
+                    m,
+                    &name,
+                    number(&head),
+                    number(&row),
+                    number(&col),
+                    number(&value),
+                )
+            });
+            outcome(located.map(|(target, i, j)| {
+                // One call is one undo step, like a number typed and then left.
+                state.history.update(History::seal);
+                state.set_cell(target, i, j, number(&value));
+                state.history.update(History::seal);
+            }))
+        },
+    );
+    set("edit", edit.as_ref());
+    edit.forget();
+
+    Reflect::set(&window(), &JsValue::from_str("attentionExplorer"), &api).ok();
+}

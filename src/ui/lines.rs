@@ -1,0 +1,136 @@
+//! Attention lines (as BertViz draws them): for the followed query token, a line to every key
+//! token it may see, as thick and as opaque as its weight. Clicking a token on the left follows it.
+
+use leptos::prelude::*;
+
+use crate::core::trace::fmt;
+use crate::ui::app::use_app;
+
+/// Height of one token's row, by sentence length: roomy for tutorial sentences, compact at 64.
+fn row_height(n: usize) -> f64 {
+    if n <= 24 {
+        20.0
+    } else {
+        11.0
+    }
+}
+
+const WIDTH: f64 = 300.0;
+const QUERY_X: f64 = 100.0;
+const KEY_X: f64 = 200.0;
+
+/// One head's weights from the followed token (the last one until the learner picks another).
+#[component]
+pub fn AttentionLines(head: usize) -> impl IntoView {
+    let state = use_app();
+    let n = Memo::new(move |_| state.words.with(Vec::len));
+    let query = Memo::new(move |_| {
+        let n = n.get();
+        state
+            .selected
+            .get()
+            .filter(|&i| i < n)
+            .unwrap_or(n.saturating_sub(1))
+    });
+    // The followed row of the weights: only its change redraws the lines.
+    let row = Memo::new(move |_| {
+        let i = query.get();
+        state.trace.with(|t| {
+            t.heads
+                .get(head)
+                .filter(|h| i < h.weights.nrows())
+                .map(|h| h.weights.row(i).iter().copied().collect::<Vec<f64>>())
+                .unwrap_or_default()
+        })
+    });
+    let causal = Memo::new(move |_| state.model.with(|m| m.causal));
+    let y = move |k: usize| (k as f64 + 0.5) * row_height(n.get()) + 4.0;
+    let font = move || if n.get() <= 24 { "12" } else { "9" };
+
+    let lines = move || {
+        let i = query.get();
+        row.get()
+            .into_iter()
+            .enumerate()
+            // Masked keys get no line at all: the query cannot see them.
+            .filter(|&(j, _)| !(causal.get() && j > i))
+            .map(|(j, w)| {
+                view! {
+                    <line
+                        data-key=j.to_string()
+                        data-weight=w.to_string()
+                        x1=QUERY_X + 4.0
+                        y1=y(i)
+                        x2=KEY_X - 4.0
+                        y2=y(j)
+                        stroke-width=format!("{:.2}", 0.5 + 6.0 * w.clamp(0.0, 1.0))
+                        stroke-opacity=format!("{:.3}", 0.12 + 0.88 * w.clamp(0.0, 1.0))
+                    >
+                        <title>{move || state.words.with(|words| format!("{} → {}: {}", words.get(i).cloned().unwrap_or_default(), words.get(j).cloned().unwrap_or_default(), fmt(w, state.precision.get())))}</title>
+                    </line>
+                }
+            })
+            .collect_view()
+    };
+    let tokens = move || {
+        state.words.get().into_iter().enumerate().map(|(k, word)| {
+            let followed = move || query.get() == k;
+            let label = word.clone();
+            view! {
+                <text
+                    class="query-token"
+                    class:followed=followed
+                    x=QUERY_X
+                    y=y(k)
+                    text-anchor="end"
+                    dominant-baseline="middle"
+                    font-size=font
+                    on:click=move |_| state.selected.set(Some(k))
+                >
+                    {label}
+                </text>
+                <text class="key-token" x=KEY_X y=y(k) dominant-baseline="middle" font-size=font>{word}</text>
+            }
+        }).collect_view()
+    };
+    let height = move || n.get() as f64 * row_height(n.get()) + 8.0;
+    let description = move || {
+        let i = query.get();
+        let word = state.words.with(|w| w.get(i).cloned().unwrap_or_default());
+        let top = row.with(|r| {
+            r.iter()
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(b.1))
+                .map(|(j, &w)| (j, w))
+        });
+        let most = top.map(|(j, w)| {
+            let key = state
+                .words
+                .with(|ws| ws.get(j).cloned().unwrap_or_default());
+            format!(", most to “{key}” ({})", fmt(w, state.precision.get()))
+        });
+        format!(
+            "Where “{word}” looks, head {head}{}",
+            most.unwrap_or_default()
+        )
+    };
+    view! {
+        <figure class="lines">
+            <figcaption>{description}</figcaption>
+            <svg
+                data-view="lines"
+                data-head=head.to_string()
+                data-query=move || query.get().to_string()
+                role="img"
+                aria-label=description
+                width=WIDTH
+                height=height
+                viewBox=move || format!("0 0 {WIDTH} {}", height())
+            >
+                <g class="attention-lines">{lines}</g>
+                {tokens}
+            </svg>
+            <p class="note">"Click a token on the left to follow it."</p>
+        </figure>
+    }
+}

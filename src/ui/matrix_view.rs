@@ -1,0 +1,139 @@
+//! One view for every matrix, with two faces: numbers (a table) and a heat map (a canvas). Both
+//! faces take the same [`MatrixSpec`]; the view adds the caption and the toggle between them.
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+use crate::core::heatmap::{Face, Heat};
+use crate::ui::app::{use_app, CellEditor};
+use crate::ui::heatmap::HeatMap;
+use crate::ui::matrix_table::MatrixTable;
+
+/// What a matrix view shows and what it reports: the one small interface of both faces.
+#[derive(Clone)]
+pub struct MatrixSpec {
+    /// The DOM contract's name (`scores`, `w_query`, …).
+    pub name: &'static str,
+    /// What the caption calls it (`W_query`, `Q·Kᵀ`, …).
+    pub title: String,
+    pub head: Option<usize>,
+    /// What rows and columns are (`query ╲ key`), or empty.
+    pub corner: &'static str,
+    pub matrix: Signal<DMatrix<f64>>,
+    pub row_labels: Signal<Vec<String>>,
+    pub col_labels: Signal<Vec<String>>,
+    pub heat: Heat,
+    /// The followed token's row.
+    pub highlight_row: Signal<Option<usize>>,
+    /// Grey the cells above the diagonal (causal).
+    pub grey_future: Signal<bool>,
+    /// Present when the learner may edit the numbers.
+    pub editor: Option<CellEditor>,
+    /// A cell was clicked or chosen with Enter (e.g. to explain a score).
+    pub on_cell_click: Option<Callback<(usize, usize)>>,
+    /// A row label was clicked (e.g. to follow that token).
+    pub on_row_click: Option<Callback<usize>>,
+}
+
+impl MatrixSpec {
+    /// "W_query, head 1" for captions and screen readers.
+    pub fn label(&self) -> String {
+        match self.head {
+            Some(h) => format!("{}, head {h}", self.title),
+            None => self.title.clone(),
+        }
+    }
+
+    /// Unique within the page, for element ids.
+    pub fn id(&self) -> String {
+        format!("{}-{}", self.name, self.head.unwrap_or(0))
+    }
+}
+
+/// A matrix with its caption and a toggle between numbers and heat map. Small matrices open as
+/// numbers, large ones as heat maps ([`Face::default_for`]); the learner's choice sticks.
+#[component]
+pub fn MatrixView(
+    name: &'static str,
+    title: String,
+    #[prop(optional)] head: Option<usize>,
+    #[prop(optional)] corner: &'static str,
+    matrix: Signal<DMatrix<f64>>,
+    row_labels: Signal<Vec<String>>,
+    col_labels: Signal<Vec<String>>,
+    heat: Heat,
+    #[prop(optional, into)] highlight_row: Option<Signal<Option<usize>>>,
+    #[prop(optional, into)] grey_future: Option<Signal<bool>>,
+    #[prop(optional)] editor: Option<CellEditor>,
+    #[prop(optional)] on_cell_click: Option<Callback<(usize, usize)>>,
+    #[prop(optional)] on_row_click: Option<Callback<usize>>,
+) -> impl IntoView {
+    let spec = MatrixSpec {
+        name,
+        title,
+        head,
+        corner,
+        matrix,
+        row_labels,
+        col_labels,
+        heat,
+        highlight_row: highlight_row.unwrap_or_else(|| Signal::derive(|| None)),
+        grey_future: grey_future.unwrap_or_else(|| Signal::derive(|| false)),
+        editor,
+        on_cell_click,
+        on_row_click,
+    };
+    let faces = use_app().faces;
+    let key = (name, head);
+    let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
+    let chosen = RwSignal::new(faces.with_value(|f| f.get(&key).copied()));
+    let face = Memo::new(move |_| {
+        chosen
+            .get()
+            .unwrap_or_else(|| Face::default_for(shape.get().0, shape.get().1))
+    });
+    let toggle = move |_| {
+        let next = face.get_untracked().toggled();
+        chosen.set(Some(next));
+        faces.update_value(|f| {
+            f.insert(key, next);
+        });
+    };
+    let caption = spec.label();
+    let body = {
+        let spec = spec.clone();
+        move || match face.get() {
+            Face::Numbers => view! { <MatrixTable spec=spec.clone()/> }.into_any(),
+            Face::Heatmap => view! { <HeatMap spec=spec.clone()/> }.into_any(),
+        }
+    };
+    view! {
+        <figure class="matrix">
+            <figcaption>
+                <span class="matrix-title">{spec.title.clone()}</span>
+                {head.map(|h| view! { <span class="matrix-head">{format!(" · head {h}")}</span> })}
+                {editor.is_some().then(|| view! { <span class="editable-tag">"editable"</span> })}
+                <span class="shape">{move || { let (r, c) = shape.get(); format!("{r} × {c}") }}</span>
+                <button
+                    type="button"
+                    class="face-toggle"
+                    data-action="toggle-view"
+                    aria-label=move || match face.get() {
+                        Face::Numbers => format!("Show {caption} as a heat map"),
+                        Face::Heatmap => format!("Show {caption} as numbers"),
+                    }
+                    on:click=toggle
+                >
+                    {move || match face.get() { Face::Numbers => "heat map", Face::Heatmap => "numbers" }}
+                </button>
+            </figcaption>
+            {body}
+        </figure>
+    }
+}
+
+/// Column labels 0, 1, … for a matrix of `cols` columns.
+pub fn index_labels(cols: impl Fn() -> usize + Send + Sync + 'static) -> Signal<Vec<String>> {
+    // A memo, so labels are rewritten only when the width changes, not on every edit.
+    Memo::new(move |_| (0..cols()).map(|j| j.to_string()).collect()).into()
+}

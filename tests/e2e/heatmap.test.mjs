@@ -1,0 +1,177 @@
+// End-to-end: heat maps, attention lines, the head strip and the scripting API in the built page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, launch, open, projectRoot, coreTrace, assertSameTrace, seededState } from './harness.mjs';
+
+let server, base, browser, big;
+const out = join(projectRoot, 'tests', 'e2e', 'output');
+before(async () => {
+  ({ server, base } = await startServer());
+  browser = await launch();
+  mkdirSync(out, { recursive: true });
+  // 64 tokens, d_in 64, d_k = d_v = 16, 8 heads, causal: the size the heat maps were built for.
+  const { page } = await open(browser, `${base}?preset=raschka`);
+  big = await seededState(page, 64, { d_in: 64, d_k: 16, d_v: 16, heads: 8 }, true);
+  await page.close();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** The page with the 64-token model loaded through the API. */
+async function openBig(viewport, colorScheme = 'light') {
+  const { page, errors } = await open(browser, `${base}?preset=dog`, viewport);
+  await page.emulateMedia({ colorScheme });
+  assert.equal(await page.evaluate((s) => window.attentionExplorer.load(s), big), null);
+  await page.waitForSelector('canvas[data-matrix="weights"][data-rows="64"]');
+  return { page, errors };
+}
+
+const api = (page, call, ...args) => page.evaluate(([c, a]) => window.attentionExplorer[c](...a), [call, args]);
+
+test('at 64 tokens × 8 heads every step has its matrices on the page', async () => {
+  const { page, errors } = await openBig();
+  for (const toggle of await page.locator('[data-action="toggle-step"]').all()) {
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+  }
+  const names = ['embedding', 'embedded', 'w_query', 'w_key', 'w_value', 'queries', 'keys', 'values', 'scores', 'scaled_scores',
+    'masked_scores', 'masked_weights_simple', 'masked_weights_renormalized', 'weights', 'context', 'output'];
+  for (const name of names) {
+    const map = page.locator(`canvas[data-matrix="${name}"][data-view="heatmap"]`);
+    assert.equal(await map.count(), 1, name);
+    assert.match(await map.getAttribute('aria-label'), /heat map/);
+  }
+  assert.equal(await page.getAttribute('canvas[data-matrix="output"]', 'data-cols'), '128');
+  assert.equal(await page.locator('canvas[data-view="thumbnail"]').count(), 8);
+  // Picking a head in the strip shows it in detail.
+  await page.click('[data-action="pick-head"][data-head="5"]');
+  await page.waitForSelector('canvas[data-matrix="scores"][data-head="5"]');
+  assert.equal(await page.getAttribute('[data-action="pick-head"][data-head="5"]', 'aria-pressed'), 'true');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('hovering a heat-map cell shows the value that trace() holds', async () => {
+  const { page, errors } = await openBig();
+  const map = page.locator('canvas[data-matrix="weights"][data-head="0"][data-view="heatmap"]');
+  const box = await map.boundingBox();
+  const trace = await api(page, 'trace');
+  for (const [fx, fy] of [[0.5, 0.9], [0.3, 0.95], [0.98, 0.98]]) {
+    await page.mouse.move(box.x + fx * box.width, box.y + fy * box.height);
+    const readout = page.locator('#weights-0-readout [data-value]');
+    const [i, j, value] = await Promise.all(['data-row', 'data-col', 'data-value'].map((a) => readout.getAttribute(a)));
+    assert.equal(Number(value), trace.heads[0].weights[Number(i)][Number(j)], `weights[${i}][${j}]`);
+  }
+  // The keyboard cursor reads cells too.
+  await map.focus();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await page.mouse.move(0, 0);
+  assert.equal(await map.getAttribute('data-cursor'), '1,1');
+  assert.equal(Number(await page.getAttribute('#weights-0-readout [data-value]', 'data-value')), trace.heads[0].weights[1][1]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('an edit in the heat-map edit box changes trace() to what attention-trace computes', async () => {
+  const { page, errors } = await openBig();
+  const map = page.locator('canvas[data-matrix="w_query"][data-head="0"]');
+  await map.focus();
+  for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  const input = page.locator('.heatmap-editor input');
+  await input.waitFor();
+  await input.fill('oops');
+  assert.equal(await input.getAttribute('aria-invalid'), 'true');
+  await input.fill('0.5');
+  await input.press('Enter');
+  await page.waitForSelector('.heatmap-editor', { state: 'detached' });
+  const state = await api(page, 'state');
+  assert.equal(state.heads[0].w_query[3][1], 0.5);
+  assertSameTrace(await api(page, 'trace'), coreTrace(JSON.stringify(state)));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('trace() equals attention-trace for every preset and a 64-token state', async () => {
+  for (const preset of ['dog', 'raschka', 'raschka-multihead']) {
+    const { page, errors } = await open(browser, `${base}?preset=${preset}`);
+    assertSameTrace(await api(page, 'trace'), coreTrace(null, preset));
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  const { page, errors } = await openBig();
+  assertSameTrace(await api(page, 'trace'), coreTrace(JSON.stringify(big)));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('attention lines follow the selected token and every edit', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=dog`);
+  const lines = page.locator('svg[data-view="lines"][data-head="0"]');
+  // Until a token is picked, the last one is followed; causal, so it sees all 9.
+  assert.equal(await lines.getAttribute('data-query'), '8');
+  assert.equal(await lines.locator('line').count(), 9);
+  await page.click('.token:has-text("she")');
+  assert.equal(await lines.getAttribute('data-query'), '6');
+  assert.equal(await lines.locator('line').count(), 7, 'masked keys have no line');
+  const toDog = Number(await lines.locator('line[data-key="1"]').getAttribute('data-weight'));
+  assert.equal(toDog.toFixed(3), '0.883');
+  assert.ok(Number(await lines.locator('line[data-key="1"]').getAttribute('stroke-width')) > 5);
+  // Clicking a query token in the picture follows it everywhere.
+  await lines.locator('text.query-token', { hasText: 'ball' }).click();
+  assert.equal(await lines.getAttribute('data-query'), '4');
+  assert.equal(await page.getAttribute('.token:has-text("ball")', 'aria-pressed'), 'true');
+  // An edit moves the lines.
+  const before = await lines.locator('line[data-key="1"]').getAttribute('data-weight');
+  assert.equal(await api(page, 'edit', 'w_key', 0, 0, 0, -3), null);
+  assert.notEqual(await lines.locator('line[data-key="1"]').getAttribute('data-weight'), before);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the scripting API loads, edits and refuses with messages, undo included', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=dog`);
+  const original = await api(page, 'state');
+  assert.match(await api(page, 'load', '{"version": 2}'), /version/);
+  assert.match(await api(page, 'load', 'not json'), /.+/);
+  assert.deepEqual(await api(page, 'state'), original, 'a refused load changes nothing');
+  assert.equal(await api(page, 'edit', 'scores', 0, 0, 0, 1), 'there is no editable matrix “scores”: use embedding, w_query, w_key or w_value');
+  assert.match(await api(page, 'edit', 'w_query', 0, 2, 0, 1), /^row 2 is out of range/);
+  assert.match(await api(page, 'edit', 'w_query', 0, 0, 0, Infinity), /not a finite number/);
+  assert.match(await api(page, 'edit', 'w_query', 0, 0, 0, 1e7), /too large/);
+  assert.equal(await api(page, 'edit', 'embedding', 99, 1, 0, 2.5), null);
+  assert.equal(await api(page, 'edit', 'embedding', 0, 1, 0, 3.5), null);
+  assert.equal((await api(page, 'state')).embedding[1][0], 3.5);
+  await page.click('[data-action="undo"]');
+  assert.equal((await api(page, 'state')).embedding[1][0], 2.5, 'each call is one undo step');
+  // load() takes an object or JSON text.
+  assert.equal(await api(page, 'load', JSON.stringify(original)), null);
+  assert.deepEqual(await api(page, 'state'), original);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('screenshots of a 64-token model and of the attention lines, light and dark', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+      const { page, errors } = await openBig(viewport, colorScheme);
+      await page.click('[data-action="pick-head"][data-head="2"]');
+      await page.locator('svg[data-view="lines"] text.query-token').nth(40).click();
+      await page.locator('#step-weights').screenshot({ path: join(out, `weights-64-${name}-${colorScheme}.png`) });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than the screen`);
+      assert.deepEqual(errors, []);
+      await page.close();
+      const { page: dog } = await open(browser, `${base}?preset=dog`, viewport);
+      await dog.emulateMedia({ colorScheme });
+      await dog.click('.token:has-text("she")');
+      await dog.locator('#step-weights').screenshot({ path: join(out, `lines-dog-${name}-${colorScheme}.png`) });
+      await dog.close();
+    }
+  }
+});

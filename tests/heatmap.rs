@@ -1,0 +1,121 @@
+//! `core::heatmap`: the face a matrix opens with, cell colours equal to the tables', layout.
+
+use attention_explorer::core::heatmap::{
+    cell_pixels, fit_label, max_abs, parse_colour, Face, Heat, Layout, Palette,
+};
+use nalgebra::DMatrix;
+
+#[test]
+fn small_matrices_open_as_numbers_and_large_ones_as_heat_maps() {
+    assert_eq!(Face::default_for(16, 16), Face::Numbers);
+    assert_eq!(Face::default_for(9, 3), Face::Numbers);
+    assert_eq!(Face::default_for(17, 3), Face::Heatmap);
+    assert_eq!(Face::default_for(64, 64), Face::Heatmap);
+    assert_eq!(Face::Numbers.toggled(), Face::Heatmap);
+}
+
+#[test]
+fn levels_follow_the_tables_scales() {
+    assert_eq!(Heat::Signed.level(-2.0, 4.0), -0.5);
+    assert_eq!(Heat::Signed.level(f64::NEG_INFINITY, 4.0), 0.0);
+    assert_eq!(Heat::Signed.level(3.0, 0.0), 0.0);
+    assert_eq!(Heat::Unit.level(0.25, 9.0), 0.25);
+    assert_eq!(Heat::Unit.level(f64::NAN, 1.0), 0.0);
+    assert_eq!(Heat::Signed.range(2.5), (-2.5, 2.5));
+    assert_eq!(Heat::Unit.range(2.5), (0.0, 1.0));
+    let m = DMatrix::from_row_slice(1, 3, &[1.0, -3.0, f64::NEG_INFINITY]);
+    assert_eq!(max_abs(&m), 3.0);
+}
+
+#[test]
+fn colours_blend_the_tint_over_the_panel_as_css_does() {
+    let light = Palette::LIGHT;
+    // rgba(37, 99, 235, 0.55) over white.
+    assert_eq!(light.cell(Heat::Signed, 1.0), [135, 169, 244]);
+    assert_eq!(light.cell(Heat::Signed, 0.0), [255, 255, 255]);
+    // rgba(220, 38, 38, 0.275) over white.
+    assert_eq!(light.cell(Heat::Signed, -0.5), [245, 195, 195]);
+    // rgba(22, 163, 74, 0.6) over white.
+    assert_eq!(light.cell(Heat::Unit, 1.0), [115, 200, 146]);
+    assert_eq!(Palette::DARK.cell(Heat::Unit, 0.0), Palette::DARK.panel);
+}
+
+#[test]
+fn css_colours_are_read_as_style_css_writes_them() {
+    assert_eq!(parse_colour("#f8fafc"), Some([0xf8, 0xfa, 0xfc]));
+    assert_eq!(parse_colour(" #fff"), Some([255, 255, 255]));
+    assert_eq!(parse_colour(" 37, 99, 235"), Some([37, 99, 235]));
+    assert_eq!(parse_colour("37, 99"), None);
+    assert_eq!(parse_colour("red"), None);
+    assert_eq!(parse_colour("#12"), None);
+    let css = |name: &str| match name {
+        "--pos" => " 1, 2, 3".to_owned(),
+        "--panel" => "#000000".to_owned(),
+        _ => String::new(),
+    };
+    let p = Palette::from_css(css, Palette::DARK);
+    assert_eq!(
+        (p.pos, p.panel, p.neg),
+        ([1, 2, 3], [0, 0, 0], Palette::DARK.neg)
+    );
+}
+
+#[test]
+fn pixels_are_row_major_with_masked_cells_greyed() {
+    let m = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.5, 0.5]);
+    let p = Palette::LIGHT;
+    let px = cell_pixels(&m, Heat::Unit, true, &p);
+    assert_eq!(px.len(), 16);
+    assert_eq!(px[0..4], [115, 200, 146, 255]);
+    assert_eq!(px[4..8], [p.masked[0], p.masked[1], p.masked[2], 255]);
+    assert_eq!(px[8..12], px[12..16]);
+    let unmasked = cell_pixels(&m, Heat::Unit, false, &p);
+    assert_eq!(unmasked[4..8], [255, 255, 255, 255]);
+}
+
+#[test]
+fn layout_finds_cells_and_labels_and_thins_crowded_labels() {
+    let small = Layout::labelled(9, 9, 40.0, 40.0);
+    assert_eq!((small.cell_w, small.cell_h), (22.0, 22.0));
+    assert_eq!(small.row_label_every, 1);
+    assert!(
+        small.vertical_cols,
+        "7-letter labels do not fit 22 px across"
+    );
+    let (x, y) = small.cell_origin(2, 3);
+    assert_eq!(small.cell_at(x + 1.0, y + 1.0), Some((2, 3)));
+    assert_eq!(small.cell_at(x - 1.0 - 2.0 * 22.0 - small.left, y), None);
+    assert_eq!(small.row_label_at(1.0, y + 5.0), Some(2));
+    assert_eq!(small.cell_at(small.width + 1.0, y), None);
+    assert_eq!(small.labelled_rows(), (0..9).collect::<Vec<_>>());
+
+    let big = Layout::labelled(64, 64, 70.0, 70.0);
+    assert_eq!(big.cell_h, 5.0);
+    assert_eq!(big.row_label_every, 3);
+    assert_eq!(big.labelled_rows().len(), 22);
+    assert_eq!(big.width, big.left + 320.0);
+
+    let numbers = Layout::labelled(3, 4, 7.0, 7.0);
+    assert!(!numbers.vertical_cols, "digits fit across a cell");
+
+    let wide = Layout::labelled(64, 2048, 70.0, 28.0);
+    // One pixel per column at most: the widest output (16 heads × 128) scrolls sideways.
+    assert_eq!(wide.cell_w, 1.0);
+    assert_eq!(wide.width, wide.left + 2048.0);
+    let output = Layout::labelled(64, 256, 70.0, 21.0);
+    assert_eq!((output.cell_w, output.cell_h), (3.0, 3.0));
+
+    let thumb = Layout::thumbnail(64, 64, 128.0);
+    assert_eq!(
+        (thumb.width, thumb.height, thumb.has_labels()),
+        (128.0, 128.0, false)
+    );
+    assert!(thumb.labelled_rows().is_empty());
+}
+
+#[test]
+fn long_labels_are_cut() {
+    assert_eq!(fit_label("dog"), "dog");
+    assert_eq!(fit_label("antidisestablishment"), "antidisesta…");
+    assert_eq!(fit_label("antidisestablishment").chars().count(), 12);
+}
