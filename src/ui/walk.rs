@@ -89,8 +89,9 @@ pub fn Walk() -> impl IntoView {
         state.walk.set(None);
         focus_later(start_button);
     };
+    // Unless a field or editor already used this Esc for itself.
     let _ = window_event_listener(ev::keydown, move |e| {
-        if e.key() == "Escape" && state.walk.get_untracked().is_some() {
+        if e.key() == "Escape" && !e.default_prevented() && state.walk.get_untracked().is_some() {
             end();
         }
     });
@@ -126,7 +127,7 @@ pub fn Walk() -> impl IntoView {
         </button>
         <aside class="walk" aria-label="Guided walk" hidden=move || state.walk.get().is_none()>
             // Read out whole at each move: where the walk is, then what to try.
-            <div aria-live="polite" aria-atomic="true">
+            <div id="walk-status" aria-live="polite" aria-atomic="true">
                 <p class="walk-where">
                     {move || {
                         let stop = state.walk_stop.get()?;
@@ -149,6 +150,7 @@ pub fn Walk() -> impl IntoView {
                     type="button"
                     data-action="walk-next"
                     node_ref=next_button
+                    aria-describedby="walk-status"
                     aria-disabled=move || at_last().to_string()
                     on:click=move |_| go(true)
                 >
