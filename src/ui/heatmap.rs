@@ -68,6 +68,28 @@ pub fn text_width(text: &str) -> f64 {
     })
 }
 
+impl<'a> Picture<'a> {
+    /// Just the cells: no labels, no marks.
+    pub fn unlabelled(
+        layout: Layout,
+        matrix: &'a DMatrix<f64>,
+        heat: Heat,
+        causal: bool,
+        palette: Palette,
+    ) -> Self {
+        Picture {
+            layout,
+            matrix,
+            heat,
+            causal,
+            palette,
+            row_labels: &[],
+            col_labels: &[],
+            marks: Marks::default(),
+        }
+    }
+}
+
 fn context_2d(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
     canvas.get_context("2d").ok()??.dyn_into().ok()
 }
@@ -103,8 +125,11 @@ pub fn paint(canvas: &HtmlCanvasElement, scratch: &HtmlCanvasElement, p: &Pictur
     }
 
     let pixels = cell_pixels(p.matrix, p.heat, p.causal, &p.palette);
-    scratch.set_width(cols as u32);
-    scratch.set_height(rows as u32);
+    // Resizing clears a canvas, so only when the shape changed.
+    if scratch.width() != cols as u32 || scratch.height() != rows as u32 {
+        scratch.set_width(cols as u32);
+        scratch.set_height(rows as u32);
+    }
     let image =
         ImageData::new_with_u8_clamped_array_and_sh(Clamped(&pixels), cols as u32, rows as u32);
     if let (Ok(image), Some(sctx)) = (image, context_2d(scratch)) {
@@ -251,21 +276,6 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
     let (palette, precision) = (state.palette, state.precision);
     let canvas = NodeRef::<Canvas>::new();
     let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
-    let MatrixSpec {
-        name,
-        head,
-        corner,
-        matrix,
-        row_labels,
-        col_labels,
-        heat,
-        highlight_row,
-        grey_future,
-        editor,
-        on_cell_click,
-        on_row_click,
-        ..
-    } = spec.clone();
     let (id, label) = (spec.id(), spec.label());
     let widest = |labels: Signal<Vec<String>>| {
         move || {
@@ -276,8 +286,8 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
             })
         }
     };
-    let (row_label_px, col_label_px) = (widest(row_labels), widest(col_labels));
-    let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
+    let (row_label_px, col_label_px) = (widest(spec.row_labels), widest(spec.col_labels));
+    let shape = Memo::new(move |_| spec.matrix.with(|m| m.shape()));
     let layout = Memo::new(move |_| {
         let (rows, cols) = shape.get();
         Layout::labelled(rows, cols, row_label_px(), col_label_px())
@@ -291,26 +301,22 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
         let marks = Marks {
-            row: highlight_row.get(),
+            row: spec.highlight_row.get(),
             cursor: cursor.get(),
             hover: hover.get(),
         };
-        let (layout, causal, palette) = (layout.get(), grey_future.get(), palette.get());
-        row_labels.with(|rl| {
-            col_labels.with(|cl| {
-                matrix.with(|m| {
+        let (layout, causal, palette) = (layout.get(), spec.grey_future.get(), palette.get());
+        spec.row_labels.with(|rl| {
+            spec.col_labels.with(|cl| {
+                spec.matrix.with(|m| {
                     paint_with(
                         scratch,
                         &el,
                         &Picture {
-                            layout,
-                            matrix: m,
-                            heat,
-                            causal,
-                            palette,
                             row_labels: rl,
                             col_labels: cl,
                             marks,
+                            ..Picture::unlabelled(layout, m, spec.heat, causal, palette)
                         },
                     );
                 })
@@ -323,10 +329,10 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
     };
     let act = move |(i, j): (usize, usize)| {
         cursor.set(Some((i, j)));
-        if let Some(cb) = on_cell_click {
+        if let Some(cb) = spec.on_cell_click {
             cb.run((i, j));
         }
-        if editor.is_some() {
+        if spec.editor.is_some() {
             editing.set(true);
         }
     };
@@ -336,7 +342,7 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         } else if let Some(i) = layout
             .with_untracked(|l| l.row_label_at(f64::from(ev.offset_x()), f64::from(ev.offset_y())))
         {
-            if let Some(cb) = on_row_click {
+            if let Some(cb) = spec.on_row_click {
                 cb.run(i);
             }
         }
@@ -369,17 +375,17 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
     let shown = Memo::new(move |_| hover.get().or(cursor.get()));
     let readout = move || {
         let (i, j) = shown.get()?;
-        let value = matrix.with(|m| m.get((i, j)).copied())?;
+        let value = spec.matrix.with(|m| m.get((i, j)).copied())?;
         let name_of = |labels: Signal<Vec<String>>, k: usize| {
             labels.with(|l| l.get(k).cloned().unwrap_or_else(|| k.to_string()))
         };
-        let (row, col) = (name_of(row_labels, i), name_of(col_labels, j));
-        let place = if corner.is_empty() {
+        let (row, col) = (name_of(spec.row_labels, i), name_of(spec.col_labels, j));
+        let place = if spec.corner.is_empty() {
             format!("row {i} “{row}”, column {col}")
         } else {
             format!("query “{row}” → key “{col}”")
         };
-        let masked = grey_future.get() && j > i;
+        let masked = spec.grey_future.get() && j > i;
         let text = format!(
             "{place}: {}{}",
             if value.is_finite() {
@@ -394,27 +400,27 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         })
     };
     let legend = move || {
-        let (low, high) = matrix.with(|m| heat.range(max_abs(m)));
+        let (low, high) = spec.matrix.with(|m| spec.heat.range(max_abs(m)));
         let p = precision.get();
         view! {
             <span class="legend-low" data-value=low.to_string()>{fmt(low, p)}</span>
-            <span class=match heat { Heat::Signed => "legend-bar signed", Heat::Unit => "legend-bar unit" } aria-hidden="true"></span>
+            <span class=match spec.heat { Heat::Signed => "legend-bar signed", Heat::Unit => "legend-bar unit" } aria-hidden="true"></span>
             <span class="legend-high" data-value=high.to_string()>{fmt(high, p)}</span>
-            {grey_future.get().then(|| view! { <span class="legend-masked" aria-hidden="true"></span><span>"masked"</span> })}
+            {spec.grey_future.get().then(|| view! { <span class="legend-masked" aria-hidden="true"></span><span>"masked"</span> })}
         }
     };
 
     // The edit box: a table cell's input (same typing, checks, paste and undo) over the map.
     let edit_box = move || {
-        let editor = editor?;
+        let editor = spec.editor?;
         if !editing.get() {
             return None;
         }
         let (i, j) = cursor.get()?;
-        let view = RwSignal::new(CellView::new(0.0, 0, heat, 0.0, false));
+        let view = RwSignal::new(CellView::new(0.0, 0, spec.heat, 0.0, false));
         Effect::new(move |_| {
-            let value = matrix.with(|m| m.get((i, j)).copied().unwrap_or(0.0));
-            view.set(CellView::new(value, precision.get(), heat, 0.0, false));
+            let value = spec.matrix.with(|m| m.get((i, j)).copied().unwrap_or(0.0));
+            view.set(CellView::new(value, precision.get(), spec.heat, 0.0, false));
         });
         let (x, y) = layout.with_untracked(|l| {
             let (x, y) = l.cell_origin(i, j);
@@ -426,7 +432,9 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
                 c.focus().ok();
             }
         };
-        let row = row_labels.with_untracked(|l| l.get(i).cloned().unwrap_or_default());
+        let row = spec
+            .row_labels
+            .with_untracked(|l| l.get(i).cloned().unwrap_or_default());
         let input_id = format!("{}-edit", id.clone());
         let frame = NodeRef::<leptos::html::Div>::new();
         // Focus the new input once it is in the page.
@@ -465,7 +473,7 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         spec.label(),
         shape.get_untracked().0,
         shape.get_untracked().1,
-        if editor.is_some() {
+        if spec.editor.is_some() {
             "Enter edits the number"
         } else {
             "Enter explains the cell"
@@ -477,13 +485,13 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
             <div class="scroll heatmap-frame">
                 <canvas
                     node_ref=canvas
-                    data-matrix=name
-                    data-head=head.map(|h| h.to_string())
+                    data-matrix=spec.name
+                    data-head=spec.head.map(|h| h.to_string())
                     data-view="heatmap"
                     data-rows=move || shape.get().0.to_string()
                     data-cols=move || shape.get().1.to_string()
                     data-cursor=move || cursor.get().map(|(i, j)| format!("{i},{j}"))
-                    class:editable=editor.is_some()
+                    class:editable=spec.editor.is_some()
                     role="img"
                     tabindex="0"
                     aria-label=aria
@@ -527,16 +535,7 @@ pub fn Thumbnail(
             paint_with(
                 scratch,
                 &el,
-                &Picture {
-                    layout,
-                    matrix: m,
-                    heat: Heat::Unit,
-                    causal,
-                    palette,
-                    row_labels: &[],
-                    col_labels: &[],
-                    marks: Marks::default(),
-                },
+                &Picture::unlabelled(layout, m, Heat::Unit, causal, palette),
             );
         });
     });

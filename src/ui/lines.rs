@@ -47,27 +47,26 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
     let y = move |k: usize| (k as f64 + 0.5) * row_height(n.get()) + 4.0;
     let font = move || if n.get() <= 24 { "12" } else { "9" };
 
+    // One <line> per key, kept across edits: an edit only rewrites their attributes. A key the
+    // query may not see (causal) has no line at all.
+    let visible = move |j: usize| !(causal.get() && j > query.get());
+    let weight = move |j: usize| row.with(|r| r.get(j).copied().unwrap_or(0.0));
     let lines = move || {
-        let i = query.get();
-        row.get()
-            .into_iter()
-            .enumerate()
-            // Masked keys get no line at all: the query cannot see them.
-            .filter(|&(j, _)| !(causal.get() && j > i))
-            .map(|(j, w)| {
+        (0..n.get())
+            .map(|j| {
                 view! {
-                    <line
-                        data-key=j.to_string()
-                        data-weight=w.to_string()
-                        x1=QUERY_X + 4.0
-                        y1=y(i)
-                        x2=KEY_X - 4.0
-                        y2=y(j)
-                        stroke-width=format!("{:.2}", 0.5 + 6.0 * w.clamp(0.0, 1.0))
-                        stroke-opacity=format!("{:.3}", 0.12 + 0.88 * w.clamp(0.0, 1.0))
-                    >
-                        <title>{move || state.words.with(|words| format!("{} → {}: {}", words.get(i).cloned().unwrap_or_default(), words.get(j).cloned().unwrap_or_default(), fmt(w, state.precision.get())))}</title>
-                    </line>
+                    <Show when=move || visible(j)>
+                        <line
+                            data-key=j.to_string()
+                            data-weight=move || weight(j).to_string()
+                            x1=QUERY_X + 4.0
+                            y1=move || y(query.get())
+                            x2=KEY_X - 4.0
+                            y2=y(j)
+                            stroke-width=move || format!("{:.2}", 0.5 + 6.0 * weight(j).clamp(0.0, 1.0))
+                            stroke-opacity=move || format!("{:.3}", 0.12 + 0.88 * weight(j).clamp(0.0, 1.0))
+                        />
+                    </Show>
                 }
             })
             .collect_view()

@@ -18,39 +18,24 @@ use crate::ui::matrix_view::MatrixSpec;
 pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     let precision = use_app().precision;
     let (id_base, label) = (spec.id(), spec.label());
-    let MatrixSpec {
-        name,
-        head,
-        corner,
-        matrix,
-        row_labels,
-        col_labels,
-        heat,
-        highlight_row,
-        grey_future,
-        editor,
-        on_cell_click,
-        on_row_click,
-        ..
-    } = spec;
-    let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
+    let shape = Memo::new(move |_| spec.matrix.with(|m| m.shape()));
 
-    // Everything a cell shows, from the matrix, the precision and the mask.
+    // Everything a cell shows, from the spec.matrix, the precision and the mask.
     let views = move || -> Vec<CellView> {
-        let (p, grey) = (precision.get(), grey_future.get());
-        matrix.with(|m| {
+        let (p, grey) = (precision.get(), spec.grey_future.get());
+        spec.matrix.with(|m| {
             let top = max_abs(m);
             // Row-major, as the cells are laid out (nalgebra stores columns first).
             let (rows, cols) = m.shape();
             (0..rows)
                 .flat_map(|i| (0..cols).map(move |j| (i, j)))
-                .map(|(i, j)| CellView::new(m[(i, j)], p, heat, top, grey && is_future(i, j)))
+                .map(|(i, j)| CellView::new(m[(i, j)], p, spec.heat, top, grey && is_future(i, j)))
                 .collect()
         })
     };
 
     let cell = move |i: usize, j: usize, view: RwSignal<CellView>| {
-        let content = match editor {
+        let content = match spec.editor {
             Some(editor) => view! {
                 <CellInput
                     row=i
@@ -73,14 +58,14 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 style=move || view.with(|c| format!("--heat:{:.3}", c.heat))
                 // Read-only cells are reachable from the keyboard: the first one is a tab stop,
                 // arrows move from there, Enter clicks.
-                tabindex=editor.is_none().then_some(if i == 0 && j == 0 { "0" } else { "-1" })
+                tabindex=spec.editor.is_none().then_some(if i == 0 && j == 0 { "0" } else { "-1" })
                 on:keydown=move |ev| {
-                    if editor.is_none() {
+                    if spec.editor.is_none() {
                         keyboard::from_cell(ev);
                     }
                 }
                 on:click=move |_| {
-                    if let Some(cb) = on_cell_click {
+                    if let Some(cb) = spec.on_cell_click {
                         cb.run((i, j));
                     }
                 }
@@ -91,7 +76,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     };
 
     // Rebuilt only when the shape changes. Each cell owns one signal, and one effect per table
-    // writes just the cells whose view changed: cells never subscribe to the whole matrix, whose
+    // writes just the cells whose view changed: cells never subscribe to the whole spec.matrix, whose
     // thousands of subscribers would make every update quadratic in Leptos's subscriber lists.
     let body = move || {
         let (rows, cols) = shape.get();
@@ -108,15 +93,15 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
         (0..rows)
             .map(|i| {
                 let label =
-                    move || row_labels.with(|l| l.get(i).cloned().unwrap_or_else(|| i.to_string()));
+                    move || spec.row_labels.with(|l| l.get(i).cloned().unwrap_or_else(|| i.to_string()));
                 let row_cells = cells[i * cols..(i + 1) * cols].to_vec();
                 view! {
-                    <tr class:selected=move || highlight_row.get() == Some(i)>
+                    <tr class:selected=move || spec.highlight_row.get() == Some(i)>
                         <th
                             scope="row"
-                            class:clickable=on_row_click.is_some()
+                            class:clickable=spec.on_row_click.is_some()
                             on:click=move |_| {
-                                if let Some(cb) = on_row_click {
+                                if let Some(cb) = spec.on_row_click {
                                     cb.run(i);
                                 }
                             }
@@ -132,14 +117,14 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     let header = move || {
         let cols = shape.get().1;
         (0..cols)
-            .map(|j| view! { <th scope="col">{move || col_labels.with(|l| l.get(j).cloned().unwrap_or_else(|| j.to_string()))}</th> })
+            .map(|j| view! { <th scope="col">{move || spec.col_labels.with(|l| l.get(j).cloned().unwrap_or_else(|| j.to_string()))}</th> })
             .collect_view()
     };
 
     view! {
         <div class="scroll">
-            <table data-matrix=name data-head=head.map(|h| h.to_string()) class:editable=editor.is_some() class=match heat { Heat::Unit => "unit", Heat::Signed => "signed" }>
-                <thead><tr><th class="corner">{corner}</th>{header}</tr></thead>
+            <table data-matrix=spec.name data-head=spec.head.map(|h| h.to_string()) class:editable=spec.editor.is_some() class=match spec.heat { Heat::Unit => "unit", Heat::Signed => "signed" }>
+                <thead><tr><th class="corner">{spec.corner}</th>{header}</tr></thead>
                 <tbody>{body}</tbody>
             </table>
         </div>

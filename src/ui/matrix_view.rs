@@ -10,12 +10,12 @@ use crate::ui::heatmap::HeatMap;
 use crate::ui::matrix_table::MatrixTable;
 
 /// What a matrix view shows and what it reports: the one small interface of both faces.
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 pub struct MatrixSpec {
     /// The DOM contract's name (`scores`, `w_query`, …).
     pub name: &'static str,
     /// What the caption calls it (`W_query`, `Q·Kᵀ`, …).
-    pub title: String,
+    pub title: &'static str,
     pub head: Option<usize>,
     /// What rows and columns are (`query ╲ key`), or empty.
     pub corner: &'static str,
@@ -40,7 +40,7 @@ impl MatrixSpec {
     pub fn label(&self) -> String {
         match self.head {
             Some(h) => format!("{}, head {h}", self.title),
-            None => self.title.clone(),
+            None => self.title.to_owned(),
         }
     }
 
@@ -55,7 +55,7 @@ impl MatrixSpec {
 #[component]
 pub fn MatrixView(
     name: &'static str,
-    title: String,
+    title: &'static str,
     #[prop(optional)] head: Option<usize>,
     #[prop(optional)] corner: &'static str,
     matrix: Signal<DMatrix<f64>>,
@@ -100,17 +100,14 @@ pub fn MatrixView(
         });
     };
     let caption = spec.label();
-    let body = {
-        let spec = spec.clone();
-        move || match face.get() {
-            Face::Numbers => view! { <MatrixTable spec=spec.clone()/> }.into_any(),
-            Face::Heatmap => view! { <HeatMap spec=spec.clone()/> }.into_any(),
-        }
+    let body = move || match face.get() {
+        Face::Numbers => view! { <MatrixTable spec/> }.into_any(),
+        Face::Heatmap => view! { <HeatMap spec/> }.into_any(),
     };
     view! {
         <figure class="matrix">
             <figcaption>
-                <span class="matrix-title">{spec.title.clone()}</span>
+                <span class="matrix-title">{title}</span>
                 {head.map(|h| view! { <span class="matrix-head">{format!(" · head {h}")}</span> })}
                 {editor.is_some().then(|| view! { <span class="editable-tag">"editable"</span> })}
                 <span class="shape">{move || { let (r, c) = shape.get(); format!("{r} × {c}") }}</span>

@@ -1,62 +1,79 @@
 // `node tests/e2e/bench.mjs` (after `trunk build --release`): how long the built page takes to open
-// a model and to bring every table up to date after one typed number. A measurement, not a test.
-import { startServer, launch, cellSelector } from './harness.mjs';
+// a model, to load one through the scripting API, and to show an edit. A measurement, not a test.
+import { startServer, launch, seededState } from './harness.mjs';
 
-/** A seeded state of the given size, made by the core's own code via the page's share link. */
-async function stateLink(page, base, sentenceLength, dims) {
-  await page.goto(`${base}?preset=raschka`);
-  await page.waitForSelector('table[data-matrix="weights"]');
-  const sentence = Array.from({ length: sentenceLength }, (_, i) => `w${i}`).join(' ');
-  await page.fill('[data-control="sentence"]', sentence);
-  for (const [control, value] of Object.entries(dims)) await page.fill(`[data-control="${control}"]`, String(value));
-  await page.click('summary:has-text("Save, load or share")');
-  return page.inputValue('[data-control="link"]');
+/** For `count` `attentionExplorer.edit` calls, milliseconds from the call until the page's work
+ * is done (every effect has run: the next task) and until the next frame is painted (a
+ * requestAnimationFrame callback followed by setTimeout 0); median and p95 of each. */
+async function editToFrame(page, matrix, count = 120) {
+  return page.evaluate(async ({ matrix, count }) => {
+    const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+    const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const work = [];
+    const frame = [];
+    await nextFrame();
+    for (let k = 0; k < count; k++) {
+      const start = performance.now();
+      const error = window.attentionExplorer.edit(matrix, 0, k % 2, 0, 0.1 + (k % 17) * 0.05);
+      if (error) throw new Error(error);
+      await nextTask();
+      work.push(performance.now() - start);
+      await nextFrame();
+      frame.push(performance.now() - start);
+    }
+    const stats = (times) => {
+      times.sort((a, b) => a - b);
+      return { median: times[Math.floor(count / 2)], p95: times[Math.floor(count * 0.95)] };
+    };
+    return { work: stats(work), frame: stats(frame) };
+  }, { matrix, count });
 }
 
-/** Milliseconds from an input event in head 0's W_query[0][0] until its last context cell has changed
- * (Leptos updates every table in one synchronous flush). */
-async function editLatency(page, rows, cols) {
-  return page.evaluate(async ({ input, watched }) => {
-    const el = document.querySelector(input);
-    const target = document.querySelector(watched);
-    const times = [];
-    for (let k = 0; k < 10; k++) {
-      const before = target.dataset.value;
-      const changed = new Promise((resolve) => {
-        const observer = new MutationObserver(() => { if (target.dataset.value !== before) { observer.disconnect(); resolve(); } });
-        observer.observe(target, { attributes: true });
-      });
-      const start = performance.now();
-      el.focus();
-      el.value = String(0.1 + k * 0.05);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-      await changed;
-      times.push(performance.now() - start);
-    }
-    times.sort((a, b) => a - b);
-    return times[Math.floor(times.length / 2)];
-  }, { input: `${cellSelector('w_query', 0, 0)} input`, watched: cellSelector('context', rows - 1, cols - 1) });
+/** Milliseconds from `attentionExplorer.load(state)` to the next frame painted. */
+async function loadToFrame(page, state) {
+  return page.evaluate(async (state) => {
+    const start = performance.now();
+    const error = window.attentionExplorer.load(state);
+    if (error) throw new Error(error);
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    return performance.now() - start;
+  }, state);
 }
 
 const { server, base } = await startServer();
 const browser = await launch();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-const cases = [
-  ['dog (9 tokens, 1 head)', `${base}?preset=dog`, 9, 3],
-  ['raschka-multihead (6 tokens, 4 heads)', `${base}?preset=raschka-multihead`, 6, 1],
-];
-cases.push(['16 tokens, 4 heads, d 16', await stateLink(page, base, 16, { d_in: 16, d_k: 16, d_v: 16, heads: 4 }), 16, 16]);
-cases.push(['32 tokens, 2 heads, d 8', await stateLink(page, base, 32, { d_in: 8, d_k: 8, d_v: 8, heads: 2 }), 32, 8]);
-for (const [name, url, rows, cols] of cases) {
-  // A fresh load each time: a link differing only in its fragment would not reload the page.
+const fmt = (x) => x.toFixed(1).padStart(6);
+
+/** Opens `preset` (timing navigation → first weights on the page), loads `state` if given, then
+ * times edits of W_query (one head recomputed) and of the embedding (every head). */
+async function report(name, preset, state = null) {
   await page.goto('about:blank');
   const start = Date.now();
-  await page.goto(url);
-  await page.waitForSelector(cellSelector('context', rows - 1, cols - 1));
-  const open = Date.now() - start;
+  await page.goto(`${base}?preset=${preset}`);
+  await page.waitForSelector('[data-matrix="weights"]');
+  const opened = `open ${String(Date.now() - start).padStart(4)} ms`;
+  const loaded = state ? `load ${fmt(await loadToFrame(page, state))} ms` : ' '.repeat(12);
+  const w = await editToFrame(page, 'w_query');
+  const e = await editToFrame(page, 'embedding');
   const cells = await page.locator('td').count();
-  const edit = await editLatency(page, rows, cols);
-  console.log(`${name.padEnd(40)} open ${String(open).padStart(5)} ms   ${String(cells).padStart(6)} cells   edit → tables updated ${edit.toFixed(1).padStart(7)} ms (median of 10)`);
+  const maps = await page.locator('canvas').count();
+  const both = (t) => `work ${fmt(t.work.median)} / ${fmt(t.work.p95)}, frame ${fmt(t.frame.median)} / ${fmt(t.frame.p95)}`;
+  console.log(`${name}\n   ${state ? loaded : opened}  ${cells} cells, ${maps} canvases;  edit → ms, median / p95:  W_query: ${both(w)};  embedding: ${both(e)}`);
 }
+
+// States made by the page itself, before any timing.
+await page.goto(`${base}?preset=raschka`);
+await page.waitForSelector('[data-matrix="weights"]');
+const mid = await seededState(page, 64, { d_in: 64, d_k: 16, d_v: 16, heads: 8 }, true);
+await page.goto(`${base}?preset=raschka`);
+await page.waitForSelector('[data-matrix="weights"]');
+const limits = await seededState(page, 64, { d_in: 128, d_k: 128, d_v: 128, heads: 16 });
+
+await report('dog (9 tokens, 1 head)', 'dog');
+await report('raschka (6 tokens, 1 head)', 'raschka');
+await report('raschka-multihead (6 tokens, 4 heads)', 'raschka-multihead');
+await report('64 tokens, d_in 64, d_k = d_v = 16, 8 heads, causal', 'dog', mid);
+await report('the limits: 64 tokens, 16 heads, d 128', 'dog', limits);
 await browser.close();
 server.close();

@@ -62,7 +62,7 @@ test('hovering a heat-map cell shows the value that trace() holds', async () => 
   const box = await map.boundingBox();
   const trace = await api(page, 'trace');
   for (const [fx, fy] of [[0.5, 0.9], [0.3, 0.95], [0.98, 0.98]]) {
-    await page.mouse.move(box.x + fx * box.width, box.y + fy * box.height);
+    await map.hover({ position: { x: fx * box.width, y: fy * box.height } });
     const readout = page.locator('#weights-0-readout [data-value]');
     const [i, j, value] = await Promise.all(['data-row', 'data-col', 'data-value'].map((a) => readout.getAttribute(a)));
     assert.equal(Number(value), trace.heads[0].weights[Number(i)][Number(j)], `weights[${i}][${j}]`);

@@ -33,7 +33,7 @@ pub fn EmbeddingStep() -> impl IntoView {
             <div class="heads">
                 <MatrixView
                     name="embedding"
-                    title="embedding table".to_owned()
+                    title="embedding table"
                     matrix=embedding
                     row_labels=vocabulary
                     col_labels=d_in_labels
@@ -43,7 +43,7 @@ pub fn EmbeddingStep() -> impl IntoView {
                 />
                 <MatrixView
                     name="embedded"
-                    title="embedded sentence X".to_owned()
+                    title="embedded sentence X"
                     matrix=embedded
                     row_labels=state.words.into()
                     col_labels=d_in_labels

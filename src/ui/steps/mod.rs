@@ -308,7 +308,7 @@ pub fn HeadMatrices(
                     view! {
                         <MatrixView
                             name
-                            title=title.to_owned()
+                            title
                             head=h
                             corner=if columns == Columns::Tokens { "query ╲ key" } else { "" }
                             matrix

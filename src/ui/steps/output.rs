@@ -21,7 +21,7 @@ pub fn OutputStep() -> impl IntoView {
                 <div class="heads">
                     <MatrixView
                         name="output"
-                        title="output".to_owned()
+                        title="output"
                         matrix=output
                         row_labels=state.words.into()
                         col_labels=index_labels(move || output.with(|m| m.ncols()))

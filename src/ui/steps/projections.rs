@@ -16,7 +16,7 @@ pub fn ProjectionsStep() -> impl IntoView {
         view! {
             <MatrixView
                 name=p.key()
-                title=p.title().to_owned()
+                title=p.title()
                 head=h
                 matrix
                 row_labels=index_labels(move || matrix.with(|m| m.nrows()))
