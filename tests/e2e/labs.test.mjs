@@ -158,6 +158,9 @@ test('the guided walk, forwards and back with the keyboard, then Esc', async () 
   await assertAt(page, 0);
   assert.equal(await page.evaluate(() => document.activeElement.dataset.action), 'walk-next');
   assert.equal(await page.getAttribute('[data-action="walk-prev"]', 'aria-disabled'), 'true');
+  // Screen readers hear each move (a polite live region) and the hint when Next is focused.
+  assert.equal(await page.getAttribute('#walk-status', 'aria-live'), 'polite');
+  assert.equal(await page.getAttribute('[data-action="walk-next"]', 'aria-describedby'), 'walk-status');
   for (let i = 1; i < STOPS.length; i++) {
     await page.keyboard.press('Enter');
     await assertAt(page, i);
