@@ -1,7 +1,10 @@
-//! The numbers behind "why divide by √dₖ": the same scores under each scaling.
+//! The numbers behind the labs: the model's scores under each scaling, the two masking methods
+//! as the scores grow, and what each head attends to. The √dₖ experiment is in `sqrt_dk`.
+
+use nalgebra::DMatrix;
 
 use super::model::Scale;
-use super::softmax::{mask_future, softmax_rows};
+use super::softmax::{mask_future, masked_weights_simple, renormalize_rows, softmax_rows};
 use super::trace::Trace;
 
 /// How one scaling treats a model's scores (averaged over every head and query).
@@ -42,4 +45,91 @@ pub fn scaling_effects(trace: &Trace, causal: bool) -> Vec<ScalingEffect> {
             }
         })
         .collect()
+}
+
+/// The masking lab's magnitude control goes from 10⁰ to 10 to this power.
+pub const MAGNITUDE_MAX_EXP: u32 = 4;
+
+/// `torch.allclose(a, b, atol=1e-9)` for one pair: |a − b| ≤ 1e-9 + 1e-5 |b|; NaN is never close.
+pub fn allclose(a: f64, b: f64) -> bool {
+    a == b || (a - b).abs() <= 1e-9 + 1e-5 * b.abs()
+}
+
+/// The two causal-masking methods on the same scores, and where they disagree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaskComparison {
+    /// Method 1: softmax of the unmasked scores, times tril(ones), each row divided by its sum.
+    pub renormalized: DMatrix<f64>,
+    /// Method 2: −∞ above the diagonal, then softmax.
+    pub neg_inf: DMatrix<f64>,
+    /// Cells where method 1 is not `allclose` to method 2.
+    pub failing: DMatrix<bool>,
+    /// The largest |method 1 − method 2|; NaN when method 1 divided 0 by 0 somewhere.
+    pub max_diff: f64,
+}
+
+impl MaskComparison {
+    /// Both methods on `scores` multiplied by `magnitude` (the lab's 10⁰ … 10⁴).
+    pub fn of(scores: &DMatrix<f64>, magnitude: f64) -> MaskComparison {
+        let scores = scores * magnitude;
+        let renormalized = renormalize_rows(&masked_weights_simple(&softmax_rows(&scores)));
+        let neg_inf = softmax_rows(&mask_future(&scores));
+        let failing = renormalized.zip_map(&neg_inf, |a, b| !allclose(a, b));
+        let max_diff = renormalized
+            .zip_map(&neg_inf, |a, b| (a - b).abs())
+            .iter()
+            .copied()
+            .fold(0.0, |m: f64, d| {
+                if d.is_nan() || m.is_nan() {
+                    f64::NAN
+                } else {
+                    m.max(d)
+                }
+            });
+        MaskComparison {
+            renormalized,
+            neg_inf,
+            failing,
+            max_diff,
+        }
+    }
+
+    /// Whether renormalising gave back the −∞ method's weights everywhere (PyTorch's
+    /// `renormalized_matches_weights`).
+    pub fn renormalized_ok(&self) -> bool {
+        !self.failing.iter().any(|&f| f)
+    }
+}
+
+/// For the token `query`, each head's most-attended key and its weight (the first key on ties);
+/// none when the query is out of range.
+pub fn most_attended(trace: &Trace, query: usize) -> Option<Vec<(usize, f64)>> {
+    trace
+        .heads
+        .iter()
+        .map(|h| {
+            (query < h.weights.nrows()).then(|| {
+                h.weights.row(query).iter().copied().enumerate().fold(
+                    (0, f64::NEG_INFINITY),
+                    |best, (j, w)| if w > best.1 { (j, w) } else { best },
+                )
+            })
+        })
+        .collect()
+}
+
+/// `x` to `digits` significant digits, in scientific notation outside 0.001 … 100 000
+/// (`0.9907`, `63.40`, `1.110e-16`); NaN as "NaN".
+pub fn fmt_significant(x: f64, digits: usize) -> String {
+    let digits = digits.max(1);
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let magnitude = x.abs().log10().floor();
+    if (-3.0..5.0).contains(&magnitude) {
+        let decimals = (digits as f64 - 1.0 - magnitude).max(0.0) as usize;
+        format!("{x:.decimals$}")
+    } else {
+        format!("{x:.*e}", digits - 1)
+    }
 }

@@ -10,6 +10,7 @@ pub mod presets;
 pub mod report;
 pub mod script;
 pub mod softmax;
+pub mod sqrt_dk;
 pub mod state;
 pub mod tokens;
 pub mod torch_rng;

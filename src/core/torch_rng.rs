@@ -119,8 +119,9 @@ impl TorchRng {
         out
     }
 
-    /// `at::normal_distribution<double>`: Box–Muller with the second sample cached.
-    fn normal_f64(&mut self) -> f64 {
+    /// One standard normal sample, as `at::normal_distribution<double>` draws it: Box–Muller on
+    /// two double uniforms, the second sample cached for the next call.
+    pub fn normal_f64(&mut self) -> f64 {
         if let Some(cached) = self.cached_normal.take() {
             return cached;
         }

@@ -11,14 +11,13 @@ use crate::core::heatmap::{Face, Palette};
 use crate::core::history::{EditKey, History};
 use crate::core::model::{Editable, Model, Projection};
 use crate::core::presets::RASCHKA_SEED;
+use crate::core::sqrt_dk;
 use crate::core::trace::{HeadTrace, Trace};
 use crate::ui::controls::Controls;
+use crate::ui::labs::Lab;
 use crate::ui::share::{self, Start};
-use crate::ui::steps::{
-    context::ContextStep, embedding::EmbeddingStep, mask::MaskStep, output::OutputStep,
-    projections::ProjectionsStep, qkv::QkvStep, scale::ScaleStep, scores::ScoresStep,
-    sentence::SentenceStep, softmax::SoftmaxStep, PipelineNav, Step,
-};
+use crate::ui::steps::{PipelineNav, Step};
+use crate::ui::walk::{self, Stop, Walk};
 use crate::ui::{api, theme};
 
 /// What a click on a cell asked to have explained.
@@ -80,6 +79,14 @@ pub struct AppState {
     /// The preset last opened (none when the model came from a saved state).
     pub preset: RwSignal<Option<&'static str>>,
     pub history: RwSignal<History>,
+    /// The guided walk's place in [`walk::stops`], while it runs.
+    pub walk: RwSignal<Option<usize>>,
+    /// The section the walk is at.
+    pub walk_stop: Memo<Option<Stop>>,
+    /// The √dₖ lab's dₖ and seed, and the masking lab's magnitude (a power of ten).
+    pub lab_dk: RwSignal<usize>,
+    pub lab_seed: RwSignal<u32>,
+    pub lab_magnitude: RwSignal<u32>,
     /// The face the learner chose for a matrix (by name and head); it outlives the view, so the
     /// choice sticks when a step is hidden and shown or the heads change.
     pub faces: StoredValue<HashMap<(&'static str, Option<usize>), Face>>,
@@ -104,7 +111,7 @@ pub struct CellEditor {
 pub const ALL_HEADS_CELL_BUDGET: usize = 600;
 
 impl AppState {
-    fn new(model: Model, preset: Option<&'static str>) -> Self {
+    fn new(model: Model, preset: Option<&'static str>, walking: bool) -> Self {
         let model = RwSignal::new(model);
         // Owning the previous trace lets an edit reuse the heads it did not touch, and report
         // "unchanged" when a number was rewritten with itself, so nothing re-renders.
@@ -119,6 +126,12 @@ impl AppState {
                 vec![focused_head.get().min(h - 1)]
             }
         });
+        let walk = RwSignal::new(walking.then_some(0));
+        let walk_stop = Memo::new(move |_| {
+            let stops = walk::stops(heads.get());
+            walk.get()
+                .and_then(|i| stops.get(i.min(stops.len() - 1)).copied())
+        });
         AppState {
             model,
             trace,
@@ -132,6 +145,11 @@ impl AppState {
             visible_heads,
             preset: RwSignal::new(preset),
             history: RwSignal::new(History::default()),
+            walk,
+            walk_stop,
+            lab_dk: RwSignal::new(sqrt_dk::DK_DEFAULT),
+            lab_seed: RwSignal::new(sqrt_dk::SEED_DEFAULT),
+            lab_magnitude: RwSignal::new(0),
             faces: StoredValue::new(HashMap::new()),
             palette: RwSignal::new(theme::current_palette()),
         }
@@ -252,9 +270,10 @@ pub fn App() -> impl IntoView {
         model,
         preset,
         view,
+        walk,
         message,
     } = share::start();
-    let state = AppState::new(model, preset);
+    let state = AppState::new(model, preset, walk && view.is_none());
     provide_context(state);
     api::install(state);
     theme::follow_colour_scheme(state.palette);
@@ -286,23 +305,24 @@ pub fn App() -> impl IntoView {
                     <h1>"Attention Explorer"</h1>
                     <p>
                         "Scaled dot-product self-attention, one step at a time. Every number is live: edit a weight, an "
-                        "embedding or the sentence and watch every later step change. Click a token to follow it as the query."
+                        "embedding or the sentence and watch every later step change. Click a token to follow it as the query. "
+                        "New here? The walk leads you through the steps and the two labs, saying what to try at each."
                     </p>
+                    <Walk/>
                 </header>
             })}
             {message.map(|m| view! { <p class="load-message" role="alert">{m}</p> })}
             {view.is_none().then(PipelineNav)}
             <Controls compact=view.is_some()/>
-            {show(Step::Sentence).then(SentenceStep)}
-            {show(Step::Embedding).then(EmbeddingStep)}
-            {show(Step::Projections).then(ProjectionsStep)}
-            {show(Step::Qkv).then(QkvStep)}
-            {show(Step::Scores).then(ScoresStep)}
-            {show(Step::Scale).then(ScaleStep)}
-            {show(Step::Mask).then(MaskStep)}
-            {show(Step::Softmax).then(SoftmaxStep)}
-            {show(Step::Context).then(ContextStep)}
-            {show(Step::Output).then(OutputStep)}
+            // The page is laid out from Step::ALL; each lab follows its step, except in an embed.
+            {Step::ALL
+                .into_iter()
+                .filter(|&step| show(step))
+                .map(|step| view! {
+                    {step.render()}
+                    {view.is_none().then(|| step.lab().map(Lab::render))}
+                })
+                .collect_view()}
         </main>
     }
 }

@@ -11,7 +11,7 @@ use crate::ui::share::{link_to, show_preset_in_url};
 
 /// A whole-number field that keeps the last good value while its text is wrong.
 #[component]
-fn IntegerField(
+pub(crate) fn IntegerField(
     control: &'static str,
     label: &'static str,
     min: u64,

@@ -1,7 +1,7 @@
 //! The Leptos front end: a thin layer of views over [`crate::core`]. No maths here.
 //!
 //! `app` owns the state; `matrix_table` and `cell_input` render every matrix; `steps/` holds one
-//! component per pipeline step; `share` is the only code that reads or writes the URL.
+//! component per pipeline step, `labs/` the experiments beside them, `walk` the guided walk; `share` is the only code that reads or writes the URL.
 
 pub mod api;
 pub mod app;
@@ -9,6 +9,7 @@ pub mod cell_input;
 pub mod controls;
 pub mod heatmap;
 pub mod keyboard;
+pub mod labs;
 pub mod lines;
 pub mod matrix_table;
 pub mod matrix_view;
@@ -16,6 +17,7 @@ pub mod panic;
 pub mod share;
 pub mod steps;
 pub mod theme;
+pub mod walk;
 
 /// Installs the panic hook and mounts the app on `<body>`.
 pub fn start() {

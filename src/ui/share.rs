@@ -1,5 +1,5 @@
 //! The URL is the app's public interface for links and embeds; this is the only code that reads
-//! or writes it. `?preset=NAME`, `?view=STEP`, and a saved state (v1) as `#state=JSON` (or
+//! or writes it. `?preset=NAME`, `?view=STEP`, `?walk=1`, and a saved state (v1) as `#state=JSON` (or
 //! `?state=JSON`). Share links put the state in the fragment: it never reaches a server, so a big
 //! model is not refused for a long URL.
 
@@ -18,6 +18,8 @@ pub struct Start {
     pub preset: Option<&'static str>,
     /// The one step to show, for embeds.
     pub view: Option<Step>,
+    /// `?walk=1`: open in the guided walk.
+    pub walk: bool,
     /// Why the URL's model or view was not used.
     pub message: Option<String>,
 }
@@ -42,6 +44,7 @@ pub fn start() -> Start {
             model: (default.build)(),
             preset: Some(default.name),
             view: None,
+            walk: false,
             message: None,
         };
     };
@@ -80,6 +83,7 @@ pub fn start() -> Start {
         model,
         preset,
         view,
+        walk: params.get("walk").is_some_and(|w| w == "1"),
         message: (!messages.is_empty()).then(|| messages.join(" ")),
     }
 }

@@ -57,6 +57,8 @@ test('at 64 tokens × 8 heads every step has its matrices on the page', async ()
 test('hovering a heat-map cell shows the value that trace() holds', async () => {
   const { page, errors } = await openBig();
   const map = page.locator('canvas[data-matrix="weights"][data-head="0"][data-view="heatmap"]');
+  // The mouse only reaches what is on screen (the labs made the page long enough to show it).
+  await map.scrollIntoViewIfNeeded();
   const box = await map.boundingBox();
   const trace = await api(page, 'trace');
   for (const [fx, fy] of [[0.5, 0.9], [0.3, 0.95], [0.98, 0.98]]) {

@@ -13,13 +13,7 @@ pub fn ContextStep() -> impl IntoView {
         state.detail.set(Some(Detail::Context { head, query }))
     });
     view! {
-        <StepSection
-            step=Step::Context
-            number=9
-            title="Context vectors"
-            formula="context = weights · V   (n × d_v): context_i = Σ_j weights[i][j] · value_j"
-            explain="Each token's new representation is a blend of all value rows, mixed in the proportions of its attention weights. A token that pays 88% of its attention to “dog” becomes mostly dog's value: this is how “she” picks up what she refers to. Click a row to see its blend written out."
-        >
+        <StepSection step=Step::Context>
             <HeadMatrices name="context" title="context" pick=|h| &h.context columns=Columns::Index heat=Heat::Signed on_cell_click=explain_row/>
             <Breakdown kind="context"/>
         </StepSection>

@@ -29,13 +29,7 @@ pub fn EmbeddingStep() -> impl IntoView {
     .into();
 
     view! {
-        <StepSection
-            step=Step::Embedding
-            number=2
-            title="Embedding"
-            formula="embedded[t] = embedding[id(t)]   (n × d_in)"
-            explain="Each vocabulary word owns a row of d_in numbers, its embedding: a point in a space where the model can compare words. In a trained model these numbers are learned; here they come from PyTorch's nn.Embedding initialisation or from the preset, and you can edit every one. The embedded sentence simply looks up each token's row, so a repeated word repeats its row."
-        >
+        <StepSection step=Step::Embedding>
             <div class="heads">
                 <MatrixView
                     name="embedding"

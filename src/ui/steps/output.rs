@@ -5,6 +5,7 @@ use nalgebra::DMatrix;
 
 use crate::core::heatmap::Heat;
 use crate::ui::app::use_app;
+use crate::ui::labs::heads::HeadsPicture;
 use crate::ui::matrix_view::{index_labels, MatrixView};
 use crate::ui::steps::{Step, StepSection};
 
@@ -15,13 +16,8 @@ pub fn OutputStep() -> impl IntoView {
         Memo::new(move |_| state.trace.with(|t| t.output.clone())).into();
     view! {
         <Show when=move || { state.heads.get() > 1 }>
-            <StepSection
-                step=Step::Output
-                number=10
-                title="Output: heads concatenated"
-                formula="output = [context₀ | context₁ | …]   (n × Σ d_v)"
-                explain="Each head attends in its own way, with its own weights. Multi-head attention runs them side by side and concatenates their context vectors column by column (a real transformer then mixes them with one more matrix). The first columns are head 0's context, the next head 1's, and so on."
-            >
+            <StepSection step=Step::Output>
+                <HeadsPicture/>
                 <div class="heads">
                     <MatrixView
                         name="output"

@@ -27,13 +27,7 @@ pub fn ProjectionsStep() -> impl IntoView {
         }
     };
     view! {
-        <StepSection
-            step=Step::Projections
-            number=3
-            title="Projections W_query, W_key, W_value"
-            formula="W_query, W_key: d_in × d_k · W_value: d_in × d_v   (one set per head)"
-            explain="Each head has three weight matrices that turn an embedding into three different views of the token: a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on if chosen?). They multiply the embedding from the right, as row vectors, so each has d_in rows. The Raschka presets draw them with torch.rand after torch.manual_seed, head after head."
-        >
+        <StepSection step=Step::Projections>
             <For each=move || state.visible_heads.get() key=|h| *h let:h>
                 <div class="heads">{table(h, Projection::Query)} {table(h, Projection::Key)} {table(h, Projection::Value)}</div>
             </For>

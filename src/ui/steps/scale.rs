@@ -22,13 +22,7 @@ pub fn ScaleStep() -> impl IntoView {
         })
     };
     view! {
-        <StepSection
-            step=Step::Scale
-            number=6
-            title="Scaling by √dₖ"
-            formula="scaled = scores / √d_k"
-            explain="A dot product of d_k components grows with d_k: if the components have variance 1, the score has variance d_k, so its spread grows like √d_k. Large scores push the softmax to give one token almost everything and the rest almost nothing, which stops learning. Dividing by √d_k brings the spread back to about 1 whatever d_k is. Dividing by d_k shrinks it too far (the weights flatten towards uniform as d_k grows); not dividing lets them saturate. Switch the scaling above to see each."
-        >
+        <StepSection step=Step::Scale>
             <p class="note">{divisor}</p>
             <ScalingComparison/>
             <HeadMatrices name="scaled_scores" title="scaled scores" pick=|h| &h.scaled_scores columns=Columns::Tokens heat=Heat::Signed/>

@@ -13,13 +13,7 @@ pub fn ScoresStep() -> impl IntoView {
         state.detail.set(Some(Detail::Score { head, query, key }))
     });
     view! {
-        <StepSection
-            step=Step::Scores
-            number=5
-            title="Scores Q·Kᵀ"
-            formula="scores[i][j] = query_i · key_j   (n × n: rows are queries, columns are keys)"
-            explain="How well does token i's query match token j's key? Their dot product: multiply component by component and add. A large score means a good match. Rows are the tokens asking (queries), columns the tokens being asked (keys). Click any score to see its sum written out."
-        >
+        <StepSection step=Step::Scores>
             <HeadMatrices name="scores" title="scores Q·Kᵀ" pick=|h| &h.scores columns=Columns::Tokens heat=Heat::Signed on_cell_click=explain_score/>
             <Breakdown kind="score"/>
         </StepSection>

@@ -31,13 +31,7 @@ pub fn SentenceStep() -> impl IntoView {
     };
 
     view! {
-        <StepSection
-            step=Step::Sentence
-            number=1
-            title="Sentence → tokens"
-            formula="words = sentence without commas, split on spaces · vocabulary = sorted(set(words)) · id = index in vocabulary"
-            explain="A model cannot read letters, so the sentence is cut into words, and each distinct word gets a number: its place in the alphabetically sorted vocabulary (capitals sort first, as in Python). A word used twice gets the same id, so it will get the same embedding. Click a token to follow it as the query through every step."
-        >
+        <StepSection step=Step::Sentence>
             <label class="sentence-field">
                 <span>"Sentence"</span>
                 <input

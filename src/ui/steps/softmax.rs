@@ -13,13 +13,7 @@ use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
 pub fn SoftmaxStep() -> impl IntoView {
     let state = use_app();
     view! {
-        <StepSection
-            step=Step::Softmax
-            number=8
-            title="Attention weights (softmax)"
-            formula="weights[i][j] = exp(s_ij) / Σ_k exp(s_ik)   — each row sums to 1"
-            explain="The softmax turns each row of scores into weights between 0 and 1 that add up to 1: how much of its attention token i pays to each token j. Bigger scores win more than proportionally, because of the exponential. Only differences within a row matter: adding the same number to a whole row changes nothing. (We subtract the row's largest score first, so huge scores never overflow.)"
-        >
+        <StepSection step=Step::Softmax>
             <Show when=move || { state.heads.get() > 1 }>
                 <HeadStrip/>
             </Show>

@@ -1,0 +1,91 @@
+//! What several heads add: a picture of the concatenation with its shapes, and, for the followed
+//! token, the key each head attends to most.
+
+use leptos::prelude::*;
+
+use crate::core::labs::most_attended;
+use crate::core::trace::fmt;
+use crate::ui::app::use_app;
+
+/// Shown inside the output step (which is there only with several heads).
+#[component]
+pub fn HeadsPicture() -> impl IntoView {
+    let state = use_app();
+    let shapes = Memo::new(move |_| {
+        state.trace.with(|t| {
+            (
+                t.output.nrows(),
+                t.heads
+                    .iter()
+                    .map(|h| h.context.ncols())
+                    .collect::<Vec<_>>(),
+            )
+        })
+    });
+    // The followed token, or the last one (it sees every other token, even when causal).
+    let query = move || {
+        let n = state.words.with(Vec::len);
+        state
+            .selected
+            .get()
+            .filter(|&i| i < n)
+            .unwrap_or(n.saturating_sub(1))
+    };
+    let picks = Memo::new(move |_| {
+        let q = query();
+        state
+            .trace
+            .with(|t| most_attended(t, q))
+            .unwrap_or_default()
+    });
+    view! {
+        <div class="concat" role="img" aria-label=move || {
+            let (n, widths) = shapes.get();
+            format!("{} contexts of {n} rows concatenated into {n} × {}", widths.len(), widths.iter().sum::<usize>())
+        }>
+            {move || {
+                let (n, widths) = shapes.get();
+                let total: usize = widths.iter().sum();
+                view! {
+                    {widths.iter().enumerate().map(|(h, &w)| view! {
+                        <span class="concat-block" style=format!("--cols: {w}")>
+                            <span class="concat-name">{format!("head {h}")}</span>
+                            <span class="shape">{format!("{n} × {w}")}</span>
+                        </span>
+                    }).collect_view()}
+                    <span class="concat-arrow" aria-hidden="true">"→"</span>
+                    <span class="concat-block concat-total" style=format!("--cols: {total}")>
+                        <span class="concat-name">"output"</span>
+                        <span class="shape">{format!("{n} × {total}")}</span>
+                    </span>
+                }
+            }}
+        </div>
+        <p class="heads-picks" data-heads-query=move || query().to_string()>
+            {move || {
+                let words = state.words.get();
+                let word = |i: usize| words.get(i).cloned().unwrap_or_default();
+                let p = state.precision.get();
+                let list = picks
+                    .get()
+                    .iter()
+                    .enumerate()
+                    .map(|(h, &(key, w))| format!("head {h} → “{}” ({})", word(key), fmt(w, p)))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let distinct = {
+                    let mut keys: Vec<usize> = picks.get().iter().map(|&(k, _)| k).collect();
+                    keys.sort_unstable();
+                    keys.dedup();
+                    keys.len()
+                };
+                let verdict = if distinct > 1 {
+                    format!("{distinct} different tokens at once. Each head has its own W_query and W_key, hence its own weights, and passes on its own mix of values; a single head gives each token one row of weights.")
+                } else {
+                    "the same token in every head here; each head has its own W_query and W_key, so edit one and they part ways.".to_owned()
+                };
+                format!("Token “{}” attends most to: {list}: {verdict}", word(query()))
+            }}
+        </p>
+    }
+}

@@ -1,0 +1,159 @@
+//! The masking lab: the tutorial's two causal-masking methods side by side on the learner's
+//! scores, multiplied by a power of ten until renormalising breaks while −∞ stays exact.
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+use crate::core::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
+use crate::core::softmax::is_future;
+use crate::core::trace::fmt;
+use crate::ui::app::use_app;
+use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
+
+/// Above this many tokens the lab shows its figures but not its two n × n tables: they are
+/// redrawn whole on every edit.
+const MAX_TABLE_TOKENS: usize = 16;
+
+/// 10⁰ … 10⁴ as written on the control.
+fn power_of_ten(exponent: u32) -> String {
+    const SUPERSCRIPTS: [&str; 5] = ["⁰", "¹", "²", "³", "⁴"];
+    format!("10{}", SUPERSCRIPTS.get(exponent as usize).unwrap_or(&"?"))
+}
+
+#[component]
+pub fn MaskLab() -> impl IntoView {
+    let state = use_app();
+    let exponent = state.lab_magnitude;
+    // Head 0's scaled scores, masked causally here whether or not the model is causal.
+    let comparison = Memo::new(move |_| {
+        let magnitude = 10f64.powi(exponent.get() as i32);
+        state.trace.with(|t| {
+            t.heads
+                .first()
+                .map(|h| MaskComparison::of(&h.scaled_scores, magnitude))
+        })
+    });
+    let max_diff =
+        Signal::derive(move || comparison.with(|c| c.as_ref().map_or(0.0, |c| c.max_diff)));
+    let ok = move || comparison.with(|c| c.as_ref().is_none_or(MaskComparison::renormalized_ok));
+    let failing = move || {
+        comparison.with(|c| {
+            c.as_ref()
+                .map_or(0, |c| c.failing.iter().filter(|&&f| f).count())
+        })
+    };
+    let show_tables = move || state.words.with(|w| w.len() <= MAX_TABLE_TOKENS);
+    // Only method 1's failing cells are marked: method 2 is the reference.
+    let table = move |title: &'static str,
+                      name: &'static str,
+                      pick: fn(&MaskComparison) -> &DMatrix<f64>,
+                      mark: bool| {
+        view! {
+            <LabMatrix
+                title
+                name
+                matrix=Signal::derive(move || comparison.with(|c| c.as_ref().map(|c| pick(c).clone()).unwrap_or_else(|| DMatrix::zeros(0, 0))))
+                failing=Signal::derive(move || comparison.with(|c| c.as_ref().filter(|_| mark).map(|c| c.failing.clone()).unwrap_or_else(|| DMatrix::from_element(0, 0, false))))
+            />
+        }
+    };
+
+    view! {
+        <LabSection lab=Lab::Mask>
+            <p class="explain">
+                "The tutorial masks in two ways. Method 1: softmax the scores as they are, zero the future (× tril(ones)), divide each row by its new sum. "
+                "Method 2: put −∞ in the future scores, then softmax. On ordinary scores they agree. Multiply the scores (head 0's scaled scores, masked causally here) by a growing power of ten and watch."
+            </p>
+            <div class="lab-controls">
+                <RangeField
+                    label="scores ×"
+                    control="lab_magnitude"
+                    max=MAGNITUDE_MAX_EXP.into()
+                    step=1.0
+                    value=Signal::derive(move || exponent.get().into())
+                    valuetext=Signal::derive(move || format!("scores times {}", 10u32.pow(exponent.get())))
+                    on_input=Callback::new(move |e: f64| exponent.set((e as u32).min(MAGNITUDE_MAX_EXP)))
+                />
+                <output class="magnitude">{move || power_of_ten(exponent.get())}</output>
+            </div>
+            <p class="lab-verdict" role="status" class:broken=move || !ok()>
+                "Largest |method 1 − method 2|: " <Stat name="mask_diff" value=max_diff/> ". "
+                "Renormalising matches −∞: "
+                <span class="stat" data-stat="renormalized_ok" data-value=move || ok().to_string()>
+                    {move || if ok() { "yes".to_owned() } else { format!("no, {} cells differ (marked)", failing()) }}
+                </span>
+                "."
+            </p>
+            <Show
+                when=show_tables
+                fallback=|| view! { <p class="note">{format!("The two tables are shown up to {MAX_TABLE_TOKENS} tokens.")}</p> }
+            >
+                <div class="side-by-side">
+                    {table("Method 1: softmax, × tril(ones), ÷ row sums", "renormalized", |c| &c.renormalized, true)}
+                    {table("Method 2: −∞, then softmax", "neg_inf", |c| &c.neg_inf, false)}
+                </div>
+            </Show>
+            <p class="explain">
+                "Why method 1 breaks: the softmax of the whole row is computed first, so when a future key's score is far above the visible ones, "
+                "exp of their difference underflows: the visible weights become 0 (or keep only a few bits), and dividing 0 by a sum of 0 gives NaN (not a number) or noise. "
+                "With −∞ the future never enters the softmax: exp(−∞) is exactly 0, the largest score subtracted for stability is a visible one, and each row sums to 1 whatever the magnitude. "
+                "That is why real implementations (PyTorch's scaled_dot_product_attention among them) mask with −∞ before the softmax; it also saves the second pass."
+            </p>
+        </LabSection>
+    }
+}
+
+/// One method's weights, rows labelled with the tokens; cells that differ from the other method
+/// are marked, and future cells greyed.
+#[component]
+fn LabMatrix(
+    /// The caption.
+    title: &'static str,
+    /// Its `data-lab-matrix` name: `renormalized` or `neg_inf`.
+    name: &'static str,
+    matrix: Signal<DMatrix<f64>>,
+    /// Cells to mark as disagreeing with the other method (empty: none).
+    failing: Signal<DMatrix<bool>>,
+) -> impl IntoView {
+    let state = use_app();
+    view! {
+        <div class="scroll">
+            <table class="lab lab-matrix" data-lab-matrix=name>
+                <caption>{title}</caption>
+                <thead>
+                    <tr>
+                        <th class="corner">"query ╲ key"</th>
+                        {move || state.words.get().into_iter().map(|w| view! { <th scope="col">{w}</th> }).collect_view()}
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || {
+                        let precision = state.precision.get();
+                        let words = state.words.get();
+                        let failing = failing.get();
+                        matrix.with(|m| (0..m.nrows()).map(|i| view! {
+                            <tr>
+                                <th scope="row">{words.get(i).cloned()}</th>
+                                {(0..m.ncols()).map(|j| {
+                                    let fails = failing.get((i, j)).copied().unwrap_or(false);
+                                    view! {
+                                        <td
+                                            data-row=i
+                                            data-col=j
+                                            data-value=m[(i, j)].to_string()
+                                            data-fails=fails.then_some("true")
+                                            class:fails=fails
+                                            class:masked=is_future(i, j)
+                                        >
+                                            {fmt(m[(i, j)], precision)}
+                                        </td>
+                                    }
+                                }).collect_view()}
+                            </tr>
+                        }).collect_view())
+                    }}
+                </tbody>
+            </table>
+        </div>
+    }
+}

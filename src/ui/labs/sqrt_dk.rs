@@ -1,0 +1,319 @@
+//! The √dₖ lab: pick dₖ and a seed; see the variance of q·k and one softmax row under each
+//! scaling, beside the theory, and the variance against dₖ as a log–log plot.
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+
+use crate::core::model::Scale;
+use crate::core::sqrt_dk::{
+    dk_at, log_fraction, plot_dks, slider_position, theory_variance, RowStats, Sample, DK_MAX,
+    DK_MIN, PAIRS, ROWS, ROW_LEN,
+};
+use crate::ui::app::use_app;
+use crate::ui::controls::IntegerField;
+use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
+
+/// The three choices in the order the lab lists them, with their row labels and theory.
+const CHOICES: [(Scale, &str, &str); 3] = [
+    (Scale::None, "none", "dₖ"),
+    (Scale::SqrtDk, "÷√dₖ", "1"),
+    (Scale::Dk, "÷dₖ", "1/dₖ"),
+];
+
+/// Each choice's `data-stat` names: variance, theory, largest weight, entropy, ‖J‖.
+const STATS: [[&str; 5]; 3] = [
+    [
+        "var_none",
+        "theory_none",
+        "max_weight_none",
+        "entropy_none",
+        "jacobian_none",
+    ],
+    [
+        "var_sqrt_dk",
+        "theory_sqrt_dk",
+        "max_weight_sqrt_dk",
+        "entropy_sqrt_dk",
+        "jacobian_sqrt_dk",
+    ],
+    [
+        "var_dk",
+        "theory_dk",
+        "max_weight_dk",
+        "entropy_dk",
+        "jacobian_dk",
+    ],
+];
+
+/// One choice's figures at the current dₖ.
+#[derive(Clone, Copy, PartialEq)]
+struct Figures {
+    variance: f64,
+    theory: f64,
+    row: RowStats,
+}
+
+#[component]
+pub fn SqrtDkLab() -> impl IntoView {
+    let state = use_app();
+    let dk = state.lab_dk;
+    let sample = RwSignal::new(None::<Sample>);
+    // Drawing 4 million normals takes about 150 ms: after the page has painted, and only for the
+    // seed still asked for when the timer fires (not once per digit typed).
+    Effect::new(move |_| {
+        let seed = state.lab_seed.get();
+        set_timeout(
+            move || {
+                let drawn = sample.with_untracked(|s| s.as_ref().map(Sample::seed)) == Some(seed);
+                if state.lab_seed.get_untracked() == seed && !drawn {
+                    sample.set(Some(Sample::draw(seed)));
+                }
+            },
+            Duration::ZERO,
+        );
+    });
+    let figures = Memo::new(move |_| {
+        let dk = dk.get();
+        sample.with(|s| {
+            s.as_ref().map(|s| {
+                CHOICES.map(|(scale, _, _)| Figures {
+                    variance: s.variance(dk, scale),
+                    theory: theory_variance(dk, scale),
+                    row: s.row_stats(dk, scale),
+                })
+            })
+        })
+    });
+    let size = move || Sample::size(dk.get());
+
+    view! {
+        <LabSection lab=Lab::SqrtDk>
+            <p class="explain">
+                "The argument for √dₖ assumes queries and keys whose components are independent, with mean 0 and variance 1. "
+                "Here are such vectors, drawn at random: pick dₖ and see what each choice of divisor does to the scores q·k, "
+                "and to a softmax row of " {ROW_LEN} " of them."
+            </p>
+            <div class="lab-controls">
+                <RangeField
+                    label="dₖ (log scale)"
+                    control="lab_dk_slider"
+                    max=slider_position(DK_MAX)
+                    step=0.1
+                    value=Signal::derive(move || slider_position(dk.get()))
+                    valuetext=Signal::derive(move || format!("dₖ = {}", dk.get()))
+                    on_input=Callback::new(move |position| dk.set(dk_at(position)))
+                />
+                <IntegerField
+                    label="dₖ"
+                    control="lab_dk"
+                    min=DK_MIN as u64
+                    max=DK_MAX as u64
+                    value=Signal::derive(move || dk.get() as u64)
+                    on_change=Callback::new(move |v| dk.set(v as usize))
+                />
+                <IntegerField
+                    label="seed"
+                    control="lab_seed"
+                    min=0
+                    max=u32::MAX.into()
+                    value=Signal::derive(move || state.lab_seed.get().into())
+                    on_change=Callback::new(move |v: u64| state.lab_seed.set(v as u32))
+                />
+            </div>
+            <p class="note">
+                {move || format!(
+                    "Sample (seed {}): {PAIRS} pairs of random q and k with {DK_MAX} components each; at dₖ = {} each pair gives {} dot products of disjoint slices, {} in all. The softmax figures average {ROWS} rows of {ROW_LEN} scores (uniform would be a largest weight of 1/{ROW_LEN} = {} and an entropy of ln {ROW_LEN} = {}).",
+                    state.lab_seed.get(),
+                    dk.get(),
+                    size() / PAIRS,
+                    size(),
+                    1.0 / ROW_LEN as f64,
+                    crate::core::labs::fmt_significant((ROW_LEN as f64).ln(), 4),
+                )}
+            </p>
+            <Show
+                when=move || figures.with(Option::is_some)
+                fallback=|| view! { <p class="note" role="status">"Drawing the sample…"</p> }
+            >
+                <FiguresTable figures/>
+                <VariancePlot sample dk/>
+            </Show>
+            <p class="explain">
+                "Without scaling the variance is dₖ: the scores spread ever wider, the softmax gives almost everything to one key, and its gradient (‖J‖, how much a change of score changes the weights) drops towards 0, so training stalls. "
+                "Dividing by dₖ overshoots: the variance is 1/dₖ, the scores huddle together and every row tends to uniform, whatever the keys say. "
+                "Dividing by √dₖ keeps the variance at 1 for every dₖ, so the row keeps the same shape and a healthy gradient."
+            </p>
+        </LabSection>
+    }
+}
+
+/// Each choice's measured variance beside the theory, and its softmax row.
+#[component]
+fn FiguresTable(figures: Memo<Option<[Figures; 3]>>) -> impl IntoView {
+    let pick = move |i: usize, f: fn(&Figures) -> f64| {
+        Signal::derive(move || figures.with(|all| all.as_ref().map_or(f64::NAN, |all| f(&all[i]))))
+    };
+    view! {
+        <div class="scroll">
+            <table class="lab lab-figures">
+                <caption>"Each choice at this dₖ"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"divide by"</th>
+                        <th scope="col">"variance of q·k, measured"</th>
+                        <th scope="col">"theory"</th>
+                        <th scope="col">"largest weight"</th>
+                        <th scope="col">"entropy"</th>
+                        <th scope="col">"gradient ‖J‖"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {CHOICES
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &(scale, label, theory))| {
+                            let [var, theory_name, max_weight, entropy, jacobian] = STATS[i];
+                            view! {
+                                <tr class=format!("choice-{}", scale.key())>
+                                    <th scope="row">{label}</th>
+                                    <td><Stat name=var value=pick(i, |f| f.variance)/></td>
+                                    <td>
+                                        {theory} " = "
+                                        <Stat name=theory_name value=pick(i, |f| f.theory)/>
+                                    </td>
+                                    <td><Stat name=max_weight value=pick(i, |f| f.row.max_weight)/></td>
+                                    <td><Stat name=entropy value=pick(i, |f| f.row.entropy)/></td>
+                                    <td><Stat name=jacobian value=pick(i, |f| f.row.jacobian_norm)/></td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// Plot geometry in the SVG's own units.
+const WIDTH: f64 = 440.0;
+const HEIGHT: f64 = 300.0;
+const LEFT: f64 = 50.0;
+const RIGHT: f64 = 350.0;
+const TOP: f64 = 16.0;
+const BOTTOM: f64 = 246.0;
+/// The variance axis: just beyond 1/1024 … 1024.
+const Y_LO: f64 = 5e-4;
+const Y_HI: f64 = 2e3;
+
+fn x_of(dk: f64) -> f64 {
+    LEFT + log_fraction(dk, DK_MIN as f64, DK_MAX as f64) * (RIGHT - LEFT)
+}
+
+fn y_of(variance: f64) -> f64 {
+    BOTTOM - log_fraction(variance, Y_LO, Y_HI) * (BOTTOM - TOP)
+}
+
+/// The measured variance against dₖ for the three choices (solid), the theory (dashed), and the
+/// current dₖ, on log–log axes.
+#[component]
+fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>) -> impl IntoView {
+    let curves = Memo::new(move |_| {
+        sample.with(|s| {
+            s.as_ref().map(|s| {
+                CHOICES.map(|(scale, _, _)| {
+                    plot_dks()
+                        .into_iter()
+                        .map(|d| format!("{:.1},{:.1}", x_of(d as f64), y_of(s.variance(d, scale))))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+            })
+        })
+    });
+    let marks = move || {
+        let d = dk.get();
+        sample.with(|s| {
+            s.as_ref().map(|s| {
+                CHOICES
+                    .map(|(scale, _, _)| {
+                        view! {
+                            <circle
+                                class=format!("mark choice-{}", scale.key())
+                                cx=x_of(d as f64)
+                                cy=y_of(s.variance(d, scale))
+                                r="4.5"
+                            />
+                        }
+                    })
+                    .collect_view()
+            })
+        })
+    };
+    // The label sits right of the line, or left of it near the right edge.
+    let right_edge = move || dk.get() > 256;
+    let x_ticks = [1, 4, 16, 64, 256, 1024];
+    let y_ticks = [
+        (-3, "10⁻³"),
+        (-2, "10⁻²"),
+        (-1, "0.1"),
+        (0, "1"),
+        (1, "10"),
+        (2, "100"),
+        (3, "1000"),
+    ];
+    view! {
+        <figure class="lab-plot">
+            <svg
+                viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+                role="img"
+                aria-labelledby="lab-plot-title"
+            >
+                <title id="lab-plot-title">
+                    "Variance of q·k against dₖ, log–log: unscaled it rises like dₖ, ÷√dₖ stays at 1, ÷dₖ falls like 1/dₖ"
+                </title>
+                <g class="grid">
+                    {x_ticks.map(|t| view! { <line x1=x_of(t as f64) x2=x_of(t as f64) y1=TOP y2=BOTTOM/> }).collect_view()}
+                    {y_ticks.map(|(e, _)| { let y = y_of(10f64.powi(e)); view! { <line x1=LEFT x2=RIGHT y1=y y2=y/> } }).collect_view()}
+                </g>
+                <g class="axis">
+                    <line x1=LEFT x2=RIGHT y1=BOTTOM y2=BOTTOM/>
+                    <line x1=LEFT x2=LEFT y1=TOP y2=BOTTOM/>
+                    {x_ticks.map(|t| view! { <text x=x_of(t as f64) y=BOTTOM + 18.0 text-anchor="middle">{t}</text> }).collect_view()}
+                    {y_ticks.map(|(e, label)| view! { <text x=LEFT - 6.0 y=y_of(10f64.powi(e)) + 4.0 text-anchor="end">{label}</text> }).collect_view()}
+                    <text x=(LEFT + RIGHT) / 2.0 y=HEIGHT - 14.0 text-anchor="middle">"dₖ (log scale)"</text>
+                    <text x="14" y=(TOP + BOTTOM) / 2.0 text-anchor="middle" transform=format!("rotate(-90 14 {})", (TOP + BOTTOM) / 2.0)>
+                        "variance of q·k"
+                    </text>
+                </g>
+                {CHOICES.map(|(scale, label, theory)| {
+                    let end = y_of(theory_variance(DK_MAX, scale));
+                    view! {
+                        <line
+                            class=format!("theory choice-{}", scale.key())
+                            x1=x_of(1.0) y1=y_of(theory_variance(1, scale))
+                            x2=x_of(DK_MAX as f64) y2=end
+                        />
+                        <text class=format!("curve-label choice-{}", scale.key()) x=RIGHT + 6.0 y=end + 4.0>
+                            {format!("{label}: {theory}")}
+                        </text>
+                    }
+                }).collect_view()}
+                {move || curves.get().map(|c| c.iter().zip(CHOICES).map(|(points, (scale, _, _))| view! {
+                    <polyline class=format!("measured choice-{}", scale.key()) points=points.clone()/>
+                }).collect_view())}
+                <line class="current" x1=move || x_of(dk.get() as f64) x2=move || x_of(dk.get() as f64) y1=TOP y2=BOTTOM/>
+                <text
+                    class="current-label"
+                    x=move || x_of(dk.get() as f64) + if right_edge() { -5.0 } else { 5.0 }
+                    y=TOP + 10.0
+                    text-anchor=move || if right_edge() { "end" } else { "start" }
+                >
+                    {move || format!("dₖ = {}", dk.get())}
+                </text>
+                {marks}
+            </svg>
+            <figcaption>"Thin lines: measured on the sample · wide pale bands: theory · dots: the current dₖ."</figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,165 @@
+//! The guided walk: the steps and their labs in pipeline order, one at a time, each scrolled into
+//! view and marked `aria-current="step"`, with one short paragraph of what to try there.
+
+use leptos::ev;
+use leptos::html;
+use leptos::prelude::*;
+
+use crate::ui::app::use_app;
+use crate::ui::labs::Lab;
+use crate::ui::steps::Step;
+
+/// One place the walk stops at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// A pipeline step's section.
+    Step(Step),
+    /// A lab's section, right after its step.
+    Lab(Lab),
+}
+
+impl Stop {
+    /// The id of its `<section>`.
+    pub fn id(self) -> String {
+        match self {
+            Stop::Step(step) => format!("step-{}", step.key()),
+            Stop::Lab(lab) => lab.id().to_owned(),
+        }
+    }
+
+    fn title(self) -> String {
+        match self {
+            Stop::Step(step) => format!("{}. {}", step.number(), step.title()),
+            Stop::Lab(lab) => lab.title().to_owned(),
+        }
+    }
+
+    fn hint(self) -> &'static str {
+        match self {
+            Stop::Step(step) => step.hint(),
+            Stop::Lab(lab) => lab.hint(),
+        }
+    }
+}
+
+/// The walk's stops, read from [`Step::ALL`]: each step then its lab; the heads' output only
+/// when there are several heads (it is not on the page otherwise).
+pub fn stops(heads: usize) -> Vec<Stop> {
+    Step::ALL
+        .into_iter()
+        .filter(|&s| s != Step::Output || heads > 1)
+        .flat_map(|s| std::iter::once(Stop::Step(s)).chain(s.lab().map(Stop::Lab)))
+        .collect()
+}
+
+/// Whether the walk is at `stop` now.
+pub fn is_current(stop: Stop) -> bool {
+    use_app().walk_stop.get() == Some(stop)
+}
+
+/// Focuses a button once the walk's panel has been shown (signals update the page after this
+/// handler returns).
+fn focus_later(button: NodeRef<html::Button>) {
+    request_animation_frame(move || {
+        if let Some(b) = button.get_untracked() {
+            let _ = b.focus();
+        }
+    });
+}
+
+/// "Start the walk", and the walk's panel: Back, Next, End and the paragraph (read aloud by
+/// screen readers as it changes). Esc leaves the walk from anywhere.
+#[component]
+pub fn Walk() -> impl IntoView {
+    let state = use_app();
+    let start_button = NodeRef::<html::Button>::new();
+    let next_button = NodeRef::<html::Button>::new();
+    let total = Memo::new(move |_| stops(state.heads.get()).len());
+    let index = move || state.walk.get().map(|i| i.min(total.get() - 1));
+
+    // The page's scroll position is outside the reactive system: move it to each new stop.
+    Effect::new(move |_| {
+        if let Some(stop) = state.walk_stop.get() {
+            if let Some(section) = document().get_element_by_id(&stop.id()) {
+                section.scroll_into_view();
+            }
+        }
+    });
+    let end = move || {
+        state.walk.set(None);
+        focus_later(start_button);
+    };
+    // Unless a field or editor already used this Esc for itself.
+    let _ = window_event_listener(ev::keydown, move |e| {
+        if e.key() == "Escape" && !e.default_prevented() && state.walk.get_untracked().is_some() {
+            end();
+        }
+    });
+    if state.walk.get_untracked().is_some() {
+        focus_later(next_button);
+    }
+    let go = move |forward: bool| {
+        state.walk.update(|w| {
+            if let Some(i) = w {
+                *i = if forward {
+                    (*i + 1).min(total.get_untracked() - 1)
+                } else {
+                    i.saturating_sub(1)
+                };
+            }
+        })
+    };
+    let at_first = move || index() == Some(0);
+    let at_last = move || index() == Some(total.get() - 1);
+
+    view! {
+        <button
+            type="button"
+            class="walk-start"
+            data-action="walk-start"
+            node_ref=start_button
+            on:click=move |_| {
+                state.walk.set(Some(0));
+                focus_later(next_button);
+            }
+        >
+            "Start the walk"
+        </button>
+        <aside class="walk" aria-label="Guided walk" hidden=move || state.walk.get().is_none()>
+            // Read out whole at each move: where the walk is, then what to try.
+            <div id="walk-status" aria-live="polite" aria-atomic="true">
+                <p class="walk-where">
+                    {move || {
+                        let stop = state.walk_stop.get()?;
+                        Some(format!("{} of {} · {}", index()? + 1, total.get(), stop.title()))
+                    }}
+                </p>
+                <p class="walk-hint">{move || state.walk_stop.get().map(Stop::hint)}</p>
+            </div>
+            <div class="walk-buttons">
+                // aria-disabled rather than disabled: a disabled button would drop the focus.
+                <button
+                    type="button"
+                    data-action="walk-prev"
+                    aria-disabled=move || at_first().to_string()
+                    on:click=move |_| go(false)
+                >
+                    "Back"
+                </button>
+                <button
+                    type="button"
+                    data-action="walk-next"
+                    node_ref=next_button
+                    aria-describedby="walk-status"
+                    aria-disabled=move || at_last().to_string()
+                    on:click=move |_| go(true)
+                >
+                    "Next"
+                </button>
+                <button type="button" class="walk-end" data-action="walk-end" on:click=move |_| end()>
+                    "End"
+                </button>
+            </div>
+        </aside>
+    }
+}

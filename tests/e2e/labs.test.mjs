@@ -1,0 +1,225 @@
+// End-to-end: the √dₖ and masking labs, the heads picture and the guided walk, in the built page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, launch, open, projectRoot } from './harness.mjs';
+
+let server, base, browser;
+before(async () => {
+  ({ server, base } = await startServer());
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const out = join(projectRoot, 'tests', 'e2e', 'output');
+mkdirSync(out, { recursive: true });
+
+/**
+ * The core's figures with the default sample (seed 1), copied from `E2E_EXPECTED` in
+ * tests/labs.rs, which asserts them against `core::sqrt_dk` natively: [variance, largest weight, entropy].
+ */
+const EXPECTED = {
+  64: {
+    none: [63.40223635752947, 0.8273058497580112, 0.4004172772819463],
+    sqrt_dk: [0.9906599430863979, 0.2596204130794796, 2.3333250640260124],
+    dk: [0.015479061610724968, 0.0779792965720033, 2.765461073152437],
+  },
+  256: {
+    none: [253.74791801178267, 0.9178080321454051, 0.20744108807992934],
+    sqrt_dk: [0.9912028047335261, 0.2492238257841208, 2.358441220552268],
+    dk: [0.003871885955990336, 0.06964231595044065, 2.770861368744244],
+  },
+};
+
+const stat = async (page, name) => page.getAttribute(`[data-stat="${name}"]`, 'data-value');
+
+/** Every figure of the √dₖ lab equals the core's, to the last bits a browser's libm may change. */
+async function assertFigures(page, dk) {
+  for (const [choice, values] of Object.entries(EXPECTED[dk])) {
+    const names = [`var_${choice}`, `max_weight_${choice}`, `entropy_${choice}`];
+    for (const [i, name] of names.entries()) {
+      const got = Number(await stat(page, name));
+      assert.ok(Math.abs(got - values[i]) <= 1e-12 * Math.abs(values[i]), `d_k ${dk}, ${name}: page ${got}, core ${values[i]}`);
+    }
+  }
+}
+
+async function openLab(url, viewport) {
+  const opened = await open(browser, url, viewport);
+  await opened.page.waitForSelector('[data-stat="var_none"]');
+  return opened;
+}
+
+test('√dₖ lab: the slider and the number field move dₖ, and every figure equals the core', async () => {
+  const { page, errors } = await openLab(`${base}?preset=dog`);
+  assert.equal(await page.inputValue('[data-control="lab_dk"]'), '64');
+  assert.equal(await page.inputValue('[data-control="lab_seed"]'), '1');
+  await assertFigures(page, 64);
+  assert.equal(Number(await stat(page, 'theory_none')), 64);
+  assert.equal(Number(await stat(page, 'theory_sqrt_dk')), 1);
+  assert.equal(Number(await stat(page, 'theory_dk')), 1 / 64);
+
+  // Twenty keyboard steps of 0.1 on log₂ dₖ: 6 → 8, so dₖ = 256.
+  await page.focus('[data-control="lab_dk_slider"]');
+  for (let i = 0; i < 20; i++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('[data-control="lab_dk"]').value === '256');
+  await assertFigures(page, 256);
+  assert.match(await page.textContent('#lab-sqrt-dk .current-label'), /dₖ = 256/);
+
+  // A wrong dₖ is flagged beside the field and the last good one stays in use.
+  for (const [bad, message] of [['0', /use 1 to 1024/], ['2000', /use 1 to 1024/], ['3.5', /not a whole number/], ['', /enter a whole number/]]) {
+    await page.fill('[data-control="lab_dk"]', bad);
+    assert.equal(await page.getAttribute('[data-control="lab_dk"]', 'aria-invalid'), 'true', bad);
+    assert.match(await page.textContent('#lab_dk-error'), message);
+    await assertFigures(page, 256);
+  }
+  await page.fill('[data-control="lab_dk"]', '64');
+  assert.equal(await page.getAttribute('[data-control="lab_dk"]', 'aria-invalid'), null);
+  await assertFigures(page, 64);
+  await page.focus('[data-control="lab_dk_slider"]');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('[data-control="lab_dk"]').value === '1024');
+  assert.ok(Number(await stat(page, 'max_weight_none')) > 0.9, 'unscaled saturates at d_k = 1024');
+  assert.ok(Math.abs(Number(await stat(page, 'var_sqrt_dk')) - 1) < 0.1);
+
+  // Another seed, another sample; a bad seed keeps the last one.
+  await page.fill('[data-control="lab_seed"]', '-1');
+  assert.equal(await page.getAttribute('[data-control="lab_seed"]', 'aria-invalid'), 'true');
+  const before = await stat(page, 'var_none');
+  await page.fill('[data-control="lab_seed"]', '7');
+  await page.waitForFunction((b) => document.querySelector('[data-stat="var_none"]').dataset.value !== b, before);
+  assert.ok(Math.abs(Number(await stat(page, 'var_sqrt_dk')) - 1) < 0.1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('masking lab: raising the magnitude breaks renormalising at 10³, −∞ stays exact', async () => {
+  const { page, errors } = await openLab(`${base}?preset=dog`);
+  assert.equal(await stat(page, 'renormalized_ok'), 'true');
+  assert.ok(Number(await stat(page, 'mask_diff')) < 1e-12);
+  await page.focus('[data-control="lab_magnitude"]');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.inputValue('[data-control="lab_magnitude"]'), '2');
+  assert.equal(await stat(page, 'renormalized_ok'), 'true');
+  assert.equal(await page.locator('#lab-mask td[data-fails]').count(), 0);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('[data-stat="renormalized_ok"]').dataset.value === 'false');
+  assert.equal(await stat(page, 'mask_diff'), 'NaN');
+  const failing = await page.locator('table[data-lab-matrix="renormalized"] td[data-fails="true"]').count();
+  assert.ok(failing > 0);
+  assert.match(await page.textContent('[data-stat="renormalized_ok"]'), new RegExp(`no, ${failing} cells differ`));
+  // −∞ still gives rows that sum to 1 and nothing to the future.
+  const rows = await page.$$eval('table[data-lab-matrix="neg_inf"] tbody tr', (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value))));
+  rows.forEach((row, i) => {
+    assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-12, `row ${i}`);
+    assert.ok(row.slice(i + 1).every((w) => w === 0), `row ${i} future`);
+  });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('heads: the concatenation shows its shapes and each head its own most-attended key', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=raschka-multihead`);
+  assert.deepEqual(await page.$$eval('#step-output .concat .shape', (s) => s.map((e) => e.textContent)), ['6 × 1', '6 × 1', '6 × 1', '6 × 1', '6 × 4']);
+  await page.click('.token:has-text("short")');
+  assert.equal(await page.getAttribute('.heads-picks', 'data-heads-query'), '2');
+  assert.match(await page.textContent('.heads-picks'), /^Token “short” attends most to: head 0 → .*head 3 → /);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** The ids of the walk's stops with one head (the output step appears only with several). */
+const STOPS = ['step-sentence', 'step-embedding', 'step-projections', 'step-qkv', 'step-scores', 'step-scale', 'lab-sqrt-dk',
+  'step-mask', 'lab-mask', 'step-weights', 'step-context'];
+
+const current = (page) => page.$$eval('[aria-current="step"]', (els) => els.map((e) => e.id));
+
+async function assertAt(page, i, total = STOPS.length) {
+  await page.waitForFunction((id) => document.querySelector(`#${id}`)?.getAttribute('aria-current') === 'step', STOPS[i]);
+  assert.deepEqual(await current(page), [STOPS[i]]);
+  assert.match(await page.textContent('.walk-where'), new RegExp(`^${i + 1} of ${total} · `));
+  assert.ok((await page.textContent('.walk-hint')).length > 20);
+  // Scrolled into view: the section's top is on screen.
+  const top = await page.$eval(`#${STOPS[i]}`, (e) => e.getBoundingClientRect().top);
+  assert.ok(top >= -1 && top < 900, `${STOPS[i]} top at ${top}`);
+}
+
+test('the guided walk, forwards and back with the keyboard, then Esc', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=dog`);
+  assert.ok(await page.isHidden('.walk'));
+  await page.focus('[data-action="walk-start"]');
+  await page.keyboard.press('Enter');
+  await assertAt(page, 0);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.action), 'walk-next');
+  assert.equal(await page.getAttribute('[data-action="walk-prev"]', 'aria-disabled'), 'true');
+  // Screen readers hear each move (a polite live region) and the hint when Next is focused.
+  assert.equal(await page.getAttribute('#walk-status', 'aria-live'), 'polite');
+  assert.equal(await page.getAttribute('[data-action="walk-next"]', 'aria-describedby'), 'walk-status');
+  for (let i = 1; i < STOPS.length; i++) {
+    await page.keyboard.press('Enter');
+    await assertAt(page, i);
+  }
+  assert.equal(await page.getAttribute('[data-action="walk-next"]', 'aria-disabled'), 'true');
+  await page.keyboard.press('Enter'); // at the end Next does nothing
+  await assertAt(page, STOPS.length - 1);
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.action), 'walk-prev');
+  for (let i = STOPS.length - 2; i >= 0; i--) {
+    await page.keyboard.press('Enter');
+    await assertAt(page, i);
+  }
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('.walk', { state: 'hidden' });
+  assert.deepEqual(await current(page), []);
+  await page.waitForFunction(() => document.activeElement?.dataset.action === 'walk-start');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('?walk=1 opens in the walk; with several heads it ends at the output, and End leaves', async () => {
+  const { page, errors } = await open(browser, `${base}?preset=raschka-multihead&walk=1`);
+  const stops = [...STOPS, 'step-output'];
+  await page.waitForFunction(() => document.querySelector('#step-sentence').getAttribute('aria-current') === 'step');
+  assert.match(await page.textContent('.walk-where'), /^1 of 12 · 1\. Sentence → tokens/);
+  for (let i = 1; i < stops.length; i++) await page.click('[data-action="walk-next"]');
+  await page.waitForFunction(() => document.querySelector('#step-output').getAttribute('aria-current') === 'step');
+  await page.click('[data-action="walk-end"]');
+  await page.waitForSelector('.walk', { state: 'hidden' });
+  assert.deepEqual(await current(page), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('screenshots of each lab, the heads and the walk: desktop and phone, light and dark', async () => {
+  for (const [width, height, device] of [[1280, 900, 'desktop'], [390, 844, 'phone']]) {
+    for (const scheme of ['light', 'dark']) {
+      const name = (what) => join(out, `labs-${what}-${device}-${scheme}.png`);
+      const { page, errors } = await openLab(`${base}?preset=dog`, { width, height });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.locator('#lab-sqrt-dk').screenshot({ path: name('sqrt-dk') });
+      await page.focus('[data-control="lab_magnitude"]');
+      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => document.querySelector('[data-stat="renormalized_ok"]').dataset.value === 'false');
+      await page.locator('#lab-mask').screenshot({ path: name('mask') });
+      await page.click('[data-action="walk-start"]');
+      for (let i = 0; i < 6; i++) await page.click('[data-action="walk-next"]');
+      await page.waitForFunction(() => document.querySelector('#lab-sqrt-dk').getAttribute('aria-current') === 'step');
+      await page.screenshot({ path: name('walk') });
+      const heads = await open(browser, `${base}?preset=raschka-multihead`, { width, height });
+      await heads.page.emulateMedia({ colorScheme: scheme });
+      await heads.page.locator('#step-output').screenshot({ path: name('heads') });
+      assert.deepEqual(heads.errors, []);
+      await heads.page.close();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `${device} ${scheme}: the page is ${overflow}px wider than the screen`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  }
+});
