@@ -80,16 +80,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     // thousands of subscribers would make every update quadratic in Leptos's subscriber lists.
     let body = move || {
         let (rows, cols) = shape.get();
-        let cells: Vec<RwSignal<CellView>> =
-            untrack(views).into_iter().map(RwSignal::new).collect();
-        let synced = cells.clone();
-        Effect::new(move |_| {
-            for (cell, new) in synced.iter().zip(views()) {
-                if cell.with_untracked(|old| *old != new) {
-                    cell.set(new);
-                }
-            }
-        });
+        let cells = synced_cells(views);
         (0..rows)
             .map(|i| {
                 let label =
@@ -129,6 +120,24 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
             </table>
         </div>
     }
+}
+
+/// One signal per cell, kept equal to `views()` (row by row) by one effect that writes only the
+/// cells whose view changed. Call it where the cells are built: a new shape makes new signals.
+pub fn synced_cells<T>(views: impl Fn() -> Vec<T> + Send + Sync + 'static) -> Vec<RwSignal<T>>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    let cells: Vec<RwSignal<T>> = untrack(&views).into_iter().map(RwSignal::new).collect();
+    let synced = cells.clone();
+    Effect::new(move |_| {
+        for (cell, new) in synced.iter().zip(views()) {
+            if cell.with_untracked(|old| *old != new) {
+                cell.set(new);
+            }
+        }
+    });
+    cells
 }
 
 /// What one cell shows.

@@ -9,9 +9,10 @@ use crate::core::softmax::is_future;
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
 use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
+use crate::ui::matrix_table::synced_cells;
 
-/// Above this many tokens the lab shows its figures but not its two n × n tables: they are
-/// redrawn whole on every edit.
+/// Above this many tokens the lab shows its figures but not its two n × n tables, which would
+/// be unreadable.
 const MAX_TABLE_TOKENS: usize = 16;
 
 /// 10⁰ … 10⁴ as written on the control.
@@ -103,8 +104,17 @@ pub fn MaskLab() -> impl IntoView {
     }
 }
 
+/// What one cell of a lab table shows.
+#[derive(Clone, PartialEq)]
+struct LabCell {
+    value: f64,
+    text: String,
+    fails: bool,
+}
+
 /// One method's weights, rows labelled with the tokens; cells that differ from the other method
-/// are marked, and future cells greyed.
+/// are marked, and future cells greyed. Like the pipeline's tables, the rows are built once per
+/// sentence length and an edit rewrites only the cells that changed.
 #[component]
 fn LabMatrix(
     /// The caption.
@@ -116,6 +126,49 @@ fn LabMatrix(
     failing: Signal<DMatrix<bool>>,
 ) -> impl IntoView {
     let state = use_app();
+    let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
+    let views = move || {
+        let precision = state.precision.get();
+        failing.with(|failing| {
+            matrix.with(|m| {
+                let (rows, cols) = m.shape();
+                (0..rows)
+                    .flat_map(|i| (0..cols).map(move |j| (i, j)))
+                    .map(|(i, j)| LabCell {
+                        value: m[(i, j)],
+                        text: fmt(m[(i, j)], precision),
+                        fails: failing.get((i, j)).copied().unwrap_or(false),
+                    })
+                    .collect()
+            })
+        })
+    };
+    let body = move || {
+        let (rows, cols) = shape.get();
+        let cells = synced_cells(views);
+        (0..rows)
+            .map(|i| {
+                let row = cells[i * cols..(i + 1) * cols].to_vec();
+                view! {
+                    <tr>
+                        <th scope="row">{move || state.words.with(|w| w.get(i).cloned())}</th>
+                        {row.into_iter().enumerate().map(|(j, cell)| view! {
+                            <td
+                                data-row=i
+                                data-col=j
+                                data-value=move || cell.with(|c| c.value.to_string())
+                                data-fails=move || cell.with(|c| c.fails.then_some("true"))
+                                class:fails=move || cell.with(|c| c.fails)
+                                class:masked=is_future(i, j)
+                            >
+                                {move || cell.with(|c| c.text.clone())}
+                            </td>
+                        }).collect_view()}
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
     view! {
         <div class="scroll">
             <table class="lab lab-matrix" data-lab-matrix=name>
@@ -126,33 +179,7 @@ fn LabMatrix(
                         {move || state.words.get().into_iter().map(|w| view! { <th scope="col">{w}</th> }).collect_view()}
                     </tr>
                 </thead>
-                <tbody>
-                    {move || {
-                        let precision = state.precision.get();
-                        let words = state.words.get();
-                        let failing = failing.get();
-                        matrix.with(|m| (0..m.nrows()).map(|i| view! {
-                            <tr>
-                                <th scope="row">{words.get(i).cloned()}</th>
-                                {(0..m.ncols()).map(|j| {
-                                    let fails = failing.get((i, j)).copied().unwrap_or(false);
-                                    view! {
-                                        <td
-                                            data-row=i
-                                            data-col=j
-                                            data-value=m[(i, j)].to_string()
-                                            data-fails=fails.then_some("true")
-                                            class:fails=fails
-                                            class:masked=is_future(i, j)
-                                        >
-                                            {fmt(m[(i, j)], precision)}
-                                        </td>
-                                    }
-                                }).collect_view()}
-                            </tr>
-                        }).collect_view())
-                    }}
-                </tbody>
+                <tbody>{body}</tbody>
             </table>
         </div>
     }
