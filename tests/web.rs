@@ -306,6 +306,22 @@ fn heat_map(root: &Element, matrix: &str) -> HtmlCanvasElement {
     .unchecked_into()
 }
 
+/// Scrolls `canvas` into view and waits until it is painted (at most a second's frames): heat
+/// maps paint only once they are in view.
+async fn bring_into_view(canvas: &HtmlCanvasElement) {
+    canvas.scroll_into_view();
+    for _ in 0..60 {
+        if canvas.width() != 300 {
+            return;
+        }
+        let frame = js_sys::Promise::new(&mut |resolve, _| {
+            window().request_animation_frame(&resolve).unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(frame).await.unwrap();
+        tick().await;
+    }
+}
+
 fn press(el: &Element, key: &str) {
     let init = KeyboardEventInit::new();
     init.set_key(key);
@@ -331,6 +347,7 @@ async fn a_heat_map_paints_each_cell_in_the_tables_colours_with_labels_and_legen
     let root = mount_app().await;
     toggle_face(&root, "weights").await;
     let canvas = heat_map(&root, "weights");
+    bring_into_view(&canvas).await;
     let trace = Trace::of(&dog());
     let words = &trace.tokens.words;
     let widest = words.iter().map(|w| text_width(w)).fold(0.0, f64::max);

@@ -293,7 +293,8 @@ impl Layout {
     /// A small unlabelled heat map about `size` pixels across, for comparing heads at a glance.
     pub fn thumbnail(rows: usize, cols: usize, size: f64) -> Layout {
         let side = rows.max(cols).max(1) as f64;
-        let cell = (size / side).floor().max(1.0);
+        // Not rounded: a thumbnail is a picture of the pattern, not something to read cell by cell.
+        let cell = (size / side).max(1.0);
         Layout {
             rows,
             cols,

@@ -6,7 +6,8 @@ use leptos::ev;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
-use wasm_bindgen::{Clamped, JsCast};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlInputElement, ImageData};
 
 use crate::core::heatmap::{
@@ -151,6 +152,48 @@ pub fn paint(canvas: &HtmlCanvasElement, scratch: &HtmlCanvasElement, p: &Pictur
         labels(&ctx, p);
     }
     outline_marks(&ctx, l, &p.palette, p.marks);
+}
+
+/// Whether `canvas` is on screen or near it, kept up to date by an `IntersectionObserver`: a map
+/// out of sight is not repainted on every edit, only when it comes into view (at 64 tokens most
+/// of the page's two dozen maps are out of sight).
+fn in_view(canvas: NodeRef<Canvas>) -> ReadSignal<bool> {
+    let (visible, set_visible) = signal(false);
+    let observer = StoredValue::new_local(None::<web_sys::IntersectionObserver>);
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let on_change = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            if let Some(entry) = entries
+                .iter()
+                .last()
+                .and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+            {
+                // The map may have been removed since the browser queued this.
+                set_visible.try_set(entry.is_intersecting());
+            }
+        });
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin("300px");
+        let created = web_sys::IntersectionObserver::new_with_options(
+            on_change.as_ref().unchecked_ref(),
+            &options,
+        );
+        on_change.forget();
+        match created {
+            Ok(o) => {
+                o.observe(&el);
+                observer.set_value(Some(o));
+            }
+            // No observer (very old browsers): always paint.
+            Err(_) => set_visible.set(true),
+        }
+    });
+    on_cleanup(move || {
+        if let Some(o) = observer.try_get_value().flatten() {
+            o.disconnect();
+        }
+    });
+    visible
 }
 
 /// A view's scratch canvas, made on its first paint and kept for the next.
@@ -298,8 +341,11 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
 
     // The canvas is outside the reactive system: this effect repaints it whenever anything it
     // shows changes (one paint per edit, however many cells changed).
+    let visible = in_view(canvas);
     Effect::new(move |_| {
-        let Some(el) = canvas.get() else { return };
+        let Some(el) = canvas.get().filter(|_| visible.get()) else {
+            return;
+        };
         let marks = Marks {
             row: spec.highlight_row.get(),
             cursor: cursor.get(),
@@ -451,10 +497,11 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
             .with_untracked(|l| l.get(i).cloned().unwrap_or_default());
         let input_id = format!("{}-edit", id.clone());
         let frame = NodeRef::<leptos::html::Div>::new();
-        // Focus the new input once it is in the page.
+        // Focus the new input once it is in the page (the box may be gone by then).
         request_animation_frame(move || {
             let input = frame
-                .get_untracked()
+                .try_get_untracked()
+                .flatten()
                 .and_then(|f| f.query_selector("input").ok().flatten());
             if let Some(input) = input {
                 let input: HtmlInputElement = input.unchecked_into();
@@ -541,8 +588,11 @@ pub fn Thumbnail(
     let palette = use_app().palette;
     let canvas = NodeRef::<Canvas>::new();
     let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
+    let visible = in_view(canvas);
     Effect::new(move |_| {
-        let Some(el) = canvas.get() else { return };
+        let Some(el) = canvas.get().filter(|_| visible.get()) else {
+            return;
+        };
         let (causal, palette) = (causal.get(), palette.get());
         matrix.with(|m| {
             let layout = Layout::thumbnail(m.nrows(), m.ncols(), THUMBNAIL_PX);
@@ -562,4 +612,4 @@ pub fn Thumbnail(
 const EDIT_BOX_PX: (f64, f64) = (150.0, 64.0);
 
 /// The side of a head's thumbnail, in CSS pixels.
-const THUMBNAIL_PX: f64 = 128.0;
+const THUMBNAIL_PX: f64 = 104.0;

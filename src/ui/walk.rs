@@ -61,7 +61,8 @@ pub fn is_current(stop: Stop) -> bool {
 /// handler returns).
 fn focus_later(button: NodeRef<html::Button>) {
     request_animation_frame(move || {
-        if let Some(b) = button.get_untracked() {
+        // The button may have left the page by the next frame.
+        if let Some(b) = button.try_get_untracked().flatten() {
             let _ = b.focus();
         }
     });

@@ -64,10 +64,14 @@ pub fn SqrtDkLab() -> impl IntoView {
     Effect::new(move |_| {
         let seed = state.lab_seed.get();
         set_timeout(
+            // The lab may have left the page (its step hidden) before the timer fires.
             move || {
-                let drawn = sample.with_untracked(|s| s.as_ref().map(Sample::seed)) == Some(seed);
-                if state.lab_seed.get_untracked() == seed && !drawn {
-                    sample.set(Some(Sample::draw(seed)));
+                let Some(drawn) = sample.try_with_untracked(|s| s.as_ref().map(Sample::seed))
+                else {
+                    return;
+                };
+                if state.lab_seed.get_untracked() == seed && drawn != Some(seed) {
+                    sample.try_set(Some(Sample::draw(seed)));
                 }
             },
             Duration::ZERO,
