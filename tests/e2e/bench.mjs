@@ -45,15 +45,17 @@ const browser = await launch();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 const fmt = (x) => x.toFixed(1).padStart(6);
 
-/** Opens `preset` (timing navigation → first weights on the page), loads `state` if given, then
- * times edits of W_query (one head recomputed) and of the embedding (every head). */
-async function report(name, preset, state = null) {
+/** Opens `preset` (timing navigation → first weights on the page), loads `state` if given,
+ * scrolls to `section` if given (heat maps out of view are painted only when they come into view),
+ * then times edits of W_query (one head recomputed) and of the embedding (every head). */
+async function report(name, preset, state = null, section = null) {
   await page.goto('about:blank');
   const start = Date.now();
   await page.goto(`${base}?preset=${preset}`);
   await page.waitForSelector('[data-matrix="weights"]');
   const opened = `open ${String(Date.now() - start).padStart(4)} ms`;
   const loaded = state ? `load ${fmt(await loadToFrame(page, state))} ms` : ' '.repeat(12);
+  if (section) await page.locator(section).scrollIntoViewIfNeeded();
   const w = await editToFrame(page, 'w_query');
   const e = await editToFrame(page, 'embedding');
   const cells = await page.locator('td').count();
@@ -74,6 +76,8 @@ await report('dog (9 tokens, 1 head)', 'dog');
 await report('raschka (6 tokens, 1 head)', 'raschka');
 await report('raschka-multihead (6 tokens, 4 heads)', 'raschka-multihead');
 await report('64 tokens, d_in 64, d_k = d_v = 16, 8 heads, causal', 'dog', mid);
+await report('  the same, looking at the weights', 'dog', mid, '#step-weights');
 await report('the limits: 64 tokens, 16 heads, d 128', 'dog', limits);
+await report('  the same, looking at the weights', 'dog', limits, '#step-weights');
 await browser.close();
 server.close();
