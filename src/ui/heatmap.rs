@@ -398,7 +398,10 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         if rows == 0 || cols == 0 {
             return;
         }
-        let (i, j) = cursor.get_untracked().unwrap_or((0, 0));
+        // The matrix may have shrunk since the cursor last moved.
+        let (i, j) = cursor
+            .get_untracked()
+            .map_or((0, 0), |(i, j)| (i.min(rows - 1), j.min(cols - 1)));
         let next = match ev.key().as_str() {
             "ArrowUp" => (i.saturating_sub(1), j),
             "ArrowDown" => ((i + 1).min(rows - 1), j),
@@ -468,6 +471,11 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
             return None;
         }
         let (i, j) = cursor.get()?;
+        // A cell that a resize removed has nothing to edit.
+        let (rows, cols) = shape.get();
+        if i >= rows || j >= cols {
+            return None;
+        }
         let view = RwSignal::new(CellView::new(0.0, 0, spec.heat, 0.0, false));
         Effect::new(move |_| {
             let value = spec.matrix.with(|m| m.get((i, j)).copied().unwrap_or(0.0));
