@@ -127,3 +127,18 @@ fn a_paste_keeps_only_the_block_it_overwrote() {
     assert!(history.redo(&mut model) && history.redo(&mut model));
     assert_eq!(model, pasted);
 }
+
+#[test]
+fn writing_the_number_already_there_is_not_an_undo_step() {
+    let mut model = dog();
+    let mut history = History::default();
+    let same = model.heads()[0].w_query[(0, 0)];
+    assert!(history.set_cell(&mut model, W_Q, 0, 0, same));
+    assert!(!history.can_undo());
+    // A structural step is needed only when it does not extend the open one.
+    history.record_model(model.clone(), EditKey::Sentence);
+    assert!(!history.starts_step(EditKey::Sentence));
+    assert!(history.starts_step(EditKey::Other));
+    history.seal();
+    assert!(history.starts_step(EditKey::Sentence));
+}

@@ -215,7 +215,8 @@ pub const LABEL_MAX_CHARS: usize = 12;
 pub const LABEL_FONT_PX: f64 = 11.0;
 /// The matrix part of a heat map aims at about this size in CSS pixels.
 const MAP_TARGET_PX: f64 = 360.0;
-/// Heat maps never get wider than this; wider matrices get narrower cells.
+/// Heat maps aim to stay within this width: wider matrices get narrower cells, down to one pixel
+/// (the widest output, 16 heads × 128, is then 2 048 pixels and scrolls sideways).
 const MAP_MAX_WIDTH_PX: f64 = 1100.0;
 const CELL_MIN_PX: f64 = 3.0;
 const CELL_MAX_PX: f64 = 22.0;

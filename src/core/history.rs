@@ -138,7 +138,8 @@ pub struct History {
 
 impl History {
     /// Sets one number of `model`, remembering the old one unless this continues the same
-    /// number's typing. Returns false (and changes nothing) outside the matrix.
+    /// number's typing or writes the number already there. Returns false (and changes nothing)
+    /// outside the matrix.
     pub fn set_cell(
         &mut self,
         model: &mut Model,
@@ -151,6 +152,10 @@ impl History {
             return false;
         };
         let key = EditKey::Cell(target, row, col);
+        // Bitwise, so that typing -0 over 0 is still an edit.
+        if before.to_bits() == value.to_bits() {
+            return true;
+        }
         if self.open_edit != Some(key) {
             self.push(Change::Cell {
                 target,
@@ -191,10 +196,16 @@ impl History {
         true
     }
 
+    /// Whether a structural change with `key` starts a new step (and so needs the model before
+    /// it), rather than extending the open one (the sentence's keystrokes).
+    pub fn starts_step(&self, key: EditKey) -> bool {
+        key == EditKey::Other || self.open_edit != Some(key)
+    }
+
     /// Remembers the whole model `before` a structural change; keystrokes with the same `key`
     /// (the sentence) extend the step instead.
     pub fn record_model(&mut self, before: Model, key: EditKey) {
-        if key == EditKey::Other || self.open_edit != Some(key) {
+        if self.starts_step(key) {
             self.push(Change::Model(Box::new(before)));
         }
         self.open_edit = (key != EditKey::Other).then_some(key);

@@ -71,21 +71,17 @@ pub fn install(state: AppState) {
 
     let edit = Closure::<dyn Fn(JsValue, JsValue, JsValue, JsValue, JsValue) -> JsValue>::new(
         move |matrix: JsValue, head: JsValue, row: JsValue, col: JsValue, value: JsValue| {
+            let Some(x) = value.as_f64() else {
+                return outcome(Err("value must be a number".into()));
+            };
             let name = matrix.as_string().unwrap_or_default();
             let located = state.model.with_untracked(|m| {
-                locate_edit(
-                    m,
-                    &name,
-                    number(&head),
-                    number(&row),
-                    number(&col),
-                    number(&value),
-                )
+                locate_edit(m, &name, number(&head), number(&row), number(&col), x)
             });
             outcome(located.map(|(target, i, j)| {
                 // One call is one undo step, like a number typed and then left.
                 state.history.update(History::seal);
-                state.set_cell(target, i, j, number(&value));
+                state.set_cell(target, i, j, x);
                 state.history.update(History::seal);
             }))
         },

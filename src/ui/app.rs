@@ -223,9 +223,15 @@ impl AppState {
     /// Replaces the model, remembering the old one for undo. The followed token stays while it
     /// still exists; an explanation of a cell that is gone simply shows nothing.
     pub fn replace(self, key: EditKey, model: Model) {
-        let before = self.model.get_untracked();
+        // Another keystroke of the sentence extends its step: no copy of the model needed.
+        let before = self
+            .history
+            .with_untracked(|h| h.starts_step(key))
+            .then(|| self.model.get_untracked());
         self.show(model);
-        self.history.update(|h| h.record_model(before, key));
+        if let Some(before) = before {
+            self.history.update(|h| h.record_model(before, key));
+        }
     }
 
     fn show(self, model: Model) {

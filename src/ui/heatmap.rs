@@ -154,14 +154,33 @@ pub fn paint(canvas: &HtmlCanvasElement, scratch: &HtmlCanvasElement, p: &Pictur
     outline_marks(&ctx, l, &p.palette, p.marks);
 }
 
+/// An observer and the callback it calls. Dropping it stops the observer first (queued
+/// notifications included), so the callback is never called after it is freed.
+struct Watch {
+    observer: web_sys::IntersectionObserver,
+    _on_change: Closure<dyn Fn(js_sys::Array)>,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.observer.take_records();
+        self.observer.disconnect();
+    }
+}
+
 /// Whether `canvas` is on screen or near it, kept up to date by an `IntersectionObserver`: a map
 /// out of sight is not repainted on every edit, only when it comes into view (at 64 tokens most
 /// of the page's two dozen maps are out of sight).
 fn in_view(canvas: NodeRef<Canvas>) -> ReadSignal<bool> {
     let (visible, set_visible) = signal(false);
-    let observer = StoredValue::new_local(None::<web_sys::IntersectionObserver>);
+    // The observer and its callback live exactly as long as the view.
+    let watch = StoredValue::new_local(None::<Watch>);
+    let stop = move || {
+        watch.try_update_value(Option::take);
+    };
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
+        stop();
         let on_change = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
             if let Some(entry) = entries
                 .iter()
@@ -174,25 +193,22 @@ fn in_view(canvas: NodeRef<Canvas>) -> ReadSignal<bool> {
         });
         let options = web_sys::IntersectionObserverInit::new();
         options.set_root_margin("300px");
-        let created = web_sys::IntersectionObserver::new_with_options(
+        match web_sys::IntersectionObserver::new_with_options(
             on_change.as_ref().unchecked_ref(),
             &options,
-        );
-        on_change.forget();
-        match created {
-            Ok(o) => {
-                o.observe(&el);
-                observer.set_value(Some(o));
+        ) {
+            Ok(observer) => {
+                observer.observe(&el);
+                watch.set_value(Some(Watch {
+                    observer,
+                    _on_change: on_change,
+                }));
             }
             // No observer (very old browsers): always paint.
             Err(_) => set_visible.set(true),
         }
     });
-    on_cleanup(move || {
-        if let Some(o) = observer.try_get_value().flatten() {
-            o.disconnect();
-        }
-    });
+    on_cleanup(stop);
     visible
 }
 
@@ -338,6 +354,20 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
     let cursor = RwSignal::new(None::<(usize, usize)>);
     let hover = RwSignal::new(None::<(usize, usize)>);
     let editing = RwSignal::new(false);
+    // A new shape (a sentence, a resize, a loaded state) closes the edit box and brings the
+    // cursor back inside the matrix.
+    Effect::new(move |previous: Option<(usize, usize)>| {
+        let (rows, cols) = shape.get();
+        if previous.is_some_and(|p| p != (rows, cols)) {
+            editing.set(false);
+            cursor.update(|c| {
+                *c = c
+                    .filter(|_| rows > 0 && cols > 0)
+                    .map(|(i, j)| (i.min(rows - 1), j.min(cols - 1)))
+            });
+        }
+        (rows, cols)
+    });
 
     // The canvas is outside the reactive system: this effect repaints it whenever anything it
     // shows changes (one paint per edit, however many cells changed).
@@ -537,17 +567,18 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         })
     };
 
-    let aria = format!(
-        "{}: heat map of {} rows and {} columns. Arrow keys move the cursor, {}.",
-        spec.label(),
-        shape.get_untracked().0,
-        shape.get_untracked().1,
-        if spec.editor.is_some() {
-            "Enter edits the number"
-        } else {
-            "Enter explains the cell"
-        }
-    );
+    let aria_label = move || {
+        let (rows, cols) = shape.get();
+        format!(
+            "{}: heat map of {rows} rows and {cols} columns. Arrow keys move the cursor, {}.",
+            spec.label(),
+            if spec.editor.is_some() {
+                "Enter edits the number"
+            } else {
+                "Enter explains the cell"
+            }
+        )
+    };
     let readout_id = format!("{}-readout", spec.id());
     view! {
         <div class="heatmap">
@@ -563,9 +594,15 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
                     class:editable=spec.editor.is_some()
                     role="img"
                     tabindex="0"
-                    aria-label=aria
+                    aria-label=aria_label
                     aria-describedby=readout_id.clone()
-                    on:mousemove=move |ev| hover.set(cell_under(&ev))
+                    // Only a new cell repaints: the mouse moves far more often than it changes cell.
+                    on:mousemove=move |ev| {
+                        let cell = cell_under(&ev);
+                        if hover.get_untracked() != cell {
+                            hover.set(cell);
+                        }
+                    }
                     on:mouseleave=move |_| hover.set(None)
                     on:click=on_click
                     on:keydown=on_key

@@ -102,10 +102,13 @@ pub fn Walk() -> impl IntoView {
     let go = move |forward: bool| {
         state.walk.update(|w| {
             if let Some(i) = w {
+                // The list may have shrunk (fewer heads) since the walk got here.
+                let last = total.get_untracked() - 1;
+                let here = (*i).min(last);
                 *i = if forward {
-                    (*i + 1).min(total.get_untracked() - 1)
+                    (here + 1).min(last)
                 } else {
-                    i.saturating_sub(1)
+                    here.saturating_sub(1)
                 };
             }
         })

@@ -145,6 +145,7 @@ test('the scripting API loads, edits and refuses with messages, undo included', 
   assert.equal(await api(page, 'edit', 'scores', 0, 0, 0, 1), 'there is no editable matrix “scores”: use embedding, w_query, w_key or w_value');
   assert.match(await api(page, 'edit', 'w_query', 0, 2, 0, 1), /^row 2 is out of range/);
   assert.match(await api(page, 'edit', 'w_query', 0, 0, 0, Infinity), /not a finite number/);
+  assert.equal(await api(page, 'edit', 'w_query', 0, 0, 0, '2'), 'value must be a number');
   assert.match(await api(page, 'edit', 'w_query', 0, 0, 0, 1e7), /too large/);
   assert.equal(await api(page, 'edit', 'embedding', 99, 1, 0, 2.5), null);
   assert.equal(await api(page, 'edit', 'embedding', 0, 1, 0, 3.5), null);

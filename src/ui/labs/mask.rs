@@ -4,16 +4,13 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::heatmap::NUMBERS_MAX_SIDE;
 use crate::core::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
 use crate::core::softmax::is_future;
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
 use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
 use crate::ui::matrix_table::synced_cells;
-
-/// Above this many tokens the lab shows its figures but not its two n × n tables, which would
-/// be unreadable.
-const MAX_TABLE_TOKENS: usize = 16;
 
 /// 10⁰ … 10⁴ as written on the control.
 fn power_of_ten(exponent: u32) -> String {
@@ -43,7 +40,7 @@ pub fn MaskLab() -> impl IntoView {
                 .map_or(0, |c| c.failing.iter().filter(|&&f| f).count())
         })
     };
-    let show_tables = move || state.words.with(|w| w.len() <= MAX_TABLE_TOKENS);
+    let show_tables = move || state.words.with(|w| w.len() <= NUMBERS_MAX_SIDE);
     // Only method 1's failing cells are marked: method 2 is the reference.
     let table = move |title: &'static str,
                       name: &'static str,
@@ -87,7 +84,7 @@ pub fn MaskLab() -> impl IntoView {
             </p>
             <Show
                 when=show_tables
-                fallback=|| view! { <p class="note">{format!("The two tables are shown up to {MAX_TABLE_TOKENS} tokens.")}</p> }
+                fallback=|| view! { <p class="note">{format!("The two tables are shown up to {NUMBERS_MAX_SIDE} tokens, like every table of numbers.")}</p> }
             >
                 <div class="side-by-side">
                     {table("Method 1: softmax, × tril(ones), ÷ row sums", "renormalized", |c| &c.renormalized, true)}
