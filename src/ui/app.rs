@@ -68,6 +68,9 @@ pub struct AppState {
     pub precision: RwSignal<usize>,
     /// The token followed as the query, highlighted in every step.
     pub selected: RwSignal<Option<usize>>,
+    /// The followed token, or the last one until the learner picks one (it sees every token,
+    /// even when causal): the query that attention lines and the heads picture show.
+    pub query: Memo<usize>,
     pub detail: RwSignal<Option<Detail>>,
     /// Sentence words, for row and column labels; changes only when the sentence does.
     pub words: Memo<Vec<String>>,
@@ -132,14 +135,24 @@ impl AppState {
             walk.get()
                 .and_then(|i| stops.get(i.min(stops.len() - 1)).copied())
         });
+        let selected = RwSignal::new(None::<usize>);
+        let words = Memo::new(move |_| model.with(|m| m.tokens().words.clone()));
+        let query = Memo::new(move |_| {
+            let n = words.with(Vec::len);
+            selected
+                .get()
+                .filter(|&i| i < n)
+                .unwrap_or(n.saturating_sub(1))
+        });
         AppState {
             model,
             trace,
             seed: RwSignal::new(RASCHKA_SEED),
             precision: RwSignal::new(4),
-            selected: RwSignal::new(None),
+            selected,
+            query,
             detail: RwSignal::new(None),
-            words: Memo::new(move |_| model.with(|m| m.tokens().words.clone())),
+            words,
             heads,
             focused_head,
             visible_heads,

@@ -24,14 +24,7 @@ const KEY_X: f64 = 200.0;
 pub fn AttentionLines(head: usize) -> impl IntoView {
     let state = use_app();
     let n = Memo::new(move |_| state.words.with(Vec::len));
-    let query = Memo::new(move |_| {
-        let n = n.get();
-        state
-            .selected
-            .get()
-            .filter(|&i| i < n)
-            .unwrap_or(n.saturating_sub(1))
-    });
+    let query = state.query;
     // The followed row of the weights: only its change redraws the lines.
     let row = Memo::new(move |_| {
         let i = query.get();

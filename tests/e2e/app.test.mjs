@@ -1,24 +1,16 @@
 // End-to-end: what a learner and a course author do, in the built release page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launch, open, matrixValues, cellSelector, projectRoot, coreTrace, assertClose, seededState } from './harness.mjs';
+import { useBrowser, open, matrixValues, cellSelector, projectRoot, coreTrace, assertClose, seededState } from './harness.mjs';
 
-let server, base, browser;
-before(async () => {
-  ({ server, base } = await startServer());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = useBrowser();
 
 const round4 = (rows) => rows.map((r) => r.map((x) => Number(x.toFixed(4))));
 
 test('raschka preset shows the article\'s attention weights', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka`);
   const weights = round4(await matrixValues(page, 'weights'));
   assert.deepEqual(weights[1], [0.0386, 0.687, 0.0204, 0.084, 0.147, 0.0229]);
   assert.deepEqual(weights[5], [0.1973, 0.0247, 0.3102, 0.1132, 0.0751, 0.2794]);
@@ -29,7 +21,7 @@ test('raschka preset shows the article\'s attention weights', async () => {
 });
 
 test('turning causal on shows the renormalised masked weights', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka`);
   await page.check('[data-control="causal"]');
   await page.waitForSelector('table[data-matrix="masked_weights_renormalized"]');
   const norm = round4(await matrixValues(page, 'masked_weights_renormalized'));
@@ -43,7 +35,7 @@ test('turning causal on shows the renormalised masked weights', async () => {
 });
 
 test('typing a weight updates every later step to exactly the core\'s numbers', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka`);
   const before = await matrixValues(page, 'context');
   await page.fill(`${cellSelector('w_query', 1, 0)} input`, '-0.75');
   assert.equal(await page.getAttribute(cellSelector('w_query', 1, 0), 'data-value'), '-0.75');
@@ -60,7 +52,7 @@ test('typing a weight updates every later step to exactly the core\'s numbers', 
 });
 
 test('garbage in a cell shows a message and breaks nothing', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka`);
   const weightsBefore = await matrixValues(page, 'weights');
   const input = `${cellSelector('w_key', 0, 1)} input`;
   const kept = await page.getAttribute(cellSelector('w_key', 0, 1), 'data-value');
@@ -82,7 +74,7 @@ test('garbage in a cell shows a message and breaks nothing', async () => {
 });
 
 test('changing d_k reshapes every table that depends on it', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka`);
   await page.fill('[data-control="d_k"]', '5');
   await page.waitForFunction(() => document.querySelectorAll('table[data-matrix="queries"] tbody tr:first-child td').length === 5);
   const shape = async (name) => { const m = await matrixValues(page, name); return [m.length, m[0].length]; };
@@ -104,7 +96,7 @@ test('changing d_k reshapes every table that depends on it', async () => {
 });
 
 test('dog: click she and see 0.883 on dog, then the breakdowns', async () => {
-  const { page, errors } = await open(browser, base);
+  const { page, errors } = await open(env.browser, env.base);
   await page.click('.token:has-text("she")');
   assert.equal(await page.getAttribute('.token:has-text("she")', 'aria-pressed'), 'true');
   const row = 'table[data-matrix="weights"] tbody tr:nth-child(7)';
@@ -122,7 +114,7 @@ test('dog: click she and see 0.883 on dog, then the breakdowns', async () => {
 });
 
 test('pasting a printed tensor fills cells from the focused one', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka`);
   const target = `${cellSelector('w_value', 0, 1)} input`;
   await page.focus(target);
   await page.evaluate((selector) => {
@@ -137,7 +129,7 @@ test('pasting a printed tensor fills cells from the focused one', async () => {
 });
 
 test('the keyboard alone moves between cells and reaches the controls', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka`);
   await page.focus(`${cellSelector('embedding', 0, 0, null)} input`);
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
@@ -159,15 +151,15 @@ test('the keyboard alone moves between cells and reaches the controls', async ()
 });
 
 test('an author can embed one step, and bad URLs explain themselves', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=dog&view=weights`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=dog&view=weights`);
   assert.equal(await page.locator('section.step').count(), 1);
   assert.equal(await page.locator('#step-weights').count(), 1);
   await page.close();
-  const bad = await browser.newPage();
-  await bad.goto(`${base}?state=${encodeURIComponent('{"version": 2}')}`);
+  const bad = await env.browser.newPage();
+  await bad.goto(`${env.base}?state=${encodeURIComponent('{"version": 2}')}`);
   await bad.waitForSelector('table[data-matrix="weights"]');
   assert.match(await bad.textContent('.load-message'), /version: unsupported version 2/);
-  await bad.goto(`${base}?preset=nope`);
+  await bad.goto(`${env.base}?preset=nope`);
   await bad.waitForSelector('.load-message');
   assert.match(await bad.textContent('.load-message'), /no preset “nope”/);
   await bad.close();
@@ -175,11 +167,11 @@ test('an author can embed one step, and bad URLs explain themselves', async () =
 });
 
 test('a share link reopens the exact model', async () => {
-  const { page } = await open(browser, `${base}?preset=raschka`);
+  const { page } = await open(env.browser, `${env.base}?preset=raschka`);
   await page.fill(`${cellSelector('w_value', 2, 3)} input`, '0.123456789');
   await page.click('summary:has-text("Save, load or share")');
   const link = await page.inputValue('[data-control="link"]');
-  const { page: again, errors } = await open(browser, link);
+  const { page: again, errors } = await open(env.browser, link);
   assert.equal(await again.getAttribute(cellSelector('w_value', 2, 3), 'data-value'), '0.123456789');
   assert.deepEqual(await matrixValues(again, 'context'), await matrixValues(page, 'context'));
   assert.deepEqual(errors, []);
@@ -191,7 +183,7 @@ test('screenshots at desktop and phone width, with no page-wide overflow', async
   const out = join(projectRoot, 'tests', 'e2e', 'output');
   mkdirSync(out, { recursive: true });
   for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
-    const { page, errors } = await open(browser, base, viewport);
+    const { page, errors } = await open(env.browser, env.base, viewport);
     await page.click('.token:has-text("she")');
     // Steps out of sight skip rendering (content-visibility); a whole-page picture needs them all.
     await page.addStyleTag({ content: '.step { content-visibility: visible !important; }' });
@@ -204,7 +196,7 @@ test('screenshots at desktop and phone width, with no page-wide overflow', async
 });
 
 test('the example picker shows what the URL opened, and switches presets', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=raschka-multihead`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka-multihead`);
   assert.equal(await page.inputValue('[data-control="preset"]'), 'raschka-multihead');
   assert.equal(await page.locator('table[data-matrix="weights"]').count(), 4);
   await page.selectOption('[data-control="preset"]', 'dog');
@@ -216,9 +208,9 @@ test('the example picker shows what the URL opened, and switches presets', async
 });
 
 test('at the state limits every step is on the page, as heat maps, and stays editable', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=raschka`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka`);
   const state = await seededState(page, 64, { d_in: 128, d_k: 128, d_v: 128, heads: 16 });
-  const { page: fresh, errors: freshErrors } = await open(browser, `${base}?preset=dog`);
+  const { page: fresh, errors: freshErrors } = await open(env.browser, `${env.base}?preset=dog`);
   const message = await fresh.evaluate((s) => window.attentionExplorer.load(s), state);
   assert.equal(message, null);
   await fresh.waitForSelector('canvas[data-matrix="weights"][data-head="0"][data-rows="64"]');

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 
@@ -30,6 +31,21 @@ export async function startServer() {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, base: `http://127.0.0.1:${server.address().port}${SUB_PATH}` };
+}
+
+/** Serves dist/ and launches Chromium around a test file's tests: the returned object holds
+ * `base` (the page's URL) and `browser` once the `before` hook has run. */
+export function useBrowser() {
+  const env = {};
+  before(async () => {
+    ({ server: env.server, base: env.base } = await startServer());
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.close();
+  });
+  return env;
 }
 
 export async function launch() {

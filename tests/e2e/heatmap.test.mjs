@@ -1,29 +1,30 @@
 // End-to-end: heat maps, attention lines, the head strip and the scripting API in the built page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launch, open, projectRoot, coreTrace, assertSameTrace, seededState } from './harness.mjs';
+import { useBrowser, open, projectRoot, coreTrace, assertSameTrace, seededState } from './harness.mjs';
 
-let server, base, browser, big;
+const env = useBrowser();
 const out = join(projectRoot, 'tests', 'e2e', 'output');
-before(async () => {
-  ({ server, base } = await startServer());
-  browser = await launch();
-  mkdirSync(out, { recursive: true });
-  // 64 tokens, d_in 64, d_k = d_v = 16, 8 heads, causal: the size the heat maps were built for.
-  const { page } = await open(browser, `${base}?preset=raschka`);
-  big = await seededState(page, 64, { d_in: 64, d_k: 16, d_v: 16, heads: 8 }, true);
-  await page.close();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+mkdirSync(out, { recursive: true });
+
+let big;
+/** 64 tokens, d_in 64, d_k = d_v = 16, 8 heads, causal (the size the heat maps were built for),
+ * made once by the page itself. */
+async function bigState() {
+  if (!big) {
+    const { page } = await open(env.browser, `${env.base}?preset=raschka`);
+    big = await seededState(page, 64, { d_in: 64, d_k: 16, d_v: 16, heads: 8 }, true);
+    await page.close();
+  }
+  return big;
+}
 
 /** The page with the 64-token model loaded through the API. */
 async function openBig(viewport, colorScheme = 'light') {
-  const { page, errors } = await open(browser, `${base}?preset=dog`, viewport);
+  const big = await bigState();
+  const { page, errors } = await open(env.browser, `${env.base}?preset=dog`, viewport);
   await page.emulateMedia({ colorScheme });
   assert.equal(await page.evaluate((s) => window.attentionExplorer.load(s), big), null);
   await page.waitForSelector('canvas[data-matrix="weights"][data-rows="64"]');
@@ -101,19 +102,19 @@ test('an edit in the heat-map edit box changes trace() to what attention-trace c
 
 test('trace() equals attention-trace for every preset and a 64-token state', async () => {
   for (const preset of ['dog', 'raschka', 'raschka-multihead']) {
-    const { page, errors } = await open(browser, `${base}?preset=${preset}`);
+    const { page, errors } = await open(env.browser, `${env.base}?preset=${preset}`);
     assertSameTrace(await api(page, 'trace'), coreTrace(null, preset));
     assert.deepEqual(errors, []);
     await page.close();
   }
   const { page, errors } = await openBig();
-  assertSameTrace(await api(page, 'trace'), coreTrace(JSON.stringify(big)));
+  assertSameTrace(await api(page, 'trace'), coreTrace(JSON.stringify(await bigState())));
   assert.deepEqual(errors, []);
   await page.close();
 });
 
 test('attention lines follow the selected token and every edit', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=dog`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
   const lines = page.locator('svg[data-view="lines"][data-head="0"]');
   // Until a token is picked, the last one is followed; causal, so it sees all 9.
   assert.equal(await lines.getAttribute('data-query'), '8');
@@ -137,7 +138,7 @@ test('attention lines follow the selected token and every edit', async () => {
 });
 
 test('the scripting API loads, edits and refuses with messages, undo included', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=dog`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
   const original = await api(page, 'state');
   assert.match(await api(page, 'load', '{"version": 2}'), /version/);
   assert.match(await api(page, 'load', 'not json'), /.+/);
@@ -170,7 +171,7 @@ test('screenshots of a 64-token model and of the attention lines, light and dark
       assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than the screen`);
       assert.deepEqual(errors, []);
       await page.close();
-      const { page: dog } = await open(browser, `${base}?preset=dog`, viewport);
+      const { page: dog } = await open(env.browser, `${env.base}?preset=dog`, viewport);
       await dog.emulateMedia({ colorScheme });
       await dog.click('.token:has-text("she")');
       await dog.locator('#step-weights').screenshot({ path: join(out, `lines-dog-${name}-${colorScheme}.png`) });

@@ -1,19 +1,11 @@
 // End-to-end: the √dₖ and masking labs, the heads picture and the guided walk, in the built page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startServer, launch, open, projectRoot } from './harness.mjs';
+import { useBrowser, open, projectRoot } from './harness.mjs';
 
-let server, base, browser;
-before(async () => {
-  ({ server, base } = await startServer());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = useBrowser();
 
 const out = join(projectRoot, 'tests', 'e2e', 'output');
 mkdirSync(out, { recursive: true });
@@ -49,13 +41,13 @@ async function assertFigures(page, dk) {
 }
 
 async function openLab(url, viewport) {
-  const opened = await open(browser, url, viewport);
+  const opened = await open(env.browser, url, viewport);
   await opened.page.waitForSelector('[data-stat="var_none"]');
   return opened;
 }
 
 test('√dₖ lab: the slider and the number field move dₖ, and every figure equals the core', async () => {
-  const { page, errors } = await openLab(`${base}?preset=dog`);
+  const { page, errors } = await openLab(`${env.base}?preset=dog`);
   assert.equal(await page.inputValue('[data-control="lab_dk"]'), '64');
   assert.equal(await page.inputValue('[data-control="lab_seed"]'), '1');
   await assertFigures(page, 64);
@@ -98,7 +90,7 @@ test('√dₖ lab: the slider and the number field move dₖ, and every figure e
 });
 
 test('masking lab: raising the magnitude breaks renormalising at 10³, −∞ stays exact', async () => {
-  const { page, errors } = await openLab(`${base}?preset=dog`);
+  const { page, errors } = await openLab(`${env.base}?preset=dog`);
   assert.equal(await stat(page, 'renormalized_ok'), 'true');
   assert.ok(Number(await stat(page, 'mask_diff')) < 1e-12);
   await page.focus('[data-control="lab_magnitude"]');
@@ -125,7 +117,7 @@ test('masking lab: raising the magnitude breaks renormalising at 10³, −∞ st
 });
 
 test('heads: the concatenation shows its shapes and each head its own most-attended key', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=raschka-multihead`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka-multihead`);
   assert.deepEqual(await page.$$eval('#step-output .concat .shape', (s) => s.map((e) => e.textContent)), ['6 × 1', '6 × 1', '6 × 1', '6 × 1', '6 × 4']);
   await page.click('.token:has-text("short")');
   assert.equal(await page.getAttribute('.heads-picks', 'data-heads-query'), '2');
@@ -151,7 +143,7 @@ async function assertAt(page, i, total = STOPS.length) {
 }
 
 test('the guided walk, forwards and back with the keyboard, then Esc', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=dog`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
   assert.ok(await page.isHidden('.walk'));
   await page.focus('[data-action="walk-start"]');
   await page.keyboard.press('Enter');
@@ -183,7 +175,7 @@ test('the guided walk, forwards and back with the keyboard, then Esc', async () 
 });
 
 test('?walk=1 opens in the walk; with several heads it ends at the output, and End leaves', async () => {
-  const { page, errors } = await open(browser, `${base}?preset=raschka-multihead&walk=1`);
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka-multihead&walk=1`);
   const stops = [...STOPS, 'step-output'];
   await page.waitForFunction(() => document.querySelector('#step-sentence').getAttribute('aria-current') === 'step');
   assert.match(await page.textContent('.walk-where'), /^1 of 12 · 1\. Sentence → tokens/);
@@ -200,7 +192,7 @@ test('screenshots of each lab, the heads and the walk: desktop and phone, light 
   for (const [width, height, device] of [[1280, 900, 'desktop'], [390, 844, 'phone']]) {
     for (const scheme of ['light', 'dark']) {
       const name = (what) => join(out, `labs-${what}-${device}-${scheme}.png`);
-      const { page, errors } = await openLab(`${base}?preset=dog`, { width, height });
+      const { page, errors } = await openLab(`${env.base}?preset=dog`, { width, height });
       await page.emulateMedia({ colorScheme: scheme });
       await page.locator('#lab-sqrt-dk').screenshot({ path: name('sqrt-dk') });
       await page.focus('[data-control="lab_magnitude"]');
@@ -211,7 +203,7 @@ test('screenshots of each lab, the heads and the walk: desktop and phone, light 
       for (let i = 0; i < 6; i++) await page.click('[data-action="walk-next"]');
       await page.waitForFunction(() => document.querySelector('#lab-sqrt-dk').getAttribute('aria-current') === 'step');
       await page.screenshot({ path: name('walk') });
-      const heads = await open(browser, `${base}?preset=raschka-multihead`, { width, height });
+      const heads = await open(env.browser, `${env.base}?preset=raschka-multihead`, { width, height });
       await heads.page.emulateMedia({ colorScheme: scheme });
       await heads.page.locator('#step-output').screenshot({ path: name('heads') });
       assert.deepEqual(heads.errors, []);

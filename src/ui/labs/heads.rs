@@ -22,17 +22,8 @@ pub fn HeadsPicture() -> impl IntoView {
             )
         })
     });
-    // The followed token, or the last one (it sees every other token, even when causal).
-    let query = move || {
-        let n = state.words.with(Vec::len);
-        state
-            .selected
-            .get()
-            .filter(|&i| i < n)
-            .unwrap_or(n.saturating_sub(1))
-    };
     let picks = Memo::new(move |_| {
-        let q = query();
+        let q = state.query.get();
         state
             .trace
             .with(|t| most_attended(t, q))
@@ -61,7 +52,7 @@ pub fn HeadsPicture() -> impl IntoView {
                 }
             }}
         </div>
-        <p class="heads-picks" data-heads-query=move || query().to_string()>
+        <p class="heads-picks" data-heads-query=move || state.query.get().to_string()>
             {move || {
                 let words = state.words.get();
                 let word = |i: usize| words.get(i).cloned().unwrap_or_default();
@@ -84,7 +75,7 @@ pub fn HeadsPicture() -> impl IntoView {
                 } else {
                     "the same token in every head here; each head has its own W_query and W_key, so edit one and they part ways.".to_owned()
                 };
-                format!("Token “{}” attends most to: {list}: {verdict}", word(query()))
+                format!("Token “{}” attends most to: {list}: {verdict}", word(state.query.get()))
             }}
         </p>
     }
