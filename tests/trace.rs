@@ -176,3 +176,35 @@ fn refresh_recomputes_only_what_an_edit_touched_and_equals_a_full_trace() {
     let (next, _) = Trace::refresh(Some(trace), &model);
     assert_eq!(next, Trace::of(&model));
 }
+
+#[test]
+fn refresh_after_an_embedding_edit_equals_a_full_trace_at_size() {
+    use attention_explorer::core::model::{Dims, Editable, Model};
+    // A repeated word: editing its embedding row moves two tokens.
+    let sentence = "w1 w2 w3 w1 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15 w16 w17 w18 w1";
+    let dims = Dims {
+        d_in: 64,
+        d_k: 16,
+        d_v: 16,
+        heads: 3,
+    };
+    let mut model = Model::seeded(sentence, dims, 7, true, Scale::SqrtDk).unwrap();
+    let (mut trace, _) = Trace::refresh(None, &model);
+    let w1 = model
+        .tokens()
+        .vocabulary
+        .iter()
+        .position(|w| w == "w1")
+        .unwrap();
+    for (row, col, x) in [(w1, 3, 0.25), (0, 63, -2.0), (w1, 0, 1e-3)] {
+        model.set(Editable::Embedding, row, col, x);
+        let (next, changed) = Trace::refresh(Some(trace), &model);
+        assert!(changed);
+        assert_eq!(
+            next,
+            Trace::of(&model),
+            "bit for bit, as a reload computes it"
+        );
+        trace = next;
+    }
+}

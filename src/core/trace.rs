@@ -71,8 +71,10 @@ impl Trace {
     }
 
     /// The trace of `model`, reusing whatever of `previous` its edit left alone: after an edit of
-    /// one head's weights only that head is recomputed. Also says whether anything changed, so
-    /// that nothing downstream re-renders after an edit that wrote the same number.
+    /// one head's weights only that head is recomputed, and after an edit of the embedding only
+    /// the edited tokens' queries, keys and values (then every head's scores onwards). Also says
+    /// whether anything changed, so that nothing downstream re-renders after an edit that wrote
+    /// the same number.
     pub fn refresh(previous: Option<Trace>, model: &Model) -> (Trace, bool) {
         let Some(mut trace) = previous else {
             return (Trace::of(model), true);
@@ -81,19 +83,34 @@ impl Trace {
             && trace.scale == model.scale
             && trace.inputs.len() == model.heads().len()
             && trace.tokens == *model.tokens();
-        let embedded = model.embedded();
-        if !same_setting || trace.embedded != embedded {
+        if !same_setting {
             return (Trace::of(model), true);
         }
-        let mut changed = false;
+        let embedded = model.embedded();
+        let moved: Vec<usize> = (0..embedded.nrows())
+            .filter(|&t| embedded.row(t) != trace.embedded.row(t))
+            .collect();
+        let mut changed = !moved.is_empty();
         for (h, head) in model.heads().iter().enumerate() {
             if trace.inputs[h] != *head {
                 trace.heads[h] = attend(&embedded, head, model.causal, model.scale);
                 trace.inputs[h] = head.clone();
                 changed = true;
+            } else if !moved.is_empty() {
+                let old = &trace.heads[h];
+                let (mut q, mut k, mut v) =
+                    (old.queries.clone(), old.keys.clone(), old.values.clone());
+                for &t in &moved {
+                    let x = embedded.rows(t, 1);
+                    q.set_row(t, &(x * &head.w_query).row(0));
+                    k.set_row(t, &(x * &head.w_key).row(0));
+                    v.set_row(t, &(x * &head.w_value).row(0));
+                }
+                trace.heads[h] = attend_projected(q, k, v, model.causal, model.scale);
             }
         }
         if changed {
+            trace.embedded = embedded;
             trace.output = concat_columns(&trace.heads);
         }
         (trace, changed)
@@ -145,11 +162,25 @@ impl Trace {
 
 /// One head on an embedded sentence (n × d_in).
 pub fn attend(embedded: &DMatrix<f64>, head: &Head, causal: bool, scale: Scale) -> HeadTrace {
-    let queries = embedded * &head.w_query;
-    let keys = embedded * &head.w_key;
-    let values = embedded * &head.w_value;
+    attend_projected(
+        embedded * &head.w_query,
+        embedded * &head.w_key,
+        embedded * &head.w_value,
+        causal,
+        scale,
+    )
+}
+
+/// One head from its queries, keys and values onwards.
+fn attend_projected(
+    queries: DMatrix<f64>,
+    keys: DMatrix<f64>,
+    values: DMatrix<f64>,
+    causal: bool,
+    scale: Scale,
+) -> HeadTrace {
     let scores = &queries * keys.transpose();
-    let scaled_scores = &scores / scale.divisor(head.d_k());
+    let scaled_scores = &scores / scale.divisor(queries.ncols());
     let masked_scores = if causal {
         mask_future(&scaled_scores)
     } else {
