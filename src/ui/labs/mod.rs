@@ -86,7 +86,8 @@ fn LabSection(lab: Lab, children: Children) -> impl IntoView {
 #[component]
 fn Stat(
     /// The figure's `data-stat` name.
-    name: &'static str,
+    #[prop(into)]
+    name: String,
     /// The figure; NaN shows as "NaN".
     #[prop(into)]
     value: Signal<f64>,

@@ -21,31 +21,6 @@ const CHOICES: [(Scale, &str, &str); 3] = [
     (Scale::Dk, "÷dₖ", "1/dₖ"),
 ];
 
-/// Each choice's `data-stat` names: variance, theory, largest weight, entropy, ‖J‖.
-const STATS: [[&str; 5]; 3] = [
-    [
-        "var_none",
-        "theory_none",
-        "max_weight_none",
-        "entropy_none",
-        "jacobian_none",
-    ],
-    [
-        "var_sqrt_dk",
-        "theory_sqrt_dk",
-        "max_weight_sqrt_dk",
-        "entropy_sqrt_dk",
-        "jacobian_sqrt_dk",
-    ],
-    [
-        "var_dk",
-        "theory_dk",
-        "max_weight_dk",
-        "entropy_dk",
-        "jacobian_dk",
-    ],
-];
-
 /// One choice's figures at the current dₖ.
 #[derive(Clone, Copy, PartialEq)]
 struct Figures {
@@ -177,18 +152,19 @@ fn FiguresTable(figures: Memo<Option<[Figures; 3]>>) -> impl IntoView {
                         .iter()
                         .enumerate()
                         .map(|(i, &(scale, label, theory))| {
-                            let [var, theory_name, max_weight, entropy, jacobian] = STATS[i];
+                            // `var_sqrt_dk`, `entropy_none`, …: the figure's name, then the scaling's key.
+                            let stat = |figure: &str| format!("{figure}_{}", scale.key());
                             view! {
                                 <tr class=format!("choice-{}", scale.key())>
                                     <th scope="row">{label}</th>
-                                    <td><Stat name=var value=pick(i, |f| f.variance)/></td>
+                                    <td><Stat name=stat("var") value=pick(i, |f| f.variance)/></td>
                                     <td>
                                         {theory} " = "
-                                        <Stat name=theory_name value=pick(i, |f| f.theory)/>
+                                        <Stat name=stat("theory") value=pick(i, |f| f.theory)/>
                                     </td>
-                                    <td><Stat name=max_weight value=pick(i, |f| f.row.max_weight)/></td>
-                                    <td><Stat name=entropy value=pick(i, |f| f.row.entropy)/></td>
-                                    <td><Stat name=jacobian value=pick(i, |f| f.row.jacobian_norm)/></td>
+                                    <td><Stat name=stat("max_weight") value=pick(i, |f| f.row.max_weight)/></td>
+                                    <td><Stat name=stat("entropy") value=pick(i, |f| f.row.entropy)/></td>
+                                    <td><Stat name=stat("jacobian") value=pick(i, |f| f.row.jacobian_norm)/></td>
                                 </tr>
                             }
                         })
