@@ -88,6 +88,12 @@ fn layout_finds_cells_and_labels_and_thins_crowded_labels() {
     assert_eq!(small.row_label_at(1.0, y + 5.0), Some(2));
     assert_eq!(small.cell_at(small.width + 1.0, y), None);
     assert_eq!(small.labelled_rows(), (0..9).collect::<Vec<_>>());
+    // An edit box opens below its cell, above it near the bottom, inside the right edge.
+    let (x0, _) = small.cell_origin(2, 0);
+    assert_eq!(small.box_origin(2, 0, (150.0, 64.0)), (x0, y + 22.0));
+    let (_, last_y) = small.cell_origin(8, 8);
+    let (bx, by) = small.box_origin(8, 8, (150.0, 64.0));
+    assert_eq!((bx, by), (small.width - 150.0, last_y - 64.0));
 
     let big = Layout::labelled(64, 64, 70.0, 70.0);
     assert_eq!(big.cell_h, 5.0);

@@ -340,6 +340,19 @@ impl Layout {
         )
     }
 
+    /// Where a box of `size` (width, height) about cell (`i`, `j`) goes: below the cell, or above
+    /// it near the bottom, and never past the right edge, so a scrolling frame never clips it.
+    pub fn box_origin(&self, i: usize, j: usize, size: (f64, f64)) -> (f64, f64) {
+        let (x, y) = self.cell_origin(i, j);
+        let below = y + self.cell_h;
+        let y = if below + size.1 > self.height {
+            (y - size.1).max(0.0)
+        } else {
+            below
+        };
+        (x.min((self.width - size.0).max(0.0)), y)
+    }
+
     /// The rows that get a label: every `row_label_every`-th from the first.
     pub fn labelled_rows(&self) -> Vec<usize> {
         strided(self.rows, self.row_label_every)

@@ -92,7 +92,7 @@ pub struct AppState {
     pub lab_magnitude: RwSignal<u32>,
     /// The face the learner chose for a matrix (by name and head); it outlives the view, so the
     /// choice sticks when a step is hidden and shown or the heads change.
-    pub faces: StoredValue<HashMap<(&'static str, Option<usize>), Face>>,
+    pub faces: RwSignal<HashMap<(&'static str, Option<usize>), Face>>,
     /// The colours the heat maps paint with, following light and dark mode.
     pub palette: RwSignal<Palette>,
 }
@@ -163,7 +163,7 @@ impl AppState {
             lab_dk: RwSignal::new(sqrt_dk::DK_DEFAULT),
             lab_seed: RwSignal::new(sqrt_dk::SEED_DEFAULT),
             lab_magnitude: RwSignal::new(0),
-            faces: StoredValue::new(HashMap::new()),
+            faces: RwSignal::new(HashMap::new()),
             palette: RwSignal::new(theme::current_palette()),
         }
     }

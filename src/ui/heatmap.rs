@@ -511,19 +511,7 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
             let value = spec.matrix.with(|m| m.get((i, j)).copied().unwrap_or(0.0));
             view.set(CellView::new(value, precision.get(), spec.heat, 0.0, false));
         });
-        // Below the cell, or above it near the bottom, so the scrolling frame never clips it.
-        let (x, y) = layout.with_untracked(|l| {
-            let (x, y) = l.cell_origin(i, j);
-            let below = y + l.cell_h;
-            (
-                x.min((l.width - EDIT_BOX_PX.0).max(0.0)),
-                if below + EDIT_BOX_PX.1 > l.height {
-                    (y - EDIT_BOX_PX.1).max(0.0)
-                } else {
-                    below
-                },
-            )
-        });
+        let (x, y) = layout.with_untracked(|l| l.box_origin(i, j, EDIT_BOX_PX));
         let close = move || {
             editing.set(false);
             if let Some(c) = canvas.get_untracked() {

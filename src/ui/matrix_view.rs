@@ -86,16 +86,14 @@ pub fn MatrixView(
     let faces = use_app().faces;
     let key = (name, head);
     let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
-    let chosen = RwSignal::new(faces.with_value(|f| f.get(&key).copied()));
     let face = Memo::new(move |_| {
-        chosen
-            .get()
+        faces
+            .with(|f| f.get(&key).copied())
             .unwrap_or_else(|| Face::default_for(shape.get().0, shape.get().1))
     });
     let toggle = move |_| {
         let next = face.get_untracked().toggled();
-        chosen.set(Some(next));
-        faces.update_value(|f| {
+        faces.update(|f| {
             f.insert(key, next);
         });
     };
