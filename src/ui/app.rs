@@ -82,8 +82,10 @@ pub struct AppState {
     /// The preset last opened (none when the model came from a saved state).
     pub preset: RwSignal<Option<&'static str>>,
     pub history: RwSignal<History>,
-    /// The guided walk's place in [`walk::stops`], while it runs.
+    /// The guided walk's place in [`walk::stops`], while it runs, as last set.
     pub walk: RwSignal<Option<usize>>,
+    /// That place kept within the stops there are now (fewer heads drop the heads' stop).
+    pub walk_at: Memo<Option<usize>>,
     /// The section the walk is at.
     pub walk_stop: Memo<Option<Stop>>,
     /// The √dₖ lab's dₖ and seed, and the masking lab's magnitude (a power of ten).
@@ -130,10 +132,14 @@ impl AppState {
             }
         });
         let walk = RwSignal::new(walking.then_some(0));
+        let walk_at = Memo::new(move |_| {
+            let last = walk::stops(heads.get()).len() - 1;
+            walk.get().map(|i| i.min(last))
+        });
         let walk_stop = Memo::new(move |_| {
-            let stops = walk::stops(heads.get());
-            walk.get()
-                .and_then(|i| stops.get(i.min(stops.len() - 1)).copied())
+            walk_at
+                .get()
+                .and_then(|i| walk::stops(heads.get()).get(i).copied())
         });
         let selected = RwSignal::new(None::<usize>);
         let words = Memo::new(move |_| model.with(|m| m.tokens().words.clone()));
@@ -159,6 +165,7 @@ impl AppState {
             preset: RwSignal::new(preset),
             history: RwSignal::new(History::default()),
             walk,
+            walk_at,
             walk_stop,
             lab_dk: RwSignal::new(sqrt_dk::DK_DEFAULT),
             lab_seed: RwSignal::new(sqrt_dk::SEED_DEFAULT),
@@ -201,12 +208,15 @@ impl AppState {
 
     /// Sets one number, as typed: the keystrokes of one number are one undo step.
     pub fn set_cell(self, target: Editable, row: usize, col: usize, value: f64) {
-        let model = self.model;
-        self.history.update(|h| {
-            model.update(|m| {
-                h.set_cell(m, target, row, col, value);
-            })
+        self.with_history(|h, m| {
+            h.set_cell(m, target, row, col, value);
         });
+    }
+
+    /// Changes the model through its undo history.
+    fn with_history(self, change: impl FnOnce(&mut History, &mut Model)) {
+        let model = self.model;
+        self.history.update(|h| model.update(|m| change(h, m)));
     }
 
     /// The callbacks that make a view of `target` editable.
@@ -214,12 +224,9 @@ impl AppState {
         CellEditor {
             commit: Callback::new(move |(i, j, x)| self.set_cell(target, i, j, x)),
             paste: Callback::new(move |(i, j, block): (usize, usize, Vec<Vec<f64>>)| {
-                let model = self.model;
-                self.history.update(|h| {
-                    model.update(|m| {
-                        h.paste(m, target, i, j, &block);
-                    })
-                });
+                self.with_history(|h, m| {
+                    h.paste(m, target, i, j, &block);
+                })
             }),
             done: Callback::new(move |()| self.history.update(History::seal)),
         }
@@ -267,13 +274,10 @@ impl AppState {
     }
 
     fn travel(self, way: fn(&mut History, &mut Model) -> bool) {
-        let model = self.model;
-        self.history.update(|h| {
-            model.update(|m| {
-                way(h, m);
-            })
+        self.with_history(|h, m| {
+            way(h, m);
         });
-        self.forget_gone_token(model.with_untracked(|m| m.tokens().len()));
+        self.forget_gone_token(self.model.with_untracked(|m| m.tokens().len()));
     }
 }
 

@@ -76,7 +76,7 @@ pub fn Walk() -> impl IntoView {
     let start_button = NodeRef::<html::Button>::new();
     let next_button = NodeRef::<html::Button>::new();
     let total = Memo::new(move |_| stops(state.heads.get()).len());
-    let index = move || state.walk.get().map(|i| i.min(total.get() - 1));
+    let index = move || state.walk_at.get();
 
     // The page's scroll position is outside the reactive system: move it to each new stop.
     Effect::new(move |_| {
@@ -99,19 +99,16 @@ pub fn Walk() -> impl IntoView {
     if state.walk.get_untracked().is_some() {
         focus_later(next_button);
     }
+    // From the place shown, which may be short of the one last set (see `walk_at`).
     let go = move |forward: bool| {
-        state.walk.update(|w| {
-            if let Some(i) = w {
-                // The list may have shrunk (fewer heads) since the walk got here.
-                let last = total.get_untracked() - 1;
-                let here = (*i).min(last);
-                *i = if forward {
-                    (here + 1).min(last)
-                } else {
-                    here.saturating_sub(1)
-                };
-            }
-        })
+        if let Some(here) = state.walk_at.get_untracked() {
+            let next = if forward {
+                (here + 1).min(total.get_untracked() - 1)
+            } else {
+                here.saturating_sub(1)
+            };
+            state.walk.set(Some(next));
+        }
     };
     let at_first = move || index() == Some(0);
     let at_last = move || index() == Some(total.get() - 1);
