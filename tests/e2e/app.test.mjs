@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { useBrowser, open, matrixValues, cellSelector, projectRoot, coreTrace, assertClose, seededState } from './harness.mjs';
+import { useBrowser, picture, open, matrixValues, cellSelector, projectRoot, coreTrace, assertClose, seededState } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -185,9 +185,7 @@ test('screenshots at desktop and phone width, with no page-wide overflow', async
   for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
     const { page, errors } = await open(env.browser, env.base, viewport);
     await page.click('.token:has-text("she")');
-    // Steps out of sight skip rendering (content-visibility); a whole-page picture needs them all.
-    await page.addStyleTag({ content: '.step { content-visibility: visible !important; }' });
-    await page.screenshot({ path: join(out, `${name}.png`), fullPage: true });
+    await picture(page, join(out, `${name}.png`), { fullPage: true });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than the screen`);
     assert.deepEqual(errors, []);

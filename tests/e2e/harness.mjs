@@ -121,3 +121,12 @@ export function assertSameTrace(actual, expected) {
   });
 }
 
+
+/** Saves a picture of `target` (a locator, or a page for the whole page). Steps out of sight
+ * skip rendering (`content-visibility: auto`), so their estimated heights would move the target
+ * while it is captured: every step is rendered first, as a reader scrolling by would see it. */
+export async function picture(target, path, options = {}) {
+  const page = typeof target.page === 'function' ? target.page() : target;
+  await page.addStyleTag({ content: '.step { content-visibility: visible !important; }' });
+  await target.screenshot({ path, ...options });
+}

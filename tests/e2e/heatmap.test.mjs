@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { useBrowser, open, projectRoot, coreTrace, assertSameTrace, seededState } from './harness.mjs';
+import { useBrowser, picture, open, projectRoot, coreTrace, assertSameTrace, seededState } from './harness.mjs';
 
 const env = useBrowser();
 const out = join(projectRoot, 'tests', 'e2e', 'output');
@@ -166,7 +166,7 @@ test('screenshots of a 64-token model and of the attention lines, light and dark
       const { page, errors } = await openBig(viewport, colorScheme);
       await page.click('[data-action="pick-head"][data-head="2"]');
       await page.locator('svg[data-view="lines"] text.query-token').nth(40).click();
-      await page.locator('#step-weights').screenshot({ path: join(out, `weights-64-${name}-${colorScheme}.png`) });
+      await picture(page.locator('#step-weights'), join(out, `weights-64-${name}-${colorScheme}.png`));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than the screen`);
       assert.deepEqual(errors, []);
@@ -174,7 +174,7 @@ test('screenshots of a 64-token model and of the attention lines, light and dark
       const { page: dog } = await open(env.browser, `${env.base}?preset=dog`, viewport);
       await dog.emulateMedia({ colorScheme });
       await dog.click('.token:has-text("she")');
-      await dog.locator('#step-weights').screenshot({ path: join(out, `lines-dog-${name}-${colorScheme}.png`) });
+      await picture(dog.locator('#step-weights'), join(out, `lines-dog-${name}-${colorScheme}.png`));
       await dog.close();
     }
   }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { useBrowser, open, projectRoot } from './harness.mjs';
+import { useBrowser, picture, open, projectRoot } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -194,18 +194,18 @@ test('screenshots of each lab, the heads and the walk: desktop and phone, light 
       const name = (what) => join(out, `labs-${what}-${device}-${scheme}.png`);
       const { page, errors } = await openLab(`${env.base}?preset=dog`, { width, height });
       await page.emulateMedia({ colorScheme: scheme });
-      await page.locator('#lab-sqrt-dk').screenshot({ path: name('sqrt-dk') });
+      await picture(page.locator('#lab-sqrt-dk'), name('sqrt-dk'));
       await page.focus('[data-control="lab_magnitude"]');
       for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
       await page.waitForFunction(() => document.querySelector('[data-stat="renormalized_ok"]').dataset.value === 'false');
-      await page.locator('#lab-mask').screenshot({ path: name('mask') });
+      await picture(page.locator('#lab-mask'), name('mask'));
       await page.click('[data-action="walk-start"]');
       for (let i = 0; i < 6; i++) await page.click('[data-action="walk-next"]');
       await page.waitForFunction(() => document.querySelector('#lab-sqrt-dk').getAttribute('aria-current') === 'step');
-      await page.screenshot({ path: name('walk') });
+      await picture(page, name('walk'));
       const heads = await open(env.browser, `${env.base}?preset=raschka-multihead`, { width, height });
       await heads.page.emulateMedia({ colorScheme: scheme });
-      await heads.page.locator('#step-output').screenshot({ path: name('heads') });
+      await picture(heads.page.locator('#step-output'), name('heads'));
       assert.deepEqual(heads.errors, []);
       await heads.page.close();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
