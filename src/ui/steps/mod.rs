@@ -46,6 +46,100 @@ pub enum Step {
     Output,
 }
 
+/// What the page says about each step, in the order of [`Step::ALL`] (and of the enum):
+/// one entry per step, so a new step is one entry here.
+struct StepText {
+    key: &'static str,
+    short_title: &'static str,
+    title: &'static str,
+    formula: &'static str,
+    explain: &'static str,
+    hint: &'static str,
+}
+
+const TEXT: [StepText; 10] = [
+    StepText {
+        key: "sentence",
+        short_title: "Tokens",
+        title: "Sentence → tokens",
+        formula: "words = sentence without commas, split on spaces · vocabulary = sorted(set(words)) · id = index in vocabulary",
+        explain: "A model cannot read letters, so the sentence is cut into words, and each distinct word gets a number: its place in the alphabetically sorted vocabulary (capitals sort first, as in Python). A word used twice gets the same id, so it will get the same embedding. Click a token to follow it as the query through every step.",
+        hint: "Click a token, say “she”, to follow it as the query through every step; or type a sentence of your own.",
+    },
+    StepText {
+        key: "embedding",
+        short_title: "Embedding",
+        title: "Embedding",
+        formula: "embedded[t] = embedding[id(t)]   (n × d_in)",
+        explain: "Each vocabulary word owns a row of d_in numbers, its embedding: a point in a space where the model can compare words. In a trained model these numbers are learned; here they come from PyTorch's nn.Embedding initialisation or from the preset, and you can edit every one. The embedded sentence simply looks up each token's row, so a repeated word repeats its row.",
+        hint: "Change one number in a word's row of the embedding table: only that word's rows of X change.",
+    },
+    StepText {
+        key: "projections",
+        short_title: "W_q, W_k, W_v",
+        title: "Projections W_query, W_key, W_value",
+        formula: "W_query, W_key: d_in × d_k · W_value: d_in × d_v   (one set per head)",
+        explain: "Each head has three weight matrices that turn an embedding into three different views of the token: a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on if chosen?). They multiply the embedding from the right, as row vectors, so each has d_in rows. The Raschka presets draw them with torch.rand after torch.manual_seed, head after head.",
+        hint: "Edit one weight of W_query and watch the queries in the next step move, one column for every token.",
+    },
+    StepText {
+        key: "qkv",
+        short_title: "Q, K, V",
+        title: "Queries, keys, values",
+        formula: "Q = X · W_query (n × d_k) · K = X · W_key (n × d_k) · V = X · W_value (n × d_v)",
+        explain: "Multiplying the embedded sentence by each weight matrix gives every token its query, key and value at once: row t of Q is token t's query. Change one embedding number and only that token's rows move; change one weight and every token's column moves.",
+        hint: "Compare a token's query with its key: the same word asks for one thing and offers another.",
+    },
+    StepText {
+        key: "scores",
+        short_title: "Q·Kᵀ",
+        title: "Scores Q·Kᵀ",
+        formula: "scores[i][j] = query_i · key_j   (n × n: rows are queries, columns are keys)",
+        explain: "How well does token i's query match token j's key? Their dot product: multiply component by component and add. A large score means a good match. Rows are the tokens asking (queries), columns the tokens being asked (keys). Click any score to see its sum written out.",
+        hint: "Click a score to see its dot product written out term by term.",
+    },
+    StepText {
+        key: "scale",
+        short_title: "÷√dₖ",
+        title: "Scaling by √dₖ",
+        formula: "scaled = scores / √d_k",
+        explain: "A dot product of d_k components grows with d_k: if the components have variance 1, the score has variance d_k, so its spread grows like √d_k. Large scores push the softmax to give one token almost everything and the rest almost nothing, which stops learning. Dividing by √d_k brings the spread back to about 1 whatever d_k is. Dividing by d_k shrinks it too far (the weights flatten towards uniform as d_k grows); not dividing lets them saturate. Switch the scaling above to see each, and run the experiment in the lab below.",
+        hint: "Switch the scaling in the controls to none, then to dₖ, and watch the table's average largest weight.",
+    },
+    StepText {
+        key: "mask",
+        short_title: "Mask",
+        title: "Causal mask",
+        formula: "masked[i][j] = −∞ where j > i · softmax turns −∞ into exactly 0",
+        explain: "A model that writes text one token at a time must not peek at tokens that come later. So each query may only look at itself and the tokens before it: every score above the diagonal is replaced by −∞, which the softmax turns into a weight of exactly 0. The tutorial also shows a second way: compute the weights without a mask, zero the future (multiply by a lower-triangular matrix of ones), then divide each row by its new sum. Both give the same weights, unless the scores are so large that the unmasked softmax underflows to 0: the lab below finds where.",
+        hint: "Turn causal off and on in the controls and watch row 1: masked, it may only look at itself and the token before it.",
+    },
+    StepText {
+        key: "weights",
+        short_title: "Softmax",
+        title: "Attention weights (softmax)",
+        formula: "weights[i][j] = exp(s_ij) / Σ_k exp(s_ik)   — each row sums to 1",
+        explain: "The softmax turns each row of scores into weights between 0 and 1 that add up to 1: how much of its attention token i pays to each token j. Bigger scores win more than proportionally, because of the exponential. Only differences within a row matter: adding the same number to a whole row changes nothing. (We subtract the row's largest score first, so huge scores never overflow.)",
+        hint: "Follow a token and read its row: the weights add up to 1, and the largest goes to the key whose score was largest.",
+    },
+    StepText {
+        key: "context",
+        short_title: "Context",
+        title: "Context vectors",
+        formula: "context = weights · V   (n × d_v): context_i = Σ_j weights[i][j] · value_j",
+        explain: "Each token's new representation is a blend of all value rows, mixed in the proportions of its attention weights. A token that pays 88% of its attention to “dog” becomes mostly dog's value: this is how “she” picks up what she refers to. Click a row to see its blend written out.",
+        hint: "Click a context row to see it written out as a weighted sum of the value rows.",
+    },
+    StepText {
+        key: "output",
+        short_title: "Heads",
+        title: "Output: heads concatenated",
+        formula: "output = [context₀ | context₁ | …]   (n × Σ d_v)",
+        explain: "Each head attends in its own way, with its own weights. Multi-head attention runs them side by side and concatenates their context vectors column by column (a real transformer then mixes them with one more matrix). The first columns are head 0's context, the next head 1's, and so on.",
+        hint: "Each head's context fills its own columns; compare which token each head attends to most.",
+    },
+];
+
 impl Step {
     pub const ALL: [Step; 10] = [
         Step::Sentence,
@@ -60,19 +154,9 @@ impl Step {
         Step::Output,
     ];
 
+    /// Its name in `?view=` and in its section's id (`step-scores`).
     pub fn key(self) -> &'static str {
-        match self {
-            Step::Sentence => "sentence",
-            Step::Embedding => "embedding",
-            Step::Projections => "projections",
-            Step::Qkv => "qkv",
-            Step::Scores => "scores",
-            Step::Scale => "scale",
-            Step::Mask => "mask",
-            Step::Softmax => "weights",
-            Step::Context => "context",
-            Step::Output => "output",
-        }
+        TEXT[self as usize].key
     }
 
     pub fn from_key(key: &str) -> Option<Step> {
@@ -81,74 +165,27 @@ impl Step {
 
     /// The step's number on the page: its place in [`Step::ALL`], from 1.
     pub fn number(self) -> usize {
-        Step::ALL
-            .iter()
-            .position(|&s| s == self)
-            .map_or(0, |i| i + 1)
+        self as usize + 1
     }
 
     /// The step's heading.
     pub fn title(self) -> &'static str {
-        match self {
-            Step::Sentence => "Sentence → tokens",
-            Step::Embedding => "Embedding",
-            Step::Projections => "Projections W_query, W_key, W_value",
-            Step::Qkv => "Queries, keys, values",
-            Step::Scores => "Scores Q·Kᵀ",
-            Step::Scale => "Scaling by √dₖ",
-            Step::Mask => "Causal mask",
-            Step::Softmax => "Attention weights (softmax)",
-            Step::Context => "Context vectors",
-            Step::Output => "Output: heads concatenated",
-        }
+        TEXT[self as usize].title
     }
 
     /// The step's computation, in one line.
     pub fn formula(self) -> &'static str {
-        match self {
-            Step::Sentence => "words = sentence without commas, split on spaces · vocabulary = sorted(set(words)) · id = index in vocabulary",
-            Step::Embedding => "embedded[t] = embedding[id(t)]   (n × d_in)",
-            Step::Projections => "W_query, W_key: d_in × d_k · W_value: d_in × d_v   (one set per head)",
-            Step::Qkv => "Q = X · W_query (n × d_k) · K = X · W_key (n × d_k) · V = X · W_value (n × d_v)",
-            Step::Scores => "scores[i][j] = query_i · key_j   (n × n: rows are queries, columns are keys)",
-            Step::Scale => "scaled = scores / √d_k",
-            Step::Mask => "masked[i][j] = −∞ where j > i · softmax turns −∞ into exactly 0",
-            Step::Softmax => "weights[i][j] = exp(s_ij) / Σ_k exp(s_ik)   — each row sums to 1",
-            Step::Context => "context = weights · V   (n × d_v): context_i = Σ_j weights[i][j] · value_j",
-            Step::Output => "output = [context₀ | context₁ | …]   (n × Σ d_v)",
-        }
+        TEXT[self as usize].formula
     }
 
     /// One paragraph in our words: what the step does and why.
     pub fn explain(self) -> &'static str {
-        match self {
-            Step::Sentence => "A model cannot read letters, so the sentence is cut into words, and each distinct word gets a number: its place in the alphabetically sorted vocabulary (capitals sort first, as in Python). A word used twice gets the same id, so it will get the same embedding. Click a token to follow it as the query through every step.",
-            Step::Embedding => "Each vocabulary word owns a row of d_in numbers, its embedding: a point in a space where the model can compare words. In a trained model these numbers are learned; here they come from PyTorch's nn.Embedding initialisation or from the preset, and you can edit every one. The embedded sentence simply looks up each token's row, so a repeated word repeats its row.",
-            Step::Projections => "Each head has three weight matrices that turn an embedding into three different views of the token: a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on if chosen?). They multiply the embedding from the right, as row vectors, so each has d_in rows. The Raschka presets draw them with torch.rand after torch.manual_seed, head after head.",
-            Step::Qkv => "Multiplying the embedded sentence by each weight matrix gives every token its query, key and value at once: row t of Q is token t's query. Change one embedding number and only that token's rows move; change one weight and every token's column moves.",
-            Step::Scores => "How well does token i's query match token j's key? Their dot product: multiply component by component and add. A large score means a good match. Rows are the tokens asking (queries), columns the tokens being asked (keys). Click any score to see its sum written out.",
-            Step::Scale => "A dot product of d_k components grows with d_k: if the components have variance 1, the score has variance d_k, so its spread grows like √d_k. Large scores push the softmax to give one token almost everything and the rest almost nothing, which stops learning. Dividing by √d_k brings the spread back to about 1 whatever d_k is. Dividing by d_k shrinks it too far (the weights flatten towards uniform as d_k grows); not dividing lets them saturate. Switch the scaling above to see each, and run the experiment in the lab below.",
-            Step::Mask => "A model that writes text one token at a time must not peek at tokens that come later. So each query may only look at itself and the tokens before it: every score above the diagonal is replaced by −∞, which the softmax turns into a weight of exactly 0. The tutorial also shows a second way: compute the weights without a mask, zero the future (multiply by a lower-triangular matrix of ones), then divide each row by its new sum. Both give the same weights, unless the scores are so large that the unmasked softmax underflows to 0: the lab below finds where.",
-            Step::Softmax => "The softmax turns each row of scores into weights between 0 and 1 that add up to 1: how much of its attention token i pays to each token j. Bigger scores win more than proportionally, because of the exponential. Only differences within a row matter: adding the same number to a whole row changes nothing. (We subtract the row's largest score first, so huge scores never overflow.)",
-            Step::Context => "Each token's new representation is a blend of all value rows, mixed in the proportions of its attention weights. A token that pays 88% of its attention to “dog” becomes mostly dog's value: this is how “she” picks up what she refers to. Click a row to see its blend written out.",
-            Step::Output => "Each head attends in its own way, with its own weights. Multi-head attention runs them side by side and concatenates their context vectors column by column (a real transformer then mixes them with one more matrix). The first columns are head 0's context, the next head 1's, and so on.",
-        }
+        TEXT[self as usize].explain
     }
 
     /// What the guided walk suggests trying here, in one short paragraph.
     pub fn hint(self) -> &'static str {
-        match self {
-            Step::Sentence => "Click a token, say “she”, to follow it as the query through every step; or type a sentence of your own.",
-            Step::Embedding => "Change one number in a word's row of the embedding table: only that word's rows of X change.",
-            Step::Projections => "Edit one weight of W_query and watch the queries in the next step move, one column for every token.",
-            Step::Qkv => "Compare a token's query with its key: the same word asks for one thing and offers another.",
-            Step::Scores => "Click a score to see its dot product written out term by term.",
-            Step::Scale => "Switch the scaling in the controls to none, then to dₖ, and watch the table's average largest weight.",
-            Step::Mask => "Turn causal off and on in the controls and watch row 1: masked, it may only look at itself and the token before it.",
-            Step::Softmax => "Follow a token and read its row: the weights add up to 1, and the largest goes to the key whose score was largest.",
-            Step::Context => "Click a context row to see it written out as a weighted sum of the value rows.",
-            Step::Output => "Each head's context fills its own columns; compare which token each head attends to most.",
-        }
+        TEXT[self as usize].hint
     }
 
     /// The lab shown right after this step, if any.
@@ -178,18 +215,7 @@ impl Step {
 
     /// The step's short name in the page's table of contents.
     pub fn short_title(self) -> &'static str {
-        match self {
-            Step::Sentence => "Tokens",
-            Step::Embedding => "Embedding",
-            Step::Projections => "W_q, W_k, W_v",
-            Step::Qkv => "Q, K, V",
-            Step::Scores => "Q·Kᵀ",
-            Step::Scale => "÷√dₖ",
-            Step::Mask => "Mask",
-            Step::Softmax => "Softmax",
-            Step::Context => "Context",
-            Step::Output => "Heads",
-        }
+        TEXT[self as usize].short_title
     }
 }
 
