@@ -4,6 +4,7 @@
 pub mod heatmap;
 pub mod history;
 pub mod labs;
+pub mod link;
 pub mod model;
 pub mod numbers;
 pub mod presets;
