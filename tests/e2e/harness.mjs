@@ -24,7 +24,8 @@ export async function startServer() {
     const rel = normalize(url.pathname.slice(SUB_PATH.length) || 'index.html');
     try {
       const body = await readFile(join(dist, rel.startsWith('..') ? 'missing' : rel));
-      res.writeHead(200, { 'content-type': TYPES[extname(rel)] ?? 'application/octet-stream' }).end(body);
+      // As GitHub Pages does: a sandboxed frame (an opaque origin) fetches the app cross-origin.
+      res.writeHead(200, { 'content-type': TYPES[extname(rel)] ?? 'application/octet-stream', 'access-control-allow-origin': '*' }).end(body);
     } catch {
       res.writeHead(404).end();
     }
