@@ -8,6 +8,7 @@ pub mod link;
 pub mod model;
 pub mod numbers;
 pub mod presets;
+pub mod pytorch;
 pub mod report;
 pub mod script;
 pub mod softmax;

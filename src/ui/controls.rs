@@ -9,6 +9,7 @@ use crate::core::state::{read_state, write_state, MAX_DIM, MAX_HEADS};
 use crate::ui::app::use_app;
 use crate::core::link::Controls as Level;
 use crate::ui::embed::EmbedButton;
+use crate::ui::export::{CopyPytorch, Files};
 use crate::ui::share::{fragment_now, page_url};
 
 /// A whole-number field that keeps the last good value while its text is wrong.
@@ -198,7 +199,7 @@ pub fn Controls(level: Level) -> impl IntoView {
                 </button>
             </div> })}
             {precision}
-            {all.then(|| view! { <SaveAndShare/> <EmbedButton/> })}
+            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <EmbedButton/> })}
         </div>
     }
     .into_any()
@@ -275,6 +276,7 @@ fn SaveAndShare() -> impl IntoView {
             </label>
             <button type="button" data-action="load-state" on:click=load>"Load this state"</button>
             {move || message.get().map(|(ok, m)| view! { <p id="state-message" class=if ok { "field-ok" } else { "field-error" } role="status">{m}</p> })}
+            <Files/>
         </details>
     }
 }

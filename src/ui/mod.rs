@@ -8,6 +8,7 @@ pub mod app;
 pub mod cell_input;
 pub mod controls;
 pub mod embed;
+pub mod export;
 pub mod heatmap;
 pub mod keyboard;
 pub mod labs;
