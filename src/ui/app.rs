@@ -408,6 +408,7 @@ pub fn App() -> impl IntoView {
                     <Walk/>
                 </header>
             })}
+            {embed.then(|| view! { <h1 class="visually-hidden">"Attention Explorer"</h1> })}
             {message.map(|m| view! { <p class="load-message" role="alert">{m}</p> })}
             <SavedWork restored restorable=RwSignal::new(restorable)/>
             {(!embed).then(PipelineNav)}
