@@ -53,6 +53,42 @@ pub fn read_cell(text: &str) -> CellText {
     }
 }
 
+/// Reads a size field (d_in, heads, …): a whole number from `min` to `max`, or a message that
+/// names the allowed range. "4", " 4 " and "4.0" are 4; "1e2" is 100.
+pub fn read_whole(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let t = text.trim().replace('−', "-");
+    let range = format!("use a whole number from {min} to {max}");
+    if t.is_empty() {
+        return Err(format!("empty: {range}"));
+    }
+    let shown = quoted(&t);
+    // Digits alone are read exactly (a seed may need all 64 bits); "4.0" and "1e2" go through f64.
+    if let Ok(n) = t.parse::<u64>() {
+        return if (min..=max).contains(&n) {
+            Ok(n)
+        } else {
+            Err(format!("{shown} is out of range: {range}"))
+        };
+    }
+    match t.parse::<f64>() {
+        Ok(x)
+            if x.is_finite()
+                && !t
+                    .chars()
+                    .any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E') =>
+        {
+            if x.fract() != 0.0 {
+                Err(format!("{shown} is not a whole number: {range}"))
+            } else if x < min as f64 || x > max as f64 {
+                Err(format!("{shown} is out of range: {range}"))
+            } else {
+                Ok(x as u64)
+            }
+        }
+        _ => Err(format!("{shown} is not a whole number: {range}")),
+    }
+}
+
 /// Text quoted for a message, cut short so that a pasted essay does not fill the page.
 fn quoted(text: &str) -> String {
     const SHOWN: usize = 24;
