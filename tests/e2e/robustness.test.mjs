@@ -246,3 +246,27 @@ test('once loaded, the page keeps working with the network cut', async () => {
   await page.context().setOffline(false);
   await page.close();
 });
+
+test('a pasted state ("Save, load or share"): truncated, not JSON, wrong version, huge', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=raschka`);
+  await page.click('.save summary');
+  const good = await page.inputValue('[data-control="state"]');
+  const before = await snapshot(page);
+  for (const [text, message] of [
+    [good.slice(0, 40), /^Not loaded: state: not valid JSON/],
+    ['{}', /^Not loaded: version: missing; expected 1/],
+    [good.replace('"version":1', '"version":0'), /^Not loaded: version: unsupported version 0/],
+    [' '.repeat(21_000_000), /^Not loaded: state: 21000000 bytes is more than a model at every limit needs/],
+  ]) {
+    await page.evaluate((text) => {
+      const area = document.querySelector('[data-control="state"]');
+      area.value = text;
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+    }, text);
+    await page.click('[data-action="load-state"]');
+    assert.match(await page.textContent('#state-message'), message);
+    assert.match(await page.textContent('#state-message'), /The current model is unchanged\.$/);
+  }
+  assert.equal(await snapshot(page), before);
+  await page.close();
+});
