@@ -107,20 +107,34 @@ fn a_paste_keeps_only_the_block_it_overwrote() {
     let original = raschka();
     let mut model = original.clone();
     let mut history = History::default();
-    // A 3 × 3 block pasted at (2, 1) of the 3 × 2 W_query: only (2, 1) fits.
+    // A 2 × 2 block fills the bottom-right corner of the 3 × 2 W_query; a 3 × 3 one does not fit.
+    assert_eq!(
+        history.paste(&mut model, W_Q, 1, 0, &[vec![1.0, 2.0], vec![3.0, 4.0]]),
+        Ok(())
+    );
+    assert_eq!(model.heads()[0].w_query[(2, 1)], 4.0);
+    assert!(history.bytes() < 200, "{} bytes", history.bytes());
     let block = vec![
         vec![1.0, 2.0, 3.0],
         vec![4.0, 5.0, 6.0],
         vec![7.0, 8.0, 9.0],
     ];
-    assert!(history.paste(&mut model, W_Q, 2, 1, &block));
-    assert_eq!(model.heads()[0].w_query[(2, 1)], 1.0);
-    assert!(history.bytes() < 200, "{} bytes", history.bytes());
+    let refused = history.paste(&mut model, W_Q, 0, 0, &block);
+    assert_eq!(
+        refused,
+        Err(
+            "the block is 3 × 3 but only 3 × 2 cells lie from this one to the matrix's corner"
+                .into()
+        )
+    );
     assert!(
-        !history.paste(&mut model, W_Q, 5, 0, &block),
+        history.paste(&mut model, W_Q, 5, 0, &block).is_err(),
         "outside the matrix"
     );
-    assert!(history.paste(&mut model, Editable::Embedding, 0, 0, &block));
+    assert_eq!(
+        history.paste(&mut model, Editable::Embedding, 0, 0, &block),
+        Ok(())
+    );
     let pasted = model.clone();
     assert!(history.undo(&mut model) && history.undo(&mut model));
     assert_eq!(model, original);

@@ -205,3 +205,91 @@ fn the_error_reads_as_field_then_problem() {
     let e = read_state(&with(&["sentence"], json!("")).to_string()).unwrap_err();
     assert_eq!(e.to_string(), "sentence: has no words");
 }
+
+/// A model at every limit, each number as long as a number can be written, still reads; one byte
+/// past [`MAX_STATE_BYTES`] is refused before parsing.
+#[test]
+fn the_largest_state_fits_and_more_is_refused_unread() {
+    use attention_explorer::core::model::{Dims, Model, Scale};
+    use attention_explorer::core::state::MAX_STATE_BYTES;
+    let words: Vec<String> = (0..MAX_TOKENS).map(|i| format!("w{i:02}")).collect();
+    let dims = Dims {
+        d_in: MAX_DIM,
+        d_k: MAX_DIM,
+        d_v: MAX_DIM,
+        heads: MAX_HEADS,
+    };
+    let model = Model::seeded(&words.join(" "), dims, 1, true, Scale::SqrtDk).unwrap();
+    // Every number replaced with one of the longest a state can hold (24 characters).
+    fn longest(v: &mut Value) {
+        match v {
+            Value::Array(items) => items.iter_mut().for_each(longest),
+            Value::Object(fields) => fields.values_mut().for_each(longest),
+            Value::Number(_) => *v = json!(-1.2345678901234567e-300),
+            _ => {}
+        }
+    }
+    let mut state: Value = serde_json::from_str(&write_state(&model)).unwrap();
+    let version = state["version"].clone();
+    longest(&mut state);
+    state["version"] = version;
+    let worst = state.to_string();
+    assert!(
+        worst.len() <= MAX_STATE_BYTES,
+        "{} > {MAX_STATE_BYTES}",
+        worst.len()
+    );
+    assert!(read_state(&worst).is_ok());
+    let (field, message) = refused(&" ".repeat(MAX_STATE_BYTES + 1));
+    assert_eq!(field, "state");
+    assert!(
+        message.contains("more than a model at every limit needs"),
+        "{message}"
+    );
+}
+
+#[test]
+fn truncated_and_not_json_at_all() {
+    let json = write_state(&dog());
+    for cut in [1, json.len() / 2, json.len() - 1] {
+        assert_eq!(refused(&json[..cut]).0, "state", "cut at {cut}");
+    }
+    for garbage in ["", "null", "[]", "42", "\"state\"", "<html>"] {
+        assert!(read_state(garbage).is_err(), "{garbage:?}");
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
+mod properties {
+    use super::*;
+    use attention_explorer::core::model::{Dims, Model, Scale};
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_text_is_refused_with_a_message_or_reads(text in "\\PC{0,200}") {
+            if let Err(e) = read_state(&text) {
+                prop_assert!(!e.field.is_empty() && !e.message.is_empty());
+            }
+        }
+
+        #[test]
+        fn a_damaged_state_never_panics(cut in 0usize..2000, byte in any::<u8>()) {
+            let mut json = write_state(&dog()).into_bytes();
+            let at = cut % json.len();
+            json[at] = byte;
+            let _ = read_state(&String::from_utf8_lossy(&json));
+        }
+
+        #[test]
+        fn random_models_round_trip_bit_for_bit(
+            words in prop::collection::vec("[a-z]{1,3}", 1..8),
+            d_in in 1usize..5, d_k in 1usize..5, d_v in 1usize..5, heads in 1usize..4,
+            seed: u64, causal: bool,
+        ) {
+            let dims = Dims { d_in, d_k, d_v, heads };
+            let model = Model::seeded(&words.join(" "), dims, seed, causal, Scale::Dk).unwrap();
+            prop_assert_eq!(read_state(&write_state(&model)).unwrap(), model);
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! `core::tokens`: the Raschka tutorial's tokenisation.
 
-use attention_explorer::core::tokens::Tokens;
+use attention_explorer::core::tokens::{invisible_characters, Tokens};
 
 #[test]
 fn raschka_sentence() {
@@ -30,4 +30,20 @@ fn commas_and_runs_of_white_space_vanish() {
 #[test]
 fn byte_order_like_pythons_sorted() {
     assert_eq!(Tokens::new("é z Z a").vocabulary, ["Z", "a", "z", "é"]);
+}
+
+#[test]
+fn white_space_as_python_splits_it() {
+    // U+001F splits in Python (and here); U+200B does not, in either.
+    let t = Tokens::new("a\u{1f}b\u{a0}c\u{200b}d");
+    assert_eq!(t.words, ["a", "b", "c\u{200b}d"]);
+}
+
+#[test]
+fn invisible_characters_are_named() {
+    assert_eq!(
+        invisible_characters("dog\u{200b} do\u{feff}g \u{200b}"),
+        ["U+200B", "U+FEFF"]
+    );
+    assert!(invisible_characters("שלום עולם, émoji 🐕 e\u{301}").is_empty());
 }

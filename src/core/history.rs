@@ -171,7 +171,7 @@ impl History {
     }
 
     /// Pastes `values` with its top-left at (`row`, `col`), remembering only the numbers it
-    /// overwrote. What falls outside the matrix is dropped; returns false if nothing fits.
+    /// overwrote. A block that does not fit is refused with [`Model::check_paste`]'s message.
     pub fn paste(
         &mut self,
         model: &mut Model,
@@ -179,11 +179,9 @@ impl History {
         row: usize,
         col: usize,
         values: &[Vec<f64>],
-    ) -> bool {
+    ) -> Result<(), String> {
+        model.check_paste(target, row, col, values)?;
         let before = block(model, target, row, col, values);
-        if before.is_empty() {
-            return false;
-        }
         self.seal();
         self.push(Change::Block {
             target,
@@ -193,7 +191,7 @@ impl History {
         });
         self.future.clear();
         model.paste(target, row, col, values);
-        true
+        Ok(())
     }
 
     /// Whether a structural change with `key` starts a new step (and so needs the model before

@@ -303,6 +303,27 @@ impl Model {
         }
     }
 
+    /// Whether a pasted `block` (rectangular, as `read_block` gives) fits with its top-left at
+    /// (`row`, `col`) of `target`: a paste that does not fit is refused whole, never clipped
+    /// silently. The message says how much room there is.
+    pub fn check_paste(
+        &self,
+        target: Editable,
+        row: usize,
+        col: usize,
+        block: &[Vec<f64>],
+    ) -> Result<(), String> {
+        let (rows, cols) = self.matrix(target).map_or((0, 0), DMatrix::shape);
+        let (need_rows, need_cols) = (block.len(), block.first().map_or(0, Vec::len));
+        let (room_rows, room_cols) = (rows.saturating_sub(row), cols.saturating_sub(col));
+        if need_rows > room_rows || need_cols > room_cols {
+            return Err(format!(
+                "the block is {need_rows} × {need_cols} but only {room_rows} × {room_cols} cells lie from this one to the matrix's corner"
+            ));
+        }
+        Ok(())
+    }
+
     /// Sets one number; positions outside the matrix are ignored.
     pub fn set(&mut self, target: Editable, row: usize, col: usize, value: f64) {
         self.paste(target, row, col, &[vec![value]]);

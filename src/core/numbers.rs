@@ -1,7 +1,11 @@
 //! Reading numbers the way a learner types or pastes them: one cell at a time, or a block copied
 //! from a spreadsheet or a printed tensor.
 
-use super::state::MAX_ABS_VALUE;
+use super::state::{MAX_ABS_VALUE, MAX_DIM};
+
+/// The longest paste read: room for the largest matrix (MAX_DIM × MAX_DIM numbers) printed with
+/// every digit and padded as PyTorch pads. Anything longer is refused at once, unread.
+pub const MAX_PASTE_CHARS: usize = MAX_DIM * MAX_DIM * 40;
 
 /// What a cell's text means while it is being typed.
 #[derive(Clone, Debug, PartialEq)]
@@ -21,21 +25,78 @@ pub fn read_cell(text: &str) -> CellText {
     if t.is_empty() || is_number_prefix(&t) && t.parse::<f64>().is_err() {
         return CellText::Incomplete;
     }
+    let shown = quoted(text.trim());
+    // Rust reads "inf", "infinity" and "NaN" as numbers; no other letter than an exponent's is.
+    let named = t
+        .chars()
+        .any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E');
     match t.parse::<f64>() {
-        Ok(x)
-            if !t
-                .chars()
-                .any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E') =>
-        {
+        Ok(x) if named && !x.is_finite() => {
+            CellText::Invalid(format!("{shown} is not a finite number"))
+        }
+        Ok(x) if !named => {
             if x.abs() <= MAX_ABS_VALUE {
                 CellText::Number(x)
             } else {
                 CellText::Invalid(format!(
-                    "{t} is too large: use a number between −1e6 and 1e6"
+                    "{shown} is too large: use a number from −1e6 to 1e6"
                 ))
             }
         }
-        _ => CellText::Invalid(format!("“{}” is not a number", text.trim())),
+        _ if t.matches(',').count() == 1 && t.replace(',', ".").parse::<f64>().is_ok() => {
+            CellText::Invalid(format!(
+                "{shown} is not a number here: write decimals with a point, as in {}",
+                t.replace(',', ".")
+            ))
+        }
+        _ => CellText::Invalid(format!("{shown} is not a number")),
+    }
+}
+
+/// Reads a size field (d_in, heads, …): a whole number from `min` to `max`, or a message that
+/// names the allowed range. "4", " 4 " and "4.0" are 4; "1e2" is 100.
+pub fn read_whole(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let t = text.trim().replace('−', "-");
+    let range = format!("use a whole number from {min} to {max}");
+    if t.is_empty() {
+        return Err(format!("empty: {range}"));
+    }
+    let shown = quoted(&t);
+    // Digits alone are read exactly (a seed may need all 64 bits); "4.0" and "1e2" go through f64.
+    if let Ok(n) = t.parse::<u64>() {
+        return if (min..=max).contains(&n) {
+            Ok(n)
+        } else {
+            Err(format!("{shown} is out of range: {range}"))
+        };
+    }
+    match t.parse::<f64>() {
+        Ok(x)
+            if x.is_finite()
+                && !t
+                    .chars()
+                    .any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E') =>
+        {
+            if x.fract() != 0.0 {
+                Err(format!("{shown} is not a whole number: {range}"))
+            } else if x < min as f64 || x > max as f64 {
+                Err(format!("{shown} is out of range: {range}"))
+            } else {
+                Ok(x as u64)
+            }
+        }
+        _ => Err(format!("{shown} is not a whole number: {range}")),
+    }
+}
+
+/// Text quoted for a message, cut short so that a pasted essay does not fill the page.
+fn quoted(text: &str) -> String {
+    const SHOWN: usize = 24;
+    if text.chars().count() <= SHOWN {
+        format!("“{text}”")
+    } else {
+        let start: String = text.chars().take(SHOWN).collect();
+        format!("“{start}…” ({} characters)", text.chars().count())
     }
 }
 
@@ -57,8 +118,15 @@ fn is_number_prefix(t: &str) -> bool {
 
 /// A pasted block as rows of numbers. Rows are lines (or a printed tensor's `[...]` groups);
 /// numbers are separated by tabs, commas, semicolons or spaces. `tensor(`, brackets and
-/// `grad_fn=...` are ignored. Returns an error naming the first word that is not a number.
+/// `grad_fn=...` are ignored. The block must be rectangular; the error names the first word that
+/// is not a number, or the first row of another length.
 pub fn read_block(text: &str) -> Result<Vec<Vec<f64>>, String> {
+    if text.len() > MAX_PASTE_CHARS {
+        return Err(format!(
+            "the pasted text is {} characters long; the largest matrix needs at most {MAX_PASTE_CHARS}",
+            text.len()
+        ));
+    }
     let cleaned = text.replace("tensor(", " ").replace('−', "-");
     // A printed tensor puts each row in brackets; a spreadsheet puts each row on a line.
     let rows: Vec<&str> = if cleaned.contains('[') {
@@ -69,7 +137,7 @@ pub fn read_block(text: &str) -> Result<Vec<Vec<f64>>, String> {
     } else {
         cleaned.lines().collect()
     };
-    let mut out = Vec::new();
+    let mut out: Vec<Vec<f64>> = Vec::new();
     for row in rows {
         let mut numbers = Vec::new();
         for word in row
@@ -86,8 +154,18 @@ pub fn read_block(text: &str) -> Result<Vec<Vec<f64>>, String> {
             match read_cell(word) {
                 CellText::Number(x) => numbers.push(x),
                 CellText::Incomplete | CellText::Invalid(_) => {
-                    return Err(format!("“{word}” is not a number"))
+                    return Err(format!("{} is not a number", quoted(word)))
                 }
+            }
+        }
+        if let Some(first) = out.first() {
+            if !numbers.is_empty() && numbers.len() != first.len() {
+                return Err(format!(
+                    "row {} has {} numbers but row 1 has {}: paste a rectangular block",
+                    out.len() + 1,
+                    numbers.len(),
+                    first.len()
+                ));
             }
         }
         if !numbers.is_empty() {

@@ -24,6 +24,11 @@ pub const MAX_DIM: usize = 128;
 pub const MAX_HEADS: usize = 16;
 /// Every number's magnitude must be at most this, so scores stay finite.
 pub const MAX_ABS_VALUE: f64 = 1e6;
+/// The longest state read: a model at every limit, each number written with all its digits
+/// (at most 24 characters and a comma), plus room for the sentence and brackets. Anything
+/// longer is refused before parsing, so a huge link or file costs nothing.
+pub const MAX_STATE_BYTES: usize =
+    25 * (MAX_TOKENS * MAX_DIM + MAX_HEADS * 3 * MAX_DIM * MAX_DIM) + 256 * 1024;
 
 /// Why a state was refused: the field (a JSON path such as `heads[0].w_query[1]`) and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,6 +103,15 @@ fn saved(model: &Model) -> SavedState {
 
 /// Reads and validates a version-1 state.
 pub fn read_state(json: &str) -> Result<Model, StateError> {
+    if json.len() > MAX_STATE_BYTES {
+        return Err(error(
+            "state",
+            format!(
+                "{} bytes is more than a model at every limit needs ({MAX_STATE_BYTES})",
+                json.len()
+            ),
+        ));
+    }
     let value: serde_json::Value =
         serde_json::from_str(json).map_err(|e| error("state", format!("not valid JSON ({e})")))?;
     read_state_value(&value)
@@ -231,7 +245,7 @@ fn matrix(
         {
             return Err(error(
                 format!("{field}[{i}][{j}]"),
-                format!("{x} is outside ±{MAX_ABS_VALUE:e}"),
+                format!("{x:e} is outside ±{MAX_ABS_VALUE:e}"),
             ));
         }
     }

@@ -12,11 +12,13 @@ pub struct Tokens {
 }
 
 impl Tokens {
-    /// Drops commas and splits on white space; a word used twice gets one id.
+    /// Drops commas and splits on white space as Python's `str.split()` does; a word used twice
+    /// gets one id.
     pub fn new(sentence: &str) -> Self {
         let words: Vec<String> = sentence
             .replace(',', "")
-            .split_whitespace()
+            .split(is_python_space)
+            .filter(|w| !w.is_empty())
             .map(str::to_owned)
             .collect();
         let mut vocabulary = words.clone();
@@ -46,4 +48,27 @@ impl Tokens {
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()
     }
+}
+
+/// Python's `str.isspace()`: Unicode white space plus the four ASCII separators (U+001C…U+001F)
+/// that Rust's `char::is_whitespace` leaves out.
+fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Invisible characters inside the words (zero-width spaces and joiners, the byte-order mark,
+/// soft hyphens, direction marks): they make a word differ from one that looks the same, so the
+/// page names them. Each is given once, as `U+200B`.
+pub fn invisible_characters(sentence: &str) -> Vec<String> {
+    let mut found: Vec<String> = sentence
+        .chars()
+        .filter(|c| {
+            matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}' | '\u{feff}')
+        })
+        .map(|c| format!("U+{:04X}", c as u32))
+        .collect();
+    found.sort();
+    found.dedup();
+    found
 }

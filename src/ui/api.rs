@@ -98,5 +98,14 @@ pub fn install(state: AppState) {
     set("edit", editor.as_ref());
     editor.forget();
 
+    // The module's linear memory in bytes (it only grows): what a long session must keep flat.
+    let memory = Closure::<dyn Fn() -> JsValue>::new(|| {
+        Reflect::get(&wasm_bindgen::memory(), &JsValue::from_str("buffer"))
+            .and_then(|buffer| Reflect::get(&buffer, &JsValue::from_str("byteLength")))
+            .unwrap_or(JsValue::NULL)
+    });
+    set("memoryBytes", memory.as_ref());
+    memory.forget();
+
     Reflect::set(&window(), &JsValue::from_str("attentionExplorer"), &api).ok();
 }

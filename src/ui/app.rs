@@ -109,8 +109,9 @@ pub struct AppState {
 pub struct CellEditor {
     /// A valid number typed into cell (row, col).
     pub commit: Callback<(usize, usize, f64)>,
-    /// A block of numbers pasted with its top-left at (row, col).
-    pub paste: Callback<(usize, usize, Vec<Vec<f64>>)>,
+    /// A block of numbers pasted with its top-left at (row, col); a block that does not fit is
+    /// refused whole, with the message to show.
+    pub paste: Callback<(usize, usize, Vec<Vec<f64>>), Result<(), String>>,
     /// The learner left the cell: the next number typed there is a new undo step.
     pub done: Callback<()>,
 }
@@ -260,9 +261,12 @@ impl AppState {
     }
 
     /// Changes the model through its undo history.
-    fn with_history(self, change: impl FnOnce(&mut History, &mut Model)) {
+    /// None once the app is gone (a callback that outlived it).
+    fn with_history<R>(self, change: impl FnOnce(&mut History, &mut Model) -> R) -> Option<R> {
         let model = self.model;
-        self.history.update(|h| model.update(|m| change(h, m)));
+        self.history
+            .try_update(|h| model.try_update(|m| change(h, m)))
+            .flatten()
     }
 
     /// The callbacks that make a view of `target` editable.
@@ -270,9 +274,11 @@ impl AppState {
         CellEditor {
             commit: Callback::new(move |(i, j, x)| self.set_cell(target, i, j, x)),
             paste: Callback::new(move |(i, j, block): (usize, usize, Vec<Vec<f64>>)| {
-                self.with_history(|h, m| {
-                    h.paste(m, target, i, j, &block);
-                })
+                // Checked before touching the signals: a refused paste re-renders nothing.
+                self.model
+                    .with_untracked(|m| m.check_paste(target, i, j, &block))?;
+                self.with_history(|h, m| h.paste(m, target, i, j, &block))
+                    .unwrap_or(Ok(()))
             }),
             done: Callback::new(move |()| self.history.update(History::seal)),
         }

@@ -50,7 +50,7 @@ pub fn CellInput(
             }
             CellText::Incomplete => error.set(None),
             CellText::Invalid(message) => error.set(Some(format!(
-                "{message}; still using {}",
+                "{message}; still using {}.",
                 fmt(view.with_untracked(|c| c.value), precision.get_untracked())
             ))),
         }
@@ -77,12 +77,9 @@ pub fn CellInput(
             return;
         }
         ev.prevent_default();
-        match read_block(&text) {
-            Ok(block) => {
-                error.set(None);
-                editor.paste.run((row, col, block));
-            }
-            Err(message) => error.set(Some(format!("Paste ignored: {message}"))),
+        match read_block(&text).and_then(|block| editor.paste.run((row, col, block))) {
+            Ok(()) => error.set(None),
+            Err(message) => error.set(Some(format!("Paste ignored: {message}."))),
         }
     };
 

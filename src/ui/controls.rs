@@ -1,9 +1,11 @@
 //! The model's settings: preset, sizes, causal, scaling, seed, precision, and saving/sharing.
 
+use leptos::html::Input;
 use leptos::prelude::*;
 
 use crate::core::history::{EditKey, History};
 use crate::core::model::{Dims, Model, Scale};
+use crate::core::numbers::read_whole;
 use crate::core::presets::PRESETS;
 use crate::core::state::{read_state, write_state, MAX_DIM, MAX_HEADS};
 use crate::ui::app::use_app;
@@ -12,7 +14,9 @@ use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};
 use crate::ui::share::{fragment_now, page_url};
 
-/// A whole-number field that keeps the last good value while its text is wrong.
+/// A whole-number field that keeps the last good value while its text is wrong: the text stays
+/// as typed, marked invalid, with a message naming the allowed range, until it is corrected or
+/// the value changes elsewhere (undo, a preset). `on_change` may refuse a number with a message.
 #[component]
 pub(crate) fn IntegerField(
     control: &'static str,
@@ -20,41 +24,46 @@ pub(crate) fn IntegerField(
     min: u64,
     max: u64,
     value: Signal<u64>,
-    on_change: Callback<u64>,
+    on_change: Callback<u64, Result<(), String>>,
 ) -> impl IntoView {
+    let input = NodeRef::<Input>::new();
     let error = RwSignal::new(None::<String>);
     let error_id = format!("{control}-error");
-    let on_input = move |ev| {
-        let text = event_target_value(&ev);
-        match text.trim().parse::<u64>() {
-            Ok(n) if (min..=max).contains(&n) => {
-                error.set(None);
-                if n != value.get_untracked() {
-                    on_change.run(n);
-                }
+    // A value set elsewhere replaces whatever the field holds, a wrong text included.
+    Effect::new(move |_| {
+        let text = value.get().to_string();
+        error.set(None);
+        if let Some(el) = input.get_untracked() {
+            if el.value() != text {
+                el.set_value(&text);
             }
-            Ok(_) => error.set(Some(format!("{label}: use {min} to {max}"))),
-            Err(_) if text.trim().is_empty() => {
-                error.set(Some(format!("{label}: enter a whole number")))
-            }
-            Err(_) => error.set(Some(format!(
-                "{label}: “{}” is not a whole number",
-                text.trim()
-            ))),
         }
+    });
+    let on_input = move |ev| {
+        let result = read_whole(&event_target_value(&ev), min, max).and_then(|n| {
+            if n == value.get_untracked() {
+                Ok(())
+            } else {
+                on_change.run(n)
+            }
+        });
+        error.set(
+            result
+                .err()
+                .map(|e| format!("{label}: {e}; still using {}.", value.get_untracked())),
+        );
     };
     view! {
         <label class="field">
             <span>{label}</span>
             <input
-                type="number"
+                node_ref=input
+                type="text"
                 inputmode="numeric"
-                min=min.to_string()
-                max=max.to_string()
+                autocomplete="off"
+                spellcheck="false"
                 data-control=control
-                prop:value=move || value.get().to_string()
                 on:input=on_input
-                on:blur=move |_| error.set(None)
                 aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
                 aria-describedby={
                     let id = error_id.clone();
@@ -66,6 +75,16 @@ pub(crate) fn IntegerField(
     }
 }
 
+/// An `on_change` for a field whose every in-range number is fine.
+pub(crate) fn accept(
+    set: impl Fn(u64) + Send + Sync + 'static,
+) -> Callback<u64, Result<(), String>> {
+    Callback::new(move |n| {
+        set(n);
+        Ok(())
+    })
+}
+
 /// The settings bar, with as much as `level` allows (an embed's `controls=`).
 #[component]
 pub fn Controls(level: Level) -> impl IntoView {
@@ -74,12 +93,11 @@ pub fn Controls(level: Level) -> impl IntoView {
     let resize = move |change: fn(&mut Dims, usize), n: u64| {
         let mut d = dims.get_untracked();
         change(&mut d, n as usize);
-        if let Ok(model) = state
+        let model = state
             .model
-            .with_untracked(|m| m.resized(d, state.seed.get_untracked()))
-        {
-            state.replace(EditKey::Other, model);
-        }
+            .with_untracked(|m| m.resized(d, state.seed.get_untracked()))?;
+        state.replace(EditKey::Other, model);
+        Ok(())
     };
     let dim_field = move |control: &'static str,
                           label: &'static str,
@@ -117,7 +135,7 @@ pub fn Controls(level: Level) -> impl IntoView {
         min: 0,
         max: 12,
         value: Signal::derive(move || state.precision.get() as u64),
-        on_change: Callback::new(move |n| state.precision.set(n as usize)),
+        on_change: accept(move |n| state.precision.set(n as usize)),
     });
     let all = level == Level::All;
     if level == Level::None {
@@ -182,7 +200,7 @@ pub fn Controls(level: Level) -> impl IntoView {
                 min=0
                 max=u64::MAX
                 value=state.seed.into()
-                on_change=Callback::new(move |n| state.seed.set(n))
+                on_change=accept(move |n| state.seed.set(n))
             />
             <button type="button" data-action="reinit" on:click=reinit title="Draw every number again as PyTorch would after torch.manual_seed(seed)">
                 "Re-initialise with seed"

@@ -55,7 +55,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 data-col=j.to_string()
                 data-value=move || view.with(|c| c.value.to_string())
                 class:masked=move || view.with(|c| c.masked)
-                style=move || view.with(|c| format!("--heat:{:.3}", c.heat))
+                style:--heat=move || view.with(|c| format!("{:.3}", c.heat))
                 // Read-only cells are reachable from the keyboard: the first one is a tab stop,
                 // arrows move from there, Enter clicks.
                 tabindex=spec.editor.is_none().then_some(if i == 0 && j == 0 { "0" } else { "-1" })

@@ -67,7 +67,7 @@ test('garbage in a cell shows a message and breaks nothing', async () => {
   assert.notDeepEqual(await matrixValues(page, 'weights'), weightsBefore);
   await page.fill('[data-control="d_in"]', '500');
   assert.equal(await page.getAttribute('[data-control="d_in"]', 'aria-invalid'), 'true');
-  assert.match(await page.textContent('#d_in-error'), /d_in: use 1 to 128/);
+  assert.match(await page.textContent('#d_in-error'), /d_in: “500” is out of range: use a whole number from 1 to 128; still using 3\./);
   assert.equal((await matrixValues(page, 'embedded'))[0].length, 3, 'the last good size stays');
   assert.deepEqual(errors, []);
   await page.close();

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { before, after } from 'node:test';
+import { before, after, afterEach } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 
@@ -13,6 +13,9 @@ const dist = join(root, 'dist');
 /** The app is served from here, to prove the build uses relative URLs. */
 export const SUB_PATH = '/course/attention/';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
+
+/** The policy the README asks hosts to send; every page in these tests runs under it. */
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'";
 
 export async function startServer() {
   const server = createServer(async (req, res) => {
@@ -24,8 +27,12 @@ export async function startServer() {
     const rel = normalize(url.pathname.slice(SUB_PATH.length) || 'index.html');
     try {
       const body = await readFile(join(dist, rel.startsWith('..') ? 'missing' : rel));
-      // As GitHub Pages does: a sandboxed frame (an opaque origin) fetches the app cross-origin.
-      res.writeHead(200, { 'content-type': TYPES[extname(rel)] ?? 'application/octet-stream', 'access-control-allow-origin': '*' }).end(body);
+      res.writeHead(200, {
+        'content-type': TYPES[extname(rel)] ?? 'application/octet-stream',
+        'content-security-policy': CSP,
+        // As GitHub Pages does: a sandboxed frame (an opaque origin) fetches the app cross-origin.
+        'access-control-allow-origin': '*',
+      }).end(body);
     } catch {
       res.writeHead(404).end();
     }
@@ -34,13 +41,22 @@ export async function startServer() {
   return { server, base: `http://127.0.0.1:${server.address().port}${SUB_PATH}` };
 }
 
+/** Every page `open` gave out since the last test ended, with what went wrong on it. */
+const opened = [];
+
 /** Serves dist/ and launches Chromium around a test file's tests: the returned object holds
- * `base` (the page's URL) and `browser` once the `before` hook has run. */
+ * `base` (the page's URL) and `browser` once the `before` hook has run. A test fails if any page
+ * it opened logged a console error, threw, showed a dialog, broke the CSP or asked another
+ * origin for anything. */
 export function useBrowser() {
   const env = {};
   before(async () => {
     ({ server: env.server, base: env.base } = await startServer());
     env.browser = await launch();
+  });
+  afterEach(() => {
+    const problems = opened.splice(0).flatMap(({ errors }) => errors);
+    assert.deepEqual(problems, [], 'console errors, page errors, dialogs, CSP violations or foreign requests');
   });
   after(async () => {
     await env.browser?.close();
@@ -56,14 +72,24 @@ export async function launch() {
   });
 }
 
-/** Opens the page and collects console errors and page errors. */
-export async function open(browser, url, viewport = { width: 1280, height: 900 }) {
+/** Opens the page and collects console errors, page errors, dialogs, CSP violations and requests
+ * to other origins (checked after each test by `useBrowser`); waits for `ready` to show. */
+export async function open(browser, url, viewport = { width: 1280, height: 900 }, ready = '[data-matrix="weights"]') {
   const page = await browser.newPage({ viewport });
   const errors = [];
+  opened.push({ page, errors });
+  const origin = new URL(url).origin;
   page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
   page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('dialog', (dialog) => { errors.push(`dialog: ${dialog.message()}`); dialog.dismiss(); });
+  page.on('request', (req) => {
+    const u = new URL(req.url());
+    if (!['data:', 'blob:'].includes(u.protocol) && u.origin !== origin) errors.push(`request to ${req.url()}`);
+  });
+  await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) =>
+    console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sample}`)));
   await page.goto(url);
-  await page.waitForSelector('[data-matrix="weights"]');
+  await page.waitForSelector(ready);
   return { page, errors };
 }
 
@@ -128,6 +154,7 @@ export function assertSameTrace(actual, expected) {
  * while it is captured: every step is rendered first, as a reader scrolling by would see it. */
 export async function picture(target, path, options = {}) {
   const page = typeof target.page === 'function' ? target.page() : target;
-  await page.addStyleTag({ content: '.step { content-visibility: visible !important; }' });
+  // Through the CSSOM: the CSP refuses a <style> tag, as it should.
+  await page.$$eval('.step', (steps) => steps.forEach((s) => s.style.setProperty('content-visibility', 'visible')));
   await target.screenshot({ path, ...options });
 }

@@ -63,7 +63,7 @@ test('√dₖ lab: the slider and the number field move dₖ, and every figure e
   assert.match(await page.textContent('#lab-sqrt-dk .current-label'), /dₖ = 256/);
 
   // A wrong dₖ is flagged beside the field and the last good one stays in use.
-  for (const [bad, message] of [['0', /use 1 to 1024/], ['2000', /use 1 to 1024/], ['3.5', /not a whole number/], ['', /enter a whole number/]]) {
+  for (const [bad, message] of [['0', /“0” is out of range: use a whole number from 1 to 1024; still using 256/], ['2000', /out of range/], ['3.5', /not a whole number/], ['', /empty: use a whole number/]]) {
     await page.fill('[data-control="lab_dk"]', bad);
     assert.equal(await page.getAttribute('[data-control="lab_dk"]', 'aria-invalid'), 'true', bad);
     assert.match(await page.textContent('#lab_dk-error'), message);

@@ -85,11 +85,7 @@ test('saved work is offered back after a link, and Reset can be undone', async (
 
 /** Opens the shipped course page and waits for both explorers in it. */
 async function coursePage() {
-  const page = await env.browser.newPage({ viewport: { width: 1000, height: 800 } });
-  const errors = [];
-  page.on('pageerror', (err) => errors.push(String(err)));
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  await page.goto(`${env.base}embed-example.html`);
+  const { page, errors } = await open(env.browser, `${env.base}embed-example.html`, { width: 1000, height: 800 }, 'iframe');
   await page.waitForFunction(() => document.querySelectorAll('iframe[data-attention-explorer]').length === 2);
   const frames = [];
   for (const handle of await page.$$('iframe[data-attention-explorer]')) {

@@ -39,13 +39,13 @@ pub fn HeadsPicture() -> impl IntoView {
                 let total: usize = widths.iter().sum();
                 view! {
                     {widths.iter().enumerate().map(|(h, &w)| view! {
-                        <span class="concat-block" style=format!("--cols: {w}")>
+                        <span class="concat-block" style:--cols=w.to_string()>
                             <span class="concat-name">{format!("head {h}")}</span>
                             <span class="shape">{format!("{n} × {w}")}</span>
                         </span>
                     }).collect_view()}
                     <span class="concat-arrow" aria-hidden="true">"→"</span>
-                    <span class="concat-block concat-total" style=format!("--cols: {total}")>
+                    <span class="concat-block concat-total" style:--cols=total.to_string()>
                         <span class="concat-name">"output"</span>
                         <span class="shape">{format!("{n} × {total}")}</span>
                     </span>

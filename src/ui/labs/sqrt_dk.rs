@@ -11,7 +11,7 @@ use crate::core::sqrt_dk::{
     DK_MIN, PAIRS, ROWS, ROW_LEN,
 };
 use crate::ui::app::use_app;
-use crate::ui::controls::IntegerField;
+use crate::ui::controls::{accept, IntegerField};
 use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
 
 /// The three choices in the order the lab lists them, with their row labels and theory.
@@ -89,7 +89,7 @@ pub fn SqrtDkLab() -> impl IntoView {
                     min=DK_MIN as u64
                     max=DK_MAX as u64
                     value=Signal::derive(move || dk.get() as u64)
-                    on_change=Callback::new(move |v| dk.set(v as usize))
+                    on_change=accept(move |v| dk.set(v as usize))
                 />
                 <IntegerField
                     label="seed"
@@ -97,7 +97,7 @@ pub fn SqrtDkLab() -> impl IntoView {
                     min=0
                     max=u32::MAX.into()
                     value=Signal::derive(move || state.lab_seed.get().into())
-                    on_change=Callback::new(move |v: u64| state.lab_seed.set(v as u32))
+                    on_change=accept(move |v| state.lab_seed.set(v as u32))
                 />
             </div>
             <p class="note">

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use crate::core::history::EditKey;
 use crate::core::state::check_sentence;
+use crate::core::tokens::invisible_characters;
 use crate::ui::app::use_app;
 use crate::ui::steps::{Step, StepSection};
 
@@ -36,6 +37,7 @@ pub fn SentenceStep() -> impl IntoView {
                 <span>"Sentence"</span>
                 <input
                     type="text"
+                    dir="auto"
                     data-control="sentence"
                     prop:value=move || state.model.with(|m| m.sentence().to_owned())
                     on:input=on_input
@@ -45,6 +47,14 @@ pub fn SentenceStep() -> impl IntoView {
                 />
             </label>
             {move || error.get().map(|e| view! { <p class="field-error" id="sentence-error" role="alert">{e}</p> })}
+            {move || {
+                let hidden = state.model.with(|m| invisible_characters(m.sentence()));
+                (!hidden.is_empty()).then(|| view! {
+                    <p class="note" data-note="invisible">
+                        {format!("The sentence holds invisible characters ({}): a word with one is a different token from the word that looks the same.", hidden.join(", "))}
+                    </p>
+                })
+            }}
             <ul class="tokens" aria-label="Tokens">
                 {move || tokens.with(|t| t.words.iter().zip(&t.ids).enumerate().map(|(i, (word, &id))| {
                     let word = word.clone();
@@ -56,7 +66,7 @@ pub fn SentenceStep() -> impl IntoView {
                             aria-pressed=move || (state.selected.get() == Some(i)).to_string()
                             on:click=move |_| state.selected.update(|s| *s = if *s == Some(i) { None } else { Some(i) })
                         >
-                            <span class="token-word">{word}</span>
+                            <span class="token-word" dir="auto">{word}</span>
                             <span class="token-id">{id}</span>
                         </button></li>
                     }

@@ -1,0 +1,50 @@
+//! Writes each fuzz target's starting corpus from the presets: `seeds DIR` fills DIR/state,
+//! DIR/block and DIR/cell.
+
+use std::fs;
+use std::path::Path;
+
+use attention_explorer::core::presets::PRESETS;
+use attention_explorer::core::state::write_state;
+use nalgebra::DMatrix;
+
+/// A matrix as a spreadsheet copies it (tabs and lines) and as PyTorch prints it.
+fn printed(m: &DMatrix<f64>) -> [String; 2] {
+    let rows: Vec<Vec<String>> = m
+        .row_iter()
+        .map(|r| r.iter().map(|x| x.to_string()).collect())
+        .collect();
+    let sheet = rows.iter().map(|r| r.join("\t")).collect::<Vec<_>>().join("\n");
+    let tensor = rows
+        .iter()
+        .map(|r| format!("[{}]", r.join(", ")))
+        .collect::<Vec<_>>()
+        .join(",\n        ");
+    [sheet, format!("tensor([{tensor}], grad_fn=<MmBackward0>)")]
+}
+
+fn main() -> std::io::Result<()> {
+    let dir = std::env::args().nth(1).unwrap_or_else(|| "corpus".into());
+    let dir = Path::new(&dir);
+    for target in ["state", "block", "cell"] {
+        fs::create_dir_all(dir.join(target))?;
+    }
+    for preset in &PRESETS {
+        let model = (preset.build)();
+        fs::write(dir.join("state").join(preset.name), write_state(&model))?;
+        let mut matrices = vec![model.embedding().clone()];
+        matrices.extend(model.heads().iter().map(|h| h.w_query.clone()));
+        for (i, m) in matrices.iter().enumerate() {
+            for (j, text) in printed(m).iter().enumerate() {
+                fs::write(dir.join("block").join(format!("{}-{i}-{j}", preset.name)), text)?;
+            }
+            for (k, x) in m.iter().take(4).enumerate() {
+                fs::write(dir.join("cell").join(format!("{}-{i}-{k}", preset.name)), x.to_string())?;
+            }
+        }
+    }
+    for (k, text) in ["-", "1e-3", "−2", " 0.5 ", ".5", "1E6"].iter().enumerate() {
+        fs::write(dir.join("cell").join(format!("typed-{k}")), text)?;
+    }
+    Ok(())
+}

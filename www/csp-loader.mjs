@@ -1,0 +1,18 @@
+// Trunk post-build hook: moves Trunk's inline loader <script> into a file beside the wasm, so the
+// page runs under `script-src 'self'` with no hash or nonce to keep in step with the build.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.env.TRUNK_STAGING_DIR;
+const page = join(dir, 'index.html');
+const html = readFileSync(page, 'utf8');
+const inline = /<script type="module">([\s\S]*?)<\/script>/g;
+const scripts = [...html.matchAll(inline)];
+if (scripts.length !== 1) {
+  throw new Error(`expected Trunk's one inline loader script in index.html, found ${scripts.length}`);
+}
+const [tag, body] = scripts[0];
+const name = `loader-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.js`;
+writeFileSync(join(dir, name), body);
+writeFileSync(page, html.replace(tag, `<script type="module" src="./${name}"></script>`));
