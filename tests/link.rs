@@ -5,11 +5,11 @@
 use attention_explorer::core::heatmap::Face;
 use attention_explorer::core::link::{
     base64url, decode_model, encode_model, from_base64url, read_link, write_fragment, Controls,
-    Shown, Theme, MAX_BODY_BYTES, MAX_LINK_CHARS,
+    Shown, Theme, MAX_LINK_CHARS,
 };
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
 use attention_explorer::core::presets::{preset, PRESETS, RASCHKA_SEED};
-use attention_explorer::core::state::write_state;
+use attention_explorer::core::state::{write_state, MAX_STATE_BYTES};
 use miniz_oxide::deflate::compress_to_vec;
 use nalgebra::DMatrix;
 use proptest::prelude::*;
@@ -142,7 +142,7 @@ fn malformed_models_are_refused_with_a_message() {
 
 #[test]
 fn deflate_bombs_and_huge_links_are_refused_before_decoding() {
-    let bomb = base64url(&compress_to_vec(&vec![b' '; MAX_BODY_BYTES + 1], 9));
+    let bomb = base64url(&compress_to_vec(&vec![b' '; MAX_STATE_BYTES + 1], 9));
     assert!(bomb.len() < 100_000, "a small link");
     assert!(refused(&bomb).contains("inflates to more than"));
     let huge = "A".repeat(MAX_LINK_CHARS + 1);

@@ -17,14 +17,11 @@ use super::model::{Dims, Model, Projection, Scale};
 use super::presets::PRESETS;
 use super::state::{
     check_sentence, read_state, read_state_value, state_value, write_state, MAX_DIM, MAX_HEADS,
-    STATE_VERSION,
+    MAX_STATE_BYTES, STATE_VERSION,
 };
 
 /// Chrome's limit for a whole URL; a longer link is refused before anything is decoded.
 pub const MAX_LINK_CHARS: usize = 2 << 20;
-/// The most a model's JSON may inflate to (a model at every limit, written against its seed,
-/// is about 4 MB): a deflate bomb stops here.
-pub const MAX_BODY_BYTES: usize = 24 << 20;
 /// Most entries a list parameter (`steps`, `hide`, `faces`) may hold.
 const MAX_LIST: usize = 64;
 /// The most decimals the page shows.
@@ -699,7 +696,7 @@ fn merge(value: &mut Value, base: &Value) {
 }
 
 /// Reads an `m=` value; the error says what is wrong. Bounded at every step: the text's length,
-/// the inflated size, and a seeded base's sizes before it is drawn; the result is validated as a
+/// the inflated size (a deflate bomb stops at the longest state there can be), and a seeded base's sizes before it is drawn; the result is validated as a
 /// saved state.
 pub fn decode_model(text: &str) -> Result<(Model, Option<&'static str>), String> {
     if text.len() > MAX_LINK_CHARS {
@@ -707,9 +704,9 @@ pub fn decode_model(text: &str) -> Result<(Model, Option<&'static str>), String>
     }
     let bytes = from_base64url(text)?;
     let body =
-        decompress_to_vec_with_limit(&bytes, MAX_BODY_BYTES).map_err(|e| match e.status {
+        decompress_to_vec_with_limit(&bytes, MAX_STATE_BYTES).map_err(|e| match e.status {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                format!("it inflates to more than {MAX_BODY_BYTES} bytes")
+                format!("it inflates to more than {MAX_STATE_BYTES} bytes")
             }
             _ => "it is not deflated data: the link may be cut short".into(),
         })?;
