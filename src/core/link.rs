@@ -157,17 +157,19 @@ pub fn read_link(search: &str, hash: &str) -> Link {
     let model = if let Some(m) = last("m") {
         Some(decode_model(m))
     } else if let Some(json) = last("state") {
-        Some(
-            read_state(json)
-                .map(|m| (m, None))
-                .map_err(|e| e.to_string()),
-        )
+        Some(read_state(json).map(|m| (m, None)).map_err(|e| e.to_string()))
+    } else if let Some(name) = last("preset") {
+        let found = preset_named(name);
+        if found.is_none() {
+            link.messages.push(format!(
+                "There is no preset “{}” (try {}); showing the default example.",
+                clip(name),
+                preset_names()
+            ));
+        }
+        found.map(|p| Ok(((p.build)(), Some(p.name))))
     } else {
-        last("preset").map(|name| {
-            preset_named(name)
-                .map(|p| ((p.build)(), Some(p.name)))
-                .ok_or_else(|| format!("there is no preset “{name}” (try {})", preset_names()))
-        })
+        None
     };
     match model {
         Some(Ok((model, preset))) => {
@@ -176,7 +178,7 @@ pub fn read_link(search: &str, hash: &str) -> Link {
             link.carries_model = true;
         }
         Some(Err(e)) => link.messages.push(format!(
-            "The link's model could not be read ({e}); showing the default example."
+            "The link's state could not be read ({e}); showing the default example."
         )),
         None => {}
     }
