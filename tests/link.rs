@@ -203,7 +203,7 @@ fn embed_options_are_read_and_bad_ones_named() {
     );
     for (part, message) in [
         ("embed", "use 1 or 0"),
-        ("steps", "no step “nope”"),
+        ("steps", "no step “nope” to show"),
         ("focus", "token from 0 to 8"),
         ("head", "head from 0 to 0"),
         ("theme", "light, dark or auto"),

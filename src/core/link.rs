@@ -371,7 +371,7 @@ fn step_list(text: &str) -> Result<Vec<usize>, String> {
     for name in text.split(',').filter(|s| !s.is_empty()).take(MAX_LIST) {
         let i = STEP_KEYS.iter().position(|k| *k == name).ok_or_else(|| {
             format!(
-                "there is no step “{}” (use {})",
+                "there is no step “{}” to show (use {})",
                 clip(name),
                 STEP_KEYS.join(", ")
             )
