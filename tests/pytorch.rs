@@ -12,7 +12,11 @@ fn the_dog_script_is_the_reviewed_one() {
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
         std::fs::write(DOG, &script).unwrap();
     }
-    assert_eq!(script, std::fs::read_to_string(DOG).unwrap(), "run with UPDATE_FIXTURES=1 and review the diff");
+    assert_eq!(
+        script,
+        std::fs::read_to_string(DOG).unwrap(),
+        "run with UPDATE_FIXTURES=1 and review the diff"
+    );
 }
 
 #[test]

@@ -12,5 +12,8 @@ fn a_matrix_as_csv_with_labels() {
         ",\"say \"\"hi\"\"\",b\r\n\"say \"\"hi\"\"\",0.5,-inf\r\nb,-0,0.0000001\r\n"
     );
     // Missing labels are the indices.
-    assert_eq!(matrix_csv(&m, &[], &[]), ",0,1\r\n0,0.5,-inf\r\n1,-0,0.0000001\r\n");
+    assert_eq!(
+        matrix_csv(&m, &[], &[]),
+        ",0,1\r\n0,0.5,-inf\r\n1,-0,0.0000001\r\n"
+    );
 }

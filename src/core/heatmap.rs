@@ -141,7 +141,10 @@ impl Palette {
         let read = |name: &str, default: Rgb| parse_colour(&lookup(name)).unwrap_or(default);
         let alpha = |name: &str, default: f64| {
             let value = lookup(name).trim().parse::<f64>();
-            value.ok().filter(|a| (0.0..=1.0).contains(a)).unwrap_or(default)
+            value
+                .ok()
+                .filter(|a| (0.0..=1.0).contains(a))
+                .unwrap_or(default)
         };
         Palette {
             panel: read("--panel", fallback.panel),

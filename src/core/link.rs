@@ -103,7 +103,7 @@ pub enum Theme {
 pub struct Link {
     /// The model to open: the link's, else the default preset.
     pub model: Model,
-    /// The preset it is, when the link named one (or named none).
+    /// The preset the model is, unedited (the default one when the link names no model).
     pub preset: Option<&'static str>,
     /// Whether the link carried a model (`m`, `state` or `preset`).
     pub carries_model: bool,
@@ -157,7 +157,11 @@ pub fn read_link(search: &str, hash: &str) -> Link {
     let model = if let Some(m) = last("m") {
         Some(decode_model(m))
     } else if let Some(json) = last("state") {
-        Some(read_state(json).map(|m| (m, None)).map_err(|e| e.to_string()))
+        Some(
+            read_state(json)
+                .map(|m| (m, None))
+                .map_err(|e| e.to_string()),
+        )
     } else if let Some(name) = last("preset") {
         let found = preset_named(name);
         if found.is_none() {

@@ -24,7 +24,10 @@ fn tensor(m: &DMatrix<f64>, indent: &str) -> String {
             format!("{indent}    [{}],", cells.join(", "))
         })
         .collect();
-    format!("torch.tensor([\n{}\n{indent}], dtype=torch.float64)", rows.join("\n"))
+    format!(
+        "torch.tensor([\n{}\n{indent}], dtype=torch.float64)",
+        rows.join("\n")
+    )
 }
 
 /// A Python list of strings (JSON's string escapes are Python's too; words hold no commas, so
@@ -63,7 +66,12 @@ pub fn pytorch_script(model: &Model) -> String {
             .iter()
             .map(|h| format!("    {},", tensor(&h[p], "    ")))
             .collect();
-        let _ = writeln!(s, "{} = [  # one per head\n{}\n]", p.key(), heads.join("\n"));
+        let _ = writeln!(
+            s,
+            "{} = [  # one per head\n{}\n]",
+            p.key(),
+            heads.join("\n")
+        );
     }
     let scaling = match model.scale {
         Scale::SqrtDk => "scores / math.sqrt(keys.shape[1])",

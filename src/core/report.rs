@@ -135,7 +135,8 @@ pub fn matrix_csv(m: &DMatrix<f64>, row_labels: &[String], col_labels: &[String]
             s.to_owned()
         }
     };
-    let label = |labels: &[String], i: usize| labels.get(i).map_or_else(|| i.to_string(), |l| field(l));
+    let label =
+        |labels: &[String], i: usize| labels.get(i).map_or_else(|| i.to_string(), |l| field(l));
     let mut out = String::new();
     let header: Vec<String> = (0..m.ncols()).map(|j| label(col_labels, j)).collect();
     out.push_str(&format!(",{}\r\n", header.join(",")));

@@ -57,9 +57,9 @@ pub fn edit(
 ) -> Result<(), String> {
     let x = value.as_f64().ok_or("value must be a number")?;
     let name = matrix.as_string().unwrap_or_default();
-    let (target, i, j) = state.model.with_untracked(|m| {
-        locate_edit(m, &name, number(head), number(row), number(col), x)
-    })?;
+    let (target, i, j) = state
+        .model
+        .with_untracked(|m| locate_edit(m, &name, number(head), number(row), number(col), x))?;
     // One call is one undo step, like a number typed and then left.
     state.history.update(History::seal);
     state.set_cell(target, i, j, x);

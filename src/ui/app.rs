@@ -9,8 +9,8 @@ use wasm_bindgen::JsCast;
 
 use crate::core::heatmap::{Face, Palette};
 use crate::core::history::{EditKey, History};
-use crate::core::model::{Editable, Model, Projection};
 use crate::core::link::{read_link, Link, Shown};
+use crate::core::model::{Editable, Model, Projection};
 use crate::core::presets::{PRESETS, RASCHKA_SEED};
 use crate::core::sqrt_dk;
 use crate::core::trace::{HeadTrace, Trace};
@@ -347,11 +347,21 @@ pub fn App() -> impl IntoView {
     theme::apply(colours);
     let example = link.preset.unwrap_or(PRESETS[0].name);
     let work_key = share::work_key(link.embed);
+    let mut unreadable = None;
     let saved = share::saved_work(&work_key)
         .map(|fragment| read_link("", &fragment))
-        .filter(|saved| saved.carries_model && saved.messages.is_empty());
+        .filter(|saved| {
+            let ok = saved.carries_model && saved.messages.is_empty();
+            if !ok {
+                unreadable = Some(format!(
+                    "Your saved work could not be read ({}) and is not used.",
+                    saved.messages.join(" ")
+                ));
+            }
+            ok
+        });
     // A link's model wins; the saved work opens a page that names none, and is offered otherwise.
-    let (start, restored, restorable) = match saved {
+    let (mut start, restored, restorable) = match saved {
         Some(saved) if !link.carries_model => {
             let start = Link {
                 model: saved.model,
@@ -364,6 +374,7 @@ pub fn App() -> impl IntoView {
         Some(saved) if saved.model != link.model => (link, false, Some(saved)),
         _ => (link, false, None),
     };
+    start.messages.extend(unreadable);
     let embed = start.embed;
     let state = AppState::new(
         start.model.clone(),

@@ -4,12 +4,12 @@ use leptos::html::Input;
 use leptos::prelude::*;
 
 use crate::core::history::{EditKey, History};
+use crate::core::link::Controls as Level;
 use crate::core::model::{Dims, Model, Scale};
 use crate::core::numbers::read_whole;
 use crate::core::presets::PRESETS;
 use crate::core::state::{read_state, write_state, MAX_DIM, MAX_HEADS};
 use crate::ui::app::use_app;
-use crate::core::link::Controls as Level;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};
 use crate::ui::share::{fragment_now, page_url};

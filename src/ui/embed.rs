@@ -53,7 +53,9 @@ fn post(object: &Object) {
 fn report_height() {
     let last = std::cell::Cell::new(-1.0);
     let on_resize = Closure::<dyn Fn()>::new(move || {
-        let Some(body) = document().body() else { return };
+        let Some(body) = document().body() else {
+            return;
+        };
         let height = f64::from(body.offset_height());
         if height != last.replace(height) {
             post(&message("resize", &[("height", JsValue::from_f64(height))]));
@@ -104,7 +106,10 @@ fn answer_messages(state: AppState) {
             }
             _ => return,
         };
-        post(&message("result", &[("id", id), ("error", api::outcome(result))]));
+        post(&message(
+            "result",
+            &[("id", id), ("error", api::outcome(result))],
+        ));
     });
 }
 

@@ -79,6 +79,13 @@ test('saved work is offered back after a link, and Reset can be undone', async (
   assertSameTrace(await trace(link), coreTrace(null, 'raschka'));
   await link.click('[data-action="undo"]');
   assert.deepEqual(await trace(link), mine, 'Undo brings the work back');
+
+  // Damaged saved work is named, not used (after the page's last write).
+  await link.waitForTimeout(1000);
+  await link.evaluate(() => localStorage.setItem('attention-explorer:work', 'm=AAAA'));
+  const { page: damaged } = await open(context, env.base);
+  assert.match(await damaged.textContent('.load-message'), /saved work could not be read/);
+  assertSameTrace(await trace(damaged), coreTrace(null, 'dog'));
   assert.deepEqual(errors, []);
   await context.close();
 });

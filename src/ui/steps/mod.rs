@@ -149,10 +149,6 @@ impl Step {
         STEP_KEYS[self as usize]
     }
 
-    pub fn from_key(key: &str) -> Option<Step> {
-        Step::ALL.into_iter().find(|s| s.key() == key)
-    }
-
     /// The step's number on the page: its place in [`Step::ALL`], from 1.
     pub fn number(self) -> usize {
         self as usize + 1
