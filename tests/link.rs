@@ -81,8 +81,9 @@ fn a_64_token_model_fits_well_under_the_url_limit() {
     // Written without its seed (every number explicit), it still fits.
     let text = round_trip(&edited, None);
     println!(
-        "64 tokens, every number explicit: {} characters",
-        text.len()
+        "64 tokens, every number explicit: {} characters (its state's JSON: {})",
+        text.len(),
+        write_state(&edited).len()
     );
     assert!(text.len() < MAX_LINK_CHARS / 4, "{} characters", text.len());
 }
