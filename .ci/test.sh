@@ -19,5 +19,8 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 echo "== release build"
 trunk build --release
 
+echo "== size budget (gzip -9 of dist/'s wasm, js and css)"
+node tests/size.mjs
+
 echo "== end-to-end tests (Playwright, headless Chromium)"
 node --test --test-concurrency=1 tests/e2e/

@@ -1,0 +1,65 @@
+// What the page downloads, after `trunk build --release`.
+//   node tests/size.mjs              each file of dist/ gzipped (-9); fails past the budget
+//   node tests/size.mjs --by-crate   the release wasm's bytes by crate (needs `cargo install twiggy`)
+// Bytes are deterministic for a given toolchain, so the budget is a test, not a benchmark.
+import { readdirSync, readFileSync, mkdtempSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** wasm + js + css of dist/, gzip -9, in bytes: the most the page may weigh. */
+const BUDGET = 331_000;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+
+function budget() {
+  const dist = join(root, 'dist');
+  let total = 0;
+  for (const name of readdirSync(dist).filter((n) => /\.(wasm|js|css)$/.test(n)).sort()) {
+    const raw = readFileSync(join(dist, name));
+    const gz = gzipSync(raw, { level: 9 }).length;
+    total += gz;
+    console.log(`${kb(raw.length).padStart(10)} ${kb(gz).padStart(10)} gzipped  ${name}`);
+  }
+  console.log(`${' '.repeat(10)} ${kb(total).padStart(10)} gzipped in all (budget ${kb(BUDGET)})`);
+  if (total > BUDGET) {
+    console.error(`dist/ weighs ${total} bytes gzipped, over the budget of ${BUDGET}: find what grew with --by-crate`);
+    process.exit(1);
+  }
+}
+
+/** The crate an item of twiggy's list belongs to: the first `crate::` path in its name. */
+function crateOf(name) {
+  if (name.startsWith('data segment')) return '.rodata (strings, tables)';
+  if (/^(elem|type|import|export|table|global|memory)\b/.test(name)) return 'wasm tables and imports';
+  const path = name.match(/([A-Za-z_][A-Za-z0-9_]*)(\[[0-9a-f]+\])?::/);
+  return path ? path[1] : 'unnamed (wasm-bindgen shims)';
+}
+
+/** The release wasm as Trunk ships it (wasm-bindgen, then wasm-opt -Oz), but keeping names. */
+function byCrate() {
+  const raw = join(root, 'target/wasm32-unknown-unknown/release/attention-explorer.wasm');
+  const dir = mkdtempSync(join(tmpdir(), 'size-'));
+  execFileSync('wasm-bindgen', ['--target', 'web', '--keep-debug', '--out-dir', dir, raw]);
+  const named = join(dir, 'named.wasm');
+  execFileSync('wasm-opt', ['-Oz', '-g', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', join(dir, 'attention-explorer_bg.wasm'), '-o', named]);
+  const csv = execFileSync('twiggy', ['top', '-n', '1000000', '-f', 'csv', named], { maxBuffer: 1 << 28 }).toString();
+  const sizes = new Map();
+  for (const line of csv.split('\n').slice(1)) {
+    const m = line.match(/^(?:"((?:[^"]|"")*)"|(.*)),(\d+),[\d.]+,[\d.]*,[\d.]*$/);
+    const name = m && (m[1]?.replaceAll('""', '"') ?? m[2]);
+    if (!m || /^("function names"|custom section)/.test(name)) continue; // names, metadata
+    const crate = crateOf(name);
+    sizes.set(crate, (sizes.get(crate) ?? 0) + Number(m[3]));
+  }
+  const total = [...sizes.values()].reduce((a, b) => a + b, 0);
+  console.log(`release wasm without names: ${kb(total)}`);
+  for (const [crate, bytes] of [...sizes].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+    console.log(`${kb(bytes).padStart(10)} ${((100 * bytes) / total).toFixed(1).padStart(5)} %  ${crate}`);
+  }
+}
+
+if (process.argv.includes('--by-crate')) byCrate(); else budget();
