@@ -8,6 +8,7 @@ pub mod app;
 pub mod cell_input;
 pub mod controls;
 pub mod heatmap;
+pub mod in_view;
 pub mod keyboard;
 pub mod labs;
 pub mod lines;
