@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** wasm + js + css of dist/, gzip -9, in bytes: the most the page may weigh. */
-const BUDGET = 331_000;
+const BUDGET = 333_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
