@@ -48,7 +48,11 @@ fn bad_calls_get_a_message_naming_what_is_wrong() {
     );
     assert_eq!(
         err("w_key", 0.0, 0.0, 0.0, f64::INFINITY),
-        "inf is not a finite number"
+        "Infinity is not a finite number"
+    );
+    assert_eq!(
+        err("w_key", 0.0, 0.0, 0.0, f64::NEG_INFINITY),
+        "-Infinity is not a finite number"
     );
     assert!(err("w_key", 0.0, 0.0, 0.0, 2e6).contains("too large"));
 }

@@ -51,7 +51,13 @@ fn index(x: f64, what: &str, len: usize) -> Result<usize, String> {
 /// A number a cell accepts: finite and within the saved state's limits, as when typed.
 pub fn check_value(value: f64) -> Result<f64, String> {
     if !value.is_finite() {
-        return Err(format!("{value} is not a finite number"));
+        // Named as JavaScript prints them: the caller is a script.
+        let name = match value {
+            v if v.is_nan() => "NaN",
+            v if v > 0.0 => "Infinity",
+            _ => "-Infinity",
+        };
+        return Err(format!("{name} is not a finite number"));
     }
     match read_cell(&value.to_string()) {
         CellText::Number(x) => Ok(x),

@@ -16,6 +16,7 @@ use crate::core::heatmap::{
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
 use crate::ui::cell_input::CellInput;
+use crate::ui::in_view::in_view;
 use crate::ui::matrix_table::CellView;
 use crate::ui::matrix_view::MatrixSpec;
 
@@ -152,64 +153,6 @@ pub fn paint(canvas: &HtmlCanvasElement, scratch: &HtmlCanvasElement, p: &Pictur
         labels(&ctx, p);
     }
     outline_marks(&ctx, l, &p.palette, p.marks);
-}
-
-/// An observer and the callback it calls. Dropping it stops the observer first (queued
-/// notifications included), so the callback is never called after it is freed.
-struct Watch {
-    observer: web_sys::IntersectionObserver,
-    _on_change: Closure<dyn Fn(js_sys::Array)>,
-}
-
-impl Drop for Watch {
-    fn drop(&mut self) {
-        self.observer.take_records();
-        self.observer.disconnect();
-    }
-}
-
-/// Whether `canvas` is on screen or near it, kept up to date by an `IntersectionObserver`: a map
-/// out of sight is not repainted on every edit, only when it comes into view (at 64 tokens most
-/// of the page's two dozen maps are out of sight).
-fn in_view(canvas: NodeRef<Canvas>) -> ReadSignal<bool> {
-    let (visible, set_visible) = signal(false);
-    // The observer and its callback live exactly as long as the view.
-    let watch = StoredValue::new_local(None::<Watch>);
-    let stop = move || {
-        watch.try_update_value(Option::take);
-    };
-    Effect::new(move |_| {
-        let Some(el) = canvas.get() else { return };
-        stop();
-        let on_change = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
-            if let Some(entry) = entries
-                .iter()
-                .last()
-                .and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
-            {
-                // The map may have been removed since the browser queued this.
-                set_visible.try_set(entry.is_intersecting());
-            }
-        });
-        let options = web_sys::IntersectionObserverInit::new();
-        options.set_root_margin("300px");
-        match web_sys::IntersectionObserver::new_with_options(
-            on_change.as_ref().unchecked_ref(),
-            &options,
-        ) {
-            Ok(observer) => {
-                observer.observe(&el);
-                watch.set_value(Some(Watch {
-                    observer,
-                    _on_change: on_change,
-                }));
-            }
-            // No observer (very old browsers): always paint.
-            Err(_) => set_visible.set(true),
-        }
-    });
-    on_cleanup(stop);
-    visible
 }
 
 /// A view's scratch canvas, made on its first paint and kept for the next.

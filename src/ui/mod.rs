@@ -10,6 +10,7 @@ pub mod controls;
 pub mod embed;
 pub mod export;
 pub mod heatmap;
+pub mod in_view;
 pub mod keyboard;
 pub mod labs;
 pub mod lines;

@@ -42,6 +42,8 @@ async function assertFigures(page, dk) {
 
 async function openLab(url, viewport) {
   const opened = await open(env.browser, url, viewport);
+  // The √dₖ lab draws its sample only once it comes into view.
+  await opened.page.locator('#lab-sqrt-dk').scrollIntoViewIfNeeded();
   await opened.page.waitForSelector('[data-stat="var_none"]');
   return opened;
 }

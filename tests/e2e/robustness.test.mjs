@@ -192,7 +192,7 @@ test('the scripting API refuses what a learner could not type', async () => {
     ];
   });
   const expected = [
-    'inf is not a finite number',
+    'Infinity is not a finite number',
     'NaN is not a finite number',
     '“2000000” is too large: use a number from −1e6 to 1e6',
     'row 0.5 is out of range: use a whole number from 0 to 2',

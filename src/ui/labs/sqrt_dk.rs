@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use leptos::html::P;
 use leptos::prelude::*;
 
 use crate::core::model::Scale;
@@ -12,6 +13,7 @@ use crate::core::sqrt_dk::{
 };
 use crate::ui::app::use_app;
 use crate::ui::controls::{accept, IntegerField};
+use crate::ui::in_view::in_view;
 use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
 
 /// The three choices in the order the lab lists them, with their row labels and theory.
@@ -34,9 +36,15 @@ pub fn SqrtDkLab() -> impl IntoView {
     let state = use_app();
     let dk = state.lab_dk;
     let sample = RwSignal::new(None::<Sample>);
-    // Drawing 4 million normals takes about 150 ms: after the page has painted, and only for the
-    // seed still asked for when the timer fires (not once per digit typed).
+    let explain = NodeRef::<P>::new();
+    let seen = in_view(explain);
+    // Drawing 4 million normals takes about 150 ms: not while the page opens (only once the lab
+    // comes into view), after the page has painted, and only for the seed still asked for when
+    // the timer fires (not once per digit typed).
     Effect::new(move |_| {
+        if !seen.get() {
+            return;
+        }
         let seed = state.lab_seed.get();
         set_timeout(
             // The lab may have left the page (its step hidden) before the timer fires.
@@ -68,7 +76,7 @@ pub fn SqrtDkLab() -> impl IntoView {
 
     view! {
         <LabSection lab=Lab::SqrtDk>
-            <p class="explain">
+            <p class="explain" node_ref=explain>
                 "The argument for √dₖ assumes queries and keys whose components are independent, with mean 0 and variance 1. "
                 "Here are such vectors, drawn at random: pick dₖ and see what each choice of divisor does to the scores q·k, "
                 "and to a softmax row of " {ROW_LEN} " of them."

@@ -1,0 +1,68 @@
+//! Which parts of the page are in sight, so that work for the rest can wait.
+
+use leptos::html::ElementType;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+/// An observer and the callback it calls. Dropping it stops the observer first (queued
+/// notifications included), so the callback is never called after it is freed.
+struct Watch {
+    observer: web_sys::IntersectionObserver,
+    _on_change: Closure<dyn Fn(js_sys::Array)>,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.observer.take_records();
+        self.observer.disconnect();
+    }
+}
+
+/// Whether `node` is on screen or within 300 px of it, kept up to date by an
+/// `IntersectionObserver`. Work for what is out of sight waits until it comes into view: a heat
+/// map is not repainted on every edit (at 64 tokens most of the page's two dozen maps are out of
+/// sight), and the √dₖ lab does not draw its sample while the page opens.
+pub fn in_view<E>(node: NodeRef<E>) -> ReadSignal<bool>
+where
+    E: ElementType,
+    E::Output: JsCast + Clone + 'static,
+{
+    let (visible, set_visible) = signal(false);
+    // The observer and its callback live exactly as long as the view.
+    let watch = StoredValue::new_local(None::<Watch>);
+    let stop = move || {
+        watch.try_update_value(Option::take);
+    };
+    Effect::new(move |_| {
+        let Some(el) = node.get() else { return };
+        stop();
+        let on_change = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            if let Some(entry) = entries
+                .iter()
+                .last()
+                .and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+            {
+                // The view may have been removed since the browser queued this.
+                set_visible.try_set(entry.is_intersecting());
+            }
+        });
+        let options = web_sys::IntersectionObserverInit::new();
+        options.set_root_margin("300px");
+        match web_sys::IntersectionObserver::new_with_options(
+            on_change.as_ref().unchecked_ref(),
+            &options,
+        ) {
+            Ok(observer) => {
+                observer.observe(el.unchecked_ref());
+                watch.set_value(Some(Watch {
+                    observer,
+                    _on_change: on_change,
+                }));
+            }
+            // No observer (very old browsers): always in view.
+            Err(_) => set_visible.set(true),
+        }
+    });
+    on_cleanup(stop);
+    visible
+}
