@@ -99,12 +99,12 @@ pub struct Palette {
     pub accent: Rgb,
     /// Text (`--text`).
     pub text: Rgb,
+    /// The strongest tint of a signed cell (`--signed-alpha`): dark mode tints less, so that a
+    /// table's light text keeps its contrast.
+    pub signed_alpha: f64,
+    /// The strongest tint of a weight cell (`--unit-alpha`).
+    pub unit_alpha: f64,
 }
-
-/// The strongest tint of a signed table cell, as in `style.css`.
-pub const SIGNED_ALPHA: f64 = 0.55;
-/// The strongest tint of a weight table cell, as in `style.css`.
-pub const UNIT_ALPHA: f64 = 0.6;
 
 impl Palette {
     /// `style.css`'s light colours.
@@ -117,6 +117,8 @@ impl Palette {
         muted: [0x47, 0x55, 0x69],
         accent: [0x1d, 0x4e, 0xd8],
         text: [0x0f, 0x17, 0x2a],
+        signed_alpha: 0.55,
+        unit_alpha: 0.6,
     };
 
     /// `style.css`'s dark colours.
@@ -129,12 +131,21 @@ impl Palette {
         muted: [0x9c, 0xa3, 0xaf],
         accent: [0x93, 0xc5, 0xfd],
         text: [0xe5, 0xe7, 0xeb],
+        signed_alpha: 0.35,
+        unit_alpha: 0.3,
     };
 
     /// The palette from CSS property values (`lookup("--pos")` → `"37, 99, 235"`); any colour
     /// missing or unreadable keeps `fallback`'s.
     pub fn from_css(lookup: impl Fn(&str) -> String, fallback: Palette) -> Palette {
         let read = |name: &str, default: Rgb| parse_colour(&lookup(name)).unwrap_or(default);
+        let alpha = |name: &str, default: f64| {
+            let value = lookup(name).trim().parse::<f64>();
+            value
+                .ok()
+                .filter(|a| (0.0..=1.0).contains(a))
+                .unwrap_or(default)
+        };
         Palette {
             panel: read("--panel", fallback.panel),
             pos: read("--pos", fallback.pos),
@@ -144,6 +155,8 @@ impl Palette {
             muted: read("--muted", fallback.muted),
             accent: read("--accent", fallback.accent),
             text: read("--text", fallback.text),
+            signed_alpha: alpha("--signed-alpha", fallback.signed_alpha),
+            unit_alpha: alpha("--unit-alpha", fallback.unit_alpha),
         }
     }
 
@@ -151,9 +164,9 @@ impl Palette {
     /// the tables' opacity.
     pub fn cell(&self, heat: Heat, level: f64) -> Rgb {
         let (tint, alpha) = match heat {
-            Heat::Unit => (self.unit, level * UNIT_ALPHA),
-            Heat::Signed if level >= 0.0 => (self.pos, level * SIGNED_ALPHA),
-            Heat::Signed => (self.neg, -level * SIGNED_ALPHA),
+            Heat::Unit => (self.unit, level * self.unit_alpha),
+            Heat::Signed if level >= 0.0 => (self.pos, level * self.signed_alpha),
+            Heat::Signed => (self.neg, -level * self.signed_alpha),
         };
         blend(self.panel, tint, alpha)
     }

@@ -4,9 +4,11 @@
 pub mod heatmap;
 pub mod history;
 pub mod labs;
+pub mod link;
 pub mod model;
 pub mod numbers;
 pub mod presets;
+pub mod pytorch;
 pub mod report;
 pub mod script;
 pub mod softmax;

@@ -123,3 +123,26 @@ pub fn trace_markdown(trace: &Trace, precision: usize) -> String {
     }
     out + &table("output", &trace.output, t, precision)
 }
+
+/// A matrix as CSV: a first row of column labels (after an empty corner), then each row's label
+/// and numbers as the page's `data-value` writes them (shortest round-trip, `-inf` for −∞).
+pub fn matrix_csv(m: &DMatrix<f64>, row_labels: &[String], col_labels: &[String]) -> String {
+    // RFC 4180: a field holding a quote, comma or line break is quoted, its quotes doubled.
+    let field = |s: &str| {
+        if s.contains(['"', ',', '\n', '\r']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_owned()
+        }
+    };
+    let label =
+        |labels: &[String], i: usize| labels.get(i).map_or_else(|| i.to_string(), |l| field(l));
+    let mut out = String::new();
+    let header: Vec<String> = (0..m.ncols()).map(|j| label(col_labels, j)).collect();
+    out.push_str(&format!(",{}\r\n", header.join(",")));
+    for (i, row) in m.row_iter().enumerate() {
+        let cells: Vec<String> = row.iter().map(|x| x.to_string()).collect();
+        out.push_str(&format!("{},{}\r\n", label(row_labels, i), cells.join(",")));
+    }
+    out
+}

@@ -73,8 +73,17 @@ struct SavedHead {
 
 /// The model as a version-1 state (compact JSON, numbers in shortest round-trip form).
 pub fn write_state(model: &Model) -> String {
+    serde_json::to_string(&saved(model)).expect("a state of finite numbers always serialises")
+}
+
+/// The model as a version-1 state, as a JSON value (for formats built on it, such as links).
+pub fn state_value(model: &Model) -> serde_json::Value {
+    serde_json::to_value(saved(model)).expect("a state of finite numbers always serialises")
+}
+
+fn saved(model: &Model) -> SavedState {
     let rows = |m: &DMatrix<f64>| m.row_iter().map(|r| r.iter().copied().collect()).collect();
-    let state = SavedState {
+    SavedState {
         version: STATE_VERSION,
         sentence: model.sentence().to_owned(),
         embedding: rows(model.embedding()),
@@ -89,8 +98,7 @@ pub fn write_state(model: &Model) -> String {
             .collect(),
         causal: model.causal,
         scale: model.scale,
-    };
-    serde_json::to_string(&state).expect("a state of finite numbers always serialises")
+    }
 }
 
 /// Reads and validates a version-1 state.
@@ -106,6 +114,11 @@ pub fn read_state(json: &str) -> Result<Model, StateError> {
     }
     let value: serde_json::Value =
         serde_json::from_str(json).map_err(|e| error("state", format!("not valid JSON ({e})")))?;
+    read_state_value(&value)
+}
+
+/// Validates a version-1 state already parsed as JSON.
+pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> {
     let object = value
         .as_object()
         .ok_or_else(|| error("state", "expected a JSON object"))?;
@@ -124,7 +137,7 @@ pub fn read_state(json: &str) -> Result<Model, StateError> {
         }
         Some(_) => {}
     }
-    let state: SavedState = serde_path_to_error::deserialize(&value).map_err(|e| {
+    let state: SavedState = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         error(
             if path == "." { "state".into() } else { path },

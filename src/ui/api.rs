@@ -18,7 +18,7 @@ fn parsed(json: &str) -> JsValue {
 }
 
 /// `null` for success, else the message.
-fn outcome(result: Result<(), String>) -> JsValue {
+pub fn outcome(result: Result<(), String>) -> JsValue {
     result
         .err()
         .map_or(JsValue::NULL, |m| JsValue::from_str(&m))
@@ -28,6 +28,45 @@ fn number(v: &JsValue) -> f64 {
     v.as_f64().unwrap_or(f64::NAN)
 }
 
+/// Every intermediate, as `attention-trace --format json` writes it.
+pub fn trace_value(state: AppState) -> JsValue {
+    parsed(&state.trace.with_untracked(|t| trace_json(t).to_string()))
+}
+
+/// Loads a saved state given as an object or as JSON text; nothing changes when it is refused.
+pub fn load(state: AppState, value: &JsValue) -> Result<(), String> {
+    let text = value
+        .as_string()
+        .or_else(|| JSON::stringify(value).ok().and_then(|s| s.as_string()))
+        .ok_or("load needs a saved state: an object or JSON text")?;
+    let model = read_state(&text).map_err(|e| e.to_string())?;
+    state.preset.set(None);
+    state.replace(EditKey::Other, model);
+    Ok(())
+}
+
+/// Sets one number of `embedding`, `w_query`, `w_key` or `w_value` as a typed number would,
+/// as one undo step.
+pub fn edit(
+    state: AppState,
+    matrix: &JsValue,
+    head: &JsValue,
+    row: &JsValue,
+    col: &JsValue,
+    value: &JsValue,
+) -> Result<(), String> {
+    let x = value.as_f64().ok_or("value must be a number")?;
+    let name = matrix.as_string().unwrap_or_default();
+    let (target, i, j) = state
+        .model
+        .with_untracked(|m| locate_edit(m, &name, number(head), number(row), number(col), x))?;
+    // One call is one undo step, like a number typed and then left.
+    state.history.update(History::seal);
+    state.set_cell(target, i, j, x);
+    state.history.update(History::seal);
+    Ok(())
+}
+
 /// Puts the API on `window`. The closures live as long as the page.
 pub fn install(state: AppState) {
     let api = Object::new();
@@ -35,9 +74,7 @@ pub fn install(state: AppState) {
         Reflect::set(&api, &JsValue::from_str(name), f).ok();
     };
 
-    let trace = Closure::<dyn Fn() -> JsValue>::new(move || {
-        parsed(&state.trace.with_untracked(|t| trace_json(t).to_string()))
-    });
+    let trace = Closure::<dyn Fn() -> JsValue>::new(move || trace_value(state));
     set("trace", trace.as_ref());
     trace.forget();
 
@@ -47,47 +84,19 @@ pub fn install(state: AppState) {
     set("state", saved.as_ref());
     saved.forget();
 
-    // A state as an object or as JSON text; nothing changes when it is refused.
-    let load = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |value: JsValue| {
-        let text = value
-            .as_string()
-            .or_else(|| JSON::stringify(&value).ok().and_then(|s| s.as_string()));
-        let Some(text) = text else {
-            return outcome(Err(
-                "load needs a saved state: an object or JSON text".into()
-            ));
-        };
-        outcome(
-            read_state(&text)
-                .map(|model| {
-                    state.preset.set(None);
-                    state.replace(EditKey::Other, model);
-                })
-                .map_err(|e| e.to_string()),
-        )
+    let loader = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |value: JsValue| {
+        outcome(load(state, &value))
     });
-    set("load", load.as_ref());
-    load.forget();
+    set("load", loader.as_ref());
+    loader.forget();
 
-    let edit = Closure::<dyn Fn(JsValue, JsValue, JsValue, JsValue, JsValue) -> JsValue>::new(
+    let editor = Closure::<dyn Fn(JsValue, JsValue, JsValue, JsValue, JsValue) -> JsValue>::new(
         move |matrix: JsValue, head: JsValue, row: JsValue, col: JsValue, value: JsValue| {
-            let Some(x) = value.as_f64() else {
-                return outcome(Err("value must be a number".into()));
-            };
-            let name = matrix.as_string().unwrap_or_default();
-            let located = state.model.with_untracked(|m| {
-                locate_edit(m, &name, number(&head), number(&row), number(&col), x)
-            });
-            outcome(located.map(|(target, i, j)| {
-                // One call is one undo step, like a number typed and then left.
-                state.history.update(History::seal);
-                state.set_cell(target, i, j, x);
-                state.history.update(History::seal);
-            }))
+            outcome(edit(state, &matrix, &head, &row, &col, &value))
         },
     );
-    set("edit", edit.as_ref());
-    edit.forget();
+    set("edit", editor.as_ref());
+    editor.forget();
 
     // The module's linear memory in bytes (it only grows): what a long session must keep flat.
     let memory = Closure::<dyn Fn() -> JsValue>::new(|| {

@@ -9,16 +9,17 @@ use wasm_bindgen::JsCast;
 
 use crate::core::heatmap::{Face, Palette};
 use crate::core::history::{EditKey, History};
+use crate::core::link::{read_link, Link, Shown};
 use crate::core::model::{Editable, Model, Projection};
-use crate::core::presets::RASCHKA_SEED;
+use crate::core::presets::{PRESETS, RASCHKA_SEED};
 use crate::core::sqrt_dk;
 use crate::core::trace::{HeadTrace, Trace};
 use crate::ui::controls::Controls;
 use crate::ui::labs::Lab;
-use crate::ui::share::{self, Start};
+use crate::ui::share;
 use crate::ui::steps::{PipelineNav, Step};
 use crate::ui::walk::{self, Stop, Walk};
-use crate::ui::{api, theme};
+use crate::ui::{api, embed, theme};
 
 /// What a click on a cell asked to have explained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +98,10 @@ pub struct AppState {
     pub faces: RwSignal<HashMap<(&'static str, Option<usize>), Face>>,
     /// The colours the heat maps paint with, following light and dark mode.
     pub palette: RwSignal<Palette>,
+    /// The steps the learner hid (indices into [`Step::ALL`]), in pipeline order.
+    pub hidden: RwSignal<Vec<usize>>,
+    /// The preset "Reset to the example" opens: the link's, else the default.
+    pub example: &'static str,
 }
 
 /// What an editable matrix view reports; the view itself knows nothing of the model.
@@ -111,13 +116,21 @@ pub struct CellEditor {
     pub done: Callback<()>,
 }
 
+/// Decimals shown until the learner picks others.
+pub const DEFAULT_DECIMALS: usize = 4;
+
 /// Every head's n × n tables are shown side by side while heads × n² stays within this; beyond
 /// it, one head at a time (with a picker), so that an edit repaints a few thousand cells, not
 /// tens of thousands (measured: 16 tokens × 4 heads took 108 ms per edit with all heads shown).
 pub const ALL_HEADS_CELL_BUDGET: usize = 600;
 
 impl AppState {
-    fn new(model: Model, preset: Option<&'static str>, walking: bool) -> Self {
+    fn new(
+        model: Model,
+        preset: Option<&'static str>,
+        example: &'static str,
+        walking: bool,
+    ) -> Self {
         let model = RwSignal::new(model);
         // Owning the previous trace lets an edit reuse the heads it did not touch, and report
         // "unchanged" when a number was rewritten with itself, so nothing re-renders.
@@ -155,7 +168,7 @@ impl AppState {
             model,
             trace,
             seed: RwSignal::new(RASCHKA_SEED),
-            precision: RwSignal::new(4),
+            precision: RwSignal::new(DEFAULT_DECIMALS),
             selected,
             query,
             detail: RwSignal::new(None),
@@ -173,7 +186,40 @@ impl AppState {
             lab_magnitude: RwSignal::new(0),
             faces: RwSignal::new(HashMap::new()),
             palette: RwSignal::new(theme::current_palette()),
+            hidden: RwSignal::new(Vec::new()),
+            example,
         }
+    }
+
+    /// Shows what a link or the saved work asks to see.
+    fn show_as(self, shown: &Shown) {
+        self.selected.set(shown.focus);
+        self.focused_head.set(shown.head.unwrap_or(0));
+        self.precision
+            .set(shown.decimals.unwrap_or(DEFAULT_DECIMALS));
+        self.hidden.set(shown.hidden.clone());
+        self.faces.set(
+            shown
+                .faces
+                .iter()
+                .map(|&(name, head, face)| ((name, head), face))
+                .collect(),
+        );
+    }
+
+    /// Opens the example again, undoably.
+    pub fn reset(self) {
+        if let Some(p) = PRESETS.iter().find(|p| p.name == self.example) {
+            self.preset.set(Some(p.name));
+            self.replace(EditKey::Other, (p.build)());
+        }
+    }
+
+    /// Opens a model and what to show of it (from a link or the saved work), undoably.
+    pub fn open(self, link: &Link) {
+        self.preset.set(link.preset);
+        self.replace(EditKey::Other, link.model.clone());
+        self.show_as(&link.shown);
     }
 
     /// One head's matrix from the trace. A memo, so a table re-renders only when its own numbers
@@ -292,20 +338,58 @@ pub fn use_app() -> AppState {
     expect_context::<AppState>()
 }
 
-/// The whole page: controls, then the pipeline top to bottom.
+/// The whole page: controls, then the pipeline top to bottom; embedded (`embed=1`), only the
+/// steps asked for, with the controls asked for.
 #[component]
 pub fn App() -> impl IntoView {
-    let Start {
-        model,
-        preset,
-        view,
-        walk,
-        message,
-    } = share::start();
-    let state = AppState::new(model, preset, walk && view.is_none());
+    let link = share::read();
+    let colours = link.theme;
+    theme::apply(colours);
+    let example = link.preset.unwrap_or(PRESETS[0].name);
+    let work_key = share::work_key(link.embed);
+    let mut unreadable = None;
+    let saved = share::saved_work(&work_key)
+        .map(|fragment| read_link("", &fragment))
+        .filter(|saved| {
+            let ok = saved.carries_model && saved.messages.is_empty();
+            if !ok {
+                unreadable = Some(format!(
+                    "Your saved work could not be read ({}) and is not used.",
+                    saved.messages.join(" ")
+                ));
+            }
+            ok
+        });
+    // A link's model wins; the saved work opens a page that names none, and is offered otherwise.
+    let (mut start, restored, restorable) = match saved {
+        Some(saved) if !link.carries_model => {
+            let start = Link {
+                model: saved.model,
+                preset: saved.preset,
+                shown: saved.shown,
+                ..link
+            };
+            (start, true, None)
+        }
+        Some(saved) if saved.model != link.model => (link, false, Some(saved)),
+        _ => (link, false, None),
+    };
+    start.messages.extend(unreadable);
+    let embed = start.embed;
+    let state = AppState::new(
+        start.model.clone(),
+        start.preset,
+        example,
+        start.walk && !embed,
+    );
+    state.show_as(&start.shown);
     provide_context(state);
     api::install(state);
-    theme::follow_colour_scheme(state.palette);
+    theme::follow_colour_scheme(state.palette, colours);
+    share::keep_in_url(state, work_key);
+    if embed {
+        embed::install(state);
+    }
 
     // Ctrl+Z / Ctrl+Shift+Z (or Cmd) undo and redo model edits, except inside a text field,
     // where the browser's own undo of the text applies.
@@ -325,11 +409,12 @@ pub fn App() -> impl IntoView {
         ev.prevent_default();
     });
 
-    // A course author's `?view=STEP` embeds one step alone.
-    let show = move |step: Step| view.is_none_or(|v| v == step);
+    let steps = start.steps.clone();
+    let show = move |step: Step| steps.as_ref().is_none_or(|s| s.contains(&(step as usize)));
+    let message = (!start.messages.is_empty()).then(|| start.messages.join(" "));
     view! {
-        <main class:embedded=view.is_some()>
-            {view.is_none().then(|| view! {
+        <main class:embedded=embed>
+            {(!embed).then(|| view! {
                 <header class="intro">
                     <h1>"Attention Explorer"</h1>
                     <p>
@@ -340,18 +425,48 @@ pub fn App() -> impl IntoView {
                     <Walk/>
                 </header>
             })}
+            {embed.then(|| view! { <h1 class="visually-hidden">"Attention Explorer"</h1> })}
             {message.map(|m| view! { <p class="load-message" role="alert">{m}</p> })}
-            {view.is_none().then(PipelineNav)}
-            <Controls compact=view.is_some()/>
+            <SavedWork restored restorable=RwSignal::new(restorable)/>
+            {(!embed).then(PipelineNav)}
+            <Controls level=start.controls()/>
             // The page is laid out from Step::ALL; each lab follows its step, except in an embed.
             {Step::ALL
                 .into_iter()
                 .filter(|&step| show(step))
                 .map(|step| view! {
                     {step.render()}
-                    {view.is_none().then(|| step.lab().map(Lab::render))}
+                    {(!embed).then(|| step.lab().map(Lab::render))}
                 })
                 .collect_view()}
+            {embed.then(|| view! { <embed::OpenFull/> })}
         </main>
+    }
+}
+
+/// Says when the learner's saved work was restored, or offers it back when a link opened
+/// another model (one click, undoable like any other change).
+#[component]
+fn SavedWork(restored: bool, restorable: RwSignal<Option<Link>>) -> impl IntoView {
+    let state = use_app();
+    let restore = move |_| {
+        if let Some(saved) = restorable.get_untracked() {
+            state.open(&saved);
+            restorable.set(None);
+        }
+    };
+    view! {
+        {restored.then(|| view! {
+            <p class="work-note" role="status">
+                "Your last work in this browser is back. "
+                <button type="button" data-action="reset" on:click=move |_| state.reset()>"Reset to the example"</button>
+            </p>
+        })}
+        <Show when=move || restorable.with(Option::is_some)>
+            <p class="work-note" role="status">
+                "This link opened its own model; your last work is still saved in this browser. "
+                <button type="button" data-action="restore" on:click=restore>"Restore your last work"</button>
+            </p>
+        </Show>
     }
 }

@@ -4,12 +4,15 @@ use leptos::html::Input;
 use leptos::prelude::*;
 
 use crate::core::history::{EditKey, History};
+use crate::core::link::Controls as Level;
 use crate::core::model::{Dims, Model, Scale};
 use crate::core::numbers::read_whole;
 use crate::core::presets::PRESETS;
 use crate::core::state::{read_state, write_state, MAX_DIM, MAX_HEADS};
 use crate::ui::app::use_app;
-use crate::ui::share::{link_to, show_preset_in_url};
+use crate::ui::embed::EmbedButton;
+use crate::ui::export::{CopyPytorch, Files};
+use crate::ui::share::{fragment_now, page_url};
 
 /// A whole-number field that keeps the last good value while its text is wrong: the text stays
 /// as typed, marked invalid, with a message naming the allowed range, until it is corrected or
@@ -82,9 +85,9 @@ pub(crate) fn accept(
     })
 }
 
-/// The settings bar. `compact` (an embedded single step) keeps only the numbers' precision.
+/// The settings bar, with as much as `level` allows (an embed's `controls=`).
 #[component]
-pub fn Controls(compact: bool) -> impl IntoView {
+pub fn Controls(level: Level) -> impl IntoView {
     let state = use_app();
     let dims = Memo::new(move |_| state.model.with(Model::dims));
     let resize = move |change: fn(&mut Dims, usize), n: u64| {
@@ -134,13 +137,14 @@ pub fn Controls(compact: bool) -> impl IntoView {
         value: Signal::derive(move || state.precision.get() as u64),
         on_change: accept(move |n| state.precision.set(n as usize)),
     });
-    if compact {
-        return view! { <div class="controls compact">{precision}</div> }.into_any();
+    let all = level == Level::All;
+    if level == Level::None {
+        return ().into_any();
     }
 
     view! {
-        <div class="controls" role="group" aria-label="Model settings">
-            <label class="field">
+        <div class="controls" class:compact=!all role="group" aria-label="Model settings">
+            {all.then(|| view! { <label class="field">
                 <span>"Example"</span>
                 <select
                     data-control="preset"
@@ -150,14 +154,13 @@ pub fn Controls(compact: bool) -> impl IntoView {
                         if let Some(p) = PRESETS.iter().find(|p| p.name == name) {
                             state.preset.set(Some(p.name));
                             state.replace(EditKey::Other, (p.build)());
-                            show_preset_in_url(p.name);
                         }
                     }
                 >
                     <option value="" disabled>"Your own (from a link or file)"</option>
                     {PRESETS.iter().map(|p| view! { <option value=p.name>{p.title}</option> }).collect_view()}
                 </select>
-            </label>
+            </label> })}
             {dim_field("d_in", "d_in", MAX_DIM, |d| d.d_in, |d, n| d.d_in = n)}
             {dim_field("d_k", "d_k", MAX_DIM, |d| d.d_k, |d, n| d.d_k = n)}
             {dim_field("d_v", "d_v", MAX_DIM, |d| d.d_v, |d, n| d.d_v = n)}
@@ -191,7 +194,7 @@ pub fn Controls(compact: bool) -> impl IntoView {
                     <option value="none">"nothing"</option>
                 </select>
             </label>
-            <IntegerField
+            {all.then(|| view! { <IntegerField
                 control="seed"
                 label="Seed"
                 min=0
@@ -201,17 +204,20 @@ pub fn Controls(compact: bool) -> impl IntoView {
             />
             <button type="button" data-action="reinit" on:click=reinit title="Draw every number again as PyTorch would after torch.manual_seed(seed)">
                 "Re-initialise with seed"
-            </button>
-            <div class="field buttons">
+            </button> })}
+            {all.then(|| view! { <div class="field buttons">
                 <button type="button" data-action="undo" title="Undo (Ctrl+Z outside a field)" disabled=move || !state.history.with(History::can_undo) on:click=move |_| state.undo()>
                     "Undo"
                 </button>
                 <button type="button" data-action="redo" title="Redo (Ctrl+Shift+Z outside a field)" disabled=move || !state.history.with(History::can_redo) on:click=move |_| state.redo()>
                     "Redo"
                 </button>
-            </div>
+                <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| state.reset()>
+                    "Reset to the example"
+                </button>
+            </div> })}
             {precision}
-            <SaveAndShare/>
+            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <EmbedButton/> })}
         </div>
     }
     .into_any()
@@ -264,7 +270,7 @@ fn SaveAndShare() -> impl IntoView {
         <details class="save">
             <summary on:click=move |_| {
                 text.set(state.model.with_untracked(write_state));
-                link.set(state.model.with_untracked(link_to));
+                link.set(page_url("", &fragment_now(state)));
                 message.set(None);
             }>"Save, load or share"</summary>
             <label class="field wide">
@@ -288,6 +294,7 @@ fn SaveAndShare() -> impl IntoView {
             </label>
             <button type="button" data-action="load-state" on:click=load>"Load this state"</button>
             {move || message.get().map(|(ok, m)| view! { <p id="state-message" class=if ok { "field-ok" } else { "field-error" } role="status">{m}</p> })}
+            <Files/>
         </details>
     }
 }

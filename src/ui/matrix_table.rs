@@ -115,7 +115,12 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     view! {
         <div class="scroll">
             <table data-matrix=spec.name data-head=spec.head.map(|h| h.to_string()) class:editable=spec.editor.is_some() class=match spec.heat { Heat::Unit => "unit", Heat::Signed => "signed" }>
-                <thead><tr><th class="corner">{spec.corner}</th>{header}</tr></thead>
+                // A header cell must say something: an empty corner is a plain cell.
+                <thead><tr>{if spec.corner.is_empty() {
+                    view! { <td class="corner"></td> }.into_any()
+                } else {
+                    view! { <th class="corner" scope="col">{spec.corner}</th> }.into_any()
+                }}{header}</tr></thead>
                 <tbody>{body}</tbody>
             </table>
         </div>

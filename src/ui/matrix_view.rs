@@ -5,7 +5,9 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::heatmap::{Face, Heat};
+use crate::core::report::matrix_csv;
 use crate::ui::app::{use_app, CellEditor};
+use crate::ui::export::download;
 use crate::ui::heatmap::HeatMap;
 use crate::ui::matrix_table::MatrixTable;
 
@@ -120,6 +122,24 @@ pub fn MatrixView(
                     on:click=toggle
                 >
                     {move || match face.get() { Face::Numbers => "heat map", Face::Heatmap => "numbers" }}
+                </button>
+                <button
+                    type="button"
+                    class="face-toggle"
+                    data-action="download-csv"
+                    aria-label=format!("Download {} as CSV", spec.label())
+                    on:click=move |_| {
+                        let csv = matrix.with_untracked(|m| {
+                            row_labels.with_untracked(|r| col_labels.with_untracked(|c| matrix_csv(m, r, c)))
+                        });
+                        let file = match head {
+                            Some(h) => format!("{name}-head{h}.csv"),
+                            None => format!("{name}.csv"),
+                        };
+                        download(&file, "text/csv", &csv);
+                    }
+                >
+                    "CSV"
                 </button>
             </figcaption>
             {body}

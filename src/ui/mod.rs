@@ -1,12 +1,14 @@
 //! The Leptos front end: a thin layer of views over [`crate::core`]. No maths here.
 //!
 //! `app` owns the state; `matrix_table` and `cell_input` render every matrix; `steps/` holds one
-//! component per pipeline step, `labs/` the experiments beside them, `walk` the guided walk; `share` is the only code that reads or writes the URL.
+//! component per pipeline step, `labs/` the experiments beside them, `walk` the guided walk; `share` is the only code that touches the URL and storage, `embed` the only one that talks to a parent page.
 
 pub mod api;
 pub mod app;
 pub mod cell_input;
 pub mod controls;
+pub mod embed;
+pub mod export;
 pub mod heatmap;
 pub mod in_view;
 pub mod keyboard;

@@ -1,120 +1,161 @@
-//! The URL is the app's public interface for links and embeds; this is the only code that reads
-//! or writes it. `?preset=NAME`, `?view=STEP`, `?walk=1`, and a saved state (v1) as `#state=JSON` (or
-//! `?state=JSON`). Share links put the state in the fragment: it never reaches a server, so a big
-//! model is not refused for a long URL.
+//! The page's URL and the learner's saved work: the only code that touches `location`, `history`
+//! and `localStorage`. What a link means is [`crate::core::link`]'s business; this reads the
+//! address, and writes the state back into its fragment (and into storage) a moment after the
+//! last change, so typing costs nothing per keystroke.
 
-use leptos::prelude::window;
+use std::time::Duration;
 
-use crate::core::model::Model;
-use crate::core::presets::PRESETS;
-use crate::core::state::{read_state, write_state};
-use crate::ui::steps::Step;
+use leptos::prelude::*;
 
-/// What the page opens with.
-pub struct Start {
-    /// The model the URL names, or the default preset.
-    pub model: Model,
-    /// The preset it came from (none for a saved state).
-    pub preset: Option<&'static str>,
-    /// The one step to show, for embeds.
-    pub view: Option<Step>,
-    /// `?walk=1`: open in the guided walk.
-    pub walk: bool,
-    /// Why the URL's model or view was not used.
-    pub message: Option<String>,
+use crate::core::link::{encode_model, read_link, write_fragment, Link, Shown, MAX_LINK_CHARS};
+use crate::core::model::{Dims, Model};
+use crate::ui::app::{AppState, DEFAULT_DECIMALS};
+
+/// How long the page waits after the last change before writing the URL and saving.
+const WRITE_DELAY: Duration = Duration::from_millis(400);
+
+/// The page's URL, read.
+pub fn read() -> Link {
+    let location = window().location();
+    read_link(
+        &location.search().unwrap_or_default(),
+        &location.hash().unwrap_or_default(),
+    )
 }
 
-fn params() -> Option<web_sys::UrlSearchParams> {
-    web_sys::UrlSearchParams::new_with_str(&window().location().search().ok()?).ok()
-}
-
-/// `#state=…` from the fragment, decoded.
-fn fragment_state() -> Option<String> {
-    let hash = window().location().hash().ok()?;
-    web_sys::UrlSearchParams::new_with_str(hash.strip_prefix('#')?)
-        .ok()?
-        .get("state")
-}
-
-/// Reads the page's URL. Nothing in it can panic the app: a bad value becomes a message.
-pub fn start() -> Start {
-    let default = &PRESETS[0];
-    let Some(params) = params() else {
-        return Start {
-            model: (default.build)(),
-            preset: Some(default.name),
-            view: None,
-            walk: false,
-            message: None,
-        };
-    };
-    let mut messages = Vec::new();
-    let from_url = if let Some(json) = fragment_state().or_else(|| params.get("state")) {
-        read_state(&json)
-            .map(|model| (model, None))
-            .map_err(|e| {
-                messages.push(format!(
-                    "The link's state could not be read ({e}); showing the default example."
-                ))
-            })
-            .ok()
-    } else if let Some(name) = params.get("preset") {
-        let found = PRESETS.iter().find(|p| p.name == name);
-        if found.is_none() {
-            let names: Vec<_> = PRESETS.iter().map(|p| p.name).collect();
-            messages.push(format!(
-                "There is no preset “{name}” (try {}); showing the default example.",
-                names.join(", ")
-            ));
-        }
-        found.map(|p| ((p.build)(), Some(p.name)))
+/// Where this page keeps the learner's work: one place for the full page, one per embed (its
+/// query names it), so an embedded exercise does not restore the full page's work.
+pub fn work_key(embed: bool) -> String {
+    if embed {
+        format!(
+            "attention-explorer:embed:{}",
+            window().location().search().unwrap_or_default()
+        )
     } else {
-        None
-    };
-    let (model, preset) = from_url.unwrap_or_else(|| ((default.build)(), Some(default.name)));
-    let view = params.get("view").and_then(|v| {
-        let step = Step::from_key(&v);
-        if step.is_none() {
-            messages.push(format!("There is no step “{v}” to show; showing them all."));
-        }
-        step
-    });
-    Start {
-        model,
-        preset,
-        view,
-        walk: params.get("walk").is_some_and(|w| w == "1"),
-        message: (!messages.is_empty()).then(|| messages.join(" ")),
+        "attention-explorer:work".into()
     }
 }
 
-/// A link to this page that opens `model` exactly.
-pub fn link_to(model: &Model) -> String {
+/// `localStorage`, where the browser allows it (a sandboxed frame throws: then there is none).
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+/// The fragment saved under `key`, if any.
+pub fn saved_work(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Saves `fragment` under `key`; a full or forbidden storage is ignored.
+fn save_work(key: &str, fragment: &str) {
+    if let Some(storage) = storage() {
+        storage.set_item(key, fragment).ok();
+    }
+}
+
+/// This page's address with `query` (without its `?`, may be empty) and `fragment`.
+pub fn page_url(query: &str, fragment: &str) -> String {
     let location = window().location();
-    let base = format!(
+    let mut url = format!(
         "{}{}",
         location.origin().unwrap_or_default(),
         location.pathname().unwrap_or_default()
     );
-    format!(
-        "{base}#state={}",
-        String::from(js_sys::encode_uri_component(&write_state(model)))
-    )
+    if !query.is_empty() {
+        url.push('?');
+        url.push_str(query);
+    }
+    if !fragment.is_empty() {
+        url.push('#');
+        url.push_str(fragment);
+    }
+    url
 }
 
-/// Makes the address bar name the preset just picked, so reloading keeps it.
-pub fn show_preset_in_url(name: &str) {
-    let Some(params) = params() else { return };
-    params.delete("state");
-    params.set("preset", name);
-    // Dropping the fragment too: a preset replaces any shared state.
+/// Replaces the fragment without a history entry (refused in some sandboxed frames: ignored).
+fn replace_fragment(fragment: &str) {
+    let location = window().location();
     let url = format!(
-        "{}?{}",
-        window().location().pathname().unwrap_or_default(),
-        String::from(params.to_string())
+        "{}{}#{fragment}",
+        location.pathname().unwrap_or_default(),
+        location.search().unwrap_or_default()
     );
-    window()
-        .history()
-        .and_then(|h| h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url)))
-        .ok();
+    if let Ok(history) = window().history() {
+        history
+            .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+            .ok();
+    }
+}
+
+/// What the fragment carries besides the model, as the page shows it now.
+fn shown(state: AppState) -> Shown {
+    let head = state.focused_head.get_untracked();
+    let decimals = state.precision.get_untracked();
+    let mut faces: Vec<_> = state.faces.with_untracked(|f| {
+        f.iter()
+            .map(|(&(name, head), &face)| (name, head, face))
+            .collect()
+    });
+    faces.sort_by_key(|&(name, head, _)| (name, head));
+    Shown {
+        focus: state.selected.get_untracked(),
+        head: (head != 0).then_some(head),
+        decimals: (decimals != DEFAULT_DECIMALS).then_some(decimals),
+        hidden: state.hidden.get_untracked(),
+        faces,
+    }
+}
+
+thread_local! {
+    /// The seeded base of the last model written (see core::link): it only changes with the
+    /// sentence, the sizes or the seed, and drawing it at the limits takes a while.
+    static SEEDED: std::cell::RefCell<Option<((String, Dims, u64), Model)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The fragment that opens the page as it is now: the model (`m=`) and what is shown.
+pub fn fragment_now(state: AppState) -> String {
+    let seed = state.seed.get_untracked();
+    let model = state.model.with_untracked(|m| {
+        SEEDED.with_borrow_mut(|cache| {
+            let key = (m.sentence().to_owned(), m.dims(), seed);
+            if cache.as_ref().map(|(k, _)| k) != Some(&key) {
+                *cache = Model::seeded(&key.0, key.1, seed, m.causal, m.scale)
+                    .ok()
+                    .map(|b| (key, b));
+            }
+            encode_model(m, cache.as_ref().map(|(_, b)| (seed, b)))
+        })
+    });
+    write_fragment(&model, &shown(state))
+}
+
+/// Keeps the URL's fragment and the saved work (under `work_key`) in step with the page:
+/// written [`WRITE_DELAY`] after the last change, never on opening.
+pub fn keep_in_url(state: AppState, work_key: String) {
+    let pending = StoredValue::new_local(None::<TimeoutHandle>);
+    let write = move || {
+        let fragment = fragment_now(state);
+        // Beyond a URL's limit the link keeps no model; the saved work still does.
+        replace_fragment(if fragment.len() <= MAX_LINK_CHARS {
+            &fragment
+        } else {
+            ""
+        });
+        save_work(&work_key, &fragment);
+    };
+    Effect::new(move |first: Option<()>| {
+        state.model.track();
+        state.selected.track();
+        state.focused_head.track();
+        state.precision.track();
+        state.hidden.track();
+        state.faces.track();
+        if first.is_none() {
+            return;
+        }
+        if let Some(handle) = pending.get_value() {
+            handle.clear();
+        }
+        pending.set_value(set_timeout_with_handle(write.clone(), WRITE_DELAY).ok());
+    });
 }

@@ -1,10 +1,11 @@
-//! The page's colours for what the browser does not paint from CSS itself (the heat maps' canvas):
-//! read from the stylesheet's custom properties, and again whenever light or dark mode changes.
+//! Light and dark: `<html data-theme>` picks the stylesheet's colours (from `theme=`, else the
+//! system's mode, followed as it changes), and the heat maps' canvas reads the same colours.
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use crate::core::heatmap::Palette;
+use crate::core::link::Theme;
 
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
 
@@ -16,9 +17,29 @@ fn prefers_dark() -> bool {
         .is_some_and(|m| m.matches())
 }
 
+fn is_dark() -> bool {
+    document()
+        .document_element()
+        .and_then(|root| root.get_attribute("data-theme"))
+        .map_or_else(prefers_dark, |t| t == "dark")
+}
+
+/// Sets `<html data-theme="light|dark">` as `theme` asks (the system's mode for `Auto`).
+pub fn apply(theme: Theme) {
+    let dark = match theme {
+        Theme::Auto => prefers_dark(),
+        Theme::Light => false,
+        Theme::Dark => true,
+    };
+    if let Some(root) = document().document_element() {
+        root.set_attribute("data-theme", if dark { "dark" } else { "light" })
+            .ok();
+    }
+}
+
 /// The colours in use now; `style.css`'s own values where a property cannot be read.
 pub fn current_palette() -> Palette {
-    let fallback = if prefers_dark() {
+    let fallback = if is_dark() {
         Palette::DARK
     } else {
         Palette::LIGHT
@@ -35,12 +56,15 @@ pub fn current_palette() -> Palette {
     }
 }
 
-/// Keeps `palette` in step with the system's light or dark mode.
-pub fn follow_colour_scheme(palette: RwSignal<Palette>) {
+/// Keeps the page's theme (for `Auto`) and `palette` in step with the system's light or dark mode.
+pub fn follow_colour_scheme(palette: RwSignal<Palette>, theme: Theme) {
     let Some(query) = window().match_media(DARK_QUERY).ok().flatten() else {
         return;
     };
-    let on_change = Closure::<dyn Fn()>::new(move || palette.set(current_palette()));
+    let on_change = Closure::<dyn Fn()>::new(move || {
+        apply(theme);
+        palette.set(current_palette());
+    });
     query
         .add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref())
         .ok();

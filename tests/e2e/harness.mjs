@@ -30,6 +30,8 @@ export async function startServer() {
       res.writeHead(200, {
         'content-type': TYPES[extname(rel)] ?? 'application/octet-stream',
         'content-security-policy': CSP,
+        // As GitHub Pages does: a sandboxed frame (an opaque origin) fetches the app cross-origin.
+        'access-control-allow-origin': '*',
       }).end(body);
     } catch {
       res.writeHead(404).end();
@@ -71,8 +73,8 @@ export async function launch() {
 }
 
 /** Opens the page and collects console errors, page errors, dialogs, CSP violations and requests
- * to other origins (checked after each test by `useBrowser`). */
-export async function open(browser, url, viewport = { width: 1280, height: 900 }) {
+ * to other origins (checked after each test by `useBrowser`); waits for `ready` to show. */
+export async function open(browser, url, viewport = { width: 1280, height: 900 }, ready = '[data-matrix="weights"]') {
   const page = await browser.newPage({ viewport });
   const errors = [];
   opened.push({ page, errors });
@@ -87,7 +89,7 @@ export async function open(browser, url, viewport = { width: 1280, height: 900 }
   await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) =>
     console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sample}`)));
   await page.goto(url);
-  await page.waitForSelector('[data-matrix="weights"]');
+  await page.waitForSelector(ready);
   return { page, errors };
 }
 

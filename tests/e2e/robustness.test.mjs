@@ -162,7 +162,7 @@ test('a broken link: truncated, wrong version, wrong shapes, huge, not JSON, unk
     [`#state=${'['.repeat(1_900_000)}`, /recursion limit exceeded/],
     ['#state=hello', /not valid JSON/],
     ['?preset=nope', /There is no preset “nope” \(try dog, raschka, raschka-multihead\)/],
-    ['?view=nope', /There is no step “nope” to show/],
+    ['?view=nope', /view=“nope” was ignored: there is no step “nope” to show/],
   ];
   for (const [suffix, message] of cases) {
     const { page } = await open(env.browser, `${env.base}${suffix}`);

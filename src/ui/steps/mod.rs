@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::heatmap::Heat;
+use crate::core::link::STEP_KEYS;
 use crate::core::trace::HeadTrace;
 use crate::ui::app::use_app;
 use crate::ui::labs::Lab;
@@ -46,10 +47,9 @@ pub enum Step {
     Output,
 }
 
-/// What the page says about each step, in the order of [`Step::ALL`] (and of the enum):
-/// one entry per step, so a new step is one entry here.
+/// What the page says about each step, in the order of [`Step::ALL`] (and of the enum, and of
+/// the steps' names in `core::link::STEP_KEYS`): one entry per step.
 struct StepText {
-    key: &'static str,
     short_title: &'static str,
     title: &'static str,
     formula: &'static str,
@@ -59,7 +59,6 @@ struct StepText {
 
 const TEXT: [StepText; 10] = [
     StepText {
-        key: "sentence",
         short_title: "Tokens",
         title: "Sentence → tokens",
         formula: "words = sentence without commas, split on spaces · vocabulary = sorted(set(words)) · id = index in vocabulary",
@@ -67,7 +66,6 @@ const TEXT: [StepText; 10] = [
         hint: "Click a token, say “she”, to follow it as the query through every step; or type a sentence of your own.",
     },
     StepText {
-        key: "embedding",
         short_title: "Embedding",
         title: "Embedding",
         formula: "embedded[t] = embedding[id(t)]   (n × d_in)",
@@ -75,7 +73,6 @@ const TEXT: [StepText; 10] = [
         hint: "Change one number in a word's row of the embedding table: only that word's rows of X change.",
     },
     StepText {
-        key: "projections",
         short_title: "W_q, W_k, W_v",
         title: "Projections W_query, W_key, W_value",
         formula: "W_query, W_key: d_in × d_k · W_value: d_in × d_v   (one set per head)",
@@ -83,7 +80,6 @@ const TEXT: [StepText; 10] = [
         hint: "Edit one weight of W_query and watch the queries in the next step move, one column for every token.",
     },
     StepText {
-        key: "qkv",
         short_title: "Q, K, V",
         title: "Queries, keys, values",
         formula: "Q = X · W_query (n × d_k) · K = X · W_key (n × d_k) · V = X · W_value (n × d_v)",
@@ -91,7 +87,6 @@ const TEXT: [StepText; 10] = [
         hint: "Compare a token's query with its key: the same word asks for one thing and offers another.",
     },
     StepText {
-        key: "scores",
         short_title: "Q·Kᵀ",
         title: "Scores Q·Kᵀ",
         formula: "scores[i][j] = query_i · key_j   (n × n: rows are queries, columns are keys)",
@@ -99,7 +94,6 @@ const TEXT: [StepText; 10] = [
         hint: "Click a score to see its dot product written out term by term.",
     },
     StepText {
-        key: "scale",
         short_title: "÷√dₖ",
         title: "Scaling by √dₖ",
         formula: "scaled = scores / √d_k",
@@ -107,7 +101,6 @@ const TEXT: [StepText; 10] = [
         hint: "Switch the scaling in the controls to none, then to dₖ, and watch the table's average largest weight.",
     },
     StepText {
-        key: "mask",
         short_title: "Mask",
         title: "Causal mask",
         formula: "masked[i][j] = −∞ where j > i · softmax turns −∞ into exactly 0",
@@ -115,7 +108,6 @@ const TEXT: [StepText; 10] = [
         hint: "Turn causal off and on in the controls and watch row 1: masked, it may only look at itself and the token before it.",
     },
     StepText {
-        key: "weights",
         short_title: "Softmax",
         title: "Attention weights (softmax)",
         formula: "weights[i][j] = exp(s_ij) / Σ_k exp(s_ik)   — each row sums to 1",
@@ -123,7 +115,6 @@ const TEXT: [StepText; 10] = [
         hint: "Follow a token and read its row: the weights add up to 1, and the largest goes to the key whose score was largest.",
     },
     StepText {
-        key: "context",
         short_title: "Context",
         title: "Context vectors",
         formula: "context = weights · V   (n × d_v): context_i = Σ_j weights[i][j] · value_j",
@@ -131,7 +122,6 @@ const TEXT: [StepText; 10] = [
         hint: "Click a context row to see it written out as a weighted sum of the value rows.",
     },
     StepText {
-        key: "output",
         short_title: "Heads",
         title: "Output: heads concatenated",
         formula: "output = [context₀ | context₁ | …]   (n × Σ d_v)",
@@ -154,13 +144,9 @@ impl Step {
         Step::Output,
     ];
 
-    /// Its name in `?view=` and in its section's id (`step-scores`).
+    /// Its name in `?steps=` and in its section's id (`step-scores`).
     pub fn key(self) -> &'static str {
-        TEXT[self as usize].key
-    }
-
-    pub fn from_key(key: &str) -> Option<Step> {
-        Step::ALL.into_iter().find(|s| s.key() == key)
+        STEP_KEYS[self as usize]
     }
 
     /// The step's number on the page: its place in [`Step::ALL`], from 1.
@@ -221,11 +207,24 @@ impl Step {
 
 /// A step's frame: number, title, one paragraph in our words, the formula (all from [`Step`]),
 /// then its tables. The learner can hide a step; a hidden step's tables are not in the page, so
-/// they cost nothing. Every step starts shown: large matrices open as heat maps, which cost one
+/// they cost nothing; which are hidden is part of the link. Every step starts shown: large matrices open as heat maps, which cost one
 /// canvas each.
 #[component]
 pub fn StepSection(step: Step, children: ChildrenFn) -> impl IntoView {
-    let open = RwSignal::new(true);
+    let hidden = use_app().hidden;
+    let i = step as usize;
+    let open = Memo::new(move |_| hidden.with(|h| !h.contains(&i)));
+    let toggle = move |_| {
+        hidden.update(|h| {
+            match h.iter().position(|&x| x == i) {
+                Some(at) => {
+                    h.remove(at);
+                }
+                None => h.push(i),
+            }
+            h.sort_unstable();
+        })
+    };
     let key = step.key();
     view! {
         <section
@@ -243,7 +242,7 @@ pub fn StepSection(step: Step, children: ChildrenFn) -> impl IntoView {
                     data-action="toggle-step"
                     aria-expanded=move || open.get().to_string()
                     aria-controls=format!("step-{key}-body")
-                    on:click=move |_| open.update(|o| *o = !*o)
+                    on:click=toggle
                 >
                     {move || if open.get() { "Hide" } else { "Show" }}
                 </button>

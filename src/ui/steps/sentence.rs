@@ -55,13 +55,12 @@ pub fn SentenceStep() -> impl IntoView {
                     </p>
                 })
             }}
-            <div class="tokens" role="list" aria-label="Tokens">
+            <ul class="tokens" aria-label="Tokens">
                 {move || tokens.with(|t| t.words.iter().zip(&t.ids).enumerate().map(|(i, (word, &id))| {
                     let word = word.clone();
                     view! {
-                        <button
+                        <li><button
                             type="button"
-                            role="listitem"
                             class="token"
                             data-token=i.to_string()
                             aria-pressed=move || (state.selected.get() == Some(i)).to_string()
@@ -69,10 +68,10 @@ pub fn SentenceStep() -> impl IntoView {
                         >
                             <span class="token-word" dir="auto">{word}</span>
                             <span class="token-id">{id}</span>
-                        </button>
+                        </button></li>
                     }
                 }).collect_view())}
-            </div>
+            </ul>
             <p class="vocabulary">
                 "Vocabulary (" {move || tokens.with(|t| t.vocabulary.len())} " words): "
                 {move || tokens.with(|t| t.vocabulary.iter().enumerate().map(|(i, w)| format!("{i} {w}")).collect::<Vec<_>>().join(" · "))}

@@ -1,9 +1,11 @@
 //! Writes each fuzz target's starting corpus from the presets: `seeds DIR` fills DIR/state,
-//! DIR/block and DIR/cell.
+//! DIR/block, DIR/cell and DIR/link.
 
 use std::fs;
 use std::path::Path;
 
+use attention_explorer::core::link::encode_model;
+use attention_explorer::core::model::Editable;
 use attention_explorer::core::presets::PRESETS;
 use attention_explorer::core::state::write_state;
 use nalgebra::DMatrix;
@@ -26,12 +28,22 @@ fn printed(m: &DMatrix<f64>) -> [String; 2] {
 fn main() -> std::io::Result<()> {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "corpus".into());
     let dir = Path::new(&dir);
-    for target in ["state", "block", "cell"] {
+    for target in ["state", "block", "cell", "link"] {
         fs::create_dir_all(dir.join(target))?;
     }
     for preset in &PRESETS {
         let model = (preset.build)();
         fs::write(dir.join("state").join(preset.name), write_state(&model))?;
+        let edited = {
+            let mut m = model.clone();
+            m.set(Editable::Embedding, 0, 0, 0.5);
+            m
+        };
+        let page = format!(
+            "?embed=1&steps=scores,weights&focus=1&theme=dark#m={}&hide=scale&faces=weights.0:heatmap",
+            encode_model(&edited, None)
+        );
+        fs::write(dir.join("link").join(preset.name), page)?;
         let mut matrices = vec![model.embedding().clone()];
         matrices.extend(model.heads().iter().map(|h| h.w_query.clone()));
         for (i, m) in matrices.iter().enumerate() {

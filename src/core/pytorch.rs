@@ -1,0 +1,104 @@
+//! "Copy as PyTorch": the model as a short, self-contained Python script that computes every
+//! step the tutorial's way in float64, head by head, and prints the weights and `output`.
+//! Numbers are written in shortest round-trip form, so the script starts from our exact numbers.
+
+use std::fmt::Write;
+
+use nalgebra::DMatrix;
+
+use super::model::{Model, Projection, Scale};
+
+/// A float as Python reads it back exactly (`0.5`, `-0.0`, `1e-7`, `1e16`).
+fn float(x: f64) -> String {
+    // Rust's Debug form is the shortest round-trip one, with an exponent where that is shorter;
+    // Python parses every such literal to the same double.
+    format!("{x:?}")
+}
+
+/// A matrix as a `torch.tensor` literal in float64, one row per line.
+fn tensor(m: &DMatrix<f64>, indent: &str) -> String {
+    let rows: Vec<String> = m
+        .row_iter()
+        .map(|r| {
+            let cells: Vec<String> = r.iter().map(|&x| float(x)).collect();
+            format!("{indent}    [{}],", cells.join(", "))
+        })
+        .collect();
+    format!(
+        "torch.tensor([\n{}\n{indent}], dtype=torch.float64)",
+        rows.join("\n")
+    )
+}
+
+/// A Python list of strings (JSON's string escapes are Python's too; words hold no commas, so
+/// every comma separates two of them).
+fn strings(words: &[String]) -> String {
+    serde_json::to_string(words)
+        .expect("strings always serialise")
+        .replace(',', ", ")
+}
+
+/// The script for `model`.
+pub fn pytorch_script(model: &Model) -> String {
+    let tokens = model.tokens();
+    let mut s = String::new();
+    let sentence = serde_json::to_string(model.sentence()).expect("a string always serialises");
+    let _ = writeln!(
+        s,
+        "# Attention Explorer's model as PyTorch computes it (float64), head by head.\n\
+         import math\nimport torch\n\n\
+         torch.set_printoptions(precision=4, sci_mode=False)\n\n\
+         sentence = {sentence}\n\
+         # Commas dropped, split on white space; the vocabulary is the sorted set of words.\n\
+         words = {}\n\
+         vocab = sorted(set(words))\n\
+         ids = torch.tensor([vocab.index(w) for w in words])\n\n\
+         # One row per vocabulary word, in vocabulary order: {}\n\
+         embedding = {}\n\
+         embedded = embedding[ids]\n",
+        strings(&tokens.words),
+        strings(&tokens.vocabulary),
+        tensor(model.embedding(), ""),
+    );
+    for p in Projection::ALL {
+        let heads: Vec<String> = model
+            .heads()
+            .iter()
+            .map(|h| format!("    {},", tensor(&h[p], "    ")))
+            .collect();
+        let _ = writeln!(
+            s,
+            "{} = [  # one per head\n{}\n]",
+            p.key(),
+            heads.join("\n")
+        );
+    }
+    let scaling = match model.scale {
+        Scale::SqrtDk => "scores / math.sqrt(keys.shape[1])",
+        Scale::Dk => "scores / keys.shape[1]",
+        Scale::None => "scores",
+    };
+    let causal = if model.causal { "True" } else { "False" };
+    let _ = write!(
+        s,
+        "\ncausal = {causal}\n\
+         n = len(words)\n\
+         contexts = []\n\
+         for h in range(len(w_query)):\n\
+         \x20   queries = embedded @ w_query[h]\n\
+         \x20   keys = embedded @ w_key[h]\n\
+         \x20   values = embedded @ w_value[h]\n\
+         \x20   scores = queries @ keys.T\n\
+         \x20   scaled = {scaling}\n\
+         \x20   if causal:  # a query may not look at later tokens\n\
+         \x20       future = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)\n\
+         \x20       scaled = scaled.masked_fill(future, -torch.inf)\n\
+         \x20   weights = torch.softmax(scaled, dim=-1)\n\
+         \x20   print(f\"head {{h}} weights:\\n{{weights}}\")\n\
+         \x20   contexts.append(weights @ values)\n\n\
+         # The heads' context vectors side by side.\n\
+         output = torch.cat(contexts, dim=1)\n\
+         print(f\"output:\\n{{output}}\")\n"
+    );
+    s
+}

@@ -1,0 +1,192 @@
+//! Embed mode, for course pages: the page tells its parent how tall it is, answers the parent's
+//! messages (the `postMessage` twin of `window.attentionExplorer`, through the same functions),
+//! links to the full explorer, and writes the snippet an author pastes.
+//!
+//! Messages in: `{type: "attention-explorer:load", state, id?}`,
+//! `{type: "attention-explorer:edit", matrix, head, row, col, value, id?}`,
+//! `{type: "attention-explorer:get-trace", id}`. Out: `{type: "attention-explorer:resize",
+//! height}`, `{type: "attention-explorer:trace", id, trace}` and, after a load or an edit,
+//! `{type: "attention-explorer:result", id, error}` (`error` is `null` or the message).
+
+use js_sys::{Object, Reflect};
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+
+use crate::core::link::step_names;
+use crate::ui::api;
+use crate::ui::app::{use_app, AppState};
+use crate::ui::share::{fragment_now, page_url};
+use crate::ui::steps::Step;
+
+const PREFIX: &str = "attention-explorer:";
+
+/// Starts telling the parent the page's height and answering its messages.
+pub fn install(state: AppState) {
+    report_height();
+    answer_messages(state);
+}
+
+fn parent() -> Option<web_sys::Window> {
+    window().parent().ok().flatten()
+}
+
+/// An object of `type` (after the prefix) and the given fields.
+fn message(kind: &str, fields: &[(&str, JsValue)]) -> Object {
+    let object = Object::new();
+    let set = |k: &str, v: &JsValue| {
+        Reflect::set(&object, &JsValue::from_str(k), v).ok();
+    };
+    set("type", &JsValue::from_str(&format!("{PREFIX}{kind}")));
+    for (k, v) in fields {
+        set(k, v);
+    }
+    object
+}
+
+fn post(object: &Object) {
+    if let Some(parent) = parent() {
+        parent.post_message(object, "*").ok();
+    }
+}
+
+/// Posts `{type: "attention-explorer:resize", height}` whenever the page's height changes.
+fn report_height() {
+    let last = std::cell::Cell::new(-1.0);
+    let on_resize = Closure::<dyn Fn()>::new(move || {
+        let Some(body) = document().body() else {
+            return;
+        };
+        let height = f64::from(body.offset_height());
+        if height != last.replace(height) {
+            post(&message("resize", &[("height", JsValue::from_f64(height))]));
+        }
+    });
+    if let (Ok(observer), Some(body)) = (
+        web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()),
+        document().body(),
+    ) {
+        observer.observe(&body);
+        // The observer lives as long as the page.
+        std::mem::forget(observer);
+    }
+    on_resize.forget();
+}
+
+/// Answers the parent's messages; anything else (another sender, not an object, another type)
+/// is ignored.
+fn answer_messages(state: AppState) {
+    let _ = window_event_listener(leptos::ev::message, move |ev: web_sys::MessageEvent| {
+        let from_parent = match (ev.source(), parent()) {
+            (Some(source), Some(parent)) => Object::is(&source, &parent),
+            _ => false,
+        };
+        let data = ev.data();
+        if !from_parent || !data.is_object() {
+            return;
+        }
+        let field = |k: &str| Reflect::get(&data, &JsValue::from_str(k)).unwrap_or_default();
+        let kind = field("type").as_string().unwrap_or_default();
+        let id = field("id");
+        let result = match kind.strip_prefix(PREFIX) {
+            Some("load") => api::load(state, &field("state")),
+            Some("edit") => api::edit(
+                state,
+                &field("matrix"),
+                &field("head"),
+                &field("row"),
+                &field("col"),
+                &field("value"),
+            ),
+            Some("get-trace") => {
+                post(&message(
+                    "trace",
+                    &[("id", id), ("trace", api::trace_value(state))],
+                ));
+                return;
+            }
+            _ => return,
+        };
+        post(&message(
+            "result",
+            &[("id", id), ("error", api::outcome(result))],
+        ));
+    });
+}
+
+/// The full explorer's address for the page as it is now (no embed options).
+fn full_url(state: AppState) -> String {
+    page_url("", &fragment_now(state))
+}
+
+/// "Open in the full explorer": a link carrying the state, brought up to date when followed.
+#[component]
+pub fn OpenFull() -> impl IntoView {
+    let state = use_app();
+    view! {
+        <p class="open-full">
+            <a
+                href="./"
+                target="_blank"
+                rel="noopener"
+                data-action="open-full"
+                on:click=move |ev| {
+                    use wasm_bindgen::JsCast;
+                    if let Some(a) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
+                        a.set_href(&full_url(state));
+                    }
+                }
+            >
+                "Open in the full explorer"
+            </a>
+        </p>
+    }
+}
+
+/// The snippet that embeds the page as it is now: the steps shown (all but the hidden ones) and
+/// the model, in a sandboxed frame, with the script that fits its height.
+pub fn snippet(state: AppState) -> String {
+    let hidden = state.hidden.get_untracked();
+    let shown: Vec<usize> = (0..Step::ALL.len())
+        .filter(|i| !hidden.contains(i))
+        .collect();
+    let mut query = "embed=1".to_owned();
+    if !hidden.is_empty() {
+        query.push_str(&format!("&steps={}", step_names(&shown)));
+    }
+    let src = page_url(&query, &fragment_now(state)).replace('&', "&amp;");
+    format!(
+        r#"<iframe src="{src}" title="Attention Explorer" width="100%" height="600"
+        sandbox="allow-scripts allow-popups" data-attention-explorer></iframe>
+<script>
+  // Fits each explorer's frame to its content as it changes.
+  addEventListener('message', (e) => {{
+    if (e.data?.type !== 'attention-explorer:resize') return;
+    for (const frame of document.querySelectorAll('iframe[data-attention-explorer]'))
+      if (frame.contentWindow === e.source) frame.style.height = e.data.height + 'px';
+  }});
+</script>"#
+    )
+}
+
+/// The "Embed" button: shows the snippet for the page as it is now, ready to copy.
+#[component]
+pub fn EmbedButton() -> impl IntoView {
+    let state = use_app();
+    let text = RwSignal::new(None::<String>);
+    view! {
+        <button
+            type="button"
+            data-action="embed"
+            aria-expanded=move || text.with(Option::is_some).to_string()
+            on:click=move |_| text.update(|t| *t = if t.is_some() { None } else { Some(snippet(state)) })
+        >
+            "Embed"
+        </button>
+        {move || text.get().map(|t| view! {
+            <label class="field wide embed-snippet">
+                <span>"Paste this into a course page (the frame fits its height by the script)"</span>
+                <textarea readonly rows="8" data-export="embed" prop:value=t></textarea>
+            </label>
+        })}
+    }
+}

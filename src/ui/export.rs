@@ -1,0 +1,123 @@
+//! The learner's numbers out of the page and back: downloads (state and trace as JSON, any
+//! matrix as CSV) made in the page itself (a Blob, no request anywhere), a state file loaded
+//! back, and "Copy as PyTorch".
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::core::history::EditKey;
+use crate::core::pytorch::pytorch_script;
+use crate::core::report::trace_json;
+use crate::core::state::{read_state, write_state};
+use crate::ui::app::use_app;
+
+/// Offers `text` as a file called `name`.
+pub fn download(name: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Some(a) = document()
+        .create_element("a")
+        .ok()
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        a.set_href(&url);
+        a.set_download(name);
+        a.click();
+    }
+    // The download reads the Blob after this click returns.
+    set_timeout(
+        move || {
+            web_sys::Url::revoke_object_url(&url).ok();
+        },
+        std::time::Duration::from_secs(10),
+    );
+}
+
+/// Download the state or the trace, or load a state file (a bad one changes nothing).
+#[component]
+pub fn Files() -> impl IntoView {
+    let state = use_app();
+    let message = RwSignal::new(None::<(bool, String)>);
+    let import = move |ev: leptos::ev::Event| {
+        let Some(file) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .and_then(|input| input.files())
+            .and_then(|files| files.get(0))
+        else {
+            return;
+        };
+        let name = file.name();
+        leptos::task::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|t| t.as_string());
+            let result = match text {
+                None => Err("it could not be read as text".to_owned()),
+                Some(text) => read_state(&text).map_err(|e| e.to_string()),
+            };
+            message.set(Some(match result {
+                Ok(model) => {
+                    state.preset.set(None);
+                    state.replace(EditKey::Other, model);
+                    (true, format!("Loaded “{name}”."))
+                }
+                Err(e) => (
+                    false,
+                    format!("“{name}” was not loaded: {e}. The current model is unchanged."),
+                ),
+            }));
+        });
+    };
+    view! {
+        <div class="field buttons">
+            <button type="button" data-action="download-state" on:click=move |_| {
+                download("attention-state.json", "application/json", &state.model.with_untracked(write_state));
+            }>"Download the state (JSON)"</button>
+            <button type="button" data-action="download-trace" on:click=move |_| {
+                download("attention-trace.json", "application/json", &state.trace.with_untracked(|t| trace_json(t).to_string()));
+            }>"Download every step (JSON)"</button>
+            <label class="file">
+                <span>"Load a state file"</span>
+                <input type="file" accept=".json,application/json" data-control="import" on:change=import aria-describedby="import-message"/>
+            </label>
+        </div>
+        {move || message.get().map(|(ok, m)| view! { <p id="import-message" class=if ok { "field-ok" } else { "field-error" } role="status">{m}</p> })}
+    }
+}
+
+/// "Copy as PyTorch": the script goes to the clipboard (where the browser allows) and is shown.
+#[component]
+pub fn CopyPytorch() -> impl IntoView {
+    let state = use_app();
+    let script = RwSignal::new(None::<String>);
+    let copy = move |_| {
+        let text = state.model.with_untracked(pytorch_script);
+        let clipboard = window().navigator().clipboard();
+        let written = clipboard.write_text(&text);
+        // Refused without focus or in a sandboxed frame: the script is shown to copy by hand.
+        leptos::task::spawn_local(async move {
+            wasm_bindgen_futures::JsFuture::from(written).await.ok();
+        });
+        script.set(Some(text));
+    };
+    view! {
+        <button type="button" data-action="copy-pytorch" on:click=copy title="A Python script computing every step with PyTorch from these exact numbers">
+            "Copy as PyTorch"
+        </button>
+        {move || script.get().map(|s| view! {
+            <div class="pytorch">
+                <p class="note">"Copied (if the browser allowed it). Paste it into a notebook; it prints the weights and "<code>"output"</code>"."</p>
+                <pre data-export="pytorch" tabindex="0">{s}</pre>
+            </div>
+        })}
+    }
+}

@@ -1,0 +1,38 @@
+// Accessibility: axe-core finds no violations, at any impact, on the full page and in embed
+// mode, in light and dark, for a one-head and a four-head model.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { useBrowser, open } from './harness.mjs';
+
+const env = useBrowser();
+const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's violations on the page as it is, each as "rule: target…" for a readable failure. */
+async function violations(page) {
+  // Evaluated through the debugging protocol, so the page's CSP does not stand in the way.
+  await page.evaluate(axeSource);
+  const found = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+  return found;
+}
+
+for (const preset of ['dog', 'raschka-multihead']) {
+  for (const colorScheme of ['light', 'dark']) {
+    for (const [mode, query] of [['full page', ''], ['embed mode', '&embed=1&controls=all']]) {
+      test(`axe: ${preset}, ${colorScheme}, ${mode}`, async () => {
+        const context = await env.browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
+        const { page, errors } = await open(context, `${env.base}?preset=${preset}${query}`);
+        // Every step rendered, as a reader scrolling by sees it, and one cell explained.
+        await page.evaluate(() => document.querySelectorAll('.step').forEach((s) => { s.style.contentVisibility = 'visible'; }));
+        await page.click('table[data-matrix="scores"] td[data-row="1"][data-col="0"]');
+        assert.deepEqual(await violations(page), []);
+        assert.deepEqual(errors, []);
+        await context.close();
+      });
+    }
+  }
+}

@@ -1,0 +1,325 @@
+//! The URL: the compact model encoding round-trips bit for bit, every malformed link is refused
+//! with a message, and the view settings survive a round trip.
+#![cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
+
+use attention_explorer::core::heatmap::Face;
+use attention_explorer::core::link::{
+    base64url, decode_model, encode_model, from_base64url, read_link, write_fragment, Controls,
+    Shown, Theme, MAX_LINK_CHARS,
+};
+use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
+use attention_explorer::core::presets::{preset, PRESETS, RASCHKA_SEED};
+use attention_explorer::core::state::{write_state, MAX_STATE_BYTES};
+use miniz_oxide::deflate::compress_to_vec;
+use nalgebra::DMatrix;
+use proptest::prelude::*;
+
+/// The saved state's text: equal texts are equal models bit for bit (shortest round-trip
+/// numbers keep −0.0 apart from 0.0).
+fn same(a: &Model, b: &Model) {
+    assert_eq!(write_state(a), write_state(b));
+}
+
+fn round_trip(model: &Model, seeded: Option<(u64, &Model)>) -> String {
+    let text = encode_model(model, seeded);
+    let (back, _) = decode_model(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    same(&back, model);
+    text
+}
+
+/// `m=` for a JSON body as the page would deflate it.
+fn body(json: &str) -> String {
+    base64url(&compress_to_vec(json.as_bytes(), 6))
+}
+
+fn refused(text: &str) -> String {
+    decode_model(text).map(|_| ()).expect_err("refused")
+}
+
+#[test]
+fn every_preset_round_trips_and_names_itself() {
+    for p in &PRESETS {
+        let model = (p.build)();
+        let text = round_trip(&model, None);
+        assert_eq!(decode_model(&text).unwrap().1, Some(p.name));
+        assert!(text.len() < 120, "{}: {} characters", p.name, text.len());
+    }
+}
+
+#[test]
+fn an_edited_dog_stays_short() {
+    let mut model = preset("dog").unwrap();
+    model.set(Editable::Weight(0, Projection::Query), 0, 0, 2.0);
+    model.set(Editable::Embedding, 3, 1, -0.125);
+    model.set(Editable::Weight(0, Projection::Value), 1, 2, 0.1);
+    let text = round_trip(&model, None);
+    assert_eq!(
+        decode_model(&text).unwrap().1,
+        None,
+        "edited: no longer the preset"
+    );
+    println!("edited dog: {} characters", text.len());
+    assert!(text.len() < 200, "{} characters", text.len());
+}
+
+#[test]
+fn a_64_token_model_fits_well_under_the_url_limit() {
+    let sentence: Vec<String> = (0..64).map(|i| format!("w{i}")).collect();
+    let dims = Dims {
+        d_in: 64,
+        d_k: 16,
+        d_v: 16,
+        heads: 8,
+    };
+    let seeded =
+        Model::seeded(&sentence.join(" "), dims, RASCHKA_SEED, true, Scale::SqrtDk).unwrap();
+    let mut edited = seeded.clone();
+    edited.set(Editable::Weight(3, Projection::Key), 5, 7, 0.5);
+    let text = round_trip(&edited, Some((RASCHKA_SEED, &seeded)));
+    println!("64 tokens, seeded and edited: {} characters", text.len());
+    assert!(text.len() < 1000, "{} characters", text.len());
+    // Written without its seed (every number explicit), it still fits.
+    let text = round_trip(&edited, None);
+    println!(
+        "64 tokens, every number explicit: {} characters (its state's JSON: {})",
+        text.len(),
+        write_state(&edited).len()
+    );
+    assert!(text.len() < MAX_LINK_CHARS / 4, "{} characters", text.len());
+}
+
+#[test]
+fn base64url_round_trips_and_refuses_bad_text() {
+    for n in 0..40u8 {
+        let bytes: Vec<u8> = (0..n).map(|i| i.wrapping_mul(37).wrapping_add(n)).collect();
+        assert_eq!(from_base64url(&base64url(&bytes)).unwrap(), bytes);
+    }
+    assert_eq!(base64url(b"\xfb\xff"), "-_8");
+    assert!(from_base64url("ab$d")
+        .unwrap_err()
+        .contains("not a base64url character"));
+    assert!(from_base64url("abcde").unwrap_err().contains("cut short"));
+    assert!(from_base64url("é").is_err());
+}
+
+#[test]
+fn malformed_models_are_refused_with_a_message() {
+    let dog = encode_model(&preset("raschka").unwrap(), None);
+    assert!(
+        refused(&dog[..dog.len() / 2]).contains("cut short"),
+        "truncated"
+    );
+    assert!(refused("%%%").contains("base64url"));
+    assert!(refused(&base64url(b"not deflate at all, just bytes")).contains("not deflated"));
+    assert!(refused(&body("{\"version\": 1")).contains("not valid JSON"));
+    assert!(refused(&body("[1, 2]")).contains("not a JSON object"));
+    let state = write_state(&preset("raschka").unwrap());
+    let v2 = state.replace("\"version\":1", "\"version\":2");
+    assert!(refused(&body(&v2)).contains("unsupported version 2"));
+    let wrong_shape = state.replacen("[[", "[[1.0,", 2);
+    assert!(refused(&body(&wrong_shape)).contains("embedding"));
+    let too_big = state.replacen("0.", "10000000.", 1);
+    assert!(refused(&body(&too_big)).contains("outside"));
+    // Nulls need a base; bases must exist and fit within the limits before anything is drawn.
+    let null = state.replacen("0.", "null,0.", 1);
+    assert!(refused(&body(&null)).contains("null"));
+    let unknown = state.replacen('{', "{\"base\":\"cat\",", 1);
+    assert!(refused(&body(&unknown)).contains("no preset “cat”"));
+    let negative = state.replacen('{', "{\"base\":-3,", 1);
+    assert!(refused(&body(&negative)).contains("[seed, d_in, d_k, d_v, heads]"));
+    let seeded = |base: &str, sentence: &str| {
+        format!("{{\"base\":{base},\"version\":1,\"sentence\":\"{sentence}\"}}")
+    };
+    assert!(refused(&body(&seeded("[1,200,1,1,1]", "a"))).contains("1 to 128"));
+    assert!(refused(&body(&seeded("[1,1,1,1,17]", "a"))).contains("heads 1 to 16"));
+    assert!(refused(&body(&seeded("[1,1,1,1,1]", &"w ".repeat(65)))).contains("sentence"));
+    assert!(
+        decode_model(&body(&seeded("[1,2,3,4,2]", "a b a"))).is_ok(),
+        "a seeded model"
+    );
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    assert!(refused(&body(&deep)).contains("not valid JSON"));
+}
+
+#[test]
+fn deflate_bombs_and_huge_links_are_refused_before_decoding() {
+    let bomb = base64url(&compress_to_vec(&vec![b' '; MAX_STATE_BYTES + 1], 9));
+    assert!(bomb.len() < 100_000, "a small link");
+    assert!(refused(&bomb).contains("inflates to more than"));
+    let huge = "A".repeat(MAX_LINK_CHARS + 1);
+    assert!(refused(&huge).contains("longer than"));
+    let link = read_link("", &format!("#m={huge}"));
+    assert!(link.messages[0].contains("longer than"));
+    same(&link.model, &preset("dog").unwrap());
+}
+
+#[test]
+fn old_state_links_and_presets_keep_opening() {
+    let raschka = preset("raschka").unwrap();
+    let uri: String = write_state(&raschka)
+        .bytes()
+        .map(|b| match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    let link = read_link("", &format!("#state={uri}"));
+    assert!(link.messages.is_empty(), "{:?}", link.messages);
+    assert!(link.carries_model);
+    same(&link.model, &raschka);
+    let link = read_link("?preset=raschka-multihead&walk=1", "");
+    assert_eq!(link.preset, Some("raschka-multihead"));
+    assert!(link.walk);
+    let link = read_link("?preset=cat", "#step-scores");
+    assert!(
+        link.messages[0].contains("no preset “cat”"),
+        "{:?}",
+        link.messages
+    );
+    assert!(!link.carries_model);
+    assert_eq!(link.preset, Some("dog"));
+}
+
+#[test]
+fn embed_options_are_read_and_bad_ones_named() {
+    let link = read_link(
+        "?embed=1&steps=weights,scores&focus=6&head=0&theme=dark&controls=dims",
+        "",
+    );
+    assert!(link.embed);
+    assert_eq!(link.steps, Some(vec![4, 7]), "pipeline order");
+    assert_eq!(link.shown.focus, Some(6));
+    assert_eq!(link.theme, Theme::Dark);
+    assert_eq!(link.controls(), Controls::Dims);
+    assert!(link.messages.is_empty(), "{:?}", link.messages);
+    assert_eq!(read_link("?embed=1", "").controls(), Controls::None);
+    assert_eq!(read_link("", "").controls(), Controls::All);
+    let old = read_link("?view=weights", "");
+    assert!(old.embed);
+    assert_eq!(old.steps, Some(vec![7]));
+
+    let bad = read_link(
+        "?embed=yes&steps=scores,nope&focus=99&head=4&theme=pink&controls=some&decimals=40&faces=x:y&colour=red",
+        "",
+    );
+    for (part, message) in [
+        ("embed", "use 1 or 0"),
+        ("steps", "no step “nope” to show"),
+        ("focus", "token from 0 to 8"),
+        ("head", "head from 0 to 0"),
+        ("theme", "light, dark or auto"),
+        ("controls", "none, dims or all"),
+        ("decimals", "0 to 12"),
+        ("faces", "MATRIX"),
+        ("colour", "unknown"),
+    ] {
+        assert!(
+            bad.messages
+                .iter()
+                .any(|m| m.contains(part) && m.contains(message)),
+            "{part}: {:?}",
+            bad.messages
+        );
+    }
+    assert!(!bad.embed && bad.steps.is_none() && bad.shown.focus.is_none());
+}
+
+#[test]
+fn the_fragment_carries_what_is_shown() {
+    let model = preset("raschka-multihead").unwrap();
+    let shown = Shown {
+        focus: Some(2),
+        head: Some(3),
+        decimals: Some(6),
+        hidden: vec![1, 5],
+        faces: vec![
+            ("weights", Some(1), Face::Heatmap),
+            ("embedding", None, Face::Numbers),
+        ],
+    };
+    let fragment = write_fragment(&encode_model(&model, None), &shown);
+    let link = read_link("?embed=1", &format!("#{fragment}"));
+    assert!(link.messages.is_empty(), "{:?}", link.messages);
+    assert_eq!(link.shown, shown);
+    assert!(link.embed, "the query's options stay");
+    same(&link.model, &model);
+    assert!(fragment.contains("hide=embedding,scale"), "{fragment}");
+}
+
+fn random_model() -> impl Strategy<Value = Model> {
+    let number = prop_oneof![
+        -1e6..1e6f64,
+        -1.0..1.0f64,
+        Just(-0.0),
+        Just(0.0),
+        Just(f64::MIN_POSITIVE / 8.0),
+        Just(1e-7),
+        Just(1e6),
+    ];
+    (
+        1usize..8,
+        1usize..5,
+        1usize..4,
+        1usize..4,
+        1usize..4,
+        any::<bool>(),
+    )
+        .prop_flat_map(move |(words, d_in, d_k, d_v, heads, causal)| {
+            let sentence: Vec<String> = (0..words).map(|i| format!("t{}", i % 5)).collect();
+            let vocab = words.min(5);
+            let n = vocab * d_in + heads * d_in * (2 * d_k + d_v);
+            (
+                Just((sentence.join(" "), vocab, d_in, d_k, d_v, heads, causal)),
+                prop::collection::vec(number.clone(), n),
+            )
+        })
+        .prop_map(
+            |((sentence, vocab, d_in, d_k, d_v, heads, causal), values)| {
+                let mut it = values.into_iter();
+                let mut take =
+                    |r: usize, c: usize| DMatrix::from_iterator(r, c, it.by_ref().take(r * c));
+                let embedding = take(vocab, d_in);
+                let heads = (0..heads)
+                    .map(|_| attention_explorer::core::model::Head {
+                        w_query: take(d_in, d_k),
+                        w_key: take(d_in, d_k),
+                        w_value: take(d_in, d_v),
+                    })
+                    .collect();
+                Model::new(&sentence, embedding, heads, causal, Scale::Dk).unwrap()
+            },
+        )
+}
+
+proptest! {
+    #[test]
+    fn random_models_round_trip_bit_for_bit(model in random_model(), seed in 0u64..1000) {
+        round_trip(&model, None);
+        // Against a seeded base sharing part of its numbers.
+        let seeded = Model::seeded(model.sentence(), model.dims(), seed, false, Scale::SqrtDk).unwrap();
+        let mut mixed = seeded.clone();
+        mixed.set(Editable::Embedding, 0, 0, model.embedding()[(0, 0)]);
+        round_trip(&mixed, Some((seed, &seeded)));
+        round_trip(&model, Some((seed, &seeded)));
+    }
+
+    #[test]
+    fn no_link_panics(search in ".{0,200}", hash in ".{0,200}") {
+        read_link(&search, &hash);
+    }
+
+    #[test]
+    fn no_model_text_panics(text in "[A-Za-z0-9_=%-]{0,300}") {
+        let _ = decode_model(&text);
+    }
+
+    #[test]
+    fn no_damaged_model_panics(cut in 0usize..200, flip in 0usize..200, bit in 0u8..8) {
+        let text = encode_model(&preset("raschka-multihead").unwrap(), None);
+        let mut bytes = from_base64url(&text).unwrap();
+        let i = flip % bytes.len();
+        bytes[i] ^= 1 << bit;
+        bytes.truncate(bytes.len() - cut.min(bytes.len()));
+        let _ = decode_model(&base64url(&bytes));
+    }
+}

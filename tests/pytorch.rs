@@ -1,0 +1,37 @@
+//! "Copy as PyTorch": the script's text for a preset, and floats Python reads back exactly.
+
+use attention_explorer::core::model::{Editable, Projection};
+use attention_explorer::core::presets::preset;
+use attention_explorer::core::pytorch::pytorch_script;
+
+const DOG: &str = "tests/fixtures/pytorch/dog.py";
+
+#[test]
+fn the_dog_script_is_the_reviewed_one() {
+    let script = pytorch_script(&preset("dog").unwrap());
+    if std::env::var_os("UPDATE_FIXTURES").is_some() {
+        std::fs::write(DOG, &script).unwrap();
+    }
+    assert_eq!(
+        script,
+        std::fs::read_to_string(DOG).unwrap(),
+        "run with UPDATE_FIXTURES=1 and review the diff"
+    );
+}
+
+#[test]
+fn every_number_is_a_python_float_literal_that_round_trips() {
+    let mut model = preset("raschka-multihead").unwrap();
+    for (col, x) in [(0, 1e-7), (1, -0.0), (2, 1e6)] {
+        model.set(Editable::Embedding, 0, col, x);
+    }
+    model.set(Editable::Weight(3, Projection::Value), 2, 0, 5e-324);
+    let script = pytorch_script(&model);
+    for literal in ["1e-7", "-0.0", "1000000.0", "5e-324"] {
+        assert!(script.contains(literal), "{literal}");
+    }
+    assert!(script.contains("w_value = [  # one per head"));
+    assert_eq!(script.matches("dtype=torch.float64)").count(), 1 + 3 * 4);
+    assert!(script.contains("causal = False"));
+    assert!(script.contains("scaled = scores / math.sqrt(keys.shape[1])"));
+}
