@@ -20,8 +20,9 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $wb_version\$"; then
   cargo install wasm-bindgen-cli --version "$wb_version" --force
 fi
 
-# wasm-opt (binaryen) and Playwright come from npm, pinned by package-lock.json.
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
+# wasm-opt (binaryen), Playwright and axe-core come from npm, pinned by package-lock.json;
+# installed again whenever the lock file is newer than what npm last installed.
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund
 fi
 
