@@ -1,6 +1,7 @@
 //! The masking lab: the tutorial's two causal-masking methods side by side on the learner's
 //! scores, multiplied by a power of ten until renormalising breaks while −∞ stays exact.
 
+use leptos::html::P;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
@@ -9,6 +10,7 @@ use crate::core::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
 use crate::core::softmax::is_future;
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
+use crate::ui::in_view::in_view;
 use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
 use crate::ui::matrix_table::synced_cells;
 
@@ -22,15 +24,26 @@ fn power_of_ten(exponent: u32) -> String {
 pub fn MaskLab() -> impl IntoView {
     let state = use_app();
     let exponent = state.lab_magnitude;
-    // Head 0's scaled scores, masked causally here whether or not the model is causal.
-    let comparison = Memo::new(move |_| {
-        let magnitude = 10f64.powi(exponent.get() as i32);
-        state.trace.with(|t| {
-            t.heads
-                .first()
-                .map(|h| MaskComparison::of(&h.scaled_scores, magnitude))
-        })
-    });
+    let explain = NodeRef::<P>::new();
+    let seen = in_view(explain);
+    // Head 0's scaled scores, masked causally here whether or not the model is causal. Out of
+    // view the lab keeps what it last showed, so an edit costs nothing here until it is
+    // scrolled to (then `seen` brings it up to date).
+    let comparison = Memo::new_owning(
+        move |previous: Option<Option<MaskComparison>>| match previous {
+            Some(shown) if !seen.get() => (shown, false),
+            previous => {
+                let magnitude = 10f64.powi(exponent.get() as i32);
+                let now = state.trace.with(|t| {
+                    t.heads
+                        .first()
+                        .map(|h| MaskComparison::of(&h.scaled_scores, magnitude))
+                });
+                let changed = previous.as_ref() != Some(&now);
+                (now, changed)
+            }
+        },
+    );
     let max_diff =
         Signal::derive(move || comparison.with(|c| c.as_ref().map_or(0.0, |c| c.max_diff)));
     let ok = move || comparison.with(|c| c.as_ref().is_none_or(MaskComparison::renormalized_ok));
@@ -58,7 +71,7 @@ pub fn MaskLab() -> impl IntoView {
 
     view! {
         <LabSection lab=Lab::Mask>
-            <p class="explain">
+            <p class="explain" node_ref=explain>
                 "The tutorial masks in two ways. Method 1: softmax the scores as they are, zero the future (× tril(ones)), divide each row by its new sum. "
                 "Method 2: put −∞ in the future scores, then softmax. On ordinary scores they agree. Multiply the scores (head 0's scaled scores, masked causally here) by a growing power of ten and watch."
             </p>
