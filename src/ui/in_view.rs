@@ -66,3 +66,24 @@ where
     on_cleanup(stop);
     visible
 }
+
+/// A memo of `compute` that waits while `seen` is false: out of view it keeps the value it last
+/// had (no work per edit), and catches up when `seen` turns true. The first value is computed
+/// at once, so the view is complete when it is first drawn.
+pub fn memo_in_view<T>(
+    seen: ReadSignal<bool>,
+    compute: impl Fn() -> T + Send + Sync + 'static,
+) -> Memo<T>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    Memo::new_owning(move |previous: Option<T>| match previous {
+        // Reading `seen` only here: while it is false, nothing else is tracked.
+        Some(shown) if !seen.get() => (shown, false),
+        previous => {
+            let now = compute();
+            let changed = previous.as_ref() != Some(&now);
+            (now, changed)
+        }
+    })
+}

@@ -10,7 +10,7 @@ use crate::core::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
 use crate::core::softmax::is_future;
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
-use crate::ui::in_view::in_view;
+use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
 use crate::ui::matrix_table::synced_cells;
 
@@ -26,24 +26,16 @@ pub fn MaskLab() -> impl IntoView {
     let exponent = state.lab_magnitude;
     let explain = NodeRef::<P>::new();
     let seen = in_view(explain);
-    // Head 0's scaled scores, masked causally here whether or not the model is causal. Out of
-    // view the lab keeps what it last showed, so an edit costs nothing here until it is
-    // scrolled to (then `seen` brings it up to date).
-    let comparison = Memo::new_owning(
-        move |previous: Option<Option<MaskComparison>>| match previous {
-            Some(shown) if !seen.get() => (shown, false),
-            previous => {
-                let magnitude = 10f64.powi(exponent.get() as i32);
-                let now = state.trace.with(|t| {
-                    t.heads
-                        .first()
-                        .map(|h| MaskComparison::of(&h.scaled_scores, magnitude))
-                });
-                let changed = previous.as_ref() != Some(&now);
-                (now, changed)
-            }
-        },
-    );
+    // Head 0's scaled scores, masked causally here whether or not the model is causal; out of
+    // view, an edit costs nothing here until the lab is scrolled to.
+    let comparison = memo_in_view(seen, move || {
+        let magnitude = 10f64.powi(exponent.get() as i32);
+        state.trace.with(|t| {
+            t.heads
+                .first()
+                .map(|h| MaskComparison::of(&h.scaled_scores, magnitude))
+        })
+    });
     let max_diff =
         Signal::derive(move || comparison.with(|c| c.as_ref().map_or(0.0, |c| c.max_diff)));
     let ok = move || comparison.with(|c| c.as_ref().is_none_or(MaskComparison::renormalized_ok));

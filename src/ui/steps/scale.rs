@@ -1,11 +1,13 @@
 //! Step 6: scaling by √dₖ (or dₖ, or not at all), and why √dₖ.
 
+use leptos::html::Table;
 use leptos::prelude::*;
 
 use crate::core::heatmap::Heat;
 use crate::core::labs::scaling_effects;
 use crate::core::trace::fmt;
 use crate::ui::app::use_app;
+use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
 
 #[component]
@@ -34,15 +36,17 @@ pub fn ScaleStep() -> impl IntoView {
 #[component]
 fn ScalingComparison() -> impl IntoView {
     let state = use_app();
-    // From the trace already computed: only the softmax is redone, once per scaling.
-    let effects = Memo::new(move |_| {
+    let table = NodeRef::<Table>::new();
+    // From the trace already computed: only the softmax is redone, once per scaling, and only
+    // while the table is in view.
+    let effects = memo_in_view(in_view(table), move || {
         let causal = state.model.with(|m| m.causal);
         state.trace.with(|t| scaling_effects(t, causal))
     });
     let n = Memo::new(move |_| state.words.with(Vec::len));
     view! {
         <div class="scroll">
-        <table class="lab" data-lab="scaling">
+        <table class="lab" data-lab="scaling" node_ref=table>
             <caption>"This model under each scaling"</caption>
             <thead>
                 <tr><th scope="col">"divide by"</th><th scope="col">"spread of scaled scores (std)"</th><th scope="col">"average largest weight per row"</th></tr>
