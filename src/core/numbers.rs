@@ -26,30 +26,22 @@ pub fn read_cell(text: &str) -> CellText {
         return CellText::Incomplete;
     }
     let shown = quoted(text.trim());
-    // Rust reads "inf", "infinity" and "NaN" as numbers; no other letter than an exponent's is.
-    let named = t
-        .chars()
-        .any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E');
-    match t.parse::<f64>() {
-        Ok(x) if named && !x.is_finite() => {
+    match decimal(&t) {
+        Some(x) if x.abs() <= MAX_ABS_VALUE => CellText::Number(x),
+        Some(_) => CellText::Invalid(format!(
+            "{shown} is too large: use a number from −1e6 to 1e6"
+        )),
+        // Only a name ("inf", "NaN") parses where `decimal` does not.
+        None if t.parse::<f64>().is_ok() => {
             CellText::Invalid(format!("{shown} is not a finite number"))
         }
-        Ok(x) if !named => {
-            if x.abs() <= MAX_ABS_VALUE {
-                CellText::Number(x)
-            } else {
-                CellText::Invalid(format!(
-                    "{shown} is too large: use a number from −1e6 to 1e6"
-                ))
-            }
-        }
-        _ if t.matches(',').count() == 1 && t.replace(',', ".").parse::<f64>().is_ok() => {
+        None if t.matches(',').count() == 1 && t.replace(',', ".").parse::<f64>().is_ok() => {
             CellText::Invalid(format!(
                 "{shown} is not a number here: write decimals with a point, as in {}",
                 t.replace(',', ".")
             ))
         }
-        _ => CellText::Invalid(format!("{shown} is not a number")),
+        None => CellText::Invalid(format!("{shown} is not a number")),
     }
 }
 
@@ -70,22 +62,27 @@ pub fn read_whole(text: &str, min: u64, max: u64) -> Result<u64, String> {
             Err(format!("{shown} is out of range: {range}"))
         };
     }
-    match t.parse::<f64>() {
-        Ok(x)
-            if x.is_finite()
-                && !t
-                    .chars()
-                    .any(|c| c.is_ascii_alphabetic() && c != 'e' && c != 'E') =>
-        {
-            if x.fract() != 0.0 {
-                Err(format!("{shown} is not a whole number: {range}"))
-            } else if x < min as f64 || x > max as f64 {
-                Err(format!("{shown} is out of range: {range}"))
-            } else {
-                Ok(x as u64)
-            }
+    match decimal(&t) {
+        // Infinity's fraction is NaN: "1e309" is not a whole number either.
+        Some(x) if x.fract() != 0.0 => Err(format!("{shown} is not a whole number: {range}")),
+        Some(x) if x < min as f64 || x > max as f64 => {
+            Err(format!("{shown} is out of range: {range}"))
         }
-        _ => Err(format!("{shown} is not a whole number: {range}")),
+        Some(x) => Ok(x as u64),
+        None => Err(format!("{shown} is not a whole number: {range}")),
+    }
+}
+
+/// `t` read as a decimal number ("1.5", "-2e3", "1e309" as infinity), refusing the names Rust's
+/// parser also takes ("inf", "infinity", "NaN"): no letter but an exponent's.
+fn decimal(t: &str) -> Option<f64> {
+    let named = t
+        .chars()
+        .any(|c| c.is_ascii_alphabetic() && !matches!(c, 'e' | 'E'));
+    if named {
+        None
+    } else {
+        t.parse().ok()
     }
 }
 
