@@ -8,6 +8,8 @@
 //! `torch.manual_seed(123)` draws for this sentence and these sizes), so an edited preset or a
 //! seeded model costs little more than its edits. Old `#state=JSON` links keep opening.
 
+use std::sync::OnceLock;
+
 use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::inflate::decompress_to_vec_with_limit;
 use serde_json::Value;
@@ -576,10 +578,15 @@ impl Base {
 /// (`seeded`, the model `manual_seed(seed)` draws at its sizes, is passed in so that a page can
 /// keep it between edits), or against none.
 pub fn encode_model(model: &Model, seeded: Option<(u64, &Model)>) -> String {
-    let presets: Vec<(Base, Model)> = PRESETS
-        .iter()
-        .map(|p| (Base::Preset(p.name), (p.build)()))
-        .collect();
+    // Built once: the Raschka presets draw 150 000 numbers each, and a page writes its link
+    // after every pause in editing.
+    static PRESET_MODELS: OnceLock<Vec<(Base, Model)>> = OnceLock::new();
+    let presets = PRESET_MODELS.get_or_init(|| {
+        PRESETS
+            .iter()
+            .map(|p| (Base::Preset(p.name), (p.build)()))
+            .collect()
+    });
     let candidates = presets
         .iter()
         .map(|(b, m)| (*b, m))
