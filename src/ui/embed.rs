@@ -156,7 +156,7 @@ pub fn snippet(state: AppState) -> String {
     let src = page_url(&query, &fragment_now(state)).replace('&', "&amp;");
     format!(
         r#"<iframe src="{src}" title="Attention Explorer" width="100%" height="600"
-        sandbox="allow-scripts allow-popups" data-attention-explorer></iframe>
+        sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" data-attention-explorer></iframe>
 <script>
   // Fits each explorer's frame to its content as it changes.
   addEventListener('message', (e) => {{
