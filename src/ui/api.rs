@@ -6,10 +6,10 @@ use js_sys::{Object, Reflect, JSON};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::core::history::{EditKey, History};
+use crate::core::history::History;
 use crate::core::report::trace_json;
 use crate::core::script::locate_edit;
-use crate::core::state::{read_state, write_state};
+use crate::core::state::write_state;
 use crate::ui::app::AppState;
 
 /// JSON text as a JavaScript value (both writers below produce valid JSON).
@@ -39,10 +39,7 @@ pub fn load(state: AppState, value: &JsValue) -> Result<(), String> {
         .as_string()
         .or_else(|| JSON::stringify(value).ok().and_then(|s| s.as_string()))
         .ok_or("load needs a saved state: an object or JSON text")?;
-    let model = read_state(&text).map_err(|e| e.to_string())?;
-    state.preset.set(None);
-    state.replace(EditKey::Other, model);
-    Ok(())
+    state.load_state(&text)
 }
 
 /// Sets one number of `embedding`, `w_query`, `w_key` or `w_value` as a typed number would,

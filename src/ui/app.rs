@@ -13,6 +13,7 @@ use crate::core::link::{read_link, Link, Shown};
 use crate::core::model::{Editable, Model, Projection};
 use crate::core::presets::{PRESETS, RASCHKA_SEED};
 use crate::core::sqrt_dk;
+use crate::core::state::read_state;
 use crate::core::trace::{HeadTrace, Trace};
 use crate::ui::controls::Controls;
 use crate::ui::labs::Lab;
@@ -207,12 +208,27 @@ impl AppState {
         );
     }
 
-    /// Opens the example again, undoably.
-    pub fn reset(self) {
-        if let Some(p) = PRESETS.iter().find(|p| p.name == self.example) {
+    /// Opens the preset called `name` (if there is one), undoably.
+    pub fn open_preset(self, name: &str) {
+        if let Some(p) = PRESETS.iter().find(|p| p.name == name) {
             self.preset.set(Some(p.name));
             self.replace(EditKey::Other, (p.build)());
         }
+    }
+
+    /// Opens the example again, undoably.
+    pub fn reset(self) {
+        self.open_preset(self.example);
+    }
+
+    /// Loads a saved state (JSON text), undoably; when it is refused nothing changes and the
+    /// message says why. Every way a state comes in (the load box, a file, the scripting API
+    /// and its postMessage twin) goes through here.
+    pub fn load_state(self, json: &str) -> Result<(), String> {
+        let model = read_state(json).map_err(|e| e.to_string())?;
+        self.preset.set(None);
+        self.replace(EditKey::Other, model);
+        Ok(())
     }
 
     /// Opens a model and what to show of it (from a link or the saved work), undoably.

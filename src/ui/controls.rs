@@ -8,7 +8,7 @@ use crate::core::link::Controls as Level;
 use crate::core::model::{Dims, Model, Scale};
 use crate::core::numbers::read_whole;
 use crate::core::presets::PRESETS;
-use crate::core::state::{read_state, write_state, MAX_DIM, MAX_HEADS};
+use crate::core::state::{write_state, MAX_DIM, MAX_HEADS};
 use crate::ui::app::use_app;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};
@@ -129,6 +129,9 @@ pub fn Controls(level: Level) -> impl IntoView {
             state.replace(EditKey::Other, model);
         }
     };
+    if level == Level::None {
+        return ().into_any();
+    }
     let precision = IntegerField(IntegerFieldProps {
         control: "precision",
         label: "Decimals",
@@ -138,9 +141,6 @@ pub fn Controls(level: Level) -> impl IntoView {
         on_change: accept(move |n| state.precision.set(n as usize)),
     });
     let all = level == Level::All;
-    if level == Level::None {
-        return ().into_any();
-    }
 
     view! {
         <div class="controls" class:compact=!all role="group" aria-label="Model settings">
@@ -149,13 +149,7 @@ pub fn Controls(level: Level) -> impl IntoView {
                 <select
                     data-control="preset"
                     prop:value=move || state.preset.get().unwrap_or("")
-                    on:change=move |ev| {
-                        let name = event_target_value(&ev);
-                        if let Some(p) = PRESETS.iter().find(|p| p.name == name) {
-                            state.preset.set(Some(p.name));
-                            state.replace(EditKey::Other, (p.build)());
-                        }
-                    }
+                    on:change=move |ev| state.open_preset(&event_target_value(&ev))
                 >
                     <option value="" disabled>"Your own (from a link or file)"</option>
                     {PRESETS.iter().map(|p| view! { <option value=p.name>{p.title}</option> }).collect_view()}
@@ -255,12 +249,8 @@ fn SaveAndShare() -> impl IntoView {
     let text = RwSignal::new(String::new());
     let message = RwSignal::new(None::<(bool, String)>);
     let link = RwSignal::new(String::new());
-    let load = move |_| match read_state(&text.get_untracked()) {
-        Ok(model) => {
-            state.preset.set(None);
-            state.replace(EditKey::Other, model);
-            message.set(Some((true, "Loaded.".into())));
-        }
+    let load = move |_| match state.load_state(&text.get_untracked()) {
+        Ok(()) => message.set(Some((true, "Loaded.".into()))),
         Err(e) => message.set(Some((
             false,
             format!("Not loaded: {e}. The current model is unchanged."),

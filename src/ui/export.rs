@@ -5,10 +5,9 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::core::history::EditKey;
 use crate::core::pytorch::pytorch_script;
 use crate::core::report::trace_json;
-use crate::core::state::{read_state, write_state};
+use crate::core::state::write_state;
 use crate::ui::app::use_app;
 
 /// Offers `text` as a file called `name`.
@@ -62,14 +61,10 @@ pub fn Files() -> impl IntoView {
                 .and_then(|t| t.as_string());
             let result = match text {
                 None => Err("it could not be read as text".to_owned()),
-                Some(text) => read_state(&text).map_err(|e| e.to_string()),
+                Some(text) => state.load_state(&text),
             };
             message.set(Some(match result {
-                Ok(model) => {
-                    state.preset.set(None);
-                    state.replace(EditKey::Other, model);
-                    (true, format!("Loaded “{name}”."))
-                }
+                Ok(()) => (true, format!("Loaded “{name}”.")),
                 Err(e) => (
                     false,
                     format!("“{name}” was not loaded: {e}. The current model is unchanged."),
