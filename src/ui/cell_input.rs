@@ -33,7 +33,7 @@ pub fn CellInput(
     // Show the committed value, formatted, whenever it or the precision changes, unless the
     // learner is typing here: their text stays exactly as typed.
     Effect::new(move |_| {
-        let text = view.with(|c| c.text.clone());
+        let text = view.with(CellView::text);
         if !focused.get_untracked() {
             if let Some(el) = input.get_untracked() {
                 el.set_value(&text);
@@ -62,7 +62,7 @@ pub fn CellInput(
         editor.done.run(());
         error.set(None);
         if let Some(el) = input.get_untracked() {
-            el.set_value(&view.with_untracked(|c| c.text.clone()));
+            el.set_value(&view.with_untracked(CellView::text));
         }
     };
     let on_paste_event = move |ev: ev::ClipboardEvent| {

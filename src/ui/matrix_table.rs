@@ -47,7 +47,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 />
             }
             .into_any(),
-            None => (move || view.with(|c| c.text.clone())).into_any(),
+            None => (move || view.with(CellView::text)).into_any(),
         };
         view! {
             <td
@@ -145,13 +145,14 @@ where
     cells
 }
 
-/// What one cell shows.
-#[derive(Clone, Debug, PartialEq)]
+/// What one cell shows, as numbers: comparing it is cheap, and only the cells whose view
+/// changed are formatted (an edit in `dog` compares about 600 cells and formats a few dozen).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CellView {
     /// Full precision, for `data-value` and editing.
     pub value: f64,
-    /// Formatted with the page's precision (−∞ as "−∞").
-    pub text: String,
+    /// Decimals shown.
+    pub precision: usize,
     /// Colour strength (see [`Heat::level`]).
     pub heat: f64,
     /// Above the diagonal of a causal matrix.
@@ -162,9 +163,14 @@ impl CellView {
     pub fn new(value: f64, precision: usize, heat: Heat, max_abs: f64, masked: bool) -> Self {
         CellView {
             value,
-            text: fmt(value, precision),
+            precision,
             heat: heat.level(value, max_abs),
             masked,
         }
+    }
+
+    /// The value with the page's precision (−∞ as "−∞").
+    pub fn text(&self) -> String {
+        fmt(self.value, self.precision)
     }
 }

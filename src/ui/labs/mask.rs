@@ -107,10 +107,10 @@ pub fn MaskLab() -> impl IntoView {
 }
 
 /// What one cell of a lab table shows.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, Copy, PartialEq)]
 struct LabCell {
     value: f64,
-    text: String,
+    precision: usize,
     fails: bool,
 }
 
@@ -138,7 +138,7 @@ fn LabMatrix(
                     .flat_map(|i| (0..cols).map(move |j| (i, j)))
                     .map(|(i, j)| LabCell {
                         value: m[(i, j)],
-                        text: fmt(m[(i, j)], precision),
+                        precision,
                         fails: failing.get((i, j)).copied().unwrap_or(false),
                     })
                     .collect()
@@ -163,7 +163,7 @@ fn LabMatrix(
                                 class:fails=move || cell.with(|c| c.fails)
                                 class:masked=is_future(i, j)
                             >
-                                {move || cell.with(|c| c.text.clone())}
+                                {move || cell.with(|c| fmt(c.value, c.precision))}
                             </td>
                         }).collect_view()}
                     </tr>
