@@ -3,6 +3,7 @@
 //! (`data-matrix`, `data-head`, `data-row`, `data-col`, `data-value`).
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::core::heatmap::{max_abs, Heat};
 use crate::core::softmax::is_future;
@@ -13,7 +14,7 @@ use crate::ui::keyboard;
 use crate::ui::matrix_view::MatrixSpec;
 
 /// A matrix as a table. The rows and cells are rebuilt only when the shape changes; a new value
-/// re-runs just the cells whose number changed.
+/// rewrites just the cells whose number changed.
 #[component]
 pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     let precision = use_app().precision;
@@ -34,9 +35,11 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
         })
     };
 
-    let cell = move |i: usize, j: usize, view: RwSignal<CellView>| {
-        let content = match spec.editor {
-            Some(editor) => view! {
+    // A cell as first built; later values are painted in by `paint_changes`. An editable cell
+    // keeps a signal for its <input>, which must not be rewritten while the learner types in it.
+    let cell = move |i: usize, j: usize, view: CellView, input: Option<RwSignal<CellView>>| {
+        let content = match (spec.editor, input) {
+            (Some(editor), Some(view)) => view! {
                 <CellInput
                     row=i
                     col=j
@@ -47,15 +50,15 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 />
             }
             .into_any(),
-            None => (move || view.with(CellView::text)).into_any(),
+            _ => view.text().into_any(),
         };
         view! {
             <td
                 data-row=i.to_string()
                 data-col=j.to_string()
-                data-value=move || view.with(|c| c.value.to_string())
-                class:masked=move || view.with(|c| c.masked)
-                style:--heat=move || view.with(|c| format!("{:.3}", c.heat))
+                data-value=view.value.to_string()
+                class:masked=view.masked
+                style:--heat=heat_text(view.heat)
                 // Read-only cells are reachable from the keyboard: the first one is a tab stop,
                 // arrows move from there, Enter clicks.
                 tabindex=spec.editor.is_none().then_some(if i == 0 && j == 0 { "0" } else { "-1" })
@@ -75,17 +78,26 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
         }
     };
 
-    // Rebuilt only when the shape changes. Each cell owns one signal, and one effect per table
-    // writes just the cells whose view changed: cells never subscribe to the whole spec.matrix, whose
-    // thousands of subscribers would make every update quadratic in Leptos's subscriber lists.
+    // Rebuilt only when the shape changes. The cells hold no signals of their own (bar an
+    // editable cell's input): one effect per table compares the new numbers with the shown ones
+    // and writes just the changed cells' DOM, as hand-written JS would. Per-cell signals and
+    // effects cost more in Leptos's bookkeeping than the DOM writes themselves (measured: see
+    // the README's benchmarks).
+    let tbody = NodeRef::<leptos::html::Tbody>::new();
     let body = move || {
         let (rows, cols) = shape.get();
-        let cells = synced_cells(views);
-        (0..rows)
+        let shown = untrack(&views);
+        let inputs: Vec<_> = match spec.editor {
+            Some(_) => shown.iter().map(|&v| RwSignal::new(v)).collect(),
+            None => Vec::new(),
+        };
+        let built = (0..rows)
             .map(|i| {
                 let label =
                     move || spec.row_labels.with(|l| l.get(i).cloned().unwrap_or_else(|| i.to_string()));
-                let row_cells = cells[i * cols..(i + 1) * cols].to_vec();
+                let row_cells: Vec<_> = (0..cols)
+                    .map(|j| cell(i, j, shown[i * cols + j], inputs.get(i * cols + j).copied()))
+                    .collect();
                 view! {
                     <tr class:selected=move || spec.highlight_row.get() == Some(i)>
                         <th
@@ -99,11 +111,13 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                         >
                             {label}
                         </th>
-                        {row_cells.into_iter().enumerate().map(|(j, view)| cell(i, j, view)).collect_view()}
+                        {row_cells}
                     </tr>
                 }
             })
-            .collect_view()
+            .collect_view();
+        paint_changes(tbody, views, shown, inputs);
+        built
     };
     let header = move || {
         let cols = shape.get().1;
@@ -121,7 +135,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 } else {
                     view! { <th class="corner" scope="col">{spec.corner}</th> }.into_any()
                 }}{header}</tr></thead>
-                <tbody>{body}</tbody>
+                <tbody node_ref=tbody>{body}</tbody>
             </table>
         </div>
     }
@@ -143,6 +157,74 @@ where
         }
     });
     cells
+}
+
+/// Keeps a table's cells (its `<td>`s, row by row) equal to `views()`: each time the numbers
+/// change, only the cells whose view differs from `shown` are written, straight to the DOM, and
+/// an editable cell's input through its signal in `inputs`.
+fn paint_changes(
+    tbody: NodeRef<leptos::html::Tbody>,
+    views: impl Fn() -> Vec<CellView> + 'static,
+    mut shown: Vec<CellView>,
+    inputs: Vec<RwSignal<CellView>>,
+) {
+    // Found on the first change, once the cells are in the page.
+    let mut cells: Vec<web_sys::HtmlElement> = Vec::new();
+    Effect::new(move |_| {
+        let new = views();
+        if new.len() != shown.len() {
+            return; // a new shape: the table is being rebuilt
+        }
+        if cells.len() != shown.len() {
+            cells = tbody.get_untracked().map_or_else(Vec::new, |b| table_cells(&b));
+        }
+        for (k, (old, new)) in shown.iter_mut().zip(new).enumerate() {
+            if *old == new {
+                continue;
+            }
+            if let Some(td) = cells.get(k) {
+                paint(td, old, &new, inputs.is_empty());
+            }
+            if let Some(input) = inputs.get(k) {
+                input.set(new);
+            }
+            *old = new;
+        }
+    });
+}
+
+/// The `<td>`s of a table body, row by row.
+fn table_cells(tbody: &web_sys::HtmlElement) -> Vec<web_sys::HtmlElement> {
+    let Ok(list) = tbody.query_selector_all("td") else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|k| list.get(k)?.dyn_into().ok())
+        .collect()
+}
+
+/// Writes what changed from `old` to `new` into a cell; `text` says its text is its only child
+/// (not an input).
+fn paint(td: &web_sys::HtmlElement, old: &CellView, new: &CellView, text: bool) {
+    if old.value != new.value {
+        td.set_attribute("data-value", &new.value.to_string()).ok();
+    }
+    if text && (old.value != new.value || old.precision != new.precision) {
+        if let Some(node) = td.first_child() {
+            node.set_node_value(Some(&new.text()));
+        }
+    }
+    if old.heat != new.heat {
+        td.style().set_property("--heat", &heat_text(new.heat)).ok();
+    }
+    if old.masked != new.masked {
+        td.class_list().toggle_with_force("masked", new.masked).ok();
+    }
+}
+
+/// A colour strength as the `--heat` custom property takes it.
+fn heat_text(heat: f64) -> String {
+    format!("{heat:.3}")
 }
 
 /// What one cell shows, as numbers: comparing it is cheap, and only the cells whose view
