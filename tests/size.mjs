@@ -20,7 +20,7 @@ const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 function budget() {
   const dist = join(root, 'dist');
   let total = 0;
-  for (const name of readdirSync(dist).filter((n) => /\.(wasm|js|css)$/.test(n)).sort()) {
+  for (const name of readdirSync(dist, { recursive: true }).filter((n) => /\.(wasm|js|css)$/.test(n)).sort()) {
     const raw = readFileSync(join(dist, name));
     const gz = gzipSync(raw, { level: 9 }).length;
     total += gz;

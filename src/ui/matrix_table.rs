@@ -3,7 +3,6 @@
 //! (`data-matrix`, `data-head`, `data-row`, `data-col`, `data-value`).
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::core::heatmap::{max_abs, Heat};
 use crate::core::softmax::is_future;
@@ -160,8 +159,8 @@ where
 }
 
 /// Keeps a table's cells (its `<td>`s, row by row) equal to `views()`: each time the numbers
-/// change, only the cells whose view differs from `shown` are written, straight to the DOM, and
-/// an editable cell's input through its signal in `inputs`.
+/// change, only the cells whose view differs from `shown` are written, in one call to
+/// [`paint_cells`], and an editable cell's input through its signal in `inputs`.
 fn paint_changes(
     tbody: NodeRef<leptos::html::Tbody>,
     views: impl Fn() -> Vec<CellView> + 'static,
@@ -169,57 +168,77 @@ fn paint_changes(
     inputs: Vec<RwSignal<CellView>>,
 ) {
     // Found on the first change, once the cells are in the page.
-    let mut cells: Vec<web_sys::HtmlElement> = Vec::new();
+    let mut cells: Option<web_sys::NodeList> = None;
+    let (mut at, mut texts, mut masked) = (Vec::new(), String::new(), Vec::new());
     Effect::new(move |_| {
         let new = views();
         if new.len() != shown.len() {
             return; // a new shape: the table is being rebuilt
         }
-        if cells.len() != shown.len() {
-            cells = tbody.get_untracked().map_or_else(Vec::new, |b| table_cells(&b));
-        }
+        at.clear();
+        texts.clear();
+        masked.clear();
         for (k, (old, new)) in shown.iter_mut().zip(new).enumerate() {
             if *old == new {
                 continue;
             }
-            if let Some(td) = cells.get(k) {
-                paint(td, old, &new, inputs.is_empty());
-            }
+            at.push(k as u32);
+            masked.push(u8::from(new.masked));
+            changed_texts(&mut texts, old, &new, inputs.is_empty());
             if let Some(input) = inputs.get(k) {
                 input.set(new);
             }
             *old = new;
         }
+        if at.is_empty() {
+            return;
+        }
+        if cells.is_none() {
+            cells = tbody.get_untracked().and_then(|b| b.query_selector_all("td").ok());
+        }
+        if let Some(cells) = &cells {
+            paint_cells(cells, &at, &texts, &masked);
+        }
     });
 }
 
-/// The `<td>`s of a table body, row by row.
-fn table_cells(tbody: &web_sys::HtmlElement) -> Vec<web_sys::HtmlElement> {
-    let Ok(list) = tbody.query_selector_all("td") else {
-        return Vec::new();
-    };
-    (0..list.length())
-        .filter_map(|k| list.get(k)?.dyn_into().ok())
-        .collect()
+/// Appends a changed cell's `data-value`, text and `--heat`, each followed by U+0001, an empty
+/// one where it did not change; `text` says the cell's text is its only child (not an input).
+fn changed_texts(out: &mut String, old: &CellView, new: &CellView, text: bool) {
+    use std::fmt::Write;
+    if old.value != new.value {
+        write!(out, "{}", new.value).ok();
+    }
+    out.push('\u{1}');
+    if text && (old.value != new.value || old.precision != new.precision) {
+        out.push_str(&new.text());
+    }
+    out.push('\u{1}');
+    if old.heat != new.heat {
+        out.push_str(&heat_text(new.heat));
+    }
+    out.push('\u{1}');
 }
 
-/// Writes what changed from `old` to `new` into a cell; `text` says its text is its only child
-/// (not an input).
-fn paint(td: &web_sys::HtmlElement, old: &CellView, new: &CellView, text: bool) {
-    if old.value != new.value {
-        td.set_attribute("data-value", &new.value.to_string()).ok();
-    }
-    if text && (old.value != new.value || old.precision != new.precision) {
-        if let Some(node) = td.first_child() {
-            node.set_node_value(Some(&new.text()));
-        }
-    }
-    if old.heat != new.heat {
-        td.style().set_property("--heat", &heat_text(new.heat)).ok();
-    }
-    if old.masked != new.masked {
-        td.class_list().toggle_with_force("masked", new.masked).ok();
-    }
+// The changed cells of a table written in one call: every string crossing from wasm to JS pays
+// for a TextDecoder call, which cost more than the DOM writes themselves when each cell sent
+// three (measured on `dog`: 0.86 of 3.8 ms per edit).
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = "
+export function paint_cells(cells, at, texts, masked) {
+  const parts = texts.split('\\u0001');
+  for (let n = 0; n < at.length; n++) {
+    const td = cells[at[n]], value = parts[3 * n], text = parts[3 * n + 1], heat = parts[3 * n + 2];
+    if (!td) continue;
+    if (value) td.setAttribute('data-value', value);
+    if (text) td.firstChild.nodeValue = text;
+    if (heat) td.style.setProperty('--heat', heat);
+    td.classList.toggle('masked', masked[n] === 1);
+  }
+}")]
+extern "C" {
+    /// Writes cells `at` of `cells` (a table's `<td>`s): their parts from `texts` (see
+    /// [`changed_texts`]) and whether each is `masked`.
+    fn paint_cells(cells: &web_sys::NodeList, at: &[u32], texts: &str, masked: &[u8]);
 }
 
 /// A colour strength as the `--heat` custom property takes it.
