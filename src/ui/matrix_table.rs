@@ -85,15 +85,17 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     let tbody = NodeRef::<leptos::html::Tbody>::new();
     let body = move || {
         let (rows, cols) = shape.get();
-        let shown = untrack(&views);
+        let shown = untrack(views);
         let inputs: Vec<_> = match spec.editor {
             Some(_) => shown.iter().map(|&v| RwSignal::new(v)).collect(),
             None => Vec::new(),
         };
         let built = (0..rows)
             .map(|i| {
-                let label =
-                    move || spec.row_labels.with(|l| l.get(i).cloned().unwrap_or_else(|| i.to_string()));
+                let label = move || {
+                    spec.row_labels
+                        .with(|l| l.get(i).cloned().unwrap_or_else(|| i.to_string()))
+                };
                 let row_cells: Vec<_> = (0..cols)
                     .map(|j| cell(i, j, shown[i * cols + j], inputs.get(i * cols + j).copied()))
                     .collect();
@@ -140,24 +142,6 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     }
 }
 
-/// One signal per cell, kept equal to `views()` (row by row) by one effect that writes only the
-/// cells whose view changed. Call it where the cells are built: a new shape makes new signals.
-pub fn synced_cells<T>(views: impl Fn() -> Vec<T> + Send + Sync + 'static) -> Vec<RwSignal<T>>
-where
-    T: PartialEq + Send + Sync + 'static,
-{
-    let cells: Vec<RwSignal<T>> = untrack(&views).into_iter().map(RwSignal::new).collect();
-    let synced = cells.clone();
-    Effect::new(move |_| {
-        for (cell, new) in synced.iter().zip(views()) {
-            if cell.with_untracked(|old| *old != new) {
-                cell.set(new);
-            }
-        }
-    });
-    cells
-}
-
 /// Keeps a table's cells (its `<td>`s, row by row) equal to `views()`: each time the numbers
 /// change, only the cells whose view differs from `shown` are written, in one call to
 /// [`paint_cells`], and an editable cell's input through its signal in `inputs`.
@@ -194,7 +178,9 @@ fn paint_changes(
             return;
         }
         if cells.is_none() {
-            cells = tbody.get_untracked().and_then(|b| b.query_selector_all("td").ok());
+            cells = tbody
+                .get_untracked()
+                .and_then(|b| b.query_selector_all("td").ok());
         }
         if let Some(cells) = &cells {
             paint_cells(cells, &at, &texts, &masked);

@@ -12,7 +12,6 @@ use crate::core::trace::fmt;
 use crate::ui::app::use_app;
 use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
-use crate::ui::matrix_table::synced_cells;
 
 /// 10⁰ … 10⁴ as written on the control.
 fn power_of_ten(exponent: u32) -> String {
@@ -185,4 +184,24 @@ fn LabMatrix(
             </table>
         </div>
     }
+}
+
+/// One signal per cell, kept equal to `views()` (row by row) by one effect that writes only the
+/// cells whose view changed. Call it where the cells are built: a new shape makes new signals.
+/// (The lab's tables are small and wait while out of view, so they do without the direct
+/// painting of the pipeline's tables.)
+fn synced_cells<T>(views: impl Fn() -> Vec<T> + Send + Sync + 'static) -> Vec<RwSignal<T>>
+where
+    T: PartialEq + Send + Sync + 'static,
+{
+    let cells: Vec<RwSignal<T>> = untrack(&views).into_iter().map(RwSignal::new).collect();
+    let synced = cells.clone();
+    Effect::new(move |_| {
+        for (cell, new) in synced.iter().zip(views()) {
+            if cell.with_untracked(|old| *old != new) {
+                cell.set(new);
+            }
+        }
+    });
+    cells
 }
