@@ -107,6 +107,9 @@ test('dog: click she and see 0.883 on dog, then the breakdowns', async () => {
   await page.click(cellSelector('scores', 6, 1));
   assert.match(await page.textContent('[data-breakdown="score"]'), /^she·dog = 2\.6400×2\.8770 \+ 1\.4600×3\.0570 \+ 0\.9400×1\.8870 = 13\.83/);
   await page.fill('[data-control="precision"]', '3');
+  // The new precision repaints every cell's text, not just changed values.
+  await page.waitForFunction((sel) => document.querySelector(sel).textContent === '0.883', cellSelector('weights', 6, 1));
+  assert.equal(await page.textContent(cellSelector('weights', 6, 4)), '0.087');
   await page.click(cellSelector('context', 6, 0));
   assert.match(await page.textContent('[data-breakdown="context"]'), /^context\(she\) = 0\.883 × dog \+ 0\.087 × ball \+ /);
   assert.deepEqual(errors, []);
