@@ -44,6 +44,8 @@ fn ScalingComparison() -> impl IntoView {
         state.trace.with(|t| scaling_effects(t, causal))
     });
     let n = Memo::new(move |_| state.words.with(Vec::len));
+    // A memo, so that the rows are not rebuilt on every edit of a number.
+    let scale = Memo::new(move |_| state.model.with(|m| m.scale));
     view! {
         <div class="scroll">
         <table class="lab" data-lab="scaling" node_ref=table>
@@ -53,7 +55,7 @@ fn ScalingComparison() -> impl IntoView {
             </thead>
             <tbody>
                 {move || effects.get().into_iter().map(|e| {
-                    let current = state.model.with(|m| m.scale == e.scale);
+                    let current = scale.get() == e.scale;
                     let p = state.precision.get();
                     view! {
                         <tr class:current=current>
