@@ -38,14 +38,13 @@ fn ScalingComparison() -> impl IntoView {
     let state = use_app();
     let table = NodeRef::<Table>::new();
     // From the trace already computed: only the softmax is redone, once per scaling, and only
-    // while the table is in view.
+    // while the table is in view. The model's own scale rides along, so that the rows read
+    // nothing else of the model and an edit out of view rebuilds nothing.
     let effects = memo_in_view(in_view(table), move || {
-        let causal = state.model.with(|m| m.causal);
-        state.trace.with(|t| scaling_effects(t, causal))
+        let (causal, scale) = state.model.with(|m| (m.causal, m.scale));
+        (scale, state.trace.with(|t| scaling_effects(t, causal)))
     });
     let n = Memo::new(move |_| state.words.with(Vec::len));
-    // A memo, so that the rows are not rebuilt on every edit of a number.
-    let scale = Memo::new(move |_| state.model.with(|m| m.scale));
     view! {
         <div class="scroll">
         <table class="lab" data-lab="scaling" node_ref=table>
@@ -54,17 +53,20 @@ fn ScalingComparison() -> impl IntoView {
                 <tr><th scope="col">"divide by"</th><th scope="col">"spread of scaled scores (std)"</th><th scope="col">"average largest weight per row"</th></tr>
             </thead>
             <tbody>
-                {move || effects.get().into_iter().map(|e| {
-                    let current = scale.get() == e.scale;
+                {move || {
+                    let (scale, effects) = effects.get();
                     let p = state.precision.get();
-                    view! {
-                        <tr class:current=current>
-                            <th scope="row">{e.scale.symbol()}{current.then_some(" (now)")}</th>
-                            <td>{fmt(e.spread, p)}</td>
-                            <td>{fmt(e.top_weight, p)}</td>
-                        </tr>
-                    }
-                }).collect_view()}
+                    effects.into_iter().map(|e| {
+                        let current = scale == e.scale;
+                        view! {
+                            <tr class:current=current>
+                                <th scope="row">{e.scale.symbol()}{current.then_some(" (now)")}</th>
+                                <td>{fmt(e.spread, p)}</td>
+                                <td>{fmt(e.top_weight, p)}</td>
+                            </tr>
+                        }
+                    }).collect_view()
+                }}
             </tbody>
             <tfoot>
                 <tr><td colspan="3">{move || format!("1 is one-hot (saturated); 1/n = {} is uniform (flat).", fmt(1.0 / n.get().max(1) as f64, state.precision.get()))}</td></tr>
