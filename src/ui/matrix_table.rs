@@ -117,7 +117,13 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 }
             })
             .collect_view();
-        paint_changes(tbody, views, shown, inputs);
+        paint_changes(
+            tbody,
+            move || shape.get_untracked() == (rows, cols),
+            views,
+            shown,
+            inputs,
+        );
         built
     };
     let header = move || {
@@ -144,21 +150,29 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
 
 /// Keeps a table's cells (its `<td>`s, row by row) equal to `views()`: each time the numbers
 /// change, only the cells whose view differs from `shown` are written, in one call to
-/// [`paint_cells`], and an editable cell's input through its signal in `inputs`.
+/// [`paint_cells`], and an editable cell's input through its signal in `inputs`. `same_shape`
+/// says the cells are still the ones built; after a new shape the table is rebuilt instead.
 fn paint_changes(
     tbody: NodeRef<leptos::html::Tbody>,
+    same_shape: impl Fn() -> bool + 'static,
     views: impl Fn() -> Vec<CellView> + 'static,
     mut shown: Vec<CellView>,
     inputs: Vec<RwSignal<CellView>>,
 ) {
-    // Found on the first change, once the cells are in the page.
     let mut cells: Option<web_sys::NodeList> = None;
     let (mut at, mut texts, mut masked) = (Vec::new(), String::new(), Vec::new());
     Effect::new(move |_| {
         let new = views();
-        if new.len() != shown.len() {
-            return; // a new shape: the table is being rebuilt
+        if !same_shape() {
+            return;
         }
+        // Looked up once the cells are in the page; until then nothing counts as painted.
+        if cells.is_none() {
+            cells = tbody
+                .get_untracked()
+                .and_then(|b| b.query_selector_all("td").ok());
+        }
+        let Some(cells) = &cells else { return };
         at.clear();
         texts.clear();
         masked.clear();
@@ -174,15 +188,7 @@ fn paint_changes(
             }
             *old = new;
         }
-        if at.is_empty() {
-            return;
-        }
-        if cells.is_none() {
-            cells = tbody
-                .get_untracked()
-                .and_then(|b| b.query_selector_all("td").ok());
-        }
-        if let Some(cells) = &cells {
+        if !at.is_empty() {
             paint_cells(cells, &at, &texts, &masked);
         }
     });
