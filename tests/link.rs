@@ -7,6 +7,7 @@ use attention_explorer::core::link::{
     base64url, decode_model, encode_model, from_base64url, read_link, write_fragment, Controls,
     Shown, Theme, MAX_LINK_CHARS,
 };
+use attention_explorer::core::pipeline::Step;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
 use attention_explorer::core::presets::{preset, PRESETS, RASCHKA_SEED};
 use attention_explorer::core::state::{write_state, MAX_STATE_BYTES};
@@ -187,7 +188,11 @@ fn embed_options_are_read_and_bad_ones_named() {
         "",
     );
     assert!(link.embed);
-    assert_eq!(link.steps, Some(vec![4, 7]), "pipeline order");
+    assert_eq!(
+        link.steps,
+        Some(vec![Step::Scores, Step::Softmax]),
+        "pipeline order"
+    );
     assert_eq!(link.shown.focus, Some(6));
     assert_eq!(link.theme, Theme::Dark);
     assert_eq!(link.controls(), Controls::Dims);
@@ -196,7 +201,7 @@ fn embed_options_are_read_and_bad_ones_named() {
     assert_eq!(read_link("", "").controls(), Controls::All);
     let old = read_link("?view=weights", "");
     assert!(old.embed);
-    assert_eq!(old.steps, Some(vec![7]));
+    assert_eq!(old.steps, Some(vec![Step::Softmax]));
 
     let bad = read_link(
         "?embed=yes&steps=scores,nope&focus=99&head=4&theme=pink&controls=some&decimals=40&faces=x:y&colour=red",
@@ -228,10 +233,11 @@ fn embed_options_are_read_and_bad_ones_named() {
 fn the_fragment_carries_what_is_shown() {
     let model = preset("raschka-multihead").unwrap();
     let shown = Shown {
+        seed: Some(7),
         focus: Some(2),
         head: Some(3),
         decimals: Some(6),
-        hidden: vec![1, 5],
+        hidden: vec![Step::Embedding, Step::Scale],
         faces: vec![
             ("weights", Some(1), Face::Heatmap),
             ("embedding", None, Face::Numbers),
@@ -244,6 +250,7 @@ fn the_fragment_carries_what_is_shown() {
     assert!(link.embed, "the query's options stay");
     same(&link.model, &model);
     assert!(fragment.contains("hide=embedding,scale"), "{fragment}");
+    assert!(fragment.contains("seed=7"), "{fragment}");
 }
 
 fn random_model() -> impl Strategy<Value = Model> {

@@ -68,12 +68,12 @@ fn raschka_causal_reproduces_both_masking_methods() {
     let head = &Trace::of(&model).heads[0];
     assert_prints_as(
         "masked_simple",
-        head.masked_weights_simple.as_ref().unwrap(),
+        &head.causal_methods.as_ref().unwrap().simple,
         &matrix(&article["masked_simple"]),
     );
     assert_prints_as(
         "masked_simple_norm",
-        head.masked_weights_renormalized.as_ref().unwrap(),
+        &head.causal_methods.as_ref().unwrap().renormalized,
         &matrix(&article["masked_simple_norm"]),
     );
     assert_prints_as(

@@ -62,8 +62,8 @@ proptest! {
     #[test]
     fn the_two_masking_methods_agree_when_renormalising_is_sound((x, head) in model(3.0), scale in scale()) {
         let t = attend(&x, &head, true, scale);
-        let renormalized = t.masked_weights_renormalized.unwrap();
-        let simple = t.masked_weights_simple.unwrap();
+        let methods = t.causal_methods.unwrap();
+        let (renormalized, simple) = (methods.renormalized, methods.simple);
         for i in 0..t.weights.nrows() {
             // Sound: the visible part of the unmasked row kept a sum well above underflow.
             if simple.row(i).sum() > 1e-6 {

@@ -4,6 +4,7 @@ mod common;
 
 use attention_explorer::core::model::{Head, Scale};
 use attention_explorer::core::presets::dog;
+use attention_explorer::core::softmax::softmax_rows;
 use attention_explorer::core::trace::{attend, concat_columns, Trace};
 use common::{assert_close, fixture, matrix};
 
@@ -41,23 +42,22 @@ fn every_intermediate_of_every_pytorch_case() {
             check("values", &got.values);
             check("scores", &got.scores);
             check("scaled_scores", &got.scaled_scores);
-            check("weights_unmasked", &got.weights_unmasked);
+            check("weights_unmasked", &softmax_rows(&got.scaled_scores));
             check("masked_scores", &got.masked_scores);
             check("weights", &got.weights);
             check("context", &got.context);
             if causal {
                 check(
                     "masked_weights_simple",
-                    got.masked_weights_simple.as_ref().unwrap(),
+                    &got.causal_methods.as_ref().unwrap().simple,
                 );
                 check(
                     "masked_weights_renormalized",
-                    got.masked_weights_renormalized.as_ref().unwrap(),
+                    &got.causal_methods.as_ref().unwrap().renormalized,
                 );
             } else {
                 assert!(
-                    got.masked_weights_simple.is_none()
-                        && got.masked_weights_renormalized.is_none()
+                    got.causal_methods.is_none()
                 );
             }
             traces.push(got);

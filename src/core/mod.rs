@@ -1,12 +1,14 @@
 //! The pure core: attention maths, PyTorch-compatible initialisation, tokens, presets and the
 //! saved-state format. Nothing here knows about the browser; it is tested natively.
 
+pub mod edit;
 pub mod heatmap;
 pub mod history;
 pub mod labs;
 pub mod link;
 pub mod model;
 pub mod numbers;
+pub mod pipeline;
 pub mod presets;
 pub mod pytorch;
 pub mod report;

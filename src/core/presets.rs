@@ -1,13 +1,18 @@
 //! The app's presets, each a complete model built by code.
 
+use std::sync::OnceLock;
+
 use nalgebra::DMatrix;
 
 use super::model::{Dims, Head, Model, Scale};
 
 /// A preset's name as used in `?preset=` and the picker, and the model it builds.
 pub struct Preset {
+    /// Its name in `?preset=` and the picker's value.
     pub name: &'static str,
+    /// What the picker says.
     pub title: &'static str,
+    /// Builds its model.
     pub build: fn() -> Model,
 }
 
@@ -31,8 +36,40 @@ pub const PRESETS: [Preset; 3] = [
 ];
 
 /// The preset called `name`.
+pub fn preset_named(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name)
+}
+
+/// The model of the preset called `name`.
 pub fn preset(name: &str) -> Option<Model> {
-    PRESETS.iter().find(|p| p.name == name).map(|p| (p.build)())
+    preset_named(name).map(|p| (p.build)())
+}
+
+/// The presets' names, for messages: "dog, raschka, raschka-multihead".
+pub fn preset_names() -> String {
+    PRESETS
+        .iter()
+        .map(|p| p.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Every preset's model, built once (the Raschka ones draw 150 000 numbers each), in the order
+/// of [`PRESETS`].
+pub fn built() -> &'static [Model] {
+    static BUILT: OnceLock<Vec<Model>> = OnceLock::new();
+    BUILT.get_or_init(|| PRESETS.iter().map(|p| (p.build)()).collect())
+}
+
+/// The preset `model` equals, number for number, if any: what the picker names.
+pub fn matching(model: &Model) -> Option<&'static str> {
+    PRESETS
+        .iter()
+        .zip(built())
+        .find(|(_, m)| {
+            m.sentence() == model.sentence() && m.dims() == model.dims() && *m == model
+        })
+        .map(|(p, _)| p.name)
 }
 
 /// The seed of both Raschka presets.

@@ -3,6 +3,7 @@
 use nalgebra::DMatrix;
 use serde_json::{json, Value};
 
+use super::pipeline::{head_matrices, Axes};
 use super::trace::{fmt, Trace};
 
 /// A number as JSON; −∞ becomes the string "-inf" and NaN "nan", which JSON cannot hold.
@@ -26,29 +27,16 @@ fn rows(m: &DMatrix<f64>) -> Value {
     )
 }
 
-/// Every intermediate, under the names the page's DOM contract uses.
+/// Every intermediate, under the names the page's DOM contract uses (from the catalogue).
 pub fn trace_json(trace: &Trace) -> Value {
     let heads: Vec<Value> = trace
         .heads
         .iter()
         .map(|h| {
-            let mut head = json!({
-                "queries": rows(&h.queries),
-                "keys": rows(&h.keys),
-                "values": rows(&h.values),
-                "scores": rows(&h.scores),
-                "scaled_scores": rows(&h.scaled_scores),
-                "masked_scores": rows(&h.masked_scores),
-                "weights": rows(&h.weights),
-                "context": rows(&h.context),
-            });
-            if let (Some(simple), Some(renormalized)) =
-                (&h.masked_weights_simple, &h.masked_weights_renormalized)
-            {
-                head["masked_weights_simple"] = rows(simple);
-                head["masked_weights_renormalized"] = rows(renormalized);
-            }
-            head
+            let head: serde_json::Map<String, Value> = head_matrices()
+                .filter_map(|(info, pick)| Some((info.key.to_owned(), rows(pick(h)?))))
+                .collect();
+            Value::Object(head)
         })
         .collect();
     json!({
@@ -60,14 +48,13 @@ pub fn trace_json(trace: &Trace) -> Value {
     })
 }
 
-/// One Markdown table: rows labelled with tokens, columns with tokens (n × n) or indices.
-fn table(title: &str, m: &DMatrix<f64>, tokens: &[String], precision: usize) -> String {
-    let header: Vec<String> =
-        if m.ncols() == tokens.len() && m.nrows() == tokens.len() && title.contains("×") {
-            tokens.to_vec()
-        } else {
-            (0..m.ncols()).map(|j| j.to_string()).collect()
-        };
+/// One Markdown table: rows labelled with tokens, columns with tokens (queries × keys) or indices.
+fn table(title: &str, m: &DMatrix<f64>, tokens: &[String], axes: Axes, precision: usize) -> String {
+    let (title, header): (String, Vec<String>) = if axes == Axes::QueryByKey {
+        (format!("{title} (query × key)"), tokens.to_vec())
+    } else {
+        (title.to_owned(), (0..m.ncols()).map(|j| j.to_string()).collect())
+    };
     let mut out = format!(
         "### {title} ({} × {})\n\n| | {} |\n|---|{}\n",
         m.nrows(),
@@ -82,7 +69,7 @@ fn table(title: &str, m: &DMatrix<f64>, tokens: &[String], precision: usize) -> 
     out + "\n"
 }
 
-/// Every step as a Markdown table with token labels, `precision` decimals.
+/// Every step as a Markdown table with token labels, `precision` decimals, in page order.
 pub fn trace_markdown(trace: &Trace, precision: usize) -> String {
     let t = &trace.tokens.words;
     let ids: Vec<String> = trace
@@ -93,35 +80,16 @@ pub fn trace_markdown(trace: &Trace, precision: usize) -> String {
         .map(|(w, id)| format!("{w} → {id}"))
         .collect();
     let mut out = format!("## Tokens\n\n{}\n\n", ids.join(", "));
-    out += &table("embedded", &trace.embedded, t, precision);
+    out += &table("embedded", &trace.embedded, t, Axes::TokensByIndex, precision);
     for (i, h) in trace.heads.iter().enumerate() {
         out += &format!("## Head {i}\n\n");
-        let steps: [(&str, &DMatrix<f64>); 8] = [
-            ("queries", &h.queries),
-            ("keys", &h.keys),
-            ("values", &h.values),
-            ("scores (query × key)", &h.scores),
-            ("scaled_scores (query × key)", &h.scaled_scores),
-            ("masked_scores (query × key)", &h.masked_scores),
-            ("weights (query × key)", &h.weights),
-            ("context", &h.context),
-        ];
-        for (title, m) in steps {
-            out += &table(title, m, t, precision);
-        }
-        if let (Some(simple), Some(renormalized)) =
-            (&h.masked_weights_simple, &h.masked_weights_renormalized)
-        {
-            out += &table("masked_weights_simple (query × key)", simple, t, precision);
-            out += &table(
-                "masked_weights_renormalized (query × key)",
-                renormalized,
-                t,
-                precision,
-            );
+        for (info, pick) in head_matrices() {
+            if let Some(m) = pick(h) {
+                out += &table(info.key, m, t, info.axes, precision);
+            }
         }
     }
-    out + &table("output", &trace.output, t, precision)
+    out + &table("output", &trace.output, t, Axes::TokensByIndex, precision)
 }
 
 /// A matrix as CSV: a first row of column labels (after an empty corner), then each row's label

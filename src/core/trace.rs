@@ -22,16 +22,21 @@ pub struct HeadTrace {
     pub scaled_scores: DMatrix<f64>,
     /// scaled scores with −∞ above the diagonal when causal (else equal to them)
     pub masked_scores: DMatrix<f64>,
-    /// softmax of the scaled scores without any mask
-    pub weights_unmasked: DMatrix<f64>,
     /// softmax of the masked scores, by row
     pub weights: DMatrix<f64>,
-    /// causal only: unmasked weights × tril(ones)
-    pub masked_weights_simple: Option<DMatrix<f64>>,
-    /// causal only: `masked_weights_simple` divided by its row sums
-    pub masked_weights_renormalized: Option<DMatrix<f64>>,
+    /// causal only: the tutorial's second way to mask
+    pub causal_methods: Option<CausalMethods>,
     /// weights @ values (n × d_v)
     pub context: DMatrix<f64>,
+}
+
+/// The tutorial's second masking method, beside −∞ before the softmax.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CausalMethods {
+    /// The unmasked weights × tril(ones).
+    pub simple: DMatrix<f64>,
+    /// `simple` divided by its row sums.
+    pub renormalized: DMatrix<f64>,
 }
 
 /// The whole computation for a model.
@@ -186,19 +191,15 @@ fn attend_projected(
     } else {
         scaled_scores.clone()
     };
-    let weights_unmasked = softmax_rows(&scaled_scores);
-    let weights = if causal {
-        softmax_rows(&masked_scores)
-    } else {
-        weights_unmasked.clone()
-    };
-    let (masked_weights_simple, masked_weights_renormalized) = if causal {
-        let simple = masked_weights_simple(&weights_unmasked);
+    let weights = softmax_rows(&masked_scores);
+    let causal_methods = causal.then(|| {
+        let simple = masked_weights_simple(&softmax_rows(&scaled_scores));
         let renormalized = renormalize_rows(&simple);
-        (Some(simple), Some(renormalized))
-    } else {
-        (None, None)
-    };
+        CausalMethods {
+            simple,
+            renormalized,
+        }
+    });
     let context = &weights * &values;
     HeadTrace {
         queries,
@@ -207,10 +208,8 @@ fn attend_projected(
         scores,
         scaled_scores,
         masked_scores,
-        weights_unmasked,
         weights,
-        masked_weights_simple,
-        masked_weights_renormalized,
+        causal_methods,
         context,
     }
 }

@@ -6,11 +6,11 @@ use js_sys::{Object, Reflect, JSON};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::core::history::History;
+use crate::core::edit::Edit;
 use crate::core::report::trace_json;
 use crate::core::script::locate_edit;
 use crate::core::state::write_state;
-use crate::ui::app::AppState;
+use crate::ui::state::AppState;
 
 /// JSON text as a JavaScript value (both writers below produce valid JSON).
 fn parsed(json: &str) -> JsValue {
@@ -58,10 +58,12 @@ pub fn edit(
         .model
         .with_untracked(|m| locate_edit(m, &name, number(head), number(row), number(col), x))?;
     // One call is one undo step, like a number typed and then left.
-    state.history.update(History::seal);
-    state.set_cell(target, i, j, x);
-    state.history.update(History::seal);
-    Ok(())
+    state.apply(Edit::Set {
+        target,
+        row: i,
+        col: j,
+        value: x,
+    })
 }
 
 /// Puts the API on `window`. The closures live as long as the page.

@@ -1,89 +1,18 @@
 //! The model's settings: preset, sizes, causal, scaling, seed, precision, and saving/sharing.
 
-use leptos::html::Input;
 use leptos::prelude::*;
 
-use crate::core::history::{EditKey, History};
-use crate::core::link::Controls as Level;
+use crate::core::edit::Edit;
+use crate::core::history::History;
+use crate::core::link::{Controls as Level, MAX_DECIMALS};
 use crate::core::model::{Dims, Model, Scale};
-use crate::core::numbers::read_whole;
 use crate::core::presets::PRESETS;
 use crate::core::state::{write_state, MAX_DIM, MAX_HEADS};
-use crate::ui::app::use_app;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};
+use crate::ui::fields::{accept, IntegerField, IntegerFieldProps};
 use crate::ui::share::{fragment_now, page_url};
-
-/// A whole-number field that keeps the last good value while its text is wrong: the text stays
-/// as typed, marked invalid, with a message naming the allowed range, until it is corrected or
-/// the value changes elsewhere (undo, a preset). `on_change` may refuse a number with a message.
-#[component]
-pub(crate) fn IntegerField(
-    control: &'static str,
-    label: &'static str,
-    min: u64,
-    max: u64,
-    value: Signal<u64>,
-    on_change: Callback<u64, Result<(), String>>,
-) -> impl IntoView {
-    let input = NodeRef::<Input>::new();
-    let error = RwSignal::new(None::<String>);
-    let error_id = format!("{control}-error");
-    // A value set elsewhere replaces whatever the field holds, a wrong text included.
-    Effect::new(move |_| {
-        let text = value.get().to_string();
-        error.set(None);
-        if let Some(el) = input.get_untracked() {
-            if el.value() != text {
-                el.set_value(&text);
-            }
-        }
-    });
-    let on_input = move |ev| {
-        let result = read_whole(&event_target_value(&ev), min, max).and_then(|n| {
-            if n == value.get_untracked() {
-                Ok(())
-            } else {
-                on_change.run(n)
-            }
-        });
-        error.set(
-            result
-                .err()
-                .map(|e| format!("{label}: {e}; still using {}.", value.get_untracked())),
-        );
-    };
-    view! {
-        <label class="field">
-            <span>{label}</span>
-            <input
-                node_ref=input
-                type="text"
-                inputmode="numeric"
-                autocomplete="off"
-                spellcheck="false"
-                data-control=control
-                on:input=on_input
-                aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
-                aria-describedby={
-                    let id = error_id.clone();
-                    move || error.with(|e| e.is_some().then(|| id.clone()))
-                }
-            />
-            {move || error.get().map(|e| view! { <span class="field-error" id=error_id.clone() role="alert">{e}</span> })}
-        </label>
-    }
-}
-
-/// An `on_change` for a field whose every in-range number is fine.
-pub(crate) fn accept(
-    set: impl Fn(u64) + Send + Sync + 'static,
-) -> Callback<u64, Result<(), String>> {
-    Callback::new(move |n| {
-        set(n);
-        Ok(())
-    })
-}
+use crate::ui::state::use_app;
 
 /// The settings bar, with as much as `level` allows (an embed's `controls=`).
 #[component]
@@ -93,11 +22,7 @@ pub fn Controls(level: Level) -> impl IntoView {
     let resize = move |change: fn(&mut Dims, usize), n: u64| {
         let mut d = dims.get_untracked();
         change(&mut d, n as usize);
-        let model = state
-            .model
-            .with_untracked(|m| m.resized(d, state.seed.get_untracked()))?;
-        state.replace(EditKey::Other, model);
-        Ok(())
+        state.apply(Edit::Resize(d))
     };
     let dim_field = move |control: &'static str,
                           label: &'static str,
@@ -116,18 +41,7 @@ pub fn Controls(level: Level) -> impl IntoView {
         }
     };
     let reinit = move |_| {
-        let (sentence, causal, scale) = state
-            .model
-            .with_untracked(|m| (m.sentence().to_owned(), m.causal, m.scale));
-        if let Ok(model) = Model::seeded(
-            &sentence,
-            dims.get_untracked(),
-            state.seed.get_untracked(),
-            causal,
-            scale,
-        ) {
-            state.replace(EditKey::Other, model);
-        }
+        state.apply(Edit::Reinitialise).ok();
     };
     if level == Level::None {
         return ().into_any();
@@ -136,7 +50,7 @@ pub fn Controls(level: Level) -> impl IntoView {
         control: "precision",
         label: "Decimals",
         min: 0,
-        max: 12,
+        max: MAX_DECIMALS as u64,
         value: Signal::derive(move || state.precision.get() as u64),
         on_change: accept(move |n| state.precision.set(n as usize)),
     });
@@ -151,7 +65,7 @@ pub fn Controls(level: Level) -> impl IntoView {
                     prop:value=move || state.preset.get().unwrap_or("")
                     on:change=move |ev| state.open_preset(&event_target_value(&ev))
                 >
-                    <option value="" disabled>"Your own (from a link or file)"</option>
+                    <option value="" disabled>"Your own model"</option>
                     {PRESETS.iter().map(|p| view! { <option value=p.name>{p.title}</option> }).collect_view()}
                 </select>
             </label> })}
@@ -164,10 +78,9 @@ pub fn Controls(level: Level) -> impl IntoView {
                 <input
                     type="checkbox"
                     data-control="causal"
-                    prop:checked=move || state.model.with(|m| m.causal)
+                    prop:checked=move || state.causal.get()
                     on:change=move |ev| {
-                        let on = event_target_checked(&ev);
-                        state.edit(|m| m.causal = on);
+                        state.apply(Edit::Causal(event_target_checked(&ev))).ok();
                     }
                 />
                 <span>"Causal mask"</span>
@@ -179,7 +92,7 @@ pub fn Controls(level: Level) -> impl IntoView {
                     prop:value=move || state.model.with(|m| m.scale.key())
                     on:change=move |ev| {
                         if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
-                            state.edit(|m| m.scale = scale);
+                            state.apply(Edit::Scale(scale)).ok();
                         }
                     }
                 >
@@ -194,16 +107,16 @@ pub fn Controls(level: Level) -> impl IntoView {
                 min=0
                 max=u64::MAX
                 value=state.seed.into()
-                on_change=accept(move |n| state.seed.set(n))
+                on_change=Callback::new(move |n| state.apply(Edit::Seed(n)))
             />
             <button type="button" data-action="reinit" on:click=reinit title="Draw every number again as PyTorch would after torch.manual_seed(seed)">
                 "Re-initialise with seed"
             </button> })}
             {all.then(|| view! { <div class="field buttons">
-                <button type="button" data-action="undo" title="Undo (Ctrl+Z outside a field)" disabled=move || !state.history.with(History::can_undo) on:click=move |_| state.undo()>
+                <button type="button" data-action="undo" title="Undo (Ctrl+Z outside a field)" disabled=move || !state.history.with(History::can_undo) on:click=move |_| { state.apply(Edit::Undo).ok(); }>
                     "Undo"
                 </button>
-                <button type="button" data-action="redo" title="Redo (Ctrl+Shift+Z outside a field)" disabled=move || !state.history.with(History::can_redo) on:click=move |_| state.redo()>
+                <button type="button" data-action="redo" title="Redo (Ctrl+Shift+Z outside a field)" disabled=move || !state.history.with(History::can_redo) on:click=move |_| { state.apply(Edit::Redo).ok(); }>
                     "Redo"
                 </button>
                 <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| state.reset()>

@@ -12,11 +12,11 @@ use js_sys::{Object, Reflect};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::core::link::step_names;
+use crate::core::link::{params, snippet, Embed, Part, Page};
+use crate::core::pipeline::Step;
 use crate::ui::api;
-use crate::ui::app::{use_app, AppState};
 use crate::ui::share::{fragment_now, page_url};
-use crate::ui::steps::Step;
+use crate::ui::state::{use_app, AppState};
 
 const PREFIX: &str = "attention-explorer:";
 
@@ -144,28 +144,23 @@ pub fn OpenFull() -> impl IntoView {
 
 /// The snippet that embeds the page as it is now: the steps shown (all but the hidden ones) and
 /// the model, in a sandboxed frame, with the script that fits its height.
-pub fn snippet(state: AppState) -> String {
+pub fn embed_snippet(state: AppState) -> String {
     let hidden = state.hidden.get_untracked();
-    let shown: Vec<usize> = (0..Step::ALL.len())
-        .filter(|i| !hidden.contains(i))
-        .collect();
-    let mut query = "embed=1".to_owned();
-    if !hidden.is_empty() {
-        query.push_str(&format!("&steps={}", step_names(&shown)));
-    }
-    let src = page_url(&query, &fragment_now(state)).replace('&', "&amp;");
-    format!(
-        r#"<iframe src="{src}" title="Attention Explorer" width="100%" height="600"
-        sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" data-attention-explorer></iframe>
-<script>
-  // Fits each explorer's frame to its content as it changes.
-  addEventListener('message', (e) => {{
-    if (e.data?.type !== 'attention-explorer:resize') return;
-    for (const frame of document.querySelectorAll('iframe[data-attention-explorer]'))
-      if (frame.contentWindow === e.source) frame.style.height = e.data.height + 'px';
-  }});
-</script>"#
-    )
+    let embed = Embed {
+        steps: (!hidden.is_empty())
+            .then(|| Step::ALL.into_iter().filter(|s| !hidden.contains(s)).collect()),
+        ..Embed::default()
+    };
+    let shown = state.shown();
+    let query = params::write(
+        &Page {
+            model: "",
+            shown: &shown,
+            embed: Some(&embed),
+        },
+        Part::Query,
+    );
+    snippet(&page_url(&query, &fragment_now(state)))
 }
 
 /// The "Embed" button: shows the snippet for the page as it is now, ready to copy.
@@ -178,7 +173,7 @@ pub fn EmbedButton() -> impl IntoView {
             type="button"
             data-action="embed"
             aria-expanded=move || text.with(Option::is_some).to_string()
-            on:click=move |_| text.update(|t| *t = if t.is_some() { None } else { Some(snippet(state)) })
+            on:click=move |_| text.update(|t| *t = if t.is_some() { None } else { Some(embed_snippet(state)) })
         >
             "Embed"
         </button>

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use crate::core::pytorch::pytorch_script;
 use crate::core::report::trace_json;
 use crate::core::state::write_state;
-use crate::ui::app::use_app;
+use crate::ui::state::use_app;
 
 /// Offers `text` as a file called `name`.
 pub fn download(name: &str, mime: &str, text: &str) {

@@ -3,8 +3,9 @@
 
 use leptos::prelude::*;
 
+use crate::core::labs::largest;
 use crate::core::trace::fmt;
-use crate::ui::app::use_app;
+use crate::ui::state::use_app;
 
 /// Height of one token's row, by sentence length: roomy for tutorial sentences, compact at 64.
 fn row_height(n: usize) -> f64 {
@@ -36,7 +37,7 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
                 .unwrap_or_default()
         })
     });
-    let causal = Memo::new(move |_| state.model.with(|m| m.causal));
+    let causal = state.causal;
     let y = move |k: usize| (k as f64 + 0.5) * row_height(n.get()) + 4.0;
     let font = move || if n.get() <= 24 { "12" } else { "9" };
 
@@ -89,12 +90,7 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
     let description = move || {
         let i = query.get();
         let word = state.words.with(|w| w.get(i).cloned().unwrap_or_default());
-        let top = row.with(|r| {
-            r.iter()
-                .enumerate()
-                .max_by(|a, b| a.1.total_cmp(b.1))
-                .map(|(j, &w)| (j, w))
-        });
+        let top = row.with(|r| largest(r.iter().copied()));
         let most = top.map(|(j, w)| {
             let key = state
                 .words

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::core::link::{encode_model, read_link, write_fragment, Link, Shown, MAX_LINK_CHARS};
+use crate::core::link::{encode_model, read_link, write_fragment, Link, MAX_LINK_CHARS};
 use crate::core::model::{Dims, Model};
-use crate::ui::app::{AppState, DEFAULT_DECIMALS};
+use crate::ui::state::AppState;
 
 /// How long the page waits after the last change before writing the URL and saving.
 const WRITE_DELAY: Duration = Duration::from_millis(400);
@@ -87,25 +87,6 @@ fn replace_fragment(fragment: &str) {
     }
 }
 
-/// What the fragment carries besides the model, as the page shows it now.
-fn shown(state: AppState) -> Shown {
-    let head = state.focused_head.get_untracked();
-    let decimals = state.precision.get_untracked();
-    let mut faces: Vec<_> = state.faces.with_untracked(|f| {
-        f.iter()
-            .map(|(&(name, head), &face)| (name, head, face))
-            .collect()
-    });
-    faces.sort_by_key(|&(name, head, _)| (name, head));
-    Shown {
-        focus: state.selected.get_untracked(),
-        head: (head != 0).then_some(head),
-        decimals: (decimals != DEFAULT_DECIMALS).then_some(decimals),
-        hidden: state.hidden.get_untracked(),
-        faces,
-    }
-}
-
 thread_local! {
     /// The seeded base of the last model written (see core::link): it only changes with the
     /// sentence, the sizes or the seed, and drawing it at the limits takes a while.
@@ -126,7 +107,7 @@ pub fn fragment_now(state: AppState) -> String {
             encode_model(m, cache.as_ref().map(|(_, b)| (seed, b)))
         })
     });
-    write_fragment(&model, &shown(state))
+    write_fragment(&model, &state.shown())
 }
 
 /// Keeps the URL's fragment and the saved work (under `work_key`) in step with the page:
@@ -149,7 +130,8 @@ pub fn keep_in_url(state: AppState, work_key: String) {
         state.focused_head.track();
         state.precision.track();
         state.hidden.track();
-        state.faces.track();
+        state.look.faces.track();
+        state.seed.track();
         if first.is_none() {
             return;
         }

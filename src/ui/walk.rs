@@ -5,56 +5,24 @@ use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::ui::app::use_app;
-use crate::ui::labs::Lab;
-use crate::ui::steps::Step;
+use crate::core::pipeline::{stops, Stop};
+use crate::ui::state::use_app;
+use crate::ui::{labs, steps};
 
-/// One place the walk stops at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
-    /// A pipeline step's section.
-    Step(Step),
-    /// A lab's section, right after its step.
-    Lab(Lab),
-}
-
-impl Stop {
-    /// The id of its `<section>`.
-    pub fn id(self) -> String {
-        match self {
-            Stop::Step(step) => format!("step-{}", step.key()),
-            Stop::Lab(lab) => lab.id().to_owned(),
-        }
-    }
-
-    fn title(self) -> String {
-        match self {
-            Stop::Step(step) => format!("{}. {}", step.number(), step.title()),
-            Stop::Lab(lab) => lab.title().to_owned(),
-        }
-    }
-
-    fn hint(self) -> &'static str {
-        match self {
-            Stop::Step(step) => step.hint(),
-            Stop::Lab(lab) => lab.hint(),
-        }
+/// "3. Projections …" or the lab's title, for the walk's panel.
+fn title(stop: Stop) -> String {
+    match stop {
+        Stop::Step(step) => format!("{}. {}", step.number(), steps::text(step).title),
+        Stop::Lab(lab) => labs::text(lab).title.to_owned(),
     }
 }
 
-/// The walk's stops, read from [`Step::ALL`]: each step then its lab; the heads' output only
-/// when there are several heads (it is not on the page otherwise).
-pub fn stops(heads: usize) -> Vec<Stop> {
-    Step::ALL
-        .into_iter()
-        .filter(|&s| s != Step::Output || heads > 1)
-        .flat_map(|s| std::iter::once(Stop::Step(s)).chain(s.lab().map(Stop::Lab)))
-        .collect()
-}
-
-/// Whether the walk is at `stop` now.
-pub fn is_current(stop: Stop) -> bool {
-    use_app().walk_stop.get() == Some(stop)
+/// What the walk suggests trying at `stop`.
+fn hint(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Step(step) => steps::text(step).hint,
+        Stop::Lab(lab) => labs::text(lab).hint,
+    }
 }
 
 /// Focuses a button once the walk's panel has been shown (signals update the page after this
@@ -132,10 +100,10 @@ pub fn Walk() -> impl IntoView {
                 <p class="walk-where">
                     {move || {
                         let stop = state.walk_stop.get()?;
-                        Some(format!("{} of {} · {}", index()? + 1, total.get(), stop.title()))
+                        Some(format!("{} of {} · {}", index()? + 1, total.get(), title(stop)))
                     }}
                 </p>
-                <p class="walk-hint">{move || state.walk_stop.get().map(Stop::hint)}</p>
+                <p class="walk-hint">{move || state.walk_stop.get().map(hint)}</p>
             </div>
             <div class="walk-buttons">
                 // aria-disabled rather than disabled: a disabled button would drop the focus.

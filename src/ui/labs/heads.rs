@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::labs::most_attended;
 use crate::core::trace::fmt;
-use crate::ui::app::use_app;
+use crate::ui::state::use_app;
 
 /// Shown inside the output step (which is there only with several heads).
 #[component]

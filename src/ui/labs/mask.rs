@@ -9,9 +9,10 @@ use crate::core::heatmap::NUMBERS_MAX_SIDE;
 use crate::core::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
 use crate::core::softmax::is_future;
 use crate::core::trace::fmt;
-use crate::ui::app::use_app;
+use crate::ui::state::use_app;
 use crate::ui::in_view::{in_view, memo_in_view};
-use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
+use crate::core::pipeline::Lab;
+use crate::ui::labs::frame::{LabSection, LabText, RangeField, Stat};
 
 /// 10⁰ … 10⁴ as written on the control.
 fn power_of_ten(exponent: u32) -> String {
@@ -19,10 +20,17 @@ fn power_of_ten(exponent: u32) -> String {
     format!("10{}", SUPERSCRIPTS.get(exponent as usize).unwrap_or(&"?"))
 }
 
+/// What the page says about this lab.
+pub const TEXT: LabText = LabText {
+    title: "Lab: why mask with −∞?",
+    short_title: "−∞ lab",
+    hint: "Raise the magnitude step by step until renormalising breaks (cells marked in red), while −∞ stays exact.",
+};
+
 #[component]
 pub fn MaskLab() -> impl IntoView {
     let state = use_app();
-    let exponent = state.lab_magnitude;
+    let exponent = state.lab_exponent;
     let explain = NodeRef::<P>::new();
     let seen = in_view(explain);
     // Head 0's scaled scores, masked causally here whether or not the model is causal; out of
@@ -61,7 +69,7 @@ pub fn MaskLab() -> impl IntoView {
     };
 
     view! {
-        <LabSection lab=Lab::Mask>
+        <LabSection lab=Lab::Mask text=&TEXT>
             <p class="explain" node_ref=explain>
                 "The tutorial masks in two ways. Method 1: softmax the scores as they are, zero the future (× tril(ones)), divide each row by its new sum. "
                 "Method 2: put −∞ in the future scores, then softmax. On ordinary scores they agree. Multiply the scores (head 0's scaled scores, masked causally here) by a growing power of ten and watch."

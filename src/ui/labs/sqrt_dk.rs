@@ -11,10 +11,11 @@ use crate::core::sqrt_dk::{
     dk_at, log_fraction, plot_dks, slider_position, theory_variance, RowStats, Sample, DK_MAX,
     DK_MIN, PAIRS, ROWS, ROW_LEN,
 };
-use crate::ui::app::use_app;
-use crate::ui::controls::{accept, IntegerField};
+use crate::ui::state::use_app;
+use crate::ui::fields::{accept, IntegerField};
 use crate::ui::in_view::in_view;
-use crate::ui::labs::{Lab, LabSection, RangeField, Stat};
+use crate::core::pipeline::Lab;
+use crate::ui::labs::frame::{LabSection, LabText, RangeField, Stat};
 
 /// The three choices in the order the lab lists them, with their row labels and theory.
 const CHOICES: [(Scale, &str, &str); 3] = [
@@ -30,6 +31,13 @@ struct Figures {
     theory: f64,
     row: RowStats,
 }
+
+/// What the page says about this lab.
+pub const TEXT: LabText = LabText {
+    title: "Lab: why divide by √dₖ?",
+    short_title: "√dₖ lab",
+    hint: "Drag dₖ up to 1024: unscaled, the variance grows like dₖ and the largest weight heads for 1 while the gradient dies; ÷dₖ flattens every row; ÷√dₖ stays put.",
+};
 
 #[component]
 pub fn SqrtDkLab() -> impl IntoView {
@@ -75,7 +83,7 @@ pub fn SqrtDkLab() -> impl IntoView {
     let size = move || Sample::size(dk.get());
 
     view! {
-        <LabSection lab=Lab::SqrtDk>
+        <LabSection lab=Lab::SqrtDk text=&TEXT>
             <p class="explain" node_ref=explain>
                 "The argument for √dₖ assumes queries and keys whose components are independent, with mean 0 and variance 1. "
                 "Here are such vectors, drawn at random: pick dₖ and see what each choice of divisor does to the scores q·k, "

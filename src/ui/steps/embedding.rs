@@ -5,9 +5,19 @@ use nalgebra::DMatrix;
 
 use crate::core::heatmap::Heat;
 use crate::core::model::Editable;
-use crate::ui::app::use_app;
-use crate::ui::matrix_view::{index_labels, MatrixView};
-use crate::ui::steps::{Step, StepSection};
+use crate::ui::state::use_app;
+use crate::ui::matrix::{index_labels, MatrixView};
+use crate::core::pipeline::Step;
+use crate::ui::steps::frame::{StepSection, StepText};
+
+/// What the page says about this step.
+pub const TEXT: StepText = StepText {
+    short_title: "Embedding",
+    title: "Embedding",
+    formula: "embedded[t] = embedding[id(t)]   (n × d_in)",
+    explain: "Each vocabulary word owns a row of d_in numbers, its embedding: a point in a space where the model can compare words. In a trained model these numbers are learned; here they come from PyTorch's nn.Embedding initialisation or from the preset, and you can edit every one. The embedded sentence simply looks up each token's row, so a repeated word repeats its row.",
+    hint: "Change one number in a word's row of the embedding table: only that word's rows of X change.",
+};
 
 #[component]
 pub fn EmbeddingStep() -> impl IntoView {
@@ -29,7 +39,7 @@ pub fn EmbeddingStep() -> impl IntoView {
     .into();
 
     view! {
-        <StepSection step=Step::Embedding>
+        <StepSection step=Step::Embedding text=&TEXT>
             <div class="heads">
                 <MatrixView
                     name="embedding"

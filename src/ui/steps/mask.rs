@@ -2,30 +2,40 @@
 
 use leptos::prelude::*;
 
-use crate::core::heatmap::Heat;
-use crate::ui::app::use_app;
-use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
+use crate::ui::state::use_app;
+use crate::core::edit::Edit;
+use crate::core::pipeline::Step;
+use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
+
+/// What the page says about this step.
+pub const TEXT: StepText = StepText {
+    short_title: "Mask",
+    title: "Causal mask",
+    formula: "masked[i][j] = −∞ where j > i · softmax turns −∞ into exactly 0",
+    explain: "A model that writes text one token at a time must not peek at tokens that come later. So each query may only look at itself and the tokens before it: every score above the diagonal is replaced by −∞, which the softmax turns into a weight of exactly 0. The tutorial also shows a second way: compute the weights without a mask, zero the future (multiply by a lower-triangular matrix of ones), then divide each row by its new sum. Both give the same weights, unless the scores are so large that the unmasked softmax underflows to 0: the lab below finds where.",
+    hint: "Turn causal off and on in the controls and watch row 1: masked, it may only look at itself and the token before it.",
+};
 
 #[component]
 pub fn MaskStep() -> impl IntoView {
     let state = use_app();
-    let causal = Memo::new(move |_| state.model.with(|m| m.causal));
+    let causal = state.causal;
     view! {
-        <StepSection step=Step::Mask>
+        <StepSection step=Step::Mask text=&TEXT>
             <Show
                 when=move || causal.get()
                 fallback=move || view! {
                     <p class="note">
                         "Causal is off: every token sees every other token. "
-                        <button type="button" data-action="causal-on" on:click=move |_| state.edit(|m| m.causal = true)>"Turn the causal mask on"</button>
+                        <button type="button" data-action="causal-on" on:click=move |_| { state.apply(Edit::Causal(true)).ok(); }>"Turn the causal mask on"</button>
                     </p>
                 }
             >
-                <HeadMatrices name="masked_scores" title="masked scores" pick=|h| &h.masked_scores columns=Columns::Tokens heat=Heat::Signed grey_future=true/>
+                <HeadMatrices key="masked_scores"/>
                 <h3>"Method 1: softmax, then zero the future, then renormalise"</h3>
                 <div class="side-by-side">
-                <HeadMatrices name="masked_weights_simple" title="weights × tril(ones)" pick=|h| h.masked_weights_simple.as_ref().unwrap_or(&h.weights) columns=Columns::Tokens heat=Heat::Unit grey_future=true/>
-                <HeadMatrices name="masked_weights_renormalized" title="÷ row sums" pick=|h| h.masked_weights_renormalized.as_ref().unwrap_or(&h.weights) columns=Columns::Tokens heat=Heat::Unit grey_future=true/>
+                <HeadMatrices key="masked_weights_simple"/>
+                <HeadMatrices key="masked_weights_renormalized"/>
                 </div>
                 <p class="note">"Method 2, −∞ before the softmax, gives the weights in the next step: compare them with “÷ row sums”."</p>
             </Show>

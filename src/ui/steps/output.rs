@@ -4,10 +4,20 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::heatmap::Heat;
-use crate::ui::app::use_app;
+use crate::ui::state::use_app;
 use crate::ui::labs::heads::HeadsPicture;
-use crate::ui::matrix_view::{index_labels, MatrixView};
-use crate::ui::steps::{Step, StepSection};
+use crate::ui::matrix::{index_labels, MatrixView};
+use crate::core::pipeline::Step;
+use crate::ui::steps::frame::{StepSection, StepText};
+
+/// What the page says about this step.
+pub const TEXT: StepText = StepText {
+    short_title: "Heads",
+    title: "Output: heads concatenated",
+    formula: "output = [context₀ | context₁ | …]   (n × Σ d_v)",
+    explain: "Each head attends in its own way, with its own weights. Multi-head attention runs them side by side and concatenates their context vectors column by column (a real transformer then mixes them with one more matrix). The first columns are head 0's context, the next head 1's, and so on.",
+    hint: "Each head's context fills its own columns; compare which token each head attends to most.",
+};
 
 #[component]
 pub fn OutputStep() -> impl IntoView {
@@ -15,8 +25,8 @@ pub fn OutputStep() -> impl IntoView {
     let output: Signal<DMatrix<f64>> =
         Memo::new(move |_| state.trace.with(|t| t.output.clone())).into();
     view! {
-        <Show when=move || { state.heads.get() > 1 }>
-            <StepSection step=Step::Output>
+        <Show when=move || Step::Output.on_page(state.heads.get())>
+            <StepSection step=Step::Output text=&TEXT>
                 <HeadsPicture/>
                 <div class="heads">
                     <MatrixView

@@ -2,17 +2,26 @@
 
 use leptos::prelude::*;
 
-use crate::core::heatmap::Heat;
-use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
+use crate::core::pipeline::Step;
+use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
+
+/// What the page says about this step.
+pub const TEXT: StepText = StepText {
+    short_title: "Q, K, V",
+    title: "Queries, keys, values",
+    formula: "Q = X · W_query (n × d_k) · K = X · W_key (n × d_k) · V = X · W_value (n × d_v)",
+    explain: "Multiplying the embedded sentence by each weight matrix gives every token its query, key and value at once: row t of Q is token t's query. Change one embedding number and only that token's rows move; change one weight and every token's column moves.",
+    hint: "Compare a token's query with its key: the same word asks for one thing and offers another.",
+};
 
 #[component]
 pub fn QkvStep() -> impl IntoView {
     view! {
-        <StepSection step=Step::Qkv>
+        <StepSection step=Step::Qkv text=&TEXT>
             <div class="side-by-side">
-            <HeadMatrices name="queries" title="queries Q" pick=|h| &h.queries columns=Columns::Index heat=Heat::Signed/>
-            <HeadMatrices name="keys" title="keys K" pick=|h| &h.keys columns=Columns::Index heat=Heat::Signed/>
-            <HeadMatrices name="values" title="values V" pick=|h| &h.values columns=Columns::Index heat=Heat::Signed/>
+            <HeadMatrices key="queries"/>
+            <HeadMatrices key="keys"/>
+            <HeadMatrices key="values"/>
             </div>
         </StepSection>
     }

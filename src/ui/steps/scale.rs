@@ -3,12 +3,21 @@
 use leptos::html::Table;
 use leptos::prelude::*;
 
-use crate::core::heatmap::Heat;
 use crate::core::labs::scaling_effects;
 use crate::core::trace::fmt;
-use crate::ui::app::use_app;
+use crate::ui::state::use_app;
 use crate::ui::in_view::{in_view, memo_in_view};
-use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
+use crate::core::pipeline::Step;
+use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
+
+/// What the page says about this step.
+pub const TEXT: StepText = StepText {
+    short_title: "÷√dₖ",
+    title: "Scaling by √dₖ",
+    formula: "scaled = scores / √d_k",
+    explain: "A dot product of d_k components grows with d_k: if the components have variance 1, the score has variance d_k, so its spread grows like √d_k. Large scores push the softmax to give one token almost everything and the rest almost nothing, which stops learning. Dividing by √d_k brings the spread back to about 1 whatever d_k is. Dividing by d_k shrinks it too far (the weights flatten towards uniform as d_k grows); not dividing lets them saturate. Switch the scaling above to see each, and run the experiment in the lab below.",
+    hint: "Switch the scaling in the controls to none, then to dₖ, and watch the table's average largest weight.",
+};
 
 #[component]
 pub fn ScaleStep() -> impl IntoView {
@@ -24,10 +33,10 @@ pub fn ScaleStep() -> impl IntoView {
         })
     };
     view! {
-        <StepSection step=Step::Scale>
+        <StepSection step=Step::Scale text=&TEXT>
             <p class="note">{divisor}</p>
             <ScalingComparison/>
-            <HeadMatrices name="scaled_scores" title="scaled scores" pick=|h| &h.scaled_scores columns=Columns::Tokens heat=Heat::Signed/>
+            <HeadMatrices key="scaled_scores"/>
         </StepSection>
     }
 }

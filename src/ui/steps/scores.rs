@@ -2,9 +2,18 @@
 
 use leptos::prelude::*;
 
-use crate::core::heatmap::Heat;
-use crate::ui::app::{use_app, Detail};
-use crate::ui::steps::{Breakdown, Columns, HeadMatrices, Step, StepSection};
+use crate::ui::state::{use_app, Detail};
+use crate::core::pipeline::Step;
+use crate::ui::steps::frame::{Breakdown, HeadMatrices, StepSection, StepText};
+
+/// What the page says about this step.
+pub const TEXT: StepText = StepText {
+    short_title: "Q·Kᵀ",
+    title: "Scores Q·Kᵀ",
+    formula: "scores[i][j] = query_i · key_j   (n × n: rows are queries, columns are keys)",
+    explain: "How well does token i's query match token j's key? Their dot product: multiply component by component and add. A large score means a good match. Rows are the tokens asking (queries), columns the tokens being asked (keys). Click any score to see its sum written out.",
+    hint: "Click a score to see its dot product written out term by term.",
+};
 
 #[component]
 pub fn ScoresStep() -> impl IntoView {
@@ -13,8 +22,8 @@ pub fn ScoresStep() -> impl IntoView {
         state.detail.set(Some(Detail::Score { head, query, key }))
     });
     view! {
-        <StepSection step=Step::Scores>
-            <HeadMatrices name="scores" title="scores Q·Kᵀ" pick=|h| &h.scores columns=Columns::Tokens heat=Heat::Signed on_cell_click=explain_score/>
+        <StepSection step=Step::Scores text=&TEXT>
+            <HeadMatrices key="scores" on_cell_click=explain_score/>
             <Breakdown kind="score"/>
         </StepSection>
     }

@@ -2,11 +2,20 @@
 
 use leptos::prelude::*;
 
-use crate::core::history::EditKey;
-use crate::core::state::check_sentence;
+use crate::core::edit::Edit;
 use crate::core::tokens::invisible_characters;
-use crate::ui::app::use_app;
-use crate::ui::steps::{Step, StepSection};
+use crate::ui::state::use_app;
+use crate::core::pipeline::Step;
+use crate::ui::steps::frame::{StepSection, StepText};
+
+/// What the page says about this step.
+pub const TEXT: StepText = StepText {
+    short_title: "Tokens",
+    title: "Sentence → tokens",
+    formula: "words = sentence without commas, split on spaces · vocabulary = sorted(set(words)) · id = index in vocabulary",
+    explain: "A model cannot read letters, so the sentence is cut into words, and each distinct word gets a number: its place in the alphabetically sorted vocabulary (capitals sort first, as in Python). A word used twice gets the same id, so it will get the same embedding. Click a token to follow it as the query through every step.",
+    hint: "Click a token, say “she”, to follow it as the query through every step; or type a sentence of your own.",
+};
 
 #[component]
 pub fn SentenceStep() -> impl IntoView {
@@ -16,23 +25,14 @@ pub fn SentenceStep() -> impl IntoView {
 
     // Each keystroke retokenises; words already known keep their embedding rows.
     let on_input = move |ev| {
-        let text = event_target_value(&ev);
-        let result = check_sentence(&text).and_then(|_| {
-            state
-                .model
-                .with_untracked(|m| m.with_sentence(&text, state.seed.get_untracked()))
-        });
-        match result {
-            Ok(model) => {
-                error.set(None);
-                state.replace(EditKey::Sentence, model);
-            }
+        match state.apply(Edit::Sentence(event_target_value(&ev))) {
+            Ok(()) => error.set(None),
             Err(e) => error.set(Some(format!("Sentence: {e}. Still using the last one."))),
         }
     };
 
     view! {
-        <StepSection step=Step::Sentence>
+        <StepSection step=Step::Sentence text=&TEXT>
             <label class="sentence-field">
                 <span>"Sentence"</span>
                 <input
@@ -41,7 +41,7 @@ pub fn SentenceStep() -> impl IntoView {
                     data-control="sentence"
                     prop:value=move || state.model.with(|m| m.sentence().to_owned())
                     on:input=on_input
-                    on:blur=move |_| state.history.update(|h| h.seal())
+                    on:blur=move |_| { state.apply(Edit::Seal).ok(); }
                     aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
                     aria-describedby=move || error.with(|e| e.is_some().then_some("sentence-error"))
                 />

@@ -3,22 +3,31 @@
 
 use leptos::prelude::*;
 
-use crate::core::heatmap::Heat;
-use crate::ui::app::use_app;
-use crate::ui::heatmap::Thumbnail;
+use crate::ui::state::use_app;
+use crate::ui::matrix::heatmap::Thumbnail;
 use crate::ui::lines::AttentionLines;
-use crate::ui::steps::{Columns, HeadMatrices, Step, StepSection};
+use crate::core::pipeline::Step;
+use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
+
+/// What the page says about this step.
+pub const TEXT: StepText = StepText {
+    short_title: "Softmax",
+    title: "Attention weights (softmax)",
+    formula: "weights[i][j] = exp(s_ij) / Σ_k exp(s_ik)   — each row sums to 1",
+    explain: "The softmax turns each row of scores into weights between 0 and 1 that add up to 1: how much of its attention token i pays to each token j. Bigger scores win more than proportionally, because of the exponential. Only differences within a row matter: adding the same number to a whole row changes nothing. (We subtract the row's largest score first, so huge scores never overflow.)",
+    hint: "Follow a token and read its row: the weights add up to 1, and the largest goes to the key whose score was largest.",
+};
 
 #[component]
 pub fn SoftmaxStep() -> impl IntoView {
     let state = use_app();
     view! {
-        <StepSection step=Step::Softmax>
+        <StepSection step=Step::Softmax text=&TEXT>
             <Show when=move || { state.heads.get() > 1 }>
                 <HeadStrip/>
             </Show>
             <div class="side-by-side">
-                <HeadMatrices name="weights" title="weights" pick=|h| &h.weights columns=Columns::Tokens heat=Heat::Unit grey_future=true/>
+                <HeadMatrices key="weights"/>
                 <For each=move || state.visible_heads.get() key=|h| *h let:h>
                     <AttentionLines head=h/>
                 </For>
@@ -31,7 +40,7 @@ pub fn SoftmaxStep() -> impl IntoView {
 #[component]
 fn HeadStrip() -> impl IntoView {
     let state = use_app();
-    let causal: Signal<bool> = Memo::new(move |_| state.model.with(|m| m.causal)).into();
+    let causal: Signal<bool> = state.causal.into();
     view! {
         <div class="head-strip" role="group" aria-label="Every head's weights; pick one to see it in detail">
             <For each=move || 0..state.heads.get() key=|h| *h let:h>
@@ -44,7 +53,7 @@ fn HeadStrip() -> impl IntoView {
                     aria-label=format!("Show head {h}")
                     on:click=move |_| state.focused_head.set(h)
                 >
-                    <Thumbnail head=h matrix=state.head_matrix(h, |t| &t.weights) causal/>
+                    <Thumbnail head=h matrix=state.head_matrix(h, |t| Some(&t.weights)) causal/>
                     <span>{format!("head {h}")}</span>
                 </button>
             </For>

@@ -14,11 +14,10 @@ use crate::core::heatmap::{
     cell_pixels, fit_label, max_abs, Heat, Layout, Palette, Rgb, LABEL_FONT_PX,
 };
 use crate::core::trace::fmt;
-use crate::ui::app::use_app;
-use crate::ui::cell_input::CellInput;
 use crate::ui::in_view::in_view;
-use crate::ui::matrix_table::CellView;
-use crate::ui::matrix_view::MatrixSpec;
+use crate::ui::matrix::cell_input::CellInput;
+use crate::ui::matrix::spec::{CellView, MatrixSpec};
+use crate::ui::state::use_look;
 
 fn css(rgb: Rgb) -> String {
     format!("rgb({},{},{})", rgb[0], rgb[1], rgb[2])
@@ -274,8 +273,7 @@ fn outline_marks(ctx: &CanvasRenderingContext2d, l: &Layout, palette: &Palette, 
 /// labels and full value; a click or Enter explains or edits the cell as in the table.
 #[component]
 pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
-    let state = use_app();
-    let (palette, precision) = (state.palette, state.precision);
+    let (palette, precision) = (spec.look.palette, spec.look.precision);
     let canvas = NodeRef::<Canvas>::new();
     let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
     let (id, label) = (spec.id(), spec.label());
@@ -561,7 +559,7 @@ pub fn Thumbnail(
     /// Grey the cells above the diagonal (causal).
     causal: Signal<bool>,
 ) -> impl IntoView {
-    let palette = use_app().palette;
+    let palette = use_look().palette;
     let canvas = NodeRef::<Canvas>::new();
     let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
     let visible = in_view(canvas);

@@ -1,56 +1,25 @@
-//! One view for every matrix, with two faces: numbers (a table) and a heat map (a canvas). Both
-//! faces take the same [`MatrixSpec`]; the view adds the caption and the toggle between them.
+//! One view for every matrix, with two faces: numbers (a table, `table`) and a heat map (a
+//! canvas, `heatmap`). Both faces take the same [`MatrixSpec`]; the view adds the caption and
+//! the toggle between them. `cell_input` edits a cell in either face, `keyboard` moves between
+//! cells.
 
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::heatmap::{Face, Heat};
 use crate::core::report::matrix_csv;
-use crate::ui::app::{use_app, CellEditor};
 use crate::ui::export::download;
-use crate::ui::heatmap::HeatMap;
-use crate::ui::matrix_table::MatrixTable;
+use crate::ui::state::{use_look, CellEditor};
+use heatmap::HeatMap;
+use table::MatrixTable;
 
-/// What a matrix view shows and what it reports: the one small interface of both faces.
-#[derive(Clone, Copy)]
-pub struct MatrixSpec {
-    /// The DOM contract's name (`scores`, `w_query`, …).
-    pub name: &'static str,
-    /// What the caption calls it (`W_query`, `Q·Kᵀ`, …).
-    pub title: &'static str,
-    pub head: Option<usize>,
-    /// What rows and columns are (`query ╲ key`), or empty.
-    pub corner: &'static str,
-    pub matrix: Signal<DMatrix<f64>>,
-    pub row_labels: Signal<Vec<String>>,
-    pub col_labels: Signal<Vec<String>>,
-    pub heat: Heat,
-    /// The followed token's row.
-    pub highlight_row: Signal<Option<usize>>,
-    /// Grey the cells above the diagonal (causal).
-    pub grey_future: Signal<bool>,
-    /// Present when the learner may edit the numbers.
-    pub editor: Option<CellEditor>,
-    /// A cell was clicked or chosen with Enter (e.g. to explain a score).
-    pub on_cell_click: Option<Callback<(usize, usize)>>,
-    /// A row label was clicked (e.g. to follow that token).
-    pub on_row_click: Option<Callback<usize>>,
-}
+pub mod cell_input;
+pub mod heatmap;
+pub mod keyboard;
+pub mod spec;
+pub mod table;
 
-impl MatrixSpec {
-    /// "W_query, head 1" for captions and screen readers.
-    pub fn label(&self) -> String {
-        match self.head {
-            Some(h) => format!("{}, head {h}", self.title),
-            None => self.title.to_owned(),
-        }
-    }
-
-    /// Unique within the page, for element ids.
-    pub fn id(&self) -> String {
-        format!("{}-{}", self.name, self.head.unwrap_or(0))
-    }
-}
+pub use spec::{CellView, MatrixSpec};
 
 /// A matrix with its caption and a toggle between numbers and heat map. Small matrices open as
 /// numbers, large ones as heat maps ([`Face::default_for`]); the learner's choice sticks.
@@ -70,7 +39,9 @@ pub fn MatrixView(
     #[prop(optional)] on_cell_click: Option<Callback<(usize, usize)>>,
     #[prop(optional)] on_row_click: Option<Callback<usize>>,
 ) -> impl IntoView {
+    let look = use_look();
     let spec = MatrixSpec {
+        look,
         name,
         title,
         head,
@@ -85,7 +56,7 @@ pub fn MatrixView(
         on_cell_click,
         on_row_click,
     };
-    let faces = use_app().faces;
+    let faces = look.faces;
     let key = (name, head);
     let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
     let face = Memo::new(move |_| {

@@ -7,9 +7,9 @@ use leptos::prelude::*;
 
 use crate::core::numbers::{read_block, read_cell, CellText};
 use crate::core::trace::fmt;
-use crate::ui::app::{use_app, CellEditor};
-use crate::ui::keyboard;
-use crate::ui::matrix_table::CellView;
+use crate::ui::matrix::keyboard;
+use crate::ui::matrix::spec::CellView;
+use crate::ui::state::CellEditor;
 
 /// An `<input>` for cell (`row`, `col`) of a matrix. `view` is the committed number and its text;
 /// `editor` receives each valid number as it is typed, a pasted block anchored here, and the end
@@ -24,7 +24,6 @@ pub fn CellInput(
     label: String,
     editor: CellEditor,
 ) -> impl IntoView {
-    let precision = use_app().precision;
     let input = NodeRef::<Input>::new();
     let focused = RwSignal::new(false);
     let error = RwSignal::new(None::<String>);
@@ -51,7 +50,7 @@ pub fn CellInput(
             CellText::Incomplete => error.set(None),
             CellText::Invalid(message) => error.set(Some(format!(
                 "{message}; still using {}.",
-                fmt(view.with_untracked(|c| c.value), precision.get_untracked())
+                view.with_untracked(|c| fmt(c.value, c.precision))
             ))),
         }
     };

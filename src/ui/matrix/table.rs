@@ -6,17 +6,15 @@ use leptos::prelude::*;
 
 use crate::core::heatmap::{max_abs, Heat};
 use crate::core::softmax::is_future;
-use crate::core::trace::fmt;
-use crate::ui::app::use_app;
-use crate::ui::cell_input::CellInput;
-use crate::ui::keyboard;
-use crate::ui::matrix_view::MatrixSpec;
+use crate::ui::matrix::cell_input::CellInput;
+use crate::ui::matrix::keyboard;
+use crate::ui::matrix::spec::{CellView, MatrixSpec};
 
 /// A matrix as a table. The rows and cells are rebuilt only when the shape changes; a new value
 /// rewrites just the cells whose number changed.
 #[component]
 pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
-    let precision = use_app().precision;
+    let precision = spec.look.precision;
     let (id_base, label) = (spec.id(), spec.label());
     let shape = Memo::new(move |_| spec.matrix.with(|m| m.shape()));
 
@@ -238,32 +236,3 @@ fn heat_text(heat: f64) -> String {
     format!("{heat:.3}")
 }
 
-/// What one cell shows, as numbers: comparing it is cheap, and only the cells whose view
-/// changed are formatted (an edit in `dog` compares about 600 cells and formats a few dozen).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CellView {
-    /// Full precision, for `data-value` and editing.
-    pub value: f64,
-    /// Decimals shown.
-    pub precision: usize,
-    /// Colour strength (see [`Heat::level`]).
-    pub heat: f64,
-    /// Above the diagonal of a causal matrix.
-    pub masked: bool,
-}
-
-impl CellView {
-    pub fn new(value: f64, precision: usize, heat: Heat, max_abs: f64, masked: bool) -> Self {
-        CellView {
-            value,
-            precision,
-            heat: heat.level(value, max_abs),
-            masked,
-        }
-    }
-
-    /// The value with the page's precision (−∞ as "−∞").
-    pub fn text(&self) -> String {
-        fmt(self.value, self.precision)
-    }
-}

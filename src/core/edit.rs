@@ -1,0 +1,229 @@
+//! Every change a learner or a script can make to the document, as a value ([`Edit`]), and the
+//! one function that applies it ([`Document::apply`]): it checks the limits, decides what undo
+//! keeps and merges, and says whether the followed token is still there. The page, the
+//! scripting API and its postMessage twin all go through it. Which preset the model is follows
+//! from the model ([`crate::core::presets::matching`]), so any edit clears it and undo brings
+//! it back.
+
+use super::history::{EditKey, History};
+use super::link::DEFAULT_SEED;
+use super::model::{Dims, Editable, Model, Scale};
+use super::script::check_value;
+use super::state::check_sentence;
+
+/// One change to the document.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    /// A number typed into a cell: the keystrokes of one number are one undo step.
+    Cell {
+        /// The matrix.
+        target: Editable,
+        /// Its row.
+        row: usize,
+        /// Its column.
+        col: usize,
+        /// The number.
+        value: f64,
+    },
+    /// One number set at once (the scripting API): an undo step of its own.
+    Set {
+        /// The matrix.
+        target: Editable,
+        /// Its row.
+        row: usize,
+        /// Its column.
+        col: usize,
+        /// The number.
+        value: f64,
+    },
+    /// A block pasted with its top-left at (`row`, `col`); refused whole when it does not fit.
+    Paste {
+        /// The matrix.
+        target: Editable,
+        /// The block's top row.
+        row: usize,
+        /// The block's left column.
+        col: usize,
+        /// Its numbers, by rows.
+        block: Vec<Vec<f64>>,
+    },
+    /// The learner left a field: the next keystroke there starts a new undo step.
+    Seal,
+    /// The sentence as typed; its keystrokes are one undo step.
+    Sentence(String),
+    /// New sizes: numbers whose place remains are kept, new places drawn from the seed.
+    Resize(Dims),
+    /// Every number drawn again as `torch.manual_seed(seed)` would.
+    Reinitialise,
+    /// The seed for re-initialising and for new numbers (not an undo step).
+    Seed(u64),
+    /// The causal mask on or off.
+    Causal(bool),
+    /// The scaling of the scores.
+    Scale(Scale),
+    /// A whole model: a preset, a loaded state, the saved work.
+    Open(Box<Model>),
+    /// Takes back the last step.
+    Undo,
+    /// Repeats the last step undone.
+    Redo,
+}
+
+/// What undo covers, and the seed new numbers are drawn from.
+#[derive(Clone, Debug)]
+pub struct Document {
+    /// The model everything on the page is computed from.
+    pub model: Model,
+    /// The steps before and after it.
+    pub history: History,
+    /// The seed of re-initialising and of the numbers a resize or a new word adds.
+    pub seed: u64,
+}
+
+impl Document {
+    /// A document of `model`, with nothing to undo and the default seed.
+    pub fn new(model: Model) -> Document {
+        Document {
+            model,
+            history: History::default(),
+            seed: DEFAULT_SEED,
+        }
+    }
+
+    /// Applies `edit`; `followed` is the token followed before it, and the result the token
+    /// followed after it (none once it is gone). A refused edit changes nothing and says why.
+    pub fn apply(&mut self, edit: Edit, followed: Option<usize>) -> Result<Option<usize>, String> {
+        apply(&mut self.model, &mut self.history, &mut self.seed, edit)?;
+        Ok(still_there(followed, &self.model))
+    }
+}
+
+/// The followed token, if the model still has it.
+pub fn still_there(followed: Option<usize>, model: &Model) -> Option<usize> {
+    followed.filter(|&i| i < model.tokens().len())
+}
+
+/// What an edit changed, so that a page notifies only the parts that changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Changed {
+    /// The model.
+    pub model: bool,
+    /// The undo history.
+    pub history: bool,
+    /// The seed.
+    pub seed: bool,
+}
+
+/// [`Document::apply`] over the document's parts, as a page holds them in separate signals.
+pub fn apply(
+    model: &mut Model,
+    history: &mut History,
+    seed: &mut u64,
+    edit: Edit,
+) -> Result<Changed, String> {
+    let both = Changed {
+        model: true,
+        history: true,
+        seed: false,
+    };
+    match edit {
+        Edit::Cell {
+            target,
+            row,
+            col,
+            value,
+        } => {
+            let value = check_value(value)?;
+            if !history.set_cell(model, target, row, col, value) {
+                return Err(outside(model, target, row, col));
+            }
+        }
+        Edit::Set {
+            target,
+            row,
+            col,
+            value,
+        } => {
+            let value = check_value(value)?;
+            history.seal();
+            if !history.set_cell(model, target, row, col, value) {
+                return Err(outside(model, target, row, col));
+            }
+            history.seal();
+        }
+        Edit::Paste {
+            target,
+            row,
+            col,
+            block,
+        } => {
+            for &x in block.iter().flatten() {
+                check_value(x)?;
+            }
+            history.paste(model, target, row, col, &block)?;
+        }
+        Edit::Seal => {
+            history.seal();
+            return Ok(Changed {
+                history: true,
+                ..Changed::default()
+            });
+        }
+        Edit::Sentence(text) => {
+            check_sentence(&text)?;
+            let next = model.with_sentence(&text, *seed)?;
+            replace(model, history, EditKey::Sentence, next);
+        }
+        Edit::Resize(dims) => {
+            let next = model.resized(dims, *seed)?;
+            replace(model, history, EditKey::Other, next);
+        }
+        Edit::Reinitialise => {
+            let next = Model::seeded(
+                model.sentence(),
+                model.dims(),
+                *seed,
+                model.causal,
+                model.scale,
+            )?;
+            replace(model, history, EditKey::Other, next);
+        }
+        Edit::Seed(s) => {
+            *seed = s;
+            return Ok(Changed {
+                seed: true,
+                ..Changed::default()
+            });
+        }
+        Edit::Causal(on) => {
+            let mut next = model.clone();
+            next.causal = on;
+            replace(model, history, EditKey::Other, next);
+        }
+        Edit::Scale(scale) => {
+            let mut next = model.clone();
+            next.scale = scale;
+            replace(model, history, EditKey::Other, next);
+        }
+        Edit::Open(next) => replace(model, history, EditKey::Other, *next),
+        Edit::Undo => {
+            history.undo(model);
+        }
+        Edit::Redo => {
+            history.redo(model);
+        }
+    }
+    Ok(both)
+}
+
+/// Replaces the model, remembering the one before for undo unless this continues the open
+/// step (another keystroke of the sentence).
+fn replace(model: &mut Model, history: &mut History, key: EditKey, next: Model) {
+    let before = std::mem::replace(model, next);
+    history.record_model(before, key);
+}
+
+fn outside(model: &Model, target: Editable, row: usize, col: usize) -> String {
+    let (rows, cols) = model.matrix(target).map_or((0, 0), |m| m.shape());
+    format!("cell ({row}, {col}) is outside the {rows} × {cols} matrix")
+}

@@ -1,0 +1,329 @@
+//! The page's URL: what a link opens (the model, what is shown, embed options), how the page
+//! writes its state back, and what a visitor sees on opening. [`read_link`] is total: any text
+//! gives a [`Link`], with a message for each part it refused.
+//!
+//! The parameters, each with its reader and writer, are one list in [`params`]; the model's
+//! compact code (`m=`) is [`model_code`], its alphabet [`base64url`]. Old `#state=JSON` links
+//! keep opening.
+
+pub mod base64url;
+pub mod model_code;
+pub mod params;
+
+use super::heatmap::Face;
+use super::model::Model;
+use super::pipeline::Step;
+use super::presets::{matching, preset_named, preset_names, PRESETS, RASCHKA_SEED};
+use super::state::read_state;
+
+pub use base64url::{base64url, from_base64url};
+pub use model_code::{decode_model, encode_model, Base};
+pub use params::{clip, step_names, Part, PARAMS};
+
+/// Chrome's limit for a whole URL; a longer link is refused before anything is decoded.
+pub const MAX_LINK_CHARS: usize = 2 << 20;
+/// The most decimals the page shows.
+pub const MAX_DECIMALS: usize = 12;
+/// Decimals shown until the learner picks others.
+pub const DEFAULT_DECIMALS: usize = 4;
+/// The seed until the learner picks another (the Raschka tutorial's).
+pub const DEFAULT_SEED: u64 = RASCHKA_SEED;
+
+/// What the learner sees besides the model; the page writes it back into the fragment.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shown {
+    /// The seed for re-initialising and for new numbers (absent: [`DEFAULT_SEED`]).
+    pub seed: Option<u64>,
+    /// The followed token.
+    pub focus: Option<usize>,
+    /// The head shown when one head is shown at a time.
+    pub head: Option<usize>,
+    /// Decimals in the tables (absent: [`DEFAULT_DECIMALS`]).
+    pub decimals: Option<usize>,
+    /// Steps the learner hid, in pipeline order.
+    pub hidden: Vec<Step>,
+    /// The face chosen for a matrix (name, head), in the order chosen.
+    pub faces: Vec<(&'static str, Option<usize>, Face)>,
+}
+
+/// What the learner may change in an embedded page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Controls {
+    /// No settings bar (cells stay editable).
+    #[default]
+    None,
+    /// Sizes, mask, scaling and decimals.
+    Dims,
+    /// Every setting, as on the full page.
+    All,
+}
+
+impl Controls {
+    /// Every level, for `controls=`.
+    pub const ALL: [Controls; 3] = [Controls::None, Controls::Dims, Controls::All];
+
+    /// Its name in `controls=`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Controls::None => "none",
+            Controls::Dims => "dims",
+            Controls::All => "all",
+        }
+    }
+}
+
+/// The colour scheme asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// The system's light or dark mode.
+    #[default]
+    Auto,
+    /// Light, whatever the system says.
+    Light,
+    /// Dark, whatever the system says.
+    Dark,
+}
+
+impl Theme {
+    /// Every scheme, for `theme=`.
+    pub const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+
+    /// Its name in `theme=`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
+
+/// An embed's options, as a snippet writes them into its query.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Embed {
+    /// The steps shown; all when `None`.
+    pub steps: Option<Vec<Step>>,
+    /// `controls=`, when not the embed's default (none).
+    pub controls: Option<Controls>,
+    /// `theme=`.
+    pub theme: Theme,
+}
+
+/// What the page writes into a link: the model's code (`m=`), what is shown, and for an
+/// embed snippet its options.
+pub struct Page<'a> {
+    /// The model as [`encode_model`] writes it.
+    pub model: &'a str,
+    /// What is shown.
+    pub shown: &'a Shown,
+    /// Embed mode's options, for a snippet.
+    pub embed: Option<&'a Embed>,
+}
+
+/// Everything a link asks for, already checked.
+#[derive(Clone, Debug)]
+pub struct Link {
+    /// The model to open: the link's, else the default preset.
+    pub model: Model,
+    /// The preset the model is, unedited (the default one when the link names no model).
+    pub preset: Option<&'static str>,
+    /// Whether the link carried a model (`m`, `state` or `preset`).
+    pub carries_model: bool,
+    /// What to show of it.
+    pub shown: Shown,
+    /// `embed=1` (or the older `view=STEP`): no header or intro, for course pages.
+    pub embed: bool,
+    /// The steps shown, in pipeline order; all when `None`.
+    pub steps: Option<Vec<Step>>,
+    /// `controls=`, if given (see [`Link::controls`]).
+    pub controls: Option<Controls>,
+    /// `theme=`.
+    pub theme: Theme,
+    /// `walk=1`: open in the guided walk.
+    pub walk: bool,
+    /// One sentence per refused part, for the page to show.
+    pub messages: Vec<String>,
+}
+
+/// The fragment the page writes: the model (`m`, from [`encode_model`]) and what is shown.
+pub fn write_fragment(model: &str, shown: &Shown) -> String {
+    params::write(
+        &Page {
+            model,
+            shown,
+            embed: None,
+        },
+        Part::Fragment,
+    )
+}
+
+/// Reads a page's URL: `search` is `location.search` (with or without its `?`), `hash` is
+/// `location.hash` (with or without its `#`). Fragment values win over query values.
+pub fn read_link(search: &str, hash: &str) -> Link {
+    let default = &PRESETS[0];
+    let mut link = Link {
+        model: (default.build)(),
+        preset: Some(default.name),
+        carries_model: false,
+        shown: Shown::default(),
+        embed: false,
+        steps: None,
+        controls: None,
+        theme: Theme::Auto,
+        walk: false,
+        messages: Vec::new(),
+    };
+    if search.len() + hash.len() > MAX_LINK_CHARS {
+        link.messages.push(format!(
+            "The link is longer than {MAX_LINK_CHARS} characters and was not read; showing the default example."
+        ));
+        return link;
+    }
+    let mut pairs = params::pairs(search.strip_prefix('?').unwrap_or(search));
+    pairs.extend(params::pairs_of_fragment(hash.strip_prefix('#').unwrap_or(hash)));
+    let last = |key: &str| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+
+    // The model first: the other parameters are checked against it.
+    let model = if let Some(m) = last("m") {
+        Some(decode_model(m))
+    } else if let Some(json) = last("state") {
+        Some(
+            read_state(json)
+                .map(|m| (m, None))
+                .map_err(|e| e.to_string()),
+        )
+    } else if let Some(name) = last("preset") {
+        let found = preset_named(name);
+        if found.is_none() {
+            link.messages.push(format!(
+                "There is no preset “{}” (try {}); showing the default example.",
+                clip(name),
+                preset_names()
+            ));
+        }
+        found.map(|p| Ok(((p.build)(), Some(p.name))))
+    } else {
+        None
+    };
+    match model {
+        Some(Ok((model, preset))) => {
+            link.preset = preset.or_else(|| matching(&model));
+            link.model = model;
+            link.carries_model = true;
+        }
+        Some(Err(e)) => link.messages.push(format!(
+            "The link's state could not be read ({e}); showing the default example."
+        )),
+        None => {}
+    }
+
+    for (key, value) in &pairs {
+        let Some(param) = params::param(key) else {
+            let known: Vec<_> = PARAMS.iter().map(|p| p.name).collect();
+            link.messages.push(format!(
+                "The link's parameter “{}” is unknown (known: {}); ignored.",
+                clip(key),
+                known.join(", ")
+            ));
+            continue;
+        };
+        if let Err(e) = param.read(&mut link, value) {
+            link.messages.push(format!(
+                "The link's {key}=“{}” was ignored: {e}.",
+                clip(value)
+            ));
+        }
+    }
+    link
+}
+
+impl Link {
+    /// The controls to show: `controls=` if given, else all on the full page and none embedded.
+    pub fn controls(&self) -> Controls {
+        self.controls.unwrap_or(if self.embed {
+            Controls::None
+        } else {
+            Controls::All
+        })
+    }
+}
+
+
+/// What a visitor sees on opening the page.
+#[derive(Debug)]
+pub struct Opening {
+    /// What to open: the link's options, with the link's model, else the saved work's, else
+    /// the default example.
+    pub start: Link,
+    /// The saved work was opened (the page says so, with a way back to the example).
+    pub restored: bool,
+    /// Saved work that differs from the link's model, offered back with one click.
+    pub restorable: Option<Link>,
+}
+
+/// The rule for opening: a link's model wins; the saved work (`saved`, the fragment the page
+/// last wrote in this browser) opens a page whose link names none, and is offered otherwise.
+/// Saved work that cannot be read is not used, and a message says so.
+pub fn opening(link: Link, saved: Option<&str>) -> Opening {
+    let mut unreadable = None;
+    let saved = saved.map(|fragment| read_link("", fragment)).filter(|saved| {
+        let ok = saved.carries_model && saved.messages.is_empty();
+        if !ok {
+            unreadable = Some(format!(
+                "Your saved work could not be read ({}) and is not used.",
+                saved.messages.join(" ")
+            ));
+        }
+        ok
+    });
+    let mut opening = match saved {
+        Some(saved) if !link.carries_model => Opening {
+            start: Link {
+                model: saved.model,
+                preset: saved.preset,
+                shown: saved.shown,
+                ..link
+            },
+            restored: true,
+            restorable: None,
+        },
+        Some(saved) if saved.model != link.model => Opening {
+            start: link,
+            restored: false,
+            restorable: Some(saved),
+        },
+        _ => Opening {
+            start: link,
+            restored: false,
+            restorable: None,
+        },
+    };
+    opening.start.messages.extend(unreadable);
+    opening
+}
+
+/// The HTML an author pastes into a course page to embed the page at `src` (an address from
+/// [`write_fragment`] and [`params::write`] of the query): a sandboxed frame and the script
+/// that fits its height.
+pub fn snippet(src: &str) -> String {
+    // In an HTML attribute, `&` starts a character reference.
+    let src = src.replace('&', "&amp;").replace('"', "&quot;");
+    format!(
+        r#"<iframe src="{src}" title="Attention Explorer" width="100%" height="600"
+        sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" data-attention-explorer></iframe>
+<script>
+  // Fits each explorer's frame to its content as it changes.
+  addEventListener('message', (e) => {{
+    if (e.data?.type !== 'attention-explorer:resize') return;
+    for (const frame of document.querySelectorAll('iframe[data-attention-explorer]'))
+      if (frame.contentWindow === e.source) frame.style.height = e.data.height + 'px';
+  }});
+</script>"#
+    )
+}

@@ -1,0 +1,248 @@
+//! The one catalogue of what the page shows, in pipeline order: the steps, the lab after each,
+//! the guided walk's stops, and every matrix (its `data-matrix` name, title, axes, colouring and
+//! where it comes from). The URL, the report, the walk and the page all read it; the words a
+//! step says live beside its view (`ui/steps/*.rs`).
+
+use nalgebra::DMatrix;
+
+use super::heatmap::Heat;
+use super::trace::HeadTrace;
+
+/// A step of the pipeline, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Step {
+    /// Sentence → tokens.
+    Sentence,
+    /// The embedding table and the embedded sentence.
+    Embedding,
+    /// W_query, W_key, W_value.
+    Projections,
+    /// Q, K, V.
+    Qkv,
+    /// Q·Kᵀ.
+    Scores,
+    /// ÷√dₖ.
+    Scale,
+    /// The causal mask.
+    Mask,
+    /// The softmax weights.
+    Softmax,
+    /// The context vectors.
+    Context,
+    /// The heads concatenated.
+    Output,
+}
+
+impl Step {
+    /// Every step, in pipeline order.
+    pub const ALL: [Step; 10] = [
+        Step::Sentence,
+        Step::Embedding,
+        Step::Projections,
+        Step::Qkv,
+        Step::Scores,
+        Step::Scale,
+        Step::Mask,
+        Step::Softmax,
+        Step::Context,
+        Step::Output,
+    ];
+
+    /// Its name in `steps=`, `hide=` and its section's id.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Step::Sentence => "sentence",
+            Step::Embedding => "embedding",
+            Step::Projections => "projections",
+            Step::Qkv => "qkv",
+            Step::Scores => "scores",
+            Step::Scale => "scale",
+            Step::Mask => "mask",
+            Step::Softmax => "weights",
+            Step::Context => "context",
+            Step::Output => "output",
+        }
+    }
+
+    /// The step named `key`.
+    pub fn from_key(key: &str) -> Option<Step> {
+        Step::ALL.into_iter().find(|s| s.key() == key)
+    }
+
+    /// Its place in the pipeline, from 1 (the number on its section).
+    pub fn number(self) -> usize {
+        self as usize + 1
+    }
+
+    /// The id of its `<section>` (`step-scores`), the target of the nav's links.
+    pub fn id(self) -> String {
+        format!("step-{}", self.key())
+    }
+
+    /// The lab whose section follows this step's, if any.
+    pub fn lab(self) -> Option<Lab> {
+        match self {
+            Step::Scale => Some(Lab::SqrtDk),
+            Step::Mask => Some(Lab::Mask),
+            _ => None,
+        }
+    }
+
+    /// Whether the step is on the page for a model of `heads` heads: the heads' concatenation
+    /// only when there are several.
+    pub fn on_page(self, heads: usize) -> bool {
+        self != Step::Output || heads > 1
+    }
+}
+
+/// The labs that have a section of their own, each after its step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Lab {
+    /// Why divide the scores by √dₖ.
+    SqrtDk,
+    /// Why mask with −∞ before the softmax.
+    Mask,
+}
+
+impl Lab {
+    /// The id of its `<section>`.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Lab::SqrtDk => "lab-sqrt-dk",
+            Lab::Mask => "lab-mask",
+        }
+    }
+}
+
+/// One place the guided walk stops at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stop {
+    /// A step's section.
+    Step(Step),
+    /// A lab's section, right after its step.
+    Lab(Lab),
+}
+
+impl Stop {
+    /// The id of its `<section>`.
+    pub fn id(self) -> String {
+        match self {
+            Stop::Step(step) => step.id(),
+            Stop::Lab(lab) => lab.id().to_owned(),
+        }
+    }
+}
+
+/// The walk's stops for a model of `heads` heads: each step on the page, then its lab.
+pub fn stops(heads: usize) -> Vec<Stop> {
+    Step::ALL
+        .into_iter()
+        .filter(|s| s.on_page(heads))
+        .flat_map(|s| std::iter::once(Stop::Step(s)).chain(s.lab().map(Stop::Lab)))
+        .collect()
+}
+
+/// What a matrix's rows and columns are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Axes {
+    /// Rows are vocabulary words, columns components (the embedding table).
+    WordsByIndex,
+    /// Rows are components, columns components (the weights).
+    IndexByIndex,
+    /// Rows are tokens, columns components (Q, K, V, context, output).
+    TokensByIndex,
+    /// Rows are queries, columns keys (scores, weights): n × n.
+    QueryByKey,
+}
+
+/// A matrix the page shows.
+#[derive(Clone, Copy, Debug)]
+pub struct MatrixInfo {
+    /// Its `data-matrix` name, also in `faces=` and the trace JSON.
+    pub key: &'static str,
+    /// What its caption calls it.
+    pub title: &'static str,
+    /// The step that shows it.
+    pub step: Step,
+    /// What its rows and columns are.
+    pub axes: Axes,
+    /// How its numbers are coloured.
+    pub heat: Heat,
+    /// For a matrix of each head's trace: where it is (absent when the model does not compute
+    /// it, as the masking methods without a causal mask).
+    pub pick: Option<fn(&HeadTrace) -> Option<&DMatrix<f64>>>,
+}
+
+impl MatrixInfo {
+    /// Whether each head has one.
+    pub fn per_head(&self) -> bool {
+        self.pick.is_some() || matches!(self.key, "w_query" | "w_key" | "w_value")
+    }
+
+    /// Whether the cells above the diagonal are greyed under a causal mask.
+    pub fn greys_future(&self) -> bool {
+        self.step >= Step::Mask && self.axes == Axes::QueryByKey
+    }
+}
+
+const fn info(
+    key: &'static str,
+    title: &'static str,
+    step: Step,
+    axes: Axes,
+    heat: Heat,
+    pick: Option<fn(&HeadTrace) -> Option<&DMatrix<f64>>>,
+) -> MatrixInfo {
+    MatrixInfo {
+        key,
+        title,
+        step,
+        axes,
+        heat,
+        pick,
+    }
+}
+
+/// Every matrix the page shows, in the page's order.
+pub const MATRICES: [MatrixInfo; 16] = [
+    info("embedding", "embedding table", Step::Embedding, Axes::WordsByIndex, Heat::Signed, None),
+    info("embedded", "embedded sentence X", Step::Embedding, Axes::TokensByIndex, Heat::Signed, None),
+    info("w_query", "W_query", Step::Projections, Axes::IndexByIndex, Heat::Signed, None),
+    info("w_key", "W_key", Step::Projections, Axes::IndexByIndex, Heat::Signed, None),
+    info("w_value", "W_value", Step::Projections, Axes::IndexByIndex, Heat::Signed, None),
+    info("queries", "queries Q", Step::Qkv, Axes::TokensByIndex, Heat::Signed, Some(|h| Some(&h.queries))),
+    info("keys", "keys K", Step::Qkv, Axes::TokensByIndex, Heat::Signed, Some(|h| Some(&h.keys))),
+    info("values", "values V", Step::Qkv, Axes::TokensByIndex, Heat::Signed, Some(|h| Some(&h.values))),
+    info("scores", "scores Q·Kᵀ", Step::Scores, Axes::QueryByKey, Heat::Signed, Some(|h| Some(&h.scores))),
+    info("scaled_scores", "scaled scores", Step::Scale, Axes::QueryByKey, Heat::Signed, Some(|h| Some(&h.scaled_scores))),
+    info("masked_scores", "masked scores", Step::Mask, Axes::QueryByKey, Heat::Signed, Some(|h| Some(&h.masked_scores))),
+    info(
+        "masked_weights_simple",
+        "weights × tril(ones)",
+        Step::Mask,
+        Axes::QueryByKey,
+        Heat::Unit,
+        Some(|h| h.causal_methods.as_ref().map(|c| &c.simple)),
+    ),
+    info(
+        "masked_weights_renormalized",
+        "÷ row sums",
+        Step::Mask,
+        Axes::QueryByKey,
+        Heat::Unit,
+        Some(|h| h.causal_methods.as_ref().map(|c| &c.renormalized)),
+    ),
+    info("weights", "weights", Step::Softmax, Axes::QueryByKey, Heat::Unit, Some(|h| Some(&h.weights))),
+    info("context", "context", Step::Context, Axes::TokensByIndex, Heat::Signed, Some(|h| Some(&h.context))),
+    info("output", "output", Step::Output, Axes::TokensByIndex, Heat::Signed, None),
+];
+
+/// The matrix named `key`.
+pub fn matrix(key: &str) -> Option<&'static MatrixInfo> {
+    MATRICES.iter().find(|m| m.key == key)
+}
+
+/// The matrices of each head's trace, in page order, with where each is.
+pub fn head_matrices() -> impl Iterator<Item = (&'static MatrixInfo, fn(&HeadTrace) -> Option<&DMatrix<f64>>)> {
+    MATRICES.iter().filter_map(|m| m.pick.map(|p| (m, p)))
+}

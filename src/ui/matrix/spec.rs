@@ -1,0 +1,83 @@
+//! What a matrix view shows and reports ([`MatrixSpec`]), the one small interface of both
+//! faces, and what one cell shows ([`CellView`]).
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+use crate::core::heatmap::Heat;
+use crate::core::trace::fmt;
+use crate::ui::state::{CellEditor, Look};
+
+/// What a matrix view shows and what it reports: the one small interface of both faces.
+#[derive(Clone, Copy)]
+pub struct MatrixSpec {
+    /// The DOM contract's name (`scores`, `w_query`, …).
+    pub name: &'static str,
+    /// What the caption calls it (`W_query`, `Q·Kᵀ`, …).
+    pub title: &'static str,
+    pub head: Option<usize>,
+    /// What rows and columns are (`query ╲ key`), or empty.
+    pub corner: &'static str,
+    pub matrix: Signal<DMatrix<f64>>,
+    pub row_labels: Signal<Vec<String>>,
+    pub col_labels: Signal<Vec<String>>,
+    pub heat: Heat,
+    /// The followed token's row.
+    pub highlight_row: Signal<Option<usize>>,
+    /// Grey the cells above the diagonal (causal).
+    pub grey_future: Signal<bool>,
+    /// Decimals, colours: how every matrix looks.
+    pub look: Look,
+    /// Present when the learner may edit the numbers.
+    pub editor: Option<CellEditor>,
+    /// A cell was clicked or chosen with Enter (e.g. to explain a score).
+    pub on_cell_click: Option<Callback<(usize, usize)>>,
+    /// A row label was clicked (e.g. to follow that token).
+    pub on_row_click: Option<Callback<usize>>,
+}
+
+impl MatrixSpec {
+    /// "W_query, head 1" for captions and screen readers.
+    pub fn label(&self) -> String {
+        match self.head {
+            Some(h) => format!("{}, head {h}", self.title),
+            None => self.title.to_owned(),
+        }
+    }
+
+    /// Unique within the page, for element ids.
+    pub fn id(&self) -> String {
+        format!("{}-{}", self.name, self.head.unwrap_or(0))
+    }
+}
+
+/// What one cell shows, as numbers: comparing it is cheap, and only the cells whose view
+/// changed are formatted (an edit in `dog` compares about 600 cells and formats a few dozen).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CellView {
+    /// Full precision, for `data-value` and editing.
+    pub value: f64,
+    /// Decimals shown.
+    pub precision: usize,
+    /// Colour strength (see [`Heat::level`]).
+    pub heat: f64,
+    /// Above the diagonal of a causal matrix.
+    pub masked: bool,
+}
+
+impl CellView {
+    /// A cell of `value`, coloured against the matrix's largest magnitude `max_abs`.
+    pub fn new(value: f64, precision: usize, heat: Heat, max_abs: f64, masked: bool) -> Self {
+        CellView {
+            value,
+            precision,
+            heat: heat.level(value, max_abs),
+            masked,
+        }
+    }
+
+    /// The value with the page's precision (−∞ as "−∞").
+    pub fn text(&self) -> String {
+        fmt(self.value, self.precision)
+    }
+}

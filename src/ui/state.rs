@@ -1,0 +1,415 @@
+//! The page's store, below every component: the document (model, undo history, seed: what
+//! undo covers), the view (what the URL carries besides the model), the walk, the labs, and the
+//! memos derived from them. Views read it; they change the document only by [`AppState::apply`]
+//! of an [`Edit`], which runs the core's one reducer.
+
+use std::collections::HashMap;
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+use crate::core::edit::{self, Edit};
+use crate::core::heatmap::{Face, Palette};
+use crate::core::history::History;
+use crate::core::link::{Link, Shown, DEFAULT_DECIMALS, DEFAULT_SEED};
+use crate::core::model::{Editable, Model, Projection};
+use crate::core::pipeline::{stops, Lab, Step, Stop};
+use crate::core::presets::{matching, preset_named};
+use crate::core::sqrt_dk;
+use crate::core::trace::{HeadTrace, Trace};
+use crate::ui::theme;
+
+/// What a click on a cell asked to have explained.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// A score as its dot-product terms.
+    Score {
+        head: usize,
+        query: usize,
+        key: usize,
+    },
+    /// A context row as the weighted sum of the value rows.
+    Context { head: usize, query: usize },
+}
+
+impl Detail {
+    /// `score` or `context`: the `data-breakdown` name of its explanation.
+    pub fn key(self) -> &'static str {
+        match self {
+            Detail::Score { .. } => "score",
+            Detail::Context { .. } => "context",
+        }
+    }
+
+    /// The explanation in words, if the cell still exists.
+    pub fn describe(self, trace: &Trace, precision: usize) -> Option<String> {
+        match self {
+            Detail::Score { head, query, key } => trace
+                .score_terms(head, query, key)
+                .map(|t| t.describe(precision)),
+            Detail::Context { head, query } => trace
+                .context_terms(head, query)
+                .map(|t| t.describe(precision)),
+        }
+    }
+}
+
+/// How every matrix looks: the page-wide settings a matrix view reads from context, so that a
+/// matrix can be mounted with no store at all (as in the component tests).
+#[derive(Clone, Copy)]
+pub struct Look {
+    /// Decimals shown in every table (values keep full precision).
+    pub precision: Signal<usize>,
+    /// The colours the heat maps paint with, following light and dark mode.
+    pub palette: Signal<Palette>,
+    /// The face the learner chose for a matrix (by name and head); it outlives the view, so the
+    /// choice sticks when a step is hidden and shown or the heads change.
+    pub faces: RwSignal<HashMap<(&'static str, Option<usize>), Face>>,
+}
+
+impl Look {
+    /// The default look: 4 decimals, the light palette, no faces chosen.
+    pub fn new() -> Look {
+        Look {
+            precision: Signal::stored(DEFAULT_DECIMALS),
+            palette: Signal::stored(Palette::LIGHT),
+            faces: RwSignal::new(HashMap::new()),
+        }
+    }
+}
+
+impl Default for Look {
+    fn default() -> Self {
+        Look::new()
+    }
+}
+
+/// What an editable matrix view reports; the view itself knows nothing of the model.
+#[derive(Clone, Copy)]
+pub struct CellEditor {
+    /// A valid number typed into cell (row, col).
+    pub commit: Callback<(usize, usize, f64)>,
+    /// A block of numbers pasted with its top-left at (row, col); a block that does not fit is
+    /// refused whole, with the message to show.
+    pub paste: Callback<(usize, usize, Vec<Vec<f64>>), Result<(), String>>,
+    /// The learner left the cell: the next number typed there is a new undo step.
+    pub done: Callback<()>,
+}
+
+/// Every head's n × n tables are shown side by side while heads × n² stays within this; beyond
+/// it, one head at a time (with a picker), so that an edit repaints a few thousand cells, not
+/// tens of thousands (measured: 16 tokens × 4 heads took 108 ms per edit with all heads shown).
+pub const ALL_HEADS_CELL_BUDGET: usize = 600;
+
+/// The store, provided by context to every component below the page. `Copy`, so closures
+/// capture it freely.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    // The document: what undo covers, changed only through `apply`.
+    /// The single source of truth: everything on the page is derived from it.
+    pub model: RwSignal<Model>,
+    /// The steps before and after the model.
+    pub history: RwSignal<History>,
+    /// Seed for re-initialising and for filling new numbers when a shape grows.
+    pub seed: RwSignal<u64>,
+
+    // The view: what the URL carries besides the model.
+    /// Decimals shown in every table.
+    pub precision: RwSignal<usize>,
+    /// The token followed as the query, highlighted in every step.
+    pub selected: RwSignal<Option<usize>>,
+    /// The head shown in full when not every head fits (see [`ALL_HEADS_CELL_BUDGET`]).
+    pub focused_head: RwSignal<usize>,
+    /// The steps the learner hid, in pipeline order.
+    pub hidden: RwSignal<Vec<Step>>,
+    /// How matrices look (precision, palette, faces), also provided on its own.
+    pub look: Look,
+    /// The colours the heat maps paint with.
+    pub palette: RwSignal<Palette>,
+    /// The clicked cell whose explanation is shown.
+    pub detail: RwSignal<Option<Detail>>,
+
+    // The walk and the labs.
+    /// The guided walk's place in [`stops`], while it runs, as last set.
+    pub walk: RwSignal<Option<usize>>,
+    /// The √dₖ lab's dₖ and seed.
+    pub lab_dk: RwSignal<usize>,
+    /// The √dₖ lab's seed.
+    pub lab_seed: RwSignal<u32>,
+    /// The masking lab's factor, as its power of ten.
+    pub lab_exponent: RwSignal<u32>,
+
+    // Derived.
+    /// Every intermediate; after an edit only the heads it touched are recomputed.
+    pub trace: Memo<Trace>,
+    /// Whether the mask is on: many views grey their future cells by it.
+    pub causal: Memo<bool>,
+    /// Sentence words, for row and column labels; changes only when the sentence does.
+    pub words: Memo<Vec<String>>,
+    /// The number of heads.
+    pub heads: Memo<usize>,
+    /// The heads whose tables are in the page, in order.
+    pub visible_heads: Memo<Vec<usize>>,
+    /// The followed token, or the last one until the learner picks one (it sees every token,
+    /// even when causal): the query that attention lines and the heads picture show.
+    pub query: Memo<usize>,
+    /// The preset the model equals, number for number, if any: what the picker names.
+    pub preset: Memo<Option<&'static str>>,
+    /// The walk's place kept within the stops there are now (fewer heads drop the heads' stop).
+    pub walk_at: Memo<Option<usize>>,
+    /// The section the walk is at.
+    pub walk_stop: Memo<Option<Stop>>,
+    /// The preset "Reset to the example" opens: the link's, else the default.
+    pub example: &'static str,
+}
+
+impl AppState {
+    /// A store holding `model`, shown as `shown`; `example` is what Reset opens.
+    pub fn new(model: Model, shown: &Shown, example: &'static str, walking: bool) -> Self {
+        let model = RwSignal::new(model);
+        // Owning the previous trace lets an edit reuse the heads it did not touch, and report
+        // "unchanged" when a number was rewritten with itself, so nothing re-renders.
+        let trace = Memo::new_owning(move |previous| model.with(|m| Trace::refresh(previous, m)));
+        let heads = Memo::new(move |_| model.with(|m| m.heads().len()));
+        let focused_head = RwSignal::new(0);
+        let visible_heads = Memo::new(move |_| {
+            let (n, h) = model.with(|m| (m.tokens().len(), m.heads().len()));
+            if h * n * n <= ALL_HEADS_CELL_BUDGET {
+                (0..h).collect()
+            } else {
+                vec![focused_head.get().min(h - 1)]
+            }
+        });
+        let walk = RwSignal::new(walking.then_some(0));
+        let walk_at = Memo::new(move |_| {
+            let last = stops(heads.get()).len() - 1;
+            walk.get().map(|i| i.min(last))
+        });
+        let walk_stop =
+            Memo::new(move |_| walk_at.get().and_then(|i| stops(heads.get()).get(i).copied()));
+        let selected = RwSignal::new(None::<usize>);
+        let words = Memo::new(move |_| model.with(|m| m.tokens().words.clone()));
+        let query = Memo::new(move |_| {
+            let n = words.with(Vec::len);
+            selected
+                .get()
+                .filter(|&i| i < n)
+                .unwrap_or(n.saturating_sub(1))
+        });
+        let precision = RwSignal::new(DEFAULT_DECIMALS);
+        let palette = RwSignal::new(theme::current_palette());
+        let state = AppState {
+            model,
+            history: RwSignal::new(History::default()),
+            seed: RwSignal::new(DEFAULT_SEED),
+            precision,
+            selected,
+            focused_head,
+            hidden: RwSignal::new(Vec::new()),
+            look: Look {
+                precision: precision.into(),
+                palette: palette.into(),
+                faces: RwSignal::new(HashMap::new()),
+            },
+            palette,
+            detail: RwSignal::new(None),
+            walk,
+            lab_dk: RwSignal::new(sqrt_dk::DK_DEFAULT),
+            lab_seed: RwSignal::new(sqrt_dk::SEED_DEFAULT),
+            lab_exponent: RwSignal::new(0),
+            trace,
+            causal: Memo::new(move |_| model.with(|m| m.causal)),
+            words,
+            heads,
+            visible_heads,
+            query,
+            preset: Memo::new(move |_| model.with(matching)),
+            walk_at,
+            walk_stop,
+            example,
+        };
+        state.show_as(shown);
+        state
+    }
+
+    /// Provides the store and its [`Look`] to the components below.
+    pub fn provide(self) {
+        provide_context(self);
+        provide_context(self.look);
+    }
+
+    /// Shows what a link or the saved work asks to see.
+    pub fn show_as(self, shown: &Shown) {
+        self.seed.set(shown.seed.unwrap_or(DEFAULT_SEED));
+        self.selected.set(shown.focus);
+        self.focused_head.set(shown.head.unwrap_or(0));
+        self.precision
+            .set(shown.decimals.unwrap_or(DEFAULT_DECIMALS));
+        self.hidden.set(shown.hidden.clone());
+        self.look.faces.set(
+            shown
+                .faces
+                .iter()
+                .map(|&(name, head, face)| ((name, head), face))
+                .collect(),
+        );
+    }
+
+    /// What the URL carries besides the model, as the page shows it now.
+    pub fn shown(self) -> Shown {
+        let head = self.focused_head.get_untracked();
+        let decimals = self.precision.get_untracked();
+        let seed = self.seed.get_untracked();
+        let mut faces: Vec<_> = self.look.faces.with_untracked(|f| {
+            f.iter()
+                .map(|(&(name, head), &face)| (name, head, face))
+                .collect()
+        });
+        faces.sort_by_key(|&(name, head, _)| (name, head));
+        Shown {
+            seed: (seed != DEFAULT_SEED).then_some(seed),
+            focus: self.selected.get_untracked(),
+            head: (head != 0).then_some(head),
+            decimals: (decimals != DEFAULT_DECIMALS).then_some(decimals),
+            hidden: self.hidden.get_untracked(),
+            faces,
+        }
+    }
+
+    /// Applies one change to the document through the core's reducer: the one write path of
+    /// the page, the scripting API and its postMessage twin. A refused edit changes nothing
+    /// (no signal is touched) and says why. Each signal is notified only if it changed.
+    pub fn apply(self, edit: Edit) -> Result<(), String> {
+        let (model, history, seed) = (self.model, self.history, self.seed);
+        let outcome = history
+            .try_maybe_update(|h| {
+                let out = model
+                    .try_maybe_update(|m| {
+                        let out = seed
+                            .try_maybe_update(|s| {
+                                let out = edit::apply(m, h, s, edit);
+                                (out.as_ref().is_ok_and(|c| c.seed), out)
+                            })
+                            .unwrap_or(Ok(Default::default()));
+                        (out.as_ref().is_ok_and(|c| c.model), out)
+                    })
+                    .unwrap_or(Ok(Default::default()));
+                (out.as_ref().is_ok_and(|c| c.history), out)
+            })
+            // None once the app is gone (a callback that outlived it).
+            .unwrap_or(Ok(Default::default()))?;
+        if outcome.model {
+            let followed = self.selected.get_untracked();
+            let still = self.model.with_untracked(|m| edit::still_there(followed, m));
+            if still != followed {
+                self.selected.set(still);
+            }
+        }
+        Ok(())
+    }
+
+    /// Opens the preset called `name` (if there is one), undoably.
+    pub fn open_preset(self, name: &str) {
+        if let Some(p) = preset_named(name) {
+            self.apply(Edit::Open(Box::new((p.build)()))).ok();
+        }
+    }
+
+    /// Opens the example again, undoably.
+    pub fn reset(self) {
+        self.open_preset(self.example);
+    }
+
+    /// Loads a saved state (JSON text), undoably; when it is refused nothing changes and the
+    /// message says why. Every way a state comes in (the load box, a file, the scripting API
+    /// and its postMessage twin) goes through here.
+    pub fn load_state(self, json: &str) -> Result<(), String> {
+        let model = crate::core::state::read_state(json).map_err(|e| e.to_string())?;
+        self.apply(Edit::Open(Box::new(model)))
+    }
+
+    /// Opens a model and what to show of it (from a link or the saved work), undoably.
+    pub fn open(self, link: &Link) {
+        self.apply(Edit::Open(Box::new(link.model.clone()))).ok();
+        self.show_as(&link.shown);
+    }
+
+    /// One head's matrix from the trace. A memo, so a table re-renders only when its own numbers
+    /// change (editing w_value leaves the scores' cells alone). Empty where the model computes
+    /// none (the masking methods without a mask).
+    pub fn head_matrix(
+        self,
+        head: usize,
+        pick: fn(&HeadTrace) -> Option<&DMatrix<f64>>,
+    ) -> Signal<DMatrix<f64>> {
+        let trace = self.trace;
+        Memo::new(move |_| {
+            trace.with(|t| {
+                t.heads
+                    .get(head)
+                    .and_then(pick)
+                    .map_or_else(|| DMatrix::zeros(0, 0), Clone::clone)
+            })
+        })
+        .into()
+    }
+
+    /// One head's weight matrix from the model.
+    pub fn weight_matrix(self, head: usize, p: Projection) -> Signal<DMatrix<f64>> {
+        let model = self.model;
+        Memo::new(move |_| {
+            model.with(|m| {
+                m.heads()
+                    .get(head)
+                    .map_or_else(|| DMatrix::zeros(0, 0), |h| h[p].clone())
+            })
+        })
+        .into()
+    }
+
+    /// The callbacks that make a view of `target` editable, as [`Edit`]s.
+    pub fn editor(self, target: Editable) -> CellEditor {
+        CellEditor {
+            commit: Callback::new(move |(row, col, value)| {
+                self.apply(Edit::Cell {
+                    target,
+                    row,
+                    col,
+                    value,
+                })
+                .ok();
+            }),
+            paste: Callback::new(move |(row, col, block): (usize, usize, Vec<Vec<f64>>)| {
+                self.apply(Edit::Paste {
+                    target,
+                    row,
+                    col,
+                    block,
+                })
+            }),
+            done: Callback::new(move |()| {
+                self.apply(Edit::Seal).ok();
+            }),
+        }
+    }
+
+    /// Whether the walk is at `stop` now.
+    pub fn at_stop(self, stop: Stop) -> bool {
+        self.walk_stop.get() == Some(stop)
+    }
+
+    /// Whether the walk is at `lab` now.
+    pub fn at_lab(self, lab: Lab) -> bool {
+        self.at_stop(Stop::Lab(lab))
+    }
+}
+
+/// The store, for components below the page.
+pub fn use_app() -> AppState {
+    expect_context::<AppState>()
+}
+
+/// How matrices look: the store's, or the default when a matrix is mounted alone.
+pub fn use_look() -> Look {
+    use_context::<Look>().unwrap_or_default()
+}

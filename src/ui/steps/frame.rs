@@ -1,0 +1,141 @@
+//! What every step's section shares: its frame (number, title, words, formula, Hide), the
+//! explanation of a clicked cell, and the same matrix of every head side by side.
+
+use leptos::prelude::*;
+
+use crate::core::pipeline::{self, Axes, Step, Stop};
+use crate::ui::matrix::{index_labels, MatrixView};
+use crate::ui::state::use_app;
+
+/// What the page says about a step; each step's file holds its own, beside its view.
+pub struct StepText {
+    /// Its name in the pipeline's table of contents.
+    pub short_title: &'static str,
+    /// Its heading.
+    pub title: &'static str,
+    /// Its computation, in one line.
+    pub formula: &'static str,
+    /// One paragraph in our words: what the step does and why.
+    pub explain: &'static str,
+    /// What the guided walk suggests trying here, in one short paragraph.
+    pub hint: &'static str,
+}
+
+/// A step's frame: number, title, one paragraph in our words, the formula (from its `text`),
+/// then its tables. The learner can hide a step; a hidden step's tables are not in the page, so
+/// they cost nothing; which are hidden is part of the link. Every step starts shown: large
+/// matrices open as heat maps, which cost one canvas each.
+#[component]
+pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) -> impl IntoView {
+    let state = use_app();
+    let hidden = state.hidden;
+    let open = Memo::new(move |_| hidden.with(|h| !h.contains(&step)));
+    let toggle = move |_| {
+        hidden.update(|h| {
+            match h.iter().position(|&x| x == step) {
+                Some(at) => {
+                    h.remove(at);
+                }
+                None => h.push(step),
+            }
+            h.sort_unstable();
+        })
+    };
+    let id = step.id();
+    view! {
+        <section
+            class="step"
+            id=id.clone()
+            aria-labelledby=format!("{id}-title")
+            aria-current=move || state.at_stop(Stop::Step(step)).then_some("step")
+        >
+            <h2 id=format!("{id}-title")>
+                <span class="step-number">{step.number()}</span>
+                {text.title}
+                <button
+                    type="button"
+                    class="toggle"
+                    data-action="toggle-step"
+                    aria-expanded=move || open.get().to_string()
+                    aria-controls=format!("{id}-body")
+                    on:click=toggle
+                >
+                    {move || if open.get() { "Hide" } else { "Show" }}
+                </button>
+            </h2>
+            <div id=format!("{id}-body")>
+                <Show
+                    when=move || open.get()
+                    fallback=|| view! { <p class="note">"Hidden. “Show” brings it back."</p> }
+                >
+                    <p class="explain">{text.explain}</p>
+                    <p class="formula">{text.formula}</p>
+                    {children()}
+                </Show>
+            </div>
+        </section>
+    }
+}
+
+/// The clicked cell's explanation, when it is of this `kind` (`score` or `context`).
+#[component]
+pub fn Breakdown(kind: &'static str) -> impl IntoView {
+    let state = use_app();
+    move || {
+        let detail = state.detail.get().filter(|d| d.key() == kind)?;
+        let text = state
+            .trace
+            .with(|t| detail.describe(t, state.precision.get()))?;
+        Some(view! { <p class="breakdown" data-breakdown=kind>{text}</p> })
+    }
+}
+
+/// The same matrix of every head (the catalogue's `key`: its title, axes, colouring and where
+/// it is in a head's trace), side by side, rows labelled with the tokens (the queries).
+/// Clicking a row follows that token; `on_cell_click` gets (head, row, col).
+#[component]
+pub fn HeadMatrices(
+    key: &'static str,
+    #[prop(optional)] on_cell_click: Option<Callback<(usize, usize, usize)>>,
+) -> impl IntoView {
+    let state = use_app();
+    let info = pipeline::matrix(key)?;
+    let pick = info.pick?;
+    let greys = info.greys_future();
+    // A memo: every cell reads it, and must not re-run on edits that leave `causal` alone.
+    let grey: Signal<bool> = Memo::new(move |_| greys && state.causal.get()).into();
+    Some(view! {
+        <div class="heads">
+            <For each=move || state.visible_heads.get() key=|h| *h let:h>
+                {
+                    let matrix = state.head_matrix(h, pick);
+                    let col_labels = match info.axes {
+                        Axes::QueryByKey => state.words.into(),
+                        _ => index_labels(move || matrix.with(|m| m.ncols())),
+                    };
+                    view! {
+                        <MatrixView
+                            name=info.key
+                            title=info.title
+                            head=h
+                            corner=if info.axes == Axes::QueryByKey { "query ╲ key" } else { "" }
+                            matrix
+                            row_labels=state.words.into()
+                            col_labels
+                            heat=info.heat
+                            highlight_row=state.selected
+                            grey_future=grey
+                            on_cell_click=Callback::new(move |(i, j)| {
+                                state.selected.set(Some(i));
+                                if let Some(cb) = on_cell_click {
+                                    cb.run((h, i, j));
+                                }
+                            })
+                            on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
+                        />
+                    }
+                }
+            </For>
+        </div>
+    })
+}
