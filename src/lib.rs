@@ -3,6 +3,7 @@
 //! [`core`] is the pure model and maths (tested natively); `ui` is the Leptos front end, built
 //! only for the browser.
 
+#[deny(missing_docs)]
 pub mod core;
 
 #[cfg(target_arch = "wasm32")]

@@ -7,7 +7,7 @@ use attention_explorer::core::model::{Editable, Projection};
 use attention_explorer::core::presets::dog;
 use attention_explorer::core::trace::Trace;
 use attention_explorer::ui::app::App;
-use attention_explorer::ui::heatmap::text_width;
+use attention_explorer::ui::matrix::heatmap::text_width;
 use leptos::prelude::*;
 use leptos::task::tick;
 use wasm_bindgen::JsCast;

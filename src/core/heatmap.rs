@@ -250,9 +250,13 @@ pub fn fit_label(label: &str) -> String {
 /// Where a heat map's parts go, in CSS pixels from its top-left corner.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
+    /// Rows of cells.
     pub rows: usize,
+    /// Columns of cells.
     pub cols: usize,
+    /// A cell's width.
     pub cell_w: f64,
+    /// A cell's height.
     pub cell_h: f64,
     /// Width of the row labels' column (0 without labels).
     pub left: f64,
@@ -264,7 +268,9 @@ pub struct Layout {
     pub row_label_every: usize,
     /// Every how many columns a label is drawn.
     pub col_label_every: usize,
+    /// The whole picture's width.
     pub width: f64,
+    /// The whole picture's height.
     pub height: f64,
 }
 

@@ -10,7 +10,9 @@ use super::model::{Editable, Model};
 /// What an edit touched: the keystrokes of one number, or of the sentence, make one undo step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EditKey {
+    /// The typing of one number: (matrix, row, column).
     Cell(Editable, usize, usize),
+    /// The typing of the sentence.
     Sentence,
     /// Anything else; never merged with the edit before it.
     Other,
@@ -248,10 +250,12 @@ impl History {
         true
     }
 
+    /// Whether there is a step to take back.
     pub fn can_undo(&self) -> bool {
         !self.past.is_empty()
     }
 
+    /// Whether there is an undone step to repeat.
     pub fn can_redo(&self) -> bool {
         !self.future.is_empty()
     }

@@ -10,6 +10,7 @@ use super::trace::Trace;
 /// How one scaling treats a model's scores (averaged over every head and query).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScalingEffect {
+    /// The scaling.
     pub scale: Scale,
     /// Standard deviation of the scaled scores: √dₖ keeps it near that of one product.
     pub spread: f64,

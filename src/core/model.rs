@@ -95,8 +95,11 @@ impl Head {
 /// Which of a head's three matrices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Projection {
+    /// W_query.
     Query,
+    /// W_key.
     Key,
+    /// W_value.
     Value,
 }
 
@@ -171,9 +174,13 @@ pub struct Model {
 /// Sizes for a freshly initialised model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dims {
+    /// The embedding's width.
     pub d_in: usize,
+    /// Queries' and keys' width.
     pub d_k: usize,
+    /// Values' width.
     pub d_v: usize,
+    /// The number of heads.
     pub heads: usize,
 }
 
@@ -251,18 +258,22 @@ impl Model {
         Model::new(sentence, embedding, heads, causal, scale)
     }
 
+    /// The sentence as typed.
     pub fn sentence(&self) -> &str {
         &self.sentence
     }
 
+    /// Its words, vocabulary and ids.
     pub fn tokens(&self) -> &Tokens {
         &self.tokens
     }
 
+    /// The embedding table: a row per vocabulary word (vocabulary × d_in).
     pub fn embedding(&self) -> &DMatrix<f64> {
         &self.embedding
     }
 
+    /// Each head's projections.
     pub fn heads(&self) -> &[Head] {
         &self.heads
     }

@@ -112,13 +112,17 @@ pub fn raschka_multihead() -> Model {
 }
 
 /// The dog story's sentence.
+/// The dog preset's sentence.
 pub const DOG_SENTENCE: &str = "The dog fetched the ball and she was happy";
 /// What the tutorial shows, to its two decimals: she's query and the keys of dog and ball.
 pub const DOG_SHE_QUERY: [f64; 3] = [2.64, 1.46, 0.94];
+/// dog's key, to two decimals.
 pub const DOG_DOG_KEY: [f64; 3] = [2.88, 3.06, 1.89];
+/// ball's key, to two decimals.
 pub const DOG_BALL_KEY: [f64; 3] = [2.73, 0.81, 1.52];
-/// she's attention on dog and on ball, to three decimals.
+/// she's attention on dog, to three decimals.
 pub const DOG_SHE_WEIGHT_DOG: f64 = 0.883;
+/// she's attention on ball, to three decimals.
 pub const DOG_SHE_WEIGHT_BALL: f64 = 0.087;
 
 /// "The dog fetched the ball and she was happy", causal, scaled by √3.

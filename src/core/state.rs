@@ -17,10 +17,14 @@ use super::tokens::Tokens;
 
 /// The only version this app reads and writes.
 pub const STATE_VERSION: u64 = 1;
-/// Limits that keep the page responsive; a state beyond them is refused.
+/// Most tokens a sentence may have. These limits keep the page responsive; a state beyond them
+/// is refused.
 pub const MAX_TOKENS: usize = 64;
+/// Most characters a sentence may have.
 pub const MAX_SENTENCE_CHARS: usize = 1000;
+/// Largest d_in, d_k and d_v.
 pub const MAX_DIM: usize = 128;
+/// Most heads.
 pub const MAX_HEADS: usize = 16;
 /// Every number's magnitude must be at most this, so scores stay finite.
 pub const MAX_ABS_VALUE: f64 = 1e6;
@@ -33,7 +37,9 @@ pub const MAX_STATE_BYTES: usize =
 /// Why a state was refused: the field (a JSON path such as `heads[0].w_query[1]`) and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StateError {
+    /// Where: a JSON path, or empty for the whole state.
     pub field: String,
+    /// What is wrong.
     pub message: String,
 }
 

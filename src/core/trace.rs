@@ -42,9 +42,11 @@ pub struct CausalMethods {
 /// The whole computation for a model.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
+    /// The sentence's tokens.
     pub tokens: Tokens,
     /// Each token's embedding row (n × d_in).
     pub embedded: DMatrix<f64>,
+    /// Each head's intermediates.
     pub heads: Vec<HeadTrace>,
     /// The heads' context vectors side by side (n × Σ d_v).
     pub output: DMatrix<f64>,
@@ -231,10 +233,13 @@ pub fn concat_columns(heads: &[HeadTrace]) -> DMatrix<f64> {
 /// A score as a sum of products: `she·dog = 2.64×2.88 + 1.46×3.06 + 0.94×1.89 = 13.8`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScoreTerms {
+    /// The query's token.
     pub query: String,
+    /// The key's token.
     pub key: String,
     /// (query component, key component) pairs.
     pub terms: Vec<(f64, f64)>,
+    /// The score.
     pub total: f64,
 }
 
@@ -259,9 +264,11 @@ impl ScoreTerms {
 /// A context row as a weighted sum of value rows: `0.883 × dog + 0.087 × ball + …`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContextTerms {
+    /// The query's token.
     pub query: String,
     /// (token, weight, value row) for every key token.
     pub terms: Vec<(String, f64, Vec<f64>)>,
+    /// The context row.
     pub total: Vec<f64>,
 }
 

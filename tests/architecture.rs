@@ -1,0 +1,222 @@
+//! The house's rule, read from the source: imports in `src/ui` run one way. No file imports
+//! another that imports it back, directly or through others; `core` never names the browser
+//! layer; every core item is documented (`#![deny(missing_docs)]` on it is checked here too).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`, recursively.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `src/ui/steps/mod.rs` → `ui::steps`, `src/ui/steps/scores.rs` → `ui::steps::scores`.
+fn module_of(src: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// The source without comments (line comments and doc comments), so prose naming a path is
+/// not an import.
+fn code(text: &str) -> String {
+    text.lines()
+        .map(|l| match l.find("//") {
+            Some(i) if !l[..i].contains('"') => &l[..i],
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The paths a file names through `prefix` (`crate::ui::`), each as its segments; a group
+/// `{a, b::C}` gives one path per item.
+fn paths_after(text: &str, prefix: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(prefix) {
+        let before = rest[..at].chars().last();
+        rest = &rest[at + prefix.len()..];
+        if before.is_some_and(is_ident) {
+            continue;
+        }
+        out.extend(read_path(rest));
+    }
+    out
+}
+
+/// Reads `a::b::{c, d::e}` from the start of `text`.
+fn read_path(text: &str) -> Vec<Vec<String>> {
+    let mut segments = Vec::new();
+    let mut rest = text;
+    loop {
+        let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
+        if name.is_empty() {
+            break;
+        }
+        rest = &rest[name.len()..];
+        segments.push(name);
+        match rest.strip_prefix("::") {
+            Some(r) => rest = r,
+            None => return vec![segments],
+        }
+    }
+    let Some(group) = rest.strip_prefix('{') else {
+        return vec![segments];
+    };
+    let end = group.find('}').unwrap_or(group.len());
+    group[..end]
+        .split(',')
+        .flat_map(|item| read_path(item.trim()))
+        .map(|tail| segments.iter().cloned().chain(tail).collect())
+        .collect()
+}
+
+/// The longest module of `modules` that `path` starts with.
+fn resolve(path: &[String], modules: &BTreeSet<String>) -> Option<String> {
+    (1..=path.len())
+        .rev()
+        .map(|n| path[..n].join("::"))
+        .find(|m| modules.contains(m))
+}
+
+/// The ui's import graph: module → the modules it names.
+fn ui_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let ui_files = files(&src.join("ui"));
+    let modules: BTreeSet<String> = ui_files.iter().map(|f| module_of(&src, f)).collect();
+    let mut graph = BTreeMap::new();
+    for file in &ui_files {
+        let me = module_of(&src, file);
+        let text = code(&fs::read_to_string(file).unwrap());
+        let mut named: Vec<Vec<String>> = paths_after(&text, "crate::ui::")
+            .into_iter()
+            .map(|p| std::iter::once("ui".to_owned()).chain(p).collect())
+            .collect();
+        // A module's own children, named without `crate::` (`use frame::StepText`,
+        // `sqrt_dk::TEXT`).
+        for child in modules.iter().filter_map(|m| {
+            m.strip_prefix(&format!("{me}::"))
+                .filter(|c| !c.contains("::"))
+        }) {
+            for path in paths_after(&text, &format!("{child}::")) {
+                let full = me.split("::").map(str::to_owned).chain([child.to_owned()]);
+                named.push(full.chain(path).collect());
+            }
+        }
+        let targets: BTreeSet<String> = named
+            .iter()
+            .filter_map(|p| resolve(p, &modules))
+            .filter(|m| *m != me)
+            .collect();
+        graph.insert(me, targets);
+    }
+    graph
+}
+
+/// A cycle through the graph, if there is one, as the modules along it.
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| p == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node.to_owned());
+            return Some(cycle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_owned());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(cycle) = visit(next, graph, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.insert(node.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn the_reader_sees_groups_children_and_skips_comments() {
+    let paths = read_path("matrix::{index_labels, spec::CellView};");
+    assert_eq!(
+        paths,
+        vec![
+            vec!["matrix".to_owned(), "index_labels".to_owned()],
+            vec!["matrix".to_owned(), "spec".to_owned(), "CellView".to_owned()],
+        ]
+    );
+    assert!(code("// crate::ui::app\nlet x = 1;").find("crate::ui").is_none());
+    let graph = BTreeMap::from([
+        ("a".to_owned(), BTreeSet::from(["b".to_owned()])),
+        ("b".to_owned(), BTreeSet::from(["a".to_owned()])),
+    ]);
+    assert_eq!(find_cycle(&graph).unwrap(), ["a", "b", "a"]);
+}
+
+#[test]
+fn ui_imports_run_one_way() {
+    let graph = ui_graph();
+    assert!(graph.len() > 20, "every ui file is read: {graph:?}");
+    // The store is below every view: it names none of them.
+    let state = &graph["ui::state"];
+    assert!(
+        state.iter().all(|m| m == "ui::theme"),
+        "ui::state imports {state:?}"
+    );
+    assert!(graph["ui::app"].contains("ui::state"));
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!("an import cycle in src/ui: {}", cycle.join(" → "));
+    }
+}
+
+#[test]
+fn core_knows_nothing_of_the_browser() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for file in files(&src.join("core")) {
+        let text = code(&fs::read_to_string(&file).unwrap());
+        for name in ["crate::ui", "leptos", "web_sys", "wasm_bindgen", "js_sys"] {
+            assert!(
+                !text.contains(name),
+                "{} names {name}",
+                file.display()
+            );
+        }
+    }
+    let lib = fs::read_to_string(src.join("lib.rs")).unwrap();
+    assert!(
+        lib.contains("#[deny(missing_docs)]\npub mod core;"),
+        "missing docs are denied on core"
+    );
+}
