@@ -6,8 +6,12 @@ cd "$(dirname "$0")/.."
 .ci/tools.sh --browser
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
-echo "== native tests (core)"
+echo "== native tests (core, and the import rule of tests/architecture.rs)"
 cargo test
+
+echo "== clippy, native and wasm (warnings are errors)"
+cargo clippy --all-targets -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 echo "== component tests (wasm-bindgen-test, headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver \

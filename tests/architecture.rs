@@ -174,10 +174,16 @@ fn the_reader_sees_groups_children_and_skips_comments() {
         paths,
         vec![
             vec!["matrix".to_owned(), "index_labels".to_owned()],
-            vec!["matrix".to_owned(), "spec".to_owned(), "CellView".to_owned()],
+            vec![
+                "matrix".to_owned(),
+                "spec".to_owned(),
+                "CellView".to_owned()
+            ],
         ]
     );
-    assert!(code("// crate::ui::app\nlet x = 1;").find("crate::ui").is_none());
+    assert!(code("// crate::ui::app\nlet x = 1;")
+        .find("crate::ui")
+        .is_none());
     let graph = BTreeMap::from([
         ("a".to_owned(), BTreeSet::from(["b".to_owned()])),
         ("b".to_owned(), BTreeSet::from(["a".to_owned()])),
@@ -207,11 +213,7 @@ fn core_knows_nothing_of_the_browser() {
     for file in files(&src.join("core")) {
         let text = code(&fs::read_to_string(&file).unwrap());
         for name in ["crate::ui", "leptos", "web_sys", "wasm_bindgen", "js_sys"] {
-            assert!(
-                !text.contains(name),
-                "{} names {name}",
-                file.display()
-            );
+            assert!(!text.contains(name), "{} names {name}", file.display());
         }
     }
     let lib = fs::read_to_string(src.join("lib.rs")).unwrap();

@@ -4,11 +4,11 @@
 
 use attention_explorer::core::heatmap::Face;
 use attention_explorer::core::link::{
-    base64url, decode_model, encode_model, from_base64url, read_link, write_fragment, Controls,
-    Shown, Theme, MAX_LINK_CHARS,
+    base64url, decode_model, encode_model, from_base64url, opening, params, read_link, snippet,
+    write_fragment, Controls, Embed, Page, Part, Shown, Theme, MAX_LINK_CHARS, PARAMS,
 };
-use attention_explorer::core::pipeline::Step;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
+use attention_explorer::core::pipeline::Step;
 use attention_explorer::core::presets::{preset, PRESETS, RASCHKA_SEED};
 use attention_explorer::core::state::{write_state, MAX_STATE_BYTES};
 use miniz_oxide::deflate::compress_to_vec;
@@ -329,4 +329,101 @@ proptest! {
         bytes.truncate(bytes.len() - cut.min(bytes.len()));
         let _ = decode_model(&base64url(&bytes));
     }
+}
+
+#[test]
+fn opening_takes_the_link_s_model_else_the_saved_work_else_the_example() {
+    let raschka = preset("raschka").unwrap();
+    let saved = write_fragment(
+        &encode_model(&raschka, None),
+        &Shown {
+            focus: Some(2),
+            seed: Some(9),
+            ..Shown::default()
+        },
+    );
+    // Nothing saved: the link as it is.
+    let plain = opening(read_link("?decimals=2", ""), None);
+    assert!(!plain.restored && plain.restorable.is_none());
+    assert_eq!(plain.start.preset, Some("dog"));
+    assert_eq!(plain.start.shown.decimals, Some(2));
+
+    // A link without a model opens the saved work, with what was shown.
+    let back = opening(read_link("", ""), Some(&saved));
+    assert!(back.restored);
+    same(&back.start.model, &raschka);
+    assert_eq!(back.start.shown.focus, Some(2));
+    assert_eq!(back.start.shown.seed, Some(9), "the seed comes back");
+
+    // A link with its own model keeps it and offers the saved work.
+    let offered = opening(read_link("?preset=dog&embed=1", ""), Some(&saved));
+    assert!(!offered.restored);
+    assert!(offered.start.embed);
+    same(&offered.start.model, &preset("dog").unwrap());
+    same(&offered.restorable.unwrap().model, &raschka);
+
+    // The same model saved: nothing to offer.
+    let same_model = opening(read_link("?preset=raschka", ""), Some(&saved));
+    assert!(same_model.restorable.is_none());
+
+    // Unreadable saved work is not used, and the page says so.
+    let broken = opening(read_link("", ""), Some("m=AAAA"));
+    assert!(!broken.restored);
+    assert!(
+        broken.start.messages[0].contains("saved work could not be read"),
+        "{:?}",
+        broken.start.messages
+    );
+}
+
+#[test]
+fn every_parameter_written_is_read_back_from_the_one_list() {
+    let model = preset("raschka-multihead").unwrap();
+    let code = encode_model(&model, None);
+    let shown = Shown {
+        seed: Some(u64::MAX),
+        focus: Some(1),
+        head: Some(2),
+        decimals: Some(0),
+        hidden: vec![Step::Sentence, Step::Output],
+        faces: vec![("scores", Some(3), Face::Heatmap)],
+    };
+    let embed = Embed {
+        steps: Some(vec![Step::Qkv, Step::Context]),
+        controls: Some(Controls::Dims),
+        theme: Theme::Dark,
+    };
+    let page = Page {
+        model: &code,
+        shown: &shown,
+        embed: Some(&embed),
+    };
+    let query = params::write(&page, Part::Query);
+    let fragment = params::write(&page, Part::Fragment);
+    assert_eq!(query, "embed=1&steps=qkv,context&controls=dims&theme=dark");
+    let link = read_link(&query, &fragment);
+    assert!(link.messages.is_empty(), "{:?}", link.messages);
+    assert_eq!(link.shown, shown);
+    assert_eq!(link.steps, embed.steps);
+    assert_eq!(link.controls, embed.controls);
+    assert_eq!(link.theme, embed.theme);
+    assert!(link.embed);
+    // Every parameter is in the list once, and the defaults write nothing.
+    let names: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();
+    for name in &names {
+        assert_eq!(names.iter().filter(|n| *n == name).count(), 1, "{name}");
+    }
+    let bare = write_fragment(&code, &Shown::default());
+    assert_eq!(bare, format!("m={code}"));
+    assert!(read_link("?seed=-1", "").messages[0].contains("seed"));
+}
+
+#[test]
+fn the_snippet_escapes_the_address_for_html() {
+    let html = snippet("https://example.org/x/?embed=1&steps=scores#m=abc&focus=2");
+    assert!(
+        html.contains(r#"src="https://example.org/x/?embed=1&amp;steps=scores#m=abc&amp;focus=2""#),
+        "{html}"
+    );
+    assert!(html.contains("sandbox=\"allow-scripts"));
 }

@@ -56,9 +56,7 @@ fn every_intermediate_of_every_pytorch_case() {
                     &got.causal_methods.as_ref().unwrap().renormalized,
                 );
             } else {
-                assert!(
-                    got.causal_methods.is_none()
-                );
+                assert!(got.causal_methods.is_none());
             }
             traces.push(got);
         }

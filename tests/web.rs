@@ -1,15 +1,27 @@
-//! Component tests in headless Chromium (wasm-bindgen-test): mount the app or one table, edit as
-//! a learner would, let the reactive system settle, and read the DOM contract.
+//! Component tests in headless Chromium (wasm-bindgen-test): mount the app, or one component
+//! with a hand-built state (a matrix view, a step, the controls) and dispose it after; edit as a
+//! learner would, let the reactive system settle, and read the DOM contract.
 #![cfg(target_arch = "wasm32")]
 
+use std::cell::Cell;
+use std::rc::Rc;
+
+use attention_explorer::core::edit::Edit;
 use attention_explorer::core::heatmap::{Heat, Layout, Palette};
-use attention_explorer::core::model::{Editable, Projection};
+use attention_explorer::core::link::{Controls as Level, Shown};
+use attention_explorer::core::model::{Editable, Model, Projection};
+use attention_explorer::core::pipeline::Step;
 use attention_explorer::core::presets::dog;
 use attention_explorer::core::trace::Trace;
 use attention_explorer::ui::app::App;
+use attention_explorer::ui::controls::Controls;
 use attention_explorer::ui::matrix::heatmap::text_width;
+use attention_explorer::ui::matrix::MatrixView;
+use attention_explorer::ui::state::AppState;
+use attention_explorer::ui::steps;
 use leptos::prelude::*;
 use leptos::task::tick;
+use nalgebra::DMatrix;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{
@@ -27,6 +39,38 @@ async fn mount_app() -> HtmlElement {
     leptos::mount::mount_to(container.clone(), App).forget();
     tick().await;
     container
+}
+
+/// A fresh container in the page.
+fn container() -> HtmlElement {
+    let container: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&container).unwrap();
+    container
+}
+
+/// Mounts what `view` builds below a store holding `model` (built inside the mount, so it is
+/// disposed with it), and returns the container, the store and the handle that unmounts.
+async fn mount_with<V: IntoView + 'static>(
+    model: Model,
+    view: impl FnOnce() -> V + 'static,
+) -> (
+    HtmlElement,
+    AppState,
+    leptos::mount::UnmountHandle<V::State>,
+) {
+    let root = container();
+    let slot = Rc::new(Cell::new(None));
+    let handle = leptos::mount::mount_to(root.clone(), {
+        let slot = slot.clone();
+        move || {
+            let state = AppState::new(model, &Shown::default(), "dog", false);
+            state.provide();
+            slot.set(Some(state));
+            view()
+        }
+    });
+    tick().await;
+    (root, slot.get().expect("mounted"), handle)
 }
 
 fn find(root: &Element, selector: &str) -> Element {
@@ -497,5 +541,118 @@ async fn undo_takes_back_a_typed_number_in_one_step_and_redo_repeats_it() {
     tick().await;
     assert_eq!(value_of(&root, "w_value", 0, 0), -2.5);
     assert_eq!(input.value(), "-2.5000");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_matrix_view_mounts_alone_and_is_disposed() {
+    let root = container();
+    let matrix = RwSignal::new(DMatrix::from_row_slice(2, 2, &[1.0, -2.0, 0.5, 4.0]));
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        let labels = Signal::stored(vec!["a".to_owned(), "b".to_owned()]);
+        view! { <MatrixView name="m" title="M" matrix=matrix.into() row_labels=labels col_labels=labels heat=Heat::Signed/> }
+    });
+    tick().await;
+    assert_eq!(
+        value_of(&root, "m", 0, 1),
+        -2.0,
+        "rows as given, not columns"
+    );
+    assert_eq!(cell(&root, "m", 1, 0).text_content().unwrap(), "0.5000");
+    matrix.set(DMatrix::from_row_slice(2, 2, &[1.0, -2.0, 0.5, 8.0]));
+    tick().await;
+    assert_eq!(value_of(&root, "m", 1, 1), 8.0);
+    drop(handle);
+    assert!(root.query_selector("table").unwrap().is_none(), "unmounted");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn one_step_mounts_with_a_hand_built_state_and_follows_its_edits() {
+    let (root, state, handle) = mount_with(dog(), || steps::render(Step::Scores)).await;
+    let expected = Trace::of(&dog());
+    assert_eq!(
+        value_of(&root, "scores", 6, 1),
+        expected.heads[0].scores[(6, 1)]
+    );
+    assert!(
+        root.query_selector("[data-matrix=weights]")
+            .unwrap()
+            .is_none(),
+        "only the step"
+    );
+    let target = Editable::Weight(0, Projection::Query);
+    state
+        .apply(Edit::Cell {
+            target,
+            row: 0,
+            col: 0,
+            value: 2.0,
+        })
+        .unwrap();
+    tick().await;
+    let mut model = dog();
+    model.set(target, 0, 0, 2.0);
+    assert_eq!(
+        value_of(&root, "scores", 6, 1),
+        Trace::of(&model).heads[0].scores[(6, 1)]
+    );
+    drop(handle);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_picker_says_your_own_after_an_edit_and_names_the_preset_after_undo() {
+    let (root, state, handle) = mount_with(dog(), || view! { <Controls level=Level::All/> }).await;
+    let picker: web_sys::HtmlSelectElement = find(&root, "[data-control=preset]").unchecked_into();
+    assert_eq!(picker.value(), "dog");
+    state
+        .apply(Edit::Cell {
+            target: Editable::Embedding,
+            row: 0,
+            col: 0,
+            value: 9.0,
+        })
+        .unwrap();
+    tick().await;
+    assert_eq!(picker.value(), "", "an edited preset is the learner's own");
+    assert!(picker
+        .selected_options()
+        .item(0)
+        .unwrap()
+        .text_content()
+        .unwrap()
+        .contains("Your own"));
+    state.apply(Edit::Undo).unwrap();
+    tick().await;
+    assert_eq!(picker.value(), "dog", "undo brings the preset back");
+    drop(handle);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_caption_and_the_heads_picture_name_the_same_key_on_a_tie() {
+    // Two heads whose queries are all zero: every score is 0, every row of weights uniform.
+    let mut model = attention_explorer::core::presets::preset("raschka-multihead").unwrap();
+    for h in 0..model.heads().len() {
+        let w = model.heads()[h].w_query.clone();
+        for i in 0..w.nrows() {
+            for j in 0..w.ncols() {
+                model.set(Editable::Weight(h, Projection::Query), i, j, 0.0);
+            }
+        }
+    }
+    let (root, _, handle) = mount_with(model, || {
+        view! { {steps::render(Step::Softmax)} {steps::render(Step::Output)} }
+    })
+    .await;
+    let caption = find(&root, "figure.lines figcaption")
+        .text_content()
+        .unwrap();
+    let picks = find(&root, ".heads-picks").text_content().unwrap();
+    // The first of the tied keys: "Life".
+    assert!(caption.contains("most to “Life”"), "{caption}");
+    assert!(picks.contains("head 0 → “Life”"), "{picks}");
+    drop(handle);
     root.remove();
 }

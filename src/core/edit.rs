@@ -9,7 +9,7 @@ use super::history::{EditKey, History};
 use super::link::DEFAULT_SEED;
 use super::model::{Dims, Editable, Model, Scale};
 use super::script::check_value;
-use super::state::check_sentence;
+use super::state::{check_dims, check_sentence};
 
 /// One change to the document.
 #[derive(Clone, Debug, PartialEq)]
@@ -175,6 +175,7 @@ pub fn apply(
             replace(model, history, EditKey::Sentence, next);
         }
         Edit::Resize(dims) => {
+            check_dims(dims)?;
             let next = model.resized(dims, *seed)?;
             replace(model, history, EditKey::Other, next);
         }

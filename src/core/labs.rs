@@ -119,10 +119,12 @@ pub fn most_attended(trace: &Trace, query: usize) -> Option<Vec<(usize, f64)>> {
 /// The key a row of weights gives the most, and its weight; of tied keys the first, so that
 /// every view names the same one. None for an empty row.
 pub fn largest(row: impl IntoIterator<Item = f64>) -> Option<(usize, f64)> {
-    row.into_iter().enumerate().fold(None, |best, (j, w)| match best {
-        Some((_, b)) if w <= b => best,
-        _ => Some((j, w)),
-    })
+    row.into_iter()
+        .enumerate()
+        .fold(None, |best, (j, w)| match best {
+            Some((_, b)) if w <= b => best,
+            _ => Some((j, w)),
+        })
 }
 
 /// `x` to `digits` significant digits, in scientific notation outside 0.001 … 100 000

@@ -1,10 +1,12 @@
 //! The pure core: attention maths, PyTorch-compatible initialisation, tokens, presets and the
 //! saved-state format. Nothing here knows about the browser; it is tested natively.
 
+pub mod cursor;
 pub mod edit;
 pub mod heatmap;
 pub mod history;
 pub mod labs;
+pub mod lines;
 pub mod link;
 pub mod model;
 pub mod numbers;

@@ -155,6 +155,9 @@ pub enum Axes {
     QueryByKey,
 }
 
+/// Where a matrix is in a head's trace (absent when the model does not compute it).
+pub type Pick = fn(&HeadTrace) -> Option<&DMatrix<f64>>;
+
 /// A matrix the page shows.
 #[derive(Clone, Copy, Debug)]
 pub struct MatrixInfo {
@@ -170,7 +173,7 @@ pub struct MatrixInfo {
     pub heat: Heat,
     /// For a matrix of each head's trace: where it is (absent when the model does not compute
     /// it, as the masking methods without a causal mask).
-    pub pick: Option<fn(&HeadTrace) -> Option<&DMatrix<f64>>>,
+    pub pick: Option<Pick>,
 }
 
 impl MatrixInfo {
@@ -191,7 +194,7 @@ const fn info(
     step: Step,
     axes: Axes,
     heat: Heat,
-    pick: Option<fn(&HeadTrace) -> Option<&DMatrix<f64>>>,
+    pick: Option<Pick>,
 ) -> MatrixInfo {
     MatrixInfo {
         key,
@@ -205,17 +208,94 @@ const fn info(
 
 /// Every matrix the page shows, in the page's order.
 pub const MATRICES: [MatrixInfo; 16] = [
-    info("embedding", "embedding table", Step::Embedding, Axes::WordsByIndex, Heat::Signed, None),
-    info("embedded", "embedded sentence X", Step::Embedding, Axes::TokensByIndex, Heat::Signed, None),
-    info("w_query", "W_query", Step::Projections, Axes::IndexByIndex, Heat::Signed, None),
-    info("w_key", "W_key", Step::Projections, Axes::IndexByIndex, Heat::Signed, None),
-    info("w_value", "W_value", Step::Projections, Axes::IndexByIndex, Heat::Signed, None),
-    info("queries", "queries Q", Step::Qkv, Axes::TokensByIndex, Heat::Signed, Some(|h| Some(&h.queries))),
-    info("keys", "keys K", Step::Qkv, Axes::TokensByIndex, Heat::Signed, Some(|h| Some(&h.keys))),
-    info("values", "values V", Step::Qkv, Axes::TokensByIndex, Heat::Signed, Some(|h| Some(&h.values))),
-    info("scores", "scores Q·Kᵀ", Step::Scores, Axes::QueryByKey, Heat::Signed, Some(|h| Some(&h.scores))),
-    info("scaled_scores", "scaled scores", Step::Scale, Axes::QueryByKey, Heat::Signed, Some(|h| Some(&h.scaled_scores))),
-    info("masked_scores", "masked scores", Step::Mask, Axes::QueryByKey, Heat::Signed, Some(|h| Some(&h.masked_scores))),
+    info(
+        "embedding",
+        "embedding table",
+        Step::Embedding,
+        Axes::WordsByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "embedded",
+        "embedded sentence X",
+        Step::Embedding,
+        Axes::TokensByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "w_query",
+        "W_query",
+        Step::Projections,
+        Axes::IndexByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "w_key",
+        "W_key",
+        Step::Projections,
+        Axes::IndexByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "w_value",
+        "W_value",
+        Step::Projections,
+        Axes::IndexByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "queries",
+        "queries Q",
+        Step::Qkv,
+        Axes::TokensByIndex,
+        Heat::Signed,
+        Some(|h| Some(&h.queries)),
+    ),
+    info(
+        "keys",
+        "keys K",
+        Step::Qkv,
+        Axes::TokensByIndex,
+        Heat::Signed,
+        Some(|h| Some(&h.keys)),
+    ),
+    info(
+        "values",
+        "values V",
+        Step::Qkv,
+        Axes::TokensByIndex,
+        Heat::Signed,
+        Some(|h| Some(&h.values)),
+    ),
+    info(
+        "scores",
+        "scores Q·Kᵀ",
+        Step::Scores,
+        Axes::QueryByKey,
+        Heat::Signed,
+        Some(|h| Some(&h.scores)),
+    ),
+    info(
+        "scaled_scores",
+        "scaled scores",
+        Step::Scale,
+        Axes::QueryByKey,
+        Heat::Signed,
+        Some(|h| Some(&h.scaled_scores)),
+    ),
+    info(
+        "masked_scores",
+        "masked scores",
+        Step::Mask,
+        Axes::QueryByKey,
+        Heat::Signed,
+        Some(|h| Some(&h.masked_scores)),
+    ),
     info(
         "masked_weights_simple",
         "weights × tril(ones)",
@@ -232,9 +312,30 @@ pub const MATRICES: [MatrixInfo; 16] = [
         Heat::Unit,
         Some(|h| h.causal_methods.as_ref().map(|c| &c.renormalized)),
     ),
-    info("weights", "weights", Step::Softmax, Axes::QueryByKey, Heat::Unit, Some(|h| Some(&h.weights))),
-    info("context", "context", Step::Context, Axes::TokensByIndex, Heat::Signed, Some(|h| Some(&h.context))),
-    info("output", "output", Step::Output, Axes::TokensByIndex, Heat::Signed, None),
+    info(
+        "weights",
+        "weights",
+        Step::Softmax,
+        Axes::QueryByKey,
+        Heat::Unit,
+        Some(|h| Some(&h.weights)),
+    ),
+    info(
+        "context",
+        "context",
+        Step::Context,
+        Axes::TokensByIndex,
+        Heat::Signed,
+        Some(|h| Some(&h.context)),
+    ),
+    info(
+        "output",
+        "output",
+        Step::Output,
+        Axes::TokensByIndex,
+        Heat::Signed,
+        None,
+    ),
 ];
 
 /// The matrix named `key`.
@@ -243,6 +344,6 @@ pub fn matrix(key: &str) -> Option<&'static MatrixInfo> {
 }
 
 /// The matrices of each head's trace, in page order, with where each is.
-pub fn head_matrices() -> impl Iterator<Item = (&'static MatrixInfo, fn(&HeadTrace) -> Option<&DMatrix<f64>>)> {
+pub fn head_matrices() -> impl Iterator<Item = (&'static MatrixInfo, Pick)> {
     MATRICES.iter().filter_map(|m| m.pick.map(|p| (m, p)))
 }

@@ -66,9 +66,7 @@ pub fn matching(model: &Model) -> Option<&'static str> {
     PRESETS
         .iter()
         .zip(built())
-        .find(|(_, m)| {
-            m.sentence() == model.sentence() && m.dims() == model.dims() && *m == model
-        })
+        .find(|(_, m)| m.sentence() == model.sentence() && m.dims() == model.dims() && *m == model)
         .map(|(p, _)| p.name)
 }
 

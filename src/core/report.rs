@@ -53,7 +53,10 @@ fn table(title: &str, m: &DMatrix<f64>, tokens: &[String], axes: Axes, precision
     let (title, header): (String, Vec<String>) = if axes == Axes::QueryByKey {
         (format!("{title} (query × key)"), tokens.to_vec())
     } else {
-        (title.to_owned(), (0..m.ncols()).map(|j| j.to_string()).collect())
+        (
+            title.to_owned(),
+            (0..m.ncols()).map(|j| j.to_string()).collect(),
+        )
     };
     let mut out = format!(
         "### {title} ({} × {})\n\n| | {} |\n|---|{}\n",
@@ -80,7 +83,13 @@ pub fn trace_markdown(trace: &Trace, precision: usize) -> String {
         .map(|(w, id)| format!("{w} → {id}"))
         .collect();
     let mut out = format!("## Tokens\n\n{}\n\n", ids.join(", "));
-    out += &table("embedded", &trace.embedded, t, Axes::TokensByIndex, precision);
+    out += &table(
+        "embedded",
+        &trace.embedded,
+        t,
+        Axes::TokensByIndex,
+        precision,
+    );
     for (i, h) in trace.heads.iter().enumerate() {
         out += &format!("## Head {i}\n\n");
         for (info, pick) in head_matrices() {

@@ -12,7 +12,7 @@ use std::fmt;
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
-use super::model::{Head, Model, Projection, Scale};
+use super::model::{Dims, Head, Model, Projection, Scale};
 use super::tokens::Tokens;
 
 /// The only version this app reads and writes.
@@ -257,4 +257,22 @@ fn matrix(
     }
     let flat: Vec<f64> = rows.concat();
     Ok(DMatrix::from_row_slice(rows.len(), cols, &flat))
+}
+
+/// Sizes within the limits: d_in, d_k, d_v from 1 to [`MAX_DIM`], heads from 1 to
+/// [`MAX_HEADS`]. The error names the first size out of range.
+pub fn check_dims(dims: Dims) -> Result<(), String> {
+    for (name, n, max) in [
+        ("d_in", dims.d_in, MAX_DIM),
+        ("d_k", dims.d_k, MAX_DIM),
+        ("d_v", dims.d_v, MAX_DIM),
+        ("heads", dims.heads, MAX_HEADS),
+    ] {
+        if !(1..=max).contains(&n) {
+            return Err(format!(
+                "{name} must be a whole number from 1 to {max}, not {n}"
+            ));
+        }
+    }
+    Ok(())
 }

@@ -24,7 +24,12 @@ pub fn App() -> impl IntoView {
     let opened = opening(link, share::saved_work(&work_key).as_deref());
     let start = opened.start;
     let embed = start.embed;
-    let state = AppState::new(start.model.clone(), &start.shown, example, start.walk && !embed);
+    let state = AppState::new(
+        start.model.clone(),
+        &start.shown,
+        example,
+        start.walk && !embed,
+    );
     state.provide();
     api::install(state);
     theme::follow_colour_scheme(state.palette, colours);

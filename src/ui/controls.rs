@@ -62,7 +62,7 @@ pub fn Controls(level: Level) -> impl IntoView {
                 <span>"Example"</span>
                 <select
                     data-control="preset"
-                    prop:value=move || state.preset.get().unwrap_or("")
+                    prop:value=move || state.preset().unwrap_or("")
                     on:change=move |ev| state.open_preset(&event_target_value(&ev))
                 >
                     <option value="" disabled>"Your own model"</option>

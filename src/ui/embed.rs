@@ -12,7 +12,7 @@ use js_sys::{Object, Reflect};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::core::link::{params, snippet, Embed, Part, Page};
+use crate::core::link::{params, snippet, Embed, Page, Part};
 use crate::core::pipeline::Step;
 use crate::ui::api;
 use crate::ui::share::{fragment_now, page_url};
@@ -147,15 +147,18 @@ pub fn OpenFull() -> impl IntoView {
 pub fn embed_snippet(state: AppState) -> String {
     let hidden = state.hidden.get_untracked();
     let embed = Embed {
-        steps: (!hidden.is_empty())
-            .then(|| Step::ALL.into_iter().filter(|s| !hidden.contains(s)).collect()),
+        steps: (!hidden.is_empty()).then(|| {
+            Step::ALL
+                .into_iter()
+                .filter(|s| !hidden.contains(s))
+                .collect()
+        }),
         ..Embed::default()
     };
-    let shown = state.shown();
     let query = params::write(
         &Page {
             model: "",
-            shown: &shown,
+            shown: &untrack(|| state.shown()),
             embed: Some(&embed),
         },
         Part::Query,

@@ -67,12 +67,9 @@ pub fn IntegerField(
 }
 
 /// An `on_change` for a field whose every in-range number is fine.
-pub fn accept(
-    set: impl Fn(u64) + Send + Sync + 'static,
-) -> Callback<u64, Result<(), String>> {
+pub fn accept(set: impl Fn(u64) + Send + Sync + 'static) -> Callback<u64, Result<(), String>> {
     Callback::new(move |n| {
         set(n);
         Ok(())
     })
 }
-

@@ -4,21 +4,11 @@
 use leptos::prelude::*;
 
 use crate::core::labs::largest;
+use crate::core::lines::{
+    font_px, height, stroke_opacity, stroke_width, token_y, visible, KEY_X, QUERY_X, WIDTH,
+};
 use crate::core::trace::fmt;
 use crate::ui::state::use_app;
-
-/// Height of one token's row, by sentence length: roomy for tutorial sentences, compact at 64.
-fn row_height(n: usize) -> f64 {
-    if n <= 24 {
-        20.0
-    } else {
-        11.0
-    }
-}
-
-const WIDTH: f64 = 300.0;
-const QUERY_X: f64 = 100.0;
-const KEY_X: f64 = 200.0;
 
 /// One head's weights from the followed token (the last one until the learner picks another).
 #[component]
@@ -38,12 +28,12 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
         })
     });
     let causal = state.causal;
-    let y = move |k: usize| (k as f64 + 0.5) * row_height(n.get()) + 4.0;
-    let font = move || if n.get() <= 24 { "12" } else { "9" };
+    let y = move |k: usize| token_y(k, n.get());
+    let font = move || font_px(n.get());
 
     // One <line> per key, kept across edits: an edit only rewrites their attributes. A key the
     // query may not see (causal) has no line at all.
-    let visible = move |j: usize| !(causal.get() && j > query.get());
+    let visible = move |j: usize| visible(causal.get(), query.get(), j);
     let weight = move |j: usize| row.with(|r| r.get(j).copied().unwrap_or(0.0));
     let lines = move || {
         (0..n.get())
@@ -57,8 +47,8 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
                             y1=move || y(query.get())
                             x2=KEY_X - 4.0
                             y2=y(j)
-                            stroke-width=move || format!("{:.2}", 0.5 + 6.0 * weight(j).clamp(0.0, 1.0))
-                            stroke-opacity=move || format!("{:.3}", 0.12 + 0.88 * weight(j).clamp(0.0, 1.0))
+                            stroke-width=move || stroke_width(weight(j))
+                            stroke-opacity=move || stroke_opacity(weight(j))
                         />
                     </Show>
                 }
@@ -86,7 +76,7 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
             }
         }).collect_view()
     };
-    let height = move || n.get() as f64 * row_height(n.get()) + 8.0;
+    let height = move || height(n.get());
     let description = move || {
         let i = query.get();
         let word = state.words.with(|w| w.get(i).cloned().unwrap_or_default());

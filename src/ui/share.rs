@@ -87,10 +87,13 @@ fn replace_fragment(fragment: &str) {
     }
 }
 
+/// What a seeded base is drawn for: the sentence, the sizes, the seed.
+type SeededKey = (String, Dims, u64);
+
 thread_local! {
     /// The seeded base of the last model written (see core::link): it only changes with the
     /// sentence, the sizes or the seed, and drawing it at the limits takes a while.
-    static SEEDED: std::cell::RefCell<Option<((String, Dims, u64), Model)>> = const { std::cell::RefCell::new(None) };
+    static SEEDED: std::cell::RefCell<Option<(SeededKey, Model)>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The fragment that opens the page as it is now: the model (`m=`) and what is shown.
@@ -107,7 +110,7 @@ pub fn fragment_now(state: AppState) -> String {
             encode_model(m, cache.as_ref().map(|(_, b)| (seed, b)))
         })
     });
-    write_fragment(&model, &state.shown())
+    write_fragment(&model, &untrack(|| state.shown()))
 }
 
 /// Keeps the URL's fragment and the saved work (under `work_key`) in step with the page:
@@ -126,12 +129,7 @@ pub fn keep_in_url(state: AppState, work_key: String) {
     };
     Effect::new(move |first: Option<()>| {
         state.model.track();
-        state.selected.track();
-        state.focused_head.track();
-        state.precision.track();
-        state.hidden.track();
-        state.look.faces.track();
-        state.seed.track();
+        state.shown();
         if first.is_none() {
             return;
         }

@@ -59,9 +59,9 @@ impl Detail {
 #[derive(Clone, Copy)]
 pub struct Look {
     /// Decimals shown in every table (values keep full precision).
-    pub precision: Signal<usize>,
+    pub precision: RwSignal<usize>,
     /// The colours the heat maps paint with, following light and dark mode.
-    pub palette: Signal<Palette>,
+    pub palette: RwSignal<Palette>,
     /// The face the learner chose for a matrix (by name and head); it outlives the view, so the
     /// choice sticks when a step is hidden and shown or the heads change.
     pub faces: RwSignal<HashMap<(&'static str, Option<usize>), Face>>,
@@ -71,8 +71,8 @@ impl Look {
     /// The default look: 4 decimals, the light palette, no faces chosen.
     pub fn new() -> Look {
         Look {
-            precision: Signal::stored(DEFAULT_DECIMALS),
-            palette: Signal::stored(Palette::LIGHT),
+            precision: RwSignal::new(DEFAULT_DECIMALS),
+            palette: RwSignal::new(Palette::LIGHT),
             faces: RwSignal::new(HashMap::new()),
         }
     }
@@ -84,6 +84,9 @@ impl Default for Look {
     }
 }
 
+/// A block of numbers, by rows, as a paste gives it.
+pub type Block = Vec<Vec<f64>>;
+
 /// What an editable matrix view reports; the view itself knows nothing of the model.
 #[derive(Clone, Copy)]
 pub struct CellEditor {
@@ -91,7 +94,7 @@ pub struct CellEditor {
     pub commit: Callback<(usize, usize, f64)>,
     /// A block of numbers pasted with its top-left at (row, col); a block that does not fit is
     /// refused whole, with the message to show.
-    pub paste: Callback<(usize, usize, Vec<Vec<f64>>), Result<(), String>>,
+    pub paste: Callback<(usize, usize, Block), Result<(), String>>,
     /// The learner left the cell: the next number typed there is a new undo step.
     pub done: Callback<()>,
 }
@@ -153,8 +156,6 @@ pub struct AppState {
     /// The followed token, or the last one until the learner picks one (it sees every token,
     /// even when causal): the query that attention lines and the heads picture show.
     pub query: Memo<usize>,
-    /// The preset the model equals, number for number, if any: what the picker names.
-    pub preset: Memo<Option<&'static str>>,
     /// The walk's place kept within the stops there are now (fewer heads drop the heads' stop).
     pub walk_at: Memo<Option<usize>>,
     /// The section the walk is at.
@@ -165,7 +166,7 @@ pub struct AppState {
 
 impl AppState {
     /// A store holding `model`, shown as `shown`; `example` is what Reset opens.
-    pub fn new(model: Model, shown: &Shown, example: &'static str, walking: bool) -> Self {
+    pub fn new(model: Model, start: &Shown, example: &'static str, walking: bool) -> Self {
         let model = RwSignal::new(model);
         // Owning the previous trace lets an edit reuse the heads it did not touch, and report
         // "unchanged" when a number was rewritten with itself, so nothing re-renders.
@@ -185,8 +186,11 @@ impl AppState {
             let last = stops(heads.get()).len() - 1;
             walk.get().map(|i| i.min(last))
         });
-        let walk_stop =
-            Memo::new(move |_| walk_at.get().and_then(|i| stops(heads.get()).get(i).copied()));
+        let walk_stop = Memo::new(move |_| {
+            walk_at
+                .get()
+                .and_then(|i| stops(heads.get()).get(i).copied())
+        });
         let selected = RwSignal::new(None::<usize>);
         let words = Memo::new(move |_| model.with(|m| m.tokens().words.clone()));
         let query = Memo::new(move |_| {
@@ -198,18 +202,21 @@ impl AppState {
         });
         let precision = RwSignal::new(DEFAULT_DECIMALS);
         let palette = RwSignal::new(theme::current_palette());
+        let seed = RwSignal::new(DEFAULT_SEED);
+        let hidden = RwSignal::new(Vec::new());
+        let faces = RwSignal::new(HashMap::new());
         let state = AppState {
             model,
             history: RwSignal::new(History::default()),
-            seed: RwSignal::new(DEFAULT_SEED),
+            seed,
             precision,
             selected,
             focused_head,
-            hidden: RwSignal::new(Vec::new()),
+            hidden,
             look: Look {
-                precision: precision.into(),
-                palette: palette.into(),
-                faces: RwSignal::new(HashMap::new()),
+                precision,
+                palette,
+                faces,
             },
             palette,
             detail: RwSignal::new(None),
@@ -223,12 +230,11 @@ impl AppState {
             heads,
             visible_heads,
             query,
-            preset: Memo::new(move |_| model.with(matching)),
             walk_at,
             walk_stop,
             example,
         };
-        state.show_as(shown);
+        state.show_as(start);
         state
     }
 
@@ -255,12 +261,16 @@ impl AppState {
         );
     }
 
-    /// What the URL carries besides the model, as the page shows it now.
+    /// What the URL carries besides the model, from the view's signals (defaults left out):
+    /// the one mapping from the signals to the link, as [`AppState::show_as`] is the one back.
+    /// Tracked: call it in `untrack` outside an effect.
     pub fn shown(self) -> Shown {
-        let head = self.focused_head.get_untracked();
-        let decimals = self.precision.get_untracked();
-        let seed = self.seed.get_untracked();
-        let mut faces: Vec<_> = self.look.faces.with_untracked(|f| {
+        let (seed, head, decimals) = (
+            self.seed.get(),
+            self.focused_head.get(),
+            self.precision.get(),
+        );
+        let mut faces: Vec<_> = self.look.faces.with(|f| {
             f.iter()
                 .map(|(&(name, head), &face)| (name, head, face))
                 .collect()
@@ -268,12 +278,18 @@ impl AppState {
         faces.sort_by_key(|&(name, head, _)| (name, head));
         Shown {
             seed: (seed != DEFAULT_SEED).then_some(seed),
-            focus: self.selected.get_untracked(),
+            focus: self.selected.get(),
             head: (head != 0).then_some(head),
             decimals: (decimals != DEFAULT_DECIMALS).then_some(decimals),
-            hidden: self.hidden.get_untracked(),
+            hidden: self.hidden.get(),
             faces,
         }
+    }
+
+    /// The preset the model equals, number for number, if any: what the picker names. Any
+    /// edit clears it; undo brings it back.
+    pub fn preset(self) -> Option<&'static str> {
+        self.model.with(matching)
     }
 
     /// Applies one change to the document through the core's reducer: the one write path of
@@ -300,7 +316,9 @@ impl AppState {
             .unwrap_or(Ok(Default::default()))?;
         if outcome.model {
             let followed = self.selected.get_untracked();
-            let still = self.model.with_untracked(|m| edit::still_there(followed, m));
+            let still = self
+                .model
+                .with_untracked(|m| edit::still_there(followed, m));
             if still != followed {
                 self.selected.set(still);
             }
@@ -379,7 +397,7 @@ impl AppState {
                 })
                 .ok();
             }),
-            paste: Callback::new(move |(row, col, block): (usize, usize, Vec<Vec<f64>>)| {
+            paste: Callback::new(move |(row, col, block): (usize, usize, Block)| {
                 self.apply(Edit::Paste {
                     target,
                     row,

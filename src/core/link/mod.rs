@@ -29,6 +29,9 @@ pub const DEFAULT_DECIMALS: usize = 4;
 /// The seed until the learner picks another (the Raschka tutorial's).
 pub const DEFAULT_SEED: u64 = RASCHKA_SEED;
 
+/// A face the learner chose: the matrix's name, its head (if it is a head's), the face.
+pub type FaceChoice = (&'static str, Option<usize>, Face);
+
 /// What the learner sees besides the model; the page writes it back into the fragment.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Shown {
@@ -43,7 +46,7 @@ pub struct Shown {
     /// Steps the learner hid, in pipeline order.
     pub hidden: Vec<Step>,
     /// The face chosen for a matrix (name, head), in the order chosen.
-    pub faces: Vec<(&'static str, Option<usize>, Face)>,
+    pub faces: Vec<FaceChoice>,
 }
 
 /// What the learner may change in an embedded page.
@@ -180,7 +183,9 @@ pub fn read_link(search: &str, hash: &str) -> Link {
         return link;
     }
     let mut pairs = params::pairs(search.strip_prefix('?').unwrap_or(search));
-    pairs.extend(params::pairs_of_fragment(hash.strip_prefix('#').unwrap_or(hash)));
+    pairs.extend(params::pairs_of_fragment(
+        hash.strip_prefix('#').unwrap_or(hash),
+    ));
     let last = |key: &str| {
         pairs
             .iter()
@@ -254,7 +259,6 @@ impl Link {
     }
 }
 
-
 /// What a visitor sees on opening the page.
 #[derive(Debug)]
 pub struct Opening {
@@ -272,16 +276,18 @@ pub struct Opening {
 /// Saved work that cannot be read is not used, and a message says so.
 pub fn opening(link: Link, saved: Option<&str>) -> Opening {
     let mut unreadable = None;
-    let saved = saved.map(|fragment| read_link("", fragment)).filter(|saved| {
-        let ok = saved.carries_model && saved.messages.is_empty();
-        if !ok {
-            unreadable = Some(format!(
-                "Your saved work could not be read ({}) and is not used.",
-                saved.messages.join(" ")
-            ));
-        }
-        ok
-    });
+    let saved = saved
+        .map(|fragment| read_link("", fragment))
+        .filter(|saved| {
+            let ok = saved.carries_model && saved.messages.is_empty();
+            if !ok {
+                unreadable = Some(format!(
+                    "Your saved work could not be read ({}) and is not used.",
+                    saved.messages.join(" ")
+                ));
+            }
+            ok
+        });
     let mut opening = match saved {
         Some(saved) if !link.carries_model => Opening {
             start: Link {

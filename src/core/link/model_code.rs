@@ -11,8 +11,8 @@ use serde_json::Value;
 use super::super::model::{Dims, Model, Projection, Scale};
 use super::super::presets::{built, matching, preset_named, PRESETS};
 use super::super::state::{
-    check_sentence, read_state_value, state_value, MAX_DIM, MAX_HEADS,
-    MAX_STATE_BYTES, STATE_VERSION,
+    check_sentence, read_state_value, state_value, MAX_DIM, MAX_HEADS, MAX_STATE_BYTES,
+    STATE_VERSION,
 };
 use super::base64url::{base64url, from_base64url};
 use super::params::clip;
@@ -252,4 +252,3 @@ pub fn decode_model(text: &str) -> Result<(Model, Option<&'static str>), String>
     let preset = matching(&model);
     Ok((model, preset))
 }
-

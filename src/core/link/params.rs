@@ -4,7 +4,7 @@
 use super::super::heatmap::Face;
 use super::super::pipeline::{self, Step};
 use super::super::state::MAX_HEADS;
-use super::{Controls, Link, Page, Theme, MAX_DECIMALS};
+use super::{Controls, FaceChoice, Link, Page, Theme, MAX_DECIMALS};
 
 /// Most entries a list parameter (`steps`, `hide`, `faces`) may hold.
 const MAX_LIST: usize = 64;
@@ -65,7 +65,10 @@ pub const PARAMS: [Param; 15] = [
         name: "seed",
         part: Part::Fragment,
         read: |l, v| {
-            l.shown.seed = Some(v.parse().map_err(|_| "use a whole number from 0".to_owned())?);
+            l.shown.seed = Some(
+                v.parse()
+                    .map_err(|_| "use a whole number from 0".to_owned())?,
+            );
             Ok(())
         },
         write: |p| p.shown.seed.map(|s| s.to_string()),
@@ -265,11 +268,7 @@ fn step_list(text: &str) -> Result<Vec<Step>, String> {
 
 /// Steps as `steps=` and `hide=` write them.
 pub fn step_names(steps: &[Step]) -> String {
-    steps
-        .iter()
-        .map(|s| s.key())
-        .collect::<Vec<_>>()
-        .join(",")
+    steps.iter().map(|s| s.key()).collect::<Vec<_>>().join(",")
 }
 
 /// The name of a face in `faces=`.
@@ -281,7 +280,7 @@ fn face_key(face: Face) -> &'static str {
 }
 
 /// `faces=weights.0:heatmap,embedding:numbers`: a matrix (and head), then its face.
-fn faces(text: &str) -> Result<Vec<(&'static str, Option<usize>, Face)>, String> {
+fn faces(text: &str) -> Result<Vec<FaceChoice>, String> {
     text.split(',')
         .filter(|s| !s.is_empty())
         .take(MAX_LIST)

@@ -5,14 +5,13 @@ use leptos::html::P;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::heatmap::NUMBERS_MAX_SIDE;
+use crate::core::heatmap::{Heat, NUMBERS_MAX_SIDE};
 use crate::core::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
-use crate::core::softmax::is_future;
-use crate::core::trace::fmt;
-use crate::ui::state::use_app;
-use crate::ui::in_view::{in_view, memo_in_view};
 use crate::core::pipeline::Lab;
+use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::labs::frame::{LabSection, LabText, RangeField, Stat};
+use crate::ui::matrix::MatrixView;
+use crate::ui::state::use_app;
 
 /// 10⁰ … 10⁴ as written on the control.
 fn power_of_ten(exponent: u32) -> String {
@@ -53,17 +52,37 @@ pub fn MaskLab() -> impl IntoView {
         })
     };
     let show_tables = move || state.words.with(|w| w.len() <= NUMBERS_MAX_SIDE);
-    // Only method 1's failing cells are marked: method 2 is the reference.
+    // Only method 1's failing cells are flagged: method 2 is the reference.
     let table = move |title: &'static str,
                       name: &'static str,
                       pick: fn(&MaskComparison) -> &DMatrix<f64>,
                       mark: bool| {
+        let matrix = Signal::derive(move || {
+            comparison.with(|c| {
+                c.as_ref()
+                    .map_or_else(|| DMatrix::zeros(0, 0), |c| pick(c).clone())
+            })
+        });
+        let flagged = mark.then(|| {
+            Signal::derive(move || {
+                comparison.with(|c| {
+                    c.as_ref()
+                        .map_or_else(|| DMatrix::from_element(0, 0, false), |c| c.failing.clone())
+                })
+            })
+        });
         view! {
-            <LabMatrix
-                title
+            <MatrixView
                 name
-                matrix=Signal::derive(move || comparison.with(|c| c.as_ref().map(|c| pick(c).clone()).unwrap_or_else(|| DMatrix::zeros(0, 0))))
-                failing=Signal::derive(move || comparison.with(|c| c.as_ref().filter(|_| mark).map(|c| c.failing.clone()).unwrap_or_else(|| DMatrix::from_element(0, 0, false))))
+                title
+                lab=true
+                corner="query ╲ key"
+                matrix
+                row_labels=state.words.into()
+                col_labels=state.words.into()
+                heat=Heat::Unit
+                grey_future=Signal::stored(true)
+                flagged=flagged
             />
         }
     };
@@ -111,105 +130,4 @@ pub fn MaskLab() -> impl IntoView {
             </p>
         </LabSection>
     }
-}
-
-/// What one cell of a lab table shows.
-#[derive(Clone, Copy, PartialEq)]
-struct LabCell {
-    value: f64,
-    precision: usize,
-    fails: bool,
-}
-
-/// One method's weights, rows labelled with the tokens; cells that differ from the other method
-/// are marked, and future cells greyed. Like the pipeline's tables, the rows are built once per
-/// sentence length and an edit rewrites only the cells that changed.
-#[component]
-fn LabMatrix(
-    /// The caption.
-    title: &'static str,
-    /// Its `data-lab-matrix` name: `renormalized` or `neg_inf`.
-    name: &'static str,
-    matrix: Signal<DMatrix<f64>>,
-    /// Cells to mark as disagreeing with the other method (empty: none).
-    failing: Signal<DMatrix<bool>>,
-) -> impl IntoView {
-    let state = use_app();
-    let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
-    let views = move || {
-        let precision = state.precision.get();
-        failing.with(|failing| {
-            matrix.with(|m| {
-                let (rows, cols) = m.shape();
-                (0..rows)
-                    .flat_map(|i| (0..cols).map(move |j| (i, j)))
-                    .map(|(i, j)| LabCell {
-                        value: m[(i, j)],
-                        precision,
-                        fails: failing.get((i, j)).copied().unwrap_or(false),
-                    })
-                    .collect()
-            })
-        })
-    };
-    let body = move || {
-        let (rows, cols) = shape.get();
-        let cells = synced_cells(views);
-        (0..rows)
-            .map(|i| {
-                let row = cells[i * cols..(i + 1) * cols].to_vec();
-                view! {
-                    <tr>
-                        <th scope="row">{move || state.words.with(|w| w.get(i).cloned())}</th>
-                        {row.into_iter().enumerate().map(|(j, cell)| view! {
-                            <td
-                                data-row=i
-                                data-col=j
-                                data-value=move || cell.with(|c| c.value.to_string())
-                                data-fails=move || cell.with(|c| c.fails.then_some("true"))
-                                class:fails=move || cell.with(|c| c.fails)
-                                class:masked=is_future(i, j)
-                            >
-                                {move || cell.with(|c| fmt(c.value, c.precision))}
-                            </td>
-                        }).collect_view()}
-                    </tr>
-                }
-            })
-            .collect_view()
-    };
-    view! {
-        <div class="scroll">
-            <table class="lab lab-matrix" data-lab-matrix=name>
-                <caption>{title}</caption>
-                <thead>
-                    <tr>
-                        <th class="corner">"query ╲ key"</th>
-                        {move || state.words.get().into_iter().map(|w| view! { <th scope="col">{w}</th> }).collect_view()}
-                    </tr>
-                </thead>
-                <tbody>{body}</tbody>
-            </table>
-        </div>
-    }
-}
-
-/// One signal per cell, kept equal to `views()` (row by row) by one effect that writes only the
-/// cells whose view changed. Call it where the cells are built: a new shape makes new signals.
-/// (The lab's tables are small and wait while out of view, so they do without the direct
-/// painting of the pipeline's tables.)
-fn synced_cells<T>(views: impl Fn() -> Vec<T> + Send + Sync + 'static) -> Vec<RwSignal<T>>
-where
-    T: PartialEq + Send + Sync + 'static,
-{
-    let cells: Vec<RwSignal<T>> = untrack(&views).into_iter().map(RwSignal::new).collect();
-    let synced = cells.clone();
-    Effect::new(move |_| {
-        for (cell, new) in synced.iter().zip(views()) {
-            if cell.with_untracked(|old| *old != new) {
-                cell.set(new);
-            }
-        }
-    });
-    cells
 }

@@ -7,15 +7,15 @@ use leptos::html::P;
 use leptos::prelude::*;
 
 use crate::core::model::Scale;
+use crate::core::pipeline::Lab;
 use crate::core::sqrt_dk::{
     dk_at, log_fraction, plot_dks, slider_position, theory_variance, RowStats, Sample, DK_MAX,
     DK_MIN, PAIRS, ROWS, ROW_LEN,
 };
-use crate::ui::state::use_app;
 use crate::ui::fields::{accept, IntegerField};
 use crate::ui::in_view::in_view;
-use crate::core::pipeline::Lab;
 use crate::ui::labs::frame::{LabSection, LabText, RangeField, Stat};
+use crate::ui::state::use_app;
 
 /// The three choices in the order the lab lists them, with their row labels and theory.
 const CHOICES: [(Scale, &str, &str); 3] = [

@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlInputElement, ImageData};
 
+use crate::core::cursor::{cell_key, moved, place, CellKey};
 use crate::core::heatmap::{
     cell_pixels, fit_label, max_abs, Heat, Layout, Palette, Rgb, LABEL_FONT_PX,
 };
@@ -365,30 +366,20 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         }
     };
     let on_key = move |ev: ev::KeyboardEvent| {
-        let (rows, cols) = shape.get_untracked();
-        if rows == 0 || cols == 0 {
+        let Some(key) = cell_key(&ev.key(), ev.shift_key(), false) else {
             return;
-        }
-        // The matrix may have shrunk since the cursor last moved.
-        let (i, j) = cursor
-            .get_untracked()
-            .map_or((0, 0), |(i, j)| (i.min(rows - 1), j.min(cols - 1)));
-        let next = match ev.key().as_str() {
-            "ArrowUp" => (i.saturating_sub(1), j),
-            "ArrowDown" => ((i + 1).min(rows - 1), j),
-            "ArrowLeft" => (i, j.saturating_sub(1)),
-            "ArrowRight" => (i, (j + 1).min(cols - 1)),
-            "Home" => (i, 0),
-            "End" => (i, cols - 1),
-            "Enter" | " " => {
-                ev.prevent_default();
-                act((i, j));
-                return;
-            }
-            _ => return,
         };
         ev.prevent_default();
-        cursor.set(Some(next));
+        let (rows, cols) = shape.get_untracked();
+        let at = cursor.get_untracked().unwrap_or((0, 0));
+        match moved(at, (rows, cols), key) {
+            Some(next) => cursor.set(Some(next)),
+            // The matrix may have shrunk since the cursor last moved.
+            None if key == CellKey::Act && rows > 0 && cols > 0 => {
+                act((at.0.min(rows - 1), at.1.min(cols - 1)))
+            }
+            None => {}
+        }
     };
 
     // The cell read out: under the mouse, else under the cursor.
@@ -400,16 +391,7 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
             labels.with(|l| l.get(k).cloned().unwrap_or_else(|| k.to_string()))
         };
         let (row, col) = (name_of(spec.row_labels, i), name_of(spec.col_labels, j));
-        let place = if spec.corner.is_empty() {
-            let named = if row == i.to_string() {
-                String::new()
-            } else {
-                format!(" “{row}”")
-            };
-            format!("row {i}{named}, column {col}")
-        } else {
-            format!("query “{row}” → key “{col}”")
-        };
+        let place = place(i, &row, &col, !spec.corner.is_empty());
         let masked = spec.grey_future.get() && j > i;
         let text = format!(
             "{place}: {}{}",

@@ -1,6 +1,9 @@
-//! Moving through a table with the keyboard alone, like a spreadsheet.
+//! Moving through a table with the keyboard alone, like a spreadsheet; which key does what is
+//! `core::cursor`'s, shared with the heat map.
 
 use wasm_bindgen::JsCast;
+
+use crate::core::cursor::{cell_key, CellKey};
 use web_sys::{Element, HtmlElement, HtmlInputElement, KeyboardEvent};
 
 /// The cell `dr` rows and `dc` columns away from `cell` in the same table.
@@ -17,17 +20,6 @@ fn neighbour(cell: &Element, dr: isize, dc: isize) -> Option<Element> {
         .ok()?
 }
 
-/// The (rows, columns) step of an arrow key.
-fn arrow(key: &str) -> Option<(isize, isize)> {
-    match key {
-        "ArrowUp" => Some((-1, 0)),
-        "ArrowDown" => Some((1, 0)),
-        "ArrowLeft" => Some((0, -1)),
-        "ArrowRight" => Some((0, 1)),
-        _ => None,
-    }
-}
-
 /// In an editable cell: arrows, Enter and Shift+Enter move to the neighbouring cell and select
 /// its text; Left and Right only once the caret is at the text's edge, so they still move
 /// within the text.
@@ -40,16 +32,11 @@ pub fn from_input(ev: KeyboardEvent) {
     };
     let caret = input.selection_start().ok().flatten().unwrap_or(0) as usize;
     let len = input.value().chars().count();
-    let key = ev.key();
-    let (dr, dc) = match key.as_str() {
-        "Enter" if ev.shift_key() => (-1, 0),
-        "Enter" => (1, 0),
-        "ArrowLeft" if caret > 0 => return,
-        "ArrowRight" if caret < len => return,
-        _ => match arrow(&key) {
-            Some(step) => step,
-            None => return,
-        },
+    let (dr, dc) = match cell_key(&ev.key(), ev.shift_key(), true) {
+        Some(CellKey::Step(0, -1)) if caret > 0 => return,
+        Some(CellKey::Step(0, 1)) if caret < len => return,
+        Some(CellKey::Step(dr, dc)) => (dr, dc),
+        _ => return,
     };
     let next = input
         .closest("td")
@@ -66,8 +53,8 @@ pub fn from_input(ev: KeyboardEvent) {
     }
 }
 
-/// On a read-only cell: arrows move between cells; Enter or Space acts as a click (explains a
-/// score, follows a token).
+/// On a read-only cell: arrows move between cells, Home and End to the row's ends; Enter or
+/// Space acts as a click (explains a score, follows a token).
 pub fn from_cell(ev: KeyboardEvent) {
     let Some(cell) = ev
         .current_target()
@@ -75,14 +62,21 @@ pub fn from_cell(ev: KeyboardEvent) {
     else {
         return;
     };
-    let key = ev.key();
-    if key == "Enter" || key == " " {
-        ev.prevent_default();
-        cell.click();
-        return;
-    }
-    let Some((dr, dc)) = arrow(&key) else { return };
-    if let Some(next) = neighbour(&cell, dr, dc).and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+    let next = match cell_key(&ev.key(), ev.shift_key(), false) {
+        Some(CellKey::Act) => {
+            ev.prevent_default();
+            cell.click();
+            return;
+        }
+        Some(CellKey::Step(dr, dc)) => neighbour(&cell, dr, dc),
+        // The row's first and last cells: after its label, and its last child.
+        Some(CellKey::RowStart) => cell
+            .parent_element()
+            .and_then(|tr| tr.query_selector("td").ok().flatten()),
+        Some(CellKey::RowEnd) => cell.parent_element().and_then(|tr| tr.last_element_child()),
+        None => None,
+    };
+    if let Some(next) = next.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
         ev.prevent_default();
         next.focus().ok();
     }

@@ -35,6 +35,8 @@ pub fn MatrixView(
     heat: Heat,
     #[prop(optional, into)] highlight_row: Option<Signal<Option<usize>>>,
     #[prop(optional, into)] grey_future: Option<Signal<bool>>,
+    #[prop(default = None)] flagged: Option<Signal<DMatrix<bool>>>,
+    #[prop(optional)] lab: bool,
     #[prop(optional)] editor: Option<CellEditor>,
     #[prop(optional)] on_cell_click: Option<Callback<(usize, usize)>>,
     #[prop(optional)] on_row_click: Option<Callback<usize>>,
@@ -52,6 +54,8 @@ pub fn MatrixView(
         heat,
         highlight_row: highlight_row.unwrap_or_else(|| Signal::derive(|| None)),
         grey_future: grey_future.unwrap_or_else(|| Signal::derive(|| false)),
+        flagged,
+        lab,
         editor,
         on_cell_click,
         on_row_click,
@@ -60,6 +64,9 @@ pub fn MatrixView(
     let key = (name, head);
     let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
     let face = Memo::new(move |_| {
+        if lab {
+            return Face::Numbers;
+        }
         faces
             .with(|f| f.get(&key).copied())
             .unwrap_or_else(|| Face::default_for(shape.get().0, shape.get().1))
@@ -86,6 +93,7 @@ pub fn MatrixView(
                     type="button"
                     class="face-toggle"
                     data-action="toggle-view"
+                    hidden=lab
                     aria-label=move || match face.get() {
                         Face::Numbers => format!("Show {caption} as a heat map"),
                         Face::Heatmap => format!("Show {caption} as numbers"),

@@ -15,17 +15,27 @@ pub struct MatrixSpec {
     pub name: &'static str,
     /// What the caption calls it (`W_query`, `Q·Kᵀ`, …).
     pub title: &'static str,
+    /// Its head, for a head's matrix.
     pub head: Option<usize>,
     /// What rows and columns are (`query ╲ key`), or empty.
     pub corner: &'static str,
+    /// The numbers.
     pub matrix: Signal<DMatrix<f64>>,
+    /// What each row is called.
     pub row_labels: Signal<Vec<String>>,
+    /// What each column is called.
     pub col_labels: Signal<Vec<String>>,
+    /// How the numbers are coloured.
     pub heat: Heat,
     /// The followed token's row.
     pub highlight_row: Signal<Option<usize>>,
     /// Grey the cells above the diagonal (causal).
     pub grey_future: Signal<bool>,
+    /// Cells to flag (the masking lab's disagreeing cells), if any.
+    pub flagged: Option<Signal<DMatrix<bool>>>,
+    /// A lab's matrix: `data-lab-matrix` instead of `data-matrix`, numbers only (a face choice
+    /// is part of the link, which names only the pipeline's matrices).
+    pub lab: bool,
     /// Decimals, colours: how every matrix looks.
     pub look: Look,
     /// Present when the learner may edit the numbers.
@@ -63,6 +73,8 @@ pub struct CellView {
     pub heat: f64,
     /// Above the diagonal of a causal matrix.
     pub masked: bool,
+    /// Flagged (see [`MatrixSpec::flagged`]).
+    pub flagged: bool,
 }
 
 impl CellView {
@@ -73,7 +85,13 @@ impl CellView {
             precision,
             heat: heat.level(value, max_abs),
             masked,
+            flagged: false,
         }
+    }
+
+    /// Bit 1: masked; bit 2: flagged, as the table's painter takes them.
+    pub fn flags(&self) -> u8 {
+        u8::from(self.masked) | u8::from(self.flagged) << 1
     }
 
     /// The value with the page's precision (−∞ as "−∞").

@@ -21,13 +21,19 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     // Everything a cell shows, from the spec.matrix, the precision and the mask.
     let views = move || -> Vec<CellView> {
         let (p, grey) = (precision.get(), spec.grey_future.get());
+        let flagged = spec.flagged.map(|f| f.get());
         spec.matrix.with(|m| {
             let top = max_abs(m);
             // Row-major, as the cells are laid out (nalgebra stores columns first).
             let (rows, cols) = m.shape();
             (0..rows)
                 .flat_map(|i| (0..cols).map(move |j| (i, j)))
-                .map(|(i, j)| CellView::new(m[(i, j)], p, spec.heat, top, grey && is_future(i, j)))
+                .map(|(i, j)| CellView {
+                    flagged: flagged
+                        .as_ref()
+                        .is_some_and(|f| f.get((i, j)).copied().unwrap_or(false)),
+                    ..CellView::new(m[(i, j)], p, spec.heat, top, grey && is_future(i, j))
+                })
                 .collect()
         })
     };
@@ -54,7 +60,9 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 data-row=i.to_string()
                 data-col=j.to_string()
                 data-value=view.value.to_string()
+                data-fails=view.flagged.then_some("true")
                 class:masked=view.masked
+                class:fails=view.flagged
                 style:--heat=heat_text(view.heat)
                 // Read-only cells are reachable from the keyboard: the first one is a tab stop,
                 // arrows move from there, Enter clicks.
@@ -133,7 +141,10 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
 
     view! {
         <div class="scroll">
-            <table data-matrix=spec.name data-head=spec.head.map(|h| h.to_string()) class:editable=spec.editor.is_some() class=match spec.heat { Heat::Unit => "unit", Heat::Signed => "signed" }>
+            <table
+                data-matrix=(!spec.lab).then_some(spec.name)
+                data-lab-matrix=spec.lab.then_some(spec.name)
+                data-head=spec.head.map(|h| h.to_string()) class:editable=spec.editor.is_some() class=match spec.heat { Heat::Unit => "unit", Heat::Signed => "signed" }>
                 // A header cell must say something: an empty corner is a plain cell.
                 <thead><tr>{if spec.corner.is_empty() {
                     view! { <td class="corner"></td> }.into_any()
@@ -158,7 +169,7 @@ fn paint_changes(
     inputs: Vec<RwSignal<CellView>>,
 ) {
     let mut cells: Option<web_sys::NodeList> = None;
-    let (mut at, mut texts, mut masked) = (Vec::new(), String::new(), Vec::new());
+    let (mut at, mut texts, mut flags) = (Vec::new(), String::new(), Vec::new());
     Effect::new(move |_| {
         let new = views();
         if !same_shape() {
@@ -173,13 +184,13 @@ fn paint_changes(
         let Some(cells) = &cells else { return };
         at.clear();
         texts.clear();
-        masked.clear();
+        flags.clear();
         for (k, (old, new)) in shown.iter_mut().zip(new).enumerate() {
             if *old == new {
                 continue;
             }
             at.push(k as u32);
-            masked.push(u8::from(new.masked));
+            flags.push(new.flags());
             changed_texts(&mut texts, old, &new, inputs.is_empty());
             if let Some(input) = inputs.get(k) {
                 input.set(new);
@@ -187,7 +198,7 @@ fn paint_changes(
             *old = new;
         }
         if !at.is_empty() {
-            paint_cells(cells, &at, &texts, &masked);
+            paint_cells(cells, &at, &texts, &flags);
         }
     });
 }
@@ -214,7 +225,7 @@ fn changed_texts(out: &mut String, old: &CellView, new: &CellView, text: bool) {
 // for a TextDecoder call, which cost more than the DOM writes themselves when each cell sent
 // three (measured on `dog`: 0.86 of 3.8 ms per edit).
 #[wasm_bindgen::prelude::wasm_bindgen(inline_js = "
-export function paint_cells(cells, at, texts, masked) {
+export function paint_cells(cells, at, texts, flags) {
   const parts = texts.split('\\u0001');
   for (let n = 0; n < at.length; n++) {
     const td = cells[at[n]], value = parts[3 * n], text = parts[3 * n + 1], heat = parts[3 * n + 2];
@@ -222,17 +233,19 @@ export function paint_cells(cells, at, texts, masked) {
     if (value) td.setAttribute('data-value', value);
     if (text) td.firstChild.nodeValue = text;
     if (heat) td.style.setProperty('--heat', heat);
-    td.classList.toggle('masked', masked[n] === 1);
+    td.classList.toggle('masked', (flags[n] & 1) === 1);
+    const fails = (flags[n] & 2) === 2;
+    td.classList.toggle('fails', fails);
+    if (fails) td.setAttribute('data-fails', 'true'); else td.removeAttribute('data-fails');
   }
 }")]
 extern "C" {
     /// Writes cells `at` of `cells` (a table's `<td>`s): their parts from `texts` (see
-    /// [`changed_texts`]) and whether each is `masked`.
-    fn paint_cells(cells: &web_sys::NodeList, at: &[u32], texts: &str, masked: &[u8]);
+    /// [`changed_texts`]) and their `flags` ([`CellView::flags`]).
+    fn paint_cells(cells: &web_sys::NodeList, at: &[u32], texts: &str, flags: &[u8]);
 }
 
 /// A colour strength as the `--heat` custom property takes it.
 fn heat_text(heat: f64) -> String {
     format!("{heat:.3}")
 }
-

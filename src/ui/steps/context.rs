@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::ui::state::{use_app, Detail};
 use crate::core::pipeline::Step;
+use crate::ui::state::{use_app, Detail};
 use crate::ui::steps::frame::{Breakdown, HeadMatrices, StepSection, StepText};
 
 /// What the page says about this step.

@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
-use crate::ui::state::use_app;
 use crate::core::edit::Edit;
 use crate::core::pipeline::Step;
+use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
 /// What the page says about this step.

@@ -4,10 +4,10 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::heatmap::Heat;
-use crate::ui::state::use_app;
+use crate::core::pipeline::Step;
 use crate::ui::labs::heads::HeadsPicture;
 use crate::ui::matrix::{index_labels, MatrixView};
-use crate::core::pipeline::Step;
+use crate::ui::state::use_app;
 use crate::ui::steps::frame::{StepSection, StepText};
 
 /// What the page says about this step.

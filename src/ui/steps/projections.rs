@@ -4,9 +4,9 @@ use leptos::prelude::*;
 
 use crate::core::heatmap::Heat;
 use crate::core::model::{Editable, Projection};
-use crate::ui::state::use_app;
-use crate::ui::matrix::{index_labels, MatrixView};
 use crate::core::pipeline::Step;
+use crate::ui::matrix::{index_labels, MatrixView};
+use crate::ui::state::use_app;
 use crate::ui::steps::frame::{StepSection, StepText};
 
 /// What the page says about this step.

@@ -4,10 +4,10 @@ use leptos::html::Table;
 use leptos::prelude::*;
 
 use crate::core::labs::scaling_effects;
-use crate::core::trace::fmt;
-use crate::ui::state::use_app;
-use crate::ui::in_view::{in_view, memo_in_view};
 use crate::core::pipeline::Step;
+use crate::core::trace::fmt;
+use crate::ui::in_view::{in_view, memo_in_view};
+use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
 /// What the page says about this step.

@@ -3,9 +3,9 @@
 use leptos::prelude::*;
 
 use crate::core::edit::Edit;
+use crate::core::pipeline::Step;
 use crate::core::tokens::invisible_characters;
 use crate::ui::state::use_app;
-use crate::core::pipeline::Step;
 use crate::ui::steps::frame::{StepSection, StepText};
 
 /// What the page says about this step.
@@ -24,11 +24,9 @@ pub fn SentenceStep() -> impl IntoView {
     let tokens = Memo::new(move |_| state.model.with(|m| m.tokens().clone()));
 
     // Each keystroke retokenises; words already known keep their embedding rows.
-    let on_input = move |ev| {
-        match state.apply(Edit::Sentence(event_target_value(&ev))) {
-            Ok(()) => error.set(None),
-            Err(e) => error.set(Some(format!("Sentence: {e}. Still using the last one."))),
-        }
+    let on_input = move |ev| match state.apply(Edit::Sentence(event_target_value(&ev))) {
+        Ok(()) => error.set(None),
+        Err(e) => error.set(Some(format!("Sentence: {e}. Still using the last one."))),
     };
 
     view! {

@@ -3,10 +3,10 @@
 
 use leptos::prelude::*;
 
-use crate::ui::state::use_app;
-use crate::ui::matrix::heatmap::Thumbnail;
-use crate::ui::lines::AttentionLines;
 use crate::core::pipeline::Step;
+use crate::ui::lines::AttentionLines;
+use crate::ui::matrix::heatmap::Thumbnail;
+use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
 /// What the page says about this step.

@@ -1,0 +1,67 @@
+// End-to-end: the defects the house issue names, as a learner meets them. A changed seed survives
+// a reload (the field, a resize and Re-initialise draw what they drew before it); the preset
+// picker says the model is the learner's own after an edit and names the preset after undo;
+// the attention lines' caption and the heads picture name the same key on tied weights.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, open, matrixValues, cellSelector } from './harness.mjs';
+
+const env = useBrowser();
+
+const written = (page, previous = '') =>
+  page.waitForFunction((before) => location.hash.includes('m=') && location.hash !== before, previous);
+
+test('a changed seed survives a reload: the field, a resize and Re-initialise draw the same', async () => {
+  const context = await env.browser.newContext();
+  const { page } = await open(context, `${env.base}?preset=raschka`);
+  await page.fill('[data-control="seed"]', '7');
+  await page.fill('[data-control="d_k"]', '3');
+  await written(page);
+  assert.match(page.url(), /seed=7/);
+  const grown = await matrixValues(page, 'w_query');
+  await page.click('[data-action="reinit"]');
+  const redrawn = await matrixValues(page, 'w_query');
+  await page.click('[data-action="undo"]');
+  await page.click('[data-action="undo"]');
+  await page.waitForFunction(() => document.querySelector('[data-control="d_k"]').value === '2');
+
+  await page.reload();
+  await page.waitForSelector('[data-matrix="weights"]');
+  assert.equal(await page.inputValue('[data-control="seed"]'), '7', 'the seed field');
+  await page.fill('[data-control="d_k"]', '3');
+  assert.deepEqual(await matrixValues(page, 'w_query'), grown, 'a resize draws from seed 7');
+  await page.click('[data-action="reinit"]');
+  assert.deepEqual(await matrixValues(page, 'w_query'), redrawn, 'Re-initialise draws from seed 7');
+  await context.close();
+});
+
+test('the picker names the preset, then the learner\'s own model after an edit, and the preset again after undo', async () => {
+  const context = await env.browser.newContext();
+  const { page } = await open(context, `${env.base}?preset=dog`);
+  assert.equal(await page.inputValue('[data-control="preset"]'), 'dog');
+  await page.fill(`${cellSelector('embedding', 0, 0, null)} input`, '3');
+  await page.waitForFunction(() => document.querySelector('[data-control="preset"]').value === '');
+  const shown = await page.$eval('[data-control="preset"]', (s) => s.selectedOptions[0]?.textContent);
+  assert.match(shown, /Your own/);
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction(() => document.querySelector('[data-control="preset"]').value === 'dog');
+  await page.selectOption('[data-control="preset"]', 'raschka');
+  assert.equal(await page.inputValue('[data-control="preset"]'), 'raschka');
+  await context.close();
+});
+
+test('the attention lines and the heads picture name the same key when weights tie', async () => {
+  const context = await env.browser.newContext();
+  const { page } = await open(context, `${env.base}?preset=raschka-multihead`);
+  // Zero every query weight: every score is 0 and every row of weights is uniform.
+  await page.evaluate(() => {
+    const state = window.attentionExplorer.state();
+    for (const head of state.heads) head.w_query = head.w_query.map((row) => row.map(() => 0));
+    window.attentionExplorer.load(state);
+  });
+  await page.waitForFunction(() => document.querySelector('.heads-picks')?.textContent.includes('head 0 → “Life”'));
+  const caption = await page.textContent('figure.lines figcaption');
+  assert.match(caption, /most to “Life”/, caption);
+  await context.close();
+});

@@ -1,0 +1,172 @@
+//! `core::edit`: the one write path. Every change is an `Edit` value; the reducer checks the
+//! limits, decides what undo keeps and merges, and whether the followed token is still there;
+//! the preset label follows the model.
+
+use attention_explorer::core::edit::{Document, Edit};
+use attention_explorer::core::link::DEFAULT_SEED;
+use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
+use attention_explorer::core::presets::{dog, matching, raschka};
+
+const W_Q: Editable = Editable::Weight(0, Projection::Query);
+
+fn cell(value: f64) -> Edit {
+    Edit::Cell {
+        target: W_Q,
+        row: 0,
+        col: 1,
+        value,
+    }
+}
+
+#[test]
+fn a_typed_number_is_one_undo_step_and_a_set_number_its_own() {
+    let mut doc = Document::new(dog());
+    for x in [1.0, 1.0, 1.5] {
+        doc.apply(cell(x), None).unwrap();
+    }
+    assert_eq!(doc.history.depth(), 1, "the keystrokes of one number");
+    doc.apply(Edit::Seal, None).unwrap();
+    doc.apply(cell(2.0), None).unwrap();
+    assert_eq!(doc.history.depth(), 2, "the same cell after leaving it");
+    doc.apply(
+        Edit::Set {
+            target: W_Q,
+            row: 0,
+            col: 1,
+            value: 3.0,
+        },
+        None,
+    )
+    .unwrap();
+    doc.apply(cell(4.0), None).unwrap();
+    assert_eq!(
+        doc.history.depth(),
+        4,
+        "a set number is sealed on both sides"
+    );
+    for expected in [3.0, 2.0, 1.5] {
+        doc.apply(Edit::Undo, None).unwrap();
+        assert_eq!(doc.model.heads()[0].w_query[(0, 1)], expected);
+    }
+    doc.apply(Edit::Undo, None).unwrap();
+    assert_eq!(doc.model, dog());
+    doc.apply(Edit::Redo, None).unwrap();
+    assert_eq!(doc.model.heads()[0].w_query[(0, 1)], 1.5);
+}
+
+#[test]
+fn a_refused_edit_changes_nothing_and_says_why() {
+    let mut doc = Document::new(dog());
+    let refused = |doc: &mut Document, edit: Edit| {
+        let message = doc.apply(edit, Some(6)).expect_err("refused");
+        assert_eq!(doc.model, dog(), "{message}");
+        assert_eq!(doc.history.depth(), 0, "{message}");
+        message
+    };
+    assert!(refused(&mut doc, cell(f64::NAN)).contains("not a finite number"));
+    assert!(refused(&mut doc, cell(2e6)).contains("too large"));
+    assert!(refused(
+        &mut doc,
+        Edit::Cell {
+            target: W_Q,
+            row: 9,
+            col: 0,
+            value: 1.0
+        }
+    )
+    .contains("outside the 2 × 3 matrix"));
+    assert!(refused(
+        &mut doc,
+        Edit::Paste {
+            target: W_Q,
+            row: 1,
+            col: 1,
+            block: vec![vec![1.0, 2.0, 3.0]],
+        }
+    )
+    .contains("only 1 × 2 cells"));
+    assert!(refused(&mut doc, Edit::Sentence(" , ".into())).contains("no words"));
+    assert!(refused(&mut doc, Edit::Sentence("w ".repeat(65))).contains("64"));
+    let mut dims = dog().dims();
+    dims.d_k = 129;
+    assert!(
+        refused(&mut doc, Edit::Resize(dims)).contains("d_k must be a whole number from 1 to 128")
+    );
+    dims.d_k = 2;
+    dims.heads = 0;
+    assert!(refused(&mut doc, Edit::Resize(dims)).contains("heads"));
+}
+
+#[test]
+fn the_sentence_s_keystrokes_are_one_step_and_the_followed_token_goes_with_its_word() {
+    let mut doc = Document::new(dog());
+    let followed = doc
+        .apply(
+            Edit::Sentence("The dog fetched the ball and she".into()),
+            Some(6),
+        )
+        .unwrap();
+    assert_eq!(followed, Some(6), "she is still token 6");
+    let followed = doc
+        .apply(Edit::Sentence("The dog fetched".into()), followed)
+        .unwrap();
+    assert_eq!(followed, None, "token 6 is gone");
+    assert_eq!(doc.history.depth(), 1);
+    doc.apply(Edit::Seal, None).unwrap();
+    doc.apply(Edit::Sentence("The dog".into()), None).unwrap();
+    assert_eq!(doc.history.depth(), 2, "a new step after leaving the field");
+    doc.apply(Edit::Undo, None).unwrap();
+    doc.apply(Edit::Undo, None).unwrap();
+    assert_eq!(doc.model, dog());
+}
+
+#[test]
+fn resize_reinitialise_and_the_seed() {
+    let mut doc = Document::new(raschka());
+    assert_eq!(doc.seed, DEFAULT_SEED);
+    let dims = Dims {
+        d_in: 3,
+        d_k: 3,
+        d_v: 4,
+        heads: 1,
+    };
+    doc.apply(Edit::Resize(dims), None).unwrap();
+    let grown = doc.model.clone();
+    assert_eq!(grown.heads()[0].w_query.ncols(), 3);
+    assert_eq!(
+        grown.heads()[0].w_query.columns(0, 2),
+        raschka().heads()[0].w_query.columns(0, 2),
+        "numbers whose place remains are kept"
+    );
+
+    doc.apply(Edit::Seed(7), None).unwrap();
+    assert_eq!(doc.seed, 7);
+    assert_eq!(doc.history.depth(), 1, "the seed is no undo step");
+    doc.apply(Edit::Reinitialise, None).unwrap();
+    let seven = Model::seeded(raschka().sentence(), dims, 7, false, Scale::SqrtDk).unwrap();
+    assert_eq!(doc.model, seven);
+    doc.apply(Edit::Undo, None).unwrap();
+    assert_eq!(doc.model, grown);
+}
+
+#[test]
+fn mask_scale_and_open_are_undoable_and_the_preset_label_follows_the_model() {
+    let mut doc = Document::new(dog());
+    assert_eq!(matching(&doc.model), Some("dog"));
+    doc.apply(Edit::Causal(false), None).unwrap();
+    assert!(!doc.model.causal);
+    assert_eq!(matching(&doc.model), None, "any edit clears it");
+    doc.apply(Edit::Scale(Scale::None), None).unwrap();
+    assert_eq!(doc.model.scale, Scale::None);
+    doc.apply(Edit::Open(Box::new(raschka())), None).unwrap();
+    assert_eq!(matching(&doc.model), Some("raschka"));
+    doc.apply(Edit::Undo, None).unwrap();
+    doc.apply(Edit::Undo, None).unwrap();
+    assert_eq!(doc.model.scale, Scale::SqrtDk);
+    doc.apply(Edit::Undo, None).unwrap();
+    assert_eq!(
+        matching(&doc.model),
+        Some("dog"),
+        "undo brings the name back"
+    );
+}

@@ -1,0 +1,90 @@
+//! `core::pipeline`: the one catalogue the URL, the report, the walk and the page read.
+
+use attention_explorer::core::pipeline::{
+    head_matrices, matrix, stops, Axes, Lab, Step, Stop, MATRICES,
+};
+use attention_explorer::core::presets::dog;
+use attention_explorer::core::report::trace_json;
+use attention_explorer::core::trace::Trace;
+
+#[test]
+fn steps_have_one_key_number_and_id_each_in_pipeline_order() {
+    let keys: Vec<&str> = Step::ALL.iter().map(|s| s.key()).collect();
+    assert_eq!(
+        keys,
+        [
+            "sentence",
+            "embedding",
+            "projections",
+            "qkv",
+            "scores",
+            "scale",
+            "mask",
+            "weights",
+            "context",
+            "output"
+        ]
+    );
+    for (i, step) in Step::ALL.into_iter().enumerate() {
+        assert_eq!(step.number(), i + 1);
+        assert_eq!(Step::from_key(step.key()), Some(step));
+        assert_eq!(step.id(), format!("step-{}", step.key()));
+    }
+    assert_eq!(
+        Step::from_key("softmax"),
+        None,
+        "the softmax step is named by its matrix"
+    );
+    assert!(!Step::Output.on_page(1) && Step::Output.on_page(2));
+}
+
+#[test]
+fn the_walk_stops_at_each_step_on_the_page_then_its_lab() {
+    let one = stops(1);
+    assert_eq!(one.len(), 11, "nine steps and two labs");
+    assert_eq!(one[6], Stop::Lab(Lab::SqrtDk));
+    assert_eq!(one[5], Stop::Step(Step::Scale));
+    assert_eq!(one[8], Stop::Lab(Lab::Mask));
+    assert!(!one.contains(&Stop::Step(Step::Output)));
+    assert_eq!(stops(4).last(), Some(&Stop::Step(Step::Output)));
+    assert_eq!(Stop::Lab(Lab::Mask).id(), "lab-mask");
+}
+
+#[test]
+fn every_matrix_is_named_once_and_each_head_s_are_the_trace_json_s() {
+    let mut keys: Vec<&str> = MATRICES.iter().map(|m| m.key).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), MATRICES.len());
+    assert_eq!(matrix("weights").unwrap().axes, Axes::QueryByKey);
+    assert!(matrix("weights").unwrap().greys_future());
+    assert!(!matrix("scores").unwrap().greys_future(), "before the mask");
+    assert!(matrix("w_key").unwrap().per_head() && !matrix("embedding").unwrap().per_head());
+
+    let trace = Trace::of(&dog());
+    let json = trace_json(&trace);
+    let head = json["heads"][0].as_object().unwrap();
+    let named: Vec<&str> = head_matrices().map(|(m, _)| m.key).collect();
+    let mut in_json: Vec<&str> = head.keys().map(String::as_str).collect();
+    in_json.sort_unstable();
+    let mut sorted = named.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, in_json, "the causal dog has both masking methods");
+    for (info, pick) in head_matrices() {
+        let m = pick(&trace.heads[0]).unwrap();
+        assert_eq!(
+            head[info.key][0][0].as_f64(),
+            m.get((0, 0)).copied().filter(|x| x.is_finite()),
+            "{}",
+            info.key
+        );
+    }
+    let mut free = dog();
+    free.causal = false;
+    let t = Trace::of(&free);
+    let simple = matrix("masked_weights_simple").unwrap().pick.unwrap();
+    assert!(
+        simple(&t.heads[0]).is_none(),
+        "no method 2 without a mask, not the weights instead"
+    );
+}
