@@ -65,3 +65,17 @@ test('the attention lines and the heads picture name the same key when weights t
   assert.match(caption, /most to “Life”/, caption);
   await context.close();
 });
+
+test('a page asked for dark is dark before its code has loaded', async () => {
+  // Not through `open`: the blocked wasm is the point, and the page never becomes ready.
+  const page = await env.browser.newPage();
+  await page.route('**/*.wasm', (route) => route.abort());
+  for (const [url, theme] of [[`?embed=1&theme=dark`, 'dark'], [`?theme=light#theme=dark`, 'dark'], [`?theme=light`, 'light']]) {
+    await page.goto(`${env.base}${url}`);
+    assert.equal(await page.getAttribute('html', 'data-theme'), theme, url);
+  }
+  await page.goto(`${env.base}?embed=1&theme=dark`);
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(background, 'rgb(11, 17, 32)', 'the dark background, not white');
+  await page.close();
+});

@@ -1,6 +1,7 @@
-//! The numbers face of a matrix: a `<table data-matrix=name>` with labelled rows and columns,
-//! tinted cells, greyed masked cells and optional editing, keeping the page's DOM contract
-//! (`data-matrix`, `data-head`, `data-row`, `data-col`, `data-value`).
+//! The numbers face of a matrix: a `<table data-matrix=name>` (a lab's: `data-lab-matrix`)
+//! with labelled rows and columns, tinted cells, greyed masked cells, flagged cells and optional
+//! editing, keeping the page's DOM contract (`data-matrix`, `data-head`, `data-row`,
+//! `data-col`, `data-value`, `data-fails`).
 
 use leptos::prelude::*;
 
