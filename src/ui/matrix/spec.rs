@@ -89,7 +89,8 @@ impl CellView {
         }
     }
 
-    /// Bit 1: masked; bit 2: flagged, as the table's painter takes them.
+    /// Bit 1: masked; bit 2: flagged, as the table's painter takes them (it adds bit 4 when
+    /// the flag changed).
     pub fn flags(&self) -> u8 {
         u8::from(self.masked) | u8::from(self.flagged) << 1
     }

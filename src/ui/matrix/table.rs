@@ -191,7 +191,8 @@ fn paint_changes(
                 continue;
             }
             at.push(k as u32);
-            flags.push(new.flags());
+            // Bit 4: the flag changed, so the painter touches it only then.
+            flags.push(new.flags() | u8::from(old.flagged != new.flagged) << 2);
             changed_texts(&mut texts, old, &new, inputs.is_empty());
             if let Some(input) = inputs.get(k) {
                 input.set(new);
@@ -235,9 +236,11 @@ export function paint_cells(cells, at, texts, flags) {
     if (text) td.firstChild.nodeValue = text;
     if (heat) td.style.setProperty('--heat', heat);
     td.classList.toggle('masked', (flags[n] & 1) === 1);
-    const fails = (flags[n] & 2) === 2;
-    td.classList.toggle('fails', fails);
-    if (fails) td.setAttribute('data-fails', 'true'); else td.removeAttribute('data-fails');
+    if (flags[n] & 4) {
+      const fails = (flags[n] & 2) === 2;
+      td.classList.toggle('fails', fails);
+      if (fails) td.setAttribute('data-fails', 'true'); else td.removeAttribute('data-fails');
+    }
   }
 }")]
 extern "C" {
