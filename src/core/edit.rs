@@ -126,30 +126,31 @@ pub fn apply(
         history: true,
         seed: false,
     };
+    // A set number is an undo step of its own: sealed on both sides.
+    let alone = matches!(edit, Edit::Set { .. });
     match edit {
         Edit::Cell {
             target,
             row,
             col,
             value,
-        } => {
-            let value = check_value(value)?;
-            if !history.set_cell(model, target, row, col, value) {
-                return Err(outside(model, target, row, col));
-            }
         }
-        Edit::Set {
+        | Edit::Set {
             target,
             row,
             col,
             value,
         } => {
             let value = check_value(value)?;
-            history.seal();
+            if alone {
+                history.seal();
+            }
             if !history.set_cell(model, target, row, col, value) {
                 return Err(outside(model, target, row, col));
             }
-            history.seal();
+            if alone {
+                history.seal();
+            }
         }
         Edit::Paste {
             target,
