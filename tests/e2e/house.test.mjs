@@ -79,3 +79,15 @@ test('a page asked for dark is dark before its code has loaded', async () => {
   assert.equal(background, 'rgb(11, 17, 32)', 'the dark background, not white');
   await page.close();
 });
+
+test('on a phone the walk\'s panel sits above the stop it explains, never over it', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&walk=1`, { width: 390, height: 844 });
+  for (let i = 0; i < 6; i++) {
+    await page.click('[data-action="walk-next"]');
+    await page.waitForTimeout(50);
+    const panel = await page.locator('.walk').boundingBox();
+    const stop = await page.locator('section[aria-current="step"]').boundingBox();
+    assert.ok(panel.y + panel.height <= stop.y + 1, `stop ${i + 2}: panel ends at ${panel.y + panel.height}, the stop starts at ${stop.y}`);
+  }
+  await page.close();
+});
