@@ -9,6 +9,9 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 echo "== native tests (core, and the import rule of tests/architecture.rs)"
 cargo test
 
+echo "== formatting (rustfmt; view! bodies are kept by hand, see the README's code map)"
+cargo fmt --check
+
 echo "== clippy, native and wasm (warnings are errors)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings

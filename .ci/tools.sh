@@ -8,6 +8,7 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 rustup target list --installed | grep -qx wasm32-unknown-unknown \
   || rustup target add wasm32-unknown-unknown
 cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
+cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 
 # Trunk 0.22 needs a newer rustc than this machine has.
 if ! trunk --version 2>/dev/null | grep -q '0.21.14'; then
