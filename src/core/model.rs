@@ -49,6 +49,15 @@ impl Scale {
         Scale::ALL.into_iter().find(|s| s.key() == key)
     }
 
+    /// What the page calls it, in the controls and the labs: `÷√dₖ`, `÷dₖ`, `none`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Scale::SqrtDk => "÷√dₖ",
+            Scale::Dk => "÷dₖ",
+            Scale::None => "none",
+        }
+    }
+
     /// How the divisor reads in a formula.
     pub fn symbol(self) -> &'static str {
         match self {

@@ -86,7 +86,7 @@ pub fn Controls(level: Level) -> impl IntoView {
                 <span>"Causal mask"</span>
             </label>
             <label class="field">
-                <span>"Scale scores by"</span>
+                <span>"Scale scores"</span>
                 <select
                     data-control="scale"
                     prop:value=move || state.model.with(|m| m.scale.key())
@@ -96,9 +96,7 @@ pub fn Controls(level: Level) -> impl IntoView {
                         }
                     }
                 >
-                    <option value="sqrt_dk">"√dₖ"</option>
-                    <option value="dk">"dₖ"</option>
-                    <option value="none">"nothing"</option>
+                    {Scale::ALL.map(|s| view! { <option value=s.key()>{s.label()}</option> })}
                 </select>
             </label>
             {all.then(|| view! { <IntegerField

@@ -17,11 +17,11 @@ use crate::ui::in_view::in_view;
 use crate::ui::labs::frame::{LabSection, LabText, RangeField, Stat};
 use crate::ui::state::use_app;
 
-/// The three choices in the order the lab lists them, with their row labels and theory.
-const CHOICES: [(Scale, &str, &str); 3] = [
-    (Scale::None, "none", "dₖ"),
-    (Scale::SqrtDk, "÷√dₖ", "1"),
-    (Scale::Dk, "÷dₖ", "1/dₖ"),
+/// The three choices in the order the lab lists them, with their theory.
+const CHOICES: [(Scale, &str); 3] = [
+    (Scale::None, "dₖ"),
+    (Scale::SqrtDk, "1"),
+    (Scale::Dk, "1/dₖ"),
 ];
 
 /// One choice's figures at the current dₖ.
@@ -72,7 +72,7 @@ pub fn SqrtDkLab() -> impl IntoView {
         let dk = dk.get();
         sample.with(|s| {
             s.as_ref().map(|s| {
-                CHOICES.map(|(scale, _, _)| Figures {
+                CHOICES.map(|(scale, _)| Figures {
                     variance: s.variance(dk, scale),
                     theory: theory_variance(dk, scale),
                     row: s.row_stats(dk, scale),
@@ -167,7 +167,8 @@ fn FiguresTable(figures: Memo<Option<[Figures; 3]>>) -> impl IntoView {
                     {CHOICES
                         .iter()
                         .enumerate()
-                        .map(|(i, &(scale, label, theory))| {
+                        .map(|(i, &(scale, theory))| {
+                            let label = scale.label();
                             // `var_sqrt_dk`, `entropy_none`, …: the figure's name, then the scaling's key.
                             let stat = |figure: &str| format!("{figure}_{}", scale.key());
                             view! {
@@ -217,7 +218,7 @@ fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>) -> impl I
     let curves = Memo::new(move |_| {
         sample.with(|s| {
             s.as_ref().map(|s| {
-                CHOICES.map(|(scale, _, _)| {
+                CHOICES.map(|(scale, _)| {
                     plot_dks()
                         .into_iter()
                         .map(|d| format!("{:.1},{:.1}", x_of(d as f64), y_of(s.variance(d, scale))))
@@ -232,7 +233,7 @@ fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>) -> impl I
         sample.with(|s| {
             s.as_ref().map(|s| {
                 CHOICES
-                    .map(|(scale, _, _)| {
+                    .map(|(scale, _)| {
                         view! {
                             <circle
                                 class=format!("mark choice-{}", scale.key())
@@ -282,7 +283,8 @@ fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>) -> impl I
                         "variance of q·k"
                     </text>
                 </g>
-                {CHOICES.map(|(scale, label, theory)| {
+                {CHOICES.map(|(scale, theory)| {
+                    let label = scale.label();
                     let end = y_of(theory_variance(DK_MAX, scale));
                     view! {
                         <line
@@ -295,7 +297,7 @@ fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>) -> impl I
                         </text>
                     }
                 }).collect_view()}
-                {move || curves.get().map(|c| c.iter().zip(CHOICES).map(|(points, (scale, _, _))| view! {
+                {move || curves.get().map(|c| c.iter().zip(CHOICES).map(|(points, (scale, _))| view! {
                     <polyline class=format!("measured choice-{}", scale.key()) points=points.clone()/>
                 }).collect_view())}
                 <line class="current" x1=move || x_of(dk.get() as f64) x2=move || x_of(dk.get() as f64) y1=TOP y2=BOTTOM/>
