@@ -157,3 +157,18 @@ fn presets_are_found_by_name() {
     assert_eq!(PRESETS[0].name, "dog");
     assert!(preset("nope").is_none());
 }
+
+#[test]
+fn each_preset_names_its_sentence_and_is_recognised_until_edited() {
+    use attention_explorer::core::model::Editable;
+    use attention_explorer::core::presets::{built, matching, PRESETS};
+    for (i, p) in PRESETS.iter().enumerate() {
+        let model = (p.build)();
+        assert_eq!(p.sentence, model.sentence(), "{}", p.name);
+        assert_eq!(*built(i), model);
+        assert_eq!(matching(&model), Some(p.name));
+        let mut edited = model.clone();
+        edited.set(Editable::Embedding, 0, 0, 42.0);
+        assert_eq!(matching(&edited), None, "{}", p.name);
+    }
+}

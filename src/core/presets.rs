@@ -12,6 +12,8 @@ pub struct Preset {
     pub name: &'static str,
     /// What the picker says.
     pub title: &'static str,
+    /// Its model's sentence, so a model of another sentence is told apart without building it.
+    pub sentence: &'static str,
     /// Builds its model.
     pub build: fn() -> Model,
 }
@@ -21,16 +23,19 @@ pub const PRESETS: [Preset; 3] = [
     Preset {
         name: "dog",
         title: "“she” attends to “dog” (hand-made, causal)",
+        sentence: DOG_SENTENCE,
         build: dog,
     },
     Preset {
         name: "raschka",
         title: "Raschka: Life is short, eat dessert first",
+        sentence: RASCHKA_SENTENCE,
         build: raschka,
     },
     Preset {
         name: "raschka-multihead",
         title: "Raschka: 4 heads, d_v = 1",
+        sentence: RASCHKA_SENTENCE,
         build: raschka_multihead,
     },
 ];
@@ -54,20 +59,22 @@ pub fn preset_names() -> String {
         .join(", ")
 }
 
-/// Every preset's model, built once (the Raschka ones draw 150 000 numbers each), in the order
-/// of [`PRESETS`].
-pub fn built() -> &'static [Model] {
-    static BUILT: OnceLock<Vec<Model>> = OnceLock::new();
-    BUILT.get_or_init(|| PRESETS.iter().map(|p| (p.build)()).collect())
+/// The model of preset `i` of [`PRESETS`], built the first time it is asked for and kept (the
+/// Raschka ones draw 150 000 numbers each).
+pub fn built(i: usize) -> &'static Model {
+    static BUILT: [OnceLock<Model>; PRESETS.len()] = [const { OnceLock::new() }; PRESETS.len()];
+    BUILT[i].get_or_init(|| (PRESETS[i].build)())
 }
 
-/// The preset `model` equals, number for number, if any: what the picker names.
+/// The preset `model` equals, number for number, if any: what the picker names. Presets of
+/// another sentence are passed over without being built (the page asks after every edit).
 pub fn matching(model: &Model) -> Option<&'static str> {
     PRESETS
         .iter()
-        .zip(built())
-        .find(|(_, m)| m.sentence() == model.sentence() && m.dims() == model.dims() && *m == model)
-        .map(|(p, _)| p.name)
+        .enumerate()
+        .filter(|(_, p)| p.sentence == model.sentence())
+        .find(|&(i, _)| built(i) == model)
+        .map(|(_, p)| p.name)
 }
 
 /// The seed of both Raschka presets.

@@ -95,8 +95,8 @@ impl Base {
 pub fn encode_model(model: &Model, seeded: Option<(u64, &Model)>) -> String {
     let candidates = PRESETS
         .iter()
-        .zip(built())
-        .map(|(p, m)| (Base::Preset(p.name), m))
+        .enumerate()
+        .map(|(i, p)| (Base::Preset(p.name), built(i)))
         .chain(seeded.map(|(seed, m)| (Base::Seed(seed, m.dims()), m)));
     let best = candidates
         .map(|(b, m)| (shared(model, m), b, m))
