@@ -397,6 +397,7 @@ fn every_parameter_written_is_read_back_from_the_one_list() {
         model: &code,
         shown: &shown,
         embed: Some(&embed),
+        at: Some(Step::Scale),
     };
     let query = params::write(&page, Part::Query);
     let fragment = params::write(&page, Part::Fragment);
@@ -407,6 +408,7 @@ fn every_parameter_written_is_read_back_from_the_one_list() {
     assert_eq!(link.steps, embed.steps);
     assert_eq!(link.controls, embed.controls);
     assert_eq!(link.theme, embed.theme);
+    assert_eq!(link.at, Some(Step::Scale));
     assert!(link.embed);
     // Every parameter is in the list once, and the defaults write nothing.
     let names: Vec<&str> = PARAMS.iter().map(|p| p.name).collect();

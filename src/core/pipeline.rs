@@ -95,6 +95,11 @@ impl Step {
     }
 }
 
+/// The steps `chosen` picks, in pipeline order, each once.
+pub fn in_order(chosen: impl Fn(Step) -> bool) -> Vec<Step> {
+    Step::ALL.into_iter().filter(|&s| chosen(s)).collect()
+}
+
 /// The labs that have a section of their own, each after its step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Lab {

@@ -38,8 +38,17 @@ pub fn App() -> impl IntoView {
         embed::install(state);
     }
     undo_keys::install(state);
+    // `at=STEP` (the full explorer opened from an embed): once the page is laid out.
+    if let Some(step) = start.at {
+        request_animation_frame(move || {
+            if let Some(section) = document().get_element_by_id(&step.id()) {
+                section.scroll_into_view();
+            }
+        });
+    }
 
     let chosen = start.steps.clone();
+    let first = chosen.as_ref().and_then(|s| s.first().copied());
     let show = move |step: Step| chosen.as_ref().is_none_or(|s| s.contains(&step));
     let message = (!start.messages.is_empty()).then(|| start.messages.join(" "));
     let restored = opened.restored;
@@ -71,7 +80,7 @@ pub fn App() -> impl IntoView {
                     {(!embed).then(|| step.lab().map(labs::render))}
                 })
                 .collect_view()}
-            {embed.then(|| view! { <embed::OpenFull/> })}
+            {embed.then(|| view! { <embed::OpenFull first/> })}
         </main>
     }
 }

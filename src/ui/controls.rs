@@ -96,7 +96,9 @@ pub fn Controls(level: Level) -> impl IntoView {
                         }
                     }
                 >
-                    {Scale::ALL.map(|s| view! { <option value=s.key()>{s.label()}</option> })}
+                    <option value="sqrt_dk">{Scale::SqrtDk.label()}</option>
+                    <option value="dk">{Scale::Dk.label()}</option>
+                    <option value="none">{Scale::None.label()}</option>
                 </select>
             </label>
             {all.then(|| view! { <IntegerField

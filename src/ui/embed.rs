@@ -12,10 +12,10 @@ use js_sys::{Object, Reflect};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::core::link::{params, snippet, Embed, Page, Part};
+use crate::core::link::{params, snippet, Embed, Page, Part, Shown};
 use crate::core::pipeline::Step;
 use crate::ui::api;
-use crate::ui::share::{fragment_now, page_url};
+use crate::ui::share::{fragment_now, model_code, page_url};
 use crate::ui::state::{use_app, AppState};
 
 const PREFIX: &str = "attention-explorer:";
@@ -113,28 +113,50 @@ fn answer_messages(state: AppState) {
     });
 }
 
-/// The full explorer's address for the page as it is now (no embed options).
-fn full_url(state: AppState) -> String {
-    page_url("", &fragment_now(state))
+/// The full explorer's address for the page as it is now: the model and what is shown, but no
+/// embed options and no hidden steps (the full page shows everything), opening at `first`.
+fn full_url(state: AppState, first: Option<Step>) -> String {
+    let shown = Shown {
+        hidden: Vec::new(),
+        ..untrack(|| state.shown())
+    };
+    let fragment = params::write(
+        &Page {
+            model: &model_code(state),
+            shown: &shown,
+            embed: None,
+            at: first,
+        },
+        Part::Fragment,
+    );
+    page_url("", &fragment)
 }
 
-/// "Open in the full explorer": a link carrying the state, brought up to date when followed.
+/// "Open in the full explorer": a link carrying the state, opening at the embed's first step
+/// (`first`). Its address is real from the start (a learner may copy it or open it in a new tab)
+/// and brought up to date whenever the pointer or the focus comes to it.
 #[component]
-pub fn OpenFull() -> impl IntoView {
+pub fn OpenFull(first: Option<Step>) -> impl IntoView {
     let state = use_app();
+    let refresh = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        if let Some(a) = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+        {
+            a.set_href(&full_url(state, first));
+        }
+    };
     view! {
         <p class="open-full">
             <a
-                href="./"
+                href=full_url(state, first)
                 target="_blank"
                 rel="noopener"
                 data-action="open-full"
-                on:click=move |ev| {
-                    use wasm_bindgen::JsCast;
-                    if let Some(a) = ev.current_target().and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok()) {
-                        a.set_href(&full_url(state));
-                    }
-                }
+                on:pointerenter=move |ev| refresh(ev.into())
+                on:focus=move |ev| refresh(ev.into())
+                on:click=move |ev| refresh(ev.into())
             >
                 "Open in the full explorer"
             </a>
@@ -160,6 +182,7 @@ pub fn embed_snippet(state: AppState) -> String {
             model: "",
             shown: &untrack(|| state.shown()),
             embed: Some(&embed),
+            at: None,
         },
         Part::Query,
     );

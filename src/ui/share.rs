@@ -96,10 +96,10 @@ thread_local! {
     static SEEDED: std::cell::RefCell<Option<(SeededKey, Model)>> = const { std::cell::RefCell::new(None) };
 }
 
-/// The fragment that opens the page as it is now: the model (`m=`) and what is shown.
-pub fn fragment_now(state: AppState) -> String {
+/// The model as `m=` writes it now, against the base sharing most of its numbers.
+pub fn model_code(state: AppState) -> String {
     let seed = state.seed.get_untracked();
-    let model = state.model.with_untracked(|m| {
+    state.model.with_untracked(|m| {
         SEEDED.with_borrow_mut(|cache| {
             let key = (m.sentence().to_owned(), m.dims(), seed);
             if cache.as_ref().map(|(k, _)| k) != Some(&key) {
@@ -109,8 +109,12 @@ pub fn fragment_now(state: AppState) -> String {
             }
             encode_model(m, cache.as_ref().map(|(_, b)| (seed, b)))
         })
-    });
-    write_fragment(&model, &untrack(|| state.shown()))
+    })
+}
+
+/// The fragment that opens the page as it is now: the model (`m=`) and what is shown.
+pub fn fragment_now(state: AppState) -> String {
+    write_fragment(&model_code(state), &untrack(|| state.shown()))
 }
 
 /// Keeps the URL's fragment and the saved work (under `work_key`) in step with the page:

@@ -121,6 +121,8 @@ pub struct Page<'a> {
     pub shown: &'a Shown,
     /// Embed mode's options, for a snippet.
     pub embed: Option<&'a Embed>,
+    /// The step to open scrolled to (the full explorer opened from an embed).
+    pub at: Option<Step>,
 }
 
 /// Everything a link asks for, already checked.
@@ -144,6 +146,8 @@ pub struct Link {
     pub theme: Theme,
     /// `walk=1`: open in the guided walk.
     pub walk: bool,
+    /// `at=STEP`: open scrolled to this step.
+    pub at: Option<Step>,
     /// One sentence per refused part, for the page to show.
     pub messages: Vec<String>,
 }
@@ -155,6 +159,7 @@ pub fn write_fragment(model: &str, shown: &Shown) -> String {
             model,
             shown,
             embed: None,
+            at: None,
         },
         Part::Fragment,
     )
@@ -174,6 +179,7 @@ pub fn read_link(search: &str, hash: &str) -> Link {
         controls: None,
         theme: Theme::Auto,
         walk: false,
+        at: None,
         messages: Vec::new(),
     };
     if search.len() + hash.len() > MAX_LINK_CHARS {

@@ -2,7 +2,7 @@
 //! TensorFlow Playground's `State.PROPS`): a new setting in the link is one entry here.
 
 use super::super::heatmap::Face;
-use super::super::pipeline::{self, Step};
+use super::super::pipeline::{self, in_order, Step};
 use super::super::state::MAX_HEADS;
 use super::{Controls, FaceChoice, Link, Page, Theme, MAX_DECIMALS};
 
@@ -41,7 +41,7 @@ fn never(_: &Page) -> Option<String> {
 }
 
 /// Every parameter a link may carry, in the query or the fragment, in the order written.
-pub const PARAMS: [Param; 15] = [
+pub const PARAMS: [Param; 16] = [
     // The model: read before the others (see read_link), which are checked against it.
     Param {
         name: "m",
@@ -128,6 +128,21 @@ pub const PARAMS: [Param; 15] = [
                 .collect();
             (!faces.is_empty()).then(|| faces.join(","))
         },
+    },
+    Param {
+        name: "at",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.at = Some(Step::from_key(v).ok_or_else(|| {
+                format!(
+                    "there is no step “{}” (use {})",
+                    clip(v),
+                    step_names(&Step::ALL)
+                )
+            })?);
+            Ok(())
+        },
+        write: |p| p.at.map(|s| s.key().to_owned()),
     },
     Param {
         name: "embed",
@@ -261,10 +276,9 @@ fn step_list(text: &str) -> Result<Vec<Step>, String> {
         })?;
         steps.push(step);
     }
-    steps.sort_unstable();
-    steps.dedup();
-    Ok(steps)
+    Ok(in_order(|s| steps.contains(&s)))
 }
+
 
 /// Steps as `steps=` and `hide=` write them.
 pub fn step_names(steps: &[Step]) -> String {

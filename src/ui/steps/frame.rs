@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::pipeline::{self, Axes, Step, Stop};
+use crate::core::pipeline::{self, in_order, Axes, Step, Stop};
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::use_app;
 
@@ -32,13 +32,8 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
     let open = Memo::new(move |_| hidden.with(|h| !h.contains(&step)));
     let toggle = move |_| {
         hidden.update(|h| {
-            match h.iter().position(|&x| x == step) {
-                Some(at) => {
-                    h.remove(at);
-                }
-                None => h.push(step),
-            }
-            h.sort_unstable();
+            let shown = !h.contains(&step);
+            *h = in_order(|s| if s == step { shown } else { h.contains(&s) });
         })
     };
     let id = step.id();

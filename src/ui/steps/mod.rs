@@ -52,6 +52,21 @@ pub fn render(step: Step) -> AnyView {
     }
 }
 
+/// A nav link's click: scrolls to the section `id` without following the link, whose `#id` would
+/// replace the fragment that holds the model (and add a history entry). A click that opens a
+/// new tab (Ctrl, Cmd, Shift, the middle button) still follows it.
+fn jump(id: String) -> impl Fn(leptos::ev::MouseEvent) + Clone + 'static {
+    move |ev| {
+        if ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0 {
+            return;
+        }
+        if let Some(section) = document().get_element_by_id(&id) {
+            ev.prevent_default();
+            section.scroll_into_view();
+        }
+    }
+}
+
 /// The pipeline as links to its steps and labs, so a learner can jump along it.
 #[component]
 pub fn PipelineNav() -> impl IntoView {
@@ -63,9 +78,9 @@ pub fn PipelineNav() -> impl IntoView {
                 .map(|step| {
                     view! {
                         <Show when=move || step.on_page(state.heads.get())>
-                            <a href=format!("#{}", step.id())>{text(step).short_title}</a>
+                            <a href=format!("#{}", step.id()) on:click=jump(step.id())>{text(step).short_title}</a>
                         </Show>
-                        {step.lab().map(|lab| view! { <a class="lab-link" href=format!("#{}", lab.id())>{labs::text(lab).short_title}</a> })}
+                        {step.lab().map(|lab| view! { <a class="lab-link" href=format!("#{}", lab.id()) on:click=jump(lab.id().to_owned())>{labs::text(lab).short_title}</a> })}
                     }
                 })
                 .collect_view()}

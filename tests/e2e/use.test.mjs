@@ -1,0 +1,70 @@
+// End-to-end: the page as learners and teachers use it (issue 20), each written as the person
+// did it; every test here failed on the page before its fix.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, open, cellSelector } from './harness.mjs';
+
+const env = useBrowser();
+
+const written = (page, previous = '') =>
+  page.waitForFunction((before) => location.hash.includes('m=') && location.hash !== before, previous);
+
+test('a nav pill scrolls to its step and keeps the model in the address, with no history entry', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.fill(`${cellSelector('w_query', 0, 0)} input`, '2');
+  await written(page);
+  const address = page.url();
+  const entries = await page.evaluate(() => history.length);
+  await page.click('nav.pipeline a[href="#step-weights"]');
+  await page.waitForFunction(() => Math.abs(document.querySelector('#step-weights').getBoundingClientRect().top) < 4);
+  assert.equal(page.url(), address, 'the model stays in the address');
+  assert.equal(await page.evaluate(() => history.length), entries, 'no history entry');
+  await page.click('nav.pipeline a[href="#lab-mask"]');
+  await page.waitForFunction(() => Math.abs(document.querySelector('#lab-mask').getBoundingClientRect().top) < 4);
+  assert.equal(page.url(), address);
+  await page.close();
+});
+
+test('the −∞ lab follows an edit while only its lower half is on screen', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  // The lab's tables in view, its opening paragraph well above the screen.
+  await page.$eval('table[data-lab-matrix="neg_inf"]', (t) => t.scrollIntoView({ block: 'start' }));
+  await page.waitForTimeout(100);
+  assert.ok(await page.$eval('#lab-mask p.explain', (p) => p.getBoundingClientRect().bottom < -300), 'the paragraph is out of sight');
+  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+  const weights = (await page.evaluate(() => window.attentionExplorer.trace())).heads[0].weights;
+  const lab = await page.$$eval('table[data-lab-matrix="neg_inf"] tbody tr', (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value))));
+  assert.deepEqual(lab, weights, 'Method 2 is the weights, as they are now');
+  await page.close();
+});
+
+test('"Open in the full explorer" carries the real address, shows every step and opens at the embed\'s first', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&embed=1&steps=scores,weights&hide=sentence`, undefined, '[data-matrix="weights"]');
+  const href = await page.getAttribute('[data-action="open-full"]', 'href');
+  assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/course\/attention\/#m=/, `a real address before any click: ${href}`);
+  assert.doesNotMatch(href, /hide=|embed=|steps=/, href);
+  assert.match(href, /at=scores/);
+  const full = await env.browser.newPage();
+  await full.goto(href);
+  await full.waitForSelector('[data-matrix="weights"]');
+  assert.equal(await full.locator('text=Hidden. “Show” brings it back.').count(), 0, 'no hidden steps');
+  assert.ok(await full.$('#step-sentence table, #step-sentence [data-control="sentence"]'), 'every step is there');
+  await full.waitForFunction(() => Math.abs(document.querySelector('#step-scores').getBoundingClientRect().top) < 4);
+  await full.close();
+  await page.close();
+});
+
+test('every sentence that names a token follows a retyped word', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.click('[data-control="sentence"]');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' you love', { delay: 5 });
+  await page.waitForFunction(() => document.querySelector('figure.lines figcaption')?.textContent.includes('“love”'));
+  const caption = await page.textContent('figure.lines figcaption');
+  assert.match(caption, /^Where “love” looks/, caption);
+  const label = await page.getAttribute('svg[data-view="lines"]', 'aria-label');
+  assert.match(label, /^Where “love” looks/, label);
+  await page.close();
+});
