@@ -33,9 +33,13 @@ pub fn trace_json(trace: &Trace) -> Value {
         .heads
         .iter()
         .map(|h| {
-            let head: serde_json::Map<String, Value> = head_matrices()
-                .filter_map(|(info, pick)| Some((info.key.to_owned(), rows(pick(h)?))))
-                .collect();
+            // Inserted one by one: collecting into a map would sort first (more code, no gain).
+            let mut head = serde_json::Map::new();
+            for (info, pick) in head_matrices() {
+                if let Some(m) = pick(h) {
+                    head.insert(info.key.to_owned(), rows(m));
+                }
+            }
             Value::Object(head)
         })
         .collect();

@@ -10,7 +10,7 @@ use crate::ui::controls::Controls;
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::PipelineNav;
 use crate::ui::walk::Walk;
-use crate::ui::{api, embed, labs, share, steps, theme, undo_keys};
+use crate::ui::{api, embed, labs, scroll, share, steps, theme, undo_keys};
 
 /// The whole page: controls, then the pipeline top to bottom; embedded (`embed=1`), only the
 /// steps asked for, with the controls asked for.
@@ -40,11 +40,7 @@ pub fn App() -> impl IntoView {
     undo_keys::install(state);
     // `at=STEP` (the full explorer opened from an embed): once the page is laid out.
     if let Some(step) = start.at {
-        request_animation_frame(move || {
-            if let Some(section) = document().get_element_by_id(&step.id()) {
-                section.scroll_into_view();
-            }
-        });
+        request_animation_frame(move || scroll::scroll_to(step.id()));
     }
 
     let chosen = start.steps.clone();

@@ -133,8 +133,8 @@ fn full_url(state: AppState, first: Option<Step>) -> String {
 }
 
 /// "Open in the full explorer": a link carrying the state, opening at the embed's first step
-/// (`first`). Its address is real from the start (a learner may copy it or open it in a new tab)
-/// and brought up to date whenever the pointer or the focus comes to it.
+/// (`first`). Its address is real from the start, and brought up to date when a button is
+/// pressed on it (a click, a middle click, the menu to copy it) or the focus comes to it.
 #[component]
 pub fn OpenFull(first: Option<Step>) -> impl IntoView {
     let state = use_app();
@@ -154,9 +154,8 @@ pub fn OpenFull(first: Option<Step>) -> impl IntoView {
                 target="_blank"
                 rel="noopener"
                 data-action="open-full"
-                on:pointerenter=move |ev| refresh(ev.into())
+                on:pointerdown=move |ev| refresh(ev.into())
                 on:focus=move |ev| refresh(ev.into())
-                on:click=move |ev| refresh(ev.into())
             >
                 "Open in the full explorer"
             </a>

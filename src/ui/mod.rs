@@ -16,6 +16,7 @@ pub mod labs;
 pub mod lines;
 pub mod matrix;
 pub mod panic;
+pub mod scroll;
 pub mod share;
 pub mod state;
 pub mod steps;

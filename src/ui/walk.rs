@@ -6,6 +6,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 use crate::core::pipeline::{stops, Stop};
+use crate::ui::scroll::scroll_to;
 use crate::ui::state::use_app;
 use crate::ui::{labs, steps};
 
@@ -49,9 +50,7 @@ pub fn Walk() -> impl IntoView {
     // The page's scroll position is outside the reactive system: move it to each new stop.
     Effect::new(move |_| {
         if let Some(stop) = state.walk_stop.get() {
-            if let Some(section) = document().get_element_by_id(&stop.id()) {
-                section.scroll_into_view();
-            }
+            scroll_to(stop.id());
         }
     });
     let end = move || {

@@ -6,6 +6,12 @@ import { useBrowser, open, cellSelector } from './harness.mjs';
 
 const env = useBrowser();
 
+/** Whether the section `id` has been scrolled to: its top where its scroll margin puts it. */
+const scrolledTo = (page, id) => page.waitForFunction((id) => {
+  const section = document.getElementById(id);
+  return Math.abs(section.getBoundingClientRect().top - parseFloat(getComputedStyle(section).scrollMarginTop)) < 4;
+}, id);
+
 const written = (page, previous = '') =>
   page.waitForFunction((before) => location.hash.includes('m=') && location.hash !== before, previous);
 
@@ -16,11 +22,11 @@ test('a nav pill scrolls to its step and keeps the model in the address, with no
   const address = page.url();
   const entries = await page.evaluate(() => history.length);
   await page.click('nav.pipeline a[href="#step-weights"]');
-  await page.waitForFunction(() => Math.abs(document.querySelector('#step-weights').getBoundingClientRect().top) < 4);
+  await scrolledTo(page, 'step-weights');
   assert.equal(page.url(), address, 'the model stays in the address');
   assert.equal(await page.evaluate(() => history.length), entries, 'no history entry');
   await page.click('nav.pipeline a[href="#lab-mask"]');
-  await page.waitForFunction(() => Math.abs(document.querySelector('#lab-mask').getBoundingClientRect().top) < 4);
+  await scrolledTo(page, 'lab-mask');
   assert.equal(page.url(), address);
   await page.close();
 });
@@ -51,7 +57,7 @@ test('"Open in the full explorer" carries the real address, shows every step and
   await full.waitForSelector('[data-matrix="weights"]');
   assert.equal(await full.locator('text=Hidden. “Show” brings it back.').count(), 0, 'no hidden steps');
   assert.ok(await full.$('#step-sentence table, #step-sentence [data-control="sentence"]'), 'every step is there');
-  await full.waitForFunction(() => Math.abs(document.querySelector('#step-scores').getBoundingClientRect().top) < 4);
+  await scrolledTo(full, 'step-scores');
   await full.close();
   await page.close();
 });

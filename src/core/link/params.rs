@@ -279,7 +279,6 @@ fn step_list(text: &str) -> Result<Vec<Step>, String> {
     Ok(in_order(|s| steps.contains(&s)))
 }
 
-
 /// Steps as `steps=` and `hide=` write them.
 pub fn step_names(steps: &[Step]) -> String {
     steps.iter().map(|s| s.key()).collect::<Vec<_>>().join(",")

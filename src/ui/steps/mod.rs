@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::pipeline::Step;
 use crate::ui::labs;
+use crate::ui::scroll::scroll_to;
 use crate::ui::state::use_app;
 use frame::StepText;
 
@@ -60,10 +61,8 @@ fn jump(id: String) -> impl Fn(leptos::ev::MouseEvent) + Clone + 'static {
         if ev.ctrl_key() || ev.meta_key() || ev.shift_key() || ev.button() != 0 {
             return;
         }
-        if let Some(section) = document().get_element_by_id(&id) {
-            ev.prevent_default();
-            section.scroll_into_view();
-        }
+        ev.prevent_default();
+        scroll_to(id.clone());
     }
 }
 
