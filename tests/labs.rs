@@ -336,3 +336,19 @@ fn lab_figures_keep_four_significant_digits() {
     assert_eq!(fmt_significant(f64::NAN, 4), "NaN");
     assert_eq!(fmt_significant(0.0, 4), "0");
 }
+
+#[test]
+fn under_the_mask_the_scaling_table_reads_only_what_the_softmax_sees() {
+    use attention_explorer::core::labs::uniform_top_weight;
+    use attention_explorer::core::presets::dog;
+    let model = dog();
+    let effects = scaling_effects(&Trace::of(&model), true);
+    let none = effects.iter().find(|e| e.scale == Scale::None).unwrap();
+    // The unscaled scores' spread over the 45 visible ones, not all 81 (with the 36 masked
+    // ones it read 2.8774).
+    assert_eq!(format!("{:.4}", none.spread), "3.1855");
+    // Query i sees i + 1 keys: flat rows average 1/(i + 1), not 1/n = 0.1111.
+    assert_eq!(format!("{:.4}", uniform_top_weight(9, true)), "0.3143");
+    assert_eq!(uniform_top_weight(9, false), 1.0 / 9.0);
+    assert_eq!(uniform_top_weight(0, true), 0.0);
+}

@@ -12,10 +12,26 @@ use super::trace::Trace;
 pub struct ScalingEffect {
     /// The scaling.
     pub scale: Scale,
-    /// Standard deviation of the scaled scores: √dₖ keeps it near that of one product.
+    /// Standard deviation of the scaled scores that reach the softmax (under a causal mask, the
+    /// visible ones: a masked score is never used): √dₖ keeps it near that of one product.
     pub spread: f64,
-    /// Average largest weight of a row: near 1 means one-hot (saturated), near 1/n flat.
+    /// Average largest weight of a row: near 1 means one-hot (saturated), near
+    /// [`uniform_top_weight`] flat.
     pub top_weight: f64,
+}
+
+/// The average largest weight of flat rows, where each query spreads its attention evenly over
+/// the keys it may see: 1/n, or under a causal mask the mean of 1/(i + 1) (query i sees i + 1
+/// keys). The reference the average largest weight is read against.
+pub fn uniform_top_weight(n: usize, causal: bool) -> f64 {
+    if n == 0 {
+        return 0.0;
+    }
+    if causal {
+        (1..=n).map(|k| 1.0 / k as f64).sum::<f64>() / n as f64
+    } else {
+        1.0 / n as f64
+    }
 }
 
 /// The trace's scores under each of the three scalings, masked when `causal`. Only the scaling
@@ -33,7 +49,11 @@ pub fn scaling_effects(trace: &Trace, causal: bool) -> Vec<ScalingEffect> {
                 } else {
                     scaled.clone()
                 });
-                scores.extend(scaled.iter().copied());
+                // The scores the softmax sees (row-major, as i ≥ j picks the visible ones).
+                for (i, row) in scaled.row_iter().enumerate() {
+                    let visible = if causal { i + 1 } else { row.len() };
+                    scores.extend(row.iter().take(visible).copied());
+                }
                 top_weights.extend(weights.row_iter().map(|r| r.max()));
             }
             let mean = scores.iter().sum::<f64>() / scores.len() as f64;

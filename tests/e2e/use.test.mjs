@@ -74,3 +74,17 @@ test('every sentence that names a token follows a retyped word', async () => {
   assert.match(label, /^Where “love” looks/, label);
   await page.close();
 });
+
+test('under the causal mask the scaling table measures what the softmax sees', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.$eval('table[data-lab="scaling"]', (t) => t.scrollIntoView());
+  await page.waitForFunction(() => document.querySelector('table[data-lab="scaling"] tbody tr'));
+  const foot = await page.textContent('table[data-lab="scaling"] tfoot');
+  assert.match(foot, /0\.3143 is uniform/, foot);
+  assert.doesNotMatch(foot, /0\.1111/, 'not 1/n');
+  const unscaled = await page.$$eval('table[data-lab="scaling"] tbody tr', (trs) =>
+    trs.map((tr) => [tr.querySelector('th').textContent, tr.querySelector('td').textContent]).find(([th]) => th.startsWith('1')));
+  assert.equal(unscaled[1], '3.1855', 'the spread of the 45 visible scores');
+  assert.match(await page.textContent('#step-scale .explain'), /independent with mean 0 and variance 1/);
+  await page.close();
+});

@@ -3,7 +3,7 @@
 use leptos::html::Table;
 use leptos::prelude::*;
 
-use crate::core::labs::scaling_effects;
+use crate::core::labs::{scaling_effects, uniform_top_weight};
 use crate::core::pipeline::Step;
 use crate::core::trace::fmt;
 use crate::ui::in_view::{in_view, memo_in_view};
@@ -15,7 +15,7 @@ pub const TEXT: StepText = StepText {
     short_title: "÷√dₖ",
     title: "Scaling by √dₖ",
     formula: "scaled = scores / √d_k",
-    explain: "A dot product of d_k components grows with d_k: if the components have variance 1, the score has variance d_k, so its spread grows like √d_k. Large scores push the softmax to give one token almost everything and the rest almost nothing, which stops learning. Dividing by √d_k brings the spread back to about 1 whatever d_k is. Dividing by d_k shrinks it too far (the weights flatten towards uniform as d_k grows); not dividing lets them saturate. Switch the scaling above to see each, and run the experiment in the lab below.",
+    explain: "A dot product of d_k components grows with d_k: if the components are independent with mean 0 and variance 1, the score has variance d_k, so its spread grows like √d_k. Large scores push the softmax to give one token almost everything and the rest almost nothing, which stops learning. Dividing by √d_k brings the spread back to about 1 whatever d_k is. Dividing by d_k shrinks it too far (the weights flatten towards uniform as d_k grows); not dividing lets them saturate. Switch the scaling above to see each, and run the experiment in the lab below.",
     hint: "Switch the scaling in the controls to none, then to dₖ, and watch the table's average largest weight.",
 };
 
@@ -78,7 +78,14 @@ fn ScalingComparison() -> impl IntoView {
                 }}
             </tbody>
             <tfoot>
-                <tr><td colspan="3">{move || format!("1 is one-hot (saturated); 1/n = {} is uniform (flat).", fmt(1.0 / n.get().max(1) as f64, state.precision.get()))}</td></tr>
+                <tr><td colspan="3">{move || {
+                    let uniform = fmt(uniform_top_weight(n.get(), state.causal.get()), state.precision.get());
+                    if state.causal.get() {
+                        format!("1 is one-hot (saturated); {uniform} is uniform (flat: each query spreads its attention evenly over itself and the tokens before it). The spread counts only the scores the mask lets through.")
+                    } else {
+                        format!("1 is one-hot (saturated); 1/n = {uniform} is uniform (flat).")
+                    }
+                }}</td></tr>
             </tfoot>
         </table>
         </div>
