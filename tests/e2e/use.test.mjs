@@ -88,3 +88,19 @@ test('under the causal mask the scaling table measures what the softmax sees', a
   assert.match(await page.textContent('#step-scale .explain'), /independent with mean 0 and variance 1/);
   await page.close();
 });
+
+test('the heat map\'s readout prints the page\'s decimals, and keeps every digit in data-value', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&faces=scores.0:heatmap&decimals=2`);
+  const map = page.locator('canvas[data-matrix="scores"][data-head="0"][data-view="heatmap"]');
+  await map.scrollIntoViewIfNeeded();
+  await map.focus();
+  await page.keyboard.press('ArrowDown');
+  const readout = page.locator('#scores-0-readout [data-value]');
+  const text = await readout.textContent();
+  assert.match(text, /: -?\d+\.\d\d$/, text);
+  const full = Number(await readout.getAttribute('data-value'));
+  const trace = await page.evaluate(() => window.attentionExplorer.trace());
+  assert.equal(full, trace.heads[0].scores[1][0]);
+  assert.equal(text.split(': ')[1], full.toFixed(2));
+  await page.close();
+});

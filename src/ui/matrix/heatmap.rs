@@ -393,13 +393,10 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         let (row, col) = (name_of(spec.row_labels, i), name_of(spec.col_labels, j));
         let place = place(i, &row, &col, !spec.corner.is_empty());
         let masked = spec.grey_future.get() && j > i;
+        // With the page's decimals, like every table; `data-value` keeps every digit.
         let text = format!(
             "{place}: {}{}",
-            if value.is_finite() {
-                value.to_string()
-            } else {
-                fmt(value, 0)
-            },
+            fmt(value, precision.get()),
             if masked { " (masked)" } else { "" }
         );
         Some(view! {
