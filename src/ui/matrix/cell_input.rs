@@ -26,6 +26,8 @@ pub fn CellInput(
 ) -> impl IntoView {
     let input = NodeRef::<Input>::new();
     let focused = RwSignal::new(false);
+    // The number in use when the typing began: a wrong text goes back to it, and says so.
+    let before = StoredValue::new(0.0_f64);
     let error = RwSignal::new(None::<String>);
     let error_id = format!("{id}-error");
 
@@ -48,10 +50,17 @@ pub fn CellInput(
                 editor.commit.run((row, col, x));
             }
             CellText::Incomplete => error.set(None),
-            CellText::Invalid(message) => error.set(Some(format!(
-                "{message}; still using {}.",
-                view.with_untracked(|c| fmt(c.value, c.precision))
-            ))),
+            CellText::Invalid(message) => {
+                // "1,5" applied "1" on its way: the cell keeps the number from before the typing.
+                let kept = before.get_value();
+                if view.with_untracked(|c| c.value.to_bits() != kept.to_bits()) {
+                    editor.commit.run((row, col, kept));
+                }
+                error.set(Some(format!(
+                    "{message}; still using {}.",
+                    view.with_untracked(|c| fmt(kept, c.precision))
+                )));
+            }
         }
     };
     // Leaving the cell shows the number in use again (an unfinished or wrong entry is dropped).
@@ -92,7 +101,10 @@ pub fn CellInput(
             aria-label=label
             aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
             aria-describedby=move || error.with(|e| e.is_some().then(|| error_id.clone()))
-            on:focus=move |_| focused.set(true)
+            on:focus=move |_| {
+                focused.set(true);
+                before.set_value(view.with_untracked(|c| c.value));
+            }
             on:blur=on_blur
             on:input=on_input
             on:keydown=keyboard::from_input
