@@ -109,7 +109,7 @@ test('typing "1,5" into a cell keeps the number from before the typing, and its 
   const { page } = await open(env.browser, `${env.base}?preset=raschka`);
   const cell = cellSelector('w_query', 1, 0);
   const value = await page.getAttribute(cell, 'data-value');
-  const next = async () => page.$eval('#step-qkv', (s) => s.getBoundingClientRect().top);
+  const next = async () => page.$eval('#step-qkv', (s) => s.getBoundingClientRect().top + scrollY);
   const width = async () => page.$eval('table[data-matrix="w_query"][data-head="0"]', (t) => t.getBoundingClientRect().width);
   const [top, wide] = [await next(), await width()];
   await page.focus(`${cell} input`);
