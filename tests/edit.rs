@@ -98,7 +98,7 @@ fn a_refused_edit_changes_nothing_and_says_why() {
 }
 
 #[test]
-fn the_sentence_s_keystrokes_are_one_step_and_the_followed_token_goes_with_its_word() {
+fn the_sentence_s_keystrokes_are_one_step_and_the_followed_token_waits_for_its_place() {
     let mut doc = Document::new(dog());
     let followed = doc
         .apply(
@@ -110,7 +110,16 @@ fn the_sentence_s_keystrokes_are_one_step_and_the_followed_token_goes_with_its_w
     let followed = doc
         .apply(Edit::Sentence("The dog fetched".into()), followed)
         .unwrap();
-    assert_eq!(followed, None, "token 6 is gone");
+    assert_eq!(
+        followed,
+        Some(6),
+        "kept while typing: its place may come back"
+    );
+    assert_eq!(
+        doc.clone().apply(Edit::Open(Box::new(raschka())), followed),
+        Ok(None),
+        "gone after any other edit"
+    );
     assert_eq!(doc.history.depth(), 1);
     doc.apply(Edit::Seal, None).unwrap();
     doc.apply(Edit::Sentence("The dog".into()), None).unwrap();
@@ -169,4 +178,72 @@ fn mask_scale_and_open_are_undoable_and_the_preset_label_follows_the_model() {
         Some("dog"),
         "undo brings the name back"
     );
+}
+
+#[test]
+fn retyping_the_sentence_key_by_key_gives_the_example_back() {
+    use attention_explorer::core::trace::Trace;
+    let mut doc = Document::new(dog());
+    let sentence = dog().sentence().to_owned();
+    let mut followed = Some(6);
+    // Select all and type it again: the first key replaces the whole sentence.
+    for end in 1..=sentence.len() {
+        followed = doc
+            .apply(Edit::Sentence(sentence[..end].to_owned()), followed)
+            .unwrap_or(followed);
+    }
+    assert_eq!(doc.model, dog(), "every word has its row back");
+    assert_eq!(followed, Some(6), "she is followed again");
+    let weights = &Trace::of(&doc.model).heads[0].weights;
+    assert_eq!(format!("{:.4}", weights[(6, 1)]), "0.8830");
+    assert_eq!(matching(&doc.model), Some("dog"));
+}
+
+#[test]
+fn a_new_word_gets_a_row_no_other_word_has_and_a_word_typed_again_its_own() {
+    let mut doc = Document::new(raschka());
+    // "apple" sorts first: the fresh model's row 0 is "Life"'s already.
+    doc.apply(
+        Edit::Sentence("apple Life is short, eat dessert first".into()),
+        None,
+    )
+    .unwrap();
+    let e = doc.model.embedding();
+    for a in 0..e.nrows() {
+        for b in a + 1..e.nrows() {
+            assert_ne!(e.row(a), e.row(b), "rows {a} and {b} are one row");
+        }
+    }
+    let apple = e.row(0).into_owned();
+    doc.apply(
+        Edit::Sentence("Life is short, eat dessert first".into()),
+        None,
+    )
+    .unwrap();
+    doc.apply(
+        Edit::Sentence("Life is short, eat dessert first apple".into()),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        doc.model.embedding().row(0),
+        apple,
+        "apple's row comes back"
+    );
+    // An edited row is what comes back.
+    doc.apply(
+        Edit::Cell {
+            target: Editable::Embedding,
+            row: 0,
+            col: 0,
+            value: 7.0,
+        },
+        None,
+    )
+    .unwrap();
+    doc.apply(Edit::Sentence("Life is short".into()), None)
+        .unwrap();
+    doc.apply(Edit::Sentence("Life is short apple".into()), None)
+        .unwrap();
+    assert_eq!(doc.model.embedding()[(0, 0)], 7.0);
 }

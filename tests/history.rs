@@ -41,11 +41,15 @@ fn structural_changes_keep_the_model_and_a_new_edit_drops_the_redo_steps() {
     let mut model = raschka();
     let mut history = History::default();
     let before = model.clone();
-    model = model.with_sentence("Life is long", 123).unwrap();
+    model = model
+        .with_sentence("Life is long", 123, &Default::default())
+        .unwrap();
     history.record_model(before.clone(), EditKey::Sentence);
     // A second keystroke of the sentence extends the same step.
     let again = model.clone();
-    model = model.with_sentence("Life is longer", 123).unwrap();
+    model = model
+        .with_sentence("Life is longer", 123, &Default::default())
+        .unwrap();
     history.record_model(again, EditKey::Sentence);
     assert_eq!(history.depth(), 1);
     assert!(history.undo(&mut model));

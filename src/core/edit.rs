@@ -7,7 +7,7 @@
 
 use super::history::{EditKey, History};
 use super::link::DEFAULT_SEED;
-use super::model::{Dims, Editable, Model, Scale};
+use super::model::{Dims, Editable, Model, Scale, WordRows};
 use super::script::check_value;
 use super::state::{check_dims, check_sentence};
 
@@ -78,6 +78,8 @@ pub struct Document {
     pub history: History,
     /// The seed of re-initialising and of the numbers a resize or a new word adds.
     pub seed: u64,
+    /// The rows of the words seen, so that a word typed again gets its row back.
+    pub words: WordRows,
 }
 
 impl Document {
@@ -87,20 +89,34 @@ impl Document {
             model,
             history: History::default(),
             seed: DEFAULT_SEED,
+            words: WordRows::default(),
         }
     }
 
     /// Applies `edit`; `followed` is the token followed before it, and the result the token
-    /// followed after it (none once it is gone). A refused edit changes nothing and says why.
+    /// followed after it. A refused edit changes nothing and says why.
     pub fn apply(&mut self, edit: Edit, followed: Option<usize>) -> Result<Option<usize>, String> {
-        apply(&mut self.model, &mut self.history, &mut self.seed, edit)?;
-        Ok(still_there(followed, &self.model))
+        let typing = matches!(edit, Edit::Sentence(_));
+        apply(
+            &mut self.model,
+            &mut self.history,
+            &mut self.seed,
+            &mut self.words,
+            edit,
+        )?;
+        Ok(followed_after(typing, followed, &self.model))
     }
 }
 
-/// The followed token, if the model still has it.
-pub fn still_there(followed: Option<usize>, model: &Model) -> Option<usize> {
-    followed.filter(|&i| i < model.tokens().len())
+/// The token followed after an edit: while the sentence is being typed, the one followed before
+/// (its place comes back with the words: retyping a sentence keeps "she" followed; until then the
+/// page shows the last token); after any other edit, it while the model still has it.
+pub fn followed_after(typing: bool, followed: Option<usize>, model: &Model) -> Option<usize> {
+    if typing {
+        followed
+    } else {
+        followed.filter(|&i| i < model.tokens().len())
+    }
 }
 
 /// What an edit changed, so that a page notifies only the parts that changed.
@@ -119,6 +135,7 @@ pub fn apply(
     model: &mut Model,
     history: &mut History,
     seed: &mut u64,
+    words: &mut WordRows,
     edit: Edit,
 ) -> Result<Changed, String> {
     let both = Changed {
@@ -172,7 +189,9 @@ pub fn apply(
         }
         Edit::Sentence(text) => {
             check_sentence(&text)?;
-            let next = model.with_sentence(&text, *seed)?;
+            words.remember(model);
+            let next = model.with_sentence(&text, *seed, words)?;
+            words.remember(&next);
             replace(model, history, EditKey::Sentence, next);
         }
         Edit::Resize(dims) => {

@@ -180,6 +180,48 @@ pub struct Model {
     pub scale: Scale,
 }
 
+/// The embedding rows of words the page has seen, so that a word deleted and typed again gets
+/// its row back (see [`Model::with_sentence`]). Bounded: past [`WordRows::MAX_WORDS`] the
+/// oldest memory goes, except the current model's words.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WordRows {
+    rows: std::collections::BTreeMap<String, Vec<f64>>,
+}
+
+impl WordRows {
+    /// Most words remembered.
+    pub const MAX_WORDS: usize = 4096;
+
+    /// Remembers the row of every word of `model` (as it is now, edits included).
+    pub fn remember(&mut self, model: &Model) {
+        if self.rows.len() + model.tokens.vocabulary.len() > Self::MAX_WORDS {
+            self.rows.clear();
+        }
+        for (i, word) in model.tokens.vocabulary.iter().enumerate() {
+            let row: Vec<f64> = model.embedding.row(i).iter().copied().collect();
+            self.rows.insert(word.clone(), row);
+        }
+    }
+
+    /// The row `word` had, if the page saw it at this width.
+    pub fn row(&self, word: &str, d_in: usize) -> Option<&[f64]> {
+        self.rows
+            .get(word)
+            .map(Vec::as_slice)
+            .filter(|r| r.len() == d_in)
+    }
+
+    /// How many words are remembered.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether no word is remembered.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+}
+
 /// Sizes for a freshly initialised model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dims {
@@ -364,39 +406,62 @@ impl Model {
         }
     }
 
-    /// A new sentence. Words already in the vocabulary keep their embedding rows; new words get
-    /// the rows a fresh seeded model would give them.
-    pub fn with_sentence(&self, sentence: &str, seed: u64) -> Result<Model, String> {
+    /// A new sentence. A word keeps its embedding row: a word of this model its row here, a word
+    /// the page saw before (`remembered`, at this d_in) the row it had then; a word never seen
+    /// gets the row a fresh seeded model would give it at its place in the vocabulary, unless
+    /// another word already has that row: then the next row of the seeded table that no word
+    /// has. So no two words share a row by accident, and typing a sentence again gives it back.
+    pub fn with_sentence(
+        &self,
+        sentence: &str,
+        seed: u64,
+        remembered: &WordRows,
+    ) -> Result<Model, String> {
         let vocabulary = Tokens::new(sentence).vocabulary;
-        let known: Vec<Option<usize>> = vocabulary
-            .iter()
-            .map(|w| self.tokens.vocabulary.binary_search(w).ok())
-            .collect();
-        // Draw only the rows of new words (none at all when a word was just deleted).
-        let new_rows: Vec<usize> = (0..vocabulary.len())
-            .filter(|&r| known[r].is_none())
-            .collect();
         let d_in = self.embedding.ncols();
-        let fresh = if new_rows.is_empty() {
-            DMatrix::zeros(0, d_in)
-        } else {
-            TorchRng::manual_seed(seed).embedding_rows(TUTORIAL_VOCAB_SIZE, d_in, &new_rows)
-        };
-        let mut fresh_rows = fresh.row_iter();
-        let rows: Vec<_> = known
+        let known: Vec<Option<Vec<f64>>> = vocabulary
             .iter()
-            .map(|old| match old {
-                Some(old) => self.embedding.row(*old).into_owned(),
-                None => fresh_rows
-                    .next()
-                    .expect("one fresh row per new word")
-                    .into_owned(),
+            .map(|w| match self.tokens.vocabulary.binary_search(w) {
+                Ok(old) => Some(self.embedding.row(old).iter().copied().collect()),
+                Err(_) => remembered.row(w, d_in).map(<[f64]>::to_vec),
             })
             .collect();
+        let new_words = known.iter().filter(|k| k.is_none()).count();
+        let mut rows: Vec<Vec<f64>> = Vec::with_capacity(vocabulary.len());
+        if new_words == 0 {
+            rows.extend(known.into_iter().flatten());
+        } else {
+            // Rows no word may take again: this model's, the remembered ones, the ones kept.
+            let bits = |row: &[f64]| row.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
+            let mut taken: std::collections::HashSet<Vec<u64>> = (0..self.embedding.nrows())
+                .map(|r| bits(&self.embedding.row(r).iter().copied().collect::<Vec<_>>()))
+                .chain(remembered.rows.values().map(|r| bits(r)))
+                .chain(known.iter().flatten().map(|r| bits(r)))
+                .collect();
+            // Enough candidates for every new word past every taken row, drawn in one pass.
+            let count = (vocabulary.len() + taken.len()).min(TUTORIAL_VOCAB_SIZE);
+            let candidates: Vec<usize> = (0..count).collect();
+            let fresh =
+                TorchRng::manual_seed(seed).embedding_rows(TUTORIAL_VOCAB_SIZE, d_in, &candidates);
+            for (place, kept) in known.into_iter().enumerate() {
+                let row = kept.unwrap_or_else(|| {
+                    let pick = (place..count)
+                        .chain(0..place)
+                        .map(|c| fresh.row(c).iter().copied().collect::<Vec<f64>>())
+                        .find(|row| !taken.contains(&bits(row)))
+                        .unwrap_or_else(|| {
+                            fresh.row(place.min(count - 1)).iter().copied().collect()
+                        });
+                    taken.insert(bits(&pick));
+                    pick
+                });
+                rows.push(row);
+            }
+        }
         let embedding = if rows.is_empty() {
             DMatrix::zeros(0, d_in)
         } else {
-            DMatrix::from_rows(&rows)
+            DMatrix::from_row_iterator(rows.len(), d_in, rows.into_iter().flatten())
         };
         Model::new(
             sentence,

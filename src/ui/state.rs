@@ -12,7 +12,7 @@ use crate::core::edit::{self, Edit};
 use crate::core::heatmap::{Face, Palette};
 use crate::core::history::History;
 use crate::core::link::{Link, Shown, DEFAULT_DECIMALS, DEFAULT_SEED};
-use crate::core::model::{Editable, Model, Projection};
+use crate::core::model::{Editable, Model, Projection, WordRows};
 use crate::core::pipeline::{stops, Lab, Step, Stop};
 use crate::core::presets::{matching, preset_named};
 use crate::core::sqrt_dk;
@@ -115,6 +115,8 @@ pub struct AppState {
     pub history: RwSignal<History>,
     /// Seed for re-initialising and for filling new numbers when a shape grows.
     pub seed: RwSignal<u64>,
+    /// The rows of the words seen, so that a word typed again gets its row back.
+    pub word_rows: StoredValue<WordRows>,
 
     // The view: what the URL carries besides the model.
     /// Decimals shown in every table.
@@ -209,6 +211,7 @@ impl AppState {
             model,
             history: RwSignal::new(History::default()),
             seed,
+            word_rows: StoredValue::new(WordRows::default()),
             precision,
             selected,
             focused_head,
@@ -278,7 +281,11 @@ impl AppState {
         faces.sort_by_key(|&(name, head, _)| (name, head));
         Shown {
             seed: (seed != DEFAULT_SEED).then_some(seed),
-            focus: self.selected.get(),
+            // A place the sentence being typed does not reach yet is not in the link.
+            focus: self
+                .selected
+                .get()
+                .filter(|&i| i < self.words.with(Vec::len)),
             head: (head != 0).then_some(head),
             decimals: (decimals != DEFAULT_DECIMALS).then_some(decimals),
             hidden: self.hidden.get(),
@@ -296,14 +303,17 @@ impl AppState {
     /// the page, the scripting API and its postMessage twin. A refused edit changes nothing
     /// (no signal is touched) and says why. Each signal is notified only if it changed.
     pub fn apply(self, edit: Edit) -> Result<(), String> {
-        let (model, history, seed) = (self.model, self.history, self.seed);
+        let (model, history, seed, words) = (self.model, self.history, self.seed, self.word_rows);
+        let typing = matches!(edit, Edit::Sentence(_));
         let outcome = history
             .try_maybe_update(|h| {
                 let out = model
                     .try_maybe_update(|m| {
                         let out = seed
                             .try_maybe_update(|s| {
-                                let out = edit::apply(m, h, s, edit);
+                                let out = words
+                                    .try_update_value(|w| edit::apply(m, h, s, w, edit))
+                                    .unwrap_or(Ok(Default::default()));
                                 (out.as_ref().is_ok_and(|c| c.seed), out)
                             })
                             .unwrap_or(Ok(Default::default()));
@@ -318,7 +328,7 @@ impl AppState {
             let followed = self.selected.get_untracked();
             let still = self
                 .model
-                .with_untracked(|m| edit::still_there(followed, m));
+                .with_untracked(|m| edit::followed_after(typing, followed, m));
             if still != followed {
                 self.selected.set(still);
             }

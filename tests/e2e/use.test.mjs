@@ -122,3 +122,18 @@ test('typing "1,5" into a cell keeps the number from before the typing, and its 
   assert.equal(await width(), wide, 'the table did not widen');
   await page.close();
 });
+
+test('retyping the sentence key by key gives the example back, "she" still followed', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&focus=6`);
+  const before = await page.evaluate(() => window.attentionExplorer.state());
+  await page.click('[data-control="sentence"]');
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type(before.sentence, { delay: 2 });
+  await page.waitForFunction((s) => window.attentionExplorer.state().sentence === s, before.sentence);
+  assert.deepEqual(await page.evaluate(() => window.attentionExplorer.state()), before, 'the same model, every row');
+  assert.equal(await page.getAttribute('.token:has-text("she")', 'aria-pressed'), 'true');
+  const weights = (await page.evaluate(() => window.attentionExplorer.trace())).heads[0].weights;
+  assert.equal(weights[6][1].toFixed(4), '0.8830');
+  assert.equal(await page.inputValue('[data-control="preset"]'), 'dog');
+  await page.close();
+});
