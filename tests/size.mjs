@@ -11,8 +11,11 @@ import { fileURLToPath } from 'node:url';
 
 /** wasm + js + css of dist/, gzip -9, in bytes: the most the page may weigh. Course pages
  * (issue #9: links, saved work, embed mode, export, Copy as PyTorch) added 53.2 KB, measured
- * on the same toolchain (miniz_oxide is 10.7 KB of the wasm before gzip). */
-const BUDGET = 386_000;
+ * on the same toolchain (miniz_oxide is 10.7 KB of the wasm before gzip). The house (issue 15)
+ * stayed within 386.0 KB; the first fixes of issue 20 (the word memory that gives a retyped
+ * sentence its rows back, the nav and "Open in the full explorer" keeping the model in the
+ * address, the cells' messages) brought it to 386.7 KB. */
+const BUDGET = 387_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;

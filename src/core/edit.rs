@@ -7,7 +7,7 @@
 
 use super::history::{EditKey, History};
 use super::link::DEFAULT_SEED;
-use super::model::{Dims, Editable, Model, Scale, WordRows};
+use super::model::{Dims, Editable, Model, Scale};
 use super::script::check_value;
 use super::state::{check_dims, check_sentence};
 
@@ -78,8 +78,6 @@ pub struct Document {
     pub history: History,
     /// The seed of re-initialising and of the numbers a resize or a new word adds.
     pub seed: u64,
-    /// The rows of the words seen, so that a word typed again gets its row back.
-    pub words: WordRows,
 }
 
 impl Document {
@@ -89,7 +87,6 @@ impl Document {
             model,
             history: History::default(),
             seed: DEFAULT_SEED,
-            words: WordRows::default(),
         }
     }
 
@@ -97,13 +94,7 @@ impl Document {
     /// followed after it. A refused edit changes nothing and says why.
     pub fn apply(&mut self, edit: Edit, followed: Option<usize>) -> Result<Option<usize>, String> {
         let typing = matches!(edit, Edit::Sentence(_));
-        apply(
-            &mut self.model,
-            &mut self.history,
-            &mut self.seed,
-            &mut self.words,
-            edit,
-        )?;
+        apply(&mut self.model, &mut self.history, &mut self.seed, edit)?;
         Ok(followed_after(typing, followed, &self.model))
     }
 }
@@ -135,7 +126,6 @@ pub fn apply(
     model: &mut Model,
     history: &mut History,
     seed: &mut u64,
-    words: &mut WordRows,
     edit: Edit,
 ) -> Result<Changed, String> {
     let both = Changed {
@@ -189,9 +179,9 @@ pub fn apply(
         }
         Edit::Sentence(text) => {
             check_sentence(&text)?;
-            words.remember(model);
-            let next = model.with_sentence(&text, *seed, words)?;
-            words.remember(&next);
+            history.words.remember(model);
+            let next = model.with_sentence(&text, *seed, &history.words)?;
+            history.words.remember(&next);
             replace(model, history, EditKey::Sentence, next);
         }
         Edit::Resize(dims) => {

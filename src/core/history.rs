@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use super::model::{Editable, Model};
+use super::model::{Editable, Model, WordRows};
 
 /// What an edit touched: the keystrokes of one number, or of the sentence, make one undo step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,6 +136,9 @@ pub struct History {
     past_bytes: usize,
     /// The key of the last edit, while further edits with the same key extend it.
     open_edit: Option<EditKey>,
+    /// The rows of the words the page has seen, which outlive undo: a word typed again gets its
+    /// row back (see [`Model::with_sentence`]).
+    pub words: WordRows,
 }
 
 impl History {

@@ -1,6 +1,6 @@
 //! The model a learner edits: an embedding table and one or more attention heads.
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, RowDVector};
 use serde::{Deserialize, Serialize};
 
 use super::tokens::Tokens;
@@ -185,7 +185,7 @@ pub struct Model {
 /// oldest memory goes, except the current model's words.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct WordRows {
-    rows: std::collections::BTreeMap<String, Vec<f64>>,
+    rows: Vec<(String, RowDVector<f64>)>,
 }
 
 impl WordRows {
@@ -198,17 +198,20 @@ impl WordRows {
             self.rows.clear();
         }
         for (i, word) in model.tokens.vocabulary.iter().enumerate() {
-            let row: Vec<f64> = model.embedding.row(i).iter().copied().collect();
-            self.rows.insert(word.clone(), row);
+            let row = model.embedding.row(i).into_owned();
+            match self.rows.iter_mut().find(|(w, _)| w == word) {
+                Some((_, kept)) => *kept = row,
+                None => self.rows.push((word.clone(), row)),
+            }
         }
     }
 
     /// The row `word` had, if the page saw it at this width.
-    pub fn row(&self, word: &str, d_in: usize) -> Option<&[f64]> {
+    pub fn row(&self, word: &str, d_in: usize) -> Option<&RowDVector<f64>> {
         self.rows
-            .get(word)
-            .map(Vec::as_slice)
-            .filter(|r| r.len() == d_in)
+            .iter()
+            .find(|(w, r)| w == word && r.len() == d_in)
+            .map(|(_, r)| r)
     }
 
     /// How many words are remembered.
@@ -419,49 +422,55 @@ impl Model {
     ) -> Result<Model, String> {
         let vocabulary = Tokens::new(sentence).vocabulary;
         let d_in = self.embedding.ncols();
-        let known: Vec<Option<Vec<f64>>> = vocabulary
+        let known: Vec<Option<RowDVector<f64>>> = vocabulary
             .iter()
             .map(|w| match self.tokens.vocabulary.binary_search(w) {
-                Ok(old) => Some(self.embedding.row(old).iter().copied().collect()),
-                Err(_) => remembered.row(w, d_in).map(<[f64]>::to_vec),
+                Ok(old) => Some(self.embedding.row(old).into_owned()),
+                Err(_) => remembered.row(w, d_in).cloned(),
             })
             .collect();
+        // Rows no new word may take: this model's, the remembered ones (kept ones among them).
+        let mut taken: Vec<RowDVector<f64>> = self
+            .embedding
+            .row_iter()
+            .map(|r| r.into_owned())
+            .chain(remembered.rows.iter().map(|(_, r)| r.clone()))
+            .collect();
         let new_words = known.iter().filter(|k| k.is_none()).count();
-        let mut rows: Vec<Vec<f64>> = Vec::with_capacity(vocabulary.len());
-        if new_words == 0 {
-            rows.extend(known.into_iter().flatten());
+        // Enough candidates for every new word past every taken row, drawn in one pass (none at
+        // all when a word was just deleted).
+        let count = (vocabulary.len() + taken.len()).min(TUTORIAL_VOCAB_SIZE);
+        let fresh = if new_words == 0 {
+            DMatrix::zeros(0, d_in)
         } else {
-            // Rows no word may take again: this model's, the remembered ones, the ones kept.
-            let bits = |row: &[f64]| row.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
-            let mut taken: std::collections::HashSet<Vec<u64>> = (0..self.embedding.nrows())
-                .map(|r| bits(&self.embedding.row(r).iter().copied().collect::<Vec<_>>()))
-                .chain(remembered.rows.values().map(|r| bits(r)))
-                .chain(known.iter().flatten().map(|r| bits(r)))
-                .collect();
-            // Enough candidates for every new word past every taken row, drawn in one pass.
-            let count = (vocabulary.len() + taken.len()).min(TUTORIAL_VOCAB_SIZE);
             let candidates: Vec<usize> = (0..count).collect();
-            let fresh =
-                TorchRng::manual_seed(seed).embedding_rows(TUTORIAL_VOCAB_SIZE, d_in, &candidates);
-            for (place, kept) in known.into_iter().enumerate() {
-                let row = kept.unwrap_or_else(|| {
+            TorchRng::manual_seed(seed).embedding_rows(TUTORIAL_VOCAB_SIZE, d_in, &candidates)
+        };
+        let same = |a: &RowDVector<f64>, b: &RowDVector<f64>| {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b.iter())
+                    .all(|(x, y)| x.to_bits() == y.to_bits())
+        };
+        let rows: Vec<RowDVector<f64>> = known
+            .into_iter()
+            .enumerate()
+            .map(|(place, kept)| {
+                kept.unwrap_or_else(|| {
                     let pick = (place..count)
                         .chain(0..place)
-                        .map(|c| fresh.row(c).iter().copied().collect::<Vec<f64>>())
-                        .find(|row| !taken.contains(&bits(row)))
-                        .unwrap_or_else(|| {
-                            fresh.row(place.min(count - 1)).iter().copied().collect()
-                        });
-                    taken.insert(bits(&pick));
+                        .map(|c| fresh.row(c).into_owned())
+                        .find(|row| !taken.iter().any(|t| same(t, row)))
+                        .unwrap_or_else(|| fresh.row(place.min(count - 1)).into_owned());
+                    taken.push(pick.clone());
                     pick
-                });
-                rows.push(row);
-            }
-        }
+                })
+            })
+            .collect();
         let embedding = if rows.is_empty() {
             DMatrix::zeros(0, d_in)
         } else {
-            DMatrix::from_row_iterator(rows.len(), d_in, rows.into_iter().flatten())
+            DMatrix::from_rows(&rows)
         };
         Model::new(
             sentence,

@@ -12,7 +12,7 @@ use crate::core::edit::{self, Edit};
 use crate::core::heatmap::{Face, Palette};
 use crate::core::history::History;
 use crate::core::link::{Link, Shown, DEFAULT_DECIMALS, DEFAULT_SEED};
-use crate::core::model::{Editable, Model, Projection, WordRows};
+use crate::core::model::{Editable, Model, Projection};
 use crate::core::pipeline::{stops, Lab, Step, Stop};
 use crate::core::presets::{matching, preset_named};
 use crate::core::sqrt_dk;
@@ -115,8 +115,6 @@ pub struct AppState {
     pub history: RwSignal<History>,
     /// Seed for re-initialising and for filling new numbers when a shape grows.
     pub seed: RwSignal<u64>,
-    /// The rows of the words seen, so that a word typed again gets its row back.
-    pub word_rows: StoredValue<WordRows>,
 
     // The view: what the URL carries besides the model.
     /// Decimals shown in every table.
@@ -211,7 +209,6 @@ impl AppState {
             model,
             history: RwSignal::new(History::default()),
             seed,
-            word_rows: StoredValue::new(WordRows::default()),
             precision,
             selected,
             focused_head,
@@ -303,27 +300,27 @@ impl AppState {
     /// the page, the scripting API and its postMessage twin. A refused edit changes nothing
     /// (no signal is touched) and says why. Each signal is notified only if it changed.
     pub fn apply(self, edit: Edit) -> Result<(), String> {
-        let (model, history, seed, words) = (self.model, self.history, self.seed, self.word_rows);
+        let (model, history, seed) = (self.model, self.history, self.seed);
         let typing = matches!(edit, Edit::Sentence(_));
-        let outcome = history
-            .try_maybe_update(|h| {
-                let out = model
-                    .try_maybe_update(|m| {
-                        let out = seed
-                            .try_maybe_update(|s| {
-                                let out = words
-                                    .try_update_value(|w| edit::apply(m, h, s, w, edit))
-                                    .unwrap_or(Ok(Default::default()));
-                                (out.as_ref().is_ok_and(|c| c.seed), out)
-                            })
-                            .unwrap_or(Ok(Default::default()));
-                        (out.as_ref().is_ok_and(|c| c.model), out)
-                    })
-                    .unwrap_or(Ok(Default::default()));
-                (out.as_ref().is_ok_and(|c| c.history), out)
+        let mut outcome = Ok(Default::default());
+        // Untracked writes, then a notice to each signal that changed: a refused edit (or one
+        // that changed only the history) wakes nothing else. None of them is gone while the page
+        // lives; a callback that outlived it changes nothing.
+        history.try_update_untracked(|h| {
+            model.try_update_untracked(|m| {
+                seed.try_update_untracked(|s| outcome = edit::apply(m, h, s, edit))
             })
-            // None once the app is gone (a callback that outlived it).
-            .unwrap_or(Ok(Default::default()))?;
+        });
+        let outcome = outcome?;
+        if outcome.history {
+            history.notify();
+        }
+        if outcome.model {
+            model.notify();
+        }
+        if outcome.seed {
+            seed.notify();
+        }
         if outcome.model {
             let followed = self.selected.get_untracked();
             let still = self
