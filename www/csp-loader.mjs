@@ -1,6 +1,6 @@
 // Trunk post-build hook: moves Trunk's inline loader <script> into a file beside the wasm, so the
 // page runs under `script-src 'self'` with no hash or nonce to keep in step with the build; and
-// puts www/theme.js first in <head> (hashed like the loader), so the theme is set before paint.
+// puts www/boot.js first in <head> (hashed like the loader), so the theme is set before paint.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,12 +17,12 @@ const [tag, body] = scripts[0];
 const name = `loader-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.js`;
 writeFileSync(join(dir, name), body);
 // Its comments stay in the source: the page downloads only the code.
-const theme = readFileSync(new URL('./theme.js', import.meta.url), 'utf8').replace(/^\s*\/\/.*\n/gm, '');
-const themeName = `theme-${createHash('sha256').update(theme).digest('hex').slice(0, 16)}.js`;
-writeFileSync(join(dir, themeName), theme);
+const boot = readFileSync(new URL('./boot.js', import.meta.url), 'utf8').replace(/^\s*\/\/.*\n/gm, '');
+const bootName = `boot-${createHash('sha256').update(boot).digest('hex').slice(0, 16)}.js`;
+writeFileSync(join(dir, bootName), boot);
 writeFileSync(
   page,
   html
     .replace(tag, `<script type="module" src="./${name}"></script>`)
-    .replace('<head>', `<head>\n    <script src="./${themeName}"></script>`),
+    .replace('<head>', `<head>\n    <script src="./${bootName}"></script>`),
 );

@@ -24,8 +24,12 @@ pub mod theme;
 pub mod undo_keys;
 pub mod walk;
 
-/// Installs the panic hook and mounts the app on `<body>`.
+/// Installs the panic hook, takes away `index.html`'s loading line and mounts the app on
+/// `<body>`.
 pub fn start() {
     panic::install();
+    if let Some(boot) = leptos::prelude::document().get_element_by_id("boot") {
+        boot.remove();
+    }
     leptos::mount::mount_to_body(app::App);
 }

@@ -137,3 +137,22 @@ test('retyping the sentence key by key gives the example back, "she" still follo
   assert.equal(await page.inputValue('[data-control="preset"]'), 'dog');
   await page.close();
 });
+
+test('before its code runs the page shows its title and a loading line, and says why when the code cannot load', async () => {
+  // Not through `open`: the failed load is the point.
+  const page = await env.browser.newPage();
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/*.wasm', async (route) => { await held; await route.abort(); });
+  await page.goto(`${env.base}?preset=dog`, { waitUntil: 'domcontentloaded' });
+  assert.equal(await page.textContent('#boot .boot-title'), 'Attention Explorer');
+  assert.match(await page.textContent('#boot-status'), /Loading/);
+  release();
+  await page.waitForFunction(() => document.querySelector('#boot-status')?.getAttribute('role') === 'alert');
+  assert.match(await page.textContent('#boot-status'), /Access-Control-Allow-Origin: \*/);
+  await page.close();
+  // Loaded, the app takes the loading line away.
+  const { page: loaded } = await open(env.browser, `${env.base}?preset=dog`);
+  assert.equal(await loaded.$('#boot'), null);
+  await loaded.close();
+});

@@ -1,0 +1,22 @@
+// Runs before the first paint (a blocking classic script, same-origin for the CSP). Sets
+// <html data-theme> as the wasm will (theme= in the fragment or query, else the system's mode),
+// so a page asked for dark never flashes light while its code loads; and if that code cannot
+// load, says so in the loading line instead of leaving a blank page.
+(() => {
+  const fragment = location.hash.slice(1);
+  const asked = new URLSearchParams(fragment.includes('=') ? fragment : '').get('theme')
+    ?? new URLSearchParams(location.search).get('theme');
+  const dark = asked === 'dark' || (asked !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches);
+  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+  const failed = () => {
+    const line = document.getElementById('boot-status');
+    if (!line) return;
+    line.setAttribute('role', 'alert');
+    line.textContent = 'The explorer\u2019s code could not load. Embedded in a course page (a sandboxed frame), '
+      + 'its files must be served with the header Access-Control-Allow-Origin: * (see the README, '
+      + '\u201cHosting\u201d); otherwise, check the connection and reload.';
+  };
+  // A script or stylesheet that fails to load, or the wasm's fetch or compilation failing.
+  addEventListener('error', (e) => { if (e.target instanceof HTMLScriptElement || e.target instanceof HTMLLinkElement) failed(); }, true);
+  addEventListener('unhandledrejection', failed);
+})();
