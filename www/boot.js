@@ -12,9 +12,9 @@
     const line = document.getElementById('boot-status');
     if (!line) return;
     line.setAttribute('role', 'alert');
-    line.textContent = 'The explorer\u2019s code could not load. Embedded in a course page (a sandboxed frame), '
-      + 'its files must be served with the header Access-Control-Allow-Origin: * (see the README, '
-      + '\u201cHosting\u201d); otherwise, check the connection and reload.';
+    line.className = 'field-error';
+    line.textContent = 'The explorer\u2019s code could not load. In a course page\u2019s frame its files need '
+      + 'the header Access-Control-Allow-Origin: * (README, \u201cHosting\u201d); else check the connection and reload.';
   };
   // A script or stylesheet that fails to load, or the wasm's fetch or compilation failing.
   addEventListener('error', (e) => { if (e.target instanceof HTMLScriptElement || e.target instanceof HTMLLinkElement) failed(); }, true);

@@ -145,7 +145,7 @@ test('before its code runs the page shows its title and a loading line, and says
   const held = new Promise((r) => { release = r; });
   await page.route('**/*.wasm', async (route) => { await held; await route.abort(); });
   await page.goto(`${env.base}?preset=dog`, { waitUntil: 'domcontentloaded' });
-  assert.equal(await page.textContent('#boot .boot-title'), 'Attention Explorer');
+  assert.equal(await page.textContent('#boot h1'), 'Attention Explorer');
   assert.match(await page.textContent('#boot-status'), /Loading/);
   release();
   await page.waitForFunction(() => document.querySelector('#boot-status')?.getAttribute('role') === 'alert');
