@@ -105,21 +105,16 @@ test('the heat map\'s readout prints the page\'s decimals, and keeps every digit
   await page.close();
 });
 
-test('typing "1,5" into a cell keeps the number from before the typing, and its message moves nothing', async () => {
+test('typing "1,5" into a cell keeps the number from before the typing, and names it', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=raschka`);
   const cell = cellSelector('w_query', 1, 0);
   const value = await page.getAttribute(cell, 'data-value');
-  const next = async () => page.$eval('#step-qkv', (s) => s.getBoundingClientRect().top + scrollY);
-  const width = async () => page.$eval('table[data-matrix="w_query"][data-head="0"]', (t) => t.getBoundingClientRect().width);
-  const [top, wide] = [await next(), await width()];
   await page.focus(`${cell} input`);
   await page.keyboard.press('Control+a');
   await page.keyboard.type('1,5');
   const id = await page.getAttribute(`${cell} input`, 'aria-describedby');
   assert.match(await page.textContent(`#${id}`), /still using 0\.2517\./);
   assert.equal(await page.getAttribute(cell, 'data-value'), value, 'the "1" typed on the way is not kept');
-  assert.equal(await next(), top, 'the next step did not move');
-  assert.equal(await width(), wide, 'the table did not widen');
   await page.close();
 });
 
