@@ -151,3 +151,14 @@ test('before its code runs the page shows its title and a loading line, and says
   assert.equal(await loaded.$('#boot'), null);
   await loaded.close();
 });
+
+test('on a phone every small button is at least 24 × 24 px to tap', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`, { width: 390, height: 844 });
+  const small = await page.$$eval('.face-toggle, .toggle, nav.pipeline a', (els) =>
+    els.filter((e) => e.offsetParent !== null)
+      .map((e) => [e.textContent.trim(), e.getBoundingClientRect()])
+      .filter(([, r]) => r.width < 24 || r.height < 24)
+      .map(([t, r]) => `${t} ${r.width.toFixed(0)}×${r.height.toFixed(0)}`));
+  assert.deepEqual(small, []);
+  await page.close();
+});
