@@ -352,23 +352,3 @@ fn under_the_mask_the_scaling_table_reads_only_what_the_softmax_sees() {
     assert_eq!(uniform_top_weight(9, false), 1.0 / 9.0);
     assert_eq!(uniform_top_weight(0, true), 0.0);
 }
-
-#[test]
-fn an_arrow_key_moves_the_dk_slider_a_power_of_two() {
-    use attention_explorer::core::sqrt_dk::next_power_of_two;
-    assert_eq!(next_power_of_two(64, true), 128);
-    assert_eq!(next_power_of_two(64, false), 32);
-    assert_eq!(next_power_of_two(100, true), 128);
-    assert_eq!(next_power_of_two(100, false), 64);
-    assert_eq!(next_power_of_two(1024, true), 1024, "clamped");
-    assert_eq!(next_power_of_two(1, false), 1);
-    let mut dk = 64;
-    let presses = std::iter::from_fn(|| {
-        dk = next_power_of_two(dk, true);
-        Some(dk)
-    })
-    .position(|d| d == 1024)
-    .unwrap()
-        + 1;
-    assert_eq!(presses, 4, "64 → 1024 in four presses");
-}

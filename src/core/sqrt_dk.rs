@@ -150,20 +150,6 @@ pub fn slider_position(dk: usize) -> f64 {
     (clamp_dk(dk) as f64).log2()
 }
 
-/// The power of two next to `dk`, up or down (clamped): where an arrow key takes the slider,
-/// so that 64 → 1024 is four presses, not forty.
-pub fn next_power_of_two(dk: usize, up: bool) -> usize {
-    let dk = clamp_dk(dk);
-    let next = if up {
-        (dk + 1).next_power_of_two()
-    } else if dk.is_power_of_two() {
-        dk / 2
-    } else {
-        dk.next_power_of_two() / 2
-    };
-    clamp_dk(next)
-}
-
 /// The dₖ at a slider position (log₂ dₖ), rounded to a whole number and clamped.
 pub fn dk_at(position: f64) -> usize {
     if position.is_finite() {

@@ -5,13 +5,12 @@ use std::time::Duration;
 
 use leptos::html::P;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::core::model::Scale;
 use crate::core::pipeline::Lab;
 use crate::core::sqrt_dk::{
-    dk_at, log_fraction, next_power_of_two, plot_dks, slider_position, theory_variance, RowStats,
-    Sample, DK_MAX, DK_MIN, PAIRS, ROWS, ROW_LEN,
+    dk_at, log_fraction, plot_dks, slider_position, theory_variance, RowStats, Sample, DK_MAX,
+    DK_MIN, PAIRS, ROWS, ROW_LEN,
 };
 use crate::ui::fields::{accept, IntegerField};
 use crate::ui::in_view::in_view;
@@ -90,28 +89,14 @@ pub fn SqrtDkLab() -> impl IntoView {
                 "Here are such vectors, drawn at random: pick dₖ and see what each choice of divisor does to the scores q·k, "
                 "and to a softmax row of " {ROW_LEN} " of them."
             </p>
-            // An arrow key on the slider moves to the next power of two (the slider's own step,
-            // a tenth of one, stays for dragging).
-            <div class="lab-controls" on:keydown=move |ev: leptos::ev::KeyboardEvent| {
-                let up = match ev.key().as_str() {
-                    "ArrowRight" | "ArrowUp" => true,
-                    "ArrowLeft" | "ArrowDown" => false,
-                    _ => return,
-                };
-                let on_slider = ev
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|e| e.get_attribute("data-control").as_deref() == Some("lab_dk_slider"));
-                if on_slider {
-                    ev.prevent_default();
-                    dk.update(|d| *d = next_power_of_two(*d, up));
-                }
-            }>
+            <div class="lab-controls">
                 <RangeField
                     label="dₖ (log scale)"
                     control="lab_dk_slider"
                     max=slider_position(DK_MAX)
-                    step=0.1
+                    // Whole powers of two: an arrow key doubles or halves dₖ (64 → 1024 in four
+                    // presses); any other dₖ is typed in the field beside it.
+                    step=1.0
                     value=Signal::derive(move || slider_position(dk.get()))
                     valuetext=Signal::derive(move || format!("dₖ = {}", dk.get()))
                     on_input=Callback::new(move |position| dk.set(dk_at(position)))
