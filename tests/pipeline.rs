@@ -59,7 +59,6 @@ fn every_matrix_is_named_once_and_each_head_s_are_the_trace_json_s() {
     assert_eq!(matrix("weights").unwrap().axes, Axes::QueryByKey);
     assert!(matrix("weights").unwrap().greys_future());
     assert!(!matrix("scores").unwrap().greys_future(), "before the mask");
-    assert!(matrix("w_key").unwrap().per_head() && !matrix("embedding").unwrap().per_head());
 
     let trace = Trace::of(&dog());
     let json = trace_json(&trace);

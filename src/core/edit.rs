@@ -179,9 +179,10 @@ pub fn apply(
         }
         Edit::Sentence(text) => {
             check_sentence(&text)?;
+            // The rows as they are now, edits included; the new words' rows are remembered
+            // when the sentence changes again.
             history.words.remember(model);
             let next = model.with_sentence(&text, *seed, &history.words)?;
-            history.words.remember(&next);
             replace(model, history, EditKey::Sentence, next);
         }
         Edit::Resize(dims) => {

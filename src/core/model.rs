@@ -213,16 +213,6 @@ impl WordRows {
             .find(|(w, r)| w == word && r.len() == d_in)
             .map(|(_, r)| r)
     }
-
-    /// How many words are remembered.
-    pub fn len(&self) -> usize {
-        self.rows.len()
-    }
-
-    /// Whether no word is remembered.
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
-    }
 }
 
 /// Sizes for a freshly initialised model.
@@ -429,41 +419,41 @@ impl Model {
                 Err(_) => remembered.row(w, d_in).cloned(),
             })
             .collect();
-        // Rows no new word may take: this model's, the remembered ones (kept ones among them).
-        let mut taken: Vec<RowDVector<f64>> = self
-            .embedding
-            .row_iter()
-            .map(|r| r.into_owned())
-            .chain(remembered.rows.iter().map(|(_, r)| r.clone()))
-            .collect();
         let new_words = known.iter().filter(|k| k.is_none()).count();
-        // Enough candidates for every new word past every taken row, drawn in one pass (none at
-        // all when a word was just deleted).
-        let count = (vocabulary.len() + taken.len()).min(TUTORIAL_VOCAB_SIZE);
+        // Enough candidates for every new word past every row a word has (this model's and the
+        // remembered ones), drawn in one pass; none at all when a word was just deleted.
+        let count = (vocabulary.len() + self.embedding.nrows() + remembered.rows.len())
+            .min(TUTORIAL_VOCAB_SIZE);
         let fresh = if new_words == 0 {
             DMatrix::zeros(0, d_in)
         } else {
             let candidates: Vec<usize> = (0..count).collect();
             TorchRng::manual_seed(seed).embedding_rows(TUTORIAL_VOCAB_SIZE, d_in, &candidates)
         };
-        let same = |a: &RowDVector<f64>, b: &RowDVector<f64>| {
-            a.len() == b.len()
-                && a.iter()
-                    .zip(b.iter())
-                    .all(|(x, y)| x.to_bits() == y.to_bits())
+        let mut picked: Vec<RowDVector<f64>> = Vec::new();
+        let taken = |c: usize, picked: &[RowDVector<f64>]| {
+            let candidate = fresh.row(c);
+            self.embedding
+                .row_iter()
+                .any(|r| same_bits(r.iter(), candidate.iter()))
+                || remembered
+                    .rows
+                    .iter()
+                    .any(|(_, r)| same_bits(r.iter(), candidate.iter()))
+                || picked.iter().any(|r| same_bits(r.iter(), candidate.iter()))
         };
         let rows: Vec<RowDVector<f64>> = known
             .into_iter()
             .enumerate()
             .map(|(place, kept)| {
                 kept.unwrap_or_else(|| {
-                    let pick = (place..count)
+                    let free = (place..count)
                         .chain(0..place)
-                        .map(|c| fresh.row(c).into_owned())
-                        .find(|row| !taken.iter().any(|t| same(t, row)))
-                        .unwrap_or_else(|| fresh.row(place.min(count - 1)).into_owned());
-                    taken.push(pick.clone());
-                    pick
+                        .find(|&c| !taken(c, &picked))
+                        .unwrap_or(place.min(count - 1));
+                    let row = fresh.row(free).into_owned();
+                    picked.push(row.clone());
+                    row
                 })
             })
             .collect();
@@ -500,6 +490,22 @@ impl Model {
             })
             .collect();
         Model::new(&self.sentence, embedding, heads, self.causal, self.scale)
+    }
+}
+
+/// Whether two rows hold the same numbers bit for bit (so −0.0 and 0.0 differ, as the saved
+/// state writes them) and are as long.
+fn same_bits<'a>(
+    a: impl IntoIterator<Item = &'a f64>,
+    b: impl IntoIterator<Item = &'a f64>,
+) -> bool {
+    let (mut a, mut b) = (a.into_iter(), b.into_iter());
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x.to_bits() == y.to_bits() => {}
+            _ => return false,
+        }
     }
 }
 

@@ -182,11 +182,6 @@ pub struct MatrixInfo {
 }
 
 impl MatrixInfo {
-    /// Whether each head has one.
-    pub fn per_head(&self) -> bool {
-        self.pick.is_some() || matches!(self.key, "w_query" | "w_key" | "w_value")
-    }
-
     /// Whether the cells above the diagonal are greyed under a causal mask.
     pub fn greys_future(&self) -> bool {
         self.step >= Step::Mask && self.axes == Axes::QueryByKey

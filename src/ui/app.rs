@@ -32,7 +32,7 @@ pub fn App() -> impl IntoView {
     );
     state.provide();
     api::install(state);
-    theme::follow_colour_scheme(state.palette, colours);
+    theme::follow_colour_scheme(state.look.palette, colours);
     share::keep_in_url(state, work_key);
     if embed {
         embed::install(state);

@@ -51,8 +51,8 @@ pub fn Controls(level: Level) -> impl IntoView {
         label: "Decimals",
         min: 0,
         max: MAX_DECIMALS as u64,
-        value: Signal::derive(move || state.precision.get() as u64),
-        on_change: accept(move |n| state.precision.set(n as usize)),
+        value: Signal::derive(move || state.look.precision.get() as u64),
+        on_change: accept(move |n| state.look.precision.set(n as usize)),
     });
     let all = level == Level::All;
 

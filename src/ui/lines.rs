@@ -85,7 +85,7 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
             let key = state
                 .words
                 .with(|ws| ws.get(j).cloned().unwrap_or_default());
-            format!(", most to “{key}” ({})", fmt(w, state.precision.get()))
+            format!(", most to “{key}” ({})", fmt(w, state.look.precision.get()))
         });
         format!(
             "Where “{word}” looks, head {head}{}",

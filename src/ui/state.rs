@@ -13,10 +13,10 @@ use crate::core::heatmap::{Face, Palette};
 use crate::core::history::History;
 use crate::core::link::{Link, Shown, DEFAULT_DECIMALS, DEFAULT_SEED};
 use crate::core::model::{Editable, Model, Projection};
-use crate::core::pipeline::{stops, Lab, Step, Stop};
+use crate::core::pipeline::{stops, Lab, Pick, Step, Stop};
 use crate::core::presets::{matching, preset_named};
 use crate::core::sqrt_dk;
-use crate::core::trace::{HeadTrace, Trace};
+use crate::core::trace::Trace;
 use crate::ui::theme;
 
 /// What a click on a cell asked to have explained.
@@ -67,20 +67,14 @@ pub struct Look {
     pub faces: RwSignal<HashMap<(&'static str, Option<usize>), Face>>,
 }
 
-impl Look {
-    /// The default look: 4 decimals, the light palette, no faces chosen.
-    pub fn new() -> Look {
+/// The default look: 4 decimals, the light palette, no faces chosen.
+impl Default for Look {
+    fn default() -> Self {
         Look {
             precision: RwSignal::new(DEFAULT_DECIMALS),
             palette: RwSignal::new(Palette::LIGHT),
             faces: RwSignal::new(HashMap::new()),
         }
-    }
-}
-
-impl Default for Look {
-    fn default() -> Self {
-        Look::new()
     }
 }
 
@@ -116,19 +110,15 @@ pub struct AppState {
     /// Seed for re-initialising and for filling new numbers when a shape grows.
     pub seed: RwSignal<u64>,
 
-    // The view: what the URL carries besides the model.
-    /// Decimals shown in every table.
-    pub precision: RwSignal<usize>,
+    // The view: what the URL carries besides the model (decimals and faces are in `look`).
     /// The token followed as the query, highlighted in every step.
     pub selected: RwSignal<Option<usize>>,
     /// The head shown in full when not every head fits (see [`ALL_HEADS_CELL_BUDGET`]).
     pub focused_head: RwSignal<usize>,
     /// The steps the learner hid, in pipeline order.
     pub hidden: RwSignal<Vec<Step>>,
-    /// How matrices look (precision, palette, faces), also provided on its own.
+    /// How matrices look (decimals, palette, faces), also provided on its own.
     pub look: Look,
-    /// The colours the heat maps paint with.
-    pub palette: RwSignal<Palette>,
     /// The clicked cell whose explanation is shown.
     pub detail: RwSignal<Option<Detail>>,
 
@@ -200,25 +190,20 @@ impl AppState {
                 .filter(|&i| i < n)
                 .unwrap_or(n.saturating_sub(1))
         });
-        let precision = RwSignal::new(DEFAULT_DECIMALS);
-        let palette = RwSignal::new(theme::current_palette());
         let seed = RwSignal::new(DEFAULT_SEED);
         let hidden = RwSignal::new(Vec::new());
-        let faces = RwSignal::new(HashMap::new());
         let state = AppState {
             model,
             history: RwSignal::new(History::default()),
             seed,
-            precision,
             selected,
             focused_head,
             hidden,
             look: Look {
-                precision,
-                palette,
-                faces,
+                precision: RwSignal::new(DEFAULT_DECIMALS),
+                palette: RwSignal::new(theme::current_palette()),
+                faces: RwSignal::new(HashMap::new()),
             },
-            palette,
             detail: RwSignal::new(None),
             walk,
             lab_dk: RwSignal::new(sqrt_dk::DK_DEFAULT),
@@ -249,7 +234,8 @@ impl AppState {
         self.seed.set(shown.seed.unwrap_or(DEFAULT_SEED));
         self.selected.set(shown.focus);
         self.focused_head.set(shown.head.unwrap_or(0));
-        self.precision
+        self.look
+            .precision
             .set(shown.decimals.unwrap_or(DEFAULT_DECIMALS));
         self.hidden.set(shown.hidden.clone());
         self.look.faces.set(
@@ -268,7 +254,7 @@ impl AppState {
         let (seed, head, decimals) = (
             self.seed.get(),
             self.focused_head.get(),
-            self.precision.get(),
+            self.look.precision.get(),
         );
         let mut faces: Vec<_> = self.look.faces.with(|f| {
             f.iter()
@@ -315,13 +301,11 @@ impl AppState {
         if outcome.history {
             history.notify();
         }
-        if outcome.model {
-            model.notify();
-        }
         if outcome.seed {
             seed.notify();
         }
         if outcome.model {
+            model.notify();
             let followed = self.selected.get_untracked();
             let still = self
                 .model
@@ -362,11 +346,7 @@ impl AppState {
     /// One head's matrix from the trace. A memo, so a table re-renders only when its own numbers
     /// change (editing w_value leaves the scores' cells alone). Empty where the model computes
     /// none (the masking methods without a mask).
-    pub fn head_matrix(
-        self,
-        head: usize,
-        pick: fn(&HeadTrace) -> Option<&DMatrix<f64>>,
-    ) -> Signal<DMatrix<f64>> {
+    pub fn head_matrix(self, head: usize, pick: Pick) -> Signal<DMatrix<f64>> {
         let trace = self.trace;
         Memo::new(move |_| {
             trace.with(|t| {

@@ -133,13 +133,7 @@ pub const PARAMS: [Param; 16] = [
         name: "at",
         part: Part::Fragment,
         read: |l, v| {
-            l.at = Some(Step::from_key(v).ok_or_else(|| {
-                format!(
-                    "there is no step “{}” (use {})",
-                    clip(v),
-                    step_names(&Step::ALL)
-                )
-            })?);
+            l.at = Some(step_named(v)?);
             Ok(())
         },
         write: |p| p.at.map(|s| s.key().to_owned()),
@@ -263,17 +257,22 @@ fn flag(text: &str) -> Result<bool, String> {
     }
 }
 
+/// The step called `name`; the error lists the names there are.
+fn step_named(name: &str) -> Result<Step, String> {
+    Step::from_key(name).ok_or_else(|| {
+        format!(
+            "there is no step “{}” to show (use {})",
+            clip(name),
+            step_names(&Step::ALL)
+        )
+    })
+}
+
 /// Comma-separated step names, returned in pipeline order without repeats.
 fn step_list(text: &str) -> Result<Vec<Step>, String> {
     let mut steps = Vec::new();
     for name in text.split(',').filter(|s| !s.is_empty()).take(MAX_LIST) {
-        let step = Step::from_key(name).ok_or_else(|| {
-            format!(
-                "there is no step “{}” to show (use {})",
-                clip(name),
-                step_names(&Step::ALL)
-            )
-        })?;
+        let step = step_named(name)?;
         steps.push(step);
     }
     Ok(in_order(|s| steps.contains(&s)))

@@ -56,7 +56,7 @@ pub fn HeadsPicture() -> impl IntoView {
             {move || {
                 let words = state.words.get();
                 let word = |i: usize| words.get(i).cloned().unwrap_or_default();
-                let p = state.precision.get();
+                let p = state.look.precision.get();
                 let list = picks
                     .get()
                     .iter()

@@ -58,12 +58,15 @@ pub fn MaskLab() -> impl IntoView {
                       name: &'static str,
                       pick: fn(&MaskComparison) -> &DMatrix<f64>,
                       mark: bool| {
-        let matrix = Signal::derive(move || {
+        // A memo: the table reads the matrix several times per change, and a derived signal
+        // would clone it from the comparison at each read. The flags are read once per change.
+        let matrix: Signal<DMatrix<f64>> = Memo::new(move |_| {
             comparison.with(|c| {
                 c.as_ref()
                     .map_or_else(|| DMatrix::zeros(0, 0), |c| pick(c).clone())
             })
-        });
+        })
+        .into();
         let flagged = mark.then(|| {
             Signal::derive(move || {
                 comparison.with(|c| {

@@ -80,7 +80,7 @@ pub fn Breakdown(kind: &'static str) -> impl IntoView {
         let detail = state.detail.get().filter(|d| d.key() == kind)?;
         let text = state
             .trace
-            .with(|t| detail.describe(t, state.precision.get()))?;
+            .with(|t| detail.describe(t, state.look.precision.get()))?;
         Some(view! { <p class="breakdown" data-breakdown=kind>{text}</p> })
     }
 }

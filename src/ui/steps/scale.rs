@@ -28,7 +28,7 @@ pub fn ScaleStep() -> impl IntoView {
             format!(
                 "Now dividing by {} with d_k = {d_k}: {}",
                 m.scale.symbol(),
-                fmt(m.scale.divisor(d_k), state.precision.get())
+                fmt(m.scale.divisor(d_k), state.look.precision.get())
             )
         })
     };
@@ -64,7 +64,7 @@ fn ScalingComparison() -> impl IntoView {
             <tbody>
                 {move || {
                     let (scale, effects) = effects.get();
-                    let p = state.precision.get();
+                    let p = state.look.precision.get();
                     effects.into_iter().map(|e| {
                         let current = scale == e.scale;
                         view! {
@@ -79,7 +79,7 @@ fn ScalingComparison() -> impl IntoView {
             </tbody>
             <tfoot>
                 <tr><td colspan="3">{move || {
-                    let uniform = fmt(uniform_top_weight(n.get(), state.causal.get()), state.precision.get());
+                    let uniform = fmt(uniform_top_weight(n.get(), state.causal.get()), state.look.precision.get());
                     if state.causal.get() {
                         format!("1 is one-hot (saturated); {uniform} is uniform (flat: each query spreads its attention evenly over itself and the tokens before it). The spread counts only the scores the mask lets through.")
                     } else {
