@@ -1,7 +1,7 @@
 //! `core::heatmap`: the face a matrix opens with, cell colours equal to the tables', layout.
 
 use attention_explorer::core::heatmap::{
-    cell_pixels, fit_label, max_abs, parse_colour, Face, Heat, Layout, Palette,
+    cell_pixels, fit_label, parse_colour, Face, Heat, Layout, Palette,
 };
 use nalgebra::DMatrix;
 
@@ -16,15 +16,55 @@ fn small_matrices_open_as_numbers_and_large_ones_as_heat_maps() {
 
 #[test]
 fn levels_follow_the_tables_scales() {
-    assert_eq!(Heat::Signed.level(-2.0, 4.0), -0.5);
-    assert_eq!(Heat::Signed.level(f64::NEG_INFINITY, 4.0), 0.0);
-    assert_eq!(Heat::Signed.level(3.0, 0.0), 0.0);
-    assert_eq!(Heat::Unit.level(0.25, 9.0), 0.25);
-    assert_eq!(Heat::Unit.level(f64::NAN, 1.0), 0.0);
-    assert_eq!(Heat::Signed.range(2.5), (-2.5, 2.5));
-    assert_eq!(Heat::Unit.range(2.5), (0.0, 1.0));
+    assert_eq!(Heat::Signed.level(-2.0, (-4.0, 4.0)), -0.5);
+    assert_eq!(Heat::Signed.level(f64::NEG_INFINITY, (-4.0, 4.0)), 0.0);
+    assert_eq!(Heat::Signed.level(3.0, (0.0, 0.0)), 0.0);
+    assert_eq!(Heat::Unit.level(f64::NAN, (0.0, 1.0)), 0.0);
     let m = DMatrix::from_row_slice(1, 3, &[1.0, -3.0, f64::NEG_INFINITY]);
-    assert_eq!(max_abs(&m), 3.0);
+    assert_eq!(Heat::Signed.span(&m, false), (-3.0, 3.0));
+}
+
+#[test]
+fn a_weight_map_runs_from_its_smallest_visible_weight_to_its_largest() {
+    // Near-uniform weights still span the whole scale.
+    let near = DMatrix::from_row_slice(2, 2, &[0.49, 0.51, 0.52, 0.48]);
+    let span = Heat::Unit.span(&near, false);
+    assert_eq!(span, (0.48, 0.52));
+    assert_eq!(Heat::Unit.level(0.48, span), 0.0);
+    assert_eq!(Heat::Unit.level(0.52, span), 1.0);
+    assert!((Heat::Unit.level(0.5, span) - 0.5).abs() < 1e-12);
+    // Under the mask the future's zeros do not count.
+    let causal = DMatrix::from_row_slice(2, 2, &[1.0, 0.0, 0.3, 0.7]);
+    assert_eq!(Heat::Unit.span(&causal, true), (0.3, 1.0));
+    assert_eq!(Heat::Unit.span(&causal, false), (0.0, 1.0));
+    // One value everywhere keeps its own level.
+    let flat = DMatrix::from_element(2, 2, 0.5);
+    assert_eq!(Heat::Unit.level(0.5, Heat::Unit.span(&flat, false)), 0.5);
+}
+
+/// WCAG's contrast ratio of two sRGB colours.
+fn contrast(a: [u8; 3], b: [u8; 3]) -> f64 {
+    let luminance = |c: [u8; 3]| {
+        let lin = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.04045 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2])
+    };
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+#[test]
+fn the_largest_and_smallest_weight_differ_by_three_to_one_in_both_themes() {
+    for (name, p) in [("light", Palette::LIGHT), ("dark", Palette::DARK)] {
+        let ratio = contrast(p.cell(Heat::Unit, 1.0), p.cell(Heat::Unit, 0.0));
+        assert!(ratio >= 3.0, "{name}: {ratio:.2}");
+    }
 }
 
 #[test]
@@ -35,8 +75,8 @@ fn colours_blend_the_tint_over_the_panel_as_css_does() {
     assert_eq!(light.cell(Heat::Signed, 0.0), [255, 255, 255]);
     // rgba(220, 38, 38, 0.275) over white.
     assert_eq!(light.cell(Heat::Signed, -0.5), [245, 195, 195]);
-    // rgba(22, 163, 74, 0.6) over white.
-    assert_eq!(light.cell(Heat::Unit, 1.0), [115, 200, 146]);
+    // rgb(22, 163, 74) at full strength.
+    assert_eq!(light.cell(Heat::Unit, 1.0), [22, 163, 74]);
     assert_eq!(Palette::DARK.cell(Heat::Unit, 0.0), Palette::DARK.panel);
 }
 
@@ -66,7 +106,7 @@ fn pixels_are_row_major_with_masked_cells_greyed() {
     let p = Palette::LIGHT;
     let px = cell_pixels(&m, Heat::Unit, true, &p);
     assert_eq!(px.len(), 16);
-    assert_eq!(px[0..4], [115, 200, 146, 255]);
+    assert_eq!(px[0..4], [22, 163, 74, 255]);
     assert_eq!(px[4..8], [p.masked[0], p.masked[1], p.masked[2], 255]);
     assert_eq!(px[8..12], px[12..16]);
     let unmasked = cell_pixels(&m, Heat::Unit, false, &p);

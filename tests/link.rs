@@ -422,10 +422,28 @@ fn every_parameter_written_is_read_back_from_the_one_list() {
 
 #[test]
 fn the_snippet_escapes_the_address_for_html() {
-    let html = snippet("https://example.org/x/?embed=1&steps=scores#m=abc&focus=2");
+    let html = snippet(
+        "https://example.org/x/?embed=1&steps=scores#m=abc&focus=2",
+        812,
+    );
     assert!(
         html.contains(r#"src="https://example.org/x/?embed=1&amp;steps=scores#m=abc&amp;focus=2""#),
         "{html}"
     );
     assert!(html.contains("sandbox=\"allow-scripts"));
+    assert!(
+        html.contains(r#"height="812" style="border:0;max-width:100%""#),
+        "{html}"
+    );
+}
+
+#[test]
+fn an_empty_steps_list_is_refused_with_a_message() {
+    let link = read_link("?embed=1&steps=", "");
+    assert_eq!(link.steps, None);
+    assert!(
+        link.messages[0].starts_with("The link's steps=“” was ignored: it names no step"),
+        "{:?}",
+        link.messages
+    );
 }

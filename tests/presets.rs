@@ -3,7 +3,10 @@
 
 mod common;
 
-use attention_explorer::core::presets::{dog, preset, raschka, raschka_multihead, PRESETS};
+use attention_explorer::core::presets::{
+    dog, followed_by_default, preset, raschka, raschka_multihead, DOG_SENTENCE, PRESETS,
+    RASCHKA_SENTENCE,
+};
 use attention_explorer::core::trace::{fmt, Trace};
 use common::{fixture, matrix};
 use nalgebra::DMatrix;
@@ -171,4 +174,19 @@ fn each_preset_names_its_sentence_and_is_recognised_until_edited() {
         edited.set(Editable::Embedding, 0, 0, 42.0);
         assert_eq!(matching(&edited), None, "{}", p.name);
     }
+}
+
+#[test]
+fn the_dog_story_follows_she_and_its_hand_made_weights_are_its_literals() {
+    let m = dog();
+    assert_eq!(
+        m.tokens().words[followed_by_default(m.sentence(), 9)],
+        "she"
+    );
+    // Another sentence, or one too short to reach "she", follows its last token.
+    assert_eq!(followed_by_default("a b c", 3), 2);
+    assert_eq!(followed_by_default(DOG_SENTENCE, 4), 3);
+    assert_eq!(followed_by_default(RASCHKA_SENTENCE, 6), 5);
+    let w = &m.heads()[0].w_query;
+    assert_eq!((w[(1, 0)], w[(1, 1)], w[(1, 2)]), (2.59, 1.43, 0.86));
 }

@@ -63,7 +63,7 @@ async fn mount_with<V: IntoView + 'static>(
     let handle = leptos::mount::mount_to(root.clone(), {
         let slot = slot.clone();
         move || {
-            let state = AppState::new(model, &Shown::default(), "dog", false);
+            let state = AppState::new(model, &Shown::default(), "dog", false, false);
             state.provide();
             slot.set(Some(state));
             view()

@@ -48,32 +48,50 @@ pub enum Heat {
 }
 
 impl Heat {
-    /// The colour strength of `value`: in [−1, 1] for signed matrices, [0, 1] for weights.
-    pub fn level(self, value: f64, max_abs: f64) -> f64 {
+    /// The values at the two ends of `m`'s colour scale: ±its largest finite magnitude (signed),
+    /// or the smallest and largest weight a query may see (so that the two are always told
+    /// apart, even in a near-uniform map; masked cells when `causal` do not count).
+    pub fn span(self, m: &DMatrix<f64>, causal: bool) -> (f64, f64) {
         match self {
-            Heat::Unit if value.is_nan() => 0.0,
-            Heat::Unit => value.clamp(0.0, 1.0),
-            Heat::Signed if value.is_finite() && max_abs > 0.0 => {
-                (value / max_abs).clamp(-1.0, 1.0)
+            Heat::Signed => {
+                let top = m
+                    .iter()
+                    .filter(|x| x.is_finite())
+                    .fold(0.0, |a: f64, x| a.max(x.abs()));
+                (-top, top)
             }
-            Heat::Signed => 0.0,
+            Heat::Unit => {
+                let (rows, cols) = m.shape();
+                let seen = (0..rows)
+                    .flat_map(|i| (0..cols).map(move |j| (i, j)))
+                    .filter(|&(i, j)| !(causal && is_future(i, j)))
+                    .map(|ij| m[ij])
+                    .filter(|x| x.is_finite());
+                let (low, high) = seen.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
+                    (l.min(x), h.max(x))
+                });
+                if low <= high {
+                    (low, high)
+                } else {
+                    (0.0, 1.0)
+                }
+            }
         }
     }
 
-    /// The (low, high) ends of the legend: ±the largest magnitude, or 0 and 1.
-    pub fn range(self, max_abs: f64) -> (f64, f64) {
+    /// The colour strength of `value` on a scale of `span`: in [−1, 1] for signed matrices,
+    /// [0, 1] for weights (every weight of a map that holds one value takes that value).
+    pub fn level(self, value: f64, (low, high): (f64, f64)) -> f64 {
+        if !value.is_finite() {
+            return 0.0;
+        }
         match self {
-            Heat::Signed => (-max_abs, max_abs),
-            Heat::Unit => (0.0, 1.0),
+            Heat::Signed if high > 0.0 => (value / high).clamp(-1.0, 1.0),
+            Heat::Signed => 0.0,
+            Heat::Unit if high - low > 1e-12 => ((value - low) / (high - low)).clamp(0.0, 1.0),
+            Heat::Unit => value.clamp(0.0, 1.0),
         }
     }
-}
-
-/// The largest finite magnitude in `m` (0 for an empty or all-infinite matrix).
-pub fn max_abs(m: &DMatrix<f64>) -> f64 {
-    m.iter()
-        .filter(|x| x.is_finite())
-        .fold(0.0, |a, x| a.max(x.abs()))
 }
 
 /// An sRGB colour.
@@ -118,7 +136,7 @@ impl Palette {
         accent: [0x1d, 0x4e, 0xd8],
         text: [0x0f, 0x17, 0x2a],
         signed_alpha: 0.55,
-        unit_alpha: 0.6,
+        unit_alpha: 1.0,
     };
 
     /// `style.css`'s dark colours.
@@ -132,7 +150,7 @@ impl Palette {
         accent: [0x93, 0xc5, 0xfd],
         text: [0xe5, 0xe7, 0xeb],
         signed_alpha: 0.35,
-        unit_alpha: 0.3,
+        unit_alpha: 0.7,
     };
 
     /// The palette from CSS property values (`lookup("--pos")` → `"37, 99, 235"`); any colour
@@ -206,7 +224,7 @@ pub fn parse_colour(text: &str) -> Option<Rgb> {
 /// One RGBA pixel per cell, row by row: the image a heat map scales up. Masked cells (above the
 /// diagonal when `causal`) take the masked colour; the canvas hatches them on top.
 pub fn cell_pixels(m: &DMatrix<f64>, heat: Heat, causal: bool, palette: &Palette) -> Vec<u8> {
-    let top = max_abs(m);
+    let span = heat.span(m, causal);
     let (rows, cols) = m.shape();
     let mut out = Vec::with_capacity(rows * cols * 4);
     for i in 0..rows {
@@ -214,7 +232,7 @@ pub fn cell_pixels(m: &DMatrix<f64>, heat: Heat, causal: bool, palette: &Palette
             let rgb = if causal && is_future(i, j) {
                 palette.masked
             } else {
-                palette.cell(heat, heat.level(m[(i, j)], top))
+                palette.cell(heat, heat.level(m[(i, j)], span))
             };
             out.extend_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
         }

@@ -16,6 +16,8 @@ pub struct Preset {
     pub sentence: &'static str,
     /// Builds its model.
     pub build: fn() -> Model,
+    /// The token its story follows (by place), until the learner picks another; else the last.
+    pub follows: Option<usize>,
 }
 
 /// All presets, the default (`dog`) first.
@@ -25,18 +27,22 @@ pub const PRESETS: [Preset; 3] = [
         title: "“she” attends to “dog” (hand-made, causal)",
         sentence: DOG_SENTENCE,
         build: dog,
+        // "she": the intro and the walk talk about her.
+        follows: Some(6),
     },
     Preset {
         name: "raschka",
         title: "Raschka: Life is short, eat dessert first",
         sentence: RASCHKA_SENTENCE,
         build: raschka,
+        follows: None,
     },
     Preset {
         name: "raschka-multihead",
         title: "Raschka: 4 heads, d_v = 1",
         sentence: RASCHKA_SENTENCE,
         build: raschka_multihead,
+        follows: None,
     },
 ];
 
@@ -57,6 +63,17 @@ pub fn preset_names() -> String {
         .map(|p| p.name)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The token followed in a sentence of `n` tokens when the learner has picked none: the one
+/// its preset's story is about (whatever the numbers are now), else the last.
+pub fn followed_by_default(sentence: &str, n: usize) -> usize {
+    PRESETS
+        .iter()
+        .filter(|p| p.sentence == sentence)
+        .find_map(|p| p.follows)
+        .filter(|&i| i < n)
+        .unwrap_or(n.saturating_sub(1))
 }
 
 /// The model of preset `i` of [`PRESETS`], built the first time it is asked for and kept (the
@@ -187,10 +204,9 @@ pub fn dog() -> Model {
             0.30, 0.30, // was
         ],
     );
-    let w_query_row0 = [0.50, 0.30, 0.80];
-    // she = 0.1·row0 + 1·row1 = DOG_SHE_QUERY
-    let w_query_row1: Vec<f64> = (0..3).map(|j| q[j] - she[0] * w_query_row0[j]).collect();
-    let w_query = DMatrix::from_row_slice(2, 3, &[w_query_row0.as_slice(), &w_query_row1].concat());
+    // she = 0.1·row0 + 1·row1 = DOG_SHE_QUERY; typed as literals, so that the state and the
+    // PyTorch script say 2.59, not 2.5900000000000003.
+    let w_query = DMatrix::from_row_slice(2, 3, &[0.50, 0.30, 0.80, 2.59, 1.43, 0.86]);
     let w_key_row1: Vec<f64> = (0..3).map(|j| dog_key[j] - DOG_BALL_KEY[j]).collect();
     let w_key = DMatrix::from_row_slice(2, 3, &[DOG_BALL_KEY.as_slice(), &w_key_row1].concat());
     // Values: [thing-like, alive-like, neutral]; she's context becomes mostly dog's value.

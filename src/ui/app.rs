@@ -24,12 +24,19 @@ pub fn App() -> impl IntoView {
     let opened = opening(link, share::saved_work(&work_key).as_deref());
     let start = opened.start;
     let embed = start.embed;
-    let state = AppState::new(
+    let mut state = AppState::new(
         start.model.clone(),
         &start.shown,
         example,
         start.walk && !embed,
+        embed,
     );
+    // Once per page: the embed's steps, for their badges.
+    state.numbered = start
+        .steps
+        .clone()
+        .filter(|_| embed)
+        .map(|s| &*Vec::leak(s));
     state.provide();
     api::install(state);
     theme::follow_colour_scheme(state.look.palette, colours);

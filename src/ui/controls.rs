@@ -44,7 +44,7 @@ pub fn Controls(level: Level) -> impl IntoView {
         state.apply(Edit::Reinitialise).ok();
     };
     if level == Level::None {
-        return ().into_any();
+        return view! { <EditBar level/> }.into_any();
     }
     let precision = IntegerField(IntegerFieldProps {
         control: "precision",
@@ -73,34 +73,6 @@ pub fn Controls(level: Level) -> impl IntoView {
             {dim_field("d_k", "d_k", MAX_DIM, |d| d.d_k, |d, n| d.d_k = n)}
             {dim_field("d_v", "d_v", MAX_DIM, |d| d.d_v, |d, n| d.d_v = n)}
             {dim_field("heads", "Heads", MAX_HEADS, |d| d.heads, |d, n| d.heads = n)}
-            <HeadPicker/>
-            <label class="field check">
-                <input
-                    type="checkbox"
-                    data-control="causal"
-                    prop:checked=move || state.causal.get()
-                    on:change=move |ev| {
-                        state.apply(Edit::Causal(event_target_checked(&ev))).ok();
-                    }
-                />
-                <span>"Causal mask"</span>
-            </label>
-            <label class="field">
-                <span>"Scale scores"</span>
-                <select
-                    data-control="scale"
-                    prop:value=move || state.model.with(|m| m.scale.key())
-                    on:change=move |ev| {
-                        if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
-                            state.apply(Edit::Scale(scale)).ok();
-                        }
-                    }
-                >
-                    <option value="sqrt_dk">{Scale::SqrtDk.label()}</option>
-                    <option value="dk">{Scale::Dk.label()}</option>
-                    <option value="none">{Scale::None.label()}</option>
-                </select>
-            </label>
             {all.then(|| view! { <IntegerField
                 control="seed"
                 label="Seed"
@@ -112,7 +84,23 @@ pub fn Controls(level: Level) -> impl IntoView {
             <button type="button" data-action="reinit" on:click=reinit title="Draw every number again as PyTorch would after torch.manual_seed(seed)">
                 "Re-initialise with seed"
             </button> })}
-            {all.then(|| view! { <div class="field buttons">
+            {precision}
+            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <EmbedButton/> })}
+        </div>
+        <EditBar level/>
+    }
+    .into_any()
+}
+
+/// What an edit needs at hand at every step, so it sticks to the top of the page: undo, redo and
+/// reset (in every embed too: a phone has no Ctrl+Z), and, unless `controls=none`, the mask,
+/// the scaling, the followed token and the head shown.
+#[component]
+fn EditBar(level: Level) -> impl IntoView {
+    let state = use_app();
+    view! {
+        <div class="edit-bar" role="group" aria-label="Edit and follow">
+            <div class="field buttons">
                 <button type="button" data-action="undo" title="Undo (Ctrl+Z outside a field)" disabled=move || !state.history.with(History::can_undo) on:click=move |_| { state.apply(Edit::Undo).ok(); }>
                     "Undo"
                 </button>
@@ -120,14 +108,57 @@ pub fn Controls(level: Level) -> impl IntoView {
                     "Redo"
                 </button>
                 <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| state.reset()>
-                    "Reset to the example"
+                    "Reset"
                 </button>
-            </div> })}
-            {precision}
-            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <EmbedButton/> })}
+            </div>
+            {(level != Level::None).then(|| view! {
+                <label class="field check">
+                    <input
+                        type="checkbox"
+                        data-control="causal"
+                        prop:checked=move || state.causal.get()
+                        on:change=move |ev| {
+                            state.apply(Edit::Causal(event_target_checked(&ev))).ok();
+                        }
+                    />
+                    <span>"Causal mask"</span>
+                </label>
+                <label class="field">
+                    <span>"Scale scores"</span>
+                    <select
+                        data-control="scale"
+                        prop:value=move || state.model.with(|m| m.scale.key())
+                        on:change=move |ev| {
+                            if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
+                                state.apply(Edit::Scale(scale)).ok();
+                            }
+                        }
+                    >
+                        <option value="sqrt_dk">{Scale::SqrtDk.label()}</option>
+                        <option value="dk">{Scale::Dk.label()}</option>
+                        <option value="none">{Scale::None.label()}</option>
+                    </select>
+                </label>
+                <label class="field">
+                    <span>"Following"</span>
+                    // Each option says whether it is the one: the list is rebuilt as the sentence is typed.
+                    <select
+                        data-control="follow"
+                        on:change=move |ev| {
+                            if let Ok(k) = event_target_value(&ev).parse() {
+                                state.selected.set(Some(k));
+                            }
+                        }
+                    >
+                        {move || state.words.get().into_iter().enumerate().map(|(k, word)| view! {
+                            <option value=k.to_string() prop:selected=move || state.query.get() == k>{format!("{k} “{word}”")}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+                <HeadPicker/>
+            })}
         </div>
     }
-    .into_any()
 }
 
 /// Which head to show when they do not all fit; absent while every head is shown.

@@ -12,11 +12,13 @@ use js_sys::{Object, Reflect};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::core::link::{params, snippet, Embed, Page, Part, Shown};
-use crate::core::pipeline::Step;
+use crate::core::link::{params, snippet, Controls, Embed, Page, Part, Shown, Theme};
+use crate::core::pipeline::{in_order, Step};
 use crate::ui::api;
-use crate::ui::share::{fragment_now, model_code, page_url};
+use crate::ui::export::copy_text;
+use crate::ui::share::{model_code, page_url};
 use crate::ui::state::{use_app, AppState};
+use crate::ui::steps::text as steps_text_of;
 
 const PREFIX: &str = "attention-explorer:";
 
@@ -163,50 +165,193 @@ pub fn OpenFull(first: Option<Step>) -> impl IntoView {
     }
 }
 
-/// The snippet that embeds the page as it is now: the steps shown (all but the hidden ones) and
-/// the model, in a sandboxed frame, with the script that fits its height.
-pub fn embed_snippet(state: AppState) -> String {
-    let hidden = state.hidden.get_untracked();
+/// What the author chose in the Embed dialog.
+#[derive(Clone, PartialEq)]
+struct Choice {
+    steps: Vec<Step>,
+    controls: Controls,
+    theme: Theme,
+}
+
+/// The address of an embed of the page as it is now, showing `choice`: the steps as `steps=`
+/// (all of them on the page: none), with no `hide=` (the steps say it all).
+fn embed_url(state: AppState, choice: &Choice) -> String {
+    let all = Step::ALL
+        .into_iter()
+        .filter(|s| s.on_page(state.heads.get_untracked()))
+        .count();
     let embed = Embed {
-        steps: (!hidden.is_empty()).then(|| {
-            Step::ALL
-                .into_iter()
-                .filter(|s| !hidden.contains(s))
-                .collect()
-        }),
-        ..Embed::default()
+        steps: (choice.steps.len() < all).then(|| choice.steps.clone()),
+        controls: (choice.controls != Controls::None).then_some(choice.controls),
+        theme: choice.theme,
+    };
+    let shown = Shown {
+        hidden: Vec::new(),
+        ..untrack(|| state.shown())
     };
     let query = params::write(
         &Page {
             model: "",
-            shown: &untrack(|| state.shown()),
+            shown: &shown,
             embed: Some(&embed),
             at: None,
         },
         Part::Query,
     );
-    snippet(&page_url(&query, &fragment_now(state)))
+    let fragment = params::write(
+        &Page {
+            model: &model_code(state),
+            shown: &shown,
+            embed: None,
+            at: None,
+        },
+        Part::Fragment,
+    );
+    page_url(&query, &fragment)
 }
 
-/// The "Embed" button: shows the snippet for the page as it is now, ready to copy.
+/// Until the preview says how tall it is.
+const FIRST_HEIGHT: u32 = 600;
+
+/// Asks whether this server sends `Access-Control-Allow-Origin: *` with the app's code, which
+/// a sandboxed frame (an opaque origin) needs; `true` when it cannot tell.
+#[wasm_bindgen(inline_js = "export function sends_cors() {
+  const wasm = document.querySelector('link[rel=preload][href$=\".wasm\"]');
+  if (!wasm) return Promise.resolve(true);
+  return fetch(wasm.href, { method: 'HEAD', cache: 'no-store' })
+    .then((r) => r.headers.get('access-control-allow-origin') === '*', () => true);
+}")]
+extern "C" {
+    async fn sends_cors() -> JsValue;
+}
+
+/// The "Embed" button and its dialog: the steps (those shown, preselected), the controls and
+/// the theme; a live preview, whose measured height goes into the snippet; a Copy button that
+/// says whether it worked; and a warning when this server would leave the frame blank.
 #[component]
 pub fn EmbedButton() -> impl IntoView {
-    let state = use_app();
-    let text = RwSignal::new(None::<String>);
+    let open = RwSignal::new(false);
     view! {
-        <button
-            type="button"
-            data-action="embed"
-            aria-expanded=move || text.with(Option::is_some).to_string()
-            on:click=move |_| text.update(|t| *t = if t.is_some() { None } else { Some(embed_snippet(state)) })
-        >
+        <button type="button" data-action="embed" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
             "Embed"
         </button>
-        {move || text.get().map(|t| view! {
+        <Show when=move || open.get()>
+            <EmbedDialog/>
+        </Show>
+    }
+}
+
+#[component]
+fn EmbedDialog() -> impl IntoView {
+    let state = use_app();
+    let heads = state.heads.get_untracked();
+    let hidden = state.hidden.get_untracked();
+    let choice = RwSignal::new(Choice {
+        steps: in_order(|s| s.on_page(heads) && !hidden.contains(&s)),
+        controls: Controls::None,
+        theme: Theme::Auto,
+    });
+    let url = Memo::new(move |_| choice.with(|c| embed_url(state, c)));
+    let height = RwSignal::new(FIRST_HEIGHT);
+    // The preview is the only frame of the full page: its height is the embed's.
+    let listener = window_event_listener(leptos::ev::message, move |ev: web_sys::MessageEvent| {
+        let field = |k: &str| Reflect::get(&ev.data(), &JsValue::from_str(k)).ok();
+        let resize = field("type").and_then(|t| t.as_string()).as_deref()
+            == Some("attention-explorer:resize");
+        if let Some(h) = field("height").and_then(|h| h.as_f64()).filter(|_| resize) {
+            height.set(h.ceil().clamp(1.0, 100_000.0) as u32);
+        }
+    });
+    on_cleanup(move || listener.remove());
+    let text = Memo::new(move |_| snippet(&url.get(), height.get()));
+    let copied = RwSignal::new(None::<bool>);
+    let copy = move |_| {
+        let snippet = text.get_untracked();
+        leptos::task::spawn_local(async move { copied.set(Some(copy_text(&snippet).await)) });
+    };
+    let blank_here = RwSignal::new(false);
+    leptos::task::spawn_local(async move { blank_here.set(sends_cors().await == JsValue::FALSE) });
+
+    let step_box = move |step: Step| {
+        let toggle = move |ev| {
+            let on = event_target_checked(&ev);
+            choice.update(|c| {
+                let was = c.steps.clone();
+                c.steps = in_order(|s| if s == step { on } else { was.contains(&s) });
+            });
+        };
+        view! {
+            <label class="field check">
+                <input type="checkbox" data-control="embed-step" value=step.key() prop:checked=move || choice.with(|c| c.steps.contains(&step)) on:change=toggle/>
+                <span>{format!("{}. {}", step.number(), steps_text_of(step).short_title)}</span>
+            </label>
+        }
+    };
+    let picker = |control: &'static str,
+                  label: &'static str,
+                  options: Vec<&'static str>,
+                  set: fn(&mut Choice, usize)| {
+        view! {
+            <label class="field">
+                <span>{label}</span>
+                <select data-control=control on:change=move |ev| {
+                    let i = event_target_value(&ev).parse().unwrap_or(0);
+                    choice.update(|c| set(c, i));
+                }>
+                    {options.into_iter().enumerate().map(|(i, o)| view! { <option value=i.to_string()>{o}</option> }).collect_view()}
+                </select>
+            </label>
+        }
+    };
+    view! {
+        <div class="embed-dialog" role="group" aria-label="Embed in a course page">
+            <fieldset class="embed-steps">
+                <legend>"Steps to show"</legend>
+                {Step::ALL.into_iter().filter(|s| s.on_page(heads)).map(step_box).collect_view()}
+            </fieldset>
+            {picker("embed-controls", "Controls in the frame", Controls::ALL.map(Controls::key).to_vec(), |c, i| c.controls = Controls::ALL[i])}
+            {picker("embed-theme", "Colours", Theme::ALL.map(Theme::key).to_vec(), |c, i| c.theme = Theme::ALL[i])}
+            {move || choice.with(|c| c.steps.is_empty()).then(|| view! {
+                <p class="field-error" role="alert">"Choose at least one step to show."</p>
+            })}
             <label class="field wide embed-snippet">
                 <span>"Paste this into a course page (the frame fits its height by the script)"</span>
-                <textarea readonly rows="8" data-export="embed" prop:value=t></textarea>
+                <textarea readonly rows="6" data-export="embed" prop:value=move || text.get() on:focus=select_all></textarea>
             </label>
-        })}
+            <p>
+                <button type="button" data-action="copy-embed" on:click=copy disabled=move || choice.with(|c| c.steps.is_empty())>"Copy"</button>
+                " "
+                <span role="status" data-stat="copied">{move || copied.get().map(|ok| if ok {
+                    "Copied: paste it into the course page."
+                } else {
+                    "The browser did not allow copying: select the text above and press Ctrl+C (⌘C)."
+                })}</span>
+            </p>
+            <Show when=move || blank_here.get()>
+                <p class="field-error" role="alert" data-stat="host-warning">
+                    "This server does not send “Access-Control-Allow-Origin: *” with the explorer's files, and a sandboxed frame needs it: on a course page the frame would stay blank. Host the explorer where it is sent (GitHub Pages does; see the README's hosting note)."
+                </p>
+            </Show>
+            <p class="note">"Preview, as a course page will show it:"</p>
+            <iframe
+                class="embed-preview"
+                data-view="embed-preview"
+                title="Preview of the embed"
+                src=move || url.get()
+                height=move || height.get().to_string()
+                sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"
+            ></iframe>
+        </div>
+    }
+}
+
+/// Selects a text field's whole text, ready to copy.
+fn select_all(ev: leptos::ev::FocusEvent) {
+    use wasm_bindgen::JsCast;
+    if let Some(area) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+    {
+        area.select();
     }
 }

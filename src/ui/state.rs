@@ -14,7 +14,7 @@ use crate::core::history::History;
 use crate::core::link::{Link, Shown, DEFAULT_DECIMALS, DEFAULT_SEED};
 use crate::core::model::{Editable, Model, Projection};
 use crate::core::pipeline::{stops, Lab, Pick, Step, Stop};
-use crate::core::presets::{matching, preset_named};
+use crate::core::presets::{followed_by_default, matching, preset_named};
 use crate::core::sqrt_dk;
 use crate::core::trace::Trace;
 use crate::ui::theme;
@@ -152,11 +152,21 @@ pub struct AppState {
     pub walk_stop: Memo<Option<Stop>>,
     /// The preset "Reset to the example" opens: the link's, else the default.
     pub example: &'static str,
+    /// The page is an embed (`embed=1`): no labs, no walk.
+    pub embedded: bool,
+    /// An embed's steps (`steps=`), numbered 1, 2, … in it; `None`: the pipeline's numbers.
+    pub numbered: Option<&'static [Step]>,
 }
 
 impl AppState {
     /// A store holding `model`, shown as `shown`; `example` is what Reset opens.
-    pub fn new(model: Model, start: &Shown, example: &'static str, walking: bool) -> Self {
+    pub fn new(
+        model: Model,
+        start: &Shown,
+        example: &'static str,
+        walking: bool,
+        embedded: bool,
+    ) -> Self {
         let model = RwSignal::new(model);
         // Owning the previous trace lets an edit reuse the heads it did not touch, and report
         // "unchanged" when a number was rewritten with itself, so nothing re-renders.
@@ -188,7 +198,7 @@ impl AppState {
             selected
                 .get()
                 .filter(|&i| i < n)
-                .unwrap_or(n.saturating_sub(1))
+                .unwrap_or_else(|| model.with(|m| followed_by_default(m.sentence(), n)))
         });
         let seed = RwSignal::new(DEFAULT_SEED);
         let hidden = RwSignal::new(Vec::new());
@@ -218,9 +228,18 @@ impl AppState {
             walk_at,
             walk_stop,
             example,
+            embedded,
+            numbered: None,
         };
         state.show_as(start);
         state
+    }
+
+    /// The number on `step`'s badge: its place among an embed's steps, else the pipeline's.
+    pub fn badge(self, step: Step) -> usize {
+        self.numbered
+            .and_then(|steps| steps.iter().position(|&s| s == step))
+            .map_or(step.number(), |i| i + 1)
     }
 
     /// Provides the store and its [`Look`] to the components below.

@@ -26,6 +26,9 @@ fn hint(stop: Stop) -> &'static str {
     }
 }
 
+/// What the walk's last stop adds: what the learner has now seen, and where to go next.
+const SUMMARY: &str = "That is the whole of self-attention: tokens, embeddings, three projections, scores, ÷√dₖ, the mask, softmax and the weighted sum of values, and the labs showed why √dₖ and why −∞. Where next: type a sentence of your own, edit a weight and watch every weight move, or open another example.";
+
 /// Focuses a button once the walk's panel has been shown (signals update the page after this
 /// handler returns).
 fn focus_later(button: NodeRef<html::Button>) {
@@ -79,6 +82,8 @@ pub fn Walk() -> impl IntoView {
     };
     let at_first = move || index() == Some(0);
     let at_last = move || index() == Some(total.get() - 1);
+    // The last stop says what the walk showed and where to go from here; Next finishes.
+    let summary = move || at_last().then(|| view! { <p class="walk-summary">{SUMMARY}</p> });
 
     view! {
         <button
@@ -103,6 +108,7 @@ pub fn Walk() -> impl IntoView {
                     }}
                 </p>
                 <p class="walk-hint">{move || state.walk_stop.get().map(hint)}</p>
+                {summary}
             </div>
             <div class="walk-buttons">
                 // aria-disabled rather than disabled: a disabled button would drop the focus.
@@ -119,10 +125,9 @@ pub fn Walk() -> impl IntoView {
                     data-action="walk-next"
                     node_ref=next_button
                     aria-describedby="walk-status"
-                    aria-disabled=move || at_last().to_string()
-                    on:click=move |_| go(true)
+                    on:click=move |_| if at_last() { end() } else { go(true) }
                 >
-                    "Next"
+                    {move || if at_last() { "Finish" } else { "Next" }}
                 </button>
                 <button type="button" class="walk-end" data-action="walk-end" on:click=move |_| end()>
                     "End"

@@ -116,7 +116,9 @@ test('trace() equals attention-trace for every preset and a 64-token state', asy
 test('attention lines follow the selected token and every edit', async () => {
   const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
   const lines = page.locator('svg[data-view="lines"][data-head="0"]');
-  // Until a token is picked, the last one is followed; causal, so it sees all 9.
+  // Until a token is picked, the dog story follows "she"; causal, so she sees 7 of the 9.
+  assert.equal(await lines.getAttribute('data-query'), '6');
+  await page.click('.token:has-text("happy")');
   assert.equal(await lines.getAttribute('data-query'), '8');
   assert.equal(await lines.locator('line').count(), 9);
   await page.click('.token:has-text("she")');

@@ -76,7 +76,7 @@ test('saved work is offered back after a link, and Reset can be undone', async (
   assert.deepEqual(await trace(link), mine);
   assert.equal(await link.$('[data-action="restore"]'), null, 'offered once');
 
-  await link.click('.controls [data-action="reset"]');
+  await link.click('.edit-bar [data-action="reset"]');
   assertSameTrace(await trace(link), coreTrace(null, 'raschka'));
   await link.click('[data-action="undo"]');
   assert.deepEqual(await trace(link), mine, 'Undo brings the work back');

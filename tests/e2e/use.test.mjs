@@ -2,7 +2,7 @@
 // did it; every test here failed on the page before its fix.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, cellSelector } from './harness.mjs';
+import { useBrowser, open, cellSelector, picture } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -161,4 +161,246 @@ test('on a phone every small button is at least 24 × 24 px to tap', async () =>
       .map(([t, r]) => `${t} ${r.width.toFixed(0)}×${r.height.toFixed(0)}`));
   assert.deepEqual(small, []);
   await page.close();
+});
+
+/** WCAG's contrast ratio of two CSS colours as getComputedStyle gives them (rgb or rgba over `base`). */
+function contrast(a, b) {
+  const lum = ([r, g, b2]) => {
+    const lin = (v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b2);
+  };
+  const [x, y] = [lum(a), lum(b)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+}
+/** The colour an element shows: its background laid over its panel, as [r, g, b]. */
+const shown = (page, selector) => page.$eval(selector, (el) => {
+  const parse = (c) => c.match(/[\d.]+/g).map(Number);
+  const [r, g, b, a = 1] = parse(getComputedStyle(el).backgroundColor);
+  const panel = parse(getComputedStyle(el.closest('.step')).backgroundColor);
+  const text = parse(getComputedStyle(el).color);
+  return { fill: [r, g, b].map((v, i) => Math.round(panel[i] + (v - panel[i]) * a)), text: text.slice(0, 3) };
+});
+
+test('in both themes the largest and smallest weight differ by 3:1 and every number keeps 4.5:1', async () => {
+  for (const theme of ['light', 'dark']) {
+    const { page } = await open(env.browser, `${env.base}?preset=dog&theme=${theme}`);
+    const weights = (await page.evaluate(() => window.attentionExplorer.trace())).heads[0].weights;
+    // The map's largest and smallest weight a query may see (the causal mask hides the rest).
+    const seen = weights.flatMap((row, i) => row.slice(0, i + 1).map((w, j) => [w, i, j]));
+    const [hi] = seen.reduce((a, b) => (b[0] > a[0] ? b : a));
+    const [lo] = seen.reduce((a, b) => (b[0] < a[0] ? b : a));
+    const place = (v) => seen.find(([w]) => w === v);
+    const strong = await shown(page, cellSelector('weights', place(hi)[1], place(hi)[2]));
+    const weak = await shown(page, cellSelector('weights', place(lo)[1], place(lo)[2]));
+    const big = contrast(strong.fill, weak.fill);
+    assert.ok(big >= 3, `${theme}: largest against smallest ${big.toFixed(2)}`);
+    assert.ok(contrast(strong.fill, strong.text) >= 4.5, `${theme}: text on the strongest cell`);
+    assert.ok(contrast(weak.fill, weak.text) >= 4.5, `${theme}: text on the weakest cell`);
+    // A near-uniform map: raschka's weights (all within 0.13 … 0.22) still span the scale.
+    await page.selectOption('[data-control="preset"]', 'raschka');
+    await page.waitForFunction(() => window.attentionExplorer.state().sentence.startsWith('Life'));
+    const w = (await page.evaluate(() => window.attentionExplorer.trace())).heads[0].weights;
+    const flat = w.flat();
+    const at = (v) => { const k = flat.indexOf(v); return cellSelector('weights', Math.floor(k / 6), k % 6); };
+    const r = contrast((await shown(page, at(Math.max(...flat)))).fill, (await shown(page, at(Math.min(...flat)))).fill);
+    assert.ok(r >= 3, `${theme}: raschka's largest against smallest ${r.toFixed(2)}`);
+    await picture(page.locator('#step-weights'), `tests/e2e/output/use-heat-${theme}.png`);
+    await page.close();
+  }
+});
+
+test('the dog story opens following "she", with the tutorial\'s literals in its state', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  assert.match(await page.textContent('figure.lines figcaption'), /^Where “she” looks/);
+  assert.equal(await page.getAttribute('.token:has-text("she")', 'aria-pressed'), 'true');
+  const state = await page.evaluate(() => window.attentionExplorer.state());
+  assert.deepEqual(state.heads[0].w_query[1], [2.59, 1.43, 0.86]);
+  await page.close();
+});
+
+test('click a cell and type: the number is replaced; a second click or F2 edits in place', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  const cell = cellSelector('w_value', 0, 0);
+  await page.locator(`${cell} input`).scrollIntoViewIfNeeded();
+  const box = await page.locator(`${cell} input`).boundingBox();
+  // The click lands in the middle of "1.0000", as a learner's does.
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.keyboard.type('2');
+  assert.equal(await page.getAttribute(cell, 'data-value'), '2');
+  await page.keyboard.press('Tab');
+  // Back with a click, then a second click: the caret goes where the click was.
+  await page.mouse.click(box.x + box.width - 4, box.y + box.height / 2);
+  await page.mouse.click(box.x + box.width - 4, box.y + box.height / 2);
+  await page.keyboard.type('5');
+  assert.equal(await page.getAttribute(cell, 'data-value'), '2.00005');
+  // F2 puts the caret at the end of a selected number.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
+  const text = await page.inputValue(`${cell} input`);
+  await page.keyboard.press('F2');
+  await page.keyboard.type('1');
+  assert.equal(await page.getAttribute(cell, 'data-value'), String(Number(`${text}1`)));
+  // An iPhone shows its full keyboard, with a minus sign, not the decimal pad.
+  assert.equal(await page.getAttribute(`${cell} input`, 'inputmode'), null);
+  await page.close();
+});
+
+test('after scrolling to the last step, undo, redo, the mask, the scaling and the followed token are in reach', async () => {
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const { page } = await open(env.browser, `${env.base}?preset=dog`, viewport);
+    await page.fill(`${cellSelector('w_query', 0, 0)} input`, '2');
+    await page.$eval('#step-context', (s) => s.scrollIntoView({ block: 'end' }));
+    await page.waitForTimeout(50);
+    for (const control of ['[data-action="undo"]', '[data-action="redo"]', '[data-control="causal"]', '[data-control="scale"]', '[data-control="follow"]']) {
+      const inReach = await page.$eval(control, (el) => {
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return r.top >= 0 && r.bottom <= innerHeight && (hit === el || el.contains(hit) || hit?.contains(el));
+      });
+      assert.ok(inReach, `${viewport.width}px: ${control} is on screen and uncovered`);
+    }
+    // The long outputs scroll away with the settings.
+    assert.ok(await page.$eval('[data-action="copy-pytorch"], [data-control="preset"]', (el) => el.getBoundingClientRect().bottom < 0));
+    await page.click('[data-action="undo"]');
+    assert.equal(await page.getAttribute(cellSelector('w_query', 0, 0), 'data-value'), '0.5');
+    await page.selectOption('[data-control="follow"]', '1');
+    assert.match(await page.textContent('figure.lines figcaption'), /^Where “dog” looks/);
+    await picture(page, `tests/e2e/output/use-bar-${viewport.width}.png`, { fullPage: false });
+    await page.close();
+  }
+});
+
+test('a message never moves a table or covers a control', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  const below = () => page.$eval('table[data-matrix="w_key"]', (t) => { const r = t.getBoundingClientRect(); return [r.x + scrollX, r.y + scrollY, r.width]; });
+  const width = () => page.$eval('table[data-matrix="w_query"]', (t) => t.getBoundingClientRect().width);
+  const [before, w] = [await below(), await width()];
+  await page.click(`${cellSelector('w_query', 1, 1)} input`);
+  await page.keyboard.type('abc');
+  assert.ok(await page.$(`${cellSelector('w_query', 1, 1)} [role="alert"]`), 'the message shows');
+  assert.deepEqual(await below(), before, 'the next table stays put');
+  assert.equal(await width(), w, 'the table keeps its width');
+  await page.keyboard.press('Escape');
+  // A size field's message covers neither Undo nor Reset.
+  await page.fill('[data-control="d_k"]', '999');
+  await page.waitForSelector('.controls [role="alert"]');
+  for (const action of ['undo', 'redo', 'reset']) {
+    const free = await page.$eval(`[data-action="${action}"]`, (el) => {
+      const r = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+    });
+    assert.ok(free, `${action} is uncovered`);
+  }
+  await picture(page.locator('.controls'), 'tests/e2e/output/use-size-message.png');
+  await page.close();
+});
+
+test('on a phone a wide table keeps its row labels, says it scrolls, and a heat map fits its column', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`, { width: 390, height: 844 });
+  const table = page.locator('table[data-matrix="weights"]');
+  await table.scrollIntoViewIfNeeded();
+  const scroller = page.locator('#step-weights .scroll').first();
+  assert.ok(await scroller.evaluate((s) => s.scrollWidth > s.clientWidth), 'the 9 × 9 table is wider than the phone');
+  assert.ok(await page.locator('#step-weights .scroll-hint').first().isVisible(), 'a hint says it scrolls');
+  const label = () => page.$eval('table[data-matrix="weights"] tbody th', (th) => th.getBoundingClientRect().x);
+  const x = await label();
+  await scroller.evaluate((s) => { s.scrollLeft = 200; });
+  assert.ok(Math.abs((await label()) - x) < 1, 'the row label stays put');
+  // A heat map of the weights: as wide as its column at most, and a tap still finds its cell.
+  await page.click('#step-weights [data-action="toggle-view"]');
+  const canvas = page.locator('canvas[data-matrix="weights"][data-view="heatmap"]');
+  const [cw, column] = await canvas.evaluate((c) => [c.getBoundingClientRect().width, c.closest('.step').clientWidth]);
+  assert.ok(cw <= column, `canvas ${cw} px in a ${column} px step`);
+  const box = await canvas.boundingBox();
+  // The last key of the last row: the bottom-right corner.
+  await page.mouse.click(box.x + box.width - 3, box.y + box.height - 3);
+  assert.equal(await canvas.getAttribute('data-cursor'), '8,8');
+  await picture(page.locator('#step-weights'), 'tests/e2e/output/use-phone-weights.png');
+  await page.close();
+});
+
+test('words about the numbers follow the numbers: raschka\'s context step, and an embed without labs', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=raschka`);
+  const blend = await page.textContent('#step-context [data-stat="blend"]');
+  assert.doesNotMatch(blend, /dog/);
+  assert.match(blend, /^Here “first” pays \d+% of its attention to “[^”]+”/, blend);
+  assert.doesNotMatch(await page.textContent('#step-context'), /88%/);
+  await page.close();
+  const { page: embed } = await open(env.browser, `${env.base}?preset=dog&embed=1&steps=scale,mask,weights`);
+  assert.doesNotMatch(await embed.textContent('main'), /lab below/);
+  await embed.close();
+  const { page: full } = await open(env.browser, `${env.base}?preset=dog`);
+  assert.match(await full.textContent('#step-scale .explain'), /lab below/);
+  await full.close();
+});
+
+test('a teacher makes the snippet in the Embed dialog, copies it and pastes it into a plain page', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.base).origin });
+  await page.click('[data-action="embed"]');
+  // Every step of a one-head model is preselected (no "output": it shows only with heads).
+  const boxes = await page.$$eval('[data-control="embed-step"]', (els) => els.map((e) => [e.value, e.checked]));
+  assert.deepEqual(boxes.map(([v]) => v), ['sentence', 'embedding', 'projections', 'qkv', 'scores', 'scale', 'mask', 'weights', 'context']);
+  assert.ok(boxes.every(([, on]) => on));
+  for (const [step] of boxes) if (!['scores', 'weights'].includes(step)) await page.uncheck(`[data-control="embed-step"][value="${step}"]`);
+  await page.selectOption('[data-control="embed-theme"]', { label: 'dark' });
+  // The preview measures itself; the snippet takes its height.
+  const frame = page.frameLocator('[data-view="embed-preview"]');
+  await frame.locator('[data-matrix="weights"]').waitFor();
+  const body = await frame.locator('body').evaluate((b) => b.offsetHeight);
+  await page.waitForFunction((h) => document.querySelector('[data-export="embed"]').value.includes(`height="${h}"`), body);
+  const snippet = await page.inputValue('[data-export="embed"]');
+  assert.match(snippet, /steps=scores,weights/);
+  assert.match(snippet, /theme=dark/);
+  assert.doesNotMatch(snippet, /hide=|output/);
+  assert.match(snippet, /style="border:0;max-width:100%"/);
+  assert.ok(body > 300 && body < 3000, `the two steps are ${body} px tall`);
+  assert.equal(await page.$('[data-stat="host-warning"]'), null, 'this server sends the header');
+  await page.click('[data-action="copy-embed"]');
+  await page.waitForFunction(() => document.querySelector('[data-stat="copied"]').textContent.startsWith('Copied'));
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), snippet);
+  await picture(page.locator('.embed-dialog'), 'tests/e2e/output/use-embed-dialog.png');
+
+  // The course page: the snippet pasted into a plain page, opened on a phone.
+  const course = await env.browser.newPage({ viewport: { width: 390, height: 844 } });
+  await course.setContent(`<h1>Week 5</h1>${snippet}<p id="after">Below the frame</p>`);
+  const embedded = course.frameLocator('iframe[data-attention-explorer]');
+  await embedded.locator('[data-matrix="weights"]').waitFor();
+  assert.deepEqual(await embedded.locator('.step-number').allTextContents(), ['1', '2'], 'badges count the embed\'s steps');
+  // Undo and Reset are there with controls=none: a phone has no Ctrl+Z.
+  assert.ok(await embedded.locator('[data-action="undo"]').isVisible());
+  assert.ok(await embedded.locator('[data-action="reset"]').isVisible());
+  // The snippet's script fits the frame to its content, within the phone's width.
+  await course.waitForFunction(() => document.querySelector('iframe').style.height !== '');
+  assert.ok(await course.$eval('iframe', (f) => f.getBoundingClientRect().right <= innerWidth));
+  await picture(course, 'tests/e2e/output/use-embed-course-phone.png', { fullPage: true });
+  await course.close();
+  await page.close();
+});
+
+test('the Embed dialog warns when this server would leave a sandboxed frame blank', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  // As python -m http.server answers: no Access-Control-Allow-Origin.
+  await page.route('**/*.wasm', async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    delete headers['access-control-allow-origin'];
+    await route.fulfill({ response, headers });
+  });
+  await page.click('[data-action="embed"]');
+  const warning = await page.waitForSelector('[data-stat="host-warning"]');
+  assert.match(await warning.textContent(), /Access-Control-Allow-Origin: \*/);
+  await page.close();
+});
+
+test('an embed with controls=none edits and undoes; an empty steps= is refused with a message', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&embed=1&steps=projections`, undefined, '[data-matrix="w_query"]');
+  await page.fill(`${cellSelector('w_query', 0, 0)} input`, '3');
+  await page.click('[data-action="undo"]');
+  assert.equal(await page.getAttribute(cellSelector('w_query', 0, 0), 'data-value'), '0.5');
+  await page.close();
+  const { page: empty } = await open(env.browser, `${env.base}?preset=dog&embed=1&steps=`);
+  assert.match(await empty.textContent('.load-message'), /steps=“” was ignored: it names no step/);
+  assert.ok(await empty.$('#step-sentence'), 'every step is shown');
+  await empty.close();
 });

@@ -323,11 +323,11 @@ pub fn opening(link: Link, saved: Option<&str>) -> Opening {
 /// The HTML an author pastes into a course page to embed the page at `src` (an address from
 /// [`write_fragment`] and [`params::write`] of the query): a sandboxed frame and the script
 /// that fits its height.
-pub fn snippet(src: &str) -> String {
+pub fn snippet(src: &str, height: u32) -> String {
     // In an HTML attribute, `&` starts a character reference.
     let src = src.replace('&', "&amp;").replace('"', "&quot;");
     format!(
-        r#"<iframe src="{src}" title="Attention Explorer" width="100%" height="600"
+        r#"<iframe src="{src}" title="Attention Explorer" width="100%" height="{height}" style="border:0;max-width:100%"
         sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" data-attention-explorer></iframe>
 <script>
   // Fits each explorer's frame to its content as it changes.

@@ -151,7 +151,14 @@ pub const PARAMS: [Param; 16] = [
         name: "steps",
         part: Part::Query,
         read: |l, v| {
-            l.steps = Some(step_list(v)?).filter(|s| !s.is_empty());
+            let steps = step_list(v)?;
+            if steps.is_empty() {
+                return Err(format!(
+                    "it names no step (name those to show, as steps=scores,weights; the steps are {}), so every step is shown",
+                    Step::ALL.map(Step::key).join(", ")
+                ));
+            }
+            l.steps = Some(steps);
             Ok(())
         },
         write: |p| p.embed?.steps.as_deref().map(step_names),

@@ -94,13 +94,25 @@ pub fn CellInput(
     view! {
         <input
             node_ref=input
+            // No `inputmode="decimal"`: an iPhone's decimal keypad has no minus sign.
             type="text"
-            inputmode="decimal"
+            enterkeyhint="next"
             autocomplete="off"
             spellcheck="false"
             aria-label=label
             aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
             aria-describedby=move || error.with(|e| e.is_some().then(|| error_id.clone()))
+            // A first click selects the number, as Tab does, so typing replaces it; a click in
+            // the cell being edited places the caret (as F2 does).
+            on:mousedown=move |ev: ev::MouseEvent| {
+                if !focused.get_untracked() {
+                    ev.prevent_default();
+                    if let Some(el) = input.get_untracked() {
+                        el.focus().ok();
+                        el.select();
+                    }
+                }
+            }
             on:focus=move |_| {
                 focused.set(true);
                 before.set_value(view.with_untracked(|c| c.value));

@@ -11,9 +11,7 @@ use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlInputElement, ImageData};
 
 use crate::core::cursor::{cell_key, moved, place, CellKey};
-use crate::core::heatmap::{
-    cell_pixels, fit_label, max_abs, Heat, Layout, Palette, Rgb, LABEL_FONT_PX,
-};
+use crate::core::heatmap::{cell_pixels, fit_label, Heat, Layout, Palette, Rgb, LABEL_FONT_PX};
 use crate::core::trace::fmt;
 use crate::ui::in_view::in_view;
 use crate::ui::matrix::cell_input::CellInput;
@@ -112,11 +110,12 @@ pub fn paint(canvas: &HtmlCanvasElement, scratch: &HtmlCanvasElement, p: &Pictur
     if canvas.width() != w || canvas.height() != h {
         canvas.set_width(w);
         canvas.set_height(h);
+        // Its own size, or its column's width if that is narrower (style.css: a phone shows the
+        // whole map); the height follows. Maps of cells under 3 pixels scroll instead.
         let style = web_sys::HtmlElement::style(canvas);
         style.set_property("width", &format!("{}px", l.width)).ok();
-        style
-            .set_property("height", &format!("{}px", l.height))
-            .ok();
+        let fits = if l.cell_w >= 3.0 { "100%" } else { "none" };
+        style.set_property("max-width", fits).ok();
     }
     ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0).ok();
     ctx.set_fill_style_str(&css(p.palette.panel));
@@ -342,8 +341,21 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         });
     });
 
+    // The point in the layout's pixels: a map narrowed to its column is drawn smaller.
+    let at = move |ev: &ev::MouseEvent| {
+        let shown = canvas
+            .get_untracked()
+            .map_or(0, |c| c.client_width())
+            .max(1);
+        let scale = layout.with_untracked(|l| l.width) / f64::from(shown);
+        (
+            f64::from(ev.offset_x()) * scale,
+            f64::from(ev.offset_y()) * scale,
+        )
+    };
     let cell_under = move |ev: &ev::MouseEvent| {
-        layout.with_untracked(|l| l.cell_at(f64::from(ev.offset_x()), f64::from(ev.offset_y())))
+        let (x, y) = at(ev);
+        layout.with_untracked(|l| l.cell_at(x, y))
     };
     let act = move |(i, j): (usize, usize)| {
         cursor.set(Some((i, j)));
@@ -357,9 +369,10 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
     let on_click = move |ev: ev::MouseEvent| {
         if let Some(cell) = cell_under(&ev) {
             act(cell);
-        } else if let Some(i) = layout
-            .with_untracked(|l| l.row_label_at(f64::from(ev.offset_x()), f64::from(ev.offset_y())))
-        {
+        } else if let Some(i) = layout.with_untracked(|l| {
+            let (x, y) = at(&ev);
+            l.row_label_at(x, y)
+        }) {
             if let Some(cb) = spec.on_row_click {
                 cb.run(i);
             }
@@ -404,7 +417,9 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         })
     };
     let legend = move || {
-        let (low, high) = spec.matrix.with(|m| spec.heat.range(max_abs(m)));
+        let (low, high) = spec
+            .matrix
+            .with(|m| spec.heat.span(m, spec.grey_future.get()));
         let p = precision.get();
         view! {
             <span class="legend-low" data-value=low.to_string()>{fmt(low, p)}</span>
@@ -426,10 +441,16 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         if i >= rows || j >= cols {
             return None;
         }
-        let view = RwSignal::new(CellView::new(0.0, 0, spec.heat, 0.0, false));
+        let view = RwSignal::new(CellView::new(0.0, 0, spec.heat, (0.0, 1.0), false));
         Effect::new(move |_| {
             let value = spec.matrix.with(|m| m.get((i, j)).copied().unwrap_or(0.0));
-            view.set(CellView::new(value, precision.get(), spec.heat, 0.0, false));
+            view.set(CellView::new(
+                value,
+                precision.get(),
+                spec.heat,
+                (0.0, 1.0),
+                false,
+            ));
         });
         let (x, y) = layout.with_untracked(|l| l.box_origin(i, j, EDIT_BOX_PX));
         let close = move || {

@@ -21,8 +21,8 @@ fn neighbour(cell: &Element, dr: isize, dc: isize) -> Option<Element> {
 }
 
 /// In an editable cell: arrows, Enter and Shift+Enter move to the neighbouring cell and select
-/// its text; Left and Right only once the caret is at the text's edge, so they still move
-/// within the text.
+/// its text; Left and Right only while the whole number is selected or the caret is at the
+/// text's edge, so they still move within the text. F2 edits in place (the caret to the end).
 pub fn from_input(ev: KeyboardEvent) {
     let Some(input) = ev
         .target()
@@ -30,11 +30,18 @@ pub fn from_input(ev: KeyboardEvent) {
     else {
         return;
     };
-    let caret = input.selection_start().ok().flatten().unwrap_or(0) as usize;
     let len = input.value().chars().count();
+    let at = |end: Result<Option<u32>, _>| end.ok().flatten().unwrap_or(0) as usize;
+    let (start, end) = (at(input.selection_start()), at(input.selection_end()));
+    if ev.key() == "F2" {
+        ev.prevent_default();
+        input.set_selection_range(len as u32, len as u32).ok();
+        return;
+    }
+    let whole = start == 0 && end == len;
     let (dr, dc) = match cell_key(&ev.key(), ev.shift_key(), true) {
-        Some(CellKey::Step(0, -1)) if caret > 0 => return,
-        Some(CellKey::Step(0, 1)) if caret < len => return,
+        Some(CellKey::Step(0, -1)) if !whole && start > 0 => return,
+        Some(CellKey::Step(0, 1)) if !whole && end < len => return,
         Some(CellKey::Step(dr, dc)) => (dr, dc),
         _ => return,
     };

@@ -78,12 +78,12 @@ pub struct CellView {
 }
 
 impl CellView {
-    /// A cell of `value`, coloured against the matrix's largest magnitude `max_abs`.
-    pub fn new(value: f64, precision: usize, heat: Heat, max_abs: f64, masked: bool) -> Self {
+    /// A cell of `value`, coloured on the matrix's scale `span` (see [`Heat::span`]).
+    pub fn new(value: f64, precision: usize, heat: Heat, span: (f64, f64), masked: bool) -> Self {
         CellView {
             value,
             precision,
-            heat: heat.level(value, max_abs),
+            heat: heat.level(value, span),
             masked,
             flagged: false,
         }

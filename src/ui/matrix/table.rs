@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::heatmap::{max_abs, Heat};
+use crate::core::heatmap::Heat;
 use crate::core::softmax::is_future;
 use crate::ui::matrix::cell_input::CellInput;
 use crate::ui::matrix::keyboard;
@@ -24,7 +24,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
         let (p, grey) = (precision.get(), spec.grey_future.get());
         let flagged = spec.flagged.map(|f| f.get());
         spec.matrix.with(|m| {
-            let top = max_abs(m);
+            let span = spec.heat.span(m, grey);
             // Row-major, as the cells are laid out (nalgebra stores columns first).
             let (rows, cols) = m.shape();
             (0..rows)
@@ -33,7 +33,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                     flagged: flagged
                         .as_ref()
                         .is_some_and(|f| f.get((i, j)).copied().unwrap_or(false)),
-                    ..CellView::new(m[(i, j)], p, spec.heat, top, grey && is_future(i, j))
+                    ..CellView::new(m[(i, j)], p, spec.heat, span, grey && is_future(i, j))
                 })
                 .collect()
         })
@@ -154,6 +154,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 }}{header}</tr></thead>
                 <tbody node_ref=tbody>{body}</tbody>
             </table>
+            <p class="scroll-hint" aria-hidden="true">"More columns: scroll sideways →"</p>
         </div>
     }
 }

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::labs::largest;
 use crate::core::pipeline::Step;
 use crate::ui::state::{use_app, Detail};
 use crate::ui::steps::frame::{Breakdown, HeadMatrices, StepSection, StepText};
@@ -11,8 +12,9 @@ pub const TEXT: StepText = StepText {
     short_title: "Context",
     title: "Context vectors",
     formula: "context = weights · V   (n × d_v): context_i = Σ_j weights[i][j] · value_j",
-    explain: "Each token's new representation is a blend of all value rows, mixed in the proportions of its attention weights. A token that pays 88% of its attention to “dog” becomes mostly dog's value: this is how “she” picks up what she refers to. Click a row to see its blend written out.",
+    explain: "Each token's new representation is a blend of all value rows, mixed in the proportions of its attention weights. Click a row to see its blend written out.",
     hint: "Click a context row to see it written out as a weighted sum of the value rows.",
+    lab: "",
 };
 
 #[component]
@@ -21,8 +23,39 @@ pub fn ContextStep() -> impl IntoView {
     let explain_row = Callback::new(move |(head, query, _)| {
         state.detail.set(Some(Detail::Context { head, query }))
     });
+    // Said of the numbers on the page, whatever the model: the followed token's largest share.
+    let blend = move || {
+        let (i, h) = (state.query.get(), state.visible_heads.with(|v| v[0]));
+        let (j, w) = state.trace.with(|t| {
+            let weights = &t.heads.get(h)?.weights;
+            (i < weights.nrows()).then(|| largest(weights.row(i).iter().copied()))?
+        })?;
+        let word = |k: usize| {
+            state
+                .words
+                .with(|ws| ws.get(k).cloned().unwrap_or_default())
+        };
+        let heads = if state.heads.get() > 1 {
+            format!(" in head {h}")
+        } else {
+            String::new()
+        };
+        let how = if w > 0.5 { "mostly" } else { "partly" };
+        let row = if i == j {
+            "its own value row".to_owned()
+        } else {
+            format!("the value row of “{}”", word(j))
+        };
+        Some(format!(
+            "Here “{}” pays {:.1}% of its attention{heads} to “{}”, so its context vector is {how} {row}.",
+            word(i),
+            100.0 * w,
+            word(j)
+        ))
+    };
     view! {
         <StepSection step=Step::Context text=&TEXT>
+            <p class="explain" data-stat="blend">{blend}</p>
             <HeadMatrices key="context" on_cell_click=explain_row/>
             <Breakdown kind="context"/>
         </StepSection>

@@ -17,6 +17,7 @@ pub const TEXT: StepText = StepText {
     formula: "embedded[t] = embedding[id(t)]   (n × d_in)",
     explain: "Each vocabulary word owns a row of d_in numbers, its embedding: a point in a space where the model can compare words. In a trained model these numbers are learned; here they come from PyTorch's nn.Embedding initialisation or from the preset, and you can edit every one. The embedded sentence simply looks up each token's row, so a repeated word repeats its row.",
     hint: "Change one number in a word's row of the embedding table: only that word's rows of X change.",
+    lab: "",
 };
 
 #[component]

@@ -19,6 +19,9 @@ pub struct StepText {
     pub explain: &'static str,
     /// What the guided walk suggests trying here, in one short paragraph.
     pub hint: &'static str,
+    /// A sentence pointing to the lab after this step ("" if none), said only where the lab is
+    /// on the page (not in an embed).
+    pub lab: &'static str,
 }
 
 /// A step's frame: number, title, one paragraph in our words, the formula (from its `text`),
@@ -45,7 +48,7 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
             aria-current=move || state.at_stop(Stop::Step(step)).then_some("step")
         >
             <h2 id=format!("{id}-title")>
-                <span class="step-number">{step.number()}</span>
+                <span class="step-number">{state.badge(step)}</span>
                 {text.title}
                 <button
                     type="button"
@@ -63,7 +66,10 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
                     when=move || open.get()
                     fallback=|| view! { <p class="note">"Hidden. “Show” brings it back."</p> }
                 >
-                    <p class="explain">{text.explain}</p>
+                    <p class="explain">
+                        {text.explain}
+                        {(!state.embedded && !text.lab.is_empty()).then(|| format!(" {}", text.lab))}
+                    </p>
                     <p class="formula">{text.formula}</p>
                     {children()}
                 </Show>

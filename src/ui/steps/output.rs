@@ -17,6 +17,7 @@ pub const TEXT: StepText = StepText {
     formula: "output = [context₀ | context₁ | …]   (n × Σ d_v)",
     explain: "Each head attends in its own way, with its own weights. Multi-head attention runs them side by side and concatenates their context vectors column by column (a real transformer then mixes them with one more matrix). The first columns are head 0's context, the next head 1's, and so on.",
     hint: "Each head's context fills its own columns; compare which token each head attends to most.",
+    lab: "",
 };
 
 #[component]

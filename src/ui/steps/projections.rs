@@ -16,6 +16,7 @@ pub const TEXT: StepText = StepText {
     formula: "W_query, W_key: d_in × d_k · W_value: d_in × d_v   (one set per head)",
     explain: "Each head has three weight matrices that turn an embedding into three different views of the token: a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on if chosen?). They multiply the embedding from the right, as row vectors, so each has d_in rows. The Raschka presets draw them with torch.rand after torch.manual_seed, head after head.",
     hint: "Edit one weight of W_query and watch the queries in the next step move, one column for every token.",
+    lab: "",
 };
 
 #[component]

@@ -12,6 +12,7 @@ pub const TEXT: StepText = StepText {
     formula: "Q = X · W_query (n × d_k) · K = X · W_key (n × d_k) · V = X · W_value (n × d_v)",
     explain: "Multiplying the embedded sentence by each weight matrix gives every token its query, key and value at once: row t of Q is token t's query. Change one embedding number and only that token's rows move; change one weight and every token's column moves.",
     hint: "Compare a token's query with its key: the same word asks for one thing and offers another.",
+    lab: "",
 };
 
 #[component]

@@ -15,8 +15,9 @@ pub const TEXT: StepText = StepText {
     short_title: "÷√dₖ",
     title: "Scaling by √dₖ",
     formula: "scaled = scores / √d_k",
-    explain: "A dot product of d_k components grows with d_k: if the components are independent with mean 0 and variance 1, the score has variance d_k, so its spread grows like √d_k. Large scores push the softmax to give one token almost everything and the rest almost nothing, which stops learning. Dividing by √d_k brings the spread back to about 1 whatever d_k is. Dividing by d_k shrinks it too far (the weights flatten towards uniform as d_k grows); not dividing lets them saturate. Switch the scaling above to see each, and run the experiment in the lab below.",
+    explain: "A dot product of d_k components grows with d_k: if the components are independent with mean 0 and variance 1, the score has variance d_k, so its spread grows like √d_k. Large scores push the softmax to give one token almost everything and the rest almost nothing, which stops learning. Dividing by √d_k brings the spread back to about 1 whatever d_k is. Dividing by d_k shrinks it too far (the weights flatten towards uniform as d_k grows); not dividing lets them saturate. Switch the scaling above to see each.",
     hint: "Switch the scaling in the controls to none, then to dₖ, and watch the table's average largest weight.",
+    lab: "Run the experiment in the lab below.",
 };
 
 #[component]

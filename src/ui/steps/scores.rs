@@ -13,6 +13,7 @@ pub const TEXT: StepText = StepText {
     formula: "scores[i][j] = query_i · key_j   (n × n: rows are queries, columns are keys)",
     explain: "How well does token i's query match token j's key? Their dot product: multiply component by component and add. A large score means a good match. Rows are the tokens asking (queries), columns the tokens being asked (keys). Click any score to see its sum written out.",
     hint: "Click a score to see its dot product written out term by term.",
+    lab: "",
 };
 
 #[component]

@@ -15,6 +15,7 @@ pub const TEXT: StepText = StepText {
     formula: "words = sentence without commas, split on spaces · vocabulary = sorted(set(words)) · id = index in vocabulary",
     explain: "A model cannot read letters, so the sentence is cut into words, and each distinct word gets a number: its place in the alphabetically sorted vocabulary (capitals sort first, as in Python). A word used twice gets the same id, so it will get the same embedding. Click a token to follow it as the query through every step.",
     hint: "Click a token, say “she”, to follow it as the query through every step; or type a sentence of your own.",
+    lab: "",
 };
 
 #[component]
@@ -61,7 +62,7 @@ pub fn SentenceStep() -> impl IntoView {
                             type="button"
                             class="token"
                             data-token=i.to_string()
-                            aria-pressed=move || (state.selected.get() == Some(i)).to_string()
+                            aria-pressed=move || (state.query.get() == i).to_string()
                             on:click=move |_| state.selected.update(|s| *s = if *s == Some(i) { None } else { Some(i) })
                         >
                             <span class="token-word" dir="auto">{word}</span>

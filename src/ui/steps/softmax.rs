@@ -16,6 +16,7 @@ pub const TEXT: StepText = StepText {
     formula: "weights[i][j] = exp(s_ij) / Σ_k exp(s_ik)   — each row sums to 1",
     explain: "The softmax turns each row of scores into weights between 0 and 1 that add up to 1: how much of its attention token i pays to each token j. Bigger scores win more than proportionally, because of the exponential. Only differences within a row matter: adding the same number to a whole row changes nothing. (We subtract the row's largest score first, so huge scores never overflow.)",
     hint: "Follow a token and read its row: the weights add up to 1, and the largest goes to the key whose score was largest.",
+    lab: "",
 };
 
 #[component]
