@@ -14,8 +14,12 @@ import { fileURLToPath } from 'node:url';
  * on the same toolchain (miniz_oxide is 10.7 KB of the wasm before gzip). The house (issue 15)
  * stayed within 386.0 KB; the first fixes of issue 20 (the word memory that gives a retyped
  * sentence its rows back, the nav and "Open in the full explorer" keeping the model in the
- * address, the cells' messages) brought it to 386.7 KB. */
-const BUDGET = 387_000;
+ * address, the cells' messages) brought it to 386.7 KB. The rest of issue 20 brought it to
+ * 396.6 KB: the Embed dialog (steps, controls, theme, live preview, measured height, Copy, the
+ * host check) is about 5.5 KB of the wasm, measured by building without it; the sticky edit bar,
+ * the phone tables, the walk's summary and the rest about 4 KB. The dialog is used by teachers
+ * only: issue 21's code on demand should take it out of the first download. */
+const BUDGET = 397_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;

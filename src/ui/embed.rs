@@ -15,7 +15,6 @@ use wasm_bindgen::prelude::*;
 use crate::core::link::{params, snippet, Controls, Embed, Page, Part, Shown, Theme};
 use crate::core::pipeline::{in_order, Step};
 use crate::ui::api;
-use crate::ui::export::copy_text;
 use crate::ui::share::{model_code, page_url};
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::text as steps_text_of;
@@ -166,7 +165,6 @@ pub fn OpenFull(first: Option<Step>) -> impl IntoView {
 }
 
 /// What the author chose in the Embed dialog.
-#[derive(Clone, PartialEq)]
 struct Choice {
     steps: Vec<Step>,
     controls: Controls,
@@ -213,16 +211,24 @@ fn embed_url(state: AppState, choice: &Choice) -> String {
 /// Until the preview says how tall it is.
 const FIRST_HEIGHT: u32 = 600;
 
-/// Asks whether this server sends `Access-Control-Allow-Origin: *` with the app's code, which
-/// a sandboxed frame (an opaque origin) needs; `true` when it cannot tell.
-#[wasm_bindgen(inline_js = "export function sends_cors() {
+/// Shows `#host-warning` if this server does not send `Access-Control-Allow-Origin: *` with the
+/// app's code, which a sandboxed frame (an opaque origin) needs; silent when it cannot tell.
+#[wasm_bindgen(inline_js = "export function copy_snippet(text) {
+  const said = (words) => { document.getElementById('embed-copied').textContent = words; };
+  navigator.clipboard.writeText(text).then(() => said('Copied: paste it into the course page.'),
+    () => said('The browser did not allow copying: select the text above and press Ctrl+C (⌘C).'));
+}
+export function check_host() {
   const wasm = document.querySelector('link[rel=preload][href$=\".wasm\"]');
-  if (!wasm) return Promise.resolve(true);
-  return fetch(wasm.href, { method: 'HEAD', cache: 'no-store' })
-    .then((r) => r.headers.get('access-control-allow-origin') === '*', () => true);
+  if (wasm) fetch(wasm.href, { method: 'HEAD', cache: 'no-store' }).then((r) => {
+    const warning = document.getElementById('host-warning');
+    if (warning && r.headers.get('access-control-allow-origin') !== '*') warning.hidden = false;
+  }, () => {});
 }")]
 extern "C" {
-    async fn sends_cors() -> JsValue;
+    fn check_host();
+    /// Copies `text` and says in `#embed-copied` whether the browser allowed it.
+    fn copy_snippet(text: &str);
 }
 
 /// The "Embed" button and its dialog: the steps (those shown, preselected), the controls and
@@ -235,9 +241,7 @@ pub fn EmbedButton() -> impl IntoView {
         <button type="button" data-action="embed" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
             "Embed"
         </button>
-        <Show when=move || open.get()>
-            <EmbedDialog/>
-        </Show>
+        {move || open.get().then(EmbedDialog)}
     }
 }
 
@@ -264,13 +268,8 @@ fn EmbedDialog() -> impl IntoView {
     });
     on_cleanup(move || listener.remove());
     let text = Memo::new(move |_| snippet(&url.get(), height.get()));
-    let copied = RwSignal::new(None::<bool>);
-    let copy = move |_| {
-        let snippet = text.get_untracked();
-        leptos::task::spawn_local(async move { copied.set(Some(copy_text(&snippet).await)) });
-    };
-    let blank_here = RwSignal::new(false);
-    leptos::task::spawn_local(async move { blank_here.set(sends_cors().await == JsValue::FALSE) });
+    let copy = move |_| copy_snippet(&text.get_untracked());
+    check_host();
 
     let step_box = move |step: Step| {
         let toggle = move |ev| {
@@ -321,17 +320,11 @@ fn EmbedDialog() -> impl IntoView {
             <p>
                 <button type="button" data-action="copy-embed" on:click=copy disabled=move || choice.with(|c| c.steps.is_empty())>"Copy"</button>
                 " "
-                <span role="status" data-stat="copied">{move || copied.get().map(|ok| if ok {
-                    "Copied: paste it into the course page."
-                } else {
-                    "The browser did not allow copying: select the text above and press Ctrl+C (⌘C)."
-                })}</span>
+                <span role="status" id="embed-copied" data-stat="copied"></span>
             </p>
-            <Show when=move || blank_here.get()>
-                <p class="field-error" role="alert" data-stat="host-warning">
+            <p class="field-error" role="alert" id="host-warning" data-stat="host-warning" hidden>
                     "This server does not send “Access-Control-Allow-Origin: *” with the explorer's files, and a sandboxed frame needs it: on a course page the frame would stay blank. Host the explorer where it is sent (GitHub Pages does; see the README's hosting note)."
-                </p>
-            </Show>
+            </p>
             <p class="note">"Preview, as a course page will show it:"</p>
             <iframe
                 class="embed-preview"

@@ -89,13 +89,6 @@ pub fn Files() -> impl IntoView {
     }
 }
 
-/// Puts `text` on the clipboard; whether the browser allowed it (it refuses without focus, or
-/// in a sandboxed frame).
-pub async fn copy_text(text: &str) -> bool {
-    let written = window().navigator().clipboard().write_text(text);
-    wasm_bindgen_futures::JsFuture::from(written).await.is_ok()
-}
-
 /// "Copy as PyTorch": the script goes to the clipboard (where the browser allows) and is shown.
 #[component]
 pub fn CopyPytorch() -> impl IntoView {
@@ -103,10 +96,11 @@ pub fn CopyPytorch() -> impl IntoView {
     let script = RwSignal::new(None::<String>);
     let copy = move |_| {
         let text = state.model.with_untracked(pytorch_script);
+        let clipboard = window().navigator().clipboard();
+        let written = clipboard.write_text(&text);
         // Refused without focus or in a sandboxed frame: the script is shown to copy by hand.
-        let copying = text.clone();
         leptos::task::spawn_local(async move {
-            copy_text(&copying).await;
+            wasm_bindgen_futures::JsFuture::from(written).await.ok();
         });
         script.set(Some(text));
     };
