@@ -196,6 +196,15 @@ test('in both themes the largest and smallest weight differ by 3:1 and every num
     assert.ok(big >= 3, `${theme}: largest against smallest ${big.toFixed(2)}`);
     assert.ok(contrast(strong.fill, strong.text) >= 4.5, `${theme}: text on the strongest cell`);
     assert.ok(contrast(weak.fill, weak.text) >= 4.5, `${theme}: text on the weakest cell`);
+    // The attention lines: she's strongest line (to "dog") stands out from the panel.
+    const line = await page.$eval('svg[data-view="lines"] line[data-key="1"]', (l) => {
+      const parse = (c) => c.match(/[\d.]+/g).map(Number);
+      const stroke = parse(getComputedStyle(l).stroke);
+      const alpha = Number(l.getAttribute('stroke-opacity'));
+      const panel = parse(getComputedStyle(l.closest('.step')).backgroundColor);
+      return { line: stroke.slice(0, 3).map((v, i) => Math.round(panel[i] + (v - panel[i]) * alpha)), panel: panel.slice(0, 3) };
+    });
+    assert.ok(contrast(line.line, line.panel) >= 3, `${theme}: the strongest line ${contrast(line.line, line.panel).toFixed(2)}`);
     // A near-uniform map: raschka's weights (all within 0.13 … 0.22) still span the scale.
     await page.selectOption('[data-control="preset"]', 'raschka');
     await page.waitForFunction(() => window.attentionExplorer.state().sentence.startsWith('Life'));
@@ -281,6 +290,24 @@ test('a message never moves a table or covers a control', async () => {
   assert.deepEqual(await below(), before, 'the next table stays put');
   assert.equal(await width(), w, 'the table keeps its width');
   await page.keyboard.press('Escape');
+  // On a phone too, for a matrix stacked under another: the message covers no button or field.
+  const phone = (await open(env.browser, `${env.base}?preset=dog`, { width: 390, height: 844 })).page;
+  for (const name of ['w_query', 'w_key', 'w_value']) {
+    await phone.click(`${cellSelector(name, 1, 1)} input`);
+    await phone.keyboard.type('1,5x');
+    const covered = await phone.$eval(`${cellSelector(name, 1, 1)} [role="alert"]`, (alert) => {
+      const a = alert.getBoundingClientRect();
+      const own = alert.closest('td').querySelector('input');
+      return [...document.querySelectorAll('button, input, select, textarea, canvas')]
+        .filter((el) => el !== own && el.offsetParent !== null)
+        .filter((el) => { const r = el.getBoundingClientRect(); return r.left < a.right && r.right > a.left && r.top < a.bottom && r.bottom > a.top; })
+        .map((el) => el.outerHTML.slice(0, 80));
+    });
+    assert.deepEqual(covered, [], `${name}'s message covers nothing`);
+    await phone.keyboard.press('Tab');
+  }
+  await picture(phone.locator('#step-projections'), 'tests/e2e/output/use-cell-message-phone.png');
+  await phone.close();
   // A size field's message covers neither Undo nor Reset.
   await page.fill('[data-control="d_k"]', '999');
   await page.waitForSelector('.controls [role="alert"]');
@@ -326,6 +353,13 @@ test('words about the numbers follow the numbers: raschka\'s context step, and a
   assert.match(blend, /^Here “first” pays [\d.]+% of its attention to “[^”]+”/, blend);
   assert.doesNotMatch(await page.textContent('#step-context'), /88%/);
   await page.close();
+  // Re-initialised, the dog story is no longer the Example's: the menu says so.
+  const { page: drawn } = await open(env.browser, `${env.base}?preset=dog`);
+  await drawn.click('[data-action="reinit"]');
+  await drawn.waitForFunction(() => document.querySelector('[data-control="preset"]').value === '');
+  assert.match(await drawn.$eval('[data-control="preset"]', (s) => s.selectedOptions[0].textContent), /Your own model/);
+  assert.doesNotMatch(await drawn.textContent('#step-context [data-stat="blend"]'), /88\.3%/);
+  await drawn.close();
   const { page: embed } = await open(env.browser, `${env.base}?preset=dog&embed=1&steps=scale,mask,weights`);
   assert.doesNotMatch(await embed.textContent('main'), /lab below/);
   await embed.close();
