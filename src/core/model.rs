@@ -351,7 +351,8 @@ impl Model {
         }
     }
 
-    fn matrix_mut(&mut self, target: Editable) -> Option<&mut DMatrix<f64>> {
+    /// One of the learner's editable matrices, to change in place (its shape stays).
+    pub(crate) fn matrix_mut(&mut self, target: Editable) -> Option<&mut DMatrix<f64>> {
         match target {
             Editable::Embedding => Some(&mut self.embedding),
             Editable::Weight(head, p) => self.heads.get_mut(head).map(|h| &mut h[p]),

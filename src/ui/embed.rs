@@ -114,23 +114,32 @@ fn answer_messages(state: AppState) {
     });
 }
 
-/// The full explorer's address for the page as it is now: the model and what is shown, but no
-/// embed options and no hidden steps (the full page shows everything), opening at `first`.
-fn full_url(state: AppState, first: Option<Step>) -> String {
-    let shown = Shown {
+/// What the page shows now, with no hidden steps: the full page shows every step, and an embed
+/// names its own.
+fn shown_unhidden(state: AppState) -> Shown {
+    Shown {
         hidden: Vec::new(),
         ..untrack(|| state.shown())
-    };
-    let fragment = params::write(
+    }
+}
+
+/// The fragment carrying the model and `shown`, opening at `at`.
+fn fragment(state: AppState, shown: &Shown, at: Option<Step>) -> String {
+    params::write(
         &Page {
             model: &model_code(state),
-            shown: &shown,
+            shown,
             embed: None,
-            at: first,
+            at,
         },
         Part::Fragment,
-    );
-    page_url("", &fragment)
+    )
+}
+
+/// The full explorer's address for the page as it is now: the model and what is shown, but no
+/// embed options and no hidden steps, opening at `first`.
+fn full_url(state: AppState, first: Option<Step>) -> String {
+    page_url("", &fragment(state, &shown_unhidden(state), first))
 }
 
 /// "Open in the full explorer": a link carrying the state, opening at the embed's first step
@@ -183,10 +192,7 @@ fn embed_url(state: AppState, choice: &Choice) -> String {
         controls: (choice.controls != Controls::None).then_some(choice.controls),
         theme: choice.theme,
     };
-    let shown = Shown {
-        hidden: Vec::new(),
-        ..untrack(|| state.shown())
-    };
+    let shown = shown_unhidden(state);
     let query = params::write(
         &Page {
             model: "",
@@ -196,16 +202,7 @@ fn embed_url(state: AppState, choice: &Choice) -> String {
         },
         Part::Query,
     );
-    let fragment = params::write(
-        &Page {
-            model: &model_code(state),
-            shown: &shown,
-            embed: None,
-            at: None,
-        },
-        Part::Fragment,
-    );
-    page_url(&query, &fragment)
+    page_url(&query, &fragment(state, &shown, None))
 }
 
 /// Until the preview says how tall it is.

@@ -438,3 +438,35 @@ test('an embed with controls=none edits and undoes; an empty steps= is refused w
   assert.ok(await empty.$('#step-sentence'), 'every step is shown');
   await empty.close();
 });
+
+test('the walk\'s card never covers the figure a stop asks you to watch, and its last stop sums up', async () => {
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const { page } = await open(env.browser, `${env.base}?preset=dog&walk=1`, viewport);
+    for (const [stop, figure] of [[7, '#lab-sqrt-dk .lab-plot svg'], [9, 'table[data-lab-matrix="neg_inf"]']]) {
+      while (!(await page.textContent('.walk-where')).startsWith(`${stop} of`)) await page.click('[data-action="walk-next"]');
+      await page.waitForFunction((id) => document.getElementById(id).getAttribute('aria-current') === 'step', stop === 7 ? 'lab-sqrt-dk' : 'lab-mask');
+      await page.waitForTimeout(300);
+      // The learner scrolls the figure to the middle of the screen, as one does to watch it.
+      await page.$eval(figure, (f) => f.scrollIntoView({ block: 'center' }));
+      const overlap = await page.$eval(figure, (f) => {
+        const a = f.getBoundingClientRect(), b = document.querySelector('.walk').getBoundingClientRect();
+        return Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left)) * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+      });
+      if (viewport.width >= 1000) assert.equal(overlap, 0, `stop ${stop}: the card stands beside the page`);
+      else {
+        // On a phone the card sits at the top: the figure's middle stays in sight below it.
+        const clear = await page.$eval(figure, (f) => {
+          const a = f.getBoundingClientRect(), b = document.querySelector('.walk').getBoundingClientRect();
+          return (a.top + a.bottom) / 2 > b.bottom;
+        });
+        assert.ok(clear, `stop ${stop}: the figure's middle is below the card`);
+      }
+    }
+    while ((await page.textContent('[data-action="walk-next"]')) !== 'Finish') await page.click('[data-action="walk-next"]');
+    assert.match(await page.textContent('.walk-summary'), /That is the whole of self-attention/);
+    await picture(page, `tests/e2e/output/use-walk-last-${viewport.width}.png`);
+    await page.click('[data-action="walk-next"]');
+    await page.waitForSelector('.walk', { state: 'hidden' });
+    await page.close();
+  }
+});

@@ -1,0 +1,415 @@
+//! Training: an objective on the trace, its loss, the gradient of that loss with respect to every
+//! parameter and intermediate (the backward pass of each forward step, equal to PyTorch's
+//! autograd in float64), and the optimisers `torch.optim` computes (SGD, Adam).
+
+use nalgebra::DMatrix;
+use serde_json::Value;
+
+use super::model::{Editable, Model, Projection};
+use super::softmax::is_future;
+use super::trace::Trace;
+
+/// A parameter an optimiser step may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// The embedding table.
+    Embedding,
+    /// Every head's W_query, W_key or W_value.
+    Weight(Projection),
+}
+
+impl Param {
+    /// The four, in the order of `"train"`'s names.
+    pub const ALL: [Param; 4] = [
+        Param::Embedding,
+        Param::Weight(Projection::Query),
+        Param::Weight(Projection::Key),
+        Param::Weight(Projection::Value),
+    ];
+
+    /// Its name in `"train"`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Param::Embedding => "embedding",
+            Param::Weight(p) => p.key(),
+        }
+    }
+}
+
+/// One "make this query attend to this key" target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The head.
+    pub head: usize,
+    /// The query token (row of the weights).
+    pub query: usize,
+    /// The key token (column).
+    pub key: usize,
+}
+
+/// What the loss measures.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Goal {
+    /// L = −mean over the targets of ln weights[head][query][key].
+    Attend(Vec<Target>),
+    /// L = mean over every cell of (output − target)², as `F.mse_loss`.
+    Output(DMatrix<f64>),
+}
+
+/// A loss and what an optimiser step may change, as JSON gives it:
+/// `{"attend": [{"head", "query", "key"}, …]}` or `{"output": [[…]]}`, and optionally
+/// `"train": ["embedding", "w_query", "w_key", "w_value"]` (all four when absent).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Objective {
+    /// The loss.
+    pub goal: Goal,
+    /// What a step changes.
+    pub train: Vec<Param>,
+}
+
+impl Objective {
+    /// Reads an objective for `model`, refusing with a message what the loss cannot be taken of.
+    pub fn read(json: &str, model: &Model) -> Result<Objective, String> {
+        let value: Value =
+            serde_json::from_str(json).map_err(|e| format!("the objective is not JSON: {e}"))?;
+        Objective::from_value(&value, model)
+    }
+
+    /// As [`Objective::read`], from parsed JSON.
+    pub fn from_value(value: &Value, model: &Model) -> Result<Objective, String> {
+        let object = value
+            .as_object()
+            .ok_or("the objective must be an object with \"attend\" or \"output\"")?;
+        if let Some(key) = object
+            .keys()
+            .find(|k| !["attend", "output", "train"].contains(&k.as_str()))
+        {
+            return Err(format!(
+                "unknown field \"{key}\": use \"attend\" or \"output\", and \"train\""
+            ));
+        }
+        let goal = match (object.get("attend"), object.get("output")) {
+            (Some(_), Some(_)) => {
+                return Err("give \"attend\" or \"output\", not both".into());
+            }
+            (Some(targets), None) => Goal::Attend(read_targets(targets, model)?),
+            (None, Some(target)) => Goal::Output(read_output(target, model)?),
+            (None, None) => return Err("give \"attend\" or \"output\"".into()),
+        };
+        let train = match object.get("train") {
+            None => Param::ALL.to_vec(),
+            Some(names) => read_train(names)?,
+        };
+        Ok(Objective { goal, train })
+    }
+}
+
+fn read_targets(value: &Value, model: &Model) -> Result<Vec<Target>, String> {
+    let list = value
+        .as_array()
+        .ok_or("\"attend\" must be a list of {\"head\", \"query\", \"key\"}")?;
+    if list.is_empty() {
+        return Err("\"attend\" has no targets".into());
+    }
+    let (heads, n) = (model.heads().len(), model.tokens().len());
+    list.iter()
+        .enumerate()
+        .map(|(t, item)| {
+            let index = |name: &str, limit: usize| -> Result<usize, String> {
+                let i = item
+                    .get(name)
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| format!("attend[{t}].{name} must be a whole number"))?;
+                usize::try_from(i)
+                    .ok()
+                    .filter(|&i| i < limit)
+                    .ok_or_else(|| format!("attend[{t}].{name} is {i}, beyond 0 … {}", limit - 1))
+            };
+            let target = Target {
+                head: index("head", heads)?,
+                query: index("query", n)?,
+                key: index("key", n)?,
+            };
+            if model.causal && is_future(target.query, target.key) {
+                return Err(format!(
+                    "attend[{t}]: under the causal mask query {} cannot see key {} (its weight is 0, its log −∞)",
+                    target.query, target.key
+                ));
+            }
+            Ok(target)
+        })
+        .collect()
+}
+
+fn read_output(value: &Value, model: &Model) -> Result<DMatrix<f64>, String> {
+    let n = model.tokens().len();
+    let width: usize = model.heads().iter().map(|h| h.d_v()).sum();
+    let rows = value
+        .as_array()
+        .filter(|r| r.len() == n)
+        .ok_or_else(|| format!("\"output\" must be {n} rows (one per token) of {width} numbers"))?;
+    let mut cells = Vec::with_capacity(n * width);
+    for (i, row) in rows.iter().enumerate() {
+        let row = row
+            .as_array()
+            .filter(|r| r.len() == width)
+            .ok_or_else(|| format!("output[{i}] must be {width} numbers (every head's d_v)"))?;
+        for (j, x) in row.iter().enumerate() {
+            let x = x
+                .as_f64()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("output[{i}][{j}] is not a finite number"))?;
+            cells.push(x);
+        }
+    }
+    Ok(DMatrix::from_row_slice(n, width, &cells))
+}
+
+fn read_train(value: &Value) -> Result<Vec<Param>, String> {
+    let names = value
+        .as_array()
+        .ok_or("\"train\" must be a list of names")?;
+    let mut train = Vec::new();
+    for name in names {
+        let name = name.as_str().unwrap_or_default();
+        let param = Param::ALL
+            .into_iter()
+            .find(|p| p.key() == name)
+            .ok_or_else(|| {
+                format!("\"train\" names “{name}”: use embedding, w_query, w_key or w_value")
+            })?;
+        if !train.contains(&param) {
+            train.push(param);
+        }
+    }
+    Ok(train)
+}
+
+/// The gradient of the loss with respect to one head's projections and intermediates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeadGradient {
+    /// ∂L/∂W_query
+    pub w_query: DMatrix<f64>,
+    /// ∂L/∂W_key
+    pub w_key: DMatrix<f64>,
+    /// ∂L/∂W_value
+    pub w_value: DMatrix<f64>,
+    /// ∂L/∂queries
+    pub queries: DMatrix<f64>,
+    /// ∂L/∂keys
+    pub keys: DMatrix<f64>,
+    /// ∂L/∂values
+    pub values: DMatrix<f64>,
+    /// ∂L/∂scores, before scaling
+    pub scores: DMatrix<f64>,
+    /// ∂L/∂weights
+    pub weights: DMatrix<f64>,
+    /// ∂L/∂context
+    pub context: DMatrix<f64>,
+}
+
+/// The loss and its gradient with respect to every parameter, trained or not.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gradients {
+    /// L
+    pub loss: f64,
+    /// ∂L/∂embedding (vocabulary × d_in)
+    pub embedding: DMatrix<f64>,
+    /// Per head.
+    pub heads: Vec<HeadGradient>,
+}
+
+/// The loss of `objective` on `model`, and its gradient, backwards through every step.
+pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
+    let trace = Trace::of(model);
+    let n = trace.output.nrows();
+    let (loss, mut d_weights, d_output) = match &objective.goal {
+        Goal::Attend(targets) => {
+            let share = 1.0 / targets.len() as f64;
+            let mut d: Vec<DMatrix<f64>> =
+                trace.heads.iter().map(|_| DMatrix::zeros(n, n)).collect();
+            let mut loss = 0.0;
+            for t in targets {
+                let w = trace.heads[t.head].weights[(t.query, t.key)];
+                loss -= share * w.ln();
+                d[t.head][(t.query, t.key)] -= share / w;
+            }
+            (loss, d, None)
+        }
+        Goal::Output(target) => {
+            let diff = &trace.output - target;
+            let cells = diff.len() as f64;
+            (
+                diff.norm_squared() / cells,
+                vec![DMatrix::zeros(n, n); trace.heads.len()],
+                Some(diff * (2.0 / cells)),
+            )
+        }
+    };
+    let embedded = &trace.embedded;
+    let mut d_embedded = DMatrix::zeros(n, embedded.ncols());
+    let mut column = 0;
+    let heads = model
+        .heads()
+        .iter()
+        .zip(&trace.heads)
+        .zip(d_weights.iter_mut())
+        .map(|((head, h), d_weights)| {
+            let d_v = head.d_v();
+            let d_context = d_output
+                .as_ref()
+                .map_or_else(|| DMatrix::zeros(n, d_v), |d| d.columns(column, d_v).into());
+            column += d_v;
+            // context = weights · values
+            *d_weights += &d_context * h.values.transpose();
+            let d_values = h.weights.transpose() * &d_context;
+            // weights = softmax(masked), by row; a masked score gets nothing back.
+            let along: Vec<f64> = (0..n)
+                .map(|i| d_weights.row(i).dot(&h.weights.row(i)))
+                .collect();
+            let d_scaled = DMatrix::from_fn(n, n, |i, j| {
+                h.weights[(i, j)] * (d_weights[(i, j)] - along[i])
+            });
+            // scaled = scores / divisor; scores = queries · keysᵀ
+            let d_scores = d_scaled / model.scale.divisor(head.d_k());
+            let d_queries = &d_scores * &h.keys;
+            let d_keys = d_scores.transpose() * &h.queries;
+            d_embedded += &d_queries * head.w_query.transpose()
+                + &d_keys * head.w_key.transpose()
+                + &d_values * head.w_value.transpose();
+            HeadGradient {
+                w_query: embedded.transpose() * &d_queries,
+                w_key: embedded.transpose() * &d_keys,
+                w_value: embedded.transpose() * &d_values,
+                queries: d_queries,
+                keys: d_keys,
+                values: d_values,
+                scores: d_scores,
+                weights: d_weights.clone(),
+                context: d_context,
+            }
+        })
+        .collect();
+    // embedded = embedding[ids]: each token's gradient goes back to its word's row.
+    let mut embedding = DMatrix::zeros(model.embedding().nrows(), embedded.ncols());
+    for (t, &id) in model.tokens().ids.iter().enumerate() {
+        let row = embedding.row(id) + d_embedded.row(t);
+        embedding.set_row(id, &row);
+    }
+    Gradients {
+        loss,
+        embedding,
+        heads,
+    }
+}
+
+/// An optimiser, as `torch.optim` computes it in float64.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Optimizer {
+    /// `SGD(lr)`: p ← p − lr·g.
+    Sgd {
+        /// The learning rate.
+        lr: f64,
+    },
+    /// `Adam(lr)` with β = (0.9, 0.999), ε = 1e-8, bias-corrected.
+    Adam {
+        /// The learning rate.
+        lr: f64,
+    },
+}
+
+/// Adam's running averages, one pair per trained matrix.
+#[derive(Clone, Debug, Default)]
+struct Moments {
+    step: i32,
+    first: Vec<DMatrix<f64>>,
+    second: Vec<DMatrix<f64>>,
+}
+
+/// The matrices `train` names, in a fixed order: the embedding, then each head's projections.
+fn trained(model: &Model, train: &[Param]) -> Vec<Editable> {
+    let mut out = Vec::new();
+    if train.contains(&Param::Embedding) {
+        out.push(Editable::Embedding);
+    }
+    for h in 0..model.heads().len() {
+        for p in Projection::ALL {
+            if train.contains(&Param::Weight(p)) {
+                out.push(Editable::Weight(h, p));
+            }
+        }
+    }
+    out
+}
+
+fn gradient_of(g: &Gradients, target: Editable) -> &DMatrix<f64> {
+    match target {
+        Editable::Embedding => &g.embedding,
+        Editable::Weight(h, Projection::Query) => &g.heads[h].w_query,
+        Editable::Weight(h, Projection::Key) => &g.heads[h].w_key,
+        Editable::Weight(h, Projection::Value) => &g.heads[h].w_value,
+    }
+}
+
+/// `steps` optimiser steps on `model` towards `objective`: the losses before each step and after
+/// the last (`steps` + 1 values), and the trained model.
+pub fn train(
+    model: &Model,
+    objective: &Objective,
+    optimizer: Optimizer,
+    steps: usize,
+) -> (Vec<f64>, Model) {
+    let mut model = model.clone();
+    let targets = trained(&model, &objective.train);
+    let mut moments = Moments::default();
+    let mut losses = Vec::with_capacity(steps + 1);
+    for _ in 0..steps {
+        let g = gradients(&model, objective);
+        losses.push(g.loss);
+        step(&mut model, &targets, &g, optimizer, &mut moments);
+    }
+    losses.push(gradients(&model, objective).loss);
+    (losses, model)
+}
+
+fn step(
+    model: &mut Model,
+    targets: &[Editable],
+    g: &Gradients,
+    optimizer: Optimizer,
+    moments: &mut Moments,
+) {
+    moments.step += 1;
+    for (k, &target) in targets.iter().enumerate() {
+        let grad = gradient_of(g, target);
+        let Some(p) = model.matrix_mut(target) else {
+            continue;
+        };
+        match optimizer {
+            Optimizer::Sgd { lr } => *p -= grad * lr,
+            Optimizer::Adam { lr } => {
+                const B1: f64 = 0.9;
+                const B2: f64 = 0.999;
+                const EPS: f64 = 1e-8;
+                if moments.first.len() <= k {
+                    moments
+                        .first
+                        .push(DMatrix::zeros(grad.nrows(), grad.ncols()));
+                    moments
+                        .second
+                        .push(DMatrix::zeros(grad.nrows(), grad.ncols()));
+                }
+                let (m, v) = (&mut moments.first[k], &mut moments.second[k]);
+                // As torch.optim.Adam's single-tensor path orders the arithmetic.
+                m.zip_apply(grad, |m, g| *m += (g - *m) * (1.0 - B1));
+                v.zip_apply(grad, |v, g| *v = *v * B2 + g * g * (1.0 - B2));
+                let correction1 = 1.0 - B1.powi(moments.step);
+                let correction2_sqrt = (1.0 - B2.powi(moments.step)).sqrt();
+                let step_size = lr / correction1;
+                for ((p, &m), &v) in p.iter_mut().zip(m.iter()).zip(v.iter()) {
+                    *p -= step_size * m / (v.sqrt() / correction2_sqrt + EPS);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! `core::gradient`: the loss, every gradient and the optimisers against PyTorch's autograd
+//! (`tests/fixtures/grad_cases.json`), each backward step against finite differences, and every
+//! bad objective refused with its message.
+
+mod common;
+
+use attention_explorer::core::gradient::{gradients, train, Objective, Optimizer};
+use attention_explorer::core::model::{Editable, Model, Projection};
+use attention_explorer::core::presets::dog;
+use attention_explorer::core::state::{read_state_value, state_value};
+use common::{assert_close, fixture, matrix};
+use serde_json::Value;
+
+fn case_model(case: &Value) -> Model {
+    read_state_value(&case["state"]).expect("the fixture's state reads")
+}
+
+#[test]
+fn every_gradient_equals_autograd() {
+    let cases = fixture("grad_cases.json");
+    for (c, case) in cases["cases"].as_array().unwrap().iter().enumerate() {
+        let model = case_model(case);
+        let objective = Objective::from_value(&case["objective"], &model).expect("objective");
+        let g = gradients(&model, &objective);
+        let want = case["loss"].as_f64().unwrap();
+        assert!(
+            (g.loss - want).abs() <= 1e-9 * want.abs().max(1.0),
+            "case {c}: loss {} against {want}",
+            g.loss
+        );
+        assert_close(
+            &format!("case {c} embedding"),
+            &g.embedding,
+            &matrix(&case["grad"]["embedding"]),
+            1e-9,
+        );
+        for (h, head) in case["grad"]["heads"].as_array().unwrap().iter().enumerate() {
+            let ours = &g.heads[h];
+            for (name, m) in [
+                ("w_query", &ours.w_query),
+                ("w_key", &ours.w_key),
+                ("w_value", &ours.w_value),
+                ("queries", &ours.queries),
+                ("keys", &ours.keys),
+                ("values", &ours.values),
+                ("scores", &ours.scores),
+                ("weights", &ours.weights),
+                ("context", &ours.context),
+            ] {
+                assert_close(
+                    &format!("case {c} head {h} {name}"),
+                    m,
+                    &matrix(&head[name]),
+                    1e-9,
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn sgd_and_adam_follow_torch_optim() {
+    let cases = fixture("grad_cases.json");
+    let mut trained_cases = 0;
+    for (c, case) in cases["cases"].as_array().unwrap().iter().enumerate() {
+        let Some(run) = case.get("train").filter(|t| t.is_object()) else {
+            continue;
+        };
+        trained_cases += 1;
+        let model = case_model(case);
+        let objective = Objective::from_value(&case["objective"], &model).unwrap();
+        let lr = run["lr"].as_f64().unwrap();
+        let optimizer = match run["optimizer"].as_str().unwrap() {
+            "sgd" => Optimizer::Sgd { lr },
+            "adam" => Optimizer::Adam { lr },
+            other => panic!("case {c}: optimizer {other}"),
+        };
+        let steps = run["steps"].as_u64().unwrap() as usize;
+        let (losses, after) = train(&model, &objective, optimizer, steps);
+        let want: Vec<f64> = run["losses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        assert_eq!(losses.len(), want.len(), "case {c}: steps + 1 losses");
+        for (k, (a, e)) in losses.iter().zip(&want).enumerate() {
+            assert!(
+                (a - e).abs() <= 1e-9 * e.abs().max(1e-3),
+                "case {c}: loss {k}: {a} against {e}"
+            );
+        }
+        let expected = read_state_value(&run["state"]).unwrap();
+        assert_close(
+            &format!("case {c} trained embedding"),
+            after.embedding(),
+            expected.embedding(),
+            1e-9,
+        );
+        for (h, (a, e)) in after.heads().iter().zip(expected.heads()).enumerate() {
+            for p in Projection::ALL {
+                assert_close(
+                    &format!("case {c} trained head {h} {}", p.key()),
+                    &a[p],
+                    &e[p],
+                    1e-9,
+                );
+            }
+        }
+    }
+    assert!(trained_cases >= 10, "{trained_cases} training cases");
+}
+
+/// Central finite differences of the loss in every parameter, against the backward pass.
+#[test]
+fn the_backward_pass_matches_finite_differences() {
+    let model = dog();
+    for json in [
+        r#"{"attend": [{"head": 0, "query": 6, "key": 4}, {"head": 0, "query": 8, "key": 2}]}"#,
+        &format!(
+            "{{\"output\": {}}}",
+            serde_json::to_string(&vec![vec![0.5; 3]; 9]).unwrap()
+        ),
+    ] {
+        let objective = Objective::read(json, &model).unwrap();
+        let g = gradients(&model, &objective);
+        let h = 1e-6;
+        let targets = [
+            Editable::Embedding,
+            Editable::Weight(0, Projection::Query),
+            Editable::Weight(0, Projection::Key),
+            Editable::Weight(0, Projection::Value),
+        ];
+        for target in targets {
+            let (rows, cols) = model.matrix(target).unwrap().shape();
+            for i in 0..rows {
+                for j in 0..cols {
+                    let x = model.matrix(target).unwrap()[(i, j)];
+                    let loss_at = |v: f64| {
+                        let mut m = model.clone();
+                        m.set(target, i, j, v);
+                        gradients(&m, &objective).loss
+                    };
+                    let numeric = (loss_at(x + h) - loss_at(x - h)) / (2.0 * h);
+                    let analytic = match target {
+                        Editable::Embedding => g.embedding[(i, j)],
+                        Editable::Weight(_, Projection::Query) => g.heads[0].w_query[(i, j)],
+                        Editable::Weight(_, Projection::Key) => g.heads[0].w_key[(i, j)],
+                        Editable::Weight(_, Projection::Value) => g.heads[0].w_value[(i, j)],
+                    };
+                    assert!(
+                        (numeric - analytic).abs() < 1e-6 * numeric.abs().max(1.0),
+                        "{target:?} [{i}][{j}]: {analytic} against {numeric}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_objectives_are_refused_with_what_is_wrong() {
+    let model = dog();
+    let refused = |json: &str| Objective::read(json, &model).unwrap_err();
+    assert!(refused(r#"{"attend": [{"head": 0, "query": 1, "key": 6}]}"#).contains("causal mask"));
+    assert!(
+        refused(r#"{"attend": [{"head": 1, "query": 1, "key": 0}]}"#)
+            .contains("attend[0].head is 1")
+    );
+    assert!(
+        refused(r#"{"attend": [{"head": 0, "query": 9, "key": 0}]}"#)
+            .contains("attend[0].query is 9")
+    );
+    assert!(refused(r#"{"attend": []}"#).contains("no targets"));
+    assert!(refused(r#"{"output": [[1, 2, 3]]}"#).contains("9 rows"));
+    assert!(refused(&format!(
+        "{{\"output\": {}}}",
+        serde_json::to_string(&vec![vec![0.5; 2]; 9]).unwrap()
+    ))
+    .contains("output[0] must be 3 numbers"));
+    assert!(refused(
+        r#"{"output": [[1,2,3],[1,2,3],[1,2,3],[1,2,3],[1,2,3],[1,2,3],[1,2,3],[1,2,"x"],[1,2,3]]}"#
+    )
+    .contains("output[7][2]"));
+    assert!(
+        refused(r#"{"attend": [{"head": 0, "query": 1, "key": 0}], "train": ["w_q"]}"#)
+            .contains("“w_q”")
+    );
+    assert!(
+        refused(r#"{"attend": [{"head": 0, "query": 1, "key": 0}], "output": []}"#)
+            .contains("not both")
+    );
+    assert!(refused(r#"{}"#).contains("\"attend\" or \"output\""));
+    assert!(refused("[1]").contains("object"));
+    assert!(refused("{").contains("not JSON"));
+}
+
+#[test]
+fn training_moves_only_what_it_trains_and_she_learns_to_look_at_dog() {
+    let mut model = dog();
+    // From the dog's shapes with other numbers: she → dog is not there yet.
+    model.set(Editable::Weight(0, Projection::Key), 1, 0, -2.0);
+    let objective = Objective::read(
+        r#"{"attend": [{"head": 0, "query": 6, "key": 1}], "train": ["w_query", "w_key"]}"#,
+        &model,
+    )
+    .unwrap();
+    let (losses, after) = train(&model, &objective, Optimizer::Adam { lr: 0.05 }, 60);
+    assert!(losses.last().unwrap() < &losses[0]);
+    assert_eq!(after.embedding(), model.embedding());
+    assert_eq!(after.heads()[0].w_value, model.heads()[0].w_value);
+    let weight = (-losses.last().unwrap()).exp();
+    assert!(weight >= 0.88, "she → dog {weight}");
+    // A trained model saves and reads back like any other.
+    assert_eq!(read_state_value(&state_value(&after)).unwrap(), after);
+}
