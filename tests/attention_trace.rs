@@ -111,3 +111,149 @@ fn bad_arguments_exit_non_zero() {
         assert!(!out.stderr.is_empty());
     }
 }
+
+#[test]
+fn an_objective_adds_the_loss_and_every_gradient_and_train_adds_the_losses_and_the_state() {
+    let cases = common::fixture("grad_cases.json");
+    let case = cases["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["train"].is_object())
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("attention-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let objective = dir.join("objective.json");
+    std::fs::write(&objective, case["objective"].to_string()).unwrap();
+    let objective = objective.to_str().unwrap();
+    let state = case["state"].to_string();
+    let out = run(&["--state", "-", "--objective", objective], &state);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!((v["loss"].as_f64().unwrap() - case["loss"].as_f64().unwrap()).abs() < 1e-9);
+    common::assert_close(
+        "grad embedding",
+        &matrix(&v["grad"]["embedding"]),
+        &matrix(&case["grad"]["embedding"]),
+        1e-9,
+    );
+    common::assert_close(
+        "grad scores",
+        &matrix(&v["grad"]["heads"][0]["scores"]),
+        &matrix(&case["grad"]["heads"][0]["scores"]),
+        1e-9,
+    );
+    assert!(v.get("losses").is_none());
+
+    let run_ = &case["train"];
+    let (steps, lr) = (run_["steps"].to_string(), run_["lr"].to_string());
+    let optimizer = run_["optimizer"].as_str().unwrap();
+    let out = run(
+        &[
+            "--state",
+            "-",
+            "--objective",
+            objective,
+            "--train",
+            &steps,
+            "--optimizer",
+            optimizer,
+            "--lr",
+            &lr,
+        ],
+        &state,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let losses = v["losses"].as_array().unwrap();
+    assert_eq!(losses.len(), run_["losses"].as_array().unwrap().len());
+    common::assert_close(
+        "trained embedding",
+        &matrix(&v["trained"]["embedding"]),
+        &matrix(&run_["state"]["embedding"]),
+        1e-9,
+    );
+
+    // Bad flags and bad objectives: a message and exit 1.
+    let she = dir.join("she.json");
+    std::fs::write(&she, r#"{"attend": [{"head": 0, "query": 6, "key": 1}]}"#).unwrap();
+    let objective = she.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--preset", "dog", "--train", "5"], "need --objective"),
+        (
+            vec!["--preset", "dog", "--objective", objective, "--train", "x"],
+            "--train takes",
+        ),
+        (
+            vec![
+                "--preset",
+                "dog",
+                "--objective",
+                objective,
+                "--train",
+                "2",
+                "--lr",
+                "-1",
+            ],
+            "--lr takes",
+        ),
+        (
+            vec![
+                "--preset",
+                "dog",
+                "--objective",
+                objective,
+                "--train",
+                "2",
+                "--optimizer",
+                "rmsprop",
+            ],
+            "unknown optimizer",
+        ),
+        (
+            vec![
+                "--preset",
+                "dog",
+                "--objective",
+                objective,
+                "--optimizer",
+                "sgd",
+            ],
+            "need --train",
+        ),
+        (
+            vec![
+                "--preset",
+                "dog",
+                "--objective",
+                objective,
+                "--format",
+                "markdown",
+            ],
+            "writes JSON",
+        ),
+        (
+            vec![
+                "--preset",
+                "dog",
+                "--objective",
+                "/nonexistent/objective.json",
+            ],
+            "reading",
+        ),
+    ] {
+        let out = run(&args, "");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -214,3 +214,37 @@ fn training_moves_only_what_it_trains_and_she_learns_to_look_at_dog() {
     // A trained model saves and reads back like any other.
     assert_eq!(read_state_value(&state_value(&after)).unwrap(), after);
 }
+
+mod no_panic {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Any text as an objective: read or refused, never a panic.
+        #[test]
+        fn any_text_is_read_or_refused(text in ".{0,80}") {
+            let _ = Objective::read(&text, &dog());
+        }
+
+        /// Targets anywhere, of either kind, with any training list: refused, or a loss and a
+        /// step taken without a panic.
+        #[test]
+        fn any_target_is_refused_or_trained(
+            head in 0u64..3, query in 0u64..12, key in 0u64..12,
+            value in prop_oneof![Just(f64::MAX), -1e300f64..1e300, Just(0.0)],
+            output in any::<bool>(), names in proptest::collection::vec("[a-z_]{0,10}", 0..3),
+        ) {
+            let model = dog();
+            let json = if output {
+                serde_json::json!({ "output": vec![vec![value; 3]; 9], "train": names })
+            } else {
+                serde_json::json!({ "attend": [{ "head": head, "query": query, "key": key }] })
+            };
+            if let Ok(objective) = Objective::from_value(&json, &model) {
+                let _ = train(&model, &objective, Optimizer::Adam { lr: 0.1 }, 2);
+            }
+        }
+    }
+}

@@ -1,21 +1,38 @@
 //! Prints every intermediate of a model's attention, for tests and for authors' slides.
 //!
 //! attention-trace [--preset NAME | --state FILE | --state -] [--format json|markdown]
+//!                 [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]
 
 use std::io::Read;
 use std::process::ExitCode;
 
+use attention_explorer::core::gradient::{gradients, train, Objective, Optimizer};
 use attention_explorer::core::presets::{preset, PRESETS};
-use attention_explorer::core::report::{trace_json, trace_markdown};
-use attention_explorer::core::state::read_state;
+use attention_explorer::core::report::{gradients_json, trace_json, trace_markdown};
+use attention_explorer::core::state::{read_state, state_value};
 use attention_explorer::core::trace::Trace;
 
 const USAGE: &str =
-    "usage: attention-trace [--preset NAME | --state FILE | --state -] [--format json|markdown]";
+    "usage: attention-trace [--preset NAME | --state FILE | --state -] [--format json|markdown]
+                       [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]";
+
+/// A file's text, or standard input's for "-".
+fn read_text(path: &str) -> Result<String, String> {
+    if path == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("reading stdin: {e}"))?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))
+    }
+}
 
 fn run(args: &[String]) -> Result<String, String> {
     let mut source = None;
     let mut format = "json".to_owned();
+    let (mut objective, mut steps, mut optimizer, mut lr) = (None, None, None, None);
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let value = it
@@ -24,6 +41,30 @@ fn run(args: &[String]) -> Result<String, String> {
         match flag.as_str() {
             "--preset" | "--state" => source = Some((flag.clone(), value.clone())),
             "--format" => format = value.clone(),
+            "--objective" => objective = Some(value.clone()),
+            "--train" => {
+                steps = Some(
+                    value
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|&n| n <= 100_000)
+                        .ok_or_else(|| {
+                            format!(
+                                "--train takes a number of steps from 0 to 100000, not {value:?}"
+                            )
+                        })?,
+                )
+            }
+            "--optimizer" => optimizer = Some(value.clone()),
+            "--lr" => {
+                lr = Some(
+                    value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| x.is_finite() && *x > 0.0)
+                        .ok_or_else(|| format!("--lr takes a positive number, not {value:?}"))?,
+                )
+            }
             _ => return Err(format!("unknown option {flag}\n{USAGE}")),
         }
     }
@@ -34,22 +75,44 @@ fn run(args: &[String]) -> Result<String, String> {
             format!("unknown preset {name:?}; presets: {}", names.join(", "))
         })?,
         Some((_, path)) => {
-            let text = if path == "-" {
-                let mut text = String::new();
-                std::io::stdin()
-                    .read_to_string(&mut text)
-                    .map_err(|e| format!("reading stdin: {e}"))?;
-                text
-            } else {
-                std::fs::read_to_string(&path).map_err(|e| format!("reading {path}: {e}"))?
-            };
-            read_state(&text).map_err(|e| format!("invalid state: {e}"))?
+            read_state(&read_text(&path)?).map_err(|e| format!("invalid state: {e}"))?
         }
     };
+    if objective.is_none() && (steps.is_some() || optimizer.is_some() || lr.is_some()) {
+        return Err(format!(
+            "--train, --optimizer and --lr need --objective\n{USAGE}"
+        ));
+    }
     let trace = Trace::of(&model);
     match format.as_str() {
         "json" => {
-            Ok(serde_json::to_string_pretty(&trace_json(&trace)).expect("JSON values serialise"))
+            let mut out = trace_json(&trace);
+            if let Some(path) = objective {
+                let objective = Objective::read(&read_text(&path)?, &model)
+                    .map_err(|e| format!("invalid objective: {e}"))?;
+                let g = gradients(&model, &objective);
+                out["loss"] = g.loss.into();
+                out["grad"] = gradients_json(&g);
+                if let Some(steps) = steps {
+                    let lr = lr.unwrap_or(0.05);
+                    let optimizer = match optimizer.as_deref().unwrap_or("adam") {
+                        "adam" => Optimizer::Adam { lr },
+                        "sgd" => Optimizer::Sgd { lr },
+                        other => {
+                            return Err(format!("unknown optimizer {other:?}; use sgd or adam"))
+                        }
+                    };
+                    let (losses, trained) = train(&model, &objective, optimizer, steps);
+                    out["losses"] = losses.into();
+                    out["trained"] = state_value(&trained);
+                } else if optimizer.is_some() || lr.is_some() {
+                    return Err(format!("--optimizer and --lr need --train N\n{USAGE}"));
+                }
+            }
+            Ok(serde_json::to_string_pretty(&out).expect("JSON values serialise"))
+        }
+        _ if objective.is_some() => {
+            Err("--objective writes JSON: leave out --format or use --format json".into())
         }
         "markdown" => Ok(trace_markdown(&trace, 4)),
         other => Err(format!("unknown format {other:?}; use json or markdown")),

@@ -3,6 +3,7 @@
 use nalgebra::DMatrix;
 use serde_json::{json, Value};
 
+use super::gradient::Gradients;
 use super::pipeline::{head_matrices, Axes};
 use super::trace::{fmt, Trace};
 
@@ -50,6 +51,29 @@ pub fn trace_json(trace: &Trace) -> Value {
         "heads": heads,
         "output": rows(&trace.output),
     })
+}
+
+/// The loss's gradient as `attention-trace --objective` prints it: `embedding`, and per head the
+/// projections and the intermediates (`scores` before scaling).
+pub fn gradients_json(g: &Gradients) -> Value {
+    let heads: Vec<Value> = g
+        .heads
+        .iter()
+        .map(|h| {
+            json!({
+                "w_query": rows(&h.w_query),
+                "w_key": rows(&h.w_key),
+                "w_value": rows(&h.w_value),
+                "queries": rows(&h.queries),
+                "keys": rows(&h.keys),
+                "values": rows(&h.values),
+                "scores": rows(&h.scores),
+                "weights": rows(&h.weights),
+                "context": rows(&h.context),
+            })
+        })
+        .collect();
+    json!({ "embedding": rows(&g.embedding), "heads": heads })
 }
 
 /// One Markdown table: rows labelled with tokens, columns with tokens (queries × keys) or indices.
