@@ -247,3 +247,25 @@ fn a_new_word_gets_a_row_no_other_word_has_and_a_word_typed_again_its_own() {
         .unwrap();
     assert_eq!(doc.model.embedding()[(0, 0)], 7.0);
 }
+
+#[test]
+fn training_steps_until_a_seal_are_one_undo_step() {
+    use attention_explorer::core::gradient::{Objective, Optimizer, Trainer};
+    let start = dog();
+    let mut doc = Document::new(start.clone());
+    let objective =
+        Objective::read(r#"{"attend": [{"head": 0, "query": 6, "key": 4}]}"#, &start).unwrap();
+    let mut trainer = Trainer::new(Optimizer::Sgd { lr: 0.5 });
+    for _ in 0..5 {
+        let mut next = doc.model.clone();
+        trainer.step(&mut next, &objective);
+        doc.apply(Edit::Train(Box::new(next)), None).unwrap();
+    }
+    doc.apply(Edit::Seal, None).unwrap();
+    let trained = doc.model.clone();
+    assert_ne!(trained, start);
+    doc.apply(Edit::Undo, None).unwrap();
+    assert_eq!(doc.model, start, "one undo takes back the whole run");
+    doc.apply(Edit::Redo, None).unwrap();
+    assert_eq!(doc.model, trained);
+}

@@ -215,6 +215,7 @@ fn training_moves_only_what_it_trains_and_she_learns_to_look_at_dog() {
     assert_eq!(read_state_value(&state_value(&after)).unwrap(), after);
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 mod no_panic {
     use super::*;
     use proptest::prelude::*;
@@ -247,4 +248,17 @@ mod no_panic {
             }
         }
     }
+}
+
+#[test]
+fn a_loss_curve_is_drawn_on_a_log_scale() {
+    use attention_explorer::core::gradient::loss_curve;
+    let (path, decades) = loss_curve(&[1.0, 0.1, 0.01], 200.0, 100.0).unwrap();
+    assert_eq!(decades, vec![-2, -1, 0]);
+    assert_eq!(path, "M0.0,0.0 L100.0,50.0 L200.0,100.0");
+    // Non-positive or non-finite losses are left out; one loss still gets a decade to sit in.
+    let (path, decades) = loss_curve(&[f64::NAN, 0.5], 200.0, 100.0).unwrap();
+    assert_eq!(decades, vec![-1, 0]);
+    assert!(path.starts_with("M200.0,"), "{path}");
+    assert!(loss_curve(&[0.0, f64::INFINITY], 10.0, 10.0).is_none());
 }

@@ -18,8 +18,12 @@ import { fileURLToPath } from 'node:url';
  * 396.6 KB: the Embed dialog (steps, controls, theme, live preview, measured height, Copy, the
  * host check) is about 5.5 KB of the wasm, measured by building without it; the sticky edit bar,
  * the phone tables, the walk's summary and the rest about 4 KB. The dialog is used by teachers
- * only: issue 21's code on demand should take it out of the first download. */
-const BUDGET = 397_000;
+ * only: issue 21's code on demand should take it out of the first download. Issue 16's first
+ * part (the backward pass, the optimisers and the objective reader, the scripting API's
+ * gradients and train: 8.2 KB of the wasm; the training lab's view: 11.8 KB, each measured by
+ * building without it) brought it to 417.4 KB, within the 25 KB the issue allows; its lab is
+ * another candidate for issue 21's code on demand. */
+const BUDGET = 418_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;

@@ -63,6 +63,9 @@ pub enum Edit {
     Scale(Scale),
     /// A whole model: a preset, a loaded state, the saved work.
     Open(Box<Model>),
+    /// The model after a training step: the steps until the next [`Edit::Seal`] (a Run until
+    /// Pause, one Step) are one undo step.
+    Train(Box<Model>),
     /// Takes back the last step.
     Undo,
     /// Repeats the last step undone.
@@ -218,6 +221,7 @@ pub fn apply(
             replace(model, history, EditKey::Other, next);
         }
         Edit::Open(next) => replace(model, history, EditKey::Other, *next),
+        Edit::Train(next) => replace(model, history, EditKey::Training, *next),
         Edit::Undo => {
             history.undo(model);
         }

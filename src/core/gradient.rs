@@ -318,12 +318,60 @@ pub enum Optimizer {
     },
 }
 
-/// Adam's running averages, one pair per trained matrix.
-#[derive(Clone, Debug, Default)]
-struct Moments {
+/// An optimiser with its state (Adam's running averages), stepping a model towards an objective
+/// one step at a time, as a training loop calls `optimizer.step()`.
+#[derive(Clone, Debug)]
+pub struct Trainer {
+    optimizer: Optimizer,
     step: i32,
-    first: Vec<DMatrix<f64>>,
-    second: Vec<DMatrix<f64>>,
+    /// Adam's first and second moments, one pair per trained matrix, in [`trained`]'s order.
+    moments: Vec<(DMatrix<f64>, DMatrix<f64>)>,
+}
+
+impl Trainer {
+    /// A trainer that has taken no step.
+    pub fn new(optimizer: Optimizer) -> Trainer {
+        Trainer {
+            optimizer,
+            step: 0,
+            moments: Vec::new(),
+        }
+    }
+
+    /// One step on `model`; returns the gradients it took (their loss is the loss before it).
+    pub fn step(&mut self, model: &mut Model, objective: &Objective) -> Gradients {
+        let g = gradients(model, objective);
+        self.step += 1;
+        for (k, target) in trained(model, &objective.train).into_iter().enumerate() {
+            let grad = gradient_of(&g, target);
+            let Some(p) = model.matrix_mut(target) else {
+                continue;
+            };
+            match self.optimizer {
+                Optimizer::Sgd { lr } => *p -= grad * lr,
+                Optimizer::Adam { lr } => {
+                    const B1: f64 = 0.9;
+                    const B2: f64 = 0.999;
+                    const EPS: f64 = 1e-8;
+                    if self.moments.len() <= k {
+                        let zeros = DMatrix::zeros(grad.nrows(), grad.ncols());
+                        self.moments.push((zeros.clone(), zeros));
+                    }
+                    let (m, v) = &mut self.moments[k];
+                    // As torch.optim.Adam's single-tensor path orders the arithmetic.
+                    m.zip_apply(grad, |m, g| *m += (g - *m) * (1.0 - B1));
+                    v.zip_apply(grad, |v, g| *v = *v * B2 + g * g * (1.0 - B2));
+                    let correction1 = 1.0 - B1.powi(self.step);
+                    let correction2_sqrt = (1.0 - B2.powi(self.step)).sqrt();
+                    let step_size = lr / correction1;
+                    for ((p, &m), &v) in p.iter_mut().zip(m.iter()).zip(v.iter()) {
+                        *p -= step_size * m / (v.sqrt() / correction2_sqrt + EPS);
+                    }
+                }
+            }
+        }
+        g
+    }
 }
 
 /// The matrices `train` names, in a fixed order: the embedding, then each head's projections.
@@ -360,56 +408,43 @@ pub fn train(
     steps: usize,
 ) -> (Vec<f64>, Model) {
     let mut model = model.clone();
-    let targets = trained(&model, &objective.train);
-    let mut moments = Moments::default();
-    let mut losses = Vec::with_capacity(steps + 1);
-    for _ in 0..steps {
-        let g = gradients(&model, objective);
-        losses.push(g.loss);
-        step(&mut model, &targets, &g, optimizer, &mut moments);
-    }
+    let mut trainer = Trainer::new(optimizer);
+    let mut losses: Vec<f64> = (0..steps)
+        .map(|_| trainer.step(&mut model, objective).loss)
+        .collect();
     losses.push(gradients(&model, objective).loss);
     (losses, model)
 }
 
-fn step(
-    model: &mut Model,
-    targets: &[Editable],
-    g: &Gradients,
-    optimizer: Optimizer,
-    moments: &mut Moments,
-) {
-    moments.step += 1;
-    for (k, &target) in targets.iter().enumerate() {
-        let grad = gradient_of(g, target);
-        let Some(p) = model.matrix_mut(target) else {
-            continue;
-        };
-        match optimizer {
-            Optimizer::Sgd { lr } => *p -= grad * lr,
-            Optimizer::Adam { lr } => {
-                const B1: f64 = 0.9;
-                const B2: f64 = 0.999;
-                const EPS: f64 = 1e-8;
-                if moments.first.len() <= k {
-                    moments
-                        .first
-                        .push(DMatrix::zeros(grad.nrows(), grad.ncols()));
-                    moments
-                        .second
-                        .push(DMatrix::zeros(grad.nrows(), grad.ncols()));
-                }
-                let (m, v) = (&mut moments.first[k], &mut moments.second[k]);
-                // As torch.optim.Adam's single-tensor path orders the arithmetic.
-                m.zip_apply(grad, |m, g| *m += (g - *m) * (1.0 - B1));
-                v.zip_apply(grad, |v, g| *v = *v * B2 + g * g * (1.0 - B2));
-                let correction1 = 1.0 - B1.powi(moments.step);
-                let correction2_sqrt = (1.0 - B2.powi(moments.step)).sqrt();
-                let step_size = lr / correction1;
-                for ((p, &m), &v) in p.iter_mut().zip(m.iter()).zip(v.iter()) {
-                    *p -= step_size * m / (v.sqrt() / correction2_sqrt + EPS);
-                }
-            }
-        }
+/// A loss curve's picture: the SVG path of `losses` (one point per step) in a `width` × `height`
+/// box on a log scale, and the powers of ten the scale spans (for its axis labels). Losses that
+/// are not positive and finite are left out; `None` with none left.
+pub fn loss_curve(losses: &[f64], width: f64, height: f64) -> Option<(String, Vec<i32>)> {
+    let logs: Vec<(usize, f64)> = losses
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.is_finite() && **l > 0.0)
+        .map(|(k, l)| (k, l.log10()))
+        .collect();
+    let (low, high) = logs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &(_, y)| {
+            (a.min(y), b.max(y))
+        });
+    if logs.is_empty() {
+        return None;
     }
+    let (bottom, top) = (
+        low.floor() as i32,
+        (high.ceil() as i32).max(low.floor() as i32 + 1),
+    );
+    let x = |k: usize| width * k as f64 / (losses.len().max(2) - 1) as f64;
+    let y = |v: f64| height * (f64::from(top) - v) / f64::from(top - bottom);
+    let path = logs
+        .iter()
+        .enumerate()
+        .map(|(n, &(k, v))| format!("{}{:.1},{:.1}", if n == 0 { 'M' } else { 'L' }, x(k), y(v)))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Some((path, (bottom..=top).collect()))
 }

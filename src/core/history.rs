@@ -14,6 +14,8 @@ pub enum EditKey {
     Cell(Editable, usize, usize),
     /// The typing of the sentence.
     Sentence,
+    /// Training steps (a Run, until it pauses).
+    Training,
     /// Anything else; never merged with the edit before it.
     Other,
 }

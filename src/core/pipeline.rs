@@ -84,6 +84,7 @@ impl Step {
         match self {
             Step::Scale => Some(Lab::SqrtDk),
             Step::Mask => Some(Lab::Mask),
+            Step::Softmax => Some(Lab::Train),
             _ => None,
         }
     }
@@ -107,6 +108,8 @@ pub enum Lab {
     SqrtDk,
     /// Why mask with −∞ before the softmax.
     Mask,
+    /// Train the weights towards a target.
+    Train,
 }
 
 impl Lab {
@@ -115,6 +118,7 @@ impl Lab {
         match self {
             Lab::SqrtDk => "lab-sqrt-dk",
             Lab::Mask => "lab-mask",
+            Lab::Train => "lab-train",
         }
     }
 }

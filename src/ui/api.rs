@@ -7,7 +7,8 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use crate::core::edit::Edit;
-use crate::core::report::trace_json;
+use crate::core::gradient::{gradients, train, Objective, Optimizer};
+use crate::core::report::{gradients_json, trace_json};
 use crate::core::script::locate_edit;
 use crate::core::state::write_state;
 use crate::ui::state::AppState;
@@ -33,13 +34,65 @@ pub fn trace_value(state: AppState) -> JsValue {
     parsed(&state.trace.with_untracked(|t| trace_json(t).to_string()))
 }
 
-/// Loads a saved state given as an object or as JSON text; nothing changes when it is refused.
-pub fn load(state: AppState, value: &JsValue) -> Result<(), String> {
-    let text = value
+/// JSON text given as itself or as an object.
+fn json_text(value: &JsValue) -> Option<String> {
+    value
         .as_string()
         .or_else(|| JSON::stringify(value).ok().and_then(|s| s.as_string()))
-        .ok_or("load needs a saved state: an object or JSON text")?;
+}
+
+/// Loads a saved state given as an object or as JSON text; nothing changes when it is refused.
+pub fn load(state: AppState, value: &JsValue) -> Result<(), String> {
+    let text = json_text(value).ok_or("load needs a saved state: an object or JSON text")?;
     state.load_state(&text)
+}
+
+fn objective(state: AppState, value: &JsValue) -> Result<Objective, String> {
+    let text = json_text(value).ok_or("give an objective: an object or JSON text")?;
+    state.model.with_untracked(|m| Objective::read(&text, m))
+}
+
+/// `{loss, grad}` as `attention-trace --objective` prints them, or the message.
+pub fn gradients_value(state: AppState, value: &JsValue) -> JsValue {
+    match objective(state, value) {
+        Ok(o) => {
+            let g = state.model.with_untracked(|m| gradients(m, &o));
+            parsed(&serde_json::json!({ "loss": g.loss, "grad": gradients_json(&g) }).to_string())
+        }
+        Err(e) => JsValue::from_str(&e),
+    }
+}
+
+/// Trains the page's model `{objective, steps, optimizer: "sgd"|"adam", lr}` as one undo step;
+/// the losses (steps + 1 of them), or the message.
+pub fn train_value(state: AppState, options: &JsValue) -> JsValue {
+    let field = |k: &str| Reflect::get(options, &JsValue::from_str(k)).unwrap_or_default();
+    let run = || -> Result<Vec<f64>, String> {
+        let o = objective(state, &field("objective"))?;
+        let steps = field("steps").as_f64().unwrap_or(1.0);
+        if !(steps.fract() == 0.0 && (0.0..=10_000.0).contains(&steps)) {
+            return Err("steps must be a whole number from 0 to 10000".into());
+        }
+        let lr = field("lr").as_f64().unwrap_or(0.05);
+        if !(lr.is_finite() && lr > 0.0) {
+            return Err("lr must be a positive number".into());
+        }
+        let optimizer = match field("optimizer").as_string().as_deref() {
+            None | Some("adam") => Optimizer::Adam { lr },
+            Some("sgd") => Optimizer::Sgd { lr },
+            Some(other) => return Err(format!("unknown optimizer “{other}”: use sgd or adam")),
+        };
+        let (losses, model) = state
+            .model
+            .with_untracked(|m| train(m, &o, optimizer, steps as usize));
+        state.apply(Edit::Train(Box::new(model)))?;
+        state.apply(Edit::Seal)?;
+        Ok(losses)
+    };
+    match run() {
+        Ok(losses) => parsed(&serde_json::json!(losses).to_string()),
+        Err(e) => JsValue::from_str(&e),
+    }
 }
 
 /// Sets one number of `embedding`, `w_query`, `w_key` or `w_value` as a typed number would,
@@ -96,6 +149,16 @@ pub fn install(state: AppState) {
     );
     set("edit", editor.as_ref());
     editor.forget();
+
+    let grads =
+        Closure::<dyn Fn(JsValue) -> JsValue>::new(move |o: JsValue| gradients_value(state, &o));
+    set("gradients", grads.as_ref());
+    grads.forget();
+
+    let trainer =
+        Closure::<dyn Fn(JsValue) -> JsValue>::new(move |o: JsValue| train_value(state, &o));
+    set("train", trainer.as_ref());
+    trainer.forget();
 
     // The module's linear memory in bytes (it only grows): what a long session must keep flat.
     let memory = Closure::<dyn Fn() -> JsValue>::new(|| {

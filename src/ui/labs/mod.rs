@@ -1,5 +1,6 @@
 //! Experiments beside the steps they explain: why √dₖ (after the scaling), why −∞ (after the
-//! mask), and what several heads add (inside the output step). The numbers come from
+//! mask), training the weights (after the softmax), and what several heads add (inside the
+//! output step). The numbers come from
 //! `core::sqrt_dk` and `core::labs`; these components only draw them. Each lab's file holds its
 //! words and its view; `frame` what they share.
 
@@ -12,12 +13,14 @@ pub mod frame;
 pub mod heads;
 pub mod mask;
 pub mod sqrt_dk;
+pub mod train;
 
 /// What the page says about `lab`.
 pub fn text(lab: Lab) -> &'static LabText {
     match lab {
         Lab::SqrtDk => &sqrt_dk::TEXT,
         Lab::Mask => &mask::TEXT,
+        Lab::Train => &train::TEXT,
     }
 }
 
@@ -26,5 +29,6 @@ pub fn render(lab: Lab) -> AnyView {
     match lab {
         Lab::SqrtDk => sqrt_dk::SqrtDkLab().into_any(),
         Lab::Mask => mask::MaskLab().into_any(),
+        Lab::Train => train::TrainLab().into_any(),
     }
 }

@@ -1,0 +1,101 @@
+// End-to-end: the training lab (issue 16) and the scripting API's gradients and train, as a
+// learner and a course page use them; the numbers against `attention-trace --objective`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { useBrowser, open, picture, projectRoot, assertClose } from './harness.mjs';
+
+const env = useBrowser();
+const stat = (page, name) => page.$eval(`[data-stat="${name}"]`, (e) => Number(e.dataset.value ?? e.textContent));
+const state = (page) => page.evaluate(() => window.attentionExplorer.state());
+
+async function openLab(viewport) {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`, viewport);
+  await page.$eval('#lab-train', (s) => s.scrollIntoView());
+  await page.waitForSelector('[data-action="train-step"]');
+  return page;
+}
+
+test('Step lowers the loss and raises the target weight; Undo takes the step back', async () => {
+  const page = await openLab();
+  // The followed "she", and the key she looks at second most: "ball".
+  assert.equal(await page.textContent('[data-stat="train_query"]'), '“she”');
+  assert.equal(await page.$eval('[data-control="train-key"]', (s) => s.selectedOptions[0].textContent), '4 “ball”');
+  const start = await state(page);
+  const [loss, weight] = [await stat(page, 'loss'), await stat(page, 'target_weight')];
+  assert.ok(Math.abs(weight - 0.0870) < 1e-3, `she → ball ${weight}`);
+  await page.click('[data-action="train-step"]');
+  await page.waitForFunction(() => document.querySelector('[data-stat="train_steps"]').textContent === '1');
+  assert.ok((await stat(page, 'loss')) < loss, 'the loss fell');
+  assert.ok((await stat(page, 'target_weight')) > weight, 'the weight rose');
+  // The weights table shows the trained model.
+  const trace = await page.evaluate(() => window.attentionExplorer.trace());
+  assert.equal(await page.getAttribute('table[data-matrix="weights"] td[data-row="6"][data-col="4"]', 'data-value'), String(trace.heads[0].weights[6][4]));
+  await page.click('[data-action="undo"]');
+  assert.deepEqual(await state(page), start);
+  await page.close();
+});
+
+test('Run and Pause: the whole run is one undo step, and Reset goes back to before training', async () => {
+  const page = await openLab({ width: 390, height: 844 });
+  const start = await state(page);
+  await page.click('[data-action="train-run"]');
+  assert.equal(await page.getAttribute('[data-action="train-run"]', 'aria-pressed'), 'true');
+  await page.waitForFunction(() => Number(document.querySelector('[data-stat="train_steps"]').textContent) >= 20);
+  await page.click('[data-action="train-run"]');
+  assert.equal(await page.textContent('[data-action="train-run"]'), 'Run');
+  assert.ok((await stat(page, 'target_weight')) > 0.5, 'she looks at the ball now');
+  assert.ok(await page.$('[data-curve="loss"]'), 'a loss curve');
+  await picture(page.locator('#lab-train'), 'tests/e2e/output/train-lab-phone-light.png');
+  const trained = await state(page);
+  await page.click('[data-action="undo"]');
+  assert.deepEqual(await state(page), start, 'one undo takes the run back');
+  await page.click('[data-action="redo"]');
+  assert.deepEqual(await state(page), trained);
+  await page.click('[data-action="train-reset"]');
+  assert.deepEqual(await state(page), start, 'Reset: the numbers from before training');
+  await page.click('[data-action="undo"]');
+  assert.deepEqual(await state(page), trained, 'and Undo brings the trained ones back');
+  await page.close();
+});
+
+test('the dog story backwards: from random projections, training makes "she" attend to "dog"', async () => {
+  const page = await openLab();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.click('[data-action="train-dog"]');
+  await page.waitForFunction(() => document.querySelector('[data-action="train-run"]').textContent === 'Run'
+    && Number(document.querySelector('[data-stat="train_steps"]').textContent) > 0, null, { timeout: 60_000 });
+  assert.equal(await page.$eval('[data-control="train-key"]', (s) => s.selectedOptions[0].textContent), '1 “dog”');
+  const weight = await stat(page, 'target_weight');
+  assert.ok(weight >= 0.88, `she → dog ${weight}`);
+  await picture(page.locator('#lab-train'), 'tests/e2e/output/train-lab-desktop-dark.png');
+  await page.close();
+});
+
+test('gradients() and train() equal attention-trace --objective, and refuse bad objectives', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=raschka`);
+  const objective = { attend: [{ head: 0, query: 5, key: 2 }], train: ['w_query', 'w_key'] };
+  const saved = await state(page);
+  const dir = mkdtempSync(join(tmpdir(), 'objective-'));
+  writeFileSync(join(dir, 'o.json'), JSON.stringify(objective));
+  const cli = (extra) => JSON.parse(execFileSync('cargo', ['run', '--quiet', '--bin', 'attention-trace', '--', '--state', '-', '--objective', join(dir, 'o.json'), ...extra], { cwd: projectRoot, input: JSON.stringify(saved), maxBuffer: 1 << 26 }).toString());
+  const expected = cli(['--train', '5', '--optimizer', 'sgd', '--lr', '0.1']);
+  const got = await page.evaluate((o) => window.attentionExplorer.gradients(o), objective);
+  assert.ok(Math.abs(got.loss - expected.loss) < 1e-12);
+  assertClose(got.grad.heads[0].w_query, expected.grad.heads[0].w_query, 'w_query');
+  assertClose(got.grad.embedding, expected.grad.embedding, 'embedding');
+  const losses = await page.evaluate((o) => window.attentionExplorer.train({ objective: o, steps: 5, optimizer: 'sgd', lr: 0.1 }), objective);
+  assert.equal(losses.length, 6);
+  losses.forEach((l, k) => assert.ok(Math.abs(l - expected.losses[k]) < 1e-12, `loss ${k}`));
+  assertClose((await state(page)).heads[0].w_query, expected.trained.heads[0].w_query, 'trained w_query');
+  // Refused with the CLI's messages; nothing changes.
+  const before = await state(page);
+  assert.match(await page.evaluate(() => window.attentionExplorer.gradients({ attend: [{ head: 3, query: 0, key: 0 }] })), /attend\[0\]\.head is 3/);
+  assert.match(await page.evaluate(() => window.attentionExplorer.train({ objective: { output: [[1]] } })), /"output" must be 6 rows/);
+  assert.match(await page.evaluate(() => window.attentionExplorer.train({ objective: { attend: [{ head: 0, query: 0, key: 1 }] }, optimizer: 'rmsprop' })), /unknown optimizer/);
+  assert.deepEqual(await state(page), before);
+  await page.close();
+});
