@@ -8,7 +8,7 @@ const DOG: &str = "tests/fixtures/pytorch/dog.py";
 
 #[test]
 fn the_dog_script_is_the_reviewed_one() {
-    let script = pytorch_script(&preset("dog").unwrap());
+    let script = pytorch_script(&preset("dog").unwrap(), None);
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
         std::fs::write(DOG, &script).unwrap();
     }
@@ -26,7 +26,7 @@ fn every_number_is_a_python_float_literal_that_round_trips() {
         model.set(Editable::Embedding, 0, col, x);
     }
     model.set(Editable::Weight(3, Projection::Value), 2, 0, 5e-324);
-    let script = pytorch_script(&model);
+    let script = pytorch_script(&model, None);
     for literal in ["1e-7", "-0.0", "1000000.0", "5e-324"] {
         assert!(script.contains(literal), "{literal}");
     }
@@ -34,4 +34,19 @@ fn every_number_is_a_python_float_literal_that_round_trips() {
     assert_eq!(script.matches("dtype=torch.float64)").count(), 1 + 3 * 4);
     assert!(script.contains("causal = False"));
     assert!(script.contains("scaled = scores / math.sqrt(keys.shape[1])"));
+}
+
+#[test]
+fn with_an_objective_the_script_takes_the_loss_and_prints_every_grad() {
+    use attention_explorer::core::gradient::Objective;
+    let model = preset("dog").unwrap();
+    let objective =
+        Objective::read(r#"{"attend": [{"head": 0, "query": 6, "key": 4}]}"#, &model).unwrap();
+    let script = pytorch_script(&model, Some(&objective));
+    assert!(script.contains("dtype=torch.float64, requires_grad=True)"));
+    assert!(script.contains("targets = [(0, 6, 4)]"));
+    assert!(script.contains("loss.backward()"));
+    assert!(script.contains("{w.grad}"));
+    // Without one, nothing of it.
+    assert!(!pytorch_script(&model, None).contains("requires_grad"));
 }

@@ -21,9 +21,10 @@ import { fileURLToPath } from 'node:url';
  * only: issue 21's code on demand should take it out of the first download. Issue 16's first
  * part (the backward pass, the optimisers and the objective reader, the scripting API's
  * gradients and train: 8.2 KB of the wasm; the training lab's view: 11.8 KB, each measured by
- * building without it) brought it to 417.4 KB, within the 25 KB the issue allows; its lab is
+ * building without it) and the objective in "Copy as PyTorch" brought it to 418.5 KB, within
+ * the 25 KB the issue allows; its lab is
  * another candidate for issue 21's code on demand. */
-const BUDGET = 418_000;
+const BUDGET = 419_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;

@@ -1,11 +1,13 @@
 //! "Copy as PyTorch": the model as a short, self-contained Python script that computes every
-//! step the tutorial's way in float64, head by head, and prints the weights and `output`.
+//! step the tutorial's way in float64, head by head, and prints the weights and `output`; with
+//! an objective, also its loss, `.backward()` and every parameter's `.grad`.
 //! Numbers are written in shortest round-trip form, so the script starts from our exact numbers.
 
 use std::fmt::Write;
 
 use nalgebra::DMatrix;
 
+use super::gradient::{Goal, Objective};
 use super::model::{Model, Projection, Scale};
 
 /// A float as Python reads it back exactly (`0.5`, `-0.0`, `1e-7`, `1e16`).
@@ -15,8 +17,9 @@ fn float(x: f64) -> String {
     format!("{x:?}")
 }
 
-/// A matrix as a `torch.tensor` literal in float64, one row per line.
-fn tensor(m: &DMatrix<f64>, indent: &str) -> String {
+/// A matrix as a `torch.tensor` literal in float64, one row per line; `grad` asks autograd to
+/// follow it.
+fn tensor(m: &DMatrix<f64>, indent: &str, grad: bool) -> String {
     let rows: Vec<String> = m
         .row_iter()
         .map(|r| {
@@ -25,8 +28,9 @@ fn tensor(m: &DMatrix<f64>, indent: &str) -> String {
         })
         .collect();
     format!(
-        "torch.tensor([\n{}\n{indent}], dtype=torch.float64)",
-        rows.join("\n")
+        "torch.tensor([\n{}\n{indent}], dtype=torch.float64{})",
+        rows.join("\n"),
+        if grad { ", requires_grad=True" } else { "" }
     )
 }
 
@@ -38,8 +42,9 @@ fn strings(words: &[String]) -> String {
         .replace(',', ", ")
 }
 
-/// The script for `model`.
-pub fn pytorch_script(model: &Model) -> String {
+/// The script for `model`, and for `objective` if one is given.
+pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
+    let grad = objective.is_some();
     let tokens = model.tokens();
     let mut s = String::new();
     let sentence = serde_json::to_string(model.sentence()).expect("a string always serialises");
@@ -58,13 +63,13 @@ pub fn pytorch_script(model: &Model) -> String {
          embedded = embedding[ids]\n",
         strings(&tokens.words),
         strings(&tokens.vocabulary),
-        tensor(model.embedding(), ""),
+        tensor(model.embedding(), "", grad),
     );
     for p in Projection::ALL {
         let heads: Vec<String> = model
             .heads()
             .iter()
-            .map(|h| format!("    {},", tensor(&h[p], "    ")))
+            .map(|h| format!("    {},", tensor(&h[p], "    ", grad)))
             .collect();
         let _ = writeln!(
             s,
@@ -83,7 +88,7 @@ pub fn pytorch_script(model: &Model) -> String {
         s,
         "\ncausal = {causal}\n\
          n = len(words)\n\
-         contexts = []\n\
+         head_weights, contexts = [], []\n\
          for h in range(len(w_query)):\n\
          \x20   queries = embedded @ w_query[h]\n\
          \x20   keys = embedded @ w_key[h]\n\
@@ -95,10 +100,43 @@ pub fn pytorch_script(model: &Model) -> String {
          \x20       scaled = scaled.masked_fill(future, -torch.inf)\n\
          \x20   weights = torch.softmax(scaled, dim=-1)\n\
          \x20   print(f\"head {{h}} weights:\\n{{weights}}\")\n\
+         \x20   head_weights.append(weights)\n\
          \x20   contexts.append(weights @ values)\n\n\
          # The heads' context vectors side by side.\n\
          output = torch.cat(contexts, dim=1)\n\
          print(f\"output:\\n{{output}}\")\n"
     );
+    if let Some(objective) = objective {
+        let loss = match &objective.goal {
+            Goal::Attend(targets) => {
+                let list: Vec<String> = targets
+                    .iter()
+                    .map(|t| format!("({}, {}, {})", t.head, t.query, t.key))
+                    .collect();
+                format!(
+                    "# The training lab's target: minus the mean log of these weights (head, query, key).\n\
+                     targets = [{}]\n\
+                     loss = -torch.stack([torch.log(head_weights[h][i, j]) for h, i, j in targets]).mean()",
+                    list.join(", ")
+                )
+            }
+            Goal::Output(target) => format!(
+                "# The target output: the mean squared difference.\n\
+                 target = {}\n\
+                 loss = torch.nn.functional.mse_loss(output, target)",
+                tensor(target, "", false)
+            ),
+        };
+        let _ = write!(
+            s,
+            "\n{loss}\n\
+             loss.backward()  # autograd: every parameter's .grad\n\
+             print(f\"loss: {{loss.item()}}\")\n\
+             print(f\"embedding.grad:\\n{{embedding.grad}}\")\n\
+             for h in range(len(w_query)):\n\
+             \x20   for name, w in ((\"w_query\", w_query[h]), (\"w_key\", w_key[h]), (\"w_value\", w_value[h])):\n\
+             \x20       print(f\"head {{h}} {{name}}.grad:\\n{{w.grad}}\")\n"
+        );
+    }
     s
 }

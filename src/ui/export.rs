@@ -95,7 +95,11 @@ pub fn CopyPytorch() -> impl IntoView {
     let state = use_app();
     let script = RwSignal::new(None::<String>);
     let copy = move |_| {
-        let text = state.model.with_untracked(pytorch_script);
+        // With the training lab's target, the script also takes the loss's gradients.
+        let objective = state.objective.get_untracked();
+        let text = state
+            .model
+            .with_untracked(|m| pytorch_script(m, objective.as_ref()));
         let clipboard = window().navigator().clipboard();
         let written = clipboard.write_text(&text);
         // Refused without focus or in a sandboxed frame: the script is shown to copy by hand.

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::edit::{self, Edit};
+use crate::core::gradient::Objective;
 use crate::core::heatmap::{Face, Palette};
 use crate::core::history::History;
 use crate::core::link::{Link, Shown, DEFAULT_DECIMALS, DEFAULT_SEED};
@@ -154,6 +155,8 @@ pub struct AppState {
     pub example: &'static str,
     /// The page is an embed (`embed=1`): no labs, no walk.
     pub embedded: bool,
+    /// The training lab's target once it has trained towards one ("Copy as PyTorch" adds it).
+    pub objective: RwSignal<Option<Objective>>,
     /// An embed's steps (`steps=`), numbered 1, 2, … in it; `None`: the pipeline's numbers.
     pub numbered: Option<&'static [Step]>,
 }
@@ -230,6 +233,7 @@ impl AppState {
             example,
             embedded,
             numbered: None,
+            objective: RwSignal::new(None),
         };
         state.show_as(start);
         state

@@ -2,7 +2,7 @@
 // learner and a course page use them; the numbers against `attention-trace --objective`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,4 +98,29 @@ test('gradients() and train() equal attention-trace --objective, and refuse bad 
   assert.match(await page.evaluate(() => window.attentionExplorer.train({ objective: { attend: [{ head: 0, query: 0, key: 1 }] }, optimizer: 'rmsprop' })), /unknown optimizer/);
   assert.deepEqual(await state(page), before);
   await page.close();
+});
+
+test('after training, "Copy as PyTorch" takes the loss\'s gradients, equal to the page\'s', async (t) => {
+  const page = await openLab();
+  await page.click('[data-action="train-step"]');
+  await page.waitForFunction(() => document.querySelector('[data-stat="train_steps"]').textContent === '1');
+  await page.click('[data-action="copy-pytorch"]');
+  const script = await page.textContent('pre[data-export="pytorch"]');
+  assert.match(script, /^loss\.backward\(\)/m);
+  assert.match(script, /targets = \[\(0, 6, 4\)\]/);
+  const page_grads = await page.evaluate(() => window.attentionExplorer.gradients({ attend: [{ head: 0, query: 6, key: 4 }] }));
+  await page.close();
+  const dir = mkdtempSync(join(tmpdir(), 'pytorch-grad-'));
+  const file = join(dir, 'explorer.py');
+  writeFileSync(file, `${script}\nimport json\nprint(json.dumps({"embedding": embedding.grad.tolist(), "w_query": w_query[0].grad.tolist(), "w_key": w_key[0].grad.tolist()}))\n`);
+  execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', file]);
+  if (spawnSync('python3', ['-c', 'import torch']).status !== 0) {
+    t.skip('PyTorch is not installed: the script was checked as Python but not run');
+    return;
+  }
+  const out = execFileSync('python3', [file], { encoding: 'utf8' }).trimEnd().split('\n');
+  const torch = JSON.parse(out[out.length - 1]);
+  assertClose(torch.embedding, page_grads.grad.embedding, 'embedding.grad');
+  assertClose(torch.w_query, page_grads.grad.heads[0].w_query, 'w_query.grad');
+  assertClose(torch.w_key, page_grads.grad.heads[0].w_key, 'w_key.grad');
 });

@@ -102,6 +102,7 @@ pub fn TrainLab() -> impl IntoView {
         }
         let mut model = state.model.get_untracked();
         let objective = objective();
+        state.objective.set(Some(objective.clone()));
         let mut t = trainer
             .get_value()
             .filter(|(_, last)| *last == model)
