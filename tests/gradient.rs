@@ -262,3 +262,28 @@ fn a_loss_curve_is_drawn_on_a_log_scale() {
     assert!(path.starts_with("M200.0,"), "{path}");
     assert!(loss_curve(&[0.0, f64::INFINITY], 10.0, 10.0).is_none());
 }
+
+#[test]
+fn a_target_fits_while_the_model_still_has_it_and_each_gradient_is_found_by_its_name() {
+    let mut model = dog();
+    let objective =
+        Objective::read(r#"{"attend": [{"head": 0, "query": 6, "key": 4}]}"#, &model).unwrap();
+    assert!(objective.fits(&model));
+    let g = gradients(&model, &objective);
+    assert_eq!(g.of("embedding", None), Some(&g.embedding));
+    assert_eq!(g.of("scores", Some(0)), Some(&g.heads[0].scores));
+    assert_eq!(g.of("w_value", Some(0)), Some(&g.heads[0].w_value));
+    assert_eq!(g.of("scores", Some(1)), None);
+    assert_eq!(g.of("embedded", Some(0)), None);
+    // A shorter sentence loses "ball"'s place: the target no longer fits.
+    let mut history = attention_explorer::core::history::History::default();
+    let mut seed = 0;
+    attention_explorer::core::edit::apply(
+        &mut model,
+        &mut history,
+        &mut seed,
+        attention_explorer::core::edit::Edit::Sentence("The dog".into()),
+    )
+    .unwrap();
+    assert!(!objective.fits(&model));
+}

@@ -185,6 +185,25 @@ fn read_train(value: &Value) -> Result<Vec<Param>, String> {
     Ok(train)
 }
 
+impl Objective {
+    /// Whether the loss can still be taken on `model` (a target still in range and visible, an
+    /// output target of its shape): the page keeps its target while the learner edits.
+    pub fn fits(&self, model: &Model) -> bool {
+        let (heads, n) = (model.heads().len(), model.tokens().len());
+        match &self.goal {
+            Goal::Attend(targets) => targets.iter().all(|t| {
+                t.head < heads
+                    && t.query < n
+                    && t.key < n
+                    && !(model.causal && is_future(t.query, t.key))
+            }),
+            Goal::Output(target) => {
+                target.shape() == (n, model.heads().iter().map(|h| h.d_v()).sum())
+            }
+        }
+    }
+}
+
 /// The gradient of the loss with respect to one head's projections and intermediates.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeadGradient {
@@ -217,6 +236,30 @@ pub struct Gradients {
     pub embedding: DMatrix<f64>,
     /// Per head.
     pub heads: Vec<HeadGradient>,
+}
+
+impl Gradients {
+    /// ∂L with respect to the matrix the DOM contract calls `name` (of `head`), if the loss
+    /// has one: `embedding`, `w_query`, `w_key`, `w_value`, `queries`, `keys`, `values`,
+    /// `scores`, `weights`, `context`.
+    pub fn of(&self, name: &str, head: Option<usize>) -> Option<&DMatrix<f64>> {
+        if name == "embedding" {
+            return Some(&self.embedding);
+        }
+        let h = self.heads.get(head?)?;
+        Some(match name {
+            "w_query" => &h.w_query,
+            "w_key" => &h.w_key,
+            "w_value" => &h.w_value,
+            "queries" => &h.queries,
+            "keys" => &h.keys,
+            "values" => &h.values,
+            "scores" => &h.scores,
+            "weights" => &h.weights,
+            "context" => &h.context,
+            _ => return None,
+        })
+    }
 }
 
 /// The loss of `objective` on `model`, and its gradient, backwards through every step.

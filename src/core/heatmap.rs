@@ -17,6 +17,8 @@ pub enum Face {
     Numbers,
     /// One coloured rectangle per cell.
     Heatmap,
+    /// ∂L/∂cell for the training lab's loss, once it has a target.
+    Gradient,
 }
 
 impl Face {
@@ -29,11 +31,11 @@ impl Face {
         }
     }
 
-    /// The other face.
+    /// The other of numbers and heat map (from the gradient: numbers).
     pub fn toggled(self) -> Face {
         match self {
             Face::Numbers => Face::Heatmap,
-            Face::Heatmap => Face::Numbers,
+            Face::Heatmap | Face::Gradient => Face::Numbers,
         }
     }
 }

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::edit::{self, Edit};
-use crate::core::gradient::Objective;
+use crate::core::gradient::{gradients, Gradients, Objective};
 use crate::core::heatmap::{Face, Palette};
 use crate::core::history::History;
 use crate::core::link::{Link, Shown, DEFAULT_DECIMALS, DEFAULT_SEED};
@@ -157,6 +157,8 @@ pub struct AppState {
     pub embedded: bool,
     /// The training lab's target once it has trained towards one ("Copy as PyTorch" adds it).
     pub objective: RwSignal<Option<Objective>>,
+    /// Its loss's gradient on the model as it is, while the target still fits the model.
+    pub gradients: Memo<Option<Gradients>>,
     /// An embed's steps (`steps=`), numbered 1, 2, … in it; `None`: the pipeline's numbers.
     pub numbered: Option<&'static [Step]>,
 }
@@ -205,6 +207,7 @@ impl AppState {
         });
         let seed = RwSignal::new(DEFAULT_SEED);
         let hidden = RwSignal::new(Vec::new());
+        let objective = RwSignal::new(None::<Objective>);
         let state = AppState {
             model,
             history: RwSignal::new(History::default()),
@@ -233,7 +236,13 @@ impl AppState {
             example,
             embedded,
             numbered: None,
-            objective: RwSignal::new(None),
+            objective,
+            gradients: Memo::new(move |_| {
+                objective.with(|o| {
+                    let o = o.as_ref()?;
+                    model.with(|m| o.fits(m).then(|| gradients(m, o)))
+                })
+            }),
         };
         state.show_as(start);
         state
@@ -380,6 +389,16 @@ impl AppState {
             })
         })
         .into()
+    }
+
+    /// ∂L with respect to the matrix `name` (of `head`), while the training lab has a target.
+    pub fn gradient_matrix(
+        self,
+        name: &'static str,
+        head: Option<usize>,
+    ) -> Signal<Option<DMatrix<f64>>> {
+        let gradients = self.gradients;
+        Memo::new(move |_| gradients.with(|g| g.as_ref()?.of(name, head).cloned())).into()
     }
 
     /// One head's weight matrix from the model.

@@ -124,3 +124,27 @@ test('after training, "Copy as PyTorch" takes the loss\'s gradients, equal to th
   assertClose(torch.w_query, page_grads.grad.heads[0].w_query, 'w_query.grad');
   assertClose(torch.w_key, page_grads.grad.heads[0].w_key, 'w_key.grad');
 });
+
+test('the gradient face: ∂L/∂cell on every matrix, equal to gradients(), in the link, explained in words', async () => {
+  const page = await openLab();
+  assert.ok(await page.isHidden('[data-action="toggle-gradient"] >> nth=0'), 'no gradient before a target');
+  await page.click('[data-action="train-step"]');
+  await page.waitForFunction(() => document.querySelector('[data-stat="train_steps"]').textContent === '1');
+  const objective = { attend: [{ head: 0, query: 6, key: 4 }] };
+  const expected = await page.evaluate((o) => window.attentionExplorer.gradients(o), objective);
+  for (const [name, grad] of [['w_query', expected.grad.heads[0].w_query], ['scores', expected.grad.heads[0].scores], ['embedding', expected.grad.embedding]]) {
+    const head = name === 'embedding' ? '' : '[data-head="0"]';
+    const figure = page.locator(`figure:has([data-matrix="${name}"]${head})`).first();
+    await figure.locator('[data-action="toggle-gradient"]').click();
+    const table = page.locator(`table[data-matrix="${name}"]${head}[data-view="gradient"]`);
+    await table.waitFor();
+    const shown = await table.evaluate((t) => [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.grad))));
+    assertClose(shown, grad, `${name} gradient face`);
+  }
+  await page.waitForFunction(() => location.hash.includes('faces=') && location.hash.includes('w_query.0%3Agradient') || location.hash.includes('w_query.0:gradient'));
+  // A clicked cell says what raising it would do.
+  await page.click('table[data-matrix="w_query"][data-view="gradient"] td[data-row="1"][data-col="0"]');
+  assert.match(await page.textContent('figure:has(table[data-matrix="w_query"][data-view="gradient"]) [data-breakdown="gradient"]'), /^∂L\/∂W_query, head 0\[1\]\[0\] = -?\d\.\d+: raising this number by 0\.01 would (raise|lower) the loss/);
+  await picture(page.locator('#step-projections'), 'tests/e2e/output/train-gradient-face-desktop-light.png');
+  await page.close();
+});

@@ -295,6 +295,7 @@ fn face_key(face: Face) -> &'static str {
     match face {
         Face::Numbers => "numbers",
         Face::Heatmap => "heatmap",
+        Face::Gradient => "gradient",
     }
 }
 
@@ -304,9 +305,14 @@ fn faces(text: &str) -> Result<Vec<FaceChoice>, String> {
         .filter(|s| !s.is_empty())
         .take(MAX_LIST)
         .map(|entry| {
-            let bad = || format!("“{}” is not MATRIX[.HEAD]:numbers|heatmap", clip(entry));
+            let bad = || {
+                format!(
+                    "“{}” is not MATRIX[.HEAD]:numbers|heatmap|gradient",
+                    clip(entry)
+                )
+            };
             let (matrix, face) = entry.split_once(':').ok_or_else(bad)?;
-            let face = [Face::Numbers, Face::Heatmap]
+            let face = [Face::Numbers, Face::Heatmap, Face::Gradient]
                 .into_iter()
                 .find(|f| face_key(*f) == face)
                 .ok_or_else(bad)?;

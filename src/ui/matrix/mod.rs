@@ -1,5 +1,5 @@
 //! One view for every matrix, with two faces: numbers (a table, `table`) and a heat map (a
-//! canvas, `heatmap`). Both faces take the same [`MatrixSpec`]; the view adds the caption and
+//! canvas, `heatmap`), and a third once the training lab has a target (∂L/∂cell, `gradient`). Both faces take the same [`MatrixSpec`]; the view adds the caption and
 //! the toggle between them. `cell_input` edits a cell in either face, `keyboard` moves between
 //! cells.
 
@@ -10,10 +10,12 @@ use crate::core::heatmap::{Face, Heat};
 use crate::core::report::matrix_csv;
 use crate::ui::export::download;
 use crate::ui::state::{use_look, CellEditor};
+use gradient::GradientTable;
 use heatmap::HeatMap;
 use table::MatrixTable;
 
 pub mod cell_input;
+pub mod gradient;
 pub mod heatmap;
 pub mod keyboard;
 pub mod spec;
@@ -40,6 +42,9 @@ pub fn MatrixView(
     #[prop(optional)] editor: Option<CellEditor>,
     #[prop(optional)] on_cell_click: Option<Callback<(usize, usize)>>,
     #[prop(optional)] on_row_click: Option<Callback<usize>>,
+    /// ∂L/∂cell, while the training lab has a target: a third face.
+    #[prop(default = None)]
+    gradient: Option<Signal<Option<DMatrix<f64>>>>,
 ) -> impl IntoView {
     let look = use_look();
     let spec = MatrixSpec {
@@ -63,14 +68,29 @@ pub fn MatrixView(
     let faces = look.faces;
     let key = (name, head);
     let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
+    let has_gradient = Memo::new(move |_| gradient.is_some_and(|g| g.with(Option::is_some)));
     let face = Memo::new(move |_| {
         if lab {
             return Face::Numbers;
         }
-        faces
-            .with(|f| f.get(&key).copied())
-            .unwrap_or_else(|| Face::default_for(shape.get().0, shape.get().1))
+        let default = || Face::default_for(shape.get().0, shape.get().1);
+        match faces.with(|f| f.get(&key).copied()) {
+            // Without a target there is no gradient to show: the numbers, until there is.
+            Some(Face::Gradient) if !has_gradient.get() => default(),
+            Some(face) => face,
+            None => default(),
+        }
     });
+    let toggle_gradient = move |_| {
+        let next = if face.get_untracked() == Face::Gradient {
+            Face::Numbers
+        } else {
+            Face::Gradient
+        };
+        faces.update(|f| {
+            f.insert(key, next);
+        });
+    };
     let toggle = move |_| {
         let next = face.get_untracked().toggled();
         faces.update(|f| {
@@ -81,6 +101,10 @@ pub fn MatrixView(
     let body = move || match face.get() {
         Face::Numbers => view! { <MatrixTable spec/> }.into_any(),
         Face::Heatmap => view! { <HeatMap spec/> }.into_any(),
+        Face::Gradient => match gradient {
+            Some(gradient) => view! { <GradientTable spec gradient/> }.into_any(),
+            None => view! { <MatrixTable spec/> }.into_any(),
+        },
     };
     view! {
         <figure class="matrix">
@@ -96,11 +120,22 @@ pub fn MatrixView(
                     hidden=lab
                     aria-label=move || match face.get() {
                         Face::Numbers => format!("Show {caption} as a heat map"),
-                        Face::Heatmap => format!("Show {caption} as numbers"),
+                        Face::Heatmap | Face::Gradient => format!("Show {caption} as numbers"),
                     }
                     on:click=toggle
                 >
-                    {move || match face.get() { Face::Numbers => "heat map", Face::Heatmap => "numbers" }}
+                    {move || match face.get() { Face::Numbers => "heat map", Face::Heatmap | Face::Gradient => "numbers" }}
+                </button>
+                <button
+                    type="button"
+                    class="face-toggle"
+                    data-action="toggle-gradient"
+                    hidden=move || !has_gradient.get()
+                    aria-pressed=move || (face.get() == Face::Gradient).to_string()
+                    aria-label=format!("Show the loss's gradient with respect to {}", spec.label())
+                    on:click=toggle_gradient
+                >
+                    "∂L"
                 </button>
                 <button
                     type="button"

@@ -51,6 +51,7 @@ pub fn EmbeddingStep() -> impl IntoView {
                     heat=Heat::Signed
                     highlight_row=selected_word
                     editor=state.editor(Editable::Embedding)
+                    gradient=Some(state.gradient_matrix("embedding", None))
                 />
                 <MatrixView
                     name="embedded"

@@ -124,8 +124,9 @@ pub fn HeadMatrices(
                             row_labels=state.words.into()
                             col_labels
                             heat=info.heat
-                            highlight_row=state.selected
+                            highlight_row=Signal::derive(move || Some(state.query.get()))
                             grey_future=grey
+                            gradient=Some(state.gradient_matrix(info.key, Some(h)))
                             on_cell_click=Callback::new(move |(i, j)| {
                                 state.selected.set(Some(i));
                                 if let Some(cb) = on_cell_click {
