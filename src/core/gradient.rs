@@ -5,9 +5,9 @@
 use nalgebra::DMatrix;
 use serde_json::Value;
 
-use super::model::{Editable, Model, Projection};
-use super::softmax::is_future;
-use super::trace::Trace;
+use super::model::{Editable, Head, Model, Projection, Scale};
+use super::softmax::{is_future, mask_future, softmax_rows};
+use super::trace::concat_columns;
 
 /// A parameter an optimiser step may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,40 +262,67 @@ impl Gradients {
     }
 }
 
+/// What the backward pass needs of one head's forward pass (no more than that: a training step
+/// at 64 tokens and 8 heads is mostly this).
+struct Forward {
+    queries: DMatrix<f64>,
+    keys: DMatrix<f64>,
+    values: DMatrix<f64>,
+    weights: DMatrix<f64>,
+}
+
+fn forward(x: &DMatrix<f64>, head: &Head, causal: bool, scale: Scale) -> Forward {
+    let (queries, keys, values) = (x * &head.w_query, x * &head.w_key, x * &head.w_value);
+    let scaled = (&queries * keys.transpose()) / scale.divisor(queries.ncols());
+    let masked = if causal { mask_future(&scaled) } else { scaled };
+    Forward {
+        weights: softmax_rows(&masked),
+        queries,
+        keys,
+        values,
+    }
+}
+
 /// The loss of `objective` on `model`, and its gradient, backwards through every step.
 pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
-    let trace = Trace::of(model);
-    let n = trace.output.nrows();
+    let embedded = model.embedded();
+    let n = embedded.nrows();
+    let heads: Vec<Forward> = model
+        .heads()
+        .iter()
+        .map(|h| forward(&embedded, h, model.causal, model.scale))
+        .collect();
     let (loss, mut d_weights, d_output) = match &objective.goal {
         Goal::Attend(targets) => {
             let share = 1.0 / targets.len() as f64;
-            let mut d: Vec<DMatrix<f64>> =
-                trace.heads.iter().map(|_| DMatrix::zeros(n, n)).collect();
+            let mut d: Vec<DMatrix<f64>> = heads.iter().map(|_| DMatrix::zeros(n, n)).collect();
             let mut loss = 0.0;
             for t in targets {
-                let w = trace.heads[t.head].weights[(t.query, t.key)];
+                let w = heads[t.head].weights[(t.query, t.key)];
                 loss -= share * w.ln();
                 d[t.head][(t.query, t.key)] -= share / w;
             }
             (loss, d, None)
         }
         Goal::Output(target) => {
-            let diff = &trace.output - target;
+            let contexts: Vec<DMatrix<f64>> =
+                heads.iter().map(|h| &h.weights * &h.values).collect();
+            let output = concat_columns(&contexts.iter().collect::<Vec<_>>());
+            let diff = output - target;
             let cells = diff.len() as f64;
             (
                 diff.norm_squared() / cells,
-                vec![DMatrix::zeros(n, n); trace.heads.len()],
+                vec![DMatrix::zeros(n, n); heads.len()],
                 Some(diff * (2.0 / cells)),
             )
         }
     };
-    let embedded = &trace.embedded;
     let mut d_embedded = DMatrix::zeros(n, embedded.ncols());
     let mut column = 0;
-    let heads = model
+    let grads = model
         .heads()
         .iter()
-        .zip(&trace.heads)
+        .zip(&heads)
         .zip(d_weights.iter_mut())
         .map(|((head, h), d_weights)| {
             let d_v = head.d_v();
@@ -305,7 +332,7 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
             column += d_v;
             // context = weights · values
             *d_weights += &d_context * h.values.transpose();
-            let d_values = h.weights.transpose() * &d_context;
+            let d_values = h.weights.tr_mul(&d_context);
             // weights = softmax(masked), by row; a masked score gets nothing back.
             let along: Vec<f64> = (0..n)
                 .map(|i| d_weights.row(i).dot(&h.weights.row(i)))
@@ -316,14 +343,14 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
             // scaled = scores / divisor; scores = queries · keysᵀ
             let d_scores = d_scaled / model.scale.divisor(head.d_k());
             let d_queries = &d_scores * &h.keys;
-            let d_keys = d_scores.transpose() * &h.queries;
+            let d_keys = d_scores.tr_mul(&h.queries);
             d_embedded += &d_queries * head.w_query.transpose()
                 + &d_keys * head.w_key.transpose()
                 + &d_values * head.w_value.transpose();
             HeadGradient {
-                w_query: embedded.transpose() * &d_queries,
-                w_key: embedded.transpose() * &d_keys,
-                w_value: embedded.transpose() * &d_values,
+                w_query: embedded.tr_mul(&d_queries),
+                w_key: embedded.tr_mul(&d_keys),
+                w_value: embedded.tr_mul(&d_values),
                 queries: d_queries,
                 keys: d_keys,
                 values: d_values,
@@ -342,7 +369,7 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
     Gradients {
         loss,
         embedding,
-        heads,
+        heads: grads,
     }
 }
 

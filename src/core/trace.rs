@@ -65,7 +65,7 @@ impl Trace {
             .iter()
             .map(|h| attend(&embedded, h, model.causal, model.scale))
             .collect();
-        let output = concat_columns(&heads);
+        let output = output_of(&heads);
         Trace {
             tokens: model.tokens().clone(),
             embedded,
@@ -118,7 +118,7 @@ impl Trace {
         }
         if changed {
             trace.embedded = embedded;
-            trace.output = concat_columns(&trace.heads);
+            trace.output = output_of(&trace.heads);
         }
         (trace, changed)
     }
@@ -216,16 +216,20 @@ fn attend_projected(
     }
 }
 
-/// The heads' context vectors concatenated by columns.
-pub fn concat_columns(heads: &[HeadTrace]) -> DMatrix<f64> {
-    let rows = heads.first().map_or(0, |h| h.context.nrows());
-    let widths: usize = heads.iter().map(|h| h.context.ncols()).sum();
+/// The heads' context vectors side by side.
+fn output_of(heads: &[HeadTrace]) -> DMatrix<f64> {
+    concat_columns(&heads.iter().map(|h| &h.context).collect::<Vec<_>>())
+}
+
+/// Matrices of as many rows concatenated by columns (the heads' context vectors).
+pub fn concat_columns(blocks: &[&DMatrix<f64>]) -> DMatrix<f64> {
+    let rows = blocks.first().map_or(0, |b| b.nrows());
+    let widths: usize = blocks.iter().map(|b| b.ncols()).sum();
     let mut out = DMatrix::zeros(rows, widths);
     let mut col = 0;
-    for h in heads {
-        out.view_mut((0, col), h.context.shape())
-            .copy_from(&h.context);
-        col += h.context.ncols();
+    for b in blocks {
+        out.view_mut((0, col), b.shape()).copy_from(*b);
+        col += b.ncols();
     }
     out
 }
