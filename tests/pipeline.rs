@@ -41,10 +41,12 @@ fn steps_have_one_key_number_and_id_each_in_pipeline_order() {
 #[test]
 fn the_walk_stops_at_each_step_on_the_page_then_its_lab() {
     let one = stops(1);
-    assert_eq!(one.len(), 11, "nine steps and two labs");
+    assert_eq!(one.len(), 12, "nine steps and three labs");
     assert_eq!(one[6], Stop::Lab(Lab::SqrtDk));
     assert_eq!(one[5], Stop::Step(Step::Scale));
     assert_eq!(one[8], Stop::Lab(Lab::Mask));
+    assert_eq!(one[10], Stop::Lab(Lab::Train));
+    assert_eq!(Stop::Lab(Lab::Train).id(), "lab-train");
     assert!(!one.contains(&Stop::Step(Step::Output)));
     assert_eq!(stops(4).last(), Some(&Stop::Step(Step::Output)));
     assert_eq!(Stop::Lab(Lab::Mask).id(), "lab-mask");

@@ -4,8 +4,11 @@
 //!
 //! Messages in: `{type: "attention-explorer:load", state, id?}`,
 //! `{type: "attention-explorer:edit", matrix, head, row, col, value, id?}`,
-//! `{type: "attention-explorer:get-trace", id}`. Out: `{type: "attention-explorer:resize",
-//! height}`, `{type: "attention-explorer:trace", id, trace}` and, after a load or an edit,
+//! `{type: "attention-explorer:get-trace", id}`, `{type: "attention-explorer:gradients",
+//! objective, id}`, `{type: "attention-explorer:train", objective, steps, optimizer, lr, id}`.
+//! Out: `{type: "attention-explorer:resize", height}`, `{type: "attention-explorer:trace", id,
+//! trace}`, `{type: "attention-explorer:gradients" | "attention-explorer:trained", id, result}`
+//! (`result` as `gradients()` and `train()` return it) and, after a load or an edit,
 //! `{type: "attention-explorer:result", id, error}` (`error` is `null` or the message).
 
 use js_sys::{Object, Reflect};
@@ -102,6 +105,18 @@ fn answer_messages(state: AppState) {
                 post(&message(
                     "trace",
                     &[("id", id), ("trace", api::trace_value(state))],
+                ));
+                return;
+            }
+            Some("gradients") => {
+                let result = api::gradients_value(state, &field("objective"));
+                post(&message("gradients", &[("id", id), ("result", result)]));
+                return;
+            }
+            Some("train") => {
+                post(&message(
+                    "trained",
+                    &[("id", id), ("result", api::train_value(state, &data))],
                 ));
                 return;
             }

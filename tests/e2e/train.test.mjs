@@ -148,3 +148,31 @@ test('the gradient face: ∂L/∂cell on every matrix, equal to gradients(), in 
   await picture(page.locator('#step-projections'), 'tests/e2e/output/train-gradient-face-desktop-light.png');
   await page.close();
 });
+
+test('a course page asks an embedded explorer for gradients and trains it by postMessage', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  const expected = await page.evaluate(() => window.attentionExplorer.gradients({ attend: [{ head: 0, query: 6, key: 4 }] }));
+  await page.close();
+  const course = await env.browser.newPage();
+  await course.setContent(`<iframe src="${env.base}?preset=dog&embed=1&steps=weights" sandbox="allow-scripts" width="600" height="400"></iframe>`);
+  const frame = course.frameLocator('iframe');
+  await frame.locator('[data-matrix="weights"]').waitFor();
+  const ask = (message) => course.evaluate((m) => new Promise((resolve) => {
+    const frame = document.querySelector('iframe').contentWindow;
+    addEventListener('message', function answer(e) {
+      if (e.source === frame && e.data?.id === m.id && e.data.type !== 'attention-explorer:resize') { removeEventListener('message', answer); resolve(e.data); }
+    });
+    frame.postMessage(m, '*');
+  }), message);
+  const objective = { attend: [{ head: 0, query: 6, key: 4 }] };
+  const grads = await ask({ type: 'attention-explorer:gradients', objective, id: 1 });
+  assert.equal(grads.type, 'attention-explorer:gradients');
+  assert.equal(grads.result.loss, expected.loss);
+  const trained = await ask({ type: 'attention-explorer:train', objective, steps: 3, optimizer: 'sgd', lr: 0.5, id: 2 });
+  assert.equal(trained.type, 'attention-explorer:trained');
+  assert.equal(trained.result.length, 4);
+  assert.ok(trained.result[3] < trained.result[0], 'the loss fell');
+  const refused = await ask({ type: 'attention-explorer:train', objective: { attend: [] }, id: 3 });
+  assert.match(refused.result, /no targets/);
+  await course.close();
+});
