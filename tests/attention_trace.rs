@@ -186,60 +186,19 @@ fn an_objective_adds_the_loss_and_every_gradient_and_train_adds_the_losses_and_t
     let she = dir.join("she.json");
     std::fs::write(&she, r#"{"attend": [{"head": 0, "query": 6, "key": 1}]}"#).unwrap();
     let objective = she.to_str().unwrap();
+    let with = |extra: &[&'static str]| {
+        [&["--preset", "dog", "--objective", objective][..], extra].concat()
+    };
     for (args, says) in [
         (vec!["--preset", "dog", "--train", "5"], "need --objective"),
+        (with(&["--train", "x"]), "--train: it takes"),
+        (with(&["--train", "2", "--lr", "-1"]), "--lr: it takes"),
         (
-            vec!["--preset", "dog", "--objective", objective, "--train", "x"],
-            "--train takes",
-        ),
-        (
-            vec![
-                "--preset",
-                "dog",
-                "--objective",
-                objective,
-                "--train",
-                "2",
-                "--lr",
-                "-1",
-            ],
-            "--lr takes",
-        ),
-        (
-            vec![
-                "--preset",
-                "dog",
-                "--objective",
-                objective,
-                "--train",
-                "2",
-                "--optimizer",
-                "rmsprop",
-            ],
+            with(&["--train", "2", "--optimizer", "rmsprop"]),
             "unknown optimizer",
         ),
-        (
-            vec![
-                "--preset",
-                "dog",
-                "--objective",
-                objective,
-                "--optimizer",
-                "sgd",
-            ],
-            "need --train",
-        ),
-        (
-            vec![
-                "--preset",
-                "dog",
-                "--objective",
-                objective,
-                "--format",
-                "markdown",
-            ],
-            "writes JSON",
-        ),
+        (with(&["--optimizer", "sgd"]), "need --train"),
+        (with(&["--format", "markdown"]), "writes JSON"),
         (
             vec![
                 "--preset",

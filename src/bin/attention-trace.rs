@@ -16,6 +16,19 @@ const USAGE: &str =
     "usage: attention-trace [--preset NAME | --state FILE | --state -] [--format json|markdown]
                        [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]";
 
+/// `value` as a `T` that passes `ok`, or a message naming the flag's `what`.
+fn parsed<T: std::str::FromStr>(
+    value: &str,
+    ok: impl Fn(&T) -> bool,
+    what: &str,
+) -> Result<T, String> {
+    value
+        .parse()
+        .ok()
+        .filter(ok)
+        .ok_or_else(|| format!("it takes {what}, not {value:?}"))
+}
+
 /// A file's text, or standard input's for "-".
 fn read_text(path: &str) -> Result<String, String> {
     if path == "-" {
@@ -38,31 +51,30 @@ fn run(args: &[String]) -> Result<String, String> {
         let value = it
             .next()
             .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+        let in_flag = |e: String| format!("{flag}: {e}");
         match flag.as_str() {
             "--preset" | "--state" => source = Some((flag.clone(), value.clone())),
             "--format" => format = value.clone(),
             "--objective" => objective = Some(value.clone()),
             "--train" => {
                 steps = Some(
-                    value
-                        .parse::<usize>()
-                        .ok()
-                        .filter(|&n| n <= 100_000)
-                        .ok_or_else(|| {
-                            format!(
-                                "--train takes a number of steps from 0 to 100000, not {value:?}"
-                            )
-                        })?,
+                    parsed(
+                        value,
+                        |&n| n <= 100_000,
+                        "a number of steps from 0 to 100000",
+                    )
+                    .map_err(in_flag)?,
                 )
             }
             "--optimizer" => optimizer = Some(value.clone()),
             "--lr" => {
                 lr = Some(
-                    value
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|x| x.is_finite() && *x > 0.0)
-                        .ok_or_else(|| format!("--lr takes a positive number, not {value:?}"))?,
+                    parsed(
+                        value,
+                        |x: &f64| x.is_finite() && *x > 0.0,
+                        "a positive number",
+                    )
+                    .map_err(in_flag)?,
                 )
             }
             _ => return Err(format!("unknown option {flag}\n{USAGE}")),
