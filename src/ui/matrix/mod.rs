@@ -61,6 +61,7 @@ pub fn MatrixView(
         grey_future: grey_future.unwrap_or_else(|| Signal::derive(|| false)),
         flagged,
         lab,
+        grad: false,
         editor,
         on_cell_click,
         on_row_click,

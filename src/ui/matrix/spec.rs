@@ -36,6 +36,9 @@ pub struct MatrixSpec {
     /// A lab's matrix: `data-lab-matrix` instead of `data-matrix`, numbers only (a face choice
     /// is part of the link, which names only the pipeline's matrices).
     pub lab: bool,
+    /// The numbers are a gradient (the gradient face): cells carry `data-grad`, not
+    /// `data-value`, and the table `data-view="gradient"`.
+    pub grad: bool,
     /// Decimals, colours: how every matrix looks.
     pub look: Look,
     /// Present when the learner may edit the numbers.

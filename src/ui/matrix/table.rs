@@ -60,7 +60,8 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
             <td
                 data-row=i.to_string()
                 data-col=j.to_string()
-                data-value=view.value.to_string()
+                data-value=(!spec.grad).then(|| view.value.to_string())
+                data-grad=spec.grad.then(|| view.value.to_string())
                 data-fails=view.flagged.then_some("true")
                 class:masked=view.masked
                 class:fails=view.flagged
@@ -145,7 +146,9 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
             <table
                 data-matrix=(!spec.lab).then_some(spec.name)
                 data-lab-matrix=spec.lab.then_some(spec.name)
-                data-head=spec.head.map(|h| h.to_string()) class:editable=spec.editor.is_some() class=match spec.heat { Heat::Unit => "unit", Heat::Signed => "signed" }>
+                data-head=spec.head.map(|h| h.to_string())
+                data-view=spec.grad.then_some("gradient")
+                class:editable=spec.editor.is_some() class:gradient=spec.grad class=match spec.heat { Heat::Unit => "unit", Heat::Signed => "signed" }>
                 // A header cell must say something: an empty corner is a plain cell.
                 <thead><tr>{if spec.corner.is_empty() {
                     view! { <td class="corner"></td> }.into_any()
@@ -233,7 +236,7 @@ export function paint_cells(cells, at, texts, flags) {
   for (let n = 0; n < at.length; n++) {
     const td = cells[at[n]], value = parts[3 * n], text = parts[3 * n + 1], heat = parts[3 * n + 2];
     if (!td) continue;
-    if (value) td.setAttribute('data-value', value);
+    if (value) td.setAttribute(td.hasAttribute('data-grad') ? 'data-grad' : 'data-value', value);
     if (text) td.firstChild.nodeValue = text;
     if (heat) td.style.setProperty('--heat', heat);
     td.classList.toggle('masked', (flags[n] & 1) === 1);
