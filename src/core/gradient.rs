@@ -318,6 +318,9 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
         }
     };
     let mut d_embedded = DMatrix::zeros(n, embedded.ncols());
+    // `transpose() *` rather than `tr_mul`: only the plain product goes through
+    // matrixmultiply (tr_mul was six times slower at 64 × 64 · 64 × 16, measured).
+    let x_t = embedded.transpose();
     let mut column = 0;
     let grads = model
         .heads()
@@ -332,7 +335,7 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
             column += d_v;
             // context = weights · values
             *d_weights += &d_context * h.values.transpose();
-            let d_values = h.weights.tr_mul(&d_context);
+            let d_values = h.weights.transpose() * &d_context;
             // weights = softmax(masked), by row; a masked score gets nothing back.
             let along: Vec<f64> = (0..n)
                 .map(|i| d_weights.row(i).dot(&h.weights.row(i)))
@@ -343,14 +346,14 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
             // scaled = scores / divisor; scores = queries · keysᵀ
             let d_scores = d_scaled / model.scale.divisor(head.d_k());
             let d_queries = &d_scores * &h.keys;
-            let d_keys = d_scores.tr_mul(&h.queries);
+            let d_keys = d_scores.transpose() * &h.queries;
             d_embedded += &d_queries * head.w_query.transpose()
                 + &d_keys * head.w_key.transpose()
                 + &d_values * head.w_value.transpose();
             HeadGradient {
-                w_query: embedded.tr_mul(&d_queries),
-                w_key: embedded.tr_mul(&d_keys),
-                w_value: embedded.tr_mul(&d_values),
+                w_query: &x_t * &d_queries,
+                w_key: &x_t * &d_keys,
+                w_value: &x_t * &d_values,
                 queries: d_queries,
                 keys: d_keys,
                 values: d_values,

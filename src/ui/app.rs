@@ -64,7 +64,7 @@ pub fn App() -> impl IntoView {
                     <p>
                         "Scaled dot-product self-attention, one step at a time. Every number is live: edit a weight, an "
                         "embedding or the sentence and watch every later step change. Click a token to follow it as the query. "
-                        "New here? The walk leads you through the steps and the two labs, saying what to try at each."
+                        "New here? The walk leads you through the steps and the labs, saying what to try at each."
                     </p>
                     <Walk/>
                 </header>
