@@ -6,7 +6,7 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use attention_explorer::core::gradient::{gradients, train, Objective, Optimizer};
+use attention_explorer::core::gradient::{gradients, train, Objective, Optimizer, DEFAULT_LR};
 use attention_explorer::core::presets::{preset, PRESETS};
 use attention_explorer::core::report::{gradients_json, trace_json, trace_markdown};
 use attention_explorer::core::state::{read_state, state_value};
@@ -106,14 +106,8 @@ fn run(args: &[String]) -> Result<String, String> {
                 out["loss"] = g.loss.into();
                 out["grad"] = gradients_json(&g);
                 if let Some(steps) = steps {
-                    let lr = lr.unwrap_or(0.05);
-                    let optimizer = match optimizer.as_deref().unwrap_or("adam") {
-                        "adam" => Optimizer::Adam { lr },
-                        "sgd" => Optimizer::Sgd { lr },
-                        other => {
-                            return Err(format!("unknown optimizer {other:?}; use sgd or adam"))
-                        }
-                    };
+                    let optimizer =
+                        Optimizer::named(optimizer.as_deref(), lr.unwrap_or(DEFAULT_LR))?;
                     let (losses, trained) = train(&model, &objective, optimizer, steps);
                     out["losses"] = losses.into();
                     out["trained"] = state_value(&trained);

@@ -391,6 +391,26 @@ pub enum Optimizer {
     },
 }
 
+/// The learning rate when none is given.
+pub const DEFAULT_LR: f64 = 0.05;
+
+impl Optimizer {
+    /// The optimiser called `name` (`"adam"` when `None`) with learning rate `lr`, as the CLI,
+    /// the scripting API and the training lab name it; refused with a message otherwise.
+    pub fn named(name: Option<&str>, lr: f64) -> Result<Optimizer, String> {
+        if !(lr.is_finite() && lr > 0.0) {
+            return Err(format!(
+                "the learning rate must be a positive number, not {lr}"
+            ));
+        }
+        match name.unwrap_or("adam") {
+            "adam" => Ok(Optimizer::Adam { lr }),
+            "sgd" => Ok(Optimizer::Sgd { lr }),
+            other => Err(format!("unknown optimizer “{other}”: use sgd or adam")),
+        }
+    }
+}
+
 /// An optimiser with its state (Adam's running averages), stepping a model towards an objective
 /// one step at a time, as a training loop calls `optimizer.step()`.
 #[derive(Clone, Debug)]
@@ -487,6 +507,21 @@ pub fn train(
         .collect();
     losses.push(gradients(&model, objective).loss);
     (losses, model)
+}
+
+/// The key a training target starts at for `query`: the one it attends to second most among
+/// those it may see (the dog's "she": "ball", as a teacher asks "make her look at the ball
+/// instead"), the most with a single key; `weights` is a head's weights.
+pub fn second_key(weights: &DMatrix<f64>, query: usize, causal: bool) -> usize {
+    if query >= weights.nrows() {
+        return 0;
+    }
+    let row = weights.row(query);
+    let mut order: Vec<usize> = (0..row.len())
+        .filter(|&j| !(causal && is_future(query, j)))
+        .collect();
+    order.sort_by(|&a, &b| row[b].total_cmp(&row[a]));
+    order.get(1).or(order.first()).copied().unwrap_or(0)
 }
 
 /// A loss curve's picture: the SVG path of `losses` (one point per step) in a `width` × `height`

@@ -28,7 +28,7 @@ pub const PRESETS: [Preset; 3] = [
         sentence: DOG_SENTENCE,
         build: dog,
         // "she": the intro and the walk talk about her.
-        follows: Some(6),
+        follows: Some(DOG_SHE),
     },
     Preset {
         name: "raschka",
@@ -132,6 +132,28 @@ pub fn raschka_multihead() -> Model {
     )
     .expect("the preset's shapes agree")
 }
+
+/// The dog story before training: its hand-made embedding with projections drawn as
+/// `torch.manual_seed(seed)` would (the training lab trains them until "she" attends to "dog").
+pub fn dog_untrained(seed: u64) -> Model {
+    let hand_made = dog();
+    Model::seeded(DOG_SENTENCE, hand_made.dims(), seed, true, Scale::SqrtDk)
+        .and_then(|random| {
+            Model::new(
+                DOG_SENTENCE,
+                hand_made.embedding().clone(),
+                random.heads().to_vec(),
+                true,
+                Scale::SqrtDk,
+            )
+        })
+        .expect("the dog's shapes agree")
+}
+
+/// Where "she" is in the dog's sentence.
+pub const DOG_SHE: usize = 6;
+/// Where "dog" is.
+pub const DOG_DOG: usize = 1;
 
 /// The dog story's sentence.
 /// The dog preset's sentence.

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use crate::core::edit::Edit;
-use crate::core::gradient::{gradients, train, Objective, Optimizer};
+use crate::core::gradient::{gradients, train, Objective, Optimizer, DEFAULT_LR};
 use crate::core::report::{gradients_json, trace_json};
 use crate::core::script::locate_edit;
 use crate::core::state::write_state;
@@ -73,15 +73,13 @@ pub fn train_value(state: AppState, options: &JsValue) -> JsValue {
         if !(steps.fract() == 0.0 && (0.0..=10_000.0).contains(&steps)) {
             return Err("steps must be a whole number from 0 to 10000".into());
         }
-        let lr = field("lr").as_f64().unwrap_or(0.05);
-        if !(lr.is_finite() && lr > 0.0) {
-            return Err("lr must be a positive number".into());
-        }
-        let optimizer = match field("optimizer").as_string().as_deref() {
-            None | Some("adam") => Optimizer::Adam { lr },
-            Some("sgd") => Optimizer::Sgd { lr },
-            Some(other) => return Err(format!("unknown optimizer “{other}”: use sgd or adam")),
+        let lr = field("lr");
+        let lr = if lr.is_undefined() {
+            DEFAULT_LR
+        } else {
+            number(&lr)
         };
+        let optimizer = Optimizer::named(field("optimizer").as_string().as_deref(), lr)?;
         let (losses, model) = state
             .model
             .with_untracked(|m| train(m, &o, optimizer, steps as usize));

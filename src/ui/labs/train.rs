@@ -5,11 +5,13 @@
 use leptos::prelude::*;
 
 use crate::core::edit::Edit;
-use crate::core::gradient::{loss_curve, Goal, Objective, Optimizer, Param, Target, Trainer};
-use crate::core::model::{Model, Scale};
+use crate::core::gradient::{
+    loss_curve, second_key, Goal, Objective, Optimizer, Param, Target, Trainer, DEFAULT_LR,
+};
+use crate::core::lines::visible;
+use crate::core::model::Model;
 use crate::core::pipeline::Lab;
-use crate::core::presets::{preset_named, DOG_SENTENCE, DOG_SHE_WEIGHT_DOG};
-use crate::core::softmax::is_future;
+use crate::core::presets::{dog_untrained, DOG_DOG, DOG_SHE, DOG_SHE_WEIGHT_DOG};
 use crate::ui::labs::frame::{LabSection, LabText, Stat};
 use crate::ui::state::use_app;
 
@@ -25,15 +27,6 @@ const RUN_STEPS: usize = 400;
 /// The loss curve's box, in SVG units.
 const PLOT: (f64, f64) = (320.0, 140.0);
 
-/// The optimiser and its usual learning rate.
-fn optimizer(name: &str, lr: f64) -> Optimizer {
-    if name == "sgd" {
-        Optimizer::Sgd { lr }
-    } else {
-        Optimizer::Adam { lr }
-    }
-}
-
 #[component]
 pub fn TrainLab() -> impl IntoView {
     let state = use_app();
@@ -42,19 +35,22 @@ pub fn TrainLab() -> impl IntoView {
     // second most (dog's "she": "ball", as a teacher asks "make her look at the ball instead").
     let picked = RwSignal::new(None::<usize>);
     let key = Memo::new(move |_| {
-        let (i, h, n) = (state.query.get(), head.get(), state.words.with(Vec::len));
-        let seen = move |j: usize| j < n && !(state.causal.get() && is_future(i, j));
-        picked.get().filter(|&j| seen(j)).unwrap_or_else(|| {
-            state.trace.with(|t| {
-                let Some(w) = t.heads.get(h).filter(|head| i < head.weights.nrows()) else {
-                    return 0;
-                };
-                let row = w.weights.row(i);
-                let mut order: Vec<usize> = (0..row.len()).filter(|&j| seen(j)).collect();
-                order.sort_by(|&a, &b| row[b].total_cmp(&row[a]));
-                order.get(1).or(order.first()).copied().unwrap_or(0)
+        let (i, h, n, causal) = (
+            state.query.get(),
+            head.get(),
+            state.words.with(Vec::len),
+            state.causal.get(),
+        );
+        picked
+            .get()
+            .filter(|&j| j < n && visible(causal, i, j))
+            .unwrap_or_else(|| {
+                state.trace.with(|t| {
+                    t.heads
+                        .get(h)
+                        .map_or(0, |w| second_key(&w.weights, i, causal))
+                })
             })
-        })
     });
     let method = RwSignal::new("adam".to_owned());
     let lr = RwSignal::new(0.05_f64);
@@ -67,8 +63,6 @@ pub fn TrainLab() -> impl IntoView {
         }]),
         train: Param::ALL.to_vec(),
     };
-    // The trainer, the model its last step made (another edit since starts afresh), and the
-    // numbers before the first step (for Reset).
     // The target's weight now.
     let weight_now = move || {
         let (i, j, h) = (state.query.get(), key.get(), head.get());
@@ -79,6 +73,8 @@ pub fn TrainLab() -> impl IntoView {
                 .unwrap_or(f64::NAN)
         })
     };
+    // The trainer, the model its last step made (another edit since starts afresh), and the
+    // numbers before the first step (for Reset).
     let trainer = StoredValue::new(None::<(Trainer, Model)>);
     let before = StoredValue::new(None::<Model>);
     let losses = RwSignal::new(Vec::<f64>::new());
@@ -108,7 +104,9 @@ pub fn TrainLab() -> impl IntoView {
             .filter(|(_, last)| *last == model)
             .map(|(t, _)| t)
             .unwrap_or_else(|| {
-                Trainer::new(optimizer(&method.get_untracked(), lr.get_untracked()))
+                // The lab's choices are always valid names and rates.
+                let o = Optimizer::named(Some(&method.get_untracked()), lr.get_untracked());
+                Trainer::new(o.unwrap_or(Optimizer::Adam { lr: DEFAULT_LR }))
             });
         if before.with_value(Option::is_none) {
             before.set_value(Some(model.clone()));
@@ -141,33 +139,11 @@ pub fn TrainLab() -> impl IntoView {
     // The dog story backwards: random projections of the dog's sizes, she → dog, then Run.
     let dog_backwards = move |_| {
         stop();
-        let Some(dog) = preset_named("dog") else {
-            return;
-        };
-        let start = (dog.build)();
-        let Ok(random) = Model::seeded(
-            DOG_SENTENCE,
-            start.dims(),
-            state.seed.get_untracked(),
-            true,
-            Scale::SqrtDk,
-        ) else {
-            return;
-        };
-        // The dog's hand-made embedding, projections drawn at random.
-        let Ok(model) = Model::new(
-            DOG_SENTENCE,
-            start.embedding().clone(),
-            random.heads().to_vec(),
-            true,
-            Scale::SqrtDk,
-        ) else {
-            return;
-        };
+        let model = dog_untrained(state.seed.get_untracked());
         state.apply(Edit::Open(Box::new(model.clone()))).ok();
         before.set_value(Some(model));
-        state.selected.set(Some(6));
-        picked.set(Some(1));
+        state.selected.set(Some(DOG_SHE));
+        picked.set(Some(DOG_DOG));
         run();
         until.set_value(Some(DOG_SHE_WEIGHT_DOG));
     };
@@ -176,9 +152,9 @@ pub fn TrainLab() -> impl IntoView {
     let loss = Signal::derive(move || -weight.get().ln());
     let word = move |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
     let keys = move || {
-        let i = state.query.get();
+        let (i, causal) = (state.query.get(), state.causal.get());
         (0..state.words.with(Vec::len))
-            .filter(|&j| !(state.causal.get() && is_future(i, j)))
+            .filter(|&j| visible(causal, i, j))
             .map(|j| view! { <option value=j.to_string() prop:selected=move || key.get() == j>{format!("{j} “{}”", word(j))}</option> })
             .collect_view()
     };
