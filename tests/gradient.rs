@@ -293,14 +293,25 @@ fn optimisers_are_named_one_way_and_a_target_starts_at_the_second_key() {
     use attention_explorer::core::gradient::second_key;
     use attention_explorer::core::presets::{dog_untrained, DOG_SHE};
     assert_eq!(Optimizer::named(None, 0.1), Ok(Optimizer::Adam { lr: 0.1 }));
-    assert_eq!(Optimizer::named(Some("sgd"), 1.0), Ok(Optimizer::Sgd { lr: 1.0 }));
-    assert!(Optimizer::named(Some("rmsprop"), 0.1).unwrap_err().contains("unknown optimizer"));
-    assert!(Optimizer::named(None, -1.0).unwrap_err().contains("positive"));
+    assert_eq!(
+        Optimizer::named(Some("sgd"), 1.0),
+        Ok(Optimizer::Sgd { lr: 1.0 })
+    );
+    assert!(Optimizer::named(Some("rmsprop"), 0.1)
+        .unwrap_err()
+        .contains("unknown optimizer"));
+    assert!(Optimizer::named(None, -1.0)
+        .unwrap_err()
+        .contains("positive"));
     assert!(Optimizer::named(None, f64::NAN).is_err());
     // "she" looks at "dog" most and at "ball" (4) second; a query out of range gets 0.
     let t = attention_explorer::core::trace::Trace::of(&dog());
     assert_eq!(second_key(&t.heads[0].weights, DOG_SHE, true), 4);
-    assert_eq!(second_key(&t.heads[0].weights, 0, true), 0, "the first token sees only itself");
+    assert_eq!(
+        second_key(&t.heads[0].weights, 0, true),
+        0,
+        "the first token sees only itself"
+    );
     assert_eq!(second_key(&t.heads[0].weights, 99, true), 0);
     // The dog story before training keeps the hand-made embedding.
     let untrained = dog_untrained(123);

@@ -239,9 +239,22 @@ pub struct Gradients {
 }
 
 impl Gradients {
+    /// The matrices (by the DOM contract's names) the loss has a gradient for.
+    pub const NAMES: [&'static str; 10] = [
+        "embedding",
+        "w_query",
+        "w_key",
+        "w_value",
+        "queries",
+        "keys",
+        "values",
+        "scores",
+        "weights",
+        "context",
+    ];
+
     /// ∂L with respect to the matrix the DOM contract calls `name` (of `head`), if the loss
-    /// has one: `embedding`, `w_query`, `w_key`, `w_value`, `queries`, `keys`, `values`,
-    /// `scores`, `weights`, `context`.
+    /// has one (see [`Gradients::NAMES`]).
     pub fn of(&self, name: &str, head: Option<usize>) -> Option<&DMatrix<f64>> {
         if name == "embedding" {
             return Some(&self.embedding);

@@ -157,7 +157,10 @@ pub struct AppState {
     pub embedded: bool,
     /// The training lab's target once it has trained towards one ("Copy as PyTorch" adds it).
     pub objective: RwSignal<Option<Objective>>,
-    /// Its loss's gradient on the model as it is, while the target still fits the model.
+    /// The target still fits the model (cheap: read by every matrix's ∂L button).
+    pub has_target: Memo<bool>,
+    /// Its loss's gradient on the model as it is, while the target fits: computed only while a
+    /// gradient face reads it, not on every edit or training step.
     pub gradients: Memo<Option<Gradients>>,
     /// An embed's steps (`steps=`), numbered 1, 2, … in it; `None`: the pipeline's numbers.
     pub numbered: Option<&'static [Step]>,
@@ -208,6 +211,9 @@ impl AppState {
         let seed = RwSignal::new(DEFAULT_SEED);
         let hidden = RwSignal::new(Vec::new());
         let objective = RwSignal::new(None::<Objective>);
+        let has_target = Memo::new(move |_| {
+            objective.with(|o| o.as_ref().is_some_and(|o| model.with(|m| o.fits(m))))
+        });
         let state = AppState {
             model,
             history: RwSignal::new(History::default()),
@@ -237,11 +243,12 @@ impl AppState {
             embedded,
             numbered: None,
             objective,
+            has_target,
             gradients: Memo::new(move |_| {
-                objective.with(|o| {
-                    let o = o.as_ref()?;
-                    model.with(|m| o.fits(m).then(|| gradients(m, o)))
-                })
+                if !has_target.get() {
+                    return None;
+                }
+                objective.with(|o| model.with(|m| o.as_ref().map(|o| gradients(m, o))))
             }),
         };
         state.show_as(start);
@@ -391,14 +398,16 @@ impl AppState {
         .into()
     }
 
-    /// ∂L with respect to the matrix `name` (of `head`), while the training lab has a target.
-    pub fn gradient_matrix(
-        self,
-        name: &'static str,
-        head: Option<usize>,
-    ) -> Signal<Option<DMatrix<f64>>> {
-        let gradients = self.gradients;
-        Memo::new(move |_| gradients.with(|g| g.as_ref()?.of(name, head).cloned())).into()
+    /// The gradient face of the matrix `name` (of `head`), if the loss has a gradient for it.
+    pub fn gradient_of(self, name: &'static str, head: Option<usize>) -> Option<GradientOf> {
+        Gradients::NAMES.contains(&name).then(|| {
+            let gradients = self.gradients;
+            GradientOf {
+                shown: self.has_target.into(),
+                matrix: Memo::new(move |_| gradients.with(|g| g.as_ref()?.of(name, head).cloned()))
+                    .into(),
+            }
+        })
     }
 
     /// One head's weight matrix from the model.
@@ -459,4 +468,14 @@ pub fn use_app() -> AppState {
 /// How matrices look: the store's, or the default when a matrix is mounted alone.
 pub fn use_look() -> Look {
     use_context::<Look>().unwrap_or_default()
+}
+
+/// A matrix's gradient face: whether there is one now (cheap: the training lab has a target that
+/// fits the model), and ∂L/∂cell, computed only when read (when the face is shown).
+#[derive(Clone, Copy)]
+pub struct GradientOf {
+    /// A gradient exists.
+    pub shown: Signal<bool>,
+    /// The gradient.
+    pub matrix: Signal<Option<DMatrix<f64>>>,
 }

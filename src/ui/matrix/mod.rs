@@ -9,7 +9,7 @@ use nalgebra::DMatrix;
 use crate::core::heatmap::{Face, Heat};
 use crate::core::report::matrix_csv;
 use crate::ui::export::download;
-use crate::ui::state::{use_look, CellEditor};
+use crate::ui::state::{use_look, CellEditor, GradientOf};
 use gradient::GradientTable;
 use heatmap::HeatMap;
 use table::MatrixTable;
@@ -44,7 +44,7 @@ pub fn MatrixView(
     #[prop(optional)] on_row_click: Option<Callback<usize>>,
     /// ∂L/∂cell, while the training lab has a target: a third face.
     #[prop(default = None)]
-    gradient: Option<Signal<Option<DMatrix<f64>>>>,
+    gradient: Option<GradientOf>,
 ) -> impl IntoView {
     let look = use_look();
     let spec = MatrixSpec {
@@ -69,7 +69,7 @@ pub fn MatrixView(
     let faces = look.faces;
     let key = (name, head);
     let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
-    let has_gradient = Memo::new(move |_| gradient.is_some_and(|g| g.with(Option::is_some)));
+    let has_gradient = Memo::new(move |_| gradient.is_some_and(|g| g.shown.get()));
     let face = Memo::new(move |_| {
         if lab {
             return Face::Numbers;
@@ -103,7 +103,7 @@ pub fn MatrixView(
         Face::Numbers => view! { <MatrixTable spec/> }.into_any(),
         Face::Heatmap => view! { <HeatMap spec/> }.into_any(),
         Face::Gradient => match gradient {
-            Some(gradient) => view! { <GradientTable spec gradient/> }.into_any(),
+            Some(g) => view! { <GradientTable spec gradient=g.matrix/> }.into_any(),
             None => view! { <MatrixTable spec/> }.into_any(),
         },
     };

@@ -51,7 +51,7 @@ pub fn EmbeddingStep() -> impl IntoView {
                     heat=Heat::Signed
                     highlight_row=selected_word
                     editor=state.editor(Editable::Embedding)
-                    gradient=Some(state.gradient_matrix("embedding", None))
+                    gradient=state.gradient_of("embedding", None)
                 />
                 <MatrixView
                     name="embedded"

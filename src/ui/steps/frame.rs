@@ -126,7 +126,7 @@ pub fn HeadMatrices(
                             heat=info.heat
                             highlight_row=Signal::derive(move || Some(state.query.get()))
                             grey_future=grey
-                            gradient=Some(state.gradient_matrix(info.key, Some(h)))
+                            gradient=state.gradient_of(info.key, Some(h))
                             on_cell_click=Callback::new(move |(i, j)| {
                                 state.selected.set(Some(i));
                                 if let Some(cb) = on_cell_click {

@@ -34,7 +34,7 @@ pub fn ProjectionsStep() -> impl IntoView {
                 col_labels=index_labels(move || matrix.with(|m| m.ncols()))
                 heat=Heat::Signed
                 editor=state.editor(Editable::Weight(h, p))
-                gradient=Some(state.gradient_matrix(p.key(), Some(h)))
+                gradient=state.gradient_of(p.key(), Some(h))
             />
         }
     };
