@@ -251,19 +251,6 @@ mod no_panic {
 }
 
 #[test]
-fn a_loss_curve_is_drawn_on_a_log_scale() {
-    use attention_explorer::core::gradient::loss_curve;
-    let (path, decades) = loss_curve(&[1.0, 0.1, 0.01], 200.0, 100.0).unwrap();
-    assert_eq!(decades, vec![-2, -1, 0]);
-    assert_eq!(path, "M0.0,0.0 L100.0,50.0 L200.0,100.0");
-    // Non-positive or non-finite losses are left out; one loss still gets a decade to sit in.
-    let (path, decades) = loss_curve(&[f64::NAN, 0.5], 200.0, 100.0).unwrap();
-    assert_eq!(decades, vec![-1, 0]);
-    assert!(path.starts_with("M200.0,"), "{path}");
-    assert!(loss_curve(&[0.0, f64::INFINITY], 10.0, 10.0).is_none());
-}
-
-#[test]
 fn a_target_fits_while_the_model_still_has_it_and_each_gradient_is_found_by_its_name() {
     let mut model = dog();
     let objective =

@@ -2,6 +2,7 @@
 //! with a message, and the view settings survive a round trip.
 #![cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
 
+use attention_explorer::core::gradient::{Optimizer, Param, Target};
 use attention_explorer::core::heatmap::Face;
 use attention_explorer::core::link::{
     base64url, decode_model, encode_model, from_base64url, opening, params, read_link, snippet,
@@ -11,6 +12,7 @@ use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
 use attention_explorer::core::pipeline::Step;
 use attention_explorer::core::presets::{preset, PRESETS, RASCHKA_SEED};
 use attention_explorer::core::state::{write_state, MAX_STATE_BYTES};
+use attention_explorer::core::training::Setup;
 use miniz_oxide::deflate::compress_to_vec;
 use nalgebra::DMatrix;
 use proptest::prelude::*;
@@ -242,6 +244,7 @@ fn the_fragment_carries_what_is_shown() {
             ("weights", Some(1), Face::Heatmap),
             ("embedding", None, Face::Numbers),
         ],
+        training: Setup::default(),
     };
     let fragment = write_fragment(&encode_model(&model, None), &shown);
     let link = read_link("?embed=1", &format!("#{fragment}"));
@@ -387,6 +390,16 @@ fn every_parameter_written_is_read_back_from_the_one_list() {
         decimals: Some(0),
         hidden: vec![Step::Sentence, Step::Output],
         faces: vec![("scores", Some(3), Face::Heatmap)],
+        training: Setup {
+            targets: vec![Target {
+                head: 1,
+                query: 5,
+                key: 2,
+            }],
+            output: None,
+            train: vec![Param::Embedding],
+            optimizer: Optimizer::Sgd { lr: 0.25 },
+        },
     };
     let embed = Embed {
         steps: Some(vec![Step::Qkv, Step::Context]),

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::model::{Editable, Head, Model, Projection, Scale};
 use super::softmax::{is_future, mask_future, softmax_rows};
-use super::trace::concat_columns;
+use super::trace::{concat_columns, Trace};
 
 /// A parameter an optimiser step may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +34,14 @@ impl Param {
             Param::Weight(p) => p.key(),
         }
     }
+
+    /// The parameter [`Param::key`] names; the message lists the names there are.
+    pub fn named(name: &str) -> Result<Param, String> {
+        Param::ALL
+            .into_iter()
+            .find(|p| p.key() == name)
+            .ok_or_else(|| format!("“{name}”: use embedding, w_query, w_key or w_value"))
+    }
 }
 
 /// One "make this query attend to this key" target.
@@ -45,6 +53,30 @@ pub struct Target {
     pub query: usize,
     /// The key token (column).
     pub key: usize,
+}
+
+impl Target {
+    /// Whether the loss can be taken of it on `model`: the head, query and key in range and,
+    /// under the causal mask, the key not in the query's future.
+    pub fn check(self, model: &Model) -> Result<(), String> {
+        let (heads, n) = (model.heads().len(), model.tokens().len());
+        for (name, i, limit) in [
+            ("head", self.head, heads),
+            ("query", self.query, n),
+            ("key", self.key, n),
+        ] {
+            if i >= limit {
+                return Err(format!("{name} is {i}, beyond 0 … {}", limit - 1));
+            }
+        }
+        if model.causal && is_future(self.query, self.key) {
+            return Err(format!(
+                "under the causal mask query {} cannot see key {} (its weight is 0, its log −∞)",
+                self.query, self.key
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// What the loss measures.
@@ -111,39 +143,40 @@ fn read_targets(value: &Value, model: &Model) -> Result<Vec<Target>, String> {
     if list.is_empty() {
         return Err("\"attend\" has no targets".into());
     }
-    let (heads, n) = (model.heads().len(), model.tokens().len());
     list.iter()
         .enumerate()
         .map(|(t, item)| {
-            let index = |name: &str, limit: usize| -> Result<usize, String> {
-                let i = item
-                    .get(name)
+            let index = |name: &str| -> Result<usize, String> {
+                item.get(name)
                     .and_then(Value::as_u64)
-                    .ok_or_else(|| format!("attend[{t}].{name} must be a whole number"))?;
-                usize::try_from(i)
-                    .ok()
-                    .filter(|&i| i < limit)
-                    .ok_or_else(|| format!("attend[{t}].{name} is {i}, beyond 0 … {}", limit - 1))
+                    .and_then(|i| usize::try_from(i).ok())
+                    .ok_or_else(|| format!("attend[{t}].{name} must be a whole number"))
             };
             let target = Target {
-                head: index("head", heads)?,
-                query: index("query", n)?,
-                key: index("key", n)?,
+                head: index("head")?,
+                query: index("query")?,
+                key: index("key")?,
             };
-            if model.causal && is_future(target.query, target.key) {
-                return Err(format!(
-                    "attend[{t}]: under the causal mask query {} cannot see key {} (its weight is 0, its log −∞)",
-                    target.query, target.key
-                ));
-            }
+            // "attend[0].head is 3, …", "attend[0]: under the causal mask …".
+            target.check(model).map_err(|e| {
+                let sep = if e.starts_with("under") { ": " } else { "." };
+                format!("attend[{t}]{sep}{e}")
+            })?;
             Ok(target)
         })
         .collect()
 }
 
+/// The output's shape: a row per token, every head's d_v wide.
+pub fn output_shape(model: &Model) -> (usize, usize) {
+    (
+        model.tokens().len(),
+        model.heads().iter().map(|h| h.d_v()).sum(),
+    )
+}
+
 fn read_output(value: &Value, model: &Model) -> Result<DMatrix<f64>, String> {
-    let n = model.tokens().len();
-    let width: usize = model.heads().iter().map(|h| h.d_v()).sum();
+    let (n, width) = output_shape(model);
     let rows = value
         .as_array()
         .filter(|r| r.len() == n)
@@ -171,13 +204,8 @@ fn read_train(value: &Value) -> Result<Vec<Param>, String> {
         .ok_or("\"train\" must be a list of names")?;
     let mut train = Vec::new();
     for name in names {
-        let name = name.as_str().unwrap_or_default();
-        let param = Param::ALL
-            .into_iter()
-            .find(|p| p.key() == name)
-            .ok_or_else(|| {
-                format!("\"train\" names “{name}”: use embedding, w_query, w_key or w_value")
-            })?;
+        let param = Param::named(name.as_str().unwrap_or_default())
+            .map_err(|e| format!("\"train\" names {e}"))?;
         if !train.contains(&param) {
             train.push(param);
         }
@@ -186,20 +214,27 @@ fn read_train(value: &Value) -> Result<Vec<Param>, String> {
 }
 
 impl Objective {
+    /// The loss on `trace` (the objective's model's): what [`gradients`] reports, without the
+    /// backward pass.
+    pub fn loss(&self, trace: &Trace) -> f64 {
+        match &self.goal {
+            Goal::Attend(targets) => {
+                -targets
+                    .iter()
+                    .map(|t| trace.heads[t.head].weights[(t.query, t.key)].ln())
+                    .sum::<f64>()
+                    / targets.len() as f64
+            }
+            Goal::Output(target) => (&trace.output - target).norm_squared() / target.len() as f64,
+        }
+    }
+
     /// Whether the loss can still be taken on `model` (a target still in range and visible, an
     /// output target of its shape): the page keeps its target while the learner edits.
     pub fn fits(&self, model: &Model) -> bool {
-        let (heads, n) = (model.heads().len(), model.tokens().len());
         match &self.goal {
-            Goal::Attend(targets) => targets.iter().all(|t| {
-                t.head < heads
-                    && t.query < n
-                    && t.key < n
-                    && !(model.causal && is_future(t.query, t.key))
-            }),
-            Goal::Output(target) => {
-                target.shape() == (n, model.heads().iter().map(|h| h.d_v()).sum())
-            }
+            Goal::Attend(targets) => targets.iter().all(|t| t.check(model).is_ok()),
+            Goal::Output(target) => target.shape() == output_shape(model),
         }
     }
 }
@@ -422,6 +457,21 @@ impl Optimizer {
             other => Err(format!("unknown optimizer “{other}”: use sgd or adam")),
         }
     }
+
+    /// Its name, as [`Optimizer::named`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Optimizer::Sgd { .. } => "sgd",
+            Optimizer::Adam { .. } => "adam",
+        }
+    }
+
+    /// Its learning rate.
+    pub fn lr(self) -> f64 {
+        match self {
+            Optimizer::Sgd { lr } | Optimizer::Adam { lr } => lr,
+        }
+    }
 }
 
 /// An optimiser with its state (Adam's running averages), stepping a model towards an objective
@@ -535,37 +585,4 @@ pub fn second_key(weights: &DMatrix<f64>, query: usize, causal: bool) -> usize {
         .collect();
     order.sort_by(|&a, &b| row[b].total_cmp(&row[a]));
     order.get(1).or(order.first()).copied().unwrap_or(0)
-}
-
-/// A loss curve's picture: the SVG path of `losses` (one point per step) in a `width` × `height`
-/// box on a log scale, and the powers of ten the scale spans (for its axis labels). Losses that
-/// are not positive and finite are left out; `None` with none left.
-pub fn loss_curve(losses: &[f64], width: f64, height: f64) -> Option<(String, Vec<i32>)> {
-    let logs: Vec<(usize, f64)> = losses
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| l.is_finite() && **l > 0.0)
-        .map(|(k, l)| (k, l.log10()))
-        .collect();
-    let (low, high) = logs
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &(_, y)| {
-            (a.min(y), b.max(y))
-        });
-    if logs.is_empty() {
-        return None;
-    }
-    let (bottom, top) = (
-        low.floor() as i32,
-        (high.ceil() as i32).max(low.floor() as i32 + 1),
-    );
-    let x = |k: usize| width * k as f64 / (losses.len().max(2) - 1) as f64;
-    let y = |v: f64| height * (f64::from(top) - v) / f64::from(top - bottom);
-    let path = logs
-        .iter()
-        .enumerate()
-        .map(|(n, &(k, v))| format!("{}{:.1},{:.1}", if n == 0 { 'M' } else { 'L' }, x(k), y(v)))
-        .collect::<Vec<_>>()
-        .join(" ");
-    Some((path, (bottom..=top).collect()))
 }

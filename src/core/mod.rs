@@ -22,3 +22,4 @@ pub mod state;
 pub mod tokens;
 pub mod torch_rng;
 pub mod trace;
+pub mod training;

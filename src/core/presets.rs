@@ -136,18 +136,7 @@ pub fn raschka_multihead() -> Model {
 /// The dog story before training: its hand-made embedding with projections drawn as
 /// `torch.manual_seed(seed)` would (the training lab trains them until "she" attends to "dog").
 pub fn dog_untrained(seed: u64) -> Model {
-    let hand_made = dog();
-    Model::seeded(DOG_SENTENCE, hand_made.dims(), seed, true, Scale::SqrtDk)
-        .and_then(|random| {
-            Model::new(
-                DOG_SENTENCE,
-                hand_made.embedding().clone(),
-                random.heads().to_vec(),
-                true,
-                Scale::SqrtDk,
-            )
-        })
-        .expect("the dog's shapes agree")
+    super::training::scrambled(&dog(), seed)
 }
 
 /// Where "she" is in the dog's sentence.
@@ -155,7 +144,6 @@ pub const DOG_SHE: usize = 6;
 /// Where "dog" is.
 pub const DOG_DOG: usize = 1;
 
-/// The dog story's sentence.
 /// The dog preset's sentence.
 pub const DOG_SENTENCE: &str = "The dog fetched the ball and she was happy";
 /// What the tutorial shows, to its two decimals: she's query and the keys of dog and ball.

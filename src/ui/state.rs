@@ -18,6 +18,7 @@ use crate::core::pipeline::{stops, Lab, Pick, Step, Stop};
 use crate::core::presets::{followed_by_default, matching, preset_named};
 use crate::core::sqrt_dk;
 use crate::core::trace::Trace;
+use crate::core::training::Setup;
 use crate::ui::theme;
 
 /// What a click on a cell asked to have explained.
@@ -155,6 +156,8 @@ pub struct AppState {
     pub example: &'static str,
     /// The page is an embed (`embed=1`): no labs, no walk.
     pub embedded: bool,
+    /// The training lab's targets, what trains and how (the link carries it).
+    pub training: RwSignal<Setup>,
     /// The training lab's target once it has trained towards one ("Copy as PyTorch" adds it).
     pub objective: RwSignal<Option<Objective>>,
     /// The target still fits the model (cheap: read by every matrix's ∂L button).
@@ -242,6 +245,7 @@ impl AppState {
             example,
             embedded,
             numbered: None,
+            training: RwSignal::new(Setup::default()),
             objective,
             has_target,
             gradients: Memo::new(move |_| {
@@ -284,6 +288,7 @@ impl AppState {
                 .map(|&(name, head, face)| ((name, head), face))
                 .collect(),
         );
+        self.training.set(shown.training.clone());
     }
 
     /// What the URL carries besides the model, from the view's signals (defaults left out):
@@ -312,6 +317,12 @@ impl AppState {
             decimals: (decimals != DEFAULT_DECIMALS).then_some(decimals),
             hidden: self.hidden.get(),
             faces,
+            training: self.training.with(|t| Setup {
+                output: None,
+                targets: t.targets.clone(),
+                train: t.train.clone(),
+                optimizer: t.optimizer,
+            }),
         }
     }
 

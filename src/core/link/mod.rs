@@ -15,6 +15,7 @@ use super::model::Model;
 use super::pipeline::Step;
 use super::presets::{matching, preset_named, preset_names, PRESETS, RASCHKA_SEED};
 use super::state::read_state;
+use super::training::Setup;
 
 pub use base64url::{base64url, from_base64url};
 pub use model_code::{decode_model, encode_model, Base};
@@ -47,6 +48,9 @@ pub struct Shown {
     pub hidden: Vec<Step>,
     /// The face chosen for a matrix (name, head), in the order chosen.
     pub faces: Vec<FaceChoice>,
+    /// The training lab's targets, what trains, the optimiser and its rate (an output target
+    /// is not in the link).
+    pub training: Setup,
 }
 
 /// What the learner may change in an embedded page.

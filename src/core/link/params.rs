@@ -1,9 +1,11 @@
 //! Every URL parameter in one list, each with its reader and its writer side by side (as
 //! TensorFlow Playground's `State.PROPS`): a new setting in the link is one entry here.
 
+use super::super::gradient::{Optimizer, DEFAULT_LR};
 use super::super::heatmap::Face;
 use super::super::pipeline::{self, in_order, Step};
 use super::super::state::MAX_HEADS;
+use super::super::training::Setup;
 use super::{Controls, FaceChoice, Link, Page, Theme, MAX_DECIMALS};
 
 /// Most entries a list parameter (`steps`, `hide`, `faces`) may hold.
@@ -41,7 +43,7 @@ fn never(_: &Page) -> Option<String> {
 }
 
 /// Every parameter a link may carry, in the query or the fragment, in the order written.
-pub const PARAMS: [Param; 16] = [
+pub const PARAMS: [Param; 20] = [
     // The model: read before the others (see read_link), which are checked against it.
     Param {
         name: "m",
@@ -127,6 +129,51 @@ pub const PARAMS: [Param; 16] = [
                 })
                 .collect();
             (!faces.is_empty()).then(|| faces.join(","))
+        },
+    },
+    // The training lab: `target=0:6,1;0:2,0&train=w_query,w_key&optimizer=sgd&lr=0.1`.
+    Param {
+        name: "target",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.training.targets = Setup::read_targets(v, &l.model)?;
+            Ok(())
+        },
+        write: |p| p.shown.training.write_targets(),
+    },
+    Param {
+        name: "train",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.training.train = Setup::read_train(v)?;
+            Ok(())
+        },
+        write: |p| p.shown.training.write_train(),
+    },
+    Param {
+        name: "optimizer",
+        part: Part::Fragment,
+        read: |l, v| {
+            let lr = l.shown.training.optimizer.lr();
+            l.shown.training.optimizer = Optimizer::named(Some(v), lr)?;
+            Ok(())
+        },
+        write: |p| {
+            let name = p.shown.training.optimizer.name();
+            (name != Setup::default().optimizer.name()).then(|| name.to_owned())
+        },
+    },
+    Param {
+        name: "lr",
+        part: Part::Fragment,
+        read: |l, v| {
+            let name = l.shown.training.optimizer.name();
+            l.shown.training.optimizer = Optimizer::named(Some(name), Setup::read_lr(v)?)?;
+            Ok(())
+        },
+        write: |p| {
+            let lr = p.shown.training.optimizer.lr();
+            (lr != DEFAULT_LR).then(|| lr.to_string())
         },
     },
     Param {
@@ -227,7 +274,7 @@ pub fn param(name: &str) -> Option<&'static Param> {
 }
 
 /// `k=v&k=v` of the parameters of `part` that `page` gives a value, in [`PARAMS`]' order.
-/// Every value written is URL-safe as it is (base64url, numbers, names, `,` `.` `:`).
+/// Every value written is URL-safe as it is (base64url, numbers, names, `,` `.` `:` `;`).
 pub fn write(page: &Page, part: Part) -> String {
     PARAMS
         .iter()

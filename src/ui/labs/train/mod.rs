@@ -1,0 +1,296 @@
+//! The training lab: pick where tokens should look (or an output to match), then step or run an
+//! optimiser (`core::gradient`, equal to PyTorch's autograd and `torch.optim`) and watch the
+//! loss fall and every table move; race the scalings. A Run is one undo step; Reset goes back
+//! to the numbers before training. Its settings are the store's `training` (in the link).
+
+mod plot;
+mod race;
+mod targets;
+
+use leptos::prelude::*;
+
+use crate::core::edit::Edit;
+use crate::core::gradient::{Goal, Objective, Optimizer, Target, Trainer};
+use crate::core::model::Model;
+use crate::core::pipeline::Lab;
+use crate::core::presets::{dog_untrained, DOG_DOG, DOG_SHE, DOG_SHE_WEIGHT_DOG};
+use crate::core::training::{scrambled, Setup};
+use crate::ui::labs::frame::{LabSection, LabText, Stat};
+use crate::ui::state::use_app;
+
+use plot::LossPlot;
+use race::Race;
+use targets::{Targets, Trains};
+
+/// What the page says about this lab.
+pub const TEXT: LabText = LabText {
+    title: "Lab: train the weights",
+    short_title: "Train lab",
+    hint: "Pick a key for the followed token to look at, press Run, and watch the loss fall while every table above moves; Undo takes the whole run back.",
+};
+
+/// A Run stops by itself after this many steps.
+const RUN_STEPS: usize = 400;
+
+#[component]
+pub fn TrainLab() -> impl IntoView {
+    let state = use_app();
+    let head = Memo::new(move |_| state.visible_heads.with(|v| v[0]));
+    let targets = Memo::new(move |_| {
+        let (query, head) = (state.query.get(), head.get());
+        state.training.with(|s| {
+            state
+                .model
+                .with(|m| state.trace.with(|t| s.targets_on(m, t, query, head)))
+        })
+    });
+    let objective = Memo::new(move |_| {
+        let (query, head) = (state.query.get(), head.get());
+        state.training.with(|s| {
+            state
+                .model
+                .with(|m| state.trace.with(|t| s.objective(m, t, query, head)))
+        })
+    });
+    let matching = Memo::new(move |_| {
+        objective.with(|o| {
+            matches!(
+                o,
+                Some(Objective {
+                    goal: Goal::Output(_),
+                    ..
+                })
+            )
+        })
+    });
+    let loss = Signal::derive(move || {
+        objective.with(|o| {
+            o.as_ref()
+                .map_or(f64::NAN, |o| state.trace.with(|t| o.loss(t)))
+        })
+    });
+    // The first target's weight now.
+    let first = Memo::new(move |_| targets.with(|t| t.first().copied()));
+    let weight = Signal::derive(move || {
+        first.get().map_or(f64::NAN, |t: Target| {
+            state.trace.with(|tr| {
+                tr.heads
+                    .get(t.head)
+                    .and_then(|h| h.weights.get((t.query, t.key)).copied())
+                    .unwrap_or(f64::NAN)
+            })
+        })
+    });
+    // The trainer, with the model its last step made and the objective it stepped towards
+    // (another edit or target starts afresh), and the numbers before the first step (Reset).
+    let trainer = StoredValue::new(None::<(Trainer, Model, Objective)>);
+    let before = StoredValue::new(None::<Model>);
+    let losses = RwSignal::new(Vec::<f64>::new());
+    let running = RwSignal::new(false);
+    // A Run towards the dog story stops where the tutorial's weight is.
+    let until = StoredValue::new(None::<f64>);
+    // A new target or optimiser starts a new curve.
+    Effect::new(move |_| {
+        objective.track();
+        state.training.with(|s| s.optimizer);
+        trainer.set_value(None);
+        losses.set(Vec::new());
+    });
+
+    let step = move || {
+        let Some(objective) = objective.get_untracked() else {
+            return false;
+        };
+        // Training changes which key is second: the targets stay the ones trained towards.
+        if state
+            .training
+            .with_untracked(|s| s.targets.is_empty() && s.output.is_none())
+        {
+            let fixed = targets.get_untracked();
+            state.training.update(|s| s.targets = fixed);
+        }
+        let mut model = state.model.get_untracked();
+        state.objective.set(Some(objective.clone()));
+        let mut t = trainer
+            .get_value()
+            .filter(|(_, last, towards)| *last == model && *towards == objective)
+            .map(|(t, ..)| t)
+            .unwrap_or_else(|| Trainer::new(state.training.with_untracked(|s| s.optimizer)));
+        if before.with_value(Option::is_none) {
+            before.set_value(Some(model.clone()));
+        }
+        let loss = t.step(&mut model, &objective).loss;
+        losses.update(|l| l.push(loss));
+        trainer.set_value(Some((t, model.clone(), objective)));
+        state.apply(Edit::Train(Box::new(model))).ok();
+        let reached = until
+            .get_value()
+            .is_some_and(|goal| weight.get_untracked() >= goal);
+        loss.is_finite() && !reached
+    };
+    let stop = move || {
+        running.set(false);
+        until.set_value(None);
+        state.apply(Edit::Seal).ok();
+    };
+    let run = move || {
+        running.set(true);
+        run_frames(step, running, stop, RUN_STEPS);
+    };
+    let reset = move |_| {
+        stop();
+        if let Some(model) = before.get_value() {
+            state.apply(Edit::Open(Box::new(model))).ok();
+            before.set_value(None);
+        }
+        trainer.set_value(None);
+        losses.set(Vec::new());
+    };
+    // A fresh start to train from: the projections drawn at random (the seed above).
+    let start_over = move |model: Model| {
+        stop();
+        state.apply(Edit::Open(Box::new(model.clone()))).ok();
+        before.set_value(Some(model));
+    };
+    // The dog story backwards: random projections of the dog's sizes, she → dog, then Run.
+    let dog_backwards = move |_| {
+        start_over(dog_untrained(state.seed.get_untracked()));
+        state.selected.set(Some(DOG_SHE));
+        state.training.update(|s| {
+            s.output = None;
+            s.targets = vec![Target {
+                head: 0,
+                query: DOG_SHE,
+                key: DOG_DOG,
+            }];
+        });
+        run();
+        until.set_value(Some(DOG_SHE_WEIGHT_DOG));
+    };
+    let set_goal = move |ev: leptos::ev::Event| {
+        let output = (event_target_value(&ev) == "output")
+            .then(|| state.trace.with_untracked(|t| t.output.clone()));
+        state.training.update(|s| s.output = output);
+    };
+    let scramble = move |_| {
+        start_over(
+            state
+                .model
+                .with_untracked(|m| scrambled(m, state.seed.get_untracked())),
+        )
+    };
+
+    let lr_text = RwSignal::new(
+        state
+            .training
+            .with_untracked(|s| s.optimizer.lr())
+            .to_string(),
+    );
+    let lr_error = RwSignal::new(None::<String>);
+    let set_optimizer = move |name: &str, lr: f64| {
+        if let Ok(o) = Optimizer::named(Some(name), lr) {
+            state.training.update(|s| s.optimizer = o);
+        }
+    };
+    let curves = Signal::derive(move || {
+        losses.with(|l| {
+            if l.is_empty() {
+                Vec::new()
+            } else {
+                vec![("loss", l.clone())]
+            }
+        })
+    });
+    let word = move |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
+    view! {
+        <LabSection lab=Lab::Train text=&TEXT>
+            <p class="explain">
+                "The tutorial's hand-made weights “mimic where the weights might end up after training”. Here they are trained: the loss is −ln of the weight from a token to the key you pick (the mean over several targets), or how far the output is from one to match, and each step moves every number that trains a little against its gradient (the same numbers PyTorch's autograd gives). Watch the tables above while it runs."
+            </p>
+            <div class="lab-controls">
+                <label class="field">
+                    <span>"Goal"</span>
+                    <select data-control="train-goal" on:change=set_goal>
+                        <option value="attend" selected=move || !matching.get()>"attention weights"</option>
+                        <option value="output" selected=move || matching.get()>"match an output"</option>
+                    </select>
+                </label>
+                <Trains/>
+                <label class="field">
+                    <span>"Optimiser"</span>
+                    <select data-control="train-optimizer" on:change=move |ev| set_optimizer(&event_target_value(&ev), state.training.with_untracked(|s| s.optimizer.lr()))>
+                        {["adam", "sgd"].map(|name| view! {
+                            <option value=name selected=move || state.training.with(|s| s.optimizer.name() == name)>{if name == "adam" { "Adam" } else { "SGD" }}</option>
+                        })}
+                    </select>
+                </label>
+                <label class="field">
+                    <span>"Learning rate"</span>
+                    <input type="text" data-control="train-lr" prop:value=move || lr_text.get() aria-invalid=move || lr_error.with(|e| e.is_some().then_some("true")) on:input=move |ev| {
+                        let text = event_target_value(&ev);
+                        let (name, lr) = state.training.with_untracked(|s| (s.optimizer.name(), s.optimizer.lr()));
+                        match Setup::read_lr(&text) {
+                            Ok(x) => { lr_error.set(None); set_optimizer(name, x); }
+                            Err(e) => lr_error.set(Some(format!("{e}; still using {lr}."))),
+                        }
+                        lr_text.set(text);
+                    }/>
+                    {move || lr_error.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+                </label>
+            </div>
+            {move || if matching.get() {
+                view! {
+                    <p class="train-output">
+                        "The target is the output as it was when you chose this goal. Draw new projections at random (the seed above) and train back to it: "
+                        <button type="button" data-action="train-scramble" on:click=scramble>"New random projections"</button>
+                    </p>
+                }.into_any()
+            } else {
+                view! { <Targets targets=targets/> }.into_any()
+            }}
+            <div class="field buttons train-buttons">
+                <button type="button" data-action="train-step" disabled=move || running.get() || objective.with(Option::is_none) on:click=move |_| { step(); state.apply(Edit::Seal).ok(); }>"Step"</button>
+                <button type="button" data-action="train-run" disabled=move || objective.with(Option::is_none) aria-pressed=move || running.get().to_string() on:click=move |_| if running.get_untracked() { stop() } else { run() }>
+                    {move || if running.get() { "Pause" } else { "Run" }}
+                </button>
+                <button type="button" data-action="train-reset" on:click=reset title="The numbers from before training (Undo brings the trained ones back)">"Reset"</button>
+            </div>
+            <p>
+                "Loss " <Stat name="loss" value=loss/>
+                {move || (!matching.get()).then(|| view! {
+                    " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", word(t.query), word(t.key)))} " " <Stat name="target_weight" value=weight/>
+                })}
+                " · steps " <span data-stat="train_steps">{move || losses.with(Vec::len)}</span>
+            </p>
+            <LossPlot curves=curves label="The loss at each step, on a log scale" empty="Step or Run to draw the loss">
+                "The loss at each step (log scale). It falls fast at first, then slowly: a weight can approach 1 but never reach it."
+            </LossPlot>
+            <p>
+                <button type="button" data-action="train-dog" on:click=dog_backwards>"Train the dog example from random weights"</button>
+                " The dog's embedding with projections drawn at random (the seed above), trained until “she” attends to “dog” as much as in the tutorial (0.883): compare the trained W_query and W_key with the hand-made ones, one of many that work."
+            </p>
+            <Race objective=objective/>
+        </LabSection>
+    }
+}
+
+/// Steps once a frame while `running`, at most `left` more times, then calls `stop` (also when a
+/// step's loss is not finite).
+fn run_frames(
+    step: impl Fn() -> bool + Copy + 'static,
+    running: RwSignal<bool>,
+    stop: impl Fn() + Copy + 'static,
+    left: usize,
+) {
+    request_animation_frame(move || {
+        // Gone with the lab, or paused.
+        if !running.try_get_untracked().unwrap_or(false) {
+            return;
+        }
+        if left == 0 || !step() {
+            stop();
+            return;
+        }
+        run_frames(step, running, stop, left - 1);
+    });
+}

@@ -1,0 +1,57 @@
+//! Loss curves on one log scale (`core::training::loss_curves`), each a
+//! `<path data-curve=KEY>`: the lab's loss, and the race's three scalings.
+
+use leptos::prelude::*;
+
+use crate::core::training::loss_curves;
+
+/// The plot's box, in SVG units.
+const PLOT: (f64, f64) = (320.0, 140.0);
+
+/// A curve: its `data-curve` key (also its colour class, `choice-KEY`) and its losses.
+pub type Curve = (&'static str, Vec<f64>);
+
+#[component]
+pub fn LossPlot(
+    /// The curves; none yet draws the axes and `empty`.
+    #[prop(into)]
+    curves: Signal<Vec<Curve>>,
+    /// What the plot shows, for a screen reader.
+    label: &'static str,
+    /// Said inside the plot before there is a curve.
+    empty: &'static str,
+    children: Children,
+) -> impl IntoView {
+    let drawn = move || {
+        curves.with(|c| {
+            let losses: Vec<&[f64]> = c.iter().map(|(_, l)| l.as_slice()).collect();
+            let Some((paths, decades)) = loss_curves(&losses, PLOT.0, PLOT.1) else {
+                return view! {
+                    <text class="empty" x=PLOT.0 / 2.0 y=PLOT.1 / 2.0 text-anchor="middle">{empty}</text>
+                }
+                .into_any();
+            };
+            let (bottom, top) = (decades[0], decades[decades.len() - 1]);
+            let y = move |d: i32| PLOT.1 * f64::from(top - d) / f64::from(top - bottom);
+            view! {
+                <g class="grid">{decades.iter().map(|&d| view! {
+                    <line x1="0" x2=PLOT.0 y1=y(d) y2=y(d)/>
+                    <text x="-6" y=y(d) text-anchor="end" dominant-baseline="middle">{format!("1e{d}")}</text>
+                }).collect_view()}</g>
+                {c.iter().zip(paths).map(|((key, _), d)| view! {
+                    <path class=format!("loss-line choice-{key}") data-curve=*key d=d/>
+                }).collect_view()}
+            }
+            .into_any()
+        })
+    };
+    view! {
+        <figure class="lab-plot loss-plot">
+            <svg viewBox=format!("-44 -8 {} {}", PLOT.0 + 52.0, PLOT.1 + 30.0) role="img" aria-label=label>
+                {drawn}
+                <text class="axis-label" x=PLOT.0 / 2.0 y=PLOT.1 + 20.0 text-anchor="middle">"step"</text>
+            </svg>
+            <figcaption>{children()}</figcaption>
+        </figure>
+    }
+}

@@ -1,0 +1,136 @@
+//! The training lab's targets, as a learner thinks of them: "make this token attend to that
+//! one" (in this head), one row each; or "match an output". Every choice is written to the
+//! store's [`Setup`], which the link carries.
+
+use leptos::prelude::*;
+
+use crate::core::gradient::{second_key, Param, Target};
+use crate::core::lines::visible;
+use crate::core::training::{Setup, MAX_TARGETS};
+use crate::ui::state::use_app;
+
+/// The rows of targets, with Add and Remove.
+#[component]
+pub fn Targets(
+    /// The targets trained towards now (the learner's, else the lab's default one).
+    targets: Memo<Vec<Target>>,
+) -> impl IntoView {
+    let state = use_app();
+    let word = move |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
+    // The key a query starts at: the one it attends to second most.
+    let key_for = move |head: usize, query: usize| {
+        state.trace.with_untracked(|t| {
+            t.heads.get(head).map_or(0, |h| {
+                second_key(&h.weights, query, state.causal.get_untracked())
+            })
+        })
+    };
+    // Any change writes the whole list, so the default target becomes the learner's.
+    let write = move |list: Vec<Target>| state.training.update(|s| s.targets = list);
+    let set = move |k: usize, change: &dyn Fn(&mut Target)| {
+        let mut list = targets.get_untracked();
+        if let Some(t) = list.get_mut(k) {
+            change(t);
+            if !visible(state.causal.get_untracked(), t.query, t.key) {
+                t.key = key_for(t.head, t.query);
+            }
+        }
+        write(list);
+    };
+    let add = move |_: leptos::ev::MouseEvent| {
+        let mut list = targets.get_untracked();
+        let n = state.words.with_untracked(Vec::len);
+        // The next query not yet in the list, from the end of the sentence.
+        let query = (0..n)
+            .rev()
+            .find(|q| list.iter().all(|t| t.query != *q))
+            .unwrap_or(0);
+        let head = list.first().map_or(0, |t| t.head);
+        list.push(Target {
+            head,
+            query,
+            key: key_for(head, query),
+        });
+        write(list);
+    };
+    let options = move |count: usize, chosen: usize, shown: &dyn Fn(usize) -> bool| {
+        (0..count)
+            .filter(|&j| shown(j))
+            .map(|j| view! { <option value=j.to_string() selected=j == chosen>{format!("{j} “{}”", word(j))}</option> })
+            .collect_view()
+    };
+    let row = move |(k, t): (usize, Target)| {
+        let n = state.words.with(Vec::len);
+        let heads = state.heads.get();
+        let causal = state.causal.get();
+        let number =
+            move |ev: leptos::ev::Event| event_target_value(&ev).parse::<usize>().unwrap_or(0);
+        view! {
+            <li class="train-target">
+                {(heads > 1).then(|| view! {
+                    <label class="field"><span>"Head"</span>
+                        <select data-control="train-head" on:change=move |ev| { let h = number(ev); set(k, &|t| t.head = h) }>
+                            {(0..heads).map(|h| view! { <option value=h.to_string() selected=h == t.head>{h}</option> }).collect_view()}
+                        </select>
+                    </label>
+                })}
+                <label class="field"><span>"Make"</span>
+                    <select data-control="train-query" on:change=move |ev| {
+                        let q = number(ev);
+                        set(k, &|t| { t.query = q; t.key = key_for(t.head, q); })
+                    }>{options(n, t.query, &|_| true)}</select>
+                </label>
+                <label class="field"><span>"attend to"</span>
+                    <select data-control="train-key" on:change=move |ev| { let j = number(ev); set(k, &|t| t.key = j) }>
+                        {options(n, t.key, &|j| visible(causal, t.query, j))}
+                    </select>
+                </label>
+                {(targets.with(Vec::len) > 1).then(|| view! {
+                    <button type="button" class="remove" data-action="train-remove" aria-label=format!("Remove target {}", k + 1) on:click=move |_| {
+                        let mut list = targets.get_untracked();
+                        list.remove(k);
+                        write(list);
+                    }>"✕"</button>
+                })}
+            </li>
+        }
+    };
+    view! {
+        <ul class="train-targets">{move || targets.get().into_iter().enumerate().map(row).collect_view()}</ul>
+        <button type="button" data-action="train-add" disabled={move || targets.with(Vec::len) >= MAX_TARGETS} on:click=add>"+ Another target"</button>
+    }
+}
+
+/// The checkboxes of what trains.
+#[component]
+pub fn Trains() -> impl IntoView {
+    let state = use_app();
+    let names = Param::ALL.map(|p| match p {
+        Param::Embedding => (p, "embedding"),
+        Param::Weight(w) => (p, w.title()),
+    });
+    view! {
+        <fieldset class="field trains">
+            <legend>"Trains"</legend>
+            {names.into_iter().map(|(param, title)| view! {
+                <label>
+                    <input type="checkbox" data-control="train-param" value=param.key()
+                        prop:checked=move || state.training.with(|s| s.train.contains(&param))
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            state.training.update(|s: &mut Setup| {
+                                s.train.retain(|p| *p != param);
+                                if on {
+                                    s.train.push(param);
+                                }
+                            });
+                        }/>
+                    {title}
+                </label>
+            }).collect_view()}
+            {move || state.training.with(|s| s.train.is_empty()).then(|| view! {
+                <span class="field-error" role="alert">"Nothing trains: tick at least one."</span>
+            })}
+        </fieldset>
+    }
+}
