@@ -494,6 +494,11 @@ impl Trainer {
         }
     }
 
+    /// Its optimiser.
+    pub fn optimizer(&self) -> Optimizer {
+        self.optimizer
+    }
+
     /// One step on `model`; returns the gradients it took (their loss is the loss before it).
     pub fn step(&mut self, model: &mut Model, objective: &Objective) -> Gradients {
         let g = gradients(model, objective);

@@ -22,7 +22,7 @@ async function openLab(viewport) {
 test('Step lowers the loss and raises the target weight; Undo takes the step back', async () => {
   const page = await openLab();
   // The followed "she", and the key she looks at second most: "ball".
-  assert.equal(await page.textContent('[data-stat="train_query"]'), '“she”');
+  assert.equal(await page.$eval('[data-control="train-query"]', (s) => s.selectedOptions[0].textContent), '6 “she”');
   assert.equal(await page.$eval('[data-control="train-key"]', (s) => s.selectedOptions[0].textContent), '4 “ball”');
   const start = await state(page);
   const [loss, weight] = [await stat(page, 'loss'), await stat(page, 'target_weight')];
@@ -73,6 +73,77 @@ test('the dog story backwards: from random projections, training makes "she" att
   assert.ok(weight >= 0.88, `she → dog ${weight}`);
   await picture(page.locator('#lab-train'), 'tests/e2e/output/train-lab-desktop-dark.png');
   await page.close();
+});
+
+test('several targets, what trains and the optimiser are in the link, and a reload keeps them', async () => {
+  const page = await openLab();
+  await page.click('[data-action="train-add"]');
+  // The new row: the last token ("happy") towards the key it attends to second most.
+  const rows = page.locator('.train-target');
+  assert.equal(await rows.count(), 2);
+  await rows.nth(1).locator('[data-control="train-key"]').selectOption('1');
+  await page.uncheck('[data-control="train-param"][value="embedding"]');
+  await page.selectOption('[data-control="train-optimizer"]', 'sgd');
+  await page.fill('[data-control="train-lr"]', '0.5');
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('target=0:6,4;0:8,1&train=w_query,w_key,w_value&optimizer=sgd&lr=0.5'));
+  const embedding = (await state(page)).embedding;
+  const loss = await stat(page, 'loss');
+  await page.click('[data-action="train-step"]');
+  await page.waitForFunction(() => document.querySelector('[data-stat="train_steps"]').textContent === '1');
+  assert.ok((await stat(page, 'loss')) < loss, 'the mean loss fell');
+  assert.deepEqual((await state(page)).embedding, embedding, 'the embedding does not train');
+  // A bad rate says so and keeps the last good one.
+  await page.fill('[data-control="train-lr"]', 'fast');
+  assert.match(await page.textContent('.lab-controls .field-error'), /“fast” is not a learning rate.*still using 0\.5/);
+  await page.reload();
+  await page.$eval('#lab-train', (s) => s.scrollIntoView());
+  await page.waitForSelector('.train-target >> nth=1');
+  assert.equal(await page.$eval('.train-target >> nth=1', (r) => r.querySelector('[data-control="train-key"]').selectedOptions[0].textContent), '1 “dog”');
+  assert.equal(await page.$eval('[data-control="train-optimizer"]', (s) => s.value), 'sgd');
+  assert.equal(await page.$eval('[data-control="train-lr"]', (s) => s.value), '0.5');
+  assert.equal(await page.isChecked('[data-control="train-param"][value="embedding"]'), false);
+  await page.click('[data-action="train-remove"] >> nth=1');
+  assert.equal(await rows.count(), 1);
+  await page.close();
+});
+
+test('match an output: new random projections, then training brings the output back', async () => {
+  const page = await openLab();
+  const output = (await page.evaluate(() => window.attentionExplorer.trace())).output;
+  await page.selectOption('[data-control="train-goal"]', 'output');
+  assert.equal(await stat(page, 'loss'), 0);
+  await page.click('[data-action="train-scramble"]');
+  const far = await stat(page, 'loss');
+  assert.ok(far > 0.01, `the scrambled output is far: ${far}`);
+  await page.click('[data-action="train-run"]');
+  await page.waitForFunction(() => document.querySelector('[data-action="train-run"]').textContent === 'Run', null, { timeout: 60_000 });
+  const near = await stat(page, 'loss');
+  assert.ok(near < far / 10, `${far} → ${near}`);
+  const trained = (await page.evaluate(() => window.attentionExplorer.trace())).output;
+  assert.ok(Math.abs(trained[6][0] - output[6][0]) < Math.abs(output[6][0]) / 2 + 0.1, 'the output is back near the target');
+  await page.close();
+});
+
+test('the race of the scalings: three curves; on the shipped example no scaling gets the least gradient and learns least', async () => {
+  for (const [viewport, scheme, name] of [[undefined, 'light', 'desktop-light'], [{ width: 390, height: 844 }, 'dark', 'phone-dark']]) {
+    const page = await openLab(viewport);
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.click('[data-action="train-race-example"]');
+    await page.waitForSelector('path[data-curve="dk"]');
+    for (const curve of ['none', 'sqrt_dk', 'dk']) assert.ok(await page.$(`path[data-curve="${curve}"]`), curve);
+    const grad = { none: await stat(page, 'race_grad_none'), sqrt: await stat(page, 'race_grad_sqrt_dk'), dk: await stat(page, 'race_grad_dk') };
+    assert.ok(grad.none < 1e-20 && grad.sqrt > 0.1 && grad.dk > 0.1, JSON.stringify(grad));
+    const model = await state(page);
+    assert.equal(model.heads[0].w_query.length, 64, 'the example is d_in = 64');
+    const first = (await page.evaluate(() => window.attentionExplorer.trace())).output;
+    const progress = {};
+    for (const key of ['none', 'sqrt_dk', 'dk']) progress[key] = await stat(page, `race_loss_${key}`);
+    assert.ok(progress.none > progress.sqrt_dk && progress.none > progress.dk, JSON.stringify(progress));
+    assert.match(await page.textContent('[data-stat="race_words"]'), /Without scaling the softmax is saturated/);
+    assert.ok(first.length === 6);
+    await picture(page.locator('#lab-train'), `tests/e2e/output/train-race-${name}.png`);
+    await page.close();
+  }
 });
 
 test('gradients() and train() equal attention-trace --objective, and refuse bad objectives', async () => {

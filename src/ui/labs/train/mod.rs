@@ -81,22 +81,14 @@ pub fn TrainLab() -> impl IntoView {
             })
         })
     });
-    // The trainer, with the model its last step made and the objective it stepped towards
-    // (another edit or target starts afresh), and the numbers before the first step (Reset).
+    // The trainer, with the model its last step made and the objective it stepped towards, and
+    // the numbers before the first step (Reset).
     let trainer = StoredValue::new(None::<(Trainer, Model, Objective)>);
     let before = StoredValue::new(None::<Model>);
     let losses = RwSignal::new(Vec::<f64>::new());
     let running = RwSignal::new(false);
     // A Run towards the dog story stops where the tutorial's weight is.
     let until = StoredValue::new(None::<f64>);
-    // A new target or optimiser starts a new curve.
-    Effect::new(move |_| {
-        objective.track();
-        state.training.with(|s| s.optimizer);
-        trainer.set_value(None);
-        losses.set(Vec::new());
-    });
-
     let step = move || {
         let Some(objective) = objective.get_untracked() else {
             return false;
@@ -111,11 +103,18 @@ pub fn TrainLab() -> impl IntoView {
         }
         let mut model = state.model.get_untracked();
         state.objective.set(Some(objective.clone()));
-        let mut t = trainer
-            .get_value()
-            .filter(|(_, last, towards)| *last == model && *towards == objective)
+        let optimizer = state.training.with_untracked(|s| s.optimizer);
+        // A new target or optimiser starts a new curve; another edit, a new optimiser state.
+        let kept = trainer.get_value().filter(|(t, _, towards)| {
+            *towards == objective && t.optimizer() == optimizer
+        });
+        if kept.is_none() {
+            losses.set(Vec::new());
+        }
+        let mut t = kept
+            .filter(|(_, last, _)| *last == model)
             .map(|(t, ..)| t)
-            .unwrap_or_else(|| Trainer::new(state.training.with_untracked(|s| s.optimizer)));
+            .unwrap_or_else(|| Trainer::new(optimizer));
         if before.with_value(Option::is_none) {
             before.set_value(Some(model.clone()));
         }
