@@ -7,7 +7,7 @@ use attention_explorer::core::model::{Projection, Scale};
 use attention_explorer::core::presets::{dog, dog_untrained, DOG_SHE};
 use attention_explorer::core::trace::Trace;
 use attention_explorer::core::training::{
-    loss_curves, race, race_example, race_words, scrambled, Setup, RACE_STEPS,
+    loss_curves, race, race_example, race_words, scrambled, Setup, MAX_POINTS, RACE_STEPS,
 };
 
 #[test]
@@ -169,4 +169,14 @@ fn loss_curves_share_one_log_scale() {
     assert_eq!(decades, vec![-2, -1, 0, 1]);
     assert_eq!(paths[0], "M0.0,0.0 L100.0,100.0");
     assert_eq!(paths[1], "M0.0,100.0 L100.0,200.0 L200.0,300.0");
+    // A long run draws at most about MAX_POINTS points, its last included.
+    let long: Vec<f64> = (0..10_001).map(|k| 1.0 / (k + 1) as f64).collect();
+    let (paths, _) = loss_curves(&[&long], 320.0, 140.0).unwrap();
+    let points = paths[0].split(' ').count();
+    assert!(points <= MAX_POINTS + 1, "{points}");
+    assert!(
+        paths[0].ends_with("L320.0,140.0") || paths[0].contains("L320.0,"),
+        "{}",
+        &paths[0][paths[0].len() - 20..]
+    );
 }

@@ -336,14 +336,20 @@ pub fn race_words(lanes: &[Lane], model: &Model, objective: &Objective) -> Vec<S
     words
 }
 
+/// The most points [`loss_curves`] draws of a curve (one every few steps beyond).
+pub const MAX_POINTS: usize = 400;
+
 /// A plot of loss curves on one log scale: each curve's SVG path (one point per step) in a
 /// `width` × `height` box, and the powers of ten the scale spans (for its axis labels). Losses
 /// that are not positive and finite are left out; `None` with none left.
 pub fn loss_curves(curves: &[&[f64]], width: f64, height: f64) -> Option<(Vec<String>, Vec<i32>)> {
+    // At most about MAX_POINTS points a curve: a long run draws as fast as a short one.
     let logs = |losses: &[f64]| -> Vec<(usize, f64)> {
+        let stride = losses.len().div_ceil(MAX_POINTS).max(1);
         losses
             .iter()
             .enumerate()
+            .filter(|(k, _)| k % stride == 0 || *k + 1 == losses.len())
             .filter(|(_, l)| l.is_finite() && **l > 0.0)
             .map(|(k, l)| (k, l.log10()))
             .collect()

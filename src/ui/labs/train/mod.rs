@@ -105,9 +105,9 @@ pub fn TrainLab() -> impl IntoView {
         state.objective.set(Some(objective.clone()));
         let optimizer = state.training.with_untracked(|s| s.optimizer);
         // A new target or optimiser starts a new curve; another edit, a new optimiser state.
-        let kept = trainer.get_value().filter(|(t, _, towards)| {
-            *towards == objective && t.optimizer() == optimizer
-        });
+        let kept = trainer
+            .get_value()
+            .filter(|(t, _, towards)| *towards == objective && t.optimizer() == optimizer);
         if kept.is_none() {
             losses.set(Vec::new());
         }
