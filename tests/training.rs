@@ -1,7 +1,7 @@
 //! The training lab's core: its settings in the link, its loss curves, and the race of the
 //! scalings on the shipped example (issue 16).
 
-use attention_explorer::core::gradient::{gradients, Goal, Optimizer, Param, Target};
+use attention_explorer::core::gradient::{gradients, train, Goal, Optimizer, Param, Target};
 use attention_explorer::core::link::{read_link, write_fragment};
 use attention_explorer::core::model::{Projection, Scale};
 use attention_explorer::core::presets::{dog, dog_untrained, DOG_SHE};

@@ -4,7 +4,7 @@
 use nalgebra::DMatrix;
 
 use super::gradient::{
-    gradients, output_shape, second_key, train, Goal, Objective, Optimizer, Param, Target,
+    gradients, output_shape, second_key, Goal, Objective, Optimizer, Param, Target, Trainer,
     DEFAULT_LR,
 };
 use super::labs::fmt_significant;
@@ -173,34 +173,81 @@ pub const RACE_SCALES: [Scale; 3] = [Scale::None, Scale::SqrtDk, Scale::Dk];
 /// Steps each scaling trains in the race.
 pub const RACE_STEPS: usize = 100;
 
-/// Trains `objective` from `model` under each of [`RACE_SCALES`] for `steps` steps of
-/// `optimizer`.
+/// A race under way: each of [`RACE_SCALES`] trains its own copy of one start towards one
+/// objective, a step of each at a time (the page steps it once a frame).
+#[derive(Clone, Debug)]
+pub struct Race {
+    objective: Objective,
+    runners: Vec<(Model, Trainer)>,
+    lanes: Vec<Lane>,
+}
+
+impl Race {
+    /// The start: `model` under each scaling, its loss and the gradient reaching W_query.
+    pub fn start(model: &Model, objective: &Objective, optimizer: Optimizer) -> Race {
+        let (runners, lanes) = RACE_SCALES
+            .into_iter()
+            .map(|scale| {
+                let mut start = model.clone();
+                start.scale = scale;
+                let g = gradients(&start, objective);
+                let grad_w_query = g
+                    .heads
+                    .iter()
+                    .map(|h| h.w_query.norm_squared())
+                    .sum::<f64>()
+                    .sqrt();
+                let lane = Lane {
+                    scale,
+                    losses: vec![g.loss],
+                    grad_w_query,
+                };
+                ((start, Trainer::new(optimizer)), lane)
+            })
+            .unzip();
+        Race {
+            objective: objective.clone(),
+            runners,
+            lanes,
+        }
+    }
+
+    /// One optimiser step in every lane.
+    pub fn step(&mut self) {
+        for ((model, trainer), lane) in self.runners.iter_mut().zip(&mut self.lanes) {
+            trainer.step(model, &self.objective);
+            lane.losses.push(self.objective.loss(&Trace::of(model)));
+        }
+    }
+
+    /// The steps taken.
+    pub fn steps(&self) -> usize {
+        self.lanes[0].losses.len() - 1
+    }
+
+    /// Each scaling's run so far, in [`RACE_SCALES`]' order.
+    pub fn lanes(&self) -> &[Lane] {
+        &self.lanes
+    }
+
+    /// The objective raced towards.
+    pub fn objective(&self) -> &Objective {
+        &self.objective
+    }
+}
+
+/// A whole race: `steps` steps of `optimizer` under each of [`RACE_SCALES`].
 pub fn race(model: &Model, objective: &Objective, optimizer: Optimizer, steps: usize) -> Vec<Lane> {
-    RACE_SCALES
-        .into_iter()
-        .map(|scale| {
-            let mut start = model.clone();
-            start.scale = scale;
-            let g = gradients(&start, objective);
-            let grad_w_query = g
-                .heads
-                .iter()
-                .map(|h| h.w_query.norm_squared())
-                .sum::<f64>()
-                .sqrt();
-            let (losses, _) = train(&start, objective, optimizer, steps);
-            Lane {
-                scale,
-                losses,
-                grad_w_query,
-            }
-        })
-        .collect()
+    let mut race = Race::start(model, objective, optimizer);
+    for _ in 0..steps {
+        race.step();
+    }
+    race.lanes
 }
 
 /// The race's example, chosen by measurement (README, "The race of the scalings"): Raschka's
-/// sentence, d_in = d_k = 64, d_v = 4, every number unit-normal (`torch.randn`'s draw, seed
-/// [`RACE_SEED`]); the target is the output of other unit-normal W_query and W_key (÷√dₖ), and
+/// sentence, d_in = d_k = 64, d_v = 4, every number unit-normal (torch's double normal sampler,
+/// [`TorchRng::normal_f64`], seed [`RACE_SEED`]); the target is the output of other unit-normal W_query and W_key (÷√dₖ), and
 /// only W_query and W_key train, so the loss reaches them through the softmax.
 pub fn race_example() -> (Model, Setup) {
     const D: usize = 64;

@@ -128,8 +128,16 @@ test('the race of the scalings: three curves; on the shipped example no scaling 
   for (const [viewport, scheme, name] of [[undefined, 'light', 'desktop-light'], [{ width: 390, height: 844 }, 'dark', 'phone-dark']]) {
     const page = await openLab(viewport);
     await page.emulateMedia({ colorScheme: scheme });
+    const raced = () => page.waitForFunction(() => document.querySelector('[data-stat="race_steps"]')?.textContent === '100', null, { timeout: 60_000 });
+    if (!viewport) {
+      // The dog's attention target: no scaling learns too, and the words say why.
+      await page.click('[data-action="train-race"]');
+      await raced();
+      assert.match(await page.textContent('[data-stat="race_words"]'), /Without scaling it learns too/);
+    }
     await page.click('[data-action="train-race-example"]');
-    await page.waitForSelector('path[data-curve="dk"]');
+    await page.waitForFunction(() => document.querySelector('[data-stat="race_steps"]')?.textContent !== '100');
+    await raced();
     for (const curve of ['none', 'sqrt_dk', 'dk']) assert.ok(await page.$(`path[data-curve="${curve}"]`), curve);
     const grad = { none: await stat(page, 'race_grad_none'), sqrt: await stat(page, 'race_grad_sqrt_dk'), dk: await stat(page, 'race_grad_dk') };
     assert.ok(grad.none < 1e-20 && grad.sqrt > 0.1 && grad.dk > 0.1, JSON.stringify(grad));

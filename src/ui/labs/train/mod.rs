@@ -262,7 +262,8 @@ pub fn TrainLab() -> impl IntoView {
                 " · steps " <span data-stat="train_steps">{move || losses.with(Vec::len)}</span>
             </p>
             <LossPlot curves=curves label="The loss at each step, on a log scale" empty="Step or Run to draw the loss">
-                "The loss at each step (log scale). It falls fast at first, then slowly: a weight can approach 1 but never reach it."
+                "The loss at each step (log scale)."
+                {move || (!matching.get()).then_some(" It falls fast at first, then slowly: a weight can approach 1 but never reach it.")}
             </LossPlot>
             <p>
                 <button type="button" data-action="train-dog" on:click=dog_backwards>"Train the dog example from random weights"</button>

@@ -1,19 +1,17 @@
 //! Race the scalings: the lab's objective from the numbers as they are, trained under no
-//! scaling, ÷√dₖ and ÷dₖ for the same steps (`core::training::race`), three curves on one plot
-//! and what the measured numbers mean in words.
+//! scaling, ÷√dₖ and ÷dₖ for the same steps (`core::training::Race`, a step of each per frame,
+//! so the page keeps answering), three curves on one plot and what the measured numbers mean.
 
 use leptos::prelude::*;
 
 use crate::core::edit::Edit;
 use crate::core::gradient::Objective;
-use crate::core::training::{race, race_example, race_words, Lane, RACE_STEPS};
+use crate::core::model::Model;
+use crate::core::training::{race_example, race_words, Race, RACE_SCALES, RACE_STEPS};
 use crate::ui::labs::frame::Stat;
 use crate::ui::state::use_app;
 
 use super::plot::LossPlot;
-
-/// What a race found: each scaling's run and the words for them.
-type Result = (Vec<Lane>, Vec<String>);
 
 #[component]
 pub fn Race(
@@ -21,51 +19,60 @@ pub fn Race(
     objective: Memo<Option<Objective>>,
 ) -> impl IntoView {
     let state = use_app();
-    let result = RwSignal::new(None::<Result>);
-    let run = move || {
+    // The race, and the model it started from (the words are written once it has finished).
+    let race = RwSignal::new(None::<(Race, Model)>);
+    let words = RwSignal::new(Vec::<String>::new());
+    // Which race is the latest: an earlier one's frames stop.
+    let latest = StoredValue::new(0_usize);
+    let start = move || {
         let Some(objective) = objective.get_untracked() else {
             return;
         };
         let optimizer = state.training.with_untracked(|s| s.optimizer);
-        result.set(Some(state.model.with_untracked(|m| {
-            let lanes = race(m, &objective, optimizer, RACE_STEPS);
-            let words = race_words(&lanes, m, &objective);
-            (lanes, words)
-        })));
+        let model = state.model.get_untracked();
+        words.set(Vec::new());
+        race.set(Some((Race::start(&model, &objective, optimizer), model)));
+        latest.update_value(|n| *n += 1);
+        run_frames(race, words, latest, latest.get_value());
     };
     let example = move |_| {
         let (model, setup) = race_example();
         state.apply(Edit::Open(Box::new(model))).ok();
         state.training.set(setup);
-        run();
+        start();
     };
     let curves = Signal::derive(move || {
-        result.with(|r| {
-            r.as_ref().map_or_else(Vec::new, |(lanes, _)| {
-                lanes
+        race.with(|r| {
+            r.as_ref().map_or_else(Vec::new, |(r, _)| {
+                r.lanes()
                     .iter()
                     .map(|l| (l.scale.key(), l.losses.clone()))
                     .collect()
             })
         })
     });
+    let steps = move || race.with(|r| r.as_ref().map_or(0, |(r, _)| r.steps()));
     let lane = move |k: usize| {
-        let last = move || {
-            result.with(|r| {
-                r.as_ref()
-                    .map_or(f64::NAN, |(l, _)| *l[k].losses.last().unwrap_or(&f64::NAN))
+        let read = move |f: fn(&crate::core::training::Lane) -> f64| {
+            Signal::derive(move || {
+                race.with(|r| r.as_ref().map_or(f64::NAN, |(r, _)| f(&r.lanes()[k])))
             })
         };
-        let grad = move || result.with(|r| r.as_ref().map_or(f64::NAN, |(l, _)| l[k].grad_w_query));
-        let scale = crate::core::training::RACE_SCALES[k];
+        let scale = RACE_SCALES[k];
         view! {
             <li class=format!("choice-{}", scale.key())>
                 <span class="swatch"></span>
                 <strong>{scale.label()}</strong>
-                ": loss after " {RACE_STEPS} " steps " <Stat name=format!("race_loss_{}", scale.key()) value=Signal::derive(last)/>
-                ", ‖∂L/∂W_query‖ at the start " <Stat name=format!("race_grad_{}", scale.key()) value=Signal::derive(grad)/>
+                ": loss " <Stat name=format!("race_loss_{}", scale.key()) value=read(|l| *l.losses.last().unwrap_or(&f64::NAN))/>
+                ", ‖∂L/∂W_query‖ at the start " <Stat name=format!("race_grad_{}", scale.key()) value=read(|l| l.grad_w_query)/>
             </li>
         }
+    };
+    let stale = move || {
+        race.with(|r| {
+            r.as_ref()
+                .is_some_and(|(_, from)| state.model.with(|m| m != from))
+        })
     };
     view! {
         <h3>"Race the scalings"</h3>
@@ -73,16 +80,51 @@ pub fn Race(
             "The tutorial says that without ÷√dₖ the softmax saturates and “gradients approach 0”. Try it: the same target from the same numbers, trained " {RACE_STEPS} " steps with each scaling."
         </p>
         <p class="buttons">
-            <button type="button" data-action="train-race" disabled=move || objective.with(Option::is_none) on:click=move |_| run()>"Race the scalings"</button>
+            <button type="button" data-action="train-race" disabled=move || objective.with(Option::is_none) on:click=move |_| start()>"Race the scalings"</button>
             <button type="button" data-action="train-race-example" on:click=example>"Load the race example and race"</button>
         </p>
         <LossPlot curves=curves label="Each scaling's loss at each step, on a log scale" empty="Race to draw three curves">
-            {move || result.with(|r| r.is_some()).then(|| view! {
-                <ul class="race-legend">{(0..3).map(lane).collect_view()}</ul>
+            {move || race.with(|r| r.is_some()).then(|| view! {
+                <span>"Steps " <span data-stat="race_steps">{steps}</span> " of " {RACE_STEPS} {move || stale().then_some(" · raced on the numbers before your last change: race again to see them")}</span>
+                <ul class="race-legend">{(0..RACE_SCALES.len()).map(lane).collect_view()}</ul>
             })}
         </LossPlot>
         <div class="race-words" data-stat="race_words">
-            {move || result.with(|r| r.as_ref().map(|(_, words)| words.iter().map(|w| view! { <p>{w.clone()}</p> }).collect_view()))}
+            {move || words.get().into_iter().map(|w| view! { <p>{w}</p> }).collect_view()}
         </div>
     }
+}
+
+/// Steps the race once a frame until it has taken [`RACE_STEPS`], then writes its words; a new
+/// race (`latest` is no longer `this`) or the lab gone ends this one.
+fn run_frames(
+    race: RwSignal<Option<(Race, Model)>>,
+    words: RwSignal<Vec<String>>,
+    latest: StoredValue<usize>,
+    this: usize,
+) {
+    request_animation_frame(move || {
+        if latest.try_get_value() != Some(this) {
+            return;
+        }
+        let Some(done) = race
+            .try_update(|r| {
+                let (r, _) = r.as_mut()?;
+                r.step();
+                Some(r.steps() >= RACE_STEPS)
+            })
+            .flatten()
+        else {
+            return;
+        };
+        if done {
+            race.with_untracked(|r| {
+                if let Some((r, from)) = r {
+                    words.set(race_words(r.lanes(), from, r.objective()));
+                }
+            });
+        } else {
+            run_frames(race, words, latest, this);
+        }
+    });
 }
