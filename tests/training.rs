@@ -152,6 +152,16 @@ fn on_the_race_example_no_scaling_starves_w_query_and_learns_nothing_while_both_
         words[0].starts_with("Without scaling it learns too"),
         "{words:?}"
     );
+    // Each lane is what training under its scaling gives.
+    for lane in &lanes {
+        let mut start = model.clone();
+        start.scale = lane.scale;
+        let (losses, _) = train(&start, &objective, Optimizer::Adam { lr: 0.05 }, 20);
+        assert_eq!(lane.losses.len(), losses.len());
+        for (a, b) in lane.losses.iter().zip(&losses) {
+            assert!((a - b).abs() < 1e-12, "{:?}: {a} {b}", lane.scale);
+        }
+    }
 }
 
 #[test]
