@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 .ci/tools.sh
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+# www/split first: its wasm-bindgen splits off the code loaded on demand (see its comment).
+export PATH="$PWD/www/split:$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 exec trunk serve "$@"

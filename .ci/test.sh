@@ -17,14 +17,16 @@ cargo clippy --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 echo "== component tests (wasm-bindgen-test, headless Chromium)"
+# Without wasm chunks (--cfg no_split): the test runner cannot load them.
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components --cfg no_split" \
 CHROMEDRIVER=/usr/bin/chromedriver \
 WASM_BINDGEN_TEST_TIMEOUT=300 \
 WASM_BINDGEN_TEST_WEBDRIVER_JSON=tests/webdriver.json \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --test web
 
-echo "== release build"
-trunk build --release
+echo "== release build (www/split/wasm-bindgen splits off the code loaded on demand)"
+PATH="$PWD/www/split:$PATH" trunk build --release
 
 echo "== size budget (gzip -9 of dist/'s wasm, js and css)"
 node tests/size.mjs

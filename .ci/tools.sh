@@ -22,6 +22,11 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $wb_version\$"; then
   cargo install wasm-bindgen-cli --version "$wb_version" --force
 fi
 
+# The splitter behind #[lazy]-style code on demand (www/split/wasm-bindgen runs it).
+if ! cargo install --list | grep -q '^wasm_split_cli_support v0.2.4:'; then
+  cargo install wasm_split_cli_support --version 0.2.4 --locked --features build-binary
+fi
+
 # wasm-opt (binaryen), Playwright and axe-core come from npm, pinned by package-lock.json;
 # installed again whenever the lock file is newer than what npm last installed.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then

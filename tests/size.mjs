@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** wasm + js + css of dist/, gzip -9, in bytes: the most the page may weigh. Course pages
+/** wasm + js + css of dist/ but the chunks, gzip -9, in bytes: the most the page may download
+ * on opening. Course pages
  * (issue #9: links, saved work, embed mode, export, Copy as PyTorch) added 53.2 KB, measured
  * on the same toolchain (miniz_oxide is 10.7 KB of the wasm before gzip). The house (issue 15)
  * stayed within 386.0 KB; the first fixes of issue 20 (the word memory that gives a retyped
@@ -26,26 +27,33 @@ import { fileURLToPath } from 'node:url';
  * 0.6 KB from the faster softmax, plus 0.6 KB to keep gradients off the edit path, brought it
  * to 424.6 KB. The rest of issue 16 (the lab's target rows, goals, what trains and its setting
  * in the link; the race of the scalings, 5.8 KB measured by building without it) brought it to
- * 444.6 KB: 48 KB for issue 16, 23 KB over the 25 KB it allows. Issue 16 stays open on that:
- * its lab, the race and the Embed dialog are what issue 21's code on demand should take out of
- * the first download. */
-const BUDGET = 445_000;
+ * 444.6 KB, 48 KB for issue 16. Then the training lab (40 KB of chunk) and the Embed dialog
+ * (9.5 KB) became code on demand, fetched when first needed (www/split/): the page opens with
+ * 420.7 KB, 24.1 KB more than before issue 16, within the 25 KB it allows. (Splitting costs a
+ * little: the main module lost less than its chunks weigh.) */
+const BUDGET = 421_000;
+/** The chunks, all of them: what a visit that uses everything fetches besides. */
+const ON_DEMAND_BUDGET = 51_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 
+/** A chunk split off at a lazy function (www/split/): loaded only when its part of the page is. */
+const onDemand = (name) => /^(split|chunk)_.*\.wasm$/.test(name);
+
 function budget() {
   const dist = join(root, 'dist');
-  let total = 0;
+  const total = { first: 0, later: 0 };
   for (const name of readdirSync(dist, { recursive: true }).filter((n) => /\.(wasm|js|css)$/.test(n)).sort()) {
     const raw = readFileSync(join(dist, name));
     const gz = gzipSync(raw, { level: 9 }).length;
-    total += gz;
-    console.log(`${kb(raw.length).padStart(10)} ${kb(gz).padStart(10)} gzipped  ${name}`);
+    total[onDemand(name) ? 'later' : 'first'] += gz;
+    console.log(`${kb(raw.length).padStart(10)} ${kb(gz).padStart(10)} gzipped  ${name}${onDemand(name) ? '  (on demand)' : ''}`);
   }
-  console.log(`${' '.repeat(10)} ${kb(total).padStart(10)} gzipped in all (budget ${kb(BUDGET)})`);
-  if (total > BUDGET) {
-    console.error(`dist/ weighs ${total} bytes gzipped, over the budget of ${BUDGET}: find what grew with --by-crate`);
+  console.log(`${' '.repeat(10)} ${kb(total.first).padStart(10)} gzipped on opening (budget ${kb(BUDGET)})`);
+  console.log(`${' '.repeat(10)} ${kb(total.later).padStart(10)} gzipped on demand (budget ${kb(ON_DEMAND_BUDGET)})`);
+  if (total.first > BUDGET || total.later > ON_DEMAND_BUDGET) {
+    console.error(`dist/ weighs ${total.first} bytes gzipped on opening and ${total.later} on demand, over the budgets of ${BUDGET} and ${ON_DEMAND_BUDGET}: find what grew with --by-crate`);
     process.exit(1);
   }
 }

@@ -18,6 +18,7 @@ use wasm_bindgen::prelude::*;
 use crate::core::link::{params, snippet, Controls, Embed, Page, Part, Shown, Theme};
 use crate::core::pipeline::{in_order, Step};
 use crate::ui::api;
+use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::share::{model_code, page_url};
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::text as steps_text_of;
@@ -253,8 +254,13 @@ pub fn EmbedButton() -> impl IntoView {
         <button type="button" data-action="embed" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
             "Embed"
         </button>
-        {move || open.get().then(EmbedDialog)}
+        {move || open.get().then(|| view! { <Loaded load=embed_dialog what="the Embed dialog"/> })}
     }
+}
+
+chunk! {
+    /// The Embed dialog, in its own wasm chunk: teachers use it, learners never.
+    embed_dialog => EmbedDialog().into_any()
 }
 
 #[component]

@@ -15,6 +15,7 @@ pub mod in_view;
 pub mod labs;
 pub mod lines;
 pub mod matrix;
+pub mod on_demand;
 pub mod panic;
 pub mod scroll;
 pub mod share;

@@ -7,7 +7,8 @@
 use leptos::prelude::*;
 
 use crate::core::pipeline::Lab;
-use frame::LabText;
+use frame::{LabSection, LabText};
+use crate::ui::on_demand::{chunk, LoadedNear};
 
 pub mod frame;
 pub mod heads;
@@ -29,6 +30,16 @@ pub fn render(lab: Lab) -> AnyView {
     match lab {
         Lab::SqrtDk => sqrt_dk::SqrtDkLab().into_any(),
         Lab::Mask => mask::MaskLab().into_any(),
-        Lab::Train => train::TrainLab().into_any(),
+        Lab::Train => view! {
+            <LabSection lab=Lab::Train text=&train::TEXT>
+                <LoadedNear load=train_lab what="the lab"/>
+            </LabSection>
+        }
+        .into_any(),
     }
+}
+
+chunk! {
+    /// The training lab's body, in its own wasm chunk.
+    train_lab => train::TrainLab().into_any()
 }

@@ -12,10 +12,9 @@ use leptos::prelude::*;
 use crate::core::edit::Edit;
 use crate::core::gradient::{Goal, Objective, Optimizer, Target, Trainer};
 use crate::core::model::Model;
-use crate::core::pipeline::Lab;
 use crate::core::presets::{dog_untrained, DOG_DOG, DOG_SHE, DOG_SHE_WEIGHT_DOG};
 use crate::core::training::{scrambled, Setup};
-use crate::ui::labs::frame::{LabSection, LabText, Stat};
+use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::state::use_app;
 
 use plot::LossPlot;
@@ -32,6 +31,7 @@ pub const TEXT: LabText = LabText {
 /// A Run stops by itself after this many steps.
 const RUN_STEPS: usize = 400;
 
+/// The lab's body (its frame, `LabSection`, is the page's: it shows while this loads).
 #[component]
 pub fn TrainLab() -> impl IntoView {
     let state = use_app();
@@ -202,7 +202,6 @@ pub fn TrainLab() -> impl IntoView {
     });
     let word = move |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
     view! {
-        <LabSection lab=Lab::Train text=&TEXT>
             <p class="explain">
                 "The tutorial's hand-made weights “mimic where the weights might end up after training”. Here they are trained: the loss is −ln of the weight from a token to the key you pick (the mean over several targets), or how far the output is from one to match, and each step moves every number that trains a little against its gradient (the same numbers PyTorch's autograd gives). Watch the tables above while it runs."
             </p>
@@ -270,7 +269,6 @@ pub fn TrainLab() -> impl IntoView {
                 " The dog's embedding with projections drawn at random (the seed above), trained until “she” attends to “dog” as much as in the tutorial (0.883): compare the trained W_query and W_key with the hand-made ones, one of many that work."
             </p>
             <Race objective=objective/>
-        </LabSection>
     }
 }
 
