@@ -7,8 +7,8 @@
 use leptos::prelude::*;
 
 use crate::core::pipeline::Lab;
-use frame::{LabSection, LabText};
 use crate::ui::on_demand::{chunk, LoadedNear};
+use frame::{LabSection, LabText};
 
 pub mod frame;
 pub mod heads;
