@@ -116,7 +116,8 @@ test('match an output: new random projections, then training brings the output b
   const far = await stat(page, 'loss');
   assert.ok(far > 0.01, `the scrambled output is far: ${far}`);
   await page.click('[data-action="train-run"]');
-  await page.waitForFunction(() => document.querySelector('[data-action="train-run"]').textContent === 'Run', null, { timeout: 60_000 });
+  await page.waitForFunction(() => Number(document.querySelector('[data-stat="train_steps"]').textContent) >= 300, null, { timeout: 60_000 });
+  await page.click('[data-action="train-run"]');
   const near = await stat(page, 'loss');
   assert.ok(near < far / 10, `${far} → ${near}`);
   const trained = (await page.evaluate(() => window.attentionExplorer.trace())).output;

@@ -28,8 +28,9 @@ pub const TEXT: LabText = LabText {
     hint: "Pick a key for the followed token to look at, press Run, and watch the loss fall while every table above moves; Undo takes the whole run back.",
 };
 
-/// A Run stops by itself after this many steps.
-const RUN_STEPS: usize = 400;
+/// A Run pauses by itself after this many steps (about four minutes at 64 tokens × 8 heads), so
+/// a forgotten one does not run for ever.
+const RUN_STEPS: usize = 10_000;
 
 /// The lab's body (its frame, `LabSection`, is the page's: it shows while this loads).
 #[component]
