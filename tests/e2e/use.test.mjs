@@ -372,6 +372,8 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(env.base).origin });
   await page.click('[data-action="embed"]');
+  // Its code comes on demand (a chunk of its own); "Loading the Embed dialog…" meanwhile.
+  await page.waitForSelector('[data-control="embed-step"]');
   // Every step of a one-head model is preselected (no "output": it shows only with heads).
   const boxes = await page.$$eval('[data-control="embed-step"]', (els) => els.map((e) => [e.value, e.checked]));
   assert.deepEqual(boxes.map(([v]) => v), ['sentence', 'embedding', 'projections', 'qkv', 'scores', 'scale', 'mask', 'weights', 'context']);
