@@ -93,14 +93,16 @@ fn the_default_target_is_the_followed_token_towards_its_second_key_and_the_loss_
             key: 4
         }]
     );
-    let objective = setup.objective(&model, &trace, DOG_SHE, 0).unwrap();
+    let objective = setup
+        .objective(&model, &setup.targets_on(&model, &trace, DOG_SHE, 0))
+        .unwrap();
     assert_eq!(objective.loss(&trace), gradients(&model, &objective).loss);
     // An output to match, of the output's shape; of another shape the targets are used.
     let output = Setup {
         output: Some(trace.output.clone()),
         ..Setup::default()
     };
-    let objective = output.objective(&model, &trace, DOG_SHE, 0).unwrap();
+    let objective = output.objective(&model, &[]).unwrap();
     assert!(matches!(objective.goal, Goal::Output(_)));
     assert_eq!(objective.loss(&trace), 0.0);
     let scrambled = scrambled(&model, 123);
@@ -117,8 +119,7 @@ fn on_the_race_example_no_scaling_starves_w_query_and_learns_nothing_while_both_
     let (model, setup) = race_example();
     assert_eq!(model.dims().d_in, 64);
     assert_eq!(model.dims().d_k, 64);
-    let trace = Trace::of(&model);
-    let objective = setup.objective(&model, &trace, 0, 0).unwrap();
+    let objective = setup.objective(&model, &[]).unwrap();
     assert!(matches!(objective.goal, Goal::Output(_)));
     let lanes = race(&model, &objective, setup.optimizer, RACE_STEPS);
     let [none, sqrt, dk] = &lanes[..] else {
@@ -143,8 +144,9 @@ fn on_the_race_example_no_scaling_starves_w_query_and_learns_nothing_while_both_
     // On the dog with its attention target, no scaling learns too: the words say why.
     let model = dog();
     let trace = Trace::of(&model);
-    let objective = Setup::default()
-        .objective(&model, &trace, DOG_SHE, 0)
+    let setup = Setup::default();
+    let objective = setup
+        .objective(&model, &setup.targets_on(&model, &trace, DOG_SHE, 0))
         .unwrap();
     let lanes = race(&model, &objective, Optimizer::Adam { lr: 0.05 }, 20);
     let words = race_words(&lanes, &model, &objective);

@@ -42,6 +42,18 @@ impl Param {
             .find(|p| p.key() == name)
             .ok_or_else(|| format!("“{name}”: use embedding, w_query, w_key or w_value"))
     }
+
+    /// The parameters `names` name, without repeats, in their order (`"train"` and `train=`).
+    pub fn list<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Vec<Param>, String> {
+        let mut list = Vec::new();
+        for name in names {
+            let param = Param::named(name)?;
+            if !list.contains(&param) {
+                list.push(param);
+            }
+        }
+        Ok(list)
+    }
 }
 
 /// One "make this query attend to this key" target.
@@ -202,15 +214,8 @@ fn read_train(value: &Value) -> Result<Vec<Param>, String> {
     let names = value
         .as_array()
         .ok_or("\"train\" must be a list of names")?;
-    let mut train = Vec::new();
-    for name in names {
-        let param = Param::named(name.as_str().unwrap_or_default())
-            .map_err(|e| format!("\"train\" names {e}"))?;
-        if !train.contains(&param) {
-            train.push(param);
-        }
-    }
-    Ok(train)
+    Param::list(names.iter().map(|n| n.as_str().unwrap_or_default()))
+        .map_err(|e| format!("\"train\" names {e}"))
 }
 
 impl Objective {

@@ -4,8 +4,7 @@
 use nalgebra::DMatrix;
 
 use super::gradient::{
-    gradients, output_shape, second_key, Goal, Objective, Optimizer, Param, Target, Trainer,
-    DEFAULT_LR,
+    output_shape, second_key, Goal, Objective, Optimizer, Param, Target, Trainer, DEFAULT_LR,
 };
 use super::labs::fmt_significant;
 use super::model::{Head, Model, Projection, Scale};
@@ -46,8 +45,8 @@ pub const MAX_LR: f64 = 10.0;
 pub const MAX_TARGETS: usize = 16;
 
 impl Setup {
-    /// The attention targets on `model` with `query` followed in `head`: the learner's, else the
-    /// default one (towards the key it attends to second most: dog's "she" → "ball").
+    /// The attention targets on `model` with `query` followed in `head`: the learner's, else
+    /// [`start_target`]'s.
     pub fn targets_on(
         &self,
         model: &Model,
@@ -55,29 +54,20 @@ impl Setup {
         query: usize,
         head: usize,
     ) -> Vec<Target> {
-        if !self.targets.is_empty() {
-            return self.targets.clone();
+        if self.targets.is_empty() {
+            vec![start_target(model, trace, head, query)]
+        } else {
+            self.targets.clone()
         }
-        let key = trace
-            .heads
-            .get(head)
-            .map_or(0, |h| second_key(&h.weights, query, model.causal));
-        vec![Target { head, query, key }]
     }
 
     /// The objective the lab trains towards on `model`: the output target if set and of the
-    /// output's shape, else the attention targets (see [`Setup::targets_on`]); `None` when no
-    /// target fits the model.
-    pub fn objective(
-        &self,
-        model: &Model,
-        trace: &Trace,
-        query: usize,
-        head: usize,
-    ) -> Option<Objective> {
+    /// output's shape, else `targets` (see [`Setup::targets_on`]); `None` when no target fits
+    /// the model.
+    pub fn objective(&self, model: &Model, targets: &[Target]) -> Option<Objective> {
         let goal = match &self.output {
             Some(target) if target.shape() == output_shape(model) => Goal::Output(target.clone()),
-            _ => Goal::Attend(self.targets_on(model, trace, query, head)),
+            _ => Goal::Attend(targets.to_vec()),
         };
         let objective = Objective {
             goal,
@@ -118,14 +108,7 @@ impl Setup {
 
     /// Reads `train=w_query,w_key`.
     pub fn read_train(text: &str) -> Result<Vec<Param>, String> {
-        let mut train = Vec::new();
-        for name in text.split(',').filter(|n| !n.is_empty()) {
-            let param = Param::named(name)?;
-            if !train.contains(&param) {
-                train.push(param);
-            }
-        }
-        Ok(train)
+        Param::list(text.split(',').filter(|n| !n.is_empty()))
     }
 
     /// `train=`, in [`Param::ALL`]'s order; `None` when all four train.
@@ -149,6 +132,16 @@ impl Setup {
     }
 }
 
+/// Where a target for `query` in `head` starts: towards the key it attends to second most on
+/// `trace` (`model`'s), as a teacher asks "make her look at the ball instead".
+pub fn start_target(model: &Model, trace: &Trace, head: usize, query: usize) -> Target {
+    let key = trace
+        .heads
+        .get(head)
+        .map_or(0, |h| second_key(&h.weights, query, model.causal));
+    Target { head, query, key }
+}
+
 /// One scaling's run in the race.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lane {
@@ -163,7 +156,10 @@ pub struct Lane {
 impl Lane {
     /// The last loss over the first: 1 is no progress, 0.01 a hundred times lower.
     pub fn progress(&self) -> f64 {
-        self.losses.last().unwrap_or(&f64::NAN) / self.losses[0]
+        match (self.losses.first(), self.losses.last()) {
+            (Some(first), Some(last)) => last / first,
+            _ => f64::NAN,
+        }
     }
 }
 
@@ -180,27 +176,22 @@ pub struct Race {
     objective: Objective,
     runners: Vec<(Model, Trainer)>,
     lanes: Vec<Lane>,
+    /// The steps each lane takes.
+    steps: usize,
 }
 
 impl Race {
-    /// The start: `model` under each scaling, its loss and the gradient reaching W_query.
-    pub fn start(model: &Model, objective: &Objective, optimizer: Optimizer) -> Race {
+    /// `model` under each scaling, ready to take `steps` steps of `optimizer`.
+    pub fn start(model: &Model, objective: &Objective, optimizer: Optimizer, steps: usize) -> Race {
         let (runners, lanes) = RACE_SCALES
             .into_iter()
             .map(|scale| {
                 let mut start = model.clone();
                 start.scale = scale;
-                let g = gradients(&start, objective);
-                let grad_w_query = g
-                    .heads
-                    .iter()
-                    .map(|h| h.w_query.norm_squared())
-                    .sum::<f64>()
-                    .sqrt();
                 let lane = Lane {
                     scale,
-                    losses: vec![g.loss],
-                    grad_w_query,
+                    losses: Vec::with_capacity(steps + 1),
+                    grad_w_query: f64::NAN,
                 };
                 ((start, Trainer::new(optimizer)), lane)
             })
@@ -209,23 +200,47 @@ impl Race {
             objective: objective.clone(),
             runners,
             lanes,
+            steps,
         }
     }
 
-    /// One optimiser step in every lane.
+    /// One optimiser step in every lane, until the race is [done](Race::done). A step's
+    /// gradients give the loss before it (and, the first, the gradient reaching W_query), so
+    /// only the loss after the last step needs a pass of its own.
     pub fn step(&mut self) {
+        if self.done() {
+            return;
+        }
+        let last = self.steps() + 1 == self.steps;
         for ((model, trainer), lane) in self.runners.iter_mut().zip(&mut self.lanes) {
-            trainer.step(model, &self.objective);
-            lane.losses.push(self.objective.loss(&Trace::of(model)));
+            let g = trainer.step(model, &self.objective);
+            if lane.losses.is_empty() {
+                lane.grad_w_query = g
+                    .heads
+                    .iter()
+                    .map(|h| h.w_query.norm_squared())
+                    .sum::<f64>()
+                    .sqrt();
+            }
+            lane.losses.push(g.loss);
+            if last {
+                lane.losses.push(self.objective.loss(&Trace::of(model)));
+            }
         }
     }
 
     /// The steps taken.
     pub fn steps(&self) -> usize {
-        self.lanes[0].losses.len() - 1
+        self.lanes[0].losses.len().min(self.steps)
     }
 
-    /// Each scaling's run so far, in [`RACE_SCALES`]' order.
+    /// Whether every lane has taken its steps.
+    pub fn done(&self) -> bool {
+        self.lanes[0].losses.len() > self.steps
+    }
+
+    /// Each scaling's run so far, in [`RACE_SCALES`]' order: the loss before each step taken,
+    /// and once done the loss after the last.
     pub fn lanes(&self) -> &[Lane] {
         &self.lanes
     }
@@ -238,8 +253,8 @@ impl Race {
 
 /// A whole race: `steps` steps of `optimizer` under each of [`RACE_SCALES`].
 pub fn race(model: &Model, objective: &Objective, optimizer: Optimizer, steps: usize) -> Vec<Lane> {
-    let mut race = Race::start(model, objective, optimizer);
-    for _ in 0..steps {
+    let mut race = Race::start(model, objective, optimizer, steps);
+    while !race.done() {
         race.step();
     }
     race.lanes

@@ -46,11 +46,10 @@ pub fn TrainLab() -> impl IntoView {
         })
     });
     let objective = Memo::new(move |_| {
-        let (query, head) = (state.query.get(), head.get());
-        state.training.with(|s| {
+        targets.with(|t| {
             state
-                .model
-                .with(|m| state.trace.with(|t| s.objective(m, t, query, head)))
+                .training
+                .with(|s| state.model.with(|m| s.objective(m, t)))
         })
     });
     let matching = Memo::new(move |_| {
@@ -106,8 +105,10 @@ pub fn TrainLab() -> impl IntoView {
         state.objective.set(Some(objective.clone()));
         let optimizer = state.training.with_untracked(|s| s.optimizer);
         // A new target or optimiser starts a new curve; another edit, a new optimiser state.
+        // Taken, not copied: the trainer holds a model and Adam's moments.
         let kept = trainer
-            .get_value()
+            .try_update_value(Option::take)
+            .flatten()
             .filter(|(t, _, towards)| *towards == objective && t.optimizer() == optimizer);
         if kept.is_none() {
             losses.set(Vec::new());

@@ -31,7 +31,10 @@ pub fn Race(
         let optimizer = state.training.with_untracked(|s| s.optimizer);
         let model = state.model.get_untracked();
         words.set(Vec::new());
-        race.set(Some((Race::start(&model, &objective, optimizer), model)));
+        race.set(Some((
+            Race::start(&model, &objective, optimizer, RACE_STEPS),
+            model,
+        )));
         latest.update_value(|n| *n += 1);
         run_frames(race, words, latest, latest.get_value());
     };
@@ -111,7 +114,7 @@ fn run_frames(
             .try_update(|r| {
                 let (r, _) = r.as_mut()?;
                 r.step();
-                Some(r.steps() >= RACE_STEPS)
+                Some(r.done())
             })
             .flatten()
         else {

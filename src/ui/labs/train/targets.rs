@@ -4,9 +4,9 @@
 
 use leptos::prelude::*;
 
-use crate::core::gradient::{second_key, Param, Target};
+use crate::core::gradient::{Param, Target};
 use crate::core::lines::visible;
-use crate::core::training::{Setup, MAX_TARGETS};
+use crate::core::training::{start_target, Setup, MAX_TARGETS};
 use crate::ui::state::use_app;
 
 /// The rows of targets, with Add and Remove.
@@ -19,10 +19,10 @@ pub fn Targets(
     let word = move |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
     // The key a query starts at: the one it attends to second most.
     let key_for = move |head: usize, query: usize| {
-        state.trace.with_untracked(|t| {
-            t.heads.get(head).map_or(0, |h| {
-                second_key(&h.weights, query, state.causal.get_untracked())
-            })
+        state.model.with_untracked(|m| {
+            state
+                .trace
+                .with_untracked(|t| start_target(m, t, head, query).key)
         })
     };
     // Any change writes the whole list, so the default target becomes the learner's.
