@@ -91,10 +91,13 @@ fn reads_a_state_file() {
 
 #[test]
 fn a_bad_state_exits_non_zero_with_the_error() {
-    let out = run(&["--state", "-"], r#"{"version": 2}"#);
+    let out = run(&["--state", "-"], r#"{"version": 3}"#);
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("version: unsupported version 2"), "{err}");
+    assert!(
+        err.contains("version: unsupported version 3; this app reads versions 1 and 2"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty());
 }
 

@@ -30,6 +30,7 @@ fn sqrt_dk_sits_between_saturated_and_flat() {
         w_query: normal(&mut rng, 64, 64, 0.125),
         w_key: normal(&mut rng, 64, 64, 0.125),
         w_value: normal(&mut rng, 64, 2, 0.125),
+        biases: None,
     };
     let model = Model::new(
         "a b c d e f g h",
@@ -266,6 +267,7 @@ fn masking_verdict_agrees_with_pytorch() {
                 w_query: matrix(&expected["w_query"]),
                 w_key: matrix(&expected["w_key"]),
                 w_value: matrix(&expected["w_value"]),
+                biases: None,
             };
             let scaled = attend(&embedded, &head, false, scale).scaled_scores;
             let lab = MaskComparison::of(&scaled, 1.0);

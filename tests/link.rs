@@ -117,8 +117,8 @@ fn malformed_models_are_refused_with_a_message() {
     assert!(refused(&body("{\"version\": 1")).contains("not valid JSON"));
     assert!(refused(&body("[1, 2]")).contains("not a JSON object"));
     let state = write_state(&preset("raschka").unwrap());
-    let v2 = state.replace("\"version\":1", "\"version\":2");
-    assert!(refused(&body(&v2)).contains("unsupported version 2"));
+    let v3 = state.replace("\"version\":1", "\"version\":3");
+    assert!(refused(&body(&v3)).contains("unsupported version 3"));
     let wrong_shape = state.replacen("[[", "[[1.0,", 2);
     assert!(refused(&body(&wrong_shape)).contains("embedding"));
     let too_big = state.replacen("0.", "10000000.", 1);
@@ -294,6 +294,7 @@ fn random_model() -> impl Strategy<Value = Model> {
                         w_query: take(d_in, d_k),
                         w_key: take(d_in, d_k),
                         w_value: take(d_in, d_v),
+                        biases: None,
                     })
                     .collect();
                 Model::new(&sentence, embedding, heads, causal, Scale::Dk).unwrap()

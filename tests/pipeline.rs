@@ -1,7 +1,7 @@
 //! `core::pipeline`: the one catalogue the URL, the report, the walk and the page read.
 
 use attention_explorer::core::pipeline::{
-    head_matrices, matrix, stops, Axes, Lab, Step, Stop, MATRICES,
+    head_matrices, matrix, stops, Axes, Lab, Shape, Step, Stop, MATRICES,
 };
 use attention_explorer::core::presets::dog;
 use attention_explorer::core::report::trace_json;
@@ -22,7 +22,8 @@ fn steps_have_one_key_number_and_id_each_in_pipeline_order() {
             "mask",
             "weights",
             "context",
-            "output"
+            "output",
+            "out_proj"
         ]
     );
     for (i, step) in Step::ALL.into_iter().enumerate() {
@@ -35,12 +36,17 @@ fn steps_have_one_key_number_and_id_each_in_pipeline_order() {
         None,
         "the softmax step is named by its matrix"
     );
-    assert!(!Step::Output.on_page(1) && Step::Output.on_page(2));
+    let shape = |heads, projected| Shape { heads, projected };
+    assert!(!Step::Output.on_page(shape(1, false)) && Step::Output.on_page(shape(2, false)));
+    // With an output projection the concatenation is shown even for one head, then the projection.
+    assert!(Step::Output.on_page(shape(1, true)) && Step::OutProj.on_page(shape(1, true)));
+    assert!(!Step::OutProj.on_page(shape(4, false)));
 }
 
 #[test]
 fn the_walk_stops_at_each_step_on_the_page_then_its_lab() {
-    let one = stops(1);
+    let shape = |heads, projected| Shape { heads, projected };
+    let one = stops(shape(1, false));
     assert_eq!(one.len(), 12, "nine steps and three labs");
     assert_eq!(one[6], Stop::Lab(Lab::SqrtDk));
     assert_eq!(one[5], Stop::Step(Step::Scale));
@@ -48,7 +54,14 @@ fn the_walk_stops_at_each_step_on_the_page_then_its_lab() {
     assert_eq!(one[10], Stop::Lab(Lab::Train));
     assert_eq!(Stop::Lab(Lab::Train).id(), "lab-train");
     assert!(!one.contains(&Stop::Step(Step::Output)));
-    assert_eq!(stops(4).last(), Some(&Stop::Step(Step::Output)));
+    assert_eq!(
+        stops(shape(4, false)).last(),
+        Some(&Stop::Step(Step::Output))
+    );
+    assert_eq!(
+        stops(shape(1, true)).last(),
+        Some(&Stop::Step(Step::OutProj))
+    );
     assert_eq!(Stop::Lab(Lab::Mask).id(), "lab-mask");
 }
 

@@ -28,6 +28,7 @@ fn model(spread: f64) -> impl Strategy<Value = (DMatrix<f64>, Head)> {
                         w_query,
                         w_key,
                         w_value,
+                        biases: None,
                     },
                 )
             })

@@ -66,10 +66,10 @@ fn not_json() {
 #[test]
 fn wrong_or_missing_version() {
     assert_eq!(
-        refused_value(with(&["version"], json!(2))),
+        refused_value(with(&["version"], json!(3))),
         (
             "version".into(),
-            "unsupported version 2; this app reads version 1".into()
+            "unsupported version 3; this app reads versions 1 and 2".into()
         )
     );
     assert_eq!(refused_value(with(&["version"], json!("1"))).0, "version");

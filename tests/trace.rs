@@ -27,6 +27,7 @@ fn every_intermediate_of_every_pytorch_case() {
                 w_query: matrix(&expected["w_query"]),
                 w_key: matrix(&expected["w_key"]),
                 w_value: matrix(&expected["w_value"]),
+                biases: None,
             };
             let got = attend(&embedded, &head, causal, scale);
             let check = |name: &str, actual: &nalgebra::DMatrix<f64>| {
@@ -84,6 +85,7 @@ fn huge_scores_give_no_nan_weights() {
                     w_query: matrix(&expected["w_query"]),
                     w_key: matrix(&expected["w_key"]),
                     w_value: matrix(&expected["w_value"]),
+                    biases: None,
                 };
                 let got = attend(
                     &matrix(&case["embedding"]),

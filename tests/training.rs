@@ -46,12 +46,18 @@ fn the_lab_s_setting_goes_into_the_link_and_back() {
         written,
         "m=M&target=0:6,1;0:8,4&train=w_query,w_key&optimizer=sgd&lr=0.1"
     );
-    // The lr before the optimizer, and defaults left out.
+    // The lr before the optimizer, and defaults left out; the four that were all before the
+    // biases and the output projection are still those four.
     let link = read_link(
         "?preset=dog",
         "#lr=0.5&optimizer=adam&train=embedding,w_query,w_key,w_value",
     );
     assert_eq!(link.shown.training.optimizer, Optimizer::Adam { lr: 0.5 });
+    assert_eq!(
+        write_fragment("M", &link.shown),
+        "m=M&train=embedding,w_query,w_key,w_value&lr=0.5"
+    );
+    let link = read_link("?preset=dog", "#lr=0.5&optimizer=adam");
     assert_eq!(write_fragment("M", &link.shown), "m=M&lr=0.5");
 }
 
@@ -63,7 +69,10 @@ fn a_bad_training_setting_in_the_link_is_refused_with_a_message_and_the_rest_ope
         ("#target=0:99,1", "query is 99"),
         ("#target=she,dog", "is not HEAD:QUERY,KEY"),
         ("#target=0:1", "is not HEAD:QUERY,KEY"),
-        ("#train=w_out", "use embedding, w_query, w_key or w_value"),
+        (
+            "#train=w_out",
+            "use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output",
+        ),
         ("#optimizer=rmsprop", "unknown optimizer"),
         ("#lr=0", "not a learning rate"),
         ("#lr=11", "at most 10"),

@@ -1,20 +1,25 @@
 //! Prints every intermediate of a model's attention, for tests and for authors' slides.
 //!
-//! attention-trace [--preset NAME | --state FILE | --state -] [--format json|markdown]
-//!                 [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]
+//! attention-trace [--preset NAME | --state FILE | --from-torch FILE] [--format json|markdown|state]
+//!                 [--to-torch] [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]
+//!
+//! `--from-torch` reads `{"sentence", "embedding", "causal", "num_heads", "state_dict"}` (an
+//! `nn.MultiheadAttention` state dict as lists); `--to-torch` prints that file for the model.
 
 use std::io::Read;
 use std::process::ExitCode;
 
 use attention_explorer::core::gradient::{gradients, train, Objective, Optimizer, DEFAULT_LR};
+use attention_explorer::core::multihead::{read_torch_file, torch_file};
 use attention_explorer::core::presets::{preset, PRESETS};
 use attention_explorer::core::report::{gradients_json, trace_json, trace_markdown};
-use attention_explorer::core::state::{read_state, state_value};
+use attention_explorer::core::state::{read_state, state_value, write_state};
 use attention_explorer::core::trace::Trace;
 
-const USAGE: &str =
-    "usage: attention-trace [--preset NAME | --state FILE | --state -] [--format json|markdown]
-                       [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]";
+const USAGE: &str = "usage: attention-trace [--preset NAME | --state FILE | --from-torch FILE]
+                       [--format json|markdown|state] [--to-torch]
+                       [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]
+  FILE may be - for standard input";
 
 /// `value` as a `T` that passes `ok`, or a message naming the flag's `what`.
 fn parsed<T: std::str::FromStr>(
@@ -46,14 +51,19 @@ fn run(args: &[String]) -> Result<String, String> {
     let mut source = None;
     let mut format = "json".to_owned();
     let (mut objective, mut steps, mut optimizer, mut lr) = (None, None, None, None);
+    let mut to_torch = false;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
+        if flag == "--to-torch" {
+            to_torch = true;
+            continue;
+        }
         let value = it
             .next()
             .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
         let in_flag = |e: String| format!("{flag}: {e}");
         match flag.as_str() {
-            "--preset" | "--state" => source = Some((flag.clone(), value.clone())),
+            "--preset" | "--state" | "--from-torch" => source = Some((flag.clone(), value.clone())),
             "--format" => format = value.clone(),
             "--objective" => objective = Some(value.clone()),
             "--train" => {
@@ -86,10 +96,17 @@ fn run(args: &[String]) -> Result<String, String> {
             let names: Vec<_> = PRESETS.iter().map(|p| p.name).collect();
             format!("unknown preset {name:?}; presets: {}", names.join(", "))
         })?,
+        Some((flag, path)) if flag == "--from-torch" => {
+            read_torch_file(&read_text(&path)?).map_err(|e| format!("--from-torch: {e}"))?
+        }
         Some((_, path)) => {
             read_state(&read_text(&path)?).map_err(|e| format!("invalid state: {e}"))?
         }
     };
+    if to_torch {
+        let file = torch_file(&model).map_err(|e| format!("--to-torch: {e}"))?;
+        return Ok(serde_json::to_string_pretty(&file).expect("JSON values serialise"));
+    }
     if objective.is_none() && (steps.is_some() || optimizer.is_some() || lr.is_some()) {
         return Err(format!(
             "--train, --optimizer and --lr need --objective\n{USAGE}"
@@ -121,7 +138,10 @@ fn run(args: &[String]) -> Result<String, String> {
             Err("--objective writes JSON: leave out --format or use --format json".into())
         }
         "markdown" => Ok(trace_markdown(&trace, 4)),
-        other => Err(format!("unknown format {other:?}; use json or markdown")),
+        "state" => Ok(write_state(&model)),
+        other => Err(format!(
+            "unknown format {other:?}; use json, markdown or state"
+        )),
     }
 }
 

@@ -61,6 +61,10 @@ pub enum Edit {
     Causal(bool),
     /// The scaling of the scores.
     Scale(Scale),
+    /// Biases on the projections, on or off (drawn from the seed when turned on).
+    Biases(bool),
+    /// The output projection after the concatenation, on or off.
+    OutputProjection(bool),
     /// A whole model: a preset, a loaded state, the saved work.
     Open(Box<Model>),
     /// The model after a training step: the steps until the next [`Edit::Seal`] (a Run until
@@ -200,7 +204,17 @@ pub fn apply(
                 *seed,
                 model.causal,
                 model.scale,
-            )?;
+            )?
+            .with_biases_on(model.has_biases(), *seed)?
+            .with_output_on(model.output().is_some(), *seed)?;
+            replace(model, history, EditKey::Other, next);
+        }
+        Edit::Biases(on) => {
+            let next = model.with_biases_on(on, *seed)?;
+            replace(model, history, EditKey::Other, next);
+        }
+        Edit::OutputProjection(on) => {
+            let next = model.with_output_on(on, *seed)?;
             replace(model, history, EditKey::Other, next);
         }
         Edit::Seed(s) => {

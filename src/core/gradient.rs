@@ -5,9 +5,9 @@
 use nalgebra::DMatrix;
 use serde_json::Value;
 
-use super::model::{Editable, Head, Model, Projection, Scale};
+use super::model::{Biases, Editable, Head, Model, Projection, Scale};
 use super::softmax::{is_future, mask_future, softmax_rows};
-use super::trace::{concat_columns, Trace};
+use super::trace::{concat_columns, project_output, Trace};
 
 /// A parameter an optimiser step may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,23 +16,47 @@ pub enum Param {
     Embedding,
     /// Every head's W_query, W_key or W_value.
     Weight(Projection),
+    /// Every head's b_query, b_key or b_value (when the model has biases).
+    Bias(Projection),
+    /// W_output (when the model has an output projection).
+    OutputWeight,
+    /// b_output (when the output projection has a bias).
+    OutputBias,
 }
 
 impl Param {
-    /// The four, in the order of `"train"`'s names.
-    pub const ALL: [Param; 4] = [
+    /// Every one, in the order of `"train"`'s names.
+    pub const ALL: [Param; 9] = [
         Param::Embedding,
         Param::Weight(Projection::Query),
         Param::Weight(Projection::Key),
         Param::Weight(Projection::Value),
+        Param::Bias(Projection::Query),
+        Param::Bias(Projection::Key),
+        Param::Bias(Projection::Value),
+        Param::OutputWeight,
+        Param::OutputBias,
     ];
+
+    /// Its matrix in head `head` (ignored by the embedding and the output projection).
+    pub fn editable(self, head: usize) -> Editable {
+        match self {
+            Param::Embedding => Editable::Embedding,
+            Param::Weight(p) => Editable::Weight(head, p),
+            Param::Bias(p) => Editable::Bias(head, p),
+            Param::OutputWeight => Editable::OutputWeight,
+            Param::OutputBias => Editable::OutputBias,
+        }
+    }
+
+    /// Whether it is one per head.
+    pub fn per_head(self) -> bool {
+        matches!(self, Param::Weight(_) | Param::Bias(_))
+    }
 
     /// Its name in `"train"`.
     pub fn key(self) -> &'static str {
-        match self {
-            Param::Embedding => "embedding",
-            Param::Weight(p) => p.key(),
-        }
+        self.editable(0).key()
     }
 
     /// The parameter [`Param::key`] names; the message lists the names there are.
@@ -40,7 +64,10 @@ impl Param {
         Param::ALL
             .into_iter()
             .find(|p| p.key() == name)
-            .ok_or_else(|| format!("“{name}”: use embedding, w_query, w_key or w_value"))
+            .ok_or_else(|| {
+                let names: Vec<&str> = Param::ALL.iter().map(|p| p.key()).collect();
+                format!("“{name}”: use {}", names.join(", "))
+            })
     }
 
     /// The parameters `names` name, without repeats, in their order (`"train"` and `train=`).
@@ -179,12 +206,14 @@ fn read_targets(value: &Value, model: &Model) -> Result<Vec<Target>, String> {
         .collect()
 }
 
-/// The output's shape: a row per token, every head's d_v wide.
+/// The output's shape: a row per token, every head's d_v wide (d_out wide with an output
+/// projection).
 pub fn output_shape(model: &Model) -> (usize, usize) {
-    (
-        model.tokens().len(),
-        model.heads().iter().map(|h| h.d_v()).sum(),
-    )
+    let width = match model.output() {
+        Some(o) => o.w_output.ncols(),
+        None => model.heads().iter().map(|h| h.d_v()).sum(),
+    };
+    (model.tokens().len(), width)
 }
 
 fn read_output(value: &Value, model: &Model) -> Result<DMatrix<f64>, String> {
@@ -198,7 +227,7 @@ fn read_output(value: &Value, model: &Model) -> Result<DMatrix<f64>, String> {
         let row = row
             .as_array()
             .filter(|r| r.len() == width)
-            .ok_or_else(|| format!("output[{i}] must be {width} numbers (every head's d_v)"))?;
+            .ok_or_else(|| format!("output[{i}] must be {width} numbers (the output's width)"))?;
         for (j, x) in row.iter().enumerate() {
             let x = x
                 .as_f64()
@@ -265,6 +294,8 @@ pub struct HeadGradient {
     pub weights: DMatrix<f64>,
     /// ∂L/∂context
     pub context: DMatrix<f64>,
+    /// ∂L/∂b_query, ∂L/∂b_key, ∂L/∂b_value, when the head has biases
+    pub biases: Option<Biases>,
 }
 
 /// The loss and its gradient with respect to every parameter, trained or not.
@@ -276,12 +307,19 @@ pub struct Gradients {
     pub embedding: DMatrix<f64>,
     /// Per head.
     pub heads: Vec<HeadGradient>,
+    /// ∂L/∂W_output and ∂L/∂b_output, with an output projection.
+    pub output: Option<(DMatrix<f64>, Option<DMatrix<f64>>)>,
 }
 
 impl Gradients {
     /// The matrices (by the DOM contract's names) the loss has a gradient for.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 15] = [
         "embedding",
+        "b_query",
+        "b_key",
+        "b_value",
+        "w_output",
+        "b_output",
         "w_query",
         "w_key",
         "w_value",
@@ -296,11 +334,18 @@ impl Gradients {
     /// ∂L with respect to the matrix the DOM contract calls `name` (of `head`), if the loss
     /// has one (see [`Gradients::NAMES`]).
     pub fn of(&self, name: &str, head: Option<usize>) -> Option<&DMatrix<f64>> {
-        if name == "embedding" {
-            return Some(&self.embedding);
+        match name {
+            "embedding" => return Some(&self.embedding),
+            "w_output" => return self.output.as_ref().map(|o| &o.0),
+            "b_output" => return self.output.as_ref()?.1.as_ref(),
+            _ => {}
         }
         let h = self.heads.get(head?)?;
+        let bias = |p| h.biases.as_ref().map(|b| &b[p]);
         Some(match name {
+            "b_query" => return bias(Projection::Query),
+            "b_key" => return bias(Projection::Key),
+            "b_value" => return bias(Projection::Value),
             "w_query" => &h.w_query,
             "w_key" => &h.w_key,
             "w_value" => &h.w_value,
@@ -325,7 +370,11 @@ struct Forward {
 }
 
 fn forward(x: &DMatrix<f64>, head: &Head, causal: bool, scale: Scale) -> Forward {
-    let (queries, keys, values) = (x * &head.w_query, x * &head.w_key, x * &head.w_value);
+    let (queries, keys, values) = (
+        head.project(x, Projection::Query),
+        head.project(x, Projection::Key),
+        head.project(x, Projection::Value),
+    );
     let scaled = (&queries * keys.transpose()) / scale.divisor(queries.ncols());
     let masked = if causal { mask_future(&scaled) } else { scaled };
     Forward {
@@ -345,6 +394,7 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
         .iter()
         .map(|h| forward(&embedded, h, model.causal, model.scale))
         .collect();
+    let mut d_projection = None;
     let (loss, mut d_weights, d_output) = match &objective.goal {
         Goal::Attend(targets) => {
             let share = 1.0 / targets.len() as f64;
@@ -360,13 +410,29 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
         Goal::Output(target) => {
             let contexts: Vec<DMatrix<f64>> =
                 heads.iter().map(|h| &h.weights * &h.values).collect();
-            let output = concat_columns(&contexts.iter().collect::<Vec<_>>());
+            let concatenated = concat_columns(&contexts.iter().collect::<Vec<_>>());
+            let projection = model.output();
+            let output = projection.map_or_else(
+                || concatenated.clone(),
+                |p| project_output(&concatenated, p),
+            );
             let diff = output - target;
             let cells = diff.len() as f64;
+            let loss = diff.norm_squared() / cells;
+            let d_out = diff * (2.0 / cells);
+            // output = concatenated · W_output + b_output
+            let d_concatenated = match projection {
+                Some(p) => {
+                    let d_bias = p.b_output.as_ref().map(|_| column_sums(&d_out));
+                    d_projection = Some((concatenated.transpose() * &d_out, d_bias));
+                    &d_out * p.w_output.transpose()
+                }
+                None => d_out,
+            };
             (
-                diff.norm_squared() / cells,
+                loss,
                 vec![DMatrix::zeros(n, n); heads.len()],
-                Some(diff * (2.0 / cells)),
+                Some(d_concatenated),
             )
         }
     };
@@ -403,7 +469,14 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
             d_embedded += &d_queries * head.w_query.transpose()
                 + &d_keys * head.w_key.transpose()
                 + &d_values * head.w_value.transpose();
+            // queries = x · W_query + b_query: the bias gets each column's sum.
+            let biases = head.biases.as_ref().map(|_| Biases {
+                b_query: column_sums(&d_queries),
+                b_key: column_sums(&d_keys),
+                b_value: column_sums(&d_values),
+            });
             HeadGradient {
+                biases,
                 w_query: &x_t * &d_queries,
                 w_key: &x_t * &d_keys,
                 w_value: &x_t * &d_values,
@@ -426,7 +499,13 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
         loss,
         embedding,
         heads: grads,
+        output: d_projection,
     }
+}
+
+/// A 1 × c row of a matrix's column sums (a bias's gradient).
+fn column_sums(m: &DMatrix<f64>) -> DMatrix<f64> {
+    DMatrix::from_fn(1, m.ncols(), |_, j| m.column(j).sum())
 }
 
 /// An optimiser, as `torch.optim` computes it in float64.
@@ -509,8 +588,7 @@ impl Trainer {
         let g = gradients(model, objective);
         self.step += 1;
         for (k, target) in trained(model, &objective.train).into_iter().enumerate() {
-            let grad = gradient_of(&g, target);
-            let Some(p) = model.matrix_mut(target) else {
+            let (Some(grad), Some(p)) = (gradient_of(&g, target), model.matrix_mut(target)) else {
                 continue;
             };
             match self.optimizer {
@@ -540,28 +618,31 @@ impl Trainer {
     }
 }
 
-/// The matrices `train` names, in a fixed order: the embedding, then each head's projections.
+/// The matrices `train` names that the model has, in a fixed order: the embedding, then each
+/// head's projections and biases, then the output projection.
 fn trained(model: &Model, train: &[Param]) -> Vec<Editable> {
+    let heads = model.heads().len();
     let mut out = Vec::new();
-    if train.contains(&Param::Embedding) {
-        out.push(Editable::Embedding);
-    }
-    for h in 0..model.heads().len() {
-        for p in Projection::ALL {
-            if train.contains(&Param::Weight(p)) {
-                out.push(Editable::Weight(h, p));
-            }
-        }
+    for param in Param::ALL.into_iter().filter(|p| train.contains(p)) {
+        let each = if param.per_head() { heads } else { 1 };
+        out.extend(
+            (0..each)
+                .map(|h| param.editable(h))
+                .filter(|&m| model.matrix(m).is_some()),
+        );
     }
     out
 }
 
-fn gradient_of(g: &Gradients, target: Editable) -> &DMatrix<f64> {
+fn gradient_of(g: &Gradients, target: Editable) -> Option<&DMatrix<f64>> {
     match target {
-        Editable::Embedding => &g.embedding,
-        Editable::Weight(h, Projection::Query) => &g.heads[h].w_query,
-        Editable::Weight(h, Projection::Key) => &g.heads[h].w_key,
-        Editable::Weight(h, Projection::Value) => &g.heads[h].w_value,
+        Editable::Embedding => Some(&g.embedding),
+        Editable::Weight(h, Projection::Query) => Some(&g.heads[h].w_query),
+        Editable::Weight(h, Projection::Key) => Some(&g.heads[h].w_key),
+        Editable::Weight(h, Projection::Value) => Some(&g.heads[h].w_value),
+        Editable::Bias(h, p) => g.heads[h].biases.as_ref().map(|b| &b[p]),
+        Editable::OutputWeight => g.output.as_ref().map(|o| &o.0),
+        Editable::OutputBias => g.output.as_ref()?.1.as_ref(),
     }
 }
 

@@ -10,6 +10,7 @@ pub mod labs;
 pub mod lines;
 pub mod link;
 pub mod model;
+pub mod multihead;
 pub mod numbers;
 pub mod pipeline;
 pub mod presets;

@@ -68,7 +68,8 @@ impl Scale {
     }
 }
 
-/// One attention head's projections, applied to row vectors: `queries = embedded @ w_query`.
+/// One attention head's projections, applied to row vectors: `queries = embedded @ w_query`
+/// (`+ b_query` when the head has biases).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Head {
     /// d_in × d_k
@@ -77,6 +78,51 @@ pub struct Head {
     pub w_key: DMatrix<f64>,
     /// d_in × d_v
     pub w_value: DMatrix<f64>,
+    /// Added to each row of the projections, as `nn.Linear` and `nn.MultiheadAttention` do.
+    pub biases: Option<Biases>,
+}
+
+/// A head's three biases, each one row (1 × d_k, 1 × d_k, 1 × d_v) so that they are edited and
+/// shown like every other matrix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Biases {
+    /// Added to every query.
+    pub b_query: DMatrix<f64>,
+    /// Added to every key.
+    pub b_key: DMatrix<f64>,
+    /// Added to every value.
+    pub b_value: DMatrix<f64>,
+}
+
+impl std::ops::Index<Projection> for Biases {
+    type Output = DMatrix<f64>;
+    fn index(&self, p: Projection) -> &DMatrix<f64> {
+        match p {
+            Projection::Query => &self.b_query,
+            Projection::Key => &self.b_key,
+            Projection::Value => &self.b_value,
+        }
+    }
+}
+
+impl std::ops::IndexMut<Projection> for Biases {
+    fn index_mut(&mut self, p: Projection) -> &mut DMatrix<f64> {
+        match p {
+            Projection::Query => &mut self.b_query,
+            Projection::Key => &mut self.b_key,
+            Projection::Value => &mut self.b_value,
+        }
+    }
+}
+
+/// The linear layer after the heads' concatenation: `output = concatenated @ w_output + b_output`
+/// (PyTorch's `out_proj`, transposed into this app's row-vector convention).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputProjection {
+    /// (Σ d_v) × d_out
+    pub w_output: DMatrix<f64>,
+    /// 1 × d_out
+    pub b_output: Option<DMatrix<f64>>,
 }
 
 impl Head {
@@ -97,8 +143,59 @@ impl Head {
             w_query: rng.rand(d_in, d_k),
             w_key: rng.rand(d_in, d_k),
             w_value: rng.rand(d_in, d_v),
+            biases: None,
         }
     }
+
+    /// A head without biases.
+    pub fn new(w_query: DMatrix<f64>, w_key: DMatrix<f64>, w_value: DMatrix<f64>) -> Head {
+        Head {
+            w_query,
+            w_key,
+            w_value,
+            biases: None,
+        }
+    }
+
+    /// `embedded @ W (+ b)` for one of its projections.
+    pub fn project(&self, embedded: &DMatrix<f64>, p: Projection) -> DMatrix<f64> {
+        let mut out = embedded * &self[p];
+        if let Some(b) = &self.biases {
+            add_row(&mut out, &b[p]);
+        }
+        out
+    }
+}
+
+/// Adds a 1 × c row to every row of an r × c matrix.
+pub fn add_row(m: &mut DMatrix<f64>, row: &DMatrix<f64>) {
+    for mut r in m.row_iter_mut() {
+        r += row.row(0);
+    }
+}
+
+/// Biases as `nn.Linear(d_in, d)` draws them, after `manual_seed(seed)`: uniform on ±1/√d_in,
+/// head after head, query, key, value (PyTorch's own layers start their biases at zero; drawn
+/// ones show what a bias does).
+pub fn seeded_biases(seed: u64, d_in: usize, heads: &[Head]) -> Vec<Biases> {
+    let mut rng = TorchRng::manual_seed(seed);
+    heads
+        .iter()
+        .map(|h| Biases {
+            b_query: rng.linear_bias(d_in, h.d_k()),
+            b_key: rng.linear_bias(d_in, h.d_k()),
+            b_value: rng.linear_bias(d_in, h.d_v()),
+        })
+        .collect()
+}
+
+/// The output projection `nn.Linear(Σ d_v, d_out)` draws after `manual_seed(seed)` (its weight,
+/// then its bias when asked), transposed into the row-vector convention.
+pub fn seeded_output(seed: u64, concatenated: usize, d_out: usize, bias: bool) -> OutputProjection {
+    let mut rng = TorchRng::manual_seed(seed);
+    let w_output = rng.linear_weight(concatenated, d_out).transpose();
+    let b_output = bias.then(|| rng.linear_bias(concatenated, d_out));
+    OutputProjection { w_output, b_output }
 }
 
 /// Which of a head's three matrices.
@@ -163,6 +260,37 @@ pub enum Editable {
     Embedding,
     /// A head's projection.
     Weight(usize, Projection),
+    /// A head's bias of one projection (when it has biases).
+    Bias(usize, Projection),
+    /// W_output, after the concatenation (when there is an output projection).
+    OutputWeight,
+    /// b_output (when the output projection has a bias).
+    OutputBias,
+}
+
+impl Editable {
+    /// The matrix's name in the saved state and the DOM contract (`data-matrix`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Editable::Embedding => "embedding",
+            Editable::Weight(_, p) => p.key(),
+            Editable::Bias(_, p) => match p {
+                Projection::Query => "b_query",
+                Projection::Key => "b_key",
+                Projection::Value => "b_value",
+            },
+            Editable::OutputWeight => "w_output",
+            Editable::OutputBias => "b_output",
+        }
+    }
+
+    /// Its head, for a head's matrix.
+    pub fn head(self) -> Option<usize> {
+        match self {
+            Editable::Weight(h, _) | Editable::Bias(h, _) => Some(h),
+            _ => None,
+        }
+    }
 }
 
 /// Everything the trace is computed from. Build it with [`Model::new`] or read it from a saved
@@ -178,6 +306,8 @@ pub struct Model {
     pub causal: bool,
     /// What the scores are divided by.
     pub scale: Scale,
+    /// The linear layer after the concatenation, if any.
+    output: Option<OutputProjection>,
 }
 
 /// The embedding rows of words the page has seen, so that a word deleted and typed again gets
@@ -270,6 +400,12 @@ impl Model {
                     head.w_query.ncols()
                 ));
             }
+            if let Some(b) = &head.biases {
+                for p in Projection::ALL {
+                    check_bias(&b[p], head[p].ncols())
+                        .map_err(|e| format!("head {h}: {}: {e}", Editable::Bias(h, p).key()))?;
+                }
+            }
         }
         Ok(Model {
             sentence: sentence.to_owned(),
@@ -278,7 +414,81 @@ impl Model {
             heads,
             causal,
             scale,
+            output: None,
         })
+    }
+
+    /// The same model with this output projection (or none); its rows must match the
+    /// concatenation's width.
+    pub fn with_output(mut self, output: Option<OutputProjection>) -> Result<Model, String> {
+        if let Some(o) = &output {
+            let width: usize = self.heads.iter().map(Head::d_v).sum();
+            if o.w_output.nrows() != width {
+                return Err(format!(
+                    "w_output has {} rows, expected {width} (every head's d_v side by side)",
+                    o.w_output.nrows()
+                ));
+            }
+            if o.w_output.ncols() == 0 {
+                return Err("w_output has no columns".into());
+            }
+            if let Some(b) = &o.b_output {
+                check_bias(b, o.w_output.ncols()).map_err(|e| format!("b_output: {e}"))?;
+            }
+        }
+        self.output = output;
+        Ok(self)
+    }
+
+    /// The output projection, if any.
+    pub fn output(&self) -> Option<&OutputProjection> {
+        self.output.as_ref()
+    }
+
+    /// Whether any head has biases.
+    pub fn has_biases(&self) -> bool {
+        self.heads.iter().any(|h| h.biases.is_some())
+    }
+
+    /// Biases on (each head keeps its own, a head without gets them drawn from `seed`, see
+    /// [`seeded_biases`]) or off.
+    pub fn with_biases_on(&self, on: bool, seed: u64) -> Result<Model, String> {
+        let biases = on.then(|| {
+            seeded_biases(seed, self.embedding.ncols(), &self.heads)
+                .into_iter()
+                .zip(&self.heads)
+                .map(|(fresh, h)| h.biases.clone().unwrap_or(fresh))
+                .collect()
+        });
+        self.with_biases(biases)
+    }
+
+    /// The output projection on (kept if there is one, else `nn.Linear(Σ d_v, d_in)` drawn from
+    /// `seed`, as `nn.MultiheadAttention`'s `out_proj` maps back to the embedding's width) or off.
+    pub fn with_output_on(&self, on: bool, seed: u64) -> Result<Model, String> {
+        let width = self.heads.iter().map(Head::d_v).sum();
+        let output = on.then(|| {
+            self.output
+                .clone()
+                .unwrap_or_else(|| seeded_output(seed, width, self.embedding.ncols(), true))
+        });
+        self.clone().with_output(output)
+    }
+
+    /// The same model with `biases` (one per head) or none.
+    pub fn with_biases(&self, biases: Option<Vec<Biases>>) -> Result<Model, String> {
+        let mut heads = self.heads.clone();
+        for (h, head) in heads.iter_mut().enumerate() {
+            head.biases = biases.as_ref().and_then(|b| b.get(h).cloned());
+        }
+        Model::new(
+            &self.sentence,
+            self.embedding.clone(),
+            heads,
+            self.causal,
+            self.scale,
+        )?
+        .with_output(self.output.clone())
     }
 
     /// The tutorial's initialisation: after `manual_seed(seed)` the embedding is rows 0..vocab of
@@ -348,6 +558,9 @@ impl Model {
         match target {
             Editable::Embedding => Some(&self.embedding),
             Editable::Weight(head, p) => self.heads.get(head).map(|h| &h[p]),
+            Editable::Bias(head, p) => self.heads.get(head)?.biases.as_ref().map(|b| &b[p]),
+            Editable::OutputWeight => self.output.as_ref().map(|o| &o.w_output),
+            Editable::OutputBias => self.output.as_ref()?.b_output.as_ref(),
         }
     }
 
@@ -356,6 +569,9 @@ impl Model {
         match target {
             Editable::Embedding => Some(&mut self.embedding),
             Editable::Weight(head, p) => self.heads.get_mut(head).map(|h| &mut h[p]),
+            Editable::Bias(head, p) => self.heads.get_mut(head)?.biases.as_mut().map(|b| &mut b[p]),
+            Editable::OutputWeight => self.output.as_mut().map(|o| &mut o.w_output),
+            Editable::OutputBias => self.output.as_mut()?.b_output.as_mut(),
         }
     }
 
@@ -469,7 +685,8 @@ impl Model {
             self.heads.clone(),
             self.causal,
             self.scale,
-        )
+        )?
+        .with_output(self.output.clone())
     }
 
     /// New sizes. Numbers whose position still exists are kept; new positions are filled from a
@@ -486,12 +703,50 @@ impl Model {
                     w_query: overlay(&new.w_query, &old.w_query),
                     w_key: overlay(&new.w_key, &old.w_key),
                     w_value: overlay(&new.w_value, &old.w_value),
+                    biases: None,
                 },
                 None => new.clone(),
             })
             .collect();
-        Model::new(&self.sentence, embedding, heads, self.causal, self.scale)
+        let mut model = Model::new(&self.sentence, embedding, heads, self.causal, self.scale)?;
+        // What this model adds keeps its numbers where they still fit, like the weights.
+        if self.has_biases() {
+            let fresh = seeded_biases(seed, dims.d_in, &model.heads);
+            let kept = fresh
+                .into_iter()
+                .enumerate()
+                .map(|(h, mut b)| {
+                    if let Some(old) = self.heads.get(h).and_then(|o| o.biases.as_ref()) {
+                        for p in Projection::ALL {
+                            b[p] = overlay(&b[p], &old[p]);
+                        }
+                    }
+                    b
+                })
+                .collect();
+            model = model.with_biases(Some(kept))?;
+        }
+        if let Some(old) = &self.output {
+            let width = model.heads.iter().map(Head::d_v).sum();
+            let mut fresh =
+                seeded_output(seed, width, old.w_output.ncols(), old.b_output.is_some());
+            fresh.w_output = overlay(&fresh.w_output, &old.w_output);
+            fresh.b_output = fresh
+                .b_output
+                .zip(old.b_output.as_ref())
+                .map(|(b, o)| overlay(&b, o));
+            model = model.with_output(Some(fresh))?;
+        }
+        Ok(model)
     }
+}
+
+/// A bias must be one row of `width` numbers.
+fn check_bias(b: &DMatrix<f64>, width: usize) -> Result<(), String> {
+    if b.nrows() != 1 || b.ncols() != width {
+        return Err(format!("{} numbers, expected {width}", b.len()));
+    }
+    Ok(())
 }
 
 /// Whether two rows hold the same numbers bit for bit (so −0.0 and 0.0 differ, as the saved

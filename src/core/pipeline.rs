@@ -31,11 +31,13 @@ pub enum Step {
     Context,
     /// The heads concatenated.
     Output,
+    /// The output projection after the concatenation (when the model has one).
+    OutProj,
 }
 
 impl Step {
     /// Every step, in pipeline order.
-    pub const ALL: [Step; 10] = [
+    pub const ALL: [Step; 11] = [
         Step::Sentence,
         Step::Embedding,
         Step::Projections,
@@ -46,6 +48,7 @@ impl Step {
         Step::Softmax,
         Step::Context,
         Step::Output,
+        Step::OutProj,
     ];
 
     /// Its name in `steps=`, `hide=` and its section's id.
@@ -61,6 +64,7 @@ impl Step {
             Step::Softmax => "weights",
             Step::Context => "context",
             Step::Output => "output",
+            Step::OutProj => "out_proj",
         }
     }
 
@@ -89,10 +93,33 @@ impl Step {
         }
     }
 
-    /// Whether the step is on the page for a model of `heads` heads: the heads' concatenation
-    /// only when there are several.
-    pub fn on_page(self, heads: usize) -> bool {
-        self != Step::Output || heads > 1
+    /// Whether the step is on the page for a model of this shape: the heads' concatenation
+    /// when there are several or it is projected, the output projection when there is one.
+    pub fn on_page(self, shape: Shape) -> bool {
+        match self {
+            Step::Output => shape.heads > 1 || shape.projected,
+            Step::OutProj => shape.projected,
+            _ => true,
+        }
+    }
+}
+
+/// What decides which steps a model's page has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// The number of heads.
+    pub heads: usize,
+    /// Whether there is an output projection.
+    pub projected: bool,
+}
+
+impl Shape {
+    /// The shape of `model`'s page.
+    pub fn of(model: &super::model::Model) -> Shape {
+        Shape {
+            heads: model.heads().len(),
+            projected: model.output().is_some(),
+        }
     }
 }
 
@@ -142,11 +169,11 @@ impl Stop {
     }
 }
 
-/// The walk's stops for a model of `heads` heads: each step on the page, then its lab.
-pub fn stops(heads: usize) -> Vec<Stop> {
+/// The walk's stops for a model of this shape: each step on the page, then its lab.
+pub fn stops(shape: Shape) -> Vec<Stop> {
     Step::ALL
         .into_iter()
-        .filter(|s| s.on_page(heads))
+        .filter(|s| s.on_page(shape))
         .flat_map(|s| std::iter::once(Stop::Step(s)).chain(s.lab().map(Stop::Lab)))
         .collect()
 }
@@ -211,7 +238,7 @@ const fn info(
 }
 
 /// Every matrix the page shows, in the page's order.
-pub const MATRICES: [MatrixInfo; 16] = [
+pub const MATRICES: [MatrixInfo; 22] = [
     info(
         "embedding",
         "embedding table",
@@ -247,6 +274,30 @@ pub const MATRICES: [MatrixInfo; 16] = [
     info(
         "w_value",
         "W_value",
+        Step::Projections,
+        Axes::IndexByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "b_query",
+        "b_query",
+        Step::Projections,
+        Axes::IndexByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "b_key",
+        "b_key",
+        Step::Projections,
+        Axes::IndexByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "b_value",
+        "b_value",
         Step::Projections,
         Axes::IndexByIndex,
         Heat::Signed,
@@ -331,6 +382,30 @@ pub const MATRICES: [MatrixInfo; 16] = [
         Axes::TokensByIndex,
         Heat::Signed,
         Some(|h| Some(&h.context)),
+    ),
+    info(
+        "concatenated",
+        "concatenated",
+        Step::Output,
+        Axes::TokensByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "w_output",
+        "W_output",
+        Step::OutProj,
+        Axes::IndexByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "b_output",
+        "b_output",
+        Step::OutProj,
+        Axes::IndexByIndex,
+        Heat::Signed,
+        None,
     ),
     info(
         "output",

@@ -228,6 +228,7 @@ pub fn dog() -> Model {
             w_query,
             w_key,
             w_value,
+            biases: None,
         }],
         true,
         Scale::SqrtDk,

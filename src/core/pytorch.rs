@@ -34,6 +34,16 @@ fn tensor(m: &DMatrix<f64>, indent: &str, grad: bool) -> String {
     )
 }
 
+/// A one-row matrix (a bias) as a 1-D `torch.tensor` literal in float64.
+fn vector(m: &DMatrix<f64>, grad: bool) -> String {
+    let cells: Vec<String> = m.iter().map(|&x| float(x)).collect();
+    format!(
+        "torch.tensor([{}], dtype=torch.float64{})",
+        cells.join(", "),
+        if grad { ", requires_grad=True" } else { "" }
+    )
+}
+
 /// A Python list of strings (JSON's string escapes are Python's too; words hold no commas, so
 /// every comma separates two of them).
 fn strings(words: &[String]) -> String {
@@ -78,21 +88,52 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
             heads.join("\n")
         );
     }
+    if model.has_biases() {
+        for p in Projection::ALL {
+            let heads: Vec<String> = model
+                .heads()
+                .iter()
+                .map(|h| {
+                    let b = h
+                        .biases
+                        .as_ref()
+                        .map_or_else(|| DMatrix::zeros(1, h[p].ncols()), |b| b[p].clone());
+                    format!("    {},", vector(&b, grad))
+                })
+                .collect();
+            let name = super::model::Editable::Bias(0, p).key();
+            let _ = writeln!(
+                s,
+                "{name} = [  # added to every row, as nn.Linear's bias\n{}\n]",
+                heads.join("\n")
+            );
+        }
+    }
     let scaling = match model.scale {
         Scale::SqrtDk => "scores / math.sqrt(keys.shape[1])",
         Scale::Dk => "scores / keys.shape[1]",
         Scale::None => "scores",
     };
     let causal = if model.causal { "True" } else { "False" };
+    let (bq, bk, bv) = if model.has_biases() {
+        (" + b_query[h]", " + b_key[h]", " + b_value[h]")
+    } else {
+        ("", "", "")
+    };
+    let concat = if model.output().is_some() {
+        "concatenated"
+    } else {
+        "output"
+    };
     let _ = write!(
         s,
         "\ncausal = {causal}\n\
          n = len(words)\n\
          head_weights, contexts = [], []\n\
          for h in range(len(w_query)):\n\
-         \x20   queries = embedded @ w_query[h]\n\
-         \x20   keys = embedded @ w_key[h]\n\
-         \x20   values = embedded @ w_value[h]\n\
+         \x20   queries = embedded @ w_query[h]{bq}\n\
+         \x20   keys = embedded @ w_key[h]{bk}\n\
+         \x20   values = embedded @ w_value[h]{bv}\n\
          \x20   scores = queries @ keys.T\n\
          \x20   scaled = {scaling}\n\
          \x20   if causal:  # a query may not look at later tokens\n\
@@ -103,9 +144,25 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
          \x20   head_weights.append(weights)\n\
          \x20   contexts.append(weights @ values)\n\n\
          # The heads' context vectors side by side.\n\
-         output = torch.cat(contexts, dim=1)\n\
-         print(f\"output:\\n{{output}}\")\n"
+         {concat} = torch.cat(contexts, dim=1)\n"
     );
+    if let Some(o) = model.output() {
+        let bias = o
+            .b_output
+            .as_ref()
+            .map(|b| format!("\nb_output = {}", vector(b, grad)))
+            .unwrap_or_default();
+        let _ =
+            writeln!(
+            s,
+            "# The output projection (nn.MultiheadAttention's out_proj, transposed: x @ W + b).\n\
+             w_output = {}{bias}\n\
+             output = concatenated @ w_output{}",
+            tensor(&o.w_output, "", grad),
+            if o.b_output.is_some() { " + b_output" } else { "" }
+        );
+    }
+    let _ = writeln!(s, "print(f\"output:\\n{{output}}\")");
     if let Some(objective) = objective {
         let loss = match &objective.goal {
             Goal::Attend(targets) => {
@@ -137,6 +194,20 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
              \x20   for name, w in ((\"w_query\", w_query[h]), (\"w_key\", w_key[h]), (\"w_value\", w_value[h])):\n\
              \x20       print(f\"head {{h}} {{name}}.grad:\\n{{w.grad}}\")\n"
         );
+        if model.has_biases() {
+            let _ = writeln!(
+                s,
+                "for h in range(len(w_query)):\n\
+                 \x20   for name, b in ((\"b_query\", b_query[h]), (\"b_key\", b_key[h]), (\"b_value\", b_value[h])):\n\
+                 \x20       print(f\"head {{h}} {{name}}.grad:\\n{{b.grad}}\")"
+            );
+        }
+        if let Some(o) = model.output() {
+            let _ = writeln!(s, "print(f\"w_output.grad:\\n{{w_output.grad}}\")");
+            if o.b_output.is_some() {
+                let _ = writeln!(s, "print(f\"b_output.grad:\\n{{b_output.grad}}\")");
+            }
+        }
     }
     s
 }

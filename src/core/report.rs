@@ -44,13 +44,17 @@ pub fn trace_json(trace: &Trace) -> Value {
             Value::Object(head)
         })
         .collect();
-    json!({
+    let mut out = json!({
         "tokens": trace.tokens.words,
         "token_ids": trace.tokens.ids,
         "embedded": rows(&trace.embedded),
         "heads": heads,
         "output": rows(&trace.output),
-    })
+    });
+    if let Some(c) = &trace.concatenated {
+        out["concatenated"] = rows(c);
+    }
+    out
 }
 
 /// The loss's gradient as `attention-trace --objective` prints it: `embedding`, and per head the
@@ -125,6 +129,9 @@ pub fn trace_markdown(trace: &Trace, precision: usize) -> String {
                 out += &table(info.key, m, t, info.axes, precision);
             }
         }
+    }
+    if let Some(c) = &trace.concatenated {
+        out += &table("concatenated", c, t, Axes::TokensByIndex, precision);
     }
     out + &table("output", &trace.output, t, Axes::TokensByIndex, precision)
 }

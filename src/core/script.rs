@@ -1,7 +1,8 @@
 //! The rules of the scripting API (`window.attentionExplorer` in the page): what an `edit` call
 //! may change, checked here so that a script gets the same answers as a learner typing.
 
-use super::model::{Editable, Model, Projection};
+use super::gradient::Param;
+use super::model::{Editable, Model};
 use super::numbers::{read_cell, CellText};
 
 /// The matrix a scripted `edit(matrix, head, row, col, value)` call names, and the position in
@@ -15,21 +16,24 @@ pub fn locate_edit(
     col: f64,
     value: f64,
 ) -> Result<(Editable, usize, usize), String> {
-    let target = match matrix {
-        "embedding" => Editable::Embedding,
-        _ => {
-            let p = Projection::ALL
-                .into_iter()
-                .find(|p| p.key() == matrix)
-                .ok_or_else(|| {
-                    format!("there is no editable matrix “{matrix}”: use embedding, w_query, w_key or w_value")
-                })?;
-            let heads = model.heads().len();
-            let h = index(head, "head", heads)?;
-            Editable::Weight(h, p)
-        }
+    let named = Param::ALL
+        .into_iter()
+        .find(|p| p.key() == matrix)
+        .ok_or_else(|| {
+            let names: Vec<&str> = Param::ALL.iter().map(|p| p.key()).collect();
+            format!(
+                "there is no editable matrix “{matrix}”: use {}",
+                names.join(", ")
+            )
+        })?;
+    let target = if named.per_head() {
+        named.editable(index(head, "head", model.heads().len())?)
+    } else {
+        named.editable(0)
     };
-    let (rows, cols) = model.matrix(target).map_or((0, 0), |m| m.shape());
+    let (rows, cols) = model.matrix(target).map(|m| m.shape()).ok_or_else(|| {
+        format!("this model has no {matrix}: turn on its biases or output projection first")
+    })?;
     let row = index(row, "row", rows)?;
     let col = index(col, "column", cols)?;
     check_value(value)?;

@@ -1,10 +1,14 @@
-//! The saved state, version 1: what share links, import/export and `attention-trace --state` use.
+//! The saved state: what share links, import/export and `attention-trace --state` use.
 //!
 //! ```json
 //! {"version": 1, "sentence": "...", "embedding": [[...], ...],
 //!  "heads": [{"w_query": [[...]], "w_key": [[...]], "w_value": [[...]]}],
 //!  "causal": false, "scale": "sqrt_dk"}
 //! ```
+//! Version 2 adds, each optional: `b_query`, `b_key`, `b_value` in a head (all three or none),
+//! `w_output` ((Σ d_v) × d_out) and `b_output` (d_out) at the top, and `positions`
+//! (`{"kind": "none"}` for now). A model without any of them is written as version 1, so that
+//! its links and files stay exactly what they were; both versions are read.
 //! Reading validates everything and names the offending field; it never panics.
 
 use std::fmt;
@@ -12,11 +16,13 @@ use std::fmt;
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
-use super::model::{Dims, Head, Model, Projection, Scale};
+use super::model::{Biases, Dims, Head, Model, OutputProjection, Projection, Scale};
 use super::tokens::Tokens;
 
-/// The only version this app reads and writes.
+/// The version of a state with nothing of version 2 in it.
 pub const STATE_VERSION: u64 = 1;
+/// The newest version this app reads and writes.
+pub const STATE_VERSION_2: u64 = 2;
 /// Most tokens a sentence may have. These limits keep the page responsive; a state beyond them
 /// is refused.
 pub const MAX_TOKENS: usize = 64;
@@ -32,7 +38,7 @@ pub const MAX_ABS_VALUE: f64 = 1e6;
 /// (at most 24 characters and a comma), plus room for the sentence and brackets. Anything
 /// longer is refused before parsing, so a huge link or file costs nothing.
 pub const MAX_STATE_BYTES: usize =
-    25 * (MAX_TOKENS * MAX_DIM + MAX_HEADS * 3 * MAX_DIM * MAX_DIM) + 256 * 1024;
+    25 * (MAX_TOKENS * MAX_DIM + (MAX_HEADS * 3 + MAX_HEADS) * MAX_DIM * MAX_DIM) + 256 * 1024;
 
 /// Why a state was refused: the field (a JSON path such as `heads[0].w_query[1]`) and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,9 +70,22 @@ struct SavedState {
     version: u64,
     sentence: String,
     embedding: Vec<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    positions: Option<Positions>,
     heads: Vec<SavedHead>,
     causal: bool,
     scale: Scale,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    w_output: Option<Vec<Vec<f64>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    b_output: Option<Vec<f64>>,
+}
+
+/// How word order enters the model; only "none" so far.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields, tag = "kind", rename_all = "snake_case")]
+enum Positions {
+    None,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -75,39 +94,60 @@ struct SavedHead {
     w_query: Vec<Vec<f64>>,
     w_key: Vec<Vec<f64>>,
     w_value: Vec<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    b_query: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    b_key: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    b_value: Option<Vec<f64>>,
 }
 
-/// The model as a version-1 state (compact JSON, numbers in shortest round-trip form).
+/// The model as a saved state (compact JSON, numbers in shortest round-trip form).
 pub fn write_state(model: &Model) -> String {
     serde_json::to_string(&saved(model)).expect("a state of finite numbers always serialises")
 }
 
-/// The model as a version-1 state, as a JSON value (for formats built on it, such as links).
+/// The model as a saved state, as a JSON value (for formats built on it, such as links).
 pub fn state_value(model: &Model) -> serde_json::Value {
     serde_json::to_value(saved(model)).expect("a state of finite numbers always serialises")
 }
 
 fn saved(model: &Model) -> SavedState {
     let rows = |m: &DMatrix<f64>| m.row_iter().map(|r| r.iter().copied().collect()).collect();
+    let row = |m: &DMatrix<f64>| m.iter().copied().collect();
+    let version_2 = model.has_biases() || model.output().is_some();
     SavedState {
-        version: STATE_VERSION,
+        version: if version_2 {
+            STATE_VERSION_2
+        } else {
+            STATE_VERSION
+        },
         sentence: model.sentence().to_owned(),
         embedding: rows(model.embedding()),
+        positions: None,
         heads: model
             .heads()
             .iter()
-            .map(|h| SavedHead {
-                w_query: rows(&h.w_query),
-                w_key: rows(&h.w_key),
-                w_value: rows(&h.w_value),
+            .map(|h| {
+                let b = h.biases.as_ref();
+                SavedHead {
+                    w_query: rows(&h.w_query),
+                    w_key: rows(&h.w_key),
+                    w_value: rows(&h.w_value),
+                    b_query: b.map(|b| row(&b.b_query)),
+                    b_key: b.map(|b| row(&b.b_key)),
+                    b_value: b.map(|b| row(&b.b_value)),
+                }
             })
             .collect(),
         causal: model.causal,
         scale: model.scale,
+        w_output: model.output().map(|o| rows(&o.w_output)),
+        b_output: model.output().and_then(|o| o.b_output.as_ref()).map(row),
     }
 }
 
-/// Reads and validates a version-1 state.
+/// Reads and validates a saved state (version 1 or 2).
 pub fn read_state(json: &str) -> Result<Model, StateError> {
     if json.len() > MAX_STATE_BYTES {
         return Err(error(
@@ -123,7 +163,7 @@ pub fn read_state(json: &str) -> Result<Model, StateError> {
     read_state_value(&value)
 }
 
-/// Validates a version-1 state already parsed as JSON.
+/// Validates a saved state already parsed as JSON.
 pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> {
     let object = value
         .as_object()
@@ -135,10 +175,10 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
                 format!("missing; expected {STATE_VERSION}"),
             ))
         }
-        Some(v) if v.as_u64() != Some(STATE_VERSION) => {
+        Some(v) if !matches!(v.as_u64(), Some(STATE_VERSION | STATE_VERSION_2)) => {
             return Err(error(
                 "version",
-                format!("unsupported version {v}; this app reads version {STATE_VERSION}"),
+                format!("unsupported version {v}; this app reads versions {STATE_VERSION} and {STATE_VERSION_2}"),
             ))
         }
         Some(_) => {}
@@ -177,14 +217,105 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
         if w_key.ncols() != w_query.ncols() {
             return Err(error(field(Projection::Key), format!("has {} columns but w_query has {}: keys and queries must have the same width d_k", w_key.ncols(), w_query.ncols())));
         }
+        let biases = read_biases(h, saved, &w_query, &w_value)?;
         heads.push(Head {
             w_query,
             w_key,
             w_value,
+            biases,
         });
     }
+    let output = read_output(&state, &heads)?;
     Model::new(&state.sentence, embedding, heads, state.causal, state.scale)
+        .and_then(|m| m.with_output(output))
         .map_err(|m| error("state", m))
+}
+
+/// A head's biases: all three or none, each as wide as its projection.
+fn read_biases(
+    h: usize,
+    saved: &SavedHead,
+    w_query: &DMatrix<f64>,
+    w_value: &DMatrix<f64>,
+) -> Result<Option<Biases>, StateError> {
+    let given = [&saved.b_query, &saved.b_key, &saved.b_value];
+    if given.iter().all(|b| b.is_none()) {
+        return Ok(None);
+    }
+    let (d_k, d_v) = (w_query.ncols(), w_value.ncols());
+    let mut rows = Vec::with_capacity(3);
+    for (b, (name, width, size)) in given.into_iter().zip([
+        ("b_query", d_k, "d_k"),
+        ("b_key", d_k, "d_k"),
+        ("b_value", d_v, "d_v"),
+    ]) {
+        let field = format!("heads[{h}].{name}");
+        let b = b.as_ref().ok_or_else(|| {
+            error(
+                &field,
+                "missing: a head has all three biases (b_query, b_key, b_value) or none",
+            )
+        })?;
+        rows.push(bias(&field, b, width, size)?);
+    }
+    let [b_query, b_key, b_value] = <[DMatrix<f64>; 3]>::try_from(rows).expect("three biases");
+    Ok(Some(Biases {
+        b_query,
+        b_key,
+        b_value,
+    }))
+}
+
+/// `w_output` (one row per concatenated column) and its optional `b_output`.
+fn read_output(state: &SavedState, heads: &[Head]) -> Result<Option<OutputProjection>, StateError> {
+    let Some(w) = &state.w_output else {
+        return match state.b_output {
+            Some(_) => Err(error(
+                "b_output",
+                "needs w_output: it is the output projection's bias",
+            )),
+            None => Ok(None),
+        };
+    };
+    let width: usize = heads.iter().map(Head::d_v).sum();
+    if w.len() != width {
+        return Err(error(
+            "w_output",
+            format!(
+                "has {} rows, expected {width} (every head's d_v side by side)",
+                w.len()
+            ),
+        ));
+    }
+    let w_output = matrix("w_output", w, None)?;
+    let b_output = state
+        .b_output
+        .as_ref()
+        .map(|b| bias("b_output", b, w_output.ncols(), "w_output's width"))
+        .transpose()?;
+    Ok(Some(OutputProjection { w_output, b_output }))
+}
+
+/// A bias of `width` numbers within ±MAX_ABS_VALUE, as a 1 × width matrix; `size` names the
+/// width in the message (`heads[1].b_key: 3 numbers, d_k is 2`).
+fn bias(field: &str, b: &[f64], width: usize, size: &str) -> Result<DMatrix<f64>, StateError> {
+    if b.len() != width {
+        return Err(error(
+            field,
+            format!("{} numbers, {size} is {width}", b.len()),
+        ));
+    }
+    if let Some((j, x)) = b
+        .iter()
+        .enumerate()
+        .find(|(_, x)| x.is_nan() || x.abs() > MAX_ABS_VALUE)
+    {
+        return Err(error(
+            format!("{field}[{j}]"),
+            format!("{x:e} is outside ±{MAX_ABS_VALUE:e}"),
+        ));
+    }
+    Ok(DMatrix::from_row_slice(1, width, b))
 }
 
 /// Tokenises a sentence within the limits: some words, at most [`MAX_SENTENCE_CHARS`]

@@ -55,15 +55,26 @@ impl TorchRng {
         let a = 5f64.sqrt();
         let gain = (2.0 / (1.0 + a.powi(2))).sqrt();
         let bound = 3f64.sqrt() * (gain / (in_features as f64).sqrt());
+        let values = self.uniform(in_features * out_features, bound);
+        DMatrix::from_row_slice(out_features, in_features, &values)
+    }
+
+    /// `nn.Linear(in_features, n).bias` (drawn after its weight): uniform on ±1/√in, as one row.
+    pub fn linear_bias(&mut self, in_features: usize, n: usize) -> DMatrix<f64> {
+        let values = self.uniform(n, 1.0 / (in_features as f64).sqrt());
+        DMatrix::from_row_slice(1, n, &values)
+    }
+
+    /// `n` values of `uniform_(−bound, bound)` on a float32 tensor.
+    fn uniform(&mut self, n: usize, bound: f64) -> Vec<f64> {
         // PyTorch narrows the bounds to float32, maps in double, then stores float32.
         let (from, to) = (-bound as f32 as f64, bound as f32 as f64);
-        let values: Vec<f64> = (0..in_features * out_features)
+        (0..n)
             .map(|_| {
                 let x = (self.next_u32() & 0x00FF_FFFF) as f64 / (1u32 << 24) as f64;
                 (x * (to - from) + from) as f32 as f64
             })
-            .collect();
-        DMatrix::from_row_slice(out_features, in_features, &values)
+            .collect()
     }
 
     /// The given rows of `nn.Embedding(num_embeddings, dim).weight` (a standard normal fill),

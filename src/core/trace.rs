@@ -3,18 +3,18 @@
 
 use nalgebra::DMatrix;
 
-use super::model::{Head, Model, Scale};
+use super::model::{add_row, Head, Model, OutputProjection, Projection, Scale};
 use super::softmax::{mask_future, masked_weights_simple, renormalize_rows, softmax_rows};
 use super::tokens::Tokens;
 
 /// Every intermediate of one head. Rows are queries (tokens), columns of the n × n matrices are keys.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeadTrace {
-    /// embedded @ w_query (n × d_k)
+    /// embedded @ w_query (+ b_query) (n × d_k)
     pub queries: DMatrix<f64>,
-    /// embedded @ w_key (n × d_k)
+    /// embedded @ w_key (+ b_key) (n × d_k)
     pub keys: DMatrix<f64>,
-    /// embedded @ w_value (n × d_v)
+    /// embedded @ w_value (+ b_value) (n × d_v)
     pub values: DMatrix<f64>,
     /// queries @ keysᵀ (n × n)
     pub scores: DMatrix<f64>,
@@ -48,10 +48,14 @@ pub struct Trace {
     pub embedded: DMatrix<f64>,
     /// Each head's intermediates.
     pub heads: Vec<HeadTrace>,
-    /// The heads' context vectors side by side (n × Σ d_v).
+    /// With an output projection, the heads' context vectors side by side (n × Σ d_v).
+    pub concatenated: Option<DMatrix<f64>>,
+    /// The heads' context vectors side by side (n × Σ d_v), or with an output projection
+    /// `concatenated @ w_output + b_output` (n × d_out).
     pub output: DMatrix<f64>,
     /// What each head was computed from, so that [`Trace::refresh`] redoes only changed heads.
     inputs: Vec<Head>,
+    projection: Option<OutputProjection>,
     causal: bool,
     scale: Scale,
 }
@@ -65,13 +69,15 @@ impl Trace {
             .iter()
             .map(|h| attend(&embedded, h, model.causal, model.scale))
             .collect();
-        let output = output_of(&heads);
+        let (concatenated, output) = output_of(&heads, model.output());
         Trace {
             tokens: model.tokens().clone(),
             embedded,
             heads,
+            concatenated,
             output,
             inputs: model.heads().to_vec(),
+            projection: model.output().cloned(),
             causal: model.causal,
             scale: model.scale,
         }
@@ -97,7 +103,7 @@ impl Trace {
         let moved: Vec<usize> = (0..embedded.nrows())
             .filter(|&t| embedded.row(t) != trace.embedded.row(t))
             .collect();
-        let mut changed = !moved.is_empty();
+        let mut changed = !moved.is_empty() || trace.projection.as_ref() != model.output();
         for (h, head) in model.heads().iter().enumerate() {
             if trace.inputs[h] != *head {
                 trace.heads[h] = attend(&embedded, head, model.causal, model.scale);
@@ -108,17 +114,18 @@ impl Trace {
                 let (mut q, mut k, mut v) =
                     (old.queries.clone(), old.keys.clone(), old.values.clone());
                 for &t in &moved {
-                    let x = embedded.rows(t, 1);
-                    q.set_row(t, &(x * &head.w_query).row(0));
-                    k.set_row(t, &(x * &head.w_key).row(0));
-                    v.set_row(t, &(x * &head.w_value).row(0));
+                    let x: DMatrix<f64> = embedded.rows(t, 1).into();
+                    q.set_row(t, &head.project(&x, Projection::Query).row(0));
+                    k.set_row(t, &head.project(&x, Projection::Key).row(0));
+                    v.set_row(t, &head.project(&x, Projection::Value).row(0));
                 }
                 trace.heads[h] = attend_projected(q, k, v, model.causal, model.scale);
             }
         }
         if changed {
             trace.embedded = embedded;
-            trace.output = output_of(&trace.heads);
+            (trace.concatenated, trace.output) = output_of(&trace.heads, model.output());
+            trace.projection = model.output().cloned();
         }
         (trace, changed)
     }
@@ -170,9 +177,9 @@ impl Trace {
 /// One head on an embedded sentence (n × d_in).
 pub fn attend(embedded: &DMatrix<f64>, head: &Head, causal: bool, scale: Scale) -> HeadTrace {
     attend_projected(
-        embedded * &head.w_query,
-        embedded * &head.w_key,
-        embedded * &head.w_value,
+        head.project(embedded, Projection::Query),
+        head.project(embedded, Projection::Key),
+        head.project(embedded, Projection::Value),
         causal,
         scale,
     )
@@ -216,9 +223,29 @@ fn attend_projected(
     }
 }
 
-/// The heads' context vectors side by side.
-fn output_of(heads: &[HeadTrace]) -> DMatrix<f64> {
-    concat_columns(&heads.iter().map(|h| &h.context).collect::<Vec<_>>())
+/// The heads' context vectors side by side, and then through the output projection if there is
+/// one: (the concatenation when projected, the output).
+fn output_of(
+    heads: &[HeadTrace],
+    projection: Option<&OutputProjection>,
+) -> (Option<DMatrix<f64>>, DMatrix<f64>) {
+    let concatenated = concat_columns(&heads.iter().map(|h| &h.context).collect::<Vec<_>>());
+    match projection {
+        Some(p) => {
+            let output = project_output(&concatenated, p);
+            (Some(concatenated), output)
+        }
+        None => (None, concatenated),
+    }
+}
+
+/// `concatenated @ w_output + b_output`.
+pub fn project_output(concatenated: &DMatrix<f64>, p: &OutputProjection) -> DMatrix<f64> {
+    let mut output = concatenated * &p.w_output;
+    if let Some(b) = &p.b_output {
+        add_row(&mut output, b);
+    }
+    output
 }
 
 /// Matrices of as many rows concatenated by columns (the heads' context vectors).

@@ -111,7 +111,7 @@ impl Setup {
         Param::list(text.split(',').filter(|n| !n.is_empty()))
     }
 
-    /// `train=`, in [`Param::ALL`]'s order; `None` when all four train.
+    /// `train=`, in [`Param::ALL`]'s order; `None` when everything trains.
     pub fn write_train(&self) -> Option<String> {
         let names: Vec<&str> = Param::ALL
             .into_iter()
@@ -279,6 +279,7 @@ pub fn race_example() -> (Model, Setup) {
         w_query: normals(D, D),
         w_key: normals(D, D),
         w_value: normals(D, 4),
+        biases: None,
     };
     let teacher = Head {
         w_query: normals(D, D),

@@ -11,6 +11,7 @@ use crate::core::state::{write_state, MAX_DIM, MAX_HEADS};
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};
 use crate::ui::fields::{accept, IntegerField, IntegerFieldProps};
+use crate::ui::import_torch::ImportTorchButton;
 use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::use_app;
 
@@ -73,6 +74,7 @@ pub fn Controls(level: Level) -> impl IntoView {
             {dim_field("d_k", "d_k", MAX_DIM, |d| d.d_k, |d, n| d.d_k = n)}
             {dim_field("d_v", "d_v", MAX_DIM, |d| d.d_v, |d, n| d.d_v = n)}
             {dim_field("heads", "Heads", MAX_HEADS, |d| d.heads, |d, n| d.heads = n)}
+            <Layers/>
             {all.then(|| view! { <IntegerField
                 control="seed"
                 label="Seed"
@@ -85,11 +87,40 @@ pub fn Controls(level: Level) -> impl IntoView {
                 "Re-initialise with seed"
             </button> })}
             {precision}
-            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <EmbedButton/> })}
+            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <ImportTorchButton/> <EmbedButton/> })}
         </div>
         <EditBar level/>
     }
     .into_any()
+}
+
+/// What real layers add: biases on the projections and the output projection, each on or off.
+#[component]
+fn Layers() -> impl IntoView {
+    let state = use_app();
+    let toggle = |control: &'static str,
+                  label: &'static str,
+                  title: &'static str,
+                  on: fn(&Model) -> bool,
+                  edit: fn(bool) -> Edit| {
+        view! {
+            <label class="field check" title=title>
+                <input
+                    type="checkbox"
+                    data-control=control
+                    prop:checked=move || state.model.with(on)
+                    on:change=move |ev| {
+                        state.apply(edit(event_target_checked(&ev))).ok();
+                    }
+                />
+                <span>{label}</span>
+            </label>
+        }
+    };
+    view! {
+        {toggle("biases", "Biases", "Add b_query, b_key, b_value to every head's projections, as nn.Linear does", Model::has_biases, Edit::Biases)}
+        {toggle("output-projection", "Output projection", "Mix the heads' concatenated contexts with W_output and b_output, as nn.MultiheadAttention's out_proj does", |m| m.output().is_some(), Edit::OutputProjection)}
+    }
 }
 
 /// What an edit needs at hand at every step, so it sticks to the top of the page: undo, redo and
@@ -217,7 +248,7 @@ fn SaveAndShare() -> impl IntoView {
                 }/>
             </label>
             <label class="field wide">
-                <span>"State (JSON, version 1): copy it to save, or paste one and load it"</span>
+                <span>"State (JSON): copy it to save, or paste one and load it"</span>
                 <textarea
                     data-control="state"
                     rows="4"

@@ -201,7 +201,7 @@ struct Choice {
 fn embed_url(state: AppState, choice: &Choice) -> String {
     let all = Step::ALL
         .into_iter()
-        .filter(|s| s.on_page(state.heads.get_untracked()))
+        .filter(|s| s.on_page(state.shape.get_untracked()))
         .count();
     let embed = Embed {
         steps: (choice.steps.len() < all).then(|| choice.steps.clone()),
@@ -266,10 +266,10 @@ chunk! {
 #[component]
 fn EmbedDialog() -> impl IntoView {
     let state = use_app();
-    let heads = state.heads.get_untracked();
+    let shape = state.shape.get_untracked();
     let hidden = state.hidden.get_untracked();
     let choice = RwSignal::new(Choice {
-        steps: in_order(|s| s.on_page(heads) && !hidden.contains(&s)),
+        steps: in_order(|s| s.on_page(shape) && !hidden.contains(&s)),
         controls: Controls::None,
         theme: Theme::Auto,
     });
@@ -324,7 +324,7 @@ fn EmbedDialog() -> impl IntoView {
         <div class="embed-dialog" role="group" aria-label="Embed in a course page">
             <fieldset class="embed-steps">
                 <legend>"Steps to show"</legend>
-                {Step::ALL.into_iter().filter(|s| s.on_page(heads)).map(step_box).collect_view()}
+                {Step::ALL.into_iter().filter(|s| s.on_page(shape)).map(step_box).collect_view()}
             </fieldset>
             {picker("embed-controls", "Controls in the frame", Controls::ALL.map(Controls::key).to_vec(), |c, i| c.controls = Controls::ALL[i])}
             {picker("embed-theme", "Colours", Theme::ALL.map(Theme::key).to_vec(), |c, i| c.theme = Theme::ALL[i])}

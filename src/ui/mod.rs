@@ -11,6 +11,7 @@ pub mod controls;
 pub mod embed;
 pub mod export;
 pub mod fields;
+pub mod import_torch;
 pub mod in_view;
 pub mod labs;
 pub mod lines;

@@ -13,8 +13,8 @@ use crate::core::gradient::{gradients, Gradients, Objective};
 use crate::core::heatmap::{Face, Palette};
 use crate::core::history::History;
 use crate::core::link::{Link, Shown, DEFAULT_DECIMALS, DEFAULT_SEED};
-use crate::core::model::{Editable, Model, Projection};
-use crate::core::pipeline::{stops, Lab, Pick, Step, Stop};
+use crate::core::model::{Editable, Model};
+use crate::core::pipeline::{stops, Lab, Pick, Shape, Step, Stop};
 use crate::core::presets::{followed_by_default, matching, preset_named};
 use crate::core::sqrt_dk;
 use crate::core::trace::Trace;
@@ -143,6 +143,8 @@ pub struct AppState {
     pub words: Memo<Vec<String>>,
     /// The number of heads.
     pub heads: Memo<usize>,
+    /// Which steps the page has (the heads, an output projection).
+    pub shape: Memo<Shape>,
     /// The heads whose tables are in the page, in order.
     pub visible_heads: Memo<Vec<usize>>,
     /// The followed token, or the last one until the learner picks one (it sees every token,
@@ -183,6 +185,7 @@ impl AppState {
         // "unchanged" when a number was rewritten with itself, so nothing re-renders.
         let trace = Memo::new_owning(move |previous| model.with(|m| Trace::refresh(previous, m)));
         let heads = Memo::new(move |_| model.with(|m| m.heads().len()));
+        let shape = Memo::new(move |_| model.with(Shape::of));
         let focused_head = RwSignal::new(0);
         let visible_heads = Memo::new(move |_| {
             let (n, h) = model.with(|m| (m.tokens().len(), m.heads().len()));
@@ -194,13 +197,13 @@ impl AppState {
         });
         let walk = RwSignal::new(walking.then_some(0));
         let walk_at = Memo::new(move |_| {
-            let last = stops(heads.get()).len() - 1;
+            let last = stops(shape.get()).len() - 1;
             walk.get().map(|i| i.min(last))
         });
         let walk_stop = Memo::new(move |_| {
             walk_at
                 .get()
-                .and_then(|i| stops(heads.get()).get(i).copied())
+                .and_then(|i| stops(shape.get()).get(i).copied())
         });
         let selected = RwSignal::new(None::<usize>);
         let words = Memo::new(move |_| model.with(|m| m.tokens().words.clone()));
@@ -238,6 +241,7 @@ impl AppState {
             causal: Memo::new(move |_| model.with(|m| m.causal)),
             words,
             heads,
+            shape,
             visible_heads,
             query,
             walk_at,
@@ -421,14 +425,14 @@ impl AppState {
         })
     }
 
-    /// One head's weight matrix from the model.
-    pub fn weight_matrix(self, head: usize, p: Projection) -> Signal<DMatrix<f64>> {
+    /// One of the model's editable matrices (empty while the model has none, as biases when
+    /// they are off).
+    pub fn model_matrix(self, target: Editable) -> Signal<DMatrix<f64>> {
         let model = self.model;
         Memo::new(move |_| {
             model.with(|m| {
-                m.heads()
-                    .get(head)
-                    .map_or_else(|| DMatrix::zeros(0, 0), |h| h[p].clone())
+                m.matrix(target)
+                    .map_or_else(|| DMatrix::zeros(0, 0), Clone::clone)
             })
         })
         .into()

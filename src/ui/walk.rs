@@ -47,7 +47,7 @@ pub fn Walk() -> impl IntoView {
     let state = use_app();
     let start_button = NodeRef::<html::Button>::new();
     let next_button = NodeRef::<html::Button>::new();
-    let total = Memo::new(move |_| stops(state.heads.get()).len());
+    let total = Memo::new(move |_| stops(state.shape.get()).len());
     let index = move || state.walk_at.get();
 
     // The page's scroll position is outside the reactive system: move it to each new stop.

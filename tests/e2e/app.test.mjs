@@ -159,9 +159,9 @@ test('an author can embed one step, and bad URLs explain themselves', async () =
   assert.equal(await page.locator('#step-weights').count(), 1);
   await page.close();
   const bad = await env.browser.newPage();
-  await bad.goto(`${env.base}?state=${encodeURIComponent('{"version": 2}')}`);
+  await bad.goto(`${env.base}?state=${encodeURIComponent('{"version": 3}')}`);
   await bad.waitForSelector('table[data-matrix="weights"]');
-  assert.match(await bad.textContent('.load-message'), /version: unsupported version 2/);
+  assert.match(await bad.textContent('.load-message'), /version: unsupported version 3/);
   await bad.goto(`${env.base}?preset=nope`);
   await bad.waitForSelector('.load-message');
   assert.match(await bad.textContent('.load-message'), /no preset “nope”/);

@@ -157,7 +157,7 @@ test('a broken link: truncated, wrong version, wrong shapes, huge, not JSON, unk
   wrongShape.heads[0].w_key.pop();
   const cases = [
     [`#state=${encodeURIComponent(good.slice(0, good.length / 2))}`, /The link's state could not be read \(state: not valid JSON/],
-    [`#state=${encodeURIComponent(good.replace('"version":1', '"version":9'))}`, /version: unsupported version 9; this app reads version 1/],
+    [`#state=${encodeURIComponent(good.replace('"version":1', '"version":9'))}`, /version: unsupported version 9; this app reads versions 1 and 2/],
     [`#state=${encodeURIComponent(JSON.stringify(wrongShape))}`, /heads\[0\]\.w_key: has 2 rows, expected d_in = 3/],
     [`#state=${'['.repeat(1_900_000)}`, /recursion limit exceeded/],
     ['#state=hello', /not valid JSON/],
@@ -187,8 +187,8 @@ test('the scripting API refuses what a learner could not type', async () => {
       api.edit('w_query', 0, 0, 0, '1'),
       api.load('{"version": 1'),
       api.load(42),
-      api.load({ version: 2 }),
-      api.load(' '.repeat(21_000_000)),
+      api.load({ version: 3 }),
+      api.load(' '.repeat(27_000_000)),
     ];
   });
   const expected = [
@@ -197,12 +197,12 @@ test('the scripting API refuses what a learner could not type', async () => {
     '“2000000” is too large: use a number from −1e6 to 1e6',
     'row 0.5 is out of range: use a whole number from 0 to 2',
     'head 9 is out of range: use a whole number from 0 to 0',
-    'there is no editable matrix “nope”: use embedding, w_query, w_key or w_value',
+    'there is no editable matrix “nope”: use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output',
     'value must be a number',
     /^state: not valid JSON \(EOF while parsing/,
     'state: expected a JSON object',
-    'version: unsupported version 2; this app reads version 1',
-    /^state: 21000000 bytes is more than a model at every limit needs/,
+    'version: unsupported version 3; this app reads versions 1 and 2',
+    /^state: 27000000 bytes is more than a model at every limit needs/,
   ];
   assert.equal(answers.length, expected.length);
   expected.forEach((e, i) => (typeof e === 'string' ? assert.equal(answers[i], e) : assert.match(answers[i], e)));
@@ -256,7 +256,7 @@ test('a pasted state ("Save, load or share"): truncated, not JSON, wrong version
     [good.slice(0, 40), /^Not loaded: state: not valid JSON/],
     ['{}', /^Not loaded: version: missing; expected 1/],
     [good.replace('"version":1', '"version":0'), /^Not loaded: version: unsupported version 0/],
-    [' '.repeat(21_000_000), /^Not loaded: state: 21000000 bytes is more than a model at every limit needs/],
+    [' '.repeat(27_000_000), /^Not loaded: state: 27000000 bytes is more than a model at every limit needs/],
   ]) {
     await page.evaluate((text) => {
       const area = document.querySelector('[data-control="state"]');

@@ -1,4 +1,4 @@
-//! The model in a link, `m=`: the saved state (version 1) as JSON in which every number equal
+//! The model in a link, `m=`: the saved state as JSON in which every number equal
 //! to the same cell of a *base* model is `null`, raw-deflated and base64url-encoded. The base is
 //! named in the JSON (`"base": "dog"` for a preset, `"base": [seed, d_in, d_k, d_v, heads]` for
 //! the model `torch.manual_seed(seed)` draws for this sentence and these sizes), so an edited
@@ -12,7 +12,6 @@ use super::super::model::{Dims, Model, Projection, Scale};
 use super::super::presets::{built, matching, preset_named, PRESETS};
 use super::super::state::{
     check_sentence, read_state_value, state_value, MAX_DIM, MAX_HEADS, MAX_STATE_BYTES,
-    STATE_VERSION,
 };
 use super::base64url::{base64url, from_base64url};
 use super::params::clip;
@@ -107,13 +106,14 @@ pub fn encode_model(model: &Model, seeded: Option<(u64, &Model)>) -> String {
             _ => Some(c),
         });
     let json = state_value(model);
+    let version = json["version"].clone();
     let json = match best {
         Some((_, base, base_model)) => {
             let mut out = match diff(json, &state_value(base_model)) {
                 Some(Value::Object(map)) => map,
                 _ => serde_json::Map::new(),
             };
-            out.insert("version".into(), Value::from(STATE_VERSION));
+            out.insert("version".into(), version);
             out.insert("base".into(), base.to_json());
             if matches!(base, Base::Seed(..)) {
                 // The seeded base is drawn for the model's own sentence, and a page's copy of it

@@ -29,7 +29,7 @@ pub use spec::{CellView, MatrixSpec};
 pub fn MatrixView(
     name: &'static str,
     title: &'static str,
-    #[prop(optional)] head: Option<usize>,
+    #[prop(default = None)] head: Option<usize>,
     #[prop(optional)] corner: &'static str,
     matrix: Signal<DMatrix<f64>>,
     row_labels: Signal<Vec<String>>,

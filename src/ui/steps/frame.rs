@@ -118,7 +118,7 @@ pub fn HeadMatrices(
                         <MatrixView
                             name=info.key
                             title=info.title
-                            head=h
+                            head=Some(h)
                             corner=if info.axes == Axes::QueryByKey { "query ╲ key" } else { "" }
                             matrix
                             row_labels=state.words.into()

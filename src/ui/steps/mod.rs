@@ -13,6 +13,7 @@ pub mod context;
 pub mod embedding;
 pub mod frame;
 pub mod mask;
+pub mod out_proj;
 pub mod output;
 pub mod projections;
 pub mod qkv;
@@ -34,6 +35,7 @@ pub fn text(step: Step) -> &'static StepText {
         Step::Softmax => &softmax::TEXT,
         Step::Context => &context::TEXT,
         Step::Output => &output::TEXT,
+        Step::OutProj => &out_proj::TEXT,
     }
 }
 
@@ -50,6 +52,7 @@ pub fn render(step: Step) -> AnyView {
         Step::Softmax => softmax::SoftmaxStep().into_any(),
         Step::Context => context::ContextStep().into_any(),
         Step::Output => output::OutputStep().into_any(),
+        Step::OutProj => out_proj::OutProjStep().into_any(),
     }
 }
 
@@ -76,7 +79,7 @@ pub fn PipelineNav() -> impl IntoView {
                 .into_iter()
                 .map(|step| {
                     view! {
-                        <Show when=move || step.on_page(state.heads.get())>
+                        <Show when=move || step.on_page(state.shape.get())>
                             <a href=format!("#{}", step.id()) on:click=jump(step.id())>{text(step).short_title}</a>
                         </Show>
                         {step.lab().map(|lab| view! { <a class="lab-link" href=format!("#{}", lab.id()) on:click=jump(lab.id().to_owned())>{labs::text(lab).short_title}</a> })}

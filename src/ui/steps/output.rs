@@ -7,7 +7,7 @@ use crate::core::heatmap::Heat;
 use crate::core::pipeline::Step;
 use crate::ui::labs::heads::HeadsPicture;
 use crate::ui::matrix::{index_labels, MatrixView};
-use crate::ui::state::use_app;
+use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::frame::{StepSection, StepText};
 
 /// What the page says about this step.
@@ -15,31 +15,53 @@ pub const TEXT: StepText = StepText {
     short_title: "Heads",
     title: "Output: heads concatenated",
     formula: "output = [context₀ | context₁ | …]   (n × Σ d_v)",
-    explain: "Each head attends in its own way, with its own weights. Multi-head attention runs them side by side and concatenates their context vectors column by column (a real transformer then mixes them with one more matrix). The first columns are head 0's context, the next head 1's, and so on.",
+    explain: "Each head attends in its own way, with its own weights. Multi-head attention runs them side by side and concatenates their context vectors column by column (a real transformer then mixes them with one more matrix: turn on the output projection to see it). The first columns are head 0's context, the next head 1's, and so on.",
     hint: "Each head's context fills its own columns; compare which token each head attends to most.",
     lab: "",
 };
 
+/// A matrix of the tokens' rows from the trace (the concatenation, the output), following the
+/// clicked row.
+pub fn token_rows(
+    state: AppState,
+    name: &'static str,
+    matrix: Signal<DMatrix<f64>>,
+) -> impl IntoView {
+    view! {
+        <MatrixView
+            name
+            title=name
+            matrix
+            row_labels=state.words.into()
+            col_labels=index_labels(move || matrix.with(|m| m.ncols()))
+            heat=Heat::Signed
+            highlight_row=state.selected
+            on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
+        />
+    }
+}
+
 #[component]
 pub fn OutputStep() -> impl IntoView {
     let state = use_app();
-    let output: Signal<DMatrix<f64>> =
-        Memo::new(move |_| state.trace.with(|t| t.output.clone())).into();
+    // With an output projection this step shows the concatenation, and the next the output.
+    let concatenated: Signal<DMatrix<f64>> = Memo::new(move |_| {
+        state
+            .trace
+            .with(|t| t.concatenated.as_ref().unwrap_or(&t.output).clone())
+    })
+    .into();
+    let projected = Memo::new(move |_| state.shape.get().projected);
     view! {
-        <Show when=move || Step::Output.on_page(state.heads.get())>
+        <Show when=move || Step::Output.on_page(state.shape.get())>
             <StepSection step=Step::Output text=&TEXT>
                 <HeadsPicture/>
                 <div class="heads">
-                    <MatrixView
-                        name="output"
-                        title="output"
-                        matrix=output
-                        row_labels=state.words.into()
-                        col_labels=index_labels(move || output.with(|m| m.ncols()))
-                        heat=Heat::Signed
-                        highlight_row=state.selected
-                        on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
-                    />
+                    {move || if projected.get() {
+                        token_rows(state, "concatenated", concatenated).into_any()
+                    } else {
+                        token_rows(state, "output", concatenated).into_any()
+                    }}
                 </div>
             </StepSection>
         </Show>

@@ -1,47 +1,58 @@
-//! Step 3: each head's W_query, W_key and W_value, all editable.
+//! Step 3: each head's W_query, W_key and W_value (and their biases, when on), all editable.
 
 use leptos::prelude::*;
 
 use crate::core::heatmap::Heat;
 use crate::core::model::{Editable, Projection};
-use crate::core::pipeline::Step;
+use crate::core::pipeline::{self, Step};
 use crate::ui::matrix::{index_labels, MatrixView};
-use crate::ui::state::use_app;
+use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::frame::{StepSection, StepText};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: "W_q, W_k, W_v",
     title: "Projections W_query, W_key, W_value",
-    formula: "W_query, W_key: d_in × d_k · W_value: d_in × d_v   (one set per head)",
-    explain: "Each head has three weight matrices that turn an embedding into three different views of the token: a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on if chosen?). They multiply the embedding from the right, as row vectors, so each has d_in rows. The Raschka presets draw them with torch.rand after torch.manual_seed, head after head.",
+    formula: "W_query, W_key: d_in × d_k · W_value: d_in × d_v   (one set per head; with biases, b_query, b_key: d_k · b_value: d_v)",
+    explain: "Each head has three weight matrices that turn an embedding into three different views of the token: a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on if chosen?). They multiply the embedding from the right, as row vectors, so each has d_in rows. The Raschka presets draw them with torch.rand after torch.manual_seed, head after head. Real layers (nn.Linear, nn.MultiheadAttention) also add a bias to every row: turn on Biases to see them.",
     hint: "Edit one weight of W_query and watch the queries in the next step move, one column for every token.",
     lab: "",
 };
 
+/// An editable table of one of the model's matrices, named and titled as the catalogue says.
+pub fn editable_table(state: AppState, target: Editable) -> impl IntoView {
+    let key = target.key();
+    let matrix = state.model_matrix(target);
+    view! {
+        <MatrixView
+            name=key
+            title=pipeline::matrix(key).map_or(key, |m| m.title)
+            head=target.head()
+            matrix
+            row_labels=index_labels(move || matrix.with(|m| m.nrows()))
+            col_labels=index_labels(move || matrix.with(|m| m.ncols()))
+            heat=Heat::Signed
+            editor=state.editor(target)
+            gradient=state.gradient_of(key, target.head())
+        />
+    }
+}
+
 #[component]
 pub fn ProjectionsStep() -> impl IntoView {
     let state = use_app();
-    let table = move |h: usize, p: Projection| {
-        let matrix = state.weight_matrix(h, p);
-        view! {
-            <MatrixView
-                name=p.key()
-                title=p.title()
-                head=h
-                matrix
-                row_labels=index_labels(move || matrix.with(|m| m.nrows()))
-                col_labels=index_labels(move || matrix.with(|m| m.ncols()))
-                heat=Heat::Signed
-                editor=state.editor(Editable::Weight(h, p))
-                gradient=state.gradient_of(p.key(), Some(h))
-            />
-        }
-    };
+    let has_biases = Memo::new(move |_| state.model.with(|m| m.has_biases()));
     view! {
         <StepSection step=Step::Projections text=&TEXT>
             <For each=move || state.visible_heads.get() key=|h| *h let:h>
-                <div class="heads">{table(h, Projection::Query)} {table(h, Projection::Key)} {table(h, Projection::Value)}</div>
+                <div class="heads">
+                    {Projection::ALL.map(|p| editable_table(state, Editable::Weight(h, p)))}
+                </div>
+                <Show when=move || has_biases.get()>
+                    <div class="heads biases">
+                        {Projection::ALL.map(|p| editable_table(state, Editable::Bias(h, p)))}
+                    </div>
+                </Show>
             </For>
         </StepSection>
     }

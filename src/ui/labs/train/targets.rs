@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use crate::core::gradient::{Param, Target};
 use crate::core::lines::visible;
+use crate::core::pipeline;
 use crate::core::training::{start_target, Setup, MAX_TARGETS};
 use crate::ui::state::use_app;
 
@@ -105,15 +106,16 @@ pub fn Targets(
 #[component]
 pub fn Trains() -> impl IntoView {
     let state = use_app();
-    let names = Param::ALL.map(|p| match p {
-        Param::Embedding => (p, "embedding"),
-        Param::Weight(w) => (p, w.title()),
+    let names = Param::ALL.map(|p| {
+        let key = p.key();
+        (p, pipeline::matrix(key).map_or(key, |m| m.title))
     });
     view! {
         <fieldset class="field trains">
             <legend>"Trains"</legend>
             {names.into_iter().map(|(param, title)| view! {
-                <label>
+                // Only what the model has: biases and W_output while they are on.
+                <label hidden=move || state.model.with(|m| m.matrix(param.editable(0)).is_none())>
                     <input type="checkbox" data-control="train-param" value=param.key()
                         prop:checked=move || state.training.with(|s| s.train.contains(&param))
                         on:change=move |ev| {
