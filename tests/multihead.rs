@@ -79,9 +79,13 @@ fn the_state_dict_comes_back() {
                 assert!((x - y).abs() <= 1e-12, "case {c} {name}: {x} against {y}");
             }
         }
-        // And the whole file reads back to the same model.
-        let again = read_torch_file(&torch_file(&model).unwrap().to_string()).unwrap();
+        // And the whole file reads back to the same model, in the CLI and in the page's field.
+        let file = torch_file(&model).unwrap().to_string();
+        let again = read_torch_file(&file).unwrap();
         assert_eq!(again, model, "case {c}");
+        let (pasted, named) = read_state_dict_json(&file).unwrap();
+        assert_eq!(named, Some(heads));
+        assert_eq!(import_into(&model, &pasted, heads).unwrap(), model);
     }
 }
 
@@ -397,5 +401,25 @@ fn the_pytorch_script_of_an_imported_module_computes_the_same_output() {
             .unwrap();
         let got = matrix(&serde_json::from_str(json).unwrap());
         assert_close("torch's output", &got, &Trace::of(&model).output, 1e-12);
+    }
+}
+
+#[test]
+fn a_state_with_no_positions_reads_and_other_positions_are_named() {
+    let cases = fixture("position_cases.json");
+    for case in cases["cases"].as_array().unwrap() {
+        let kind = case["state"]["positions"]["kind"].as_str().unwrap();
+        let read = read_state(&case["state"].to_string());
+        if kind == "none" {
+            let model = read.expect("a v2 state without positions");
+            assert_close(
+                "output",
+                &Trace::of(&model).output,
+                &matrix(&case["output"]),
+                1e-9,
+            );
+        } else {
+            assert!(read.unwrap_err().to_string().starts_with("positions: only"));
+        }
     }
 }

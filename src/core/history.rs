@@ -5,7 +5,7 @@
 
 use std::collections::VecDeque;
 
-use super::model::{Editable, Model, WordRows};
+use super::model::{Editable, Head, Model, WordRows};
 
 /// What an edit touched: the keystrokes of one number, or of the sentence, make one undo step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,12 +121,20 @@ fn block(
 
 /// The numbers a model holds, in bytes.
 pub fn model_bytes(model: &Model) -> usize {
+    let biases = |h: &Head| {
+        h.biases
+            .as_ref()
+            .map_or(0, |b| b.b_query.len() + b.b_key.len() + b.b_value.len())
+    };
     let numbers = model.embedding().len()
         + model
             .heads()
             .iter()
-            .map(|h| h.w_query.len() + h.w_key.len() + h.w_value.len())
-            .sum::<usize>();
+            .map(|h| h.w_query.len() + h.w_key.len() + h.w_value.len() + biases(h))
+            .sum::<usize>()
+        + model.output().map_or(0, |o| {
+            o.w_output.len() + o.b_output.as_ref().map_or(0, |b| b.len())
+        });
     numbers * std::mem::size_of::<f64>() + model.sentence().len()
 }
 

@@ -34,13 +34,23 @@ pub const PYTHON_SNIPPET: &str = "import json\n\
 /// Most bytes of a state dict read (JSON or safetensors): a module at every limit, and room.
 pub const MAX_DICT_BYTES: usize = 16 * 1024 * 1024;
 
-/// Reads `{"in_proj_weight": [[…]], …}`: every value a list of numbers or of equal rows.
-pub fn read_state_dict_json(text: &str) -> Result<StateDict, String> {
+/// Reads `{"in_proj_weight": [[…]], …}` (every value a list of numbers or of equal rows), or a
+/// whole `--to-torch` file, whose `state_dict` it takes with its `num_heads`.
+pub fn read_state_dict_json(text: &str) -> Result<(StateDict, Option<usize>), String> {
     if text.len() > MAX_DICT_BYTES {
         return Err(format!("longer than {MAX_DICT_BYTES} bytes"));
     }
     let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
-    state_dict_of_value(&value)
+    match value.get("state_dict") {
+        Some(dict) => Ok((
+            state_dict_of_value(dict).map_err(|e| format!("state_dict: {e}"))?,
+            value
+                .get("num_heads")
+                .and_then(Value::as_u64)
+                .map(|h| h as usize),
+        )),
+        None => Ok((state_dict_of_value(&value)?, None)),
+    }
 }
 
 /// A state dict already parsed as JSON.

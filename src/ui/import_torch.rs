@@ -36,14 +36,22 @@ chunk! {
     import_panel => ImportPanel().into_any()
 }
 
-/// Imports `dict` with `heads` heads into the page (one undo step); the message says what
-/// happened or what does not fit, and a refused import changes nothing.
+/// Imports `dict` into the page (one undo step) with the heads it names, else `heads` (which
+/// then shows the number used); the message says what happened or what does not fit, and a
+/// refused import changes nothing.
 fn import(
     state: AppState,
-    dict: Result<StateDict, String>,
-    heads: usize,
+    dict: Result<(StateDict, Option<usize>), String>,
+    heads: RwSignal<u64>,
     from: &str,
 ) -> (bool, String) {
+    let dict = dict.map(|(d, named)| {
+        if let Some(h) = named {
+            heads.set(h as u64);
+        }
+        d
+    });
+    let heads = heads.get_untracked() as usize;
     let result = dict.and_then(|d| state.model.with_untracked(|m| import_into(m, &d, heads)));
     match result.and_then(|m| state.apply(Edit::Open(Box::new(m)))) {
         Ok(()) => (
@@ -62,12 +70,7 @@ fn ImportPanel() -> impl IntoView {
     let message = RwSignal::new(None::<(bool, String)>);
     let from_text = move |_| {
         let dict = read_state_dict_json(&text.get_untracked());
-        message.set(Some(import(
-            state,
-            dict,
-            heads.get_untracked() as usize,
-            "the pasted state dict",
-        )));
+        message.set(Some(import(state, dict, heads, "the pasted state dict")));
     };
     // A dropped or chosen file: safetensors (the heads from its metadata when it says), or JSON.
     let from_file = move |file: web_sys::File| {
@@ -85,20 +88,9 @@ fn ImportPanel() -> impl IntoView {
                     .map_err(|_| "it is not UTF-8 text".to_owned())
                     .and_then(|t| read_state_dict_json(&t))
             } else {
-                read_safetensors(&bytes).map(|(dict, named)| {
-                    if let Some(h) = named {
-                        heads.set(h as u64);
-                    }
-                    dict
-                })
+                read_safetensors(&bytes)
             };
-            let from = format!("“{name}”");
-            message.set(Some(import(
-                state,
-                dict,
-                heads.get_untracked() as usize,
-                &from,
-            )));
+            message.set(Some(import(state, dict, heads, &format!("“{name}”"))));
         });
     };
     let chosen = move |ev: leptos::ev::Event| {

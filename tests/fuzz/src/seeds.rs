@@ -1,5 +1,5 @@
 //! Writes each fuzz target's starting corpus from the presets: `seeds DIR` fills DIR/state,
-//! DIR/block, DIR/cell and DIR/link.
+//! DIR/block, DIR/cell and DIR/link, and DIR/torch from the PyTorch fixtures.
 
 use std::fs;
 use std::path::Path;
@@ -28,7 +28,7 @@ fn printed(m: &DMatrix<f64>) -> [String; 2] {
 fn main() -> std::io::Result<()> {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "corpus".into());
     let dir = Path::new(&dir);
-    for target in ["state", "block", "cell", "link"] {
+    for target in ["state", "block", "cell", "link", "torch"] {
         fs::create_dir_all(dir.join(target))?;
     }
     for preset in &PRESETS {
@@ -54,6 +54,17 @@ fn main() -> std::io::Result<()> {
                 fs::write(dir.join("cell").join(format!("{}-{i}-{k}", preset.name)), x.to_string())?;
             }
         }
+    }
+    // PyTorch's own modules: the --from-torch files and the safetensors files.
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let cases: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(fixtures.join("mha_cases.json"))?)?;
+    for (i, case) in cases["cases"].as_array().into_iter().flatten().take(4).enumerate() {
+        fs::write(dir.join("torch").join(format!("mha-{i}.json")), case["torch"].to_string())?;
+    }
+    for i in 0..3 {
+        let name = format!("mha_{i}.safetensors");
+        fs::copy(fixtures.join(&name), dir.join("torch").join(name))?;
     }
     for (k, text) in ["-", "1e-3", "−2", " 0.5 ", ".5", "1E6"].iter().enumerate() {
         fs::write(dir.join("cell").join(format!("typed-{k}")), text)?;
