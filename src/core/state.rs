@@ -70,10 +70,10 @@ struct SavedState {
     version: u64,
     sentence: String,
     embedding: Vec<Vec<f64>>,
-    /// Checked on the JSON itself (see [`read_state_value`]): typed, it would cost the page
-    /// serde's generic value reader.
-    #[serde(default, skip_serializing)]
-    positions: Option<serde::de::IgnoredAny>,
+    /// Allowed here, checked on the JSON itself (see [`read_state_value`]): typed, it would
+    /// cost the page serde's generic value reader.
+    #[serde(default, skip_serializing, rename = "positions")]
+    _positions: Option<serde::de::IgnoredAny>,
     heads: Vec<SavedHead>,
     causal: bool,
     scale: Scale,
@@ -119,7 +119,7 @@ fn saved(model: &Model) -> SavedState {
         },
         sentence: model.sentence().to_owned(),
         embedding: rows(model.embedding()),
-        positions: None,
+        _positions: None,
         heads: model
             .heads()
             .iter()
