@@ -1,3 +1,4 @@
+#![cfg(not(target_arch = "wasm32"))] // proptest and processes: native only
 //! `core::multihead` and the model's biases and output projection: PyTorch's
 //! `nn.MultiheadAttention` modules (`tests/fixtures/mha_cases.json`, `mha_*.safetensors`) in,
 //! every head's weights and the output equal to PyTorch's; the state dict back out; state v2;
@@ -422,4 +423,21 @@ fn a_state_with_no_positions_reads_and_other_positions_are_named() {
             assert!(read.unwrap_err().to_string().starts_with("positions: only"));
         }
     }
+}
+
+#[test]
+fn new_random_projections_keep_the_biases_and_the_output_projection() {
+    use attention_explorer::core::training::scrambled;
+    let model = read_torch_file(&cases()[1]["torch"].to_string()).unwrap();
+    let fresh = scrambled(&model, 5);
+    assert!(fresh.has_biases() && fresh.output().is_some());
+    assert_ne!(fresh.heads()[0].biases, model.heads()[0].biases);
+    assert_eq!(
+        fresh.output().unwrap().w_output.shape(),
+        model.output().unwrap().w_output.shape()
+    );
+    assert_eq!(
+        Trace::of(&fresh).output.shape(),
+        Trace::of(&model).output.shape()
+    );
 }

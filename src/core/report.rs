@@ -28,6 +28,11 @@ fn rows(m: &DMatrix<f64>) -> Value {
     )
 }
 
+/// A one-row matrix (a bias) as one list.
+fn flat(m: &DMatrix<f64>) -> Value {
+    Value::Array(m.iter().map(|&x| number(x)).collect())
+}
+
 /// Every intermediate, under the names the page's DOM contract uses (from the catalogue).
 pub fn trace_json(trace: &Trace) -> Value {
     let heads: Vec<Value> = trace
@@ -58,13 +63,14 @@ pub fn trace_json(trace: &Trace) -> Value {
 }
 
 /// The loss's gradient as `attention-trace --objective` prints it: `embedding`, and per head the
-/// projections and the intermediates (`scores` before scaling).
+/// projections (and biases) and the intermediates (`scores` before scaling); `w_output` and
+/// `b_output` with an output projection (while the loss reaches them).
 pub fn gradients_json(g: &Gradients) -> Value {
     let heads: Vec<Value> = g
         .heads
         .iter()
         .map(|h| {
-            json!({
+            let mut head = json!({
                 "w_query": rows(&h.w_query),
                 "w_key": rows(&h.w_key),
                 "w_value": rows(&h.w_value),
@@ -74,10 +80,24 @@ pub fn gradients_json(g: &Gradients) -> Value {
                 "scores": rows(&h.scores),
                 "weights": rows(&h.weights),
                 "context": rows(&h.context),
-            })
+            });
+            // Biases as the saved state writes them: one list of numbers.
+            if let Some(b) = &h.biases {
+                head["b_query"] = flat(&b.b_query);
+                head["b_key"] = flat(&b.b_key);
+                head["b_value"] = flat(&b.b_value);
+            }
+            head
         })
         .collect();
-    json!({ "embedding": rows(&g.embedding), "heads": heads })
+    let mut out = json!({ "embedding": rows(&g.embedding), "heads": heads });
+    if let Some((w, b)) = &g.output {
+        out["w_output"] = rows(w);
+        if let Some(b) = b {
+            out["b_output"] = flat(b);
+        }
+    }
+    out
 }
 
 /// One Markdown table: rows labelled with tokens, columns with tokens (queries × keys) or indices.
