@@ -142,7 +142,7 @@ test('attention lines follow the selected token and every edit', async () => {
 test('the scripting API loads, edits and refuses with messages, undo included', async () => {
   const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
   const original = await api(page, 'state');
-  assert.match(await api(page, 'load', '{"version": 2}'), /version/);
+  assert.match(await api(page, 'load', '{"version": 3}'), /version/);
   assert.match(await api(page, 'load', 'not json'), /.+/);
   assert.deepEqual(await api(page, 'state'), original, 'a refused load changes nothing');
   assert.equal(await api(page, 'edit', 'scores', 0, 0, 0, 1), 'there is no editable matrix “scores”: use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output');
