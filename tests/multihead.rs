@@ -406,26 +406,6 @@ fn the_pytorch_script_of_an_imported_module_computes_the_same_output() {
 }
 
 #[test]
-fn a_state_with_no_positions_reads_and_other_positions_are_named() {
-    let cases = fixture("position_cases.json");
-    for case in cases["cases"].as_array().unwrap() {
-        let kind = case["state"]["positions"]["kind"].as_str().unwrap();
-        let read = read_state(&case["state"].to_string());
-        if kind == "none" {
-            let model = read.expect("a v2 state without positions");
-            assert_close(
-                "output",
-                &Trace::of(&model).output,
-                &matrix(&case["output"]),
-                1e-9,
-            );
-        } else {
-            assert!(read.unwrap_err().to_string().starts_with("positions: only"));
-        }
-    }
-}
-
-#[test]
 fn new_random_projections_keep_the_biases_and_the_output_projection() {
     use attention_explorer::core::training::scrambled;
     let model = read_torch_file(&cases()[1]["torch"].to_string()).unwrap();

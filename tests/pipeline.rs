@@ -15,6 +15,7 @@ fn steps_have_one_key_number_and_id_each_in_pipeline_order() {
         [
             "sentence",
             "embedding",
+            "positions",
             "projections",
             "qkv",
             "scores",
@@ -26,8 +27,13 @@ fn steps_have_one_key_number_and_id_each_in_pipeline_order() {
             "out_proj"
         ]
     );
+    let all = Shape {
+        heads: 2,
+        projected: true,
+        positions: true,
+    };
     for (i, step) in Step::ALL.into_iter().enumerate() {
-        assert_eq!(step.number(), i + 1);
+        assert_eq!(step.number(all), i + 1);
         assert_eq!(Step::from_key(step.key()), Some(step));
         assert_eq!(step.id(), format!("step-{}", step.key()));
     }
@@ -36,7 +42,15 @@ fn steps_have_one_key_number_and_id_each_in_pipeline_order() {
         None,
         "the softmax step is named by its matrix"
     );
-    let shape = |heads, projected| Shape { heads, projected };
+    let shape = |heads, projected| Shape {
+        heads,
+        projected,
+        positions: false,
+    };
+    // A step only some models have numbers the later ones only while it is there.
+    assert_eq!(Step::Projections.number(shape(1, false)), 3);
+    assert_eq!(Step::Projections.number(all), 4);
+    assert!(!Step::Positions.on_page(shape(4, true)));
     assert!(!Step::Output.on_page(shape(1, false)) && Step::Output.on_page(shape(2, false)));
     // With an output projection the concatenation is shown even for one head, then the projection.
     assert!(Step::Output.on_page(shape(1, true)) && Step::OutProj.on_page(shape(1, true)));
@@ -45,9 +59,14 @@ fn steps_have_one_key_number_and_id_each_in_pipeline_order() {
 
 #[test]
 fn the_walk_stops_at_each_step_on_the_page_then_its_lab() {
-    let shape = |heads, projected| Shape { heads, projected };
+    let shape = |heads, projected| Shape {
+        heads,
+        projected,
+        positions: false,
+    };
     let one = stops(shape(1, false));
-    assert_eq!(one.len(), 12, "nine steps and three labs");
+    assert_eq!(one.len(), 13, "nine steps and four labs");
+    assert_eq!(one[12], Stop::Lab(Lab::Order));
     assert_eq!(one[6], Stop::Lab(Lab::SqrtDk));
     assert_eq!(one[5], Stop::Step(Step::Scale));
     assert_eq!(one[8], Stop::Lab(Lab::Mask));
@@ -75,7 +94,21 @@ fn every_matrix_is_named_once_and_each_head_s_are_the_trace_json_s() {
     assert!(matrix("weights").unwrap().greys_future());
     assert!(!matrix("scores").unwrap().greys_future(), "before the mask");
 
-    let trace = Trace::of(&dog());
+    // The causal dog with RoPE (so d_k = 4): every head matrix there is.
+    let model = dog()
+        .resized(
+            attention_explorer::core::model::Dims {
+                d_in: 2,
+                d_k: 4,
+                d_v: 3,
+                heads: 1,
+            },
+            1,
+        )
+        .unwrap()
+        .with_positions_of("rope_half", 10_000.0, 1)
+        .unwrap();
+    let trace = Trace::of(&model);
     let json = trace_json(&trace);
     let head = json["heads"][0].as_object().unwrap();
     let named: Vec<&str> = head_matrices().map(|(m, _)| m.key).collect();
@@ -83,7 +116,10 @@ fn every_matrix_is_named_once_and_each_head_s_are_the_trace_json_s() {
     in_json.sort_unstable();
     let mut sorted = named.clone();
     sorted.sort_unstable();
-    assert_eq!(sorted, in_json, "the causal dog has both masking methods");
+    assert_eq!(
+        sorted, in_json,
+        "the causal dog with RoPE has both masking methods and the rotations"
+    );
     for (info, pick) in head_matrices() {
         let m = pick(&trace.heads[0]).unwrap();
         assert_eq!(

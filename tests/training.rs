@@ -71,7 +71,7 @@ fn a_bad_training_setting_in_the_link_is_refused_with_a_message_and_the_rest_ope
         ("#target=0:1", "is not HEAD:QUERY,KEY"),
         (
             "#train=w_out",
-            "use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output",
+            "use embedding, w_query, w_key, w_value, w_output, positions",
         ),
         ("#optimizer=rmsprop", "unknown optimizer"),
         ("#lr=0", "not a learning rate"),

@@ -8,6 +8,7 @@
 use super::history::{EditKey, History};
 use super::link::DEFAULT_SEED;
 use super::model::{Dims, Editable, Model, Scale};
+use super::positions::{Positions, DEFAULT_BASE};
 use super::script::check_value;
 use super::state::{check_dims, check_sentence};
 
@@ -65,6 +66,14 @@ pub enum Edit {
     Biases(bool),
     /// The output projection after the concatenation, on or off.
     OutputProjection(bool),
+    /// How word order enters: a kind of [`crate::core::positions::KINDS`] and its base (a
+    /// learned table is drawn from the seed).
+    Positions {
+        /// `none`, `sinusoidal`, `learned`, `rope_half` or `rope_interleaved`.
+        kind: String,
+        /// The base of sinusoidal and RoPE angles.
+        base: f64,
+    },
     /// A whole model: a preset, a loaded state, the saved work.
     Open(Box<Model>),
     /// The model after a training step: the steps until the next [`Edit::Seal`] (a Run until
@@ -207,6 +216,17 @@ pub fn apply(
             )?
             .with_biases_on(model.has_biases(), *seed)?
             .with_output_on(model.output().is_some(), *seed)?;
+            let positions = model.positions();
+            let base = positions.base().unwrap_or(DEFAULT_BASE);
+            let next = match positions {
+                // A learned table is numbers like the rest: drawn again.
+                Positions::Learned(_) => next.with_positions_of("learned", base, *seed)?,
+                other => next.with_positions(other.clone())?,
+            };
+            replace(model, history, EditKey::Other, next);
+        }
+        Edit::Positions { kind, base } => {
+            let next = model.with_positions_of(&kind, base, *seed)?;
             replace(model, history, EditKey::Other, next);
         }
         Edit::Biases(on) => {

@@ -6,6 +6,7 @@ use nalgebra::DMatrix;
 use serde_json::Value;
 
 use super::model::{Biases, Editable, Head, Model, Projection, Scale};
+use super::positions::{rotate, Positions, Rope};
 use super::softmax::{is_future, mask_future, softmax_rows};
 use super::trace::{concat_columns, project_output, Trace};
 
@@ -14,49 +15,41 @@ use super::trace::{concat_columns, project_output, Trace};
 pub enum Param {
     /// The embedding table.
     Embedding,
-    /// Every head's W_query, W_key or W_value.
+    /// Every head's W_query, W_key or W_value, with its bias when the model has biases (one
+    /// layer's parameters, as `nn.Linear` trains them).
     Weight(Projection),
-    /// Every head's b_query, b_key or b_value (when the model has biases).
-    Bias(Projection),
-    /// W_output (when the model has an output projection).
-    OutputWeight,
-    /// b_output (when the output projection has a bias).
-    OutputBias,
+    /// W_output and b_output (when the model has an output projection).
+    Output,
+    /// The learned positions' table (when positions are learned).
+    Positions,
 }
 
 impl Param {
     /// Every one, in the order of `"train"`'s names.
-    pub const ALL: [Param; 9] = [
+    pub const ALL: [Param; 6] = [
         Param::Embedding,
         Param::Weight(Projection::Query),
         Param::Weight(Projection::Key),
         Param::Weight(Projection::Value),
-        Param::Bias(Projection::Query),
-        Param::Bias(Projection::Key),
-        Param::Bias(Projection::Value),
-        Param::OutputWeight,
-        Param::OutputBias,
+        Param::Output,
+        Param::Positions,
     ];
 
-    /// Its matrix in head `head` (ignored by the embedding and the output projection).
-    pub fn editable(self, head: usize) -> Editable {
+    /// The matrices it trains in a model of `heads` heads (those the model has).
+    pub fn matrices(self, heads: usize) -> Vec<Editable> {
         match self {
-            Param::Embedding => Editable::Embedding,
-            Param::Weight(p) => Editable::Weight(head, p),
-            Param::Bias(p) => Editable::Bias(head, p),
-            Param::OutputWeight => Editable::OutputWeight,
-            Param::OutputBias => Editable::OutputBias,
+            Param::Embedding => vec![Editable::Embedding],
+            Param::Weight(p) => (0..heads)
+                .flat_map(|h| [Editable::Weight(h, p), Editable::Bias(h, p)])
+                .collect(),
+            Param::Output => vec![Editable::OutputWeight, Editable::OutputBias],
+            Param::Positions => vec![Editable::Positions],
         }
     }
 
-    /// Whether it is one per head.
-    pub fn per_head(self) -> bool {
-        matches!(self, Param::Weight(_) | Param::Bias(_))
-    }
-
-    /// Its name in `"train"`.
+    /// Its name in `"train"`: its (first) matrix's.
     pub fn key(self) -> &'static str {
-        self.editable(0).key()
+        self.matrices(1)[0].key()
     }
 
     /// The parameter [`Param::key`] names; the message lists the names there are.
@@ -309,12 +302,15 @@ pub struct Gradients {
     pub heads: Vec<HeadGradient>,
     /// ∂L/∂W_output and ∂L/∂b_output, with an output projection.
     pub output: Option<(DMatrix<f64>, Option<DMatrix<f64>>)>,
+    /// ∂L/∂positions, with learned positions (a row per token).
+    pub positions: Option<DMatrix<f64>>,
 }
 
 impl Gradients {
     /// The matrices (by the DOM contract's names) the loss has a gradient for.
-    pub const NAMES: [&'static str; 15] = [
+    pub const NAMES: [&'static str; 16] = [
         "embedding",
+        "positions",
         "b_query",
         "b_key",
         "b_value",
@@ -336,6 +332,7 @@ impl Gradients {
     pub fn of(&self, name: &str, head: Option<usize>) -> Option<&DMatrix<f64>> {
         match name {
             "embedding" => return Some(&self.embedding),
+            "positions" => return self.positions.as_ref(),
             "w_output" => return self.output.as_ref().map(|o| &o.0),
             "b_output" => return self.output.as_ref()?.1.as_ref(),
             _ => {}
@@ -369,12 +366,23 @@ struct Forward {
     weights: DMatrix<f64>,
 }
 
-fn forward(x: &DMatrix<f64>, head: &Head, causal: bool, scale: Scale) -> Forward {
-    let (queries, keys, values) = (
+/// With RoPE, `queries` and `keys` are the rotated ones the scores are taken from.
+fn forward(
+    x: &DMatrix<f64>,
+    head: &Head,
+    causal: bool,
+    scale: Scale,
+    rope: Option<(f64, Rope)>,
+) -> Forward {
+    let (mut queries, mut keys, values) = (
         head.project(x, Projection::Query),
         head.project(x, Projection::Key),
         head.project(x, Projection::Value),
     );
+    if let Some((base, pairs)) = rope {
+        queries = rotate(&queries, base, pairs, 1.0);
+        keys = rotate(&keys, base, pairs, 1.0);
+    }
     let scaled = (&queries * keys.transpose()) / scale.divisor(queries.ncols());
     let masked = if causal { mask_future(&scaled) } else { scaled };
     Forward {
@@ -387,12 +395,14 @@ fn forward(x: &DMatrix<f64>, head: &Head, causal: bool, scale: Scale) -> Forward
 
 /// The loss of `objective` on `model`, and its gradient, backwards through every step.
 pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
-    let embedded = model.embedded();
+    // The projections take the positioned sentence (the embedded one without positions).
+    let embedded = model.positioned();
     let n = embedded.nrows();
+    let rope = model.positions().rope();
     let heads: Vec<Forward> = model
         .heads()
         .iter()
-        .map(|h| forward(&embedded, h, model.causal, model.scale))
+        .map(|h| forward(&embedded, h, model.causal, model.scale, rope))
         .collect();
     let mut d_projection = None;
     let (loss, mut d_weights, d_output) = match &objective.goal {
@@ -464,8 +474,13 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
             });
             // scaled = scores / divisor; scores = queries · keysᵀ
             let d_scores = d_scaled / model.scale.divisor(head.d_k());
-            let d_queries = &d_scores * &h.keys;
-            let d_keys = d_scores.transpose() * &h.queries;
+            let mut d_queries = &d_scores * &h.keys;
+            let mut d_keys = d_scores.transpose() * &h.queries;
+            // RoPE rotated them: the gradient rotates back (a rotation's transpose).
+            if let Some((base, pairs)) = rope {
+                d_queries = rotate(&d_queries, base, pairs, -1.0);
+                d_keys = rotate(&d_keys, base, pairs, -1.0);
+            }
             d_embedded += &d_queries * head.w_query.transpose()
                 + &d_keys * head.w_key.transpose()
                 + &d_values * head.w_value.transpose();
@@ -495,11 +510,14 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
         let row = embedding.row(id) + d_embedded.row(t);
         embedding.set_row(id, &row);
     }
+    // positioned = embedded + P: a learned table gets the positioned rows' gradient.
+    let positions = matches!(model.positions(), Positions::Learned(_)).then_some(d_embedded);
     Gradients {
         loss,
         embedding,
         heads: grads,
         output: d_projection,
+        positions,
     }
 }
 
@@ -621,17 +639,12 @@ impl Trainer {
 /// The matrices `train` names that the model has, in a fixed order: the embedding, then each
 /// head's projections and biases, then the output projection.
 fn trained(model: &Model, train: &[Param]) -> Vec<Editable> {
-    let heads = model.heads().len();
-    let mut out = Vec::new();
-    for param in Param::ALL.into_iter().filter(|p| train.contains(p)) {
-        let each = if param.per_head() { heads } else { 1 };
-        out.extend(
-            (0..each)
-                .map(|h| param.editable(h))
-                .filter(|&m| model.matrix(m).is_some()),
-        );
-    }
-    out
+    Param::ALL
+        .into_iter()
+        .filter(|p| train.contains(p))
+        .flat_map(|p| p.matrices(model.heads().len()))
+        .filter(|&m| model.matrix(m).is_some())
+        .collect()
 }
 
 fn gradient_of(g: &Gradients, target: Editable) -> Option<&DMatrix<f64>> {
@@ -643,6 +656,7 @@ fn gradient_of(g: &Gradients, target: Editable) -> Option<&DMatrix<f64>> {
         Editable::Bias(h, p) => g.heads[h].biases.as_ref().map(|b| &b[p]),
         Editable::OutputWeight => g.output.as_ref().map(|o| &o.0),
         Editable::OutputBias => g.output.as_ref()?.1.as_ref(),
+        Editable::Positions => g.positions.as_ref(),
     }
 }
 

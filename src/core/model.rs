@@ -3,6 +3,7 @@
 use nalgebra::{DMatrix, RowDVector};
 use serde::{Deserialize, Serialize};
 
+use super::positions::{seeded_table, Positions};
 use super::tokens::Tokens;
 use super::torch_rng::TorchRng;
 
@@ -264,11 +265,36 @@ pub enum Editable {
     Bias(usize, Projection),
     /// W_output, after the concatenation (when there is an output projection).
     OutputWeight,
+    /// The learned positions' table (when positions are learned).
+    Positions,
     /// b_output (when the output projection has a bias).
     OutputBias,
 }
 
 impl Editable {
+    /// One of each kind (head 0 for a head's), in the order the scripting API lists them.
+    pub const EVERY: [Editable; 10] = [
+        Editable::Embedding,
+        Editable::Weight(0, Projection::Query),
+        Editable::Weight(0, Projection::Key),
+        Editable::Weight(0, Projection::Value),
+        Editable::Bias(0, Projection::Query),
+        Editable::Bias(0, Projection::Key),
+        Editable::Bias(0, Projection::Value),
+        Editable::OutputWeight,
+        Editable::OutputBias,
+        Editable::Positions,
+    ];
+
+    /// The same kind of matrix in head `head` (itself if it is not a head's).
+    pub fn in_head(self, head: usize) -> Editable {
+        match self {
+            Editable::Weight(_, p) => Editable::Weight(head, p),
+            Editable::Bias(_, p) => Editable::Bias(head, p),
+            other => other,
+        }
+    }
+
     /// The matrix's name in the saved state and the DOM contract (`data-matrix`).
     pub fn key(self) -> &'static str {
         match self {
@@ -280,6 +306,7 @@ impl Editable {
                 Projection::Value => "b_value",
             },
             Editable::OutputWeight => "w_output",
+            Editable::Positions => "positions",
             Editable::OutputBias => "b_output",
         }
     }
@@ -308,6 +335,8 @@ pub struct Model {
     pub scale: Scale,
     /// The linear layer after the concatenation, if any.
     output: Option<OutputProjection>,
+    /// How word order enters, if at all.
+    positions: Positions,
 }
 
 /// The embedding rows of words the page has seen, so that a word deleted and typed again gets
@@ -415,7 +444,38 @@ impl Model {
             causal,
             scale,
             output: None,
+            positions: Positions::None,
         })
+    }
+
+    /// The same model with these positions, if they fit (a learned table of n × d_in, an even
+    /// d_k for RoPE); the message says why not.
+    pub fn with_positions(mut self, positions: Positions) -> Result<Model, String> {
+        let d_ks: Vec<usize> = self.heads.iter().map(Head::d_k).collect();
+        positions.check(self.tokens.len(), self.embedding.ncols(), &d_ks)?;
+        self.positions = positions;
+        Ok(self)
+    }
+
+    /// How word order enters.
+    pub fn positions(&self) -> &Positions {
+        &self.positions
+    }
+
+    /// The embedded sentence with the positions added (sinusoidal or learned), which the
+    /// projections take; the embedded sentence itself otherwise.
+    pub fn positioned(&self) -> DMatrix<f64> {
+        let embedded = self.embedded();
+        match self.positions.table(embedded.nrows(), embedded.ncols()) {
+            Some(table) => embedded + table,
+            None => embedded,
+        }
+    }
+
+    /// What `from` adds beside its heads (the output projection, the positions), on this model.
+    fn with_parts_of(self, from: &Model) -> Result<Model, String> {
+        self.with_output(from.output.clone())?
+            .with_positions(from.positions.clone())
     }
 
     /// The same model with this output projection (or none); its rows must match the
@@ -448,6 +508,16 @@ impl Model {
     /// Whether any head has biases.
     pub fn has_biases(&self) -> bool {
         self.heads.iter().any(|h| h.biases.is_some())
+    }
+
+    /// Positions of `kind` (`base` for the kinds with one; a learned table kept if the model has
+    /// one, else drawn from `seed`).
+    pub fn with_positions_of(&self, kind: &str, base: f64, seed: u64) -> Result<Model, String> {
+        let positions = match (&self.positions, kind) {
+            (Positions::Learned(t), "learned") => Positions::Learned(t.clone()),
+            _ => Positions::of_kind(kind, base, seed, self.tokens.len(), self.embedding.ncols())?,
+        };
+        self.clone().with_positions(positions)
     }
 
     /// Biases on (each head keeps its own, a head without gets them drawn from `seed`, see
@@ -488,7 +558,7 @@ impl Model {
             self.causal,
             self.scale,
         )?
-        .with_output(self.output.clone())
+        .with_parts_of(self)
     }
 
     /// The tutorial's initialisation: after `manual_seed(seed)` the embedding is rows 0..vocab of
@@ -561,6 +631,10 @@ impl Model {
             Editable::Bias(head, p) => self.heads.get(head)?.biases.as_ref().map(|b| &b[p]),
             Editable::OutputWeight => self.output.as_ref().map(|o| &o.w_output),
             Editable::OutputBias => self.output.as_ref()?.b_output.as_ref(),
+            Editable::Positions => match &self.positions {
+                Positions::Learned(t) => Some(t),
+                _ => None,
+            },
         }
     }
 
@@ -572,6 +646,10 @@ impl Model {
             Editable::Bias(head, p) => self.heads.get_mut(head)?.biases.as_mut().map(|b| &mut b[p]),
             Editable::OutputWeight => self.output.as_mut().map(|o| &mut o.w_output),
             Editable::OutputBias => self.output.as_mut()?.b_output.as_mut(),
+            Editable::Positions => match &mut self.positions {
+                Positions::Learned(t) => Some(t),
+                _ => None,
+            },
         }
     }
 
@@ -679,6 +757,14 @@ impl Model {
         } else {
             DMatrix::from_rows(&rows)
         };
+        // Positions belong to places: a learned table keeps its rows for the places that remain.
+        let positions = match &self.positions {
+            Positions::Learned(old) => {
+                let n = Tokens::new(sentence).len();
+                Positions::Learned(overlay(&seeded_table(seed, n, d_in), old))
+            }
+            other => other.clone(),
+        };
         Model::new(
             sentence,
             embedding,
@@ -686,7 +772,8 @@ impl Model {
             self.causal,
             self.scale,
         )?
-        .with_output(self.output.clone())
+        .with_output(self.output.clone())?
+        .with_positions(positions)
     }
 
     /// New sizes. Numbers whose position still exists are kept; new positions are filled from a
@@ -737,7 +824,14 @@ impl Model {
                 .map(|(b, o)| overlay(&b, o));
             model = model.with_output(Some(fresh))?;
         }
-        Ok(model)
+        let positions = match &self.positions {
+            Positions::Learned(old) => Positions::Learned(overlay(
+                &seeded_table(seed, self.tokens.len(), dims.d_in),
+                old,
+            )),
+            other => other.clone(),
+        };
+        model.with_positions(positions)
     }
 }
 

@@ -367,7 +367,8 @@ pub fn import_into(model: &Model, dict: &StateDict, heads: usize) -> Result<Mode
         model.causal,
         Scale::SqrtDk,
     )?
-    .with_output(Some(output))
+    .with_output(Some(output))?
+    .with_positions(model.positions().clone())
 }
 
 /// Reads `attention-trace --from-torch`'s file: `{"sentence", "embedding" (a row per token),

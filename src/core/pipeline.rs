@@ -15,6 +15,8 @@ pub enum Step {
     Sentence,
     /// The embedding table and the embedded sentence.
     Embedding,
+    /// Word order put back (when the model has positions).
+    Positions,
     /// W_query, W_key, W_value.
     Projections,
     /// Q, K, V.
@@ -37,9 +39,10 @@ pub enum Step {
 
 impl Step {
     /// Every step, in pipeline order.
-    pub const ALL: [Step; 11] = [
+    pub const ALL: [Step; 12] = [
         Step::Sentence,
         Step::Embedding,
+        Step::Positions,
         Step::Projections,
         Step::Qkv,
         Step::Scores,
@@ -56,6 +59,7 @@ impl Step {
         match self {
             Step::Sentence => "sentence",
             Step::Embedding => "embedding",
+            Step::Positions => "positions",
             Step::Projections => "projections",
             Step::Qkv => "qkv",
             Step::Scores => "scores",
@@ -73,9 +77,14 @@ impl Step {
         Step::ALL.into_iter().find(|s| s.key() == key)
     }
 
-    /// Its place in the pipeline, from 1 (the number on its section).
-    pub fn number(self) -> usize {
-        self as usize + 1
+    /// Its place among the steps on a page of this shape, from 1 (the number on its section):
+    /// a step that only some models have numbers the later ones only while it is there.
+    pub fn number(self, shape: Shape) -> usize {
+        Step::ALL[..self as usize]
+            .iter()
+            .filter(|s| s.on_page(shape))
+            .count()
+            + 1
     }
 
     /// The id of its `<section>` (`step-scores`), the target of the nav's links.
@@ -89,6 +98,7 @@ impl Step {
             Step::Scale => Some(Lab::SqrtDk),
             Step::Mask => Some(Lab::Mask),
             Step::Softmax => Some(Lab::Train),
+            Step::Context => Some(Lab::Order),
             _ => None,
         }
     }
@@ -99,6 +109,7 @@ impl Step {
         match self {
             Step::Output => shape.heads > 1 || shape.projected,
             Step::OutProj => shape.projected,
+            Step::Positions => shape.positions,
             _ => true,
         }
     }
@@ -111,6 +122,8 @@ pub struct Shape {
     pub heads: usize,
     /// Whether there is an output projection.
     pub projected: bool,
+    /// Whether word order is put back (any positions but none).
+    pub positions: bool,
 }
 
 impl Shape {
@@ -119,6 +132,7 @@ impl Shape {
         Shape {
             heads: model.heads().len(),
             projected: model.output().is_some(),
+            positions: *model.positions() != super::positions::Positions::None,
         }
     }
 }
@@ -137,6 +151,8 @@ pub enum Lab {
     Mask,
     /// Train the weights towards a target.
     Train,
+    /// Shuffle the words: what attention sees of word order, with and without positions.
+    Order,
 }
 
 impl Lab {
@@ -146,6 +162,7 @@ impl Lab {
             Lab::SqrtDk => "lab-sqrt-dk",
             Lab::Mask => "lab-mask",
             Lab::Train => "lab-train",
+            Lab::Order => "lab-order",
         }
     }
 }
@@ -238,7 +255,7 @@ const fn info(
 }
 
 /// Every matrix the page shows, in the page's order.
-pub const MATRICES: [MatrixInfo; 22] = [
+pub const MATRICES: [MatrixInfo; 26] = [
     info(
         "embedding",
         "embedding table",
@@ -251,6 +268,22 @@ pub const MATRICES: [MatrixInfo; 22] = [
         "embedded",
         "embedded sentence X",
         Step::Embedding,
+        Axes::TokensByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "positions",
+        "positions P",
+        Step::Positions,
+        Axes::TokensByIndex,
+        Heat::Signed,
+        None,
+    ),
+    info(
+        "positioned",
+        "X + P",
+        Step::Positions,
         Axes::TokensByIndex,
         Heat::Signed,
         None,
@@ -326,6 +359,22 @@ pub const MATRICES: [MatrixInfo; 22] = [
         Axes::TokensByIndex,
         Heat::Signed,
         Some(|h| Some(&h.values)),
+    ),
+    info(
+        "queries_rotated",
+        "Q rotated",
+        Step::Qkv,
+        Axes::TokensByIndex,
+        Heat::Signed,
+        Some(|h| h.queries_rotated.as_ref()),
+    ),
+    info(
+        "keys_rotated",
+        "K rotated",
+        Step::Qkv,
+        Axes::TokensByIndex,
+        Heat::Signed,
+        Some(|h| h.keys_rotated.as_ref()),
     ),
     info(
         "scores",

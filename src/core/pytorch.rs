@@ -9,6 +9,7 @@ use nalgebra::DMatrix;
 
 use super::gradient::{Goal, Objective};
 use super::model::{Model, Projection, Scale};
+use super::positions::{Positions, Rope};
 
 /// A float as Python reads it back exactly (`0.5`, `-0.0`, `1e-7`, `1e16`).
 fn float(x: f64) -> String {
@@ -50,6 +51,70 @@ fn strings(words: &[String]) -> String {
     serde_json::to_string(words)
         .expect("strings always serialise")
         .replace(',', ", ")
+}
+
+/// Writes how the model's positions are computed, in plain torch so that a learner sees the
+/// formula; returns what the projections take (`embedded` or `positioned`) and the line that
+/// rotates the queries and keys (or nothing).
+fn positions_code(model: &Model, grad: bool, s: &mut String) -> (&'static str, &'static str) {
+    match model.positions() {
+        Positions::None => ("embedded", ""),
+        Positions::Sinusoidal { base } => {
+            let _ = writeln!(
+                s,
+                "# Sinusoidal positions: PE[p, 2i] = sin(p / base^(2i/d_in)), PE[p, 2i+1] = cos(…).\n\
+                 base = {}\n\
+                 place = torch.arange(len(words), dtype=torch.float64)[:, None]\n\
+                 column = torch.arange(embedded.shape[1])\n\
+                 angle = place / base ** ((column - column % 2) / embedded.shape[1])\n\
+                 positions = torch.where(column % 2 == 0, torch.sin(angle), torch.cos(angle))\n\
+                 positioned = embedded + positions",
+                float(*base)
+            );
+            ("positioned", "")
+        }
+        Positions::Learned(table) => {
+            let _ = writeln!(
+                s,
+                "# Learned positions: a row per place, added to the embedding.\n\
+                 positions = {}\n\
+                 positioned = embedded + positions",
+                tensor(table, "", grad)
+            );
+            ("positioned", "")
+        }
+        Positions::Rope { base, pairs } => {
+            let (which, split, join) = match pairs {
+                Rope::Half => (
+                    "pairs (i, i + d/2), as Hugging Face's rotate_half",
+                    "x1, x2 = x[:, : d // 2], x[:, d // 2 :]",
+                    "torch.cat((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=1)",
+                ),
+                Rope::Interleaved => (
+                    "pairs (2i, 2i + 1), as Meta's reference",
+                    "x1, x2 = x[:, 0::2], x[:, 1::2]",
+                    "torch.stack((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=2).reshape(n, d)",
+                ),
+            };
+            let _ = writeln!(
+                s,
+                "# RoPE: {which}, pair i of place p turned by p · base^(-2i/d).\n\
+                 base = {}\n\
+                 def rope(x):\n\
+                 \x20   n, d = x.shape\n\
+                 \x20   theta = base ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)\n\
+                 \x20   angle = torch.arange(n, dtype=torch.float64)[:, None] * theta\n\
+                 \x20   cos, sin = torch.cos(angle), torch.sin(angle)\n\
+                 \x20   {split}\n\
+                 \x20   return {join}",
+                float(*base)
+            );
+            (
+                "embedded",
+                "\x20   queries, keys = rope(queries), rope(keys)  # by each token's place\n",
+            )
+        }
+    }
 }
 
 /// The script for `model`, and for `objective` if one is given.
@@ -109,6 +174,7 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
             );
         }
     }
+    let (input, rope) = positions_code(model, grad, &mut s);
     let scaling = match model.scale {
         Scale::SqrtDk => "scores / math.sqrt(keys.shape[1])",
         Scale::Dk => "scores / keys.shape[1]",
@@ -131,9 +197,10 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
          n = len(words)\n\
          head_weights, contexts = [], []\n\
          for h in range(len(w_query)):\n\
-         \x20   queries = embedded @ w_query[h]{bq}\n\
-         \x20   keys = embedded @ w_key[h]{bk}\n\
-         \x20   values = embedded @ w_value[h]{bv}\n\
+         \x20   queries = {input} @ w_query[h]{bq}\n\
+         \x20   keys = {input} @ w_key[h]{bk}\n\
+         \x20   values = {input} @ w_value[h]{bv}\n\
+         {rope}\
          \x20   scores = queries @ keys.T\n\
          \x20   scaled = {scaling}\n\
          \x20   if causal:  # a query may not look at later tokens\n\

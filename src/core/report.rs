@@ -59,6 +59,9 @@ pub fn trace_json(trace: &Trace) -> Value {
     if let Some(c) = &trace.concatenated {
         out["concatenated"] = rows(c);
     }
+    if let Some(p) = &trace.positioned {
+        out["positioned"] = rows(p);
+    }
     out
 }
 
@@ -91,6 +94,9 @@ pub fn gradients_json(g: &Gradients) -> Value {
         })
         .collect();
     let mut out = json!({ "embedding": rows(&g.embedding), "heads": heads });
+    if let Some(p) = &g.positions {
+        out["positions"] = rows(p);
+    }
     if let Some((w, b)) = &g.output {
         out["w_output"] = rows(w);
         if let Some(b) = b {
@@ -142,6 +148,9 @@ pub fn trace_markdown(trace: &Trace, precision: usize) -> String {
         Axes::TokensByIndex,
         precision,
     );
+    if let Some(p) = &trace.positioned {
+        out += &table("positioned", p, t, Axes::TokensByIndex, precision);
+    }
     for (i, h) in trace.heads.iter().enumerate() {
         out += &format!("## Head {i}\n\n");
         for (info, pick) in head_matrices() {

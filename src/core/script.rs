@@ -1,7 +1,6 @@
 //! The rules of the scripting API (`window.attentionExplorer` in the page): what an `edit` call
 //! may change, checked here so that a script gets the same answers as a learner typing.
 
-use super::gradient::Param;
 use super::model::{Editable, Model};
 use super::numbers::{read_cell, CellText};
 
@@ -16,20 +15,19 @@ pub fn locate_edit(
     col: f64,
     value: f64,
 ) -> Result<(Editable, usize, usize), String> {
-    let named = Param::ALL
+    let named = Editable::EVERY
         .into_iter()
-        .find(|p| p.key() == matrix)
+        .find(|e| e.key() == matrix)
         .ok_or_else(|| {
-            let names: Vec<&str> = Param::ALL.iter().map(|p| p.key()).collect();
+            let names: Vec<&str> = Editable::EVERY.iter().map(|e| e.key()).collect();
             format!(
                 "there is no editable matrix “{matrix}”: use {}",
                 names.join(", ")
             )
         })?;
-    let target = if named.per_head() {
-        named.editable(index(head, "head", model.heads().len())?)
-    } else {
-        named.editable(0)
+    let target = match named.head() {
+        Some(_) => named.in_head(index(head, "head", model.heads().len())?),
+        None => named,
     };
     let (rows, cols) = model.matrix(target).map(|m| m.shape()).ok_or_else(|| {
         format!("this model has no {matrix}: turn on its biases or output projection first")

@@ -7,7 +7,8 @@
 //! ```
 //! Version 2 adds, each optional: `b_query`, `b_key`, `b_value` in a head (all three or none),
 //! `w_output` ((Σ d_v) × d_out) and `b_output` (d_out) at the top, and `positions`
-//! (`{"kind": "none"}` for now). A model without any of them is written as version 1, so that
+//! (`{"kind": "none" | "sinusoidal" | "rope_half" | "rope_interleaved", "base": 10000}` or
+//! `{"kind": "learned", "learned": [[…]]}`, a row per token). A model without any of them is written as version 1, so that
 //! its links and files stay exactly what they were; both versions are read.
 //! Reading validates everything and names the offending field; it never panics.
 
@@ -17,6 +18,7 @@ use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
 use super::model::{Biases, Dims, Head, Model, OutputProjection, Projection, Scale};
+use super::positions::{Positions, DEFAULT_BASE, KINDS};
 use super::tokens::Tokens;
 
 /// The version of a state with nothing of version 2 in it.
@@ -74,6 +76,9 @@ struct SavedState {
     /// cost the page serde's generic value reader.
     #[serde(default, skip_serializing, rename = "positions")]
     _positions: Option<serde::de::IgnoredAny>,
+    /// Written from the model; read by hand like `_positions`.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    positions: Option<SavedPositions>,
     heads: Vec<SavedHead>,
     causal: bool,
     scale: Scale,
@@ -81,6 +86,16 @@ struct SavedState {
     w_output: Option<Vec<Vec<f64>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     b_output: Option<Vec<f64>>,
+}
+
+/// The positions as written (read by hand: [`read_positions`]).
+#[derive(Serialize, Default)]
+struct SavedPositions {
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    learned: Option<Vec<Vec<f64>>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -110,7 +125,8 @@ pub fn state_value(model: &Model) -> serde_json::Value {
 fn saved(model: &Model) -> SavedState {
     let rows = |m: &DMatrix<f64>| m.row_iter().map(|r| r.iter().copied().collect()).collect();
     let row = |m: &DMatrix<f64>| m.iter().copied().collect();
-    let version_2 = model.has_biases() || model.output().is_some();
+    let positions = model.positions();
+    let version_2 = model.has_biases() || model.output().is_some() || *positions != Positions::None;
     SavedState {
         version: if version_2 {
             STATE_VERSION_2
@@ -120,6 +136,14 @@ fn saved(model: &Model) -> SavedState {
         sentence: model.sentence().to_owned(),
         embedding: rows(model.embedding()),
         _positions: None,
+        positions: (*positions != Positions::None).then(|| SavedPositions {
+            kind: positions.kind(),
+            base: positions.base(),
+            learned: match positions {
+                Positions::Learned(t) => Some(rows(t)),
+                _ => None,
+            },
+        }),
         heads: model
             .heads()
             .iter()
@@ -186,17 +210,6 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
         )
     })?;
 
-    if let Some(p) = object.get("positions") {
-        let none = p.as_object().is_some_and(|p| {
-            p.len() == 1 && p.get("kind").and_then(|k| k.as_str()) == Some("none")
-        });
-        if !none {
-            return Err(error(
-                "positions",
-                "only {\"kind\": \"none\"} is read so far: this app does not add positions yet",
-            ));
-        }
-    }
     let tokens = check_sentence(&state.sentence).map_err(|m| error("sentence", m))?;
     let vocab = tokens.vocabulary.len();
     if state.embedding.len() != vocab {
@@ -232,9 +245,82 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
         });
     }
     let output = read_output(&state, &heads)?;
+    let positions = read_positions(object.get("positions"), tokens.len(), d_in)?;
     Model::new(&state.sentence, embedding, heads, state.causal, state.scale)
         .and_then(|m| m.with_output(output))
-        .map_err(|m| error("state", m))
+        .map_err(|m| error("state", m))?
+        .with_positions(positions)
+        .map_err(|m| error("positions", m))
+}
+
+/// `positions` as the state writes it; absent means none.
+fn read_positions(
+    value: Option<&serde_json::Value>,
+    n: usize,
+    d_in: usize,
+) -> Result<Positions, StateError> {
+    let Some(value) = value else {
+        return Ok(Positions::None);
+    };
+    let at = |f: &str| format!("positions.{f}");
+    let object = value
+        .as_object()
+        .ok_or_else(|| error("positions", "expected an object with a \"kind\""))?;
+    if let Some(k) = object
+        .keys()
+        .find(|k| !["kind", "base", "learned"].contains(&k.as_str()))
+    {
+        return Err(error(
+            at(k),
+            "unknown field: positions have kind, base and learned",
+        ));
+    }
+    let kind = object
+        .get("kind")
+        .and_then(|k| k.as_str())
+        .ok_or_else(|| error(at("kind"), format!("missing: one of {}", KINDS.join(", "))))?;
+    let base = match object.get("base") {
+        None => DEFAULT_BASE,
+        Some(b) => b
+            .as_f64()
+            .ok_or_else(|| error(at("base"), "must be a number"))?,
+    };
+    if kind == "learned" {
+        // By hand: serde's reader of a Value into rows would be more code in the page.
+        let row = |r: &serde_json::Value| -> Option<Vec<f64>> {
+            r.as_array()?.iter().map(|x| x.as_f64()).collect()
+        };
+        let rows: Vec<Vec<f64>> = object
+            .get("learned")
+            .and_then(|l| l.as_array())
+            .and_then(|l| l.iter().map(row).collect())
+            .ok_or_else(|| error(at("learned"), "missing or not a list of rows of numbers"))?;
+        if rows.len() != n {
+            return Err(error(
+                at("learned"),
+                format!("has {} rows, expected {n}: a row per token", rows.len()),
+            ));
+        }
+        let table = matrix(&at("learned"), &rows, None)?;
+        if table.ncols() != d_in {
+            return Err(error(
+                at("learned"),
+                format!(
+                    "rows have {} numbers, expected d_in = {d_in}",
+                    table.ncols()
+                ),
+            ));
+        }
+        return Ok(Positions::Learned(table));
+    }
+    Positions::of_kind(kind, base, 0, n, d_in).map_err(|e| {
+        let field = if e.starts_with("unknown kind") {
+            "kind"
+        } else {
+            "base"
+        };
+        error(at(field), e)
+    })
 }
 
 /// A head's biases: all three or none, each as wide as its projection.

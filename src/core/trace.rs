@@ -4,6 +4,7 @@
 use nalgebra::DMatrix;
 
 use super::model::{add_row, Head, Model, OutputProjection, Projection, Scale};
+use super::positions::{rotate, Positions, Rope};
 use super::softmax::{mask_future, masked_weights_simple, renormalize_rows, softmax_rows};
 use super::tokens::Tokens;
 
@@ -16,6 +17,10 @@ pub struct HeadTrace {
     pub keys: DMatrix<f64>,
     /// embedded @ w_value (+ b_value) (n × d_v)
     pub values: DMatrix<f64>,
+    /// With RoPE: the queries rotated by their place, from which the scores are taken
+    pub queries_rotated: Option<DMatrix<f64>>,
+    /// With RoPE: the keys rotated by their place
+    pub keys_rotated: Option<DMatrix<f64>>,
     /// queries @ keysᵀ (n × n)
     pub scores: DMatrix<f64>,
     /// scores divided by the scale's divisor
@@ -46,6 +51,9 @@ pub struct Trace {
     pub tokens: Tokens,
     /// Each token's embedding row (n × d_in).
     pub embedded: DMatrix<f64>,
+    /// With sinusoidal or learned positions: the embedded sentence plus the table, which the
+    /// projections take.
+    pub positioned: Option<DMatrix<f64>>,
     /// Each head's intermediates.
     pub heads: Vec<HeadTrace>,
     /// With an output projection, the heads' context vectors side by side (n × Σ d_v).
@@ -56,6 +64,7 @@ pub struct Trace {
     /// What each head was computed from, so that [`Trace::refresh`] redoes only changed heads.
     inputs: Vec<Head>,
     projection: Option<OutputProjection>,
+    positions: Positions,
     causal: bool,
     scale: Scale,
 }
@@ -64,20 +73,28 @@ impl Trace {
     /// Runs the model on its sentence.
     pub fn of(model: &Model) -> Trace {
         let embedded = model.embedded();
+        let positioned = model
+            .positions()
+            .table(embedded.nrows(), embedded.ncols())
+            .map(|t| &embedded + t);
+        let x = positioned.as_ref().unwrap_or(&embedded);
+        let rope = model.positions().rope();
         let heads: Vec<HeadTrace> = model
             .heads()
             .iter()
-            .map(|h| attend(&embedded, h, model.causal, model.scale))
+            .map(|h| attend_with(x, h, model.causal, model.scale, rope))
             .collect();
         let (concatenated, output) = output_of(&heads, model.output());
         Trace {
             tokens: model.tokens().clone(),
             embedded,
+            positioned,
             heads,
             concatenated,
             output,
             inputs: model.heads().to_vec(),
             projection: model.output().cloned(),
+            positions: model.positions().clone(),
             causal: model.causal,
             scale: model.scale,
         }
@@ -95,18 +112,29 @@ impl Trace {
         let same_setting = trace.causal == model.causal
             && trace.scale == model.scale
             && trace.inputs.len() == model.heads().len()
-            && trace.tokens == *model.tokens();
+            && trace.tokens == *model.tokens()
+            // A learned table's edit moves rows like an embedding's; any other change of the
+            // positions changes every row.
+            && (trace.positions == *model.positions()
+                || matches!((&trace.positions, model.positions()), (Positions::Learned(_), Positions::Learned(_))));
         if !same_setting {
             return (Trace::of(model), true);
         }
         let embedded = model.embedded();
-        let moved: Vec<usize> = (0..embedded.nrows())
-            .filter(|&t| embedded.row(t) != trace.embedded.row(t))
+        let positioned = model
+            .positions()
+            .table(embedded.nrows(), embedded.ncols())
+            .map(|t| &embedded + t);
+        let x = positioned.as_ref().unwrap_or(&embedded);
+        let before = trace.positioned.as_ref().unwrap_or(&trace.embedded);
+        let moved: Vec<usize> = (0..x.nrows())
+            .filter(|&t| x.row(t) != before.row(t))
             .collect();
+        let rope = model.positions().rope();
         let mut changed = !moved.is_empty() || trace.projection.as_ref() != model.output();
         for (h, head) in model.heads().iter().enumerate() {
             if trace.inputs[h] != *head {
-                trace.heads[h] = attend(&embedded, head, model.causal, model.scale);
+                trace.heads[h] = attend_with(x, head, model.causal, model.scale, rope);
                 trace.inputs[h] = head.clone();
                 changed = true;
             } else if !moved.is_empty() {
@@ -114,16 +142,18 @@ impl Trace {
                 let (mut q, mut k, mut v) =
                     (old.queries.clone(), old.keys.clone(), old.values.clone());
                 for &t in &moved {
-                    let x: DMatrix<f64> = embedded.rows(t, 1).into();
-                    q.set_row(t, &head.project(&x, Projection::Query).row(0));
-                    k.set_row(t, &head.project(&x, Projection::Key).row(0));
-                    v.set_row(t, &head.project(&x, Projection::Value).row(0));
+                    let row: DMatrix<f64> = x.rows(t, 1).into();
+                    q.set_row(t, &head.project(&row, Projection::Query).row(0));
+                    k.set_row(t, &head.project(&row, Projection::Key).row(0));
+                    v.set_row(t, &head.project(&row, Projection::Value).row(0));
                 }
-                trace.heads[h] = attend_projected(q, k, v, model.causal, model.scale);
+                trace.heads[h] = attend_projected(q, k, v, model.causal, model.scale, rope);
             }
         }
         if changed {
             trace.embedded = embedded;
+            trace.positioned = positioned;
+            trace.positions = model.positions().clone();
             (trace.concatenated, trace.output) = output_of(&trace.heads, model.output());
             trace.projection = model.output().cloned();
         }
@@ -136,11 +166,15 @@ impl Trace {
         if query >= h.queries.nrows() || key >= h.keys.nrows() {
             return None;
         }
-        let terms = h
-            .queries
+        // With RoPE the score is of the rotated query and key.
+        let (queries, keys) = (
+            h.queries_rotated.as_ref().unwrap_or(&h.queries),
+            h.keys_rotated.as_ref().unwrap_or(&h.keys),
+        );
+        let terms = queries
             .row(query)
             .iter()
-            .zip(h.keys.row(key).iter())
+            .zip(keys.row(key).iter())
             .map(|(&q, &k)| (q, k))
             .collect();
         Some(ScoreTerms {
@@ -174,14 +208,27 @@ impl Trace {
     }
 }
 
-/// One head on an embedded sentence (n × d_in).
+/// One head on an embedded sentence (n × d_in), without positions.
 pub fn attend(embedded: &DMatrix<f64>, head: &Head, causal: bool, scale: Scale) -> HeadTrace {
+    attend_with(embedded, head, causal, scale, None)
+}
+
+/// One head on a (positioned) embedded sentence, its queries and keys rotated by `rope`'s base
+/// and pairs if given.
+pub fn attend_with(
+    x: &DMatrix<f64>,
+    head: &Head,
+    causal: bool,
+    scale: Scale,
+    rope: Option<(f64, Rope)>,
+) -> HeadTrace {
     attend_projected(
-        head.project(embedded, Projection::Query),
-        head.project(embedded, Projection::Key),
-        head.project(embedded, Projection::Value),
+        head.project(x, Projection::Query),
+        head.project(x, Projection::Key),
+        head.project(x, Projection::Value),
         causal,
         scale,
+        rope,
     )
 }
 
@@ -192,8 +239,18 @@ fn attend_projected(
     values: DMatrix<f64>,
     causal: bool,
     scale: Scale,
+    rope: Option<(f64, Rope)>,
 ) -> HeadTrace {
-    let scores = &queries * keys.transpose();
+    let rotated = rope.map(|(base, pairs)| {
+        (
+            rotate(&queries, base, pairs, 1.0),
+            rotate(&keys, base, pairs, 1.0),
+        )
+    });
+    let scores = match &rotated {
+        Some((q, k)) => q * k.transpose(),
+        None => &queries * keys.transpose(),
+    };
     let scaled_scores = &scores / scale.divisor(queries.ncols());
     let masked_scores = if causal {
         mask_future(&scaled_scores)
@@ -210,10 +267,13 @@ fn attend_projected(
         }
     });
     let context = &weights * &values;
+    let (queries_rotated, keys_rotated) = rotated.unzip();
     HeadTrace {
         queries,
         keys,
         values,
+        queries_rotated,
+        keys_rotated,
         scores,
         scaled_scores,
         masked_scores,

@@ -330,6 +330,7 @@ pub fn scrambled(model: &Model, seed: u64) -> Model {
         )
     })
     // Biases and the output projection stay, drawn again too.
+    .and_then(|m| m.with_positions(model.positions().clone()))
     .and_then(|m| m.with_biases_on(model.has_biases(), seed))
     .and_then(|m| {
         let width = m.heads().iter().map(|h| h.d_v()).sum();

@@ -6,6 +6,7 @@ use crate::core::edit::Edit;
 use crate::core::history::History;
 use crate::core::link::{Controls as Level, MAX_DECIMALS};
 use crate::core::model::{Dims, Model, Scale};
+use crate::core::positions::DEFAULT_BASE;
 use crate::core::presets::PRESETS;
 use crate::core::state::{write_state, MAX_DIM, MAX_HEADS};
 use crate::ui::embed::EmbedButton;
@@ -118,8 +119,60 @@ fn Layers() -> impl IntoView {
         }
     };
     view! {
+        <PositionsField/>
         {toggle("biases", "Biases", "Add b_query, b_key, b_value to every head's projections, as nn.Linear does", Model::has_biases, Edit::Biases)}
         {toggle("output-projection", "Output projection", "Mix the heads' concatenated contexts with W_output and b_output, as nn.MultiheadAttention's out_proj does", |m| m.output().is_some(), Edit::OutputProjection)}
+    }
+}
+
+/// How word order enters: the kind, and the base of sinusoidal and RoPE angles (a typed base
+/// that is not a number above 1 is named, and the last good one kept).
+#[component]
+fn PositionsField() -> impl IntoView {
+    let state = use_app();
+    let kind = Memo::new(move |_| state.model.with(|m| m.positions().kind()));
+    let base = Memo::new(move |_| state.model.with(|m| m.positions().base()));
+    let error = RwSignal::new(None::<String>);
+    let set = move |kind: String, text: Option<String>| {
+        let base = match text {
+            Some(t) => match t.trim().replace('_', "").parse::<f64>() {
+                Ok(b) => b,
+                Err(_) => {
+                    error.set(Some(format!(
+                        "Base: “{t}” is not a number; still using the last one."
+                    )));
+                    return;
+                }
+            },
+            None => base.get_untracked().unwrap_or(DEFAULT_BASE),
+        };
+        error.set(
+            state
+                .apply(Edit::Positions { kind, base })
+                .err()
+                .map(|e| format!("Positions: {e}; still using the last ones.")),
+        );
+    };
+    view! {
+        <label class="field">
+            <span>"Positions"</span>
+            <select data-control="positions" prop:value=move || kind.get() on:change=move |ev| set(event_target_value(&ev), None)>
+                <option value="none">"none"</option>
+                <option value="sinusoidal">"sinusoidal"</option>
+                <option value="learned">"learned"</option>
+                <option value="rope_half">"RoPE, pairs (i, i+d/2)"</option>
+                <option value="rope_interleaved">"RoPE, pairs (2i, 2i+1)"</option>
+            </select>
+        </label>
+        <Show when=move || base.get().is_some()>
+            <label class="field">
+                <span>"Base"</span>
+                <input type="text" inputmode="decimal" data-control="positions-base" size="7"
+                    prop:value=move || base.get().map(|b| b.to_string()).unwrap_or_default()
+                    on:change=move |ev| set(kind.get_untracked().to_owned(), Some(event_target_value(&ev)))/>
+            </label>
+        </Show>
+        {move || error.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
     }
 }
 

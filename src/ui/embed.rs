@@ -300,7 +300,7 @@ fn EmbedDialog() -> impl IntoView {
         view! {
             <label class="field check">
                 <input type="checkbox" data-control="embed-step" value=step.key() prop:checked=move || choice.with(|c| c.steps.contains(&step)) on:change=toggle/>
-                <span>{format!("{}. {}", step.number(), steps_text_of(step).short_title)}</span>
+                <span>{format!("{}. {}", step.number(shape), steps_text_of(step).short_title)}</span>
             </label>
         }
     };

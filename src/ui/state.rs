@@ -267,7 +267,7 @@ impl AppState {
     pub fn badge(self, step: Step) -> usize {
         self.numbered
             .and_then(|steps| steps.iter().position(|&s| s == step))
-            .map_or(step.number(), |i| i + 1)
+            .map_or_else(|| step.number(self.shape.get()), |i| i + 1)
     }
 
     /// Provides the store and its [`Look`] to the components below.

@@ -5,15 +5,15 @@ use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::core::pipeline::{stops, Stop};
+use crate::core::pipeline::{stops, Shape, Stop};
 use crate::ui::scroll::scroll_to;
 use crate::ui::state::use_app;
 use crate::ui::{labs, steps};
 
 /// "3. Projections …" or the lab's title, for the walk's panel.
-fn title(stop: Stop) -> String {
+fn title(stop: Stop, shape: Shape) -> String {
     match stop {
-        Stop::Step(step) => format!("{}. {}", step.number(), steps::text(step).title),
+        Stop::Step(step) => format!("{}. {}", step.number(shape), steps::text(step).title),
         Stop::Lab(lab) => labs::text(lab).title.to_owned(),
     }
 }
@@ -104,7 +104,7 @@ pub fn Walk() -> impl IntoView {
                 <p class="walk-where">
                     {move || {
                         let stop = state.walk_stop.get()?;
-                        Some(format!("{} of {} · {}", index()? + 1, total.get(), title(stop)))
+                        Some(format!("{} of {} · {}", index()? + 1, total.get(), title(stop, state.shape.get())))
                     }}
                 </p>
                 <p class="walk-hint">{move || state.walk_stop.get().map(hint)}</p>

@@ -141,6 +141,10 @@ export function assertSameTrace(actual, expected) {
   assert.deepEqual(actual.token_ids, expected.token_ids);
   assertClose(actual.embedded, expected.embedded, 'embedded');
   assertClose(actual.output, expected.output, 'output');
+  for (const name of ['positioned', 'concatenated']) {
+    assert.equal(name in actual, name in expected, `${name}: in both or neither`);
+    if (name in expected) assertClose(actual[name], expected[name], name);
+  }
   assert.equal(actual.heads.length, expected.heads.length, 'heads');
   actual.heads.forEach((head, h) => {
     assert.deepEqual(Object.keys(head).sort(), Object.keys(expected.heads[h]).sort(), `head ${h}: matrices`);

@@ -13,6 +13,7 @@ use frame::{LabSection, LabText};
 pub mod frame;
 pub mod heads;
 pub mod mask;
+pub mod order;
 pub mod sqrt_dk;
 pub mod train;
 
@@ -22,6 +23,7 @@ pub fn text(lab: Lab) -> &'static LabText {
         Lab::SqrtDk => &sqrt_dk::TEXT,
         Lab::Mask => &mask::TEXT,
         Lab::Train => &train::TEXT,
+        Lab::Order => &order::TEXT,
     }
 }
 
@@ -36,7 +38,18 @@ pub fn render(lab: Lab) -> AnyView {
             </LabSection>
         }
         .into_any(),
+        Lab::Order => view! {
+            <LabSection lab=Lab::Order text=&order::TEXT>
+                <LoadedNear load=order_lab what="the lab"/>
+            </LabSection>
+        }
+        .into_any(),
     }
+}
+
+chunk! {
+    /// The order lab's body, in its own wasm chunk.
+    order_lab => order::OrderLab().into_any()
 }
 
 chunk! {

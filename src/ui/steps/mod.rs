@@ -15,6 +15,7 @@ pub mod frame;
 pub mod mask;
 pub mod out_proj;
 pub mod output;
+pub mod positions;
 pub mod projections;
 pub mod qkv;
 pub mod scale;
@@ -27,6 +28,7 @@ pub fn text(step: Step) -> &'static StepText {
     match step {
         Step::Sentence => &sentence::TEXT,
         Step::Embedding => &embedding::TEXT,
+        Step::Positions => &positions::TEXT,
         Step::Projections => &projections::TEXT,
         Step::Qkv => &qkv::TEXT,
         Step::Scores => &scores::TEXT,
@@ -44,6 +46,7 @@ pub fn render(step: Step) -> AnyView {
     match step {
         Step::Sentence => sentence::SentenceStep().into_any(),
         Step::Embedding => embedding::EmbeddingStep().into_any(),
+        Step::Positions => positions::PositionsStep().into_any(),
         Step::Projections => projections::ProjectionsStep().into_any(),
         Step::Qkv => qkv::QkvStep().into_any(),
         Step::Scores => scores::ScoresStep().into_any(),

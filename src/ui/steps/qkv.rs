@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use crate::core::pipeline::Step;
+use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
 /// What the page says about this step.
@@ -17,6 +18,8 @@ pub const TEXT: StepText = StepText {
 
 #[component]
 pub fn QkvStep() -> impl IntoView {
+    let state = use_app();
+    let rope = Memo::new(move |_| state.model.with(|m| m.positions().rope().is_some()));
     view! {
         <StepSection step=Step::Qkv text=&TEXT>
             <div class="side-by-side">
@@ -24,6 +27,13 @@ pub fn QkvStep() -> impl IntoView {
             <HeadMatrices key="keys"/>
             <HeadMatrices key="values"/>
             </div>
+            <Show when=move || rope.get()>
+                <p>"With RoPE the scores are taken from the queries and keys rotated by each token's place (the column labels name each component's pair):"</p>
+                <div class="side-by-side">
+                <HeadMatrices key="queries_rotated"/>
+                <HeadMatrices key="keys_rotated"/>
+                </div>
+            </Show>
         </StepSection>
     }
 }

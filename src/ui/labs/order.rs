@@ -1,0 +1,180 @@
+//! The order lab: shuffle, swap or reverse the learner's words and see what attention sees of
+//! it, with the page's positions; RoPE's shift property; both RoPE conventions side by side.
+//! The numbers come from `core::order`; its body is a wasm chunk of its own.
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+use crate::core::heatmap::Heat;
+use crate::core::labs::fmt_significant;
+use crate::core::model::Model;
+use crate::core::order::{
+    both_conventions, largest_weight_difference, order, output_moves, reordered, rope_shift_diff,
+    Reorder,
+};
+use crate::core::trace::Trace;
+use crate::ui::labs::frame::{LabText, Stat};
+use crate::ui::matrix::MatrixView;
+use crate::ui::state::use_app;
+
+/// What the page says about this lab.
+pub const TEXT: LabText = LabText {
+    title: "Word order: what attention cannot see",
+    short_title: "Order lab",
+    hint: "Shuffle the words with no positions: every output row is the same numbers in a new place. Then choose sinusoidal positions or RoPE and shuffle again.",
+};
+
+/// How far RoPE's shift test moves both tokens.
+const SHIFT: usize = 3;
+
+/// What one reordering did: the sentences, each word's largest output change, and the largest.
+#[derive(Clone, PartialEq)]
+struct Outcome {
+    before: String,
+    after: String,
+    /// (word, place before, place after, largest change of its output row)
+    rows: Vec<(String, usize, usize, f64)>,
+    largest: f64,
+}
+
+/// `how` applied to `model` with the mask as `causal`.
+fn outcome(model: &Model, how: Reorder, causal: bool) -> Option<Outcome> {
+    let mut model = model.clone();
+    model.causal = causal;
+    let n = model.tokens().len();
+    let order = order(n, how);
+    let after = reordered(&model, &order).ok()?;
+    let (a, b) = (Trace::of(&model), Trace::of(&after));
+    let moves = output_moves(&a, &b, &order);
+    let mut new_place = vec![0; n];
+    for (new, &old) in order.iter().enumerate() {
+        new_place[old] = new;
+    }
+    let words = &model.tokens().words;
+    Some(Outcome {
+        before: model.sentence().to_owned(),
+        after: after.sentence().to_owned(),
+        rows: (0..n)
+            .map(|t| (words[t].clone(), t, new_place[t], moves[t]))
+            .collect(),
+        largest: moves.iter().copied().fold(0.0, f64::max),
+    })
+}
+
+#[component]
+pub fn OrderLab() -> impl IntoView {
+    let state = use_app();
+    let how = RwSignal::new(Reorder::Shuffle(1));
+    let shuffles = RwSignal::new(1u64);
+    // Without the mask: attention itself. The mask carries order of its own (below).
+    let unmasked = Memo::new(move |_| state.model.with(|m| outcome(m, how.get(), false)));
+    let first_kept = Memo::new(move |_| {
+        state
+            .model
+            .with(|m| outcome(m, Reorder::ShuffleAfterFirst(shuffles.get()), true))
+    });
+    let kind = Memo::new(move |_| state.model.with(|m| m.positions().kind()));
+    let shift = Memo::new(move |_| {
+        state
+            .model
+            .with(|m| state.trace.with(|t| rope_shift_diff(m, t, 0, SHIFT)))
+    });
+    let conventions = Memo::new(move |_| {
+        state.model.with(|m| {
+            both_conventions(m).map(|[half, inter]| {
+                let diff = largest_weight_difference(&half, &inter);
+                ([half, inter].map(|t| t.heads[0].weights.clone()), diff)
+            })
+        })
+    });
+    let shuffle = move |_| {
+        shuffles.update(|s| *s += 1);
+        how.set(Reorder::Shuffle(shuffles.get_untracked()));
+    };
+    let largest =
+        Signal::derive(move || unmasked.with(|o| o.as_ref().map_or(f64::NAN, |o| o.largest)));
+    let first =
+        Signal::derive(move || first_kept.with(|o| o.as_ref().map_or(f64::NAN, |o| o.rows[0].3)));
+    let verdict = move || {
+        let d = fmt_significant(largest.get(), 3);
+        match kind.get() {
+            "none" => format!(
+                "No positions: every word's output row is the same numbers in its new place (largest difference {d}), so attention alone cannot tell the two sentences apart. It is permutation-equivariant: shuffle the input, and the output is shuffled the same way, nothing more."
+            ),
+            k => format!(
+                "With {} positions the numbers change: a word's output row moves by up to {d}. The model now sees where each word is.",
+                k.replace('_', " ")
+            ),
+        }
+    };
+    let table = move || {
+        unmasked.get().map(|o| {
+            view! {
+                <p class="order-sentences">"Before: “" {o.before.clone()} "” · after: “" {o.after.clone()} "”"</p>
+                <table class="order-table">
+                    <thead><tr><th scope="col">"word"</th><th scope="col">"place"</th><th scope="col">"largest change of its output row"</th></tr></thead>
+                    <tbody>
+                        {o.rows.into_iter().map(|(w, before, after, d)| view! {
+                            <tr><th scope="row">{w}</th><td>{format!("{before} → {after}")}</td><td data-value=d.to_string()>{fmt_significant(d, 3)}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            }
+        })
+    };
+    // Head 0's weights under convention `i` (0: half, 1: interleaved).
+    let weights = |name: &'static str, i: usize| {
+        let matrix: Signal<DMatrix<f64>> = Memo::new(move |_| {
+            conventions.with(|c| {
+                c.as_ref()
+                    .map_or_else(|_| DMatrix::zeros(0, 0), |(w, _)| w[i].clone())
+            })
+        })
+        .into();
+        view! {
+            <MatrixView name title=name matrix row_labels=state.words.into() col_labels=state.words.into() heat=Heat::Unit lab=true/>
+        }
+    };
+    view! {
+        <p>"Shuffle the sentence as a model sees it: each word keeps its embedding row, and positions belong to the places, not to the words. The lab compares every word's output row before and after, without the causal mask (attention itself); the page's model is not changed."</p>
+        <div class="field buttons">
+            <button type="button" data-action="order-shuffle" on:click=shuffle>"Shuffle the words"</button>
+            <button type="button" data-action="order-swap" on:click=move |_| how.set(Reorder::Swap(0, 1))>"Swap the first two"</button>
+            <button type="button" data-action="order-reverse" on:click=move |_| how.set(Reorder::Reverse)>"Reverse"</button>
+        </div>
+        <p>"Largest change of any output row: " <Stat name="order_max_diff" value=largest/></p>
+        <p class="lab-verdict" role="status">{verdict}</p>
+        {table}
+        <h3>"The causal mask sees order too"</h3>
+        <p>
+            "With the mask a word sees only the words before it, so the mask alone tells places apart. Shuffle every word but the first, with the mask on: the first word's output moves by "
+            <Stat name="order_first_diff" value=first/>
+            ": it sees only itself, wherever the others go."
+        </p>
+        <h3>"RoPE: only the distance counts"</h3>
+        <p>
+            {move || match shift.get() {
+                Some(_) => format!("Rotate head 0's queries and keys as RoPE does{}, then move both tokens of every pair {SHIFT} places further: the largest change of any score is ", if kind.get().starts_with("rope") { "" } else { " (Hugging Face's convention, base 10 000: the model has no RoPE)" }),
+                None => "RoPE rotates pairs of components: give head 0 an even d_k to see its shift property.".into(),
+            }}
+            {move || shift.get().map(|d| view! { <Stat name="rope_shift_diff" value=Signal::derive(move || d)/> })}
+            {move || shift.get().is_some().then_some(". A score depends on how far apart the two words are, not on where they are: the property that made RoPE the choice of most models since Llama.")}
+        </p>
+        <h3>"Two conventions, two sets of numbers"</h3>
+        {move || match conventions.get() {
+            Err(e) => view! { <p class="field-error">{format!("Both conventions need an even d_k: {e}.")}</p> }.into_any(),
+            Ok((_, diff)) => view! {
+                <p>
+                    "On this model, rotating pairs (i, i + d/2) as Hugging Face's rotate_half does and pairs (2i, 2i + 1) as Meta's reference does gives head 0 these weights, which differ by up to "
+                    <Stat name="rope_convention_diff" value=Signal::derive(move || diff)/>
+                    ". A checkpoint must be run with the convention it was trained with: the same weights under the other one attend elsewhere (the bug of many ports)."
+                </p>
+            }.into_any(),
+        }}
+        <div class="heads">
+            {weights("weights_rope_half", 0)}
+            {weights("weights_rope_interleaved", 1)}
+        </div>
+        {move || matches!(kind.get(), "none").then_some(view! { <p class="note">"Choose the positions in the settings above (Positions) and shuffle again."</p> })}
+    }
+}

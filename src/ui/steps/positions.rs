@@ -1,0 +1,126 @@
+//! Step 3 when the model has positions: the table added to the embedding (sinusoidal, or
+//! learned and editable) and the sum the projections take; with RoPE, how each place turns a
+//! pair of a query's components.
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+use crate::core::heatmap::Heat;
+use crate::core::model::Editable;
+use crate::core::pipeline::Step;
+use crate::core::positions::Positions;
+use crate::ui::matrix::{index_labels, MatrixView};
+use crate::ui::state::use_app;
+use crate::ui::steps::frame::{StepSection, StepText};
+use crate::ui::steps::projections::editable_table;
+
+/// What the page says about this step.
+pub const TEXT: StepText = StepText {
+    short_title: "Positions",
+    title: "Positions: putting word order back",
+    formula: "sinusoidal: P[p, 2i] = sin(p / base^(2i/d_in)), P[p, 2i+1] = cos(…) · X + P · RoPE: q, k pair i turned by p · base^(−2i/d_k)",
+    explain: "Attention itself is blind to order: it compares every token with every other, wherever they are. So real models put the order back. The original Transformer adds a fixed table of sines and cosines to the embedding, a row per place; GPT-2 and BERT add a learned table instead; Llama and most models since leave the embedding alone and rotate each query and key by an angle that grows with its place (RoPE), so a score depends on how far apart two words are. Positions belong to places, not words: shuffle the sentence and each word keeps its embedding but gets its new place's row.",
+    hint: "Choose sinusoidal positions, then open the order lab and shuffle the words: the outputs no longer just move.",
+    lab: "",
+};
+
+/// One pair's rotation at every place, as spokes of a circle: pair `pair` of `d` components,
+/// base `base`; the followed token's spoke is marked.
+fn rotation_picture(
+    pair: usize,
+    d: usize,
+    base: f64,
+    words: Vec<String>,
+    followed: usize,
+) -> impl IntoView {
+    let theta = base.powf(-2.0 * pair as f64 / d as f64);
+    let spokes = words
+        .into_iter()
+        .enumerate()
+        .map(|(p, w)| {
+            let angle = theta * p as f64;
+            let (x, y) = (50.0 + 38.0 * angle.cos(), 50.0 - 38.0 * angle.sin());
+            let (lx, ly) = (50.0 + 46.0 * angle.cos(), 50.0 - 46.0 * angle.sin());
+            view! {
+                <line x1="50" y1="50" x2=format!("{x:.1}") y2=format!("{y:.1}") class:followed=p == followed data-place=p.to_string()/>
+                <text x=format!("{lx:.1}") y=format!("{ly:.1}") text-anchor="middle" dominant-baseline="middle">{w}</text>
+            }
+        })
+        .collect_view();
+    view! {
+        <figure class="rope-pair">
+            <svg viewBox="-10 -10 120 120" role="img" aria-label=format!("pair {pair}: each place turns it by {theta:.4} radians more")>
+                <circle cx="50" cy="50" r="38"/>
+                {spokes}
+            </svg>
+            <figcaption>{format!("pair {pair}: θ = {theta:.4} rad per place")}</figcaption>
+        </figure>
+    }
+}
+
+#[component]
+pub fn PositionsStep() -> impl IntoView {
+    let state = use_app();
+    let positions = Memo::new(move |_| state.model.with(|m| m.positions().clone()));
+    let table: Signal<DMatrix<f64>> = Memo::new(move |_| {
+        state.model.with(|m| {
+            let x = m.embedded();
+            m.positions()
+                .table(x.nrows(), x.ncols())
+                .unwrap_or_else(|| DMatrix::zeros(0, 0))
+        })
+    })
+    .into();
+    let positioned: Signal<DMatrix<f64>> = Memo::new(move |_| {
+        state
+            .trace
+            .with(|t| t.positioned.clone().unwrap_or_else(|| DMatrix::zeros(0, 0)))
+    })
+    .into();
+    let labels = index_labels(move || table.with(|m| m.ncols()));
+    let body = move || {
+        match positions.get() {
+        Positions::None => ().into_any(),
+        Positions::Learned(_) => view! {
+            <div class="heads">
+                {editable_table(state, Editable::Positions)}
+                <MatrixView name="positioned" title="X + P" matrix=positioned row_labels=state.words.into() col_labels=labels heat=Heat::Signed highlight_row=state.selected/>
+            </div>
+        }
+        .into_any(),
+        Positions::Sinusoidal { .. } => view! {
+            <div class="heads">
+                <MatrixView name="positions" title="positions P" matrix=table row_labels=state.words.into() col_labels=labels heat=Heat::Signed highlight_row=state.selected/>
+                <MatrixView name="positioned" title="X + P" matrix=positioned row_labels=state.words.into() col_labels=labels heat=Heat::Signed highlight_row=state.selected/>
+            </div>
+        }
+        .into_any(),
+        Positions::Rope { base, pairs } => {
+            let d = state.model.with(|m| m.heads()[0].d_k());
+            let words = state.words.get();
+            let followed = state.query.get();
+            let marked: Vec<String> = pairs
+                .pairs(d)
+                .iter()
+                .enumerate()
+                .map(|(i, (a, b))| format!("pair {i}: components {a} and {b}"))
+                .collect();
+            view! {
+                <p>{format!("The embedding is not changed. After the projections, each head's queries and keys are rotated pair by pair ({}), by their place times θᵢ; the next step shows them. The first pair turns fastest, the last slowest:", marked.join(", "))}</p>
+                <div class="heads">
+                    {rotation_picture(0, d, base, words.clone(), followed)}
+                    {(d > 2).then(|| rotation_picture(d / 2 - 1, d, base, words, followed))}
+                </div>
+            }
+            .into_any()
+        }
+    }
+    };
+    view! {
+        <Show when=move || Step::Positions.on_page(state.shape.get())>
+            <StepSection step=Step::Positions text=&TEXT>
+                {body}
+            </StepSection>
+        </Show>
+    }
+}

@@ -1,0 +1,335 @@
+//! Word order (`core::positions`, `core::order`): the 30 PyTorch cases of
+//! `tests/fixtures/position_cases.json` (no positions, sinusoidal, learned, RoPE in both
+//! conventions) through the core and `attention-trace --state`; permutation equivariance and
+//! RoPE's shift property as property tests; bad positions refused with messages; gradients
+//! through positions against finite differences; the order lab's reorderings.
+#![cfg(not(target_arch = "wasm32"))] // proptest and processes: native only
+
+mod common;
+
+use std::process::Command;
+
+use attention_explorer::core::gradient::{gradients, Objective};
+use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
+use attention_explorer::core::order::{
+    both_conventions, largest_weight_difference, order, output_moves, reordered, rope_shift_diff,
+    Reorder,
+};
+use attention_explorer::core::positions::{rotated_score, Positions, Rope};
+use attention_explorer::core::presets::dog;
+use attention_explorer::core::state::{read_state, write_state};
+use attention_explorer::core::trace::Trace;
+use common::{assert_close, fixture, matrix};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn cases() -> Vec<Value> {
+    fixture("position_cases.json")["cases"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn check(c: usize, trace: &Value, case: &Value) {
+    let kind = case["state"]["positions"]["kind"].as_str().unwrap();
+    if matches!(kind, "sinusoidal" | "learned") {
+        assert_close(
+            &format!("case {c} positioned"),
+            &matrix(&trace["positioned"]),
+            &matrix(&case["positioned"]),
+            1e-9,
+        );
+    }
+    for (h, want) in case["weights"].as_array().unwrap().iter().enumerate() {
+        assert_close(
+            &format!("case {c} ({kind}) head {h} weights"),
+            &matrix(&trace["heads"][h]["weights"]),
+            &matrix(want),
+            1e-9,
+        );
+    }
+    assert_close(
+        &format!("case {c} ({kind}) output"),
+        &matrix(&trace["output"]),
+        &matrix(&case["output"]),
+        1e-9,
+    );
+}
+
+#[test]
+fn every_kind_equals_pytorch_in_the_core_and_the_command() {
+    for (c, case) in cases().iter().enumerate() {
+        let model = read_state(&case["state"].to_string()).expect("the fixture reads");
+        let trace = attention_explorer::core::report::trace_json(&Trace::of(&model));
+        check(c, &trace, case);
+        // A written state reads back to the same model.
+        assert_eq!(read_state(&write_state(&model)).unwrap(), model, "case {c}");
+    }
+    for (c, case) in cases().iter().enumerate().step_by(4) {
+        let out = Command::new(env!("CARGO_BIN_EXE_attention-trace"))
+            .args(["--state", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(case["state"].to_string().as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert!(out.status.success());
+        check(c, &serde_json::from_slice(&out.stdout).unwrap(), case);
+    }
+}
+
+#[test]
+fn the_two_conventions_differ_from_d_k_4() {
+    let case = cases()
+        .into_iter()
+        .find(|c| {
+            c["state"]["positions"]["kind"] == "rope_half"
+                && c["state"]["heads"][0]["w_query"][0]
+                    .as_array()
+                    .unwrap()
+                    .len()
+                    == 4
+        })
+        .unwrap();
+    let model = read_state(&case["state"].to_string()).unwrap();
+    let [half, interleaved] = both_conventions(&model).unwrap();
+    assert!(largest_weight_difference(&half, &interleaved) > 1e-6);
+    assert_eq!(half.heads[0].weights, Trace::of(&model).heads[0].weights);
+}
+
+#[test]
+fn bad_positions_are_named() {
+    let mut state: Value = serde_json::from_str(&write_state(&dog())).unwrap();
+    for (positions, says) in [
+        (
+            json!({"kind": "spiral"}),
+            "positions.kind: unknown kind “spiral”",
+        ),
+        (
+            json!({"kind": "sinusoidal", "base": 0}),
+            "positions.base: the base must be a number above 1",
+        ),
+        (
+            json!({"kind": "sinusoidal", "base": "big"}),
+            "positions.base: must be a number",
+        ),
+        (
+            json!({"kind": "learned", "learned": [[1.0, 2.0]]}),
+            "positions.learned: has 1 rows, expected 9",
+        ),
+        (json!({"kind": "learned"}), "positions.learned: missing"),
+        (
+            json!({"kind": "rope_half", "base": 100}),
+            "positions: RoPE rotates pairs of components, so d_k must be even; head 0 has d_k = 3",
+        ),
+        (
+            json!({"kind": "none", "angle": 1}),
+            "positions.angle: unknown field",
+        ),
+        (json!("none"), "positions: expected an object"),
+    ] {
+        state["version"] = json!(2);
+        state["positions"] = positions;
+        let err = read_state(&state.to_string()).unwrap_err().to_string();
+        assert!(err.starts_with(says), "{err:?} should start with {says:?}");
+    }
+    // An odd d_k with RoPE on is refused as an edit too, with the same words.
+    let rope = dog()
+        .resized(
+            Dims {
+                d_in: 2,
+                d_k: 4,
+                d_v: 3,
+                heads: 1,
+            },
+            1,
+        )
+        .unwrap()
+        .with_positions_of("rope_half", 100.0, 1)
+        .unwrap();
+    let err = rope
+        .resized(
+            Dims {
+                d_in: 2,
+                d_k: 3,
+                d_v: 3,
+                heads: 1,
+            },
+            1,
+        )
+        .unwrap_err();
+    assert!(err.contains("d_k must be even"), "{err}");
+}
+
+#[test]
+fn learned_positions_belong_to_places() {
+    let model = dog().with_positions_of("learned", 1e4, 7).unwrap();
+    let Positions::Learned(table) = model.positions().clone() else {
+        panic!()
+    };
+    assert_eq!(table.shape(), (9, 2));
+    let longer = model
+        .with_sentence(
+            &format!("{} again", model.sentence()),
+            7,
+            &Default::default(),
+        )
+        .unwrap();
+    let Positions::Learned(grown) = longer.positions().clone() else {
+        panic!()
+    };
+    assert_eq!(grown.rows(0, 9), table.rows(0, 9), "places kept their rows");
+    assert_eq!(grown.nrows(), 10);
+}
+
+#[test]
+fn gradients_go_through_positions() {
+    for kind in ["learned", "rope_half", "rope_interleaved", "sinusoidal"] {
+        let base = dog()
+            .resized(
+                Dims {
+                    d_in: 2,
+                    d_k: 4,
+                    d_v: 3,
+                    heads: 1,
+                },
+                3,
+            )
+            .unwrap()
+            .with_positions_of(kind, 100.0, 3)
+            .unwrap();
+        let objective = Objective::from_value(
+            &json!({"attend": [{"head": 0, "query": 6, "key": 2}]}),
+            &base,
+        )
+        .unwrap();
+        let g = gradients(&base, &objective);
+        let mut targets = vec![
+            (
+                Editable::Weight(0, Projection::Query),
+                g.heads[0].w_query.clone(),
+            ),
+            (Editable::Embedding, g.embedding.clone()),
+        ];
+        if kind == "learned" {
+            targets.push((Editable::Positions, g.positions.clone().unwrap()));
+        }
+        for (target, grad) in targets {
+            let m = base.matrix(target).unwrap().clone();
+            for i in 0..m.nrows() {
+                for j in 0..m.ncols() {
+                    let h = 1e-6;
+                    let (mut up, mut down) = (base.clone(), base.clone());
+                    up.set(target, i, j, m[(i, j)] + h);
+                    down.set(target, i, j, m[(i, j)] - h);
+                    let numeric = (gradients(&up, &objective).loss
+                        - gradients(&down, &objective).loss)
+                        / (2.0 * h);
+                    assert!(
+                        (numeric - grad[(i, j)]).abs() <= 1e-6,
+                        "{kind} {target:?}[{i}][{j}]: {numeric} against {}",
+                        grad[(i, j)]
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_shuffle_always_moves_something_and_keeps_every_word() {
+    for n in 2..12 {
+        for seed in 0..20 {
+            let o = order(n, Reorder::Shuffle(seed));
+            assert_ne!(o, (0..n).collect::<Vec<_>>(), "n {n} seed {seed}");
+            let mut sorted = o.clone();
+            sorted.sort();
+            assert_eq!(sorted, (0..n).collect::<Vec<_>>());
+            assert_eq!(order(n, Reorder::ShuffleAfterFirst(seed))[0], 0);
+        }
+    }
+    assert_eq!(order(3, Reorder::Reverse), vec![2, 1, 0]);
+    assert_eq!(order(3, Reorder::Swap(0, 2)), vec![2, 1, 0]);
+}
+
+#[test]
+fn under_the_mask_the_first_word_does_not_see_the_others_move() {
+    let model = dog();
+    let o = order(model.tokens().len(), Reorder::ShuffleAfterFirst(4));
+    let after = reordered(&model, &o).unwrap();
+    let moves = output_moves(&Trace::of(&model), &Trace::of(&after), &o);
+    assert!(moves[0] <= 1e-15, "{moves:?}");
+    assert!(
+        moves.iter().any(|&d| d > 1e-3),
+        "later words see the order through the mask"
+    );
+}
+
+fn seeded(words: usize, seed: u64) -> Model {
+    let sentence: Vec<String> = (0..words).map(|i| format!("w{i}")).collect();
+    Model::seeded(
+        &sentence.join(" "),
+        Dims {
+            d_in: 4,
+            d_k: 4,
+            d_v: 3,
+            heads: 2,
+        },
+        seed,
+        false,
+        Scale::SqrtDk,
+    )
+    .unwrap()
+}
+
+proptest! {
+    #[test]
+    fn without_positions_attention_only_moves_the_rows(words in 2usize..10, seed in 0u64..1000, shuffle in 0u64..1000) {
+        let model = seeded(words, seed);
+        let o = order(words, Reorder::Shuffle(shuffle));
+        let after = reordered(&model, &o).unwrap();
+        let moves = output_moves(&Trace::of(&model), &Trace::of(&after), &o);
+        prop_assert!(moves.iter().all(|&d| d <= 1e-12), "{:?}", moves);
+        for kind in ["sinusoidal", "learned", "rope_half"] {
+            let with = model.with_positions_of(kind, 10_000.0, seed).unwrap();
+            let after = reordered(&with, &o).unwrap();
+            let moves = output_moves(&Trace::of(&with), &Trace::of(&after), &o);
+            prop_assert!(moves.iter().any(|&d| d > 1e-9), "{}: {:?}", kind, moves);
+        }
+    }
+
+    #[test]
+    fn a_rope_score_depends_only_on_the_distance(
+        q in proptest::collection::vec(-3.0f64..3.0, 6),
+        k in proptest::collection::vec(-3.0f64..3.0, 6),
+        p in 0usize..40, r in 0usize..40, shift in 0usize..40,
+        interleaved in any::<bool>(),
+    ) {
+        let pairs = if interleaved { Rope::Interleaved } else { Rope::Half };
+        let here = rotated_score(&q, p, &k, r, 10_000.0, pairs);
+        let there = rotated_score(&q, p + shift, &k, r + shift, 10_000.0, pairs);
+        prop_assert!((here - there).abs() <= 1e-9 * (1.0 + here.abs()), "{} against {}", here, there);
+    }
+}
+
+#[test]
+fn the_lab_s_shift_figure_is_zero_to_rounding() {
+    let model = seeded(6, 3)
+        .with_positions_of("rope_interleaved", 100.0, 3)
+        .unwrap();
+    let d = rope_shift_diff(&model, &Trace::of(&model), 0, 3).unwrap();
+    assert!(d <= 1e-12, "{d}");
+    assert_eq!(
+        rope_shift_diff(&dog(), &Trace::of(&dog()), 0, 3),
+        None,
+        "odd d_k"
+    );
+}
