@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 use crate::core::pytorch::pytorch_script;
 use crate::core::report::trace_json;
 use crate::core::state::write_state;
+use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::use_app;
 
 /// Offers `text` as a file called `name`.
@@ -90,33 +91,41 @@ pub fn Files() -> impl IntoView {
 }
 
 /// "Copy as PyTorch": the script goes to the clipboard (where the browser allows) and is shown.
+/// Its writer is a wasm chunk of its own, fetched on the first click; each click writes the
+/// script of the model as it is then.
 #[component]
 pub fn CopyPytorch() -> impl IntoView {
-    let state = use_app();
-    let script = RwSignal::new(None::<String>);
-    let copy = move |_| {
-        // With the training lab's target, the script also takes the loss's gradients.
-        let objective = state.objective.get_untracked();
-        let text = state
-            .model
-            .with_untracked(|m| pytorch_script(m, objective.as_ref()));
-        let clipboard = window().navigator().clipboard();
-        let written = clipboard.write_text(&text);
-        // Refused without focus or in a sandboxed frame: the script is shown to copy by hand.
-        leptos::task::spawn_local(async move {
-            wasm_bindgen_futures::JsFuture::from(written).await.ok();
-        });
-        script.set(Some(text));
-    };
+    let clicks = RwSignal::new(0u32);
     view! {
-        <button type="button" data-action="copy-pytorch" on:click=copy title="A Python script computing every step with PyTorch from these exact numbers">
+        <button type="button" data-action="copy-pytorch" on:click=move |_| clicks.update(|c| *c += 1) title="A Python script computing every step with PyTorch from these exact numbers">
             "Copy as PyTorch"
         </button>
-        {move || script.get().map(|s| view! {
-            <div class="pytorch">
-                <p class="note">"Copied (if the browser allowed it). Paste it into a notebook; it prints the weights and "<code>"output"</code>"."</p>
-                <pre data-export="pytorch" tabindex="0">{s}</pre>
-            </div>
-        })}
+        {move || (clicks.get() > 0).then(|| view! { <Loaded load=pytorch_panel what="the script"/> })}
+    }
+}
+
+chunk! {
+    /// The PyTorch script's writer and its panel.
+    pytorch_panel => PytorchPanel().into_any()
+}
+
+#[component]
+fn PytorchPanel() -> impl IntoView {
+    let state = use_app();
+    // With the training lab's target, the script also takes the loss's gradients.
+    let objective = state.objective.get_untracked();
+    let text = state
+        .model
+        .with_untracked(|m| pytorch_script(m, objective.as_ref()));
+    let written = window().navigator().clipboard().write_text(&text);
+    // Refused without focus or in a sandboxed frame: the script is shown to copy by hand.
+    leptos::task::spawn_local(async move {
+        wasm_bindgen_futures::JsFuture::from(written).await.ok();
+    });
+    view! {
+        <div class="pytorch">
+            <p class="note">"Copied (if the browser allowed it). Paste it into a notebook; it prints the weights and "<code>"output"</code>"."</p>
+            <pre data-export="pytorch" tabindex="0">{text}</pre>
+        </div>
     }
 }

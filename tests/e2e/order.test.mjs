@@ -61,14 +61,14 @@ test('the order lab: no change without positions, a visible one with them, the m
   const stat = (name) => page.$eval(`[data-stat="${name}"]`, (e) => Number(e.dataset.value));
   await page.click('[data-action="order-shuffle"]');
   assert.ok(await stat('order_max_diff') <= 1e-12, `no positions: ${await stat('order_max_diff')}`);
-  assert.match(await page.textContent('.lab-verdict'), /^No positions: every word's output row is the same numbers in its new place/);
+  assert.match(await page.textContent('#lab-order .lab-verdict'), /^No positions: every word's output row is the same numbers in its new place/);
   assert.equal(await stat('order_first_diff'), 0);
   assert.ok(await stat('rope_shift_diff') <= 1e-12);
   assert.ok(await stat('rope_convention_diff') > 1e-6, 'the two conventions differ on d_k = 4');
   for (const kind of ['sinusoidal', 'rope_half']) {
     await choose(page, kind);
     await page.waitForFunction(() => Number(document.querySelector('[data-stat="order_max_diff"]').dataset.value) > 1e-6);
-    assert.match(await page.textContent('.lab-verdict'), /positions the numbers change/);
+    assert.match(await page.textContent('#lab-order .lab-verdict'), /positions the numbers change/);
   }
   await page.click('[data-action="order-reverse"]');
   assert.ok(await stat('order_max_diff') > 1e-6);

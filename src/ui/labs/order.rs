@@ -102,8 +102,13 @@ pub fn OrderLab() -> impl IntoView {
                 "No positions: every word's output row is the same numbers in its new place (largest difference {d}), so attention alone cannot tell the two sentences apart. It is permutation-equivariant: shuffle the input, and the output is shuffled the same way, nothing more."
             ),
             k => format!(
-                "With {} positions the numbers change: a word's output row moves by up to {d}. The model now sees where each word is.",
-                k.replace('_', " ")
+                "With {} the numbers change: a word's output row moves by up to {d}. The model now sees where each word is.",
+                match k {
+                    "sinusoidal" => "sinusoidal positions",
+                    "learned" => "learned positions",
+                    "rope_half" => "RoPE (pairs i, i + d/2)",
+                    _ => "RoPE (pairs 2i, 2i + 1)",
+                }
             ),
         }
     };
@@ -123,7 +128,7 @@ pub fn OrderLab() -> impl IntoView {
         })
     };
     // Head 0's weights under convention `i` (0: half, 1: interleaved).
-    let weights = |name: &'static str, i: usize| {
+    let weights = |name: &'static str, title: &'static str, i: usize| {
         let matrix: Signal<DMatrix<f64>> = Memo::new(move |_| {
             conventions.with(|c| {
                 c.as_ref()
@@ -132,7 +137,7 @@ pub fn OrderLab() -> impl IntoView {
         })
         .into();
         view! {
-            <MatrixView name title=name matrix row_labels=state.words.into() col_labels=state.words.into() heat=Heat::Unit lab=true/>
+            <MatrixView name title matrix row_labels=state.words.into() col_labels=state.words.into() heat=Heat::Unit lab=true/>
         }
     };
     view! {
@@ -172,8 +177,8 @@ pub fn OrderLab() -> impl IntoView {
             }.into_any(),
         }}
         <div class="heads">
-            {weights("weights_rope_half", 0)}
-            {weights("weights_rope_interleaved", 1)}
+            {weights("weights_rope_half", "head 0 weights, pairs (i, i + d/2)", 0)}
+            {weights("weights_rope_interleaved", "head 0 weights, pairs (2i, 2i + 1)", 1)}
         </div>
         {move || matches!(kind.get(), "none").then_some(view! { <p class="note">"Choose the positions in the settings above (Positions) and shuffle again."</p> })}
     }

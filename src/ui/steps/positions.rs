@@ -8,8 +8,9 @@ use nalgebra::DMatrix;
 use crate::core::heatmap::Heat;
 use crate::core::model::Editable;
 use crate::core::pipeline::Step;
-use crate::core::positions::Positions;
+use crate::core::positions::{theta, Positions};
 use crate::ui::matrix::{index_labels, MatrixView};
+use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{StepSection, StepText};
 use crate::ui::steps::projections::editable_table;
@@ -33,17 +34,28 @@ fn rotation_picture(
     words: Vec<String>,
     followed: usize,
 ) -> impl IntoView {
-    let theta = base.powf(-2.0 * pair as f64 / d as f64);
+    let theta = theta(base, pair, d);
+    // A word is written only where it does not fall on another's (the slow pairs' spokes
+    // bunch up); the followed token's always is.
+    let mut written: Vec<f64> = Vec::new();
     let spokes = words
         .into_iter()
         .enumerate()
         .map(|(p, w)| {
             let angle = theta * p as f64;
+            let apart = |a: &f64| {
+                let d = (angle - a).rem_euclid(std::f64::consts::TAU);
+                d.min(std::f64::consts::TAU - d) < 0.35
+            };
+            let label = (p == followed || !written.iter().any(apart)).then(|| {
+                written.push(angle);
+                let (lx, ly) = (50.0 + 46.0 * angle.cos(), 50.0 - 46.0 * angle.sin());
+                view! { <text x=format!("{lx:.1}") y=format!("{ly:.1}") text-anchor="middle" dominant-baseline="middle">{w}</text> }
+            });
             let (x, y) = (50.0 + 38.0 * angle.cos(), 50.0 - 38.0 * angle.sin());
-            let (lx, ly) = (50.0 + 46.0 * angle.cos(), 50.0 - 46.0 * angle.sin());
             view! {
                 <line x1="50" y1="50" x2=format!("{x:.1}") y2=format!("{y:.1}") class:followed=p == followed data-place=p.to_string()/>
-                <text x=format!("{lx:.1}") y=format!("{ly:.1}") text-anchor="middle" dominant-baseline="middle">{w}</text>
+                {label}
             }
         })
         .collect_view();
@@ -59,7 +71,7 @@ fn rotation_picture(
 }
 
 #[component]
-pub fn PositionsStep() -> impl IntoView {
+fn PositionsBody() -> impl IntoView {
     let state = use_app();
     let positions = Memo::new(move |_| state.model.with(|m| m.positions().clone()));
     let table: Signal<DMatrix<f64>> = Memo::new(move |_| {
@@ -90,7 +102,8 @@ pub fn PositionsStep() -> impl IntoView {
         .into_any(),
         Positions::Sinusoidal { .. } => view! {
             <div class="heads">
-                <MatrixView name="positions" title="positions P" matrix=table row_labels=state.words.into() col_labels=labels heat=Heat::Signed highlight_row=state.selected/>
+                // By place, not by word: positions belong to places.
+                <MatrixView name="positions" title="positions P" corner="place" matrix=table row_labels=index_labels(move || table.with(|m| m.nrows())) col_labels=labels heat=Heat::Signed/>
                 <MatrixView name="positioned" title="X + P" matrix=positioned row_labels=state.words.into() col_labels=labels heat=Heat::Signed highlight_row=state.selected/>
             </div>
         }
@@ -116,10 +129,21 @@ pub fn PositionsStep() -> impl IntoView {
         }
     }
     };
+    body
+}
+
+chunk! {
+    /// The step's tables and pictures: a visit sees them only once it turns positions on.
+    positions_body => PositionsBody().into_any()
+}
+
+#[component]
+pub fn PositionsStep() -> impl IntoView {
+    let state = use_app();
     view! {
         <Show when=move || Step::Positions.on_page(state.shape.get())>
             <StepSection step=Step::Positions text=&TEXT>
-                {body}
+                <Loaded load=positions_body what="the step"/>
             </StepSection>
         </Show>
     }
