@@ -333,3 +333,46 @@ fn the_lab_s_shift_figure_is_zero_to_rounding() {
         "odd d_k"
     );
 }
+
+/// "Copy as PyTorch" of every kind, run by torch when it is installed (`PYTHON`; else it says
+/// so and passes: CI's machine has no torch): its output equals the page's.
+#[test]
+fn the_pytorch_script_of_every_kind_computes_the_same_output() {
+    use attention_explorer::core::pytorch::pytorch_script;
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let has_torch = Command::new(&python)
+        .args(["-c", "import torch"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_torch {
+        eprintln!("SKIPPED: {python} has no torch (set PYTHON to one that does)");
+        return;
+    }
+    for case in cases().iter().step_by(2) {
+        let model = read_state(&case["state"].to_string()).unwrap();
+        let script = pytorch_script(&model, None)
+            + "import json\nprint('JSON', json.dumps(output.tolist()))\n";
+        let out = Command::new(&python)
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let json = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("JSON "))
+            .unwrap();
+        let got = matrix(&serde_json::from_str(json).unwrap());
+        let kind = case["state"]["positions"]["kind"].as_str().unwrap();
+        assert_close(
+            &format!("torch's output ({kind})"),
+            &got,
+            &Trace::of(&model).output,
+            1e-12,
+        );
+    }
+}

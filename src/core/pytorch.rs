@@ -65,7 +65,7 @@ fn positions_code(model: &Model, grad: bool, s: &mut String) -> (&'static str, &
                 "# Sinusoidal positions: PE[p, 2i] = sin(p / base^(2i/d_in)), PE[p, 2i+1] = cos(…).\n\
                  base = {}\n\
                  place = torch.arange(len(words), dtype=torch.float64)[:, None]\n\
-                 column = torch.arange(embedded.shape[1])\n\
+                 column = torch.arange(embedded.shape[1], dtype=torch.float64)\n\
                  angle = place / base ** ((column - column % 2) / embedded.shape[1])\n\
                  positions = torch.where(column % 2 == 0, torch.sin(angle), torch.cos(angle))\n\
                  positioned = embedded + positions",
