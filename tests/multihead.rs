@@ -421,3 +421,20 @@ fn new_random_projections_keep_the_biases_and_the_output_projection() {
         Trace::of(&model).output.shape()
     );
 }
+
+#[test]
+fn re_initialising_draws_the_output_projection_of_the_same_shape() {
+    use attention_explorer::core::edit::{Document, Edit};
+    // bias=False: no in_proj_bias, no out_proj.bias.
+    let model = read_torch_file(&cases()[2]["torch"].to_string()).unwrap();
+    assert!(model.output().unwrap().b_output.is_none());
+    let mut doc = Document::new(model.clone());
+    doc.apply(Edit::Reinitialise, None).unwrap();
+    let again = doc.model.output().unwrap();
+    assert!(again.b_output.is_none());
+    assert_eq!(
+        again.w_output.shape(),
+        model.output().unwrap().w_output.shape()
+    );
+    assert_ne!(again.w_output, model.output().unwrap().w_output);
+}

@@ -376,3 +376,43 @@ fn the_pytorch_script_of_every_kind_computes_the_same_output() {
         );
     }
 }
+
+#[test]
+fn adam_steps_past_a_matrix_without_a_gradient() {
+    use attention_explorer::core::gradient::{train, Optimizer};
+    // W_output gets no gradient from an attention target; the learned table after it still trains.
+    let model = dog()
+        .with_positions_of("learned", 1e4, 2)
+        .unwrap()
+        .with_output_on(true, 2)
+        .unwrap();
+    let objective = Objective::from_value(
+        &json!({"attend": [{"head": 0, "query": 6, "key": 1}]}),
+        &model,
+    )
+    .unwrap();
+    let (losses, trained) = train(&model, &objective, Optimizer::Adam { lr: 0.05 }, 3);
+    assert!(losses[3] < losses[0], "{losses:?}");
+    assert_ne!(trained.positions(), model.positions(), "the table trained");
+    assert_eq!(trained.output(), model.output(), "W_output had no gradient");
+}
+
+#[test]
+fn positions_do_not_go_out_as_a_multihead_attention() {
+    // Shaped as PyTorch's module (d_k = d_v = E/H): only the positions are in the way.
+    let model = dog()
+        .resized(
+            Dims {
+                d_in: 2,
+                d_k: 2,
+                d_v: 2,
+                heads: 1,
+            },
+            1,
+        )
+        .unwrap();
+    assert!(attention_explorer::core::multihead::to_state_dict(&model).is_ok());
+    let model = model.with_positions_of("sinusoidal", 1e4, 1).unwrap();
+    let err = attention_explorer::core::multihead::to_state_dict(&model).unwrap_err();
+    assert!(err.contains("no positions"), "{err}");
+}

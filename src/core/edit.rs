@@ -215,7 +215,7 @@ pub fn apply(
                 model.scale,
             )?
             .with_biases_on(model.has_biases(), *seed)?
-            .with_output_on(model.output().is_some(), *seed)?;
+            .with_output_drawn_like(model, *seed)?;
             let positions = model.positions();
             let base = positions.base().unwrap_or(DEFAULT_BASE);
             let next = match positions {

@@ -581,9 +581,10 @@ impl Optimizer {
 #[derive(Clone, Debug)]
 pub struct Trainer {
     optimizer: Optimizer,
-    step: i32,
-    /// Adam's first and second moments, one pair per trained matrix, in [`trained`]'s order.
-    moments: Vec<(DMatrix<f64>, DMatrix<f64>)>,
+    /// Adam's state per trained matrix: its first and second moments and its own step count
+    /// (a matrix without a gradient is skipped, as torch.optim skips a parameter whose grad is
+    /// None: W_output under an attention target).
+    moments: Vec<Moments>,
 }
 
 impl Trainer {
@@ -591,7 +592,6 @@ impl Trainer {
     pub fn new(optimizer: Optimizer) -> Trainer {
         Trainer {
             optimizer,
-            step: 0,
             moments: Vec::new(),
         }
     }
@@ -604,8 +604,7 @@ impl Trainer {
     /// One step on `model`; returns the gradients it took (their loss is the loss before it).
     pub fn step(&mut self, model: &mut Model, objective: &Objective) -> Gradients {
         let g = gradients(model, objective);
-        self.step += 1;
-        for (k, target) in trained(model, &objective.train).into_iter().enumerate() {
+        for target in trained(model, &objective.train) {
             let (Some(grad), Some(p)) = (gradient_of(&g, target), model.matrix_mut(target)) else {
                 continue;
             };
@@ -615,16 +614,26 @@ impl Trainer {
                     const B1: f64 = 0.9;
                     const B2: f64 = 0.999;
                     const EPS: f64 = 1e-8;
-                    if self.moments.len() <= k {
-                        let zeros = DMatrix::zeros(grad.nrows(), grad.ncols());
-                        self.moments.push((zeros.clone(), zeros));
-                    }
-                    let (m, v) = &mut self.moments[k];
+                    let k = match self.moments.iter().position(|s| s.of == target) {
+                        Some(k) => k,
+                        None => {
+                            let zeros = DMatrix::zeros(grad.nrows(), grad.ncols());
+                            self.moments.push(Moments {
+                                of: target,
+                                m: zeros.clone(),
+                                v: zeros,
+                                steps: 0,
+                            });
+                            self.moments.len() - 1
+                        }
+                    };
+                    let Moments { m, v, steps, .. } = &mut self.moments[k];
+                    *steps += 1;
                     // As torch.optim.Adam's single-tensor path orders the arithmetic.
                     m.zip_apply(grad, |m, g| *m += (g - *m) * (1.0 - B1));
                     v.zip_apply(grad, |v, g| *v = *v * B2 + g * g * (1.0 - B2));
-                    let correction1 = 1.0 - B1.powi(self.step);
-                    let correction2_sqrt = (1.0 - B2.powi(self.step)).sqrt();
+                    let correction1 = 1.0 - B1.powi(*steps);
+                    let correction2_sqrt = (1.0 - B2.powi(*steps)).sqrt();
                     let step_size = lr / correction1;
                     for ((p, &m), &v) in p.iter_mut().zip(m.iter()).zip(v.iter()) {
                         *p -= step_size * m / (v.sqrt() / correction2_sqrt + EPS);
@@ -634,6 +643,15 @@ impl Trainer {
         }
         g
     }
+}
+
+/// Adam's state for one matrix.
+#[derive(Clone, Debug)]
+struct Moments {
+    of: Editable,
+    m: DMatrix<f64>,
+    v: DMatrix<f64>,
+    steps: i32,
 }
 
 /// The matrices `train` names that the model has, in a fixed order: the embedding, then each

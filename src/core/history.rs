@@ -134,7 +134,8 @@ pub fn model_bytes(model: &Model) -> usize {
             .sum::<usize>()
         + model.output().map_or(0, |o| {
             o.w_output.len() + o.b_output.as_ref().map_or(0, |b| b.len())
-        });
+        })
+        + model.matrix(Editable::Positions).map_or(0, |t| t.len());
     numbers * std::mem::size_of::<f64>() + model.sentence().len()
 }
 

@@ -545,6 +545,17 @@ impl Model {
         self.clone().with_output(output)
     }
 
+    /// The output projection of `like` (if it has one) drawn again from `seed` for this model's
+    /// heads, keeping its width d_out and whether it has a bias.
+    pub fn with_output_drawn_like(self, like: &Model, seed: u64) -> Result<Model, String> {
+        let width = self.heads.iter().map(Head::d_v).sum();
+        let output = like
+            .output
+            .as_ref()
+            .map(|o| seeded_output(seed, width, o.w_output.ncols(), o.b_output.is_some()));
+        self.with_output(output)
+    }
+
     /// The same model with `biases` (one per head) or none.
     pub fn with_biases(&self, biases: Option<Vec<Biases>>) -> Result<Model, String> {
         let mut heads = self.heads.clone();

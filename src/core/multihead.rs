@@ -12,6 +12,7 @@ use nalgebra::DMatrix;
 use serde_json::{json, Value};
 
 use super::model::{Biases, Head, Model, OutputProjection, Projection, Scale};
+use super::positions::Positions;
 use super::state::{check_sentence, MAX_ABS_VALUE, MAX_DIM, MAX_HEADS};
 
 /// One tensor of a state dict: its shape (1 or 2 dimensions) and its numbers, row-major.
@@ -444,6 +445,12 @@ pub fn to_state_dict(model: &Model) -> Result<(Value, usize), String> {
     }
     if model.scale != Scale::SqrtDk {
         return Err("nn.MultiheadAttention scales by √dₖ: choose ÷√dₖ".into());
+    }
+    if *model.positions() != Positions::None {
+        return Err(
+            "nn.MultiheadAttention has no positions (a model adds them before it): choose none"
+                .into(),
+        );
     }
     let bias = model.has_biases() || model.output().is_some_and(|o| o.b_output.is_some());
     let rows = |m: &DMatrix<f64>| -> Value {

@@ -39,8 +39,11 @@ pub const MAX_ABS_VALUE: f64 = 1e6;
 /// The longest state read: a model at every limit, each number written with all its digits
 /// (at most 24 characters and a comma), plus room for the sentence and brackets. Anything
 /// longer is refused before parsing, so a huge link or file costs nothing.
-pub const MAX_STATE_BYTES: usize =
-    25 * (MAX_TOKENS * MAX_DIM + (MAX_HEADS * 3 + MAX_HEADS) * MAX_DIM * MAX_DIM) + 256 * 1024;
+pub const MAX_STATE_BYTES: usize = 25 * (MAX_TOKENS * MAX_DIM // the embedding
+        + (MAX_HEADS * 3 + MAX_HEADS) * MAX_DIM * MAX_DIM // the weights and W_output
+        + MAX_TOKENS * MAX_DIM // a learned table
+        + MAX_HEADS * 3 * MAX_DIM + MAX_DIM) // the biases and b_output
+        + 256 * 1024;
 
 /// Why a state was refused: the field (a JSON path such as `heads[0].w_query[1]`) and the problem.
 #[derive(Clone, Debug, PartialEq, Eq)]

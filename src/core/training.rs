@@ -7,7 +7,7 @@ use super::gradient::{
     output_shape, second_key, Goal, Objective, Optimizer, Param, Target, Trainer, DEFAULT_LR,
 };
 use super::labs::fmt_significant;
-use super::model::{seeded_output, Head, Model, Projection, Scale};
+use super::model::{Head, Model, Projection, Scale};
 use super::presets::RASCHKA_SENTENCE;
 use super::torch_rng::TorchRng;
 use super::trace::Trace;
@@ -332,13 +332,7 @@ pub fn scrambled(model: &Model, seed: u64) -> Model {
     // Biases and the output projection stay, drawn again too.
     .and_then(|m| m.with_positions(model.positions().clone()))
     .and_then(|m| m.with_biases_on(model.has_biases(), seed))
-    .and_then(|m| {
-        let width = m.heads().iter().map(|h| h.d_v()).sum();
-        let output = model
-            .output()
-            .map(|o| seeded_output(seed, width, o.w_output.ncols(), o.b_output.is_some()));
-        m.with_output(output)
-    })
+    .and_then(|m| m.with_output_drawn_like(model, seed))
     .unwrap_or_else(|_| model.clone())
 }
 

@@ -188,7 +188,7 @@ test('the scripting API refuses what a learner could not type', async () => {
       api.load('{"version": 1'),
       api.load(42),
       api.load({ version: 3 }),
-      api.load(' '.repeat(27_000_000)),
+      api.load(' '.repeat(28_000_000)),
     ];
   });
   const expected = [
@@ -202,7 +202,7 @@ test('the scripting API refuses what a learner could not type', async () => {
     /^state: not valid JSON \(EOF while parsing/,
     'state: expected a JSON object',
     'version: unsupported version 3; this app reads versions 1 and 2',
-    /^state: 27000000 bytes is more than a model at every limit needs/,
+    /^state: 28000000 bytes is more than a model at every limit needs/,
   ];
   assert.equal(answers.length, expected.length);
   expected.forEach((e, i) => (typeof e === 'string' ? assert.equal(answers[i], e) : assert.match(answers[i], e)));
@@ -256,7 +256,7 @@ test('a pasted state ("Save, load or share"): truncated, not JSON, wrong version
     [good.slice(0, 40), /^Not loaded: state: not valid JSON/],
     ['{}', /^Not loaded: version: missing; expected 1/],
     [good.replace('"version":1', '"version":0'), /^Not loaded: version: unsupported version 0/],
-    [' '.repeat(27_000_000), /^Not loaded: state: 27000000 bytes is more than a model at every limit needs/],
+    [' '.repeat(28_000_000), /^Not loaded: state: 28000000 bytes is more than a model at every limit needs/],
   ]) {
     await page.evaluate((text) => {
       const area = document.querySelector('[data-control="state"]');
