@@ -438,3 +438,27 @@ fn re_initialising_draws_the_output_projection_of_the_same_shape() {
     );
     assert_ne!(again.w_output, model.output().unwrap().w_output);
 }
+
+#[test]
+fn an_output_as_wide_as_the_embedding_follows_d_in() {
+    use attention_explorer::core::model::Dims;
+    let model = dog().with_output_on(true, 1).unwrap();
+    assert_eq!(model.output().unwrap().w_output.shape(), (3, 2));
+    let wider = model
+        .resized(
+            Dims {
+                d_in: 4,
+                d_k: 3,
+                d_v: 3,
+                heads: 2,
+            },
+            1,
+        )
+        .unwrap();
+    assert_eq!(wider.output().unwrap().w_output.shape(), (6, 4));
+    assert_eq!(
+        wider.output().unwrap().w_output.view((0, 0), (3, 2)),
+        model.output().unwrap().w_output.view((0, 0), (3, 2)),
+        "the numbers that still fit are kept"
+    );
+}

@@ -826,8 +826,13 @@ impl Model {
         }
         if let Some(old) = &self.output {
             let width = model.heads.iter().map(Head::d_v).sum();
-            let mut fresh =
-                seeded_output(seed, width, old.w_output.ncols(), old.b_output.is_some());
+            // An output as wide as the embedding (nn.MultiheadAttention's) stays so.
+            let d_out = if old.w_output.ncols() == self.embedding.ncols() {
+                dims.d_in
+            } else {
+                old.w_output.ncols()
+            };
+            let mut fresh = seeded_output(seed, width, d_out, old.b_output.is_some());
             fresh.w_output = overlay(&fresh.w_output, &old.w_output);
             fresh.b_output = fresh
                 .b_output
