@@ -466,10 +466,14 @@ impl Model {
     /// projections take; the embedded sentence itself otherwise.
     pub fn positioned(&self) -> DMatrix<f64> {
         let embedded = self.embedded();
-        match self.positions.table(embedded.nrows(), embedded.ncols()) {
-            Some(table) => embedded + table,
-            None => embedded,
-        }
+        self.added_positions(&embedded).unwrap_or(embedded)
+    }
+
+    /// `embedded` plus the positions' table, if the positions are added to the embedding.
+    pub fn added_positions(&self, embedded: &DMatrix<f64>) -> Option<DMatrix<f64>> {
+        self.positions
+            .table(embedded.nrows(), embedded.ncols())
+            .map(|t| embedded + t)
     }
 
     /// What `from` adds beside its heads (the output projection, the positions), on this model.

@@ -5,7 +5,7 @@
 //! two RoPE conventions on the same weights.
 
 use super::model::Model;
-use super::positions::{rotated_score, Positions, Rope, DEFAULT_BASE};
+use super::positions::{rotate_from, Positions, Rope, DEFAULT_BASE};
 use super::trace::Trace;
 
 /// A way to reorder the words.
@@ -97,19 +97,18 @@ pub fn rope_shift_diff(model: &Model, trace: &Trace, head: usize, shift: usize) 
         .positions()
         .rope()
         .unwrap_or((DEFAULT_BASE, Rope::Half));
-    let n = h.queries.nrows();
-    let row =
-        |m: &nalgebra::DMatrix<f64>, i: usize| -> Vec<f64> { m.row(i).iter().copied().collect() };
-    let mut worst: f64 = 0.0;
-    for i in 0..n {
-        for j in 0..n {
-            let (q, k) = (row(&h.queries, i), row(&h.keys, j));
-            let here = rotated_score(&q, i, &k, j, base, pairs);
-            let there = rotated_score(&q, i + shift, &k, j + shift, base, pairs);
-            worst = worst.max((here - there).abs());
-        }
-    }
-    Some(worst)
+    // Every pair's score at once, with the rows at their places and `shift` further.
+    let scores = |first| {
+        rotate_from(&h.queries, base, pairs, first)
+            * rotate_from(&h.keys, base, pairs, first).transpose()
+    };
+    let (here, there) = (scores(0), scores(shift));
+    Some(
+        here.iter()
+            .zip(there.iter())
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max),
+    )
 }
 
 /// The learner's model under each RoPE convention at `base` (its own base if it has RoPE), for

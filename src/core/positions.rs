@@ -25,6 +25,16 @@ impl Rope {
     /// Both, in the order the page lists them.
     pub const ALL: [Rope; 2] = [Rope::Half, Rope::Interleaved];
 
+    /// Each of `d` components' column label, naming its pair: `0·p0`, `1·p1`, `2·p0`, … .
+    pub fn labels(self, d: usize) -> Vec<String> {
+        let mut labels: Vec<String> = (0..d).map(|j| j.to_string()).collect();
+        for (i, (a, b)) in self.pairs(d).into_iter().enumerate() {
+            labels[a] = format!("{a}·p{i}");
+            labels[b] = format!("{b}·p{i}");
+        }
+        labels
+    }
+
     /// The pairs of `d` components that rotate together, pair i by θᵢ·p.
     pub fn pairs(self, d: usize) -> Vec<(usize, usize)> {
         (0..d / 2)
@@ -202,10 +212,19 @@ pub fn seeded_table(seed: u64, n: usize, d_in: usize) -> DMatrix<f64> {
 /// `x` (a row per place, d even) with each pair rotated by `sign`·θᵢ·p: `sign` 1 is RoPE, −1
 /// undoes it (the backward pass: a rotation's transpose is the rotation back).
 pub fn rotate(x: &DMatrix<f64>, base: f64, pairs: Rope, sign: f64) -> DMatrix<f64> {
+    turn(x, base, pairs, sign, 0)
+}
+
+/// `x` rotated as if its rows stood at places `first`, `first` + 1, …
+pub fn rotate_from(x: &DMatrix<f64>, base: f64, pairs: Rope, first: usize) -> DMatrix<f64> {
+    turn(x, base, pairs, 1.0, first)
+}
+
+fn turn(x: &DMatrix<f64>, base: f64, pairs: Rope, sign: f64, first: usize) -> DMatrix<f64> {
     let mut out = x.clone();
     for p in 0..x.nrows() {
         let row: Vec<f64> = x.row(p).iter().copied().collect();
-        for (j, v) in rotate_at(&row, p, base, pairs, sign)
+        for (j, v) in rotate_at(&row, first + p, base, pairs, sign)
             .into_iter()
             .enumerate()
         {
@@ -216,7 +235,7 @@ pub fn rotate(x: &DMatrix<f64>, base: f64, pairs: Rope, sign: f64) -> DMatrix<f6
 }
 
 /// One row rotated as RoPE rotates place `p`.
-pub fn rotate_at(row: &[f64], p: usize, base: f64, pairs: Rope, sign: f64) -> Vec<f64> {
+fn rotate_at(row: &[f64], p: usize, base: f64, pairs: Rope, sign: f64) -> Vec<f64> {
     let d = row.len();
     let mut out = row.to_vec();
     for (i, (a, b)) in pairs.pairs(d).into_iter().enumerate() {
@@ -225,21 +244,4 @@ pub fn rotate_at(row: &[f64], p: usize, base: f64, pairs: Rope, sign: f64) -> Ve
         out[b] = row[b] * cos + row[a] * sin;
     }
     out
-}
-
-/// A query row at place `p` and a key row at place `q`, each rotated there, as their score
-/// (before scaling): with RoPE it depends on p − q only.
-pub fn rotated_score(
-    query: &[f64],
-    p: usize,
-    key: &[f64],
-    q: usize,
-    base: f64,
-    pairs: Rope,
-) -> f64 {
-    let (a, b) = (
-        rotate_at(query, p, base, pairs, 1.0),
-        rotate_at(key, q, base, pairs, 1.0),
-    );
-    a.iter().zip(&b).map(|(x, y)| x * y).sum()
 }

@@ -400,16 +400,7 @@ fn bias(field: &str, b: &[f64], width: usize, size: &str) -> Result<DMatrix<f64>
             format!("{} numbers, {size} is {width}", b.len()),
         ));
     }
-    if let Some((j, x)) = b
-        .iter()
-        .enumerate()
-        .find(|(_, x)| x.is_nan() || x.abs() > MAX_ABS_VALUE)
-    {
-        return Err(error(
-            format!("{field}[{j}]"),
-            format!("{x:e} is outside ±{MAX_ABS_VALUE:e}"),
-        ));
-    }
+    within(field, b)?;
     Ok(DMatrix::from_row_slice(1, width, b))
 }
 
@@ -470,19 +461,26 @@ fn matrix(
                 ),
             ));
         }
-        if let Some((j, x)) = row
-            .iter()
-            .enumerate()
-            .find(|(_, x)| x.is_nan() || x.abs() > MAX_ABS_VALUE)
-        {
-            return Err(error(
-                format!("{field}[{i}][{j}]"),
-                format!("{x:e} is outside ±{MAX_ABS_VALUE:e}"),
-            ));
-        }
+        within(&format!("{field}[{i}]"), row)?;
     }
     let flat: Vec<f64> = rows.concat();
     Ok(DMatrix::from_row_slice(rows.len(), cols, &flat))
+}
+
+/// Every number of `row` (the field `field`) finite and within ±MAX_ABS_VALUE; the error names
+/// the first that is not (`heads[0].b_key[2]`).
+fn within(field: &str, row: &[f64]) -> Result<(), StateError> {
+    match row
+        .iter()
+        .enumerate()
+        .find(|(_, x)| x.is_nan() || x.abs() > MAX_ABS_VALUE)
+    {
+        Some((j, x)) => Err(error(
+            format!("{field}[{j}]"),
+            format!("{x:e} is outside ±{MAX_ABS_VALUE:e}"),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Sizes within the limits: d_in, d_k, d_v from 1 to [`MAX_DIM`], heads from 1 to

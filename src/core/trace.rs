@@ -73,10 +73,7 @@ impl Trace {
     /// Runs the model on its sentence.
     pub fn of(model: &Model) -> Trace {
         let embedded = model.embedded();
-        let positioned = model
-            .positions()
-            .table(embedded.nrows(), embedded.ncols())
-            .map(|t| &embedded + t);
+        let positioned = model.added_positions(&embedded);
         let x = positioned.as_ref().unwrap_or(&embedded);
         let rope = model.positions().rope();
         let heads: Vec<HeadTrace> = model
@@ -121,10 +118,7 @@ impl Trace {
             return (Trace::of(model), true);
         }
         let embedded = model.embedded();
-        let positioned = model
-            .positions()
-            .table(embedded.nrows(), embedded.ncols())
-            .map(|t| &embedded + t);
+        let positioned = model.added_positions(&embedded);
         let x = positioned.as_ref().unwrap_or(&embedded);
         let before = trace.positioned.as_ref().unwrap_or(&trace.embedded);
         let moved: Vec<usize> = (0..x.nrows())

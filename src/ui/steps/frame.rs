@@ -115,13 +115,7 @@ pub fn HeadMatrices(
                         // RoPE's rotated queries and keys: each component says its pair.
                         _ if info.key.ends_with("_rotated") => Memo::new(move |_| {
                             let d = matrix.with(|m| m.ncols());
-                            let pairs = state.model.with(|m| m.positions().rope()).map_or_else(Vec::new, |(_, r)| r.pairs(d));
-                            (0..d)
-                                .map(|j| match pairs.iter().position(|&(a, b)| a == j || b == j) {
-                                    Some(i) => format!("{j}·p{i}"),
-                                    None => j.to_string(),
-                                })
-                                .collect()
+                            state.model.with(|m| m.positions().rope()).map_or_else(Vec::new, |(_, r)| r.labels(d))
                         })
                         .into(),
                         _ => index_labels(move || matrix.with(|m| m.ncols())),

@@ -76,9 +76,8 @@ fn PositionsBody() -> impl IntoView {
     let positions = Memo::new(move |_| state.model.with(|m| m.positions().clone()));
     let table: Signal<DMatrix<f64>> = Memo::new(move |_| {
         state.model.with(|m| {
-            let x = m.embedded();
             m.positions()
-                .table(x.nrows(), x.ncols())
+                .table(m.tokens().len(), m.embedding().ncols())
                 .unwrap_or_else(|| DMatrix::zeros(0, 0))
         })
     })
