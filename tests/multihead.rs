@@ -295,21 +295,7 @@ fn biases_and_the_projection_get_gradients_like_the_rest() {
             g.heads[0].w_key.clone(),
         ),
     ] {
-        let m = model.matrix(target).unwrap();
-        for i in 0..m.nrows() {
-            for j in 0..m.ncols() {
-                let h = 1e-6;
-                let (mut up, mut down) = (model.clone(), model.clone());
-                up.set(target, i, j, m[(i, j)] + h);
-                down.set(target, i, j, m[(i, j)] - h);
-                let numeric = (loss(&up) - loss(&down)) / (2.0 * h);
-                assert!(
-                    (numeric - grad[(i, j)]).abs() <= 1e-6,
-                    "{target:?}[{i}][{j}]: {numeric} against {}",
-                    grad[(i, j)]
-                );
-            }
-        }
+        common::assert_gradient("", &model, target, &grad, loss);
     }
 }
 
@@ -372,35 +358,11 @@ proptest! {
 /// so and passes without it: CI's machine has no torch).
 #[test]
 fn the_pytorch_script_of_an_imported_module_computes_the_same_output() {
-    use attention_explorer::core::pytorch::pytorch_script;
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let has_torch = Command::new(&python)
-        .args(["-c", "import torch"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_torch {
-        eprintln!("SKIPPED: {python} has no torch (set PYTHON to one that does)");
-        return;
-    }
     for case in [&cases()[1], &cases()[2]] {
         let model = read_torch_file(&case["torch"].to_string()).unwrap();
-        let script = pytorch_script(&model, None)
-            + "import json\nprint('JSON', json.dumps(output.tolist()))\n";
-        let out = Command::new(&python)
-            .args(["-c", &script])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let stdout = String::from_utf8(out.stdout).unwrap();
-        let json = stdout
-            .lines()
-            .find_map(|l| l.strip_prefix("JSON "))
-            .unwrap();
-        let got = matrix(&serde_json::from_str(json).unwrap());
+        let Some(got) = common::torch_output(&model) else {
+            return;
+        };
         assert_close("torch's output", &got, &Trace::of(&model).output, 1e-12);
     }
 }

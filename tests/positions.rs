@@ -15,11 +15,12 @@ use attention_explorer::core::order::{
     both_conventions, largest_weight_difference, order, output_moves, reordered, rope_shift_diff,
     Reorder,
 };
-use attention_explorer::core::positions::{rotated_score, Positions, Rope};
+use attention_explorer::core::positions::{rotate_from, Positions, Rope};
 use attention_explorer::core::presets::dog;
 use attention_explorer::core::state::{read_state, write_state};
 use attention_explorer::core::trace::Trace;
 use common::{assert_close, fixture, matrix};
+use nalgebra::DMatrix;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -223,23 +224,9 @@ fn gradients_go_through_positions() {
             targets.push((Editable::Positions, g.positions.clone().unwrap()));
         }
         for (target, grad) in targets {
-            let m = base.matrix(target).unwrap().clone();
-            for i in 0..m.nrows() {
-                for j in 0..m.ncols() {
-                    let h = 1e-6;
-                    let (mut up, mut down) = (base.clone(), base.clone());
-                    up.set(target, i, j, m[(i, j)] + h);
-                    down.set(target, i, j, m[(i, j)] - h);
-                    let numeric = (gradients(&up, &objective).loss
-                        - gradients(&down, &objective).loss)
-                        / (2.0 * h);
-                    assert!(
-                        (numeric - grad[(i, j)]).abs() <= 1e-6,
-                        "{kind} {target:?}[{i}][{j}]: {numeric} against {}",
-                        grad[(i, j)]
-                    );
-                }
-            }
+            common::assert_gradient(kind, &base, target, &grad, |m| {
+                gradients(m, &objective).loss
+            });
         }
     }
 }
@@ -314,8 +301,11 @@ proptest! {
         interleaved in any::<bool>(),
     ) {
         let pairs = if interleaved { Rope::Interleaved } else { Rope::Half };
-        let here = rotated_score(&q, p, &k, r, 10_000.0, pairs);
-        let there = rotated_score(&q, p + shift, &k, r + shift, 10_000.0, pairs);
+        let (q, k) = (DMatrix::from_row_slice(1, 6, &q), DMatrix::from_row_slice(1, 6, &k));
+        let score = |p, r| {
+            rotate_from(&q, 10_000.0, pairs, p).dot(&rotate_from(&k, 10_000.0, pairs, r))
+        };
+        let (here, there) = (score(p, r), score(p + shift, r + shift));
         prop_assert!((here - there).abs() <= 1e-9 * (1.0 + here.abs()), "{} against {}", here, there);
     }
 }
@@ -338,35 +328,11 @@ fn the_lab_s_shift_figure_is_zero_to_rounding() {
 /// so and passes: CI's machine has no torch): its output equals the page's.
 #[test]
 fn the_pytorch_script_of_every_kind_computes_the_same_output() {
-    use attention_explorer::core::pytorch::pytorch_script;
-    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    let has_torch = Command::new(&python)
-        .args(["-c", "import torch"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !has_torch {
-        eprintln!("SKIPPED: {python} has no torch (set PYTHON to one that does)");
-        return;
-    }
     for case in cases().iter().step_by(2) {
         let model = read_state(&case["state"].to_string()).unwrap();
-        let script = pytorch_script(&model, None)
-            + "import json\nprint('JSON', json.dumps(output.tolist()))\n";
-        let out = Command::new(&python)
-            .args(["-c", &script])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let stdout = String::from_utf8(out.stdout).unwrap();
-        let json = stdout
-            .lines()
-            .find_map(|l| l.strip_prefix("JSON "))
-            .unwrap();
-        let got = matrix(&serde_json::from_str(json).unwrap());
+        let Some(got) = common::torch_output(&model) else {
+            return;
+        };
         let kind = case["state"]["positions"]["kind"].as_str().unwrap();
         assert_close(
             &format!("torch's output ({kind})"),

@@ -46,3 +46,64 @@ pub fn assert_close(name: &str, actual: &DMatrix<f64>, expected: &DMatrix<f64>, 
         }
     }
 }
+
+/// Asserts `grad` is ∂(loss)/∂`target` of `model` by central differences, cell by cell.
+pub fn assert_gradient(
+    what: &str,
+    model: &attention_explorer::core::model::Model,
+    target: attention_explorer::core::model::Editable,
+    grad: &DMatrix<f64>,
+    loss: impl Fn(&attention_explorer::core::model::Model) -> f64,
+) {
+    let m = model
+        .matrix(target)
+        .expect("the model has the matrix")
+        .clone();
+    let h = 1e-6;
+    for i in 0..m.nrows() {
+        for j in 0..m.ncols() {
+            let (mut up, mut down) = (model.clone(), model.clone());
+            up.set(target, i, j, m[(i, j)] + h);
+            down.set(target, i, j, m[(i, j)] - h);
+            let numeric = (loss(&up) - loss(&down)) / (2.0 * h);
+            assert!(
+                (numeric - grad[(i, j)]).abs() <= 1e-6,
+                "{what} {target:?}[{i}][{j}]: {numeric} against {}",
+                grad[(i, j)]
+            );
+        }
+    }
+}
+
+/// The output of `model`'s "Copy as PyTorch" script run by torch (`PYTHON`, else `python3`),
+/// or `None`, said on stderr, when that Python has no torch (CI's machine has none).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn torch_output(model: &attention_explorer::core::model::Model) -> Option<DMatrix<f64>> {
+    use std::process::Command;
+    let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    let has_torch = Command::new(&python)
+        .args(["-c", "import torch"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_torch {
+        eprintln!("SKIPPED: {python} has no torch (set PYTHON to one that does)");
+        return None;
+    }
+    let script = attention_explorer::core::pytorch::pytorch_script(model, None)
+        + "import json\nprint('JSON', json.dumps(output.tolist()))\n";
+    let out = Command::new(&python)
+        .args(["-c", &script])
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    let json = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("JSON "))
+        .expect("the script prints its output");
+    Some(matrix(&serde_json::from_str(json).expect("JSON")))
+}
