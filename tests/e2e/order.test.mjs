@@ -67,6 +67,8 @@ test('the order lab: no change without positions, a visible one with them, the m
   assert.ok(await stat('rope_convention_diff') > 1e-6, 'the two conventions differ on d_k = 4');
   for (const kind of ['sinusoidal', 'rope_half']) {
     await choose(page, kind);
+    // Back to the lab (the control is at the top): it works while on screen.
+    await page.$eval('#lab-order', (s) => s.scrollIntoView());
     await page.waitForFunction(() => Number(document.querySelector('[data-stat="order_max_diff"]').dataset.value) > 1e-6);
     assert.match(await page.textContent('#lab-order .lab-verdict'), / the numbers change: a word's output row moves by up to/);
   }

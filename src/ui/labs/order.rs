@@ -13,6 +13,7 @@ use crate::core::order::{
     Reorder,
 };
 use crate::core::trace::Trace;
+use crate::ui::in_view::in_view;
 use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::matrix::MatrixView;
 use crate::ui::state::use_app;
@@ -66,20 +67,25 @@ pub fn OrderLab() -> impl IntoView {
     let state = use_app();
     let how = RwSignal::new(Reorder::Shuffle(1));
     let shuffles = RwSignal::new(1u64);
+    // Six traces per edit: only while the lab is on screen (or near it).
+    let place = NodeRef::<leptos::html::Div>::new();
+    let seen = in_view(place);
     // Without the mask: attention itself. The mask carries order of its own (below).
-    let unmasked = Memo::new(move |_| state.model.with(|m| outcome(m, how.get(), false)));
-    let first_kept = Memo::new(move |_| {
+    let unmasked = while_seen(seen, move || {
+        state.model.with(|m| outcome(m, how.get(), false))
+    });
+    let first_kept = while_seen(seen, move || {
         state
             .model
             .with(|m| outcome(m, Reorder::ShuffleAfterFirst(shuffles.get()), true))
     });
     let kind = Memo::new(move |_| state.model.with(|m| m.positions().kind()));
-    let shift = Memo::new(move |_| {
+    let shift = while_seen(seen, move || {
         state
             .model
             .with(|m| state.trace.with(|t| rope_shift_diff(m, t, 0, SHIFT)))
     });
-    let conventions = Memo::new(move |_| {
+    let conventions = while_seen(seen, move || {
         state.model.with(|m| {
             both_conventions(m).map(|[half, inter]| {
                 let diff = largest_weight_difference(&half, &inter);
@@ -117,7 +123,7 @@ pub fn OrderLab() -> impl IntoView {
             view! {
                 <p class="order-sentences">"Before: “" {o.before.clone()} "” · after: “" {o.after.clone()} "”"</p>
                 <table class="order-table">
-                    <thead><tr><th scope="col">"word"</th><th scope="col">"place"</th><th scope="col">"largest change of its output row"</th></tr></thead>
+                    <thead><tr><th scope="col">"word"</th><th scope="col">"place"</th><th scope="col">"its output moved by"</th></tr></thead>
                     <tbody>
                         {o.rows.into_iter().map(|(w, before, after, d)| view! {
                             <tr><th scope="row">{w}</th><td>{format!("{before} → {after}")}</td><td data-value=d.to_string()>{fmt_significant(d, 3)}</td></tr>
@@ -141,6 +147,7 @@ pub fn OrderLab() -> impl IntoView {
         }
     };
     view! {
+        <div node_ref=place>
         <p>"Shuffle the sentence as a model sees it: each word keeps its embedding row, and positions belong to the places, not to the words. The lab compares every word's output row before and after, without the causal mask (attention itself); the page's model is not changed."</p>
         <div class="field buttons">
             <button type="button" data-action="order-shuffle" on:click=shuffle>"Shuffle the words"</button>
@@ -181,5 +188,18 @@ pub fn OrderLab() -> impl IntoView {
             {weights("weights_rope_interleaved", "head 0 weights, pairs (2i, 2i + 1)", 1)}
         </div>
         {move || matches!(kind.get(), "none").then_some(view! { <p class="note">"Choose the positions in the settings above (Positions) and shuffle again."</p> })}
+        </div>
     }
+}
+
+/// `compute`'s value, recomputed only while `seen`: out of sight the last one stays (the first
+/// is always computed).
+fn while_seen<T>(seen: ReadSignal<bool>, compute: impl Fn() -> T + Send + Sync + 'static) -> Memo<T>
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |last: Option<&T>| match last {
+        Some(last) if !seen.get() => last.clone(),
+        _ => compute(),
+    })
 }
