@@ -412,6 +412,7 @@ fn every_parameter_written_is_read_back_from_the_one_list() {
         shown: &shown,
         embed: Some(&embed),
         at: Some(Step::Scale),
+        exercises: None,
     };
     let query = params::write(&page, Part::Query);
     let fragment = params::write(&page, Part::Fragment);

@@ -3,6 +3,7 @@
 
 pub mod cursor;
 pub mod edit;
+pub mod exercise;
 pub mod gradient;
 pub mod heatmap;
 pub mod history;

@@ -147,6 +147,7 @@ fn fragment(state: AppState, shown: &Shown, at: Option<Step>) -> String {
             shown,
             embed: None,
             at,
+            exercises: None,
         },
         Part::Fragment,
     )
@@ -215,6 +216,7 @@ fn embed_url(state: AppState, choice: &Choice) -> String {
             shown: &shown,
             embed: Some(&embed),
             at: None,
+            exercises: None,
         },
         Part::Query,
     );

@@ -10,6 +10,7 @@ pub mod base64url;
 pub mod model_code;
 pub mod params;
 
+use super::exercise::Exercises;
 use super::heatmap::Face;
 use super::model::Model;
 use super::pipeline::Step;
@@ -127,6 +128,8 @@ pub struct Page<'a> {
     pub embed: Option<&'a Embed>,
     /// The step to open scrolled to (the full explorer opened from an embed).
     pub at: Option<Step>,
+    /// The exercises, for a link or a snippet that carries them.
+    pub exercises: Option<&'a Exercises>,
 }
 
 /// Everything a link asks for, already checked.
@@ -152,6 +155,8 @@ pub struct Link {
     pub walk: bool,
     /// `at=STEP`: open scrolled to this step.
     pub at: Option<Step>,
+    /// `ask=`, `predict=`, `goal=` and `lock=`.
+    pub exercises: Exercises,
     /// One sentence per refused part, for the page to show.
     pub messages: Vec<String>,
 }
@@ -164,6 +169,7 @@ pub fn write_fragment(model: &str, shown: &Shown) -> String {
             shown,
             embed: None,
             at: None,
+            exercises: None,
         },
         Part::Fragment,
     )
@@ -184,6 +190,7 @@ pub fn read_link(search: &str, hash: &str) -> Link {
         theme: Theme::Auto,
         walk: false,
         at: None,
+        exercises: Exercises::default(),
         messages: Vec::new(),
     };
     if search.len() + hash.len() > MAX_LINK_CHARS {

@@ -1,6 +1,7 @@
 //! Every URL parameter in one list, each with its reader and its writer side by side (as
 //! TensorFlow Playground's `State.PROPS`): a new setting in the link is one entry here.
 
+use super::super::exercise::Kind;
 use super::super::gradient::{Optimizer, DEFAULT_LR};
 use super::super::heatmap::Face;
 use super::super::pipeline::{self, in_order, Step};
@@ -43,7 +44,7 @@ fn never(_: &Page) -> Option<String> {
 }
 
 /// Every parameter a link may carry, in the query or the fragment, in the order written.
-pub const PARAMS: [Param; 20] = [
+pub const PARAMS: [Param; 24] = [
     // The model: read before the others (see read_link), which are checked against it.
     Param {
         name: "m",
@@ -249,6 +250,32 @@ pub const PARAMS: [Param; 20] = [
             let theme = p.embed?.theme;
             (theme != Theme::Auto).then(|| theme.key().to_owned())
         },
+    },
+    // Exercises (`ask=scores.0:6,1&predict=weights.0:6&goal=weights.0:6,4>=0.5&lock=embedding`):
+    // a teacher's, so in the query with the embed's options.
+    Param {
+        name: "ask",
+        part: Part::Query,
+        read: |l, v| l.exercises.read(Kind::Ask, v, &l.model),
+        write: |p| p.exercises?.write(Kind::Ask),
+    },
+    Param {
+        name: "predict",
+        part: Part::Query,
+        read: |l, v| l.exercises.read(Kind::Predict, v, &l.model),
+        write: |p| p.exercises?.write(Kind::Predict),
+    },
+    Param {
+        name: "goal",
+        part: Part::Query,
+        read: |l, v| l.exercises.read(Kind::Goal, v, &l.model),
+        write: |p| p.exercises?.write(Kind::Goal),
+    },
+    Param {
+        name: "lock",
+        part: Part::Query,
+        read: |l, v| l.exercises.read_locks(v, &l.model),
+        write: |p| p.exercises?.write_locks(),
     },
     Param {
         name: "walk",

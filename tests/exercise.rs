@@ -1,0 +1,311 @@
+//! Exercises in a link (issue 17): `ask=`, `predict=`, `goal=` and `lock=` are read, written and
+//! read back; every bad form is refused with a message naming it; answers are checked with the
+//! tolerance, tries and reveal; locks refuse the edits that would change them; results carry
+//! their xAPI statement.
+
+use attention_explorer::core::edit::{Document, Edit};
+use attention_explorer::core::exercise::{
+    check, hint, is_right, predict, result_json, Bound, CellRef, Exercise, Exercises, Kind,
+    Outcome, Progress, Verdict,
+};
+use attention_explorer::core::link::{params, read_link, Page, Part, Shown};
+use attention_explorer::core::model::{Editable, Projection};
+use attention_explorer::core::presets::dog;
+use attention_explorer::core::trace::Trace;
+
+const SHE: usize = 6;
+const DOG: usize = 1;
+const BALL: usize = 4;
+
+fn scores_she_dog() -> CellRef {
+    CellRef {
+        matrix: "scores",
+        head: Some(0),
+        row: SHE,
+        col: DOG,
+    }
+}
+
+/// The exercises a query reads, with the messages it gave.
+fn read(query: &str) -> (Exercises, Vec<String>) {
+    let link = read_link(query, "#preset=dog");
+    (link.exercises, link.messages)
+}
+
+#[test]
+fn the_three_kinds_and_locks_read_write_and_read_back() {
+    let query = "ask=scores.0:6,1;context:6,2&predict=weights:6&goal=weights.0:6,4>=0.5&lock=embedding,w_value";
+    let (exercises, messages) = read(query);
+    assert!(messages.is_empty(), "{messages:?}");
+    assert_eq!(
+        exercises.list,
+        vec![
+            Exercise::Ask(scores_she_dog()),
+            Exercise::Ask(CellRef {
+                matrix: "context",
+                head: Some(0),
+                row: SHE,
+                col: 2
+            }),
+            Exercise::Predict { head: 0, row: SHE },
+            Exercise::Goal(
+                CellRef {
+                    matrix: "weights",
+                    head: Some(0),
+                    row: SHE,
+                    col: BALL
+                },
+                Bound::AtLeast(0.5)
+            ),
+        ]
+    );
+    assert_eq!(exercises.locks, vec!["embedding", "w_value"]);
+    let shown = Shown::default();
+    let written = params::write(
+        &Page {
+            model: "",
+            shown: &shown,
+            embed: None,
+            at: None,
+            exercises: Some(&exercises),
+        },
+        Part::Query,
+    );
+    // The head is always written, for one name per exercise.
+    assert_eq!(
+        written,
+        "ask=scores.0:6,1;context.0:6,2&predict=weights.0:6&goal=weights.0:6,4>=0.5&lock=embedding,w_value"
+    );
+    assert_eq!(read(&written).0, exercises);
+    // A top-level matrix has no head; `<=` reads too.
+    let (e, m) = read("ask=output:0,1&goal=scores.0:6,1<=2");
+    assert!(m.is_empty(), "{m:?}");
+    assert_eq!(e.list[0].id(), "output:0,1");
+    assert_eq!(e.list[1].id(), "scores.0:6,1<=2");
+}
+
+#[test]
+fn every_bad_form_is_refused_with_a_message_naming_it_and_the_rest_is_read() {
+    let cases = [
+        ("ask=nothing:0,0", "The link's ask=“nothing:0,0” was ignored: nothing:0,0: there is no matrix “nothing” (use one the page computes, as scores, weights, context)."),
+        ("ask=scores.0:9,1", "The link's ask=“scores.0:9,1” was ignored: scores.0:9,1: the cell is outside the 9 × 9 matrix."),
+        ("ask=scores.3:0,0", "The link's ask=“scores.3:0,0” was ignored: scores.3:0,0: use a head from 0 to 0."),
+        ("ask=scores:6", "The link's ask=“scores:6” was ignored: “scores:6” is not MATRIX[.HEAD]:ROW,COL (as scores.0:6,1)."),
+        ("ask=w_query:0,0", "The link's ask=“w_query:0,0” was ignored: w_query:0,0: w_query is a number the learner sets, not one to compute (use one the page computes, as queries, scores, weights)."),
+        ("ask=positioned:0,0", "The link's ask=“positioned:0,0” was ignored: positioned:0,0: this model does not compute positioned."),
+        ("predict=scores.0:6", "The link's predict=“scores.0:6” was ignored: “scores.0:6” is not weights[.HEAD]:ROW (as weights.0:6)."),
+        ("predict=weights.0:12", "The link's predict=“weights.0:12” was ignored: weights.0:12: use a row from 0 to 8."),
+        ("goal=weights.0:6,4>=lots", "The link's goal=“weights.0:6,4>=lots” was ignored: weights.0:6,4>=lots: the bound is not a number."),
+        ("goal=weights.0:6,4", "The link's goal=“weights.0:6,4” was ignored: “weights.0:6,4” is not MATRIX[.HEAD]:ROW,COL>=X or <=X (as weights.0:6,4>=0.5)."),
+        ("goal=weights.0:6,4>=1.5", "The link's goal=“weights.0:6,4>=1.5” was ignored: weights.0:6,4>=1.5: a weight is between 0 and 1, so this bound cannot be met."),
+        ("lock=w_quey", "The link's lock=“w_quey” was ignored: “w_quey” is not a matrix the learner edits (use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions)."),
+        ("lock=embedding,w_query,w_key,w_value", "The link's lock=“embedding,w_query,w_key,w_value” was ignored: it locks every matrix of the model, so nothing is left to edit (leave one free, as lock=embedding,w_value)."),
+    ];
+    for (query, message) in cases {
+        let (exercises, messages) = read(&format!("{query}&ask=weights.0:6,1"));
+        assert_eq!(messages, vec![message.to_owned()], "{query}");
+        assert_eq!(
+            exercises.list.len(),
+            1,
+            "the good parameter is still read: {query}"
+        );
+    }
+    // Under the causal mask: a masked score, and the first row's prediction.
+    let masked = read_link(
+        "ask=masked_scores.0:2,5&predict=weights.0:0&goal=weights.0:2,5>=0.1",
+        "#preset=dog",
+    );
+    assert!(
+        masked.messages[0].ends_with(
+            "the cell is masked (its key comes after its query); ask one on or below the diagonal."
+        ),
+        "{:?}",
+        masked.messages
+    );
+    assert!(masked.messages[1]
+        .ends_with("under the causal mask the first word sees only itself; predict a later row."));
+    assert!(masked.messages[2]
+        .ends_with("the cell is masked (its key comes after its query), so no edit moves it."));
+}
+
+#[test]
+fn an_answer_is_right_within_half_a_unit_of_the_decimals_shown_or_a_thousandth() {
+    // Four decimals shown count as two: a learner rounds what they computed.
+    assert!(is_right(13.83, 13.8325, 4));
+    assert!(is_right(0.12, 0.1234, 4));
+    assert!(!is_right(0.13, 0.1234, 4));
+    // One decimal shown: half a unit of it.
+    assert!(is_right(0.1, 0.1234, 1));
+    assert!(!is_right(0.2, 0.1234, 1));
+    // 0.1 % of a large value.
+    assert!(is_right(1001.0, 1000.0, 4));
+    assert!(!is_right(1002.0, 1000.0, 4));
+    assert!(is_right(f64::NEG_INFINITY, f64::NEG_INFINITY, 4));
+}
+
+#[test]
+fn three_wrong_answers_reveal_with_hints_on_the_way_and_a_right_one_scores_by_tries() {
+    let trace = Trace::of(&dog());
+    let cell = scores_she_dog();
+    let mut progress = Progress::default();
+    // A typo costs no try and says what a cell would.
+    assert_eq!(
+        check(&cell, &trace, 4, "1,5", &mut progress),
+        Err("“1,5” is not a number here: write decimals with a point, as in 1.5".into())
+    );
+    assert_eq!(progress.attempts, 0);
+    let Ok(Verdict::NotYet(hint)) = check(&cell, &trace, 4, "13", &mut progress) else {
+        panic!("not yet")
+    };
+    // The dot product's factors from the Q and K tables, without their sum.
+    assert_eq!(hint, "A score is the dot product of the query row of “she” and the key row of “dog”: multiply them component by component and add: 2.6400 × 2.8770 + 1.4600 × 3.0570 + 0.9400 × 1.8870.");
+    assert!(!hint.contains("13.83"));
+    assert_eq!(progress.outcome, Outcome::Incorrect);
+    assert_eq!(
+        check(&cell, &trace, 4, "13.83", &mut progress),
+        Ok(Verdict::Right)
+    );
+    assert_eq!((progress.attempts, progress.score()), (2, 0.75));
+    assert!(
+        check(&cell, &trace, 4, "13.83", &mut progress).is_err(),
+        "done"
+    );
+
+    let mut progress = Progress::default();
+    for _ in 0..2 {
+        assert!(matches!(
+            check(&cell, &trace, 4, "1", &mut progress),
+            Ok(Verdict::NotYet(_))
+        ));
+    }
+    assert_eq!(
+        check(&cell, &trace, 4, "1", &mut progress),
+        Ok(Verdict::Revealed)
+    );
+    assert_eq!(
+        (progress.outcome, progress.score()),
+        (Outcome::Revealed, 0.0)
+    );
+}
+
+#[test]
+fn hints_name_the_formula_and_the_visible_numbers_only() {
+    let trace = Trace::of(&dog());
+    let value = |c: &CellRef| c.value(&trace).unwrap();
+    for matrix in ["scaled_scores", "weights", "queries", "context", "output"] {
+        let cell = CellRef {
+            matrix,
+            head: (matrix != "output").then_some(0),
+            row: SHE,
+            col: DOG,
+        };
+        let hint = hint(&cell, &trace, 4);
+        assert!(!hint.is_empty(), "{matrix}");
+        assert!(
+            !hint.contains(&format!("{:.4}", value(&cell))),
+            "{matrix}: {hint}"
+        );
+    }
+}
+
+#[test]
+fn a_prediction_is_right_when_it_names_the_largest_weight() {
+    let trace = Trace::of(&dog());
+    let mut progress = Progress::default();
+    assert_eq!(predict(0, SHE, &trace, BALL, &mut progress), Ok(false));
+    assert_eq!(
+        (progress.outcome, progress.response.as_deref()),
+        (Outcome::Incorrect, Some("ball"))
+    );
+    assert!(
+        predict(0, SHE, &trace, DOG, &mut progress).is_err(),
+        "one prediction"
+    );
+    let mut progress = Progress::default();
+    assert_eq!(predict(0, SHE, &trace, DOG, &mut progress), Ok(true));
+    assert!(Exercise::Predict { head: 0, row: SHE }.shown(&progress));
+}
+
+#[test]
+fn a_lock_refuses_the_edits_that_would_change_it() {
+    let (exercises, _) = read("goal=weights.0:6,4>=0.5&lock=embedding,w_value");
+    let model = dog();
+    let w_value = Editable::Weight(0, Projection::Value);
+    let set = |target| Edit::Set {
+        target,
+        row: 0,
+        col: 0,
+        value: 2.0,
+    };
+    assert_eq!(
+        exercises.refusal(&set(w_value), &model),
+        Some(
+            "w_value is locked in this exercise: reach it by editing w_query, w_key, w_output."
+                .into()
+        )
+    );
+    assert_eq!(
+        exercises.refusal(&set(Editable::Weight(0, Projection::Query)), &model),
+        None
+    );
+    assert!(exercises.refusal(&Edit::Reinitialise, &model).is_some());
+    assert_eq!(
+        exercises.refusal(&Edit::Sentence("The dog".into()), &model),
+        None
+    );
+    // A training step that moved W_value is refused; one that moved only W_query is not.
+    let moved = |target| {
+        let mut doc = Document::new(model.clone());
+        doc.apply(set(target), None).unwrap();
+        Edit::Train(Box::new(doc.model))
+    };
+    assert!(exercises.refusal(&moved(w_value), &model).is_some());
+    assert_eq!(
+        exercises.refusal(&moved(Editable::Weight(0, Projection::Query)), &model),
+        None
+    );
+}
+
+#[test]
+fn a_result_says_what_was_done_and_as_an_xapi_statement() {
+    let exercise = Exercise::Ask(scores_she_dog());
+    let open = result_json(
+        &exercise,
+        &Progress::default(),
+        Some(13.8325.into()),
+        "https://example.org/app/",
+    );
+    assert_eq!(open["result"], "open");
+    assert!(open.get("expected").is_none(), "not before it is shown");
+    let progress = Progress {
+        outcome: Outcome::Correct,
+        attempts: 1,
+        response: Some("13.83".into()),
+    };
+    let done = result_json(
+        &exercise,
+        &progress,
+        Some(13.8325.into()),
+        "https://example.org/app/",
+    );
+    assert_eq!(done["exercise"], "scores.0:6,1");
+    assert_eq!(done["kind"], "ask");
+    assert_eq!(done["correct"], true);
+    assert_eq!(done["score"], 1.0);
+    assert_eq!(done["expected"], 13.8325);
+    let s = &done["statement"];
+    assert_eq!(s["verb"]["id"], "http://adlnet.gov/expapi/verbs/answered");
+    assert_eq!(
+        s["object"]["id"],
+        "https://example.org/app/#exercise=scores.0:6,1"
+    );
+    assert_eq!(s["result"]["success"], true);
+    assert_eq!(s["result"]["score"]["scaled"], 1.0);
+    assert_eq!(s["result"]["response"], "13.83");
+    let goal = Exercise::Goal(scores_she_dog(), Bound::AtMost(2.0));
+    assert_eq!(
+        result_json(&goal, &progress, None, "x")["statement"]["verb"]["display"]["en-US"],
+        "completed"
+    );
+    assert_eq!(Kind::Goal.key(), "goal");
+}
