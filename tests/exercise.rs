@@ -5,8 +5,8 @@
 
 use attention_explorer::core::edit::{Document, Edit};
 use attention_explorer::core::exercise::{
-    check, hint, is_right, predict, result_json, Bound, CellRef, Exercise, Exercises, Kind,
-    Outcome, Progress, Verdict,
+    check, hint, is_right, predict, result_json, Bound, CellRef, Exercise, Exercises, Expected,
+    Kind, Outcome, Progress, Verdict,
 };
 use attention_explorer::core::link::{params, read_link, Page, Part, Shown};
 use attention_explorer::core::model::{Editable, Projection};
@@ -16,6 +16,10 @@ use attention_explorer::core::trace::Trace;
 const SHE: usize = 6;
 const DOG: usize = 1;
 const BALL: usize = 4;
+
+fn parse(json: String) -> serde_json::Value {
+    serde_json::from_str(&json).unwrap()
+}
 
 fn scores_she_dog() -> CellRef {
     CellRef {
@@ -269,12 +273,12 @@ fn a_lock_refuses_the_edits_that_would_change_it() {
 #[test]
 fn a_result_says_what_was_done_and_as_an_xapi_statement() {
     let exercise = Exercise::Ask(scores_she_dog());
-    let open = result_json(
+    let open = parse(result_json(
         &exercise,
         &Progress::default(),
-        Some(13.8325.into()),
+        Some(Expected::Number(13.8325)),
         "https://example.org/app/",
-    );
+    ));
     assert_eq!(open["result"], "open");
     assert!(open.get("expected").is_none(), "not before it is shown");
     let progress = Progress {
@@ -282,12 +286,12 @@ fn a_result_says_what_was_done_and_as_an_xapi_statement() {
         attempts: 1,
         response: Some("13.83".into()),
     };
-    let done = result_json(
+    let done = parse(result_json(
         &exercise,
         &progress,
-        Some(13.8325.into()),
+        Some(Expected::Number(13.8325)),
         "https://example.org/app/",
-    );
+    ));
     assert_eq!(done["exercise"], "scores.0:6,1");
     assert_eq!(done["kind"], "ask");
     assert_eq!(done["correct"], true);
@@ -304,7 +308,7 @@ fn a_result_says_what_was_done_and_as_an_xapi_statement() {
     assert_eq!(s["result"]["response"], "13.83");
     let goal = Exercise::Goal(scores_she_dog(), Bound::AtMost(2.0));
     assert_eq!(
-        result_json(&goal, &progress, None, "x")["statement"]["verb"]["display"]["en-US"],
+        parse(result_json(&goal, &progress, None, "x"))["statement"]["verb"]["display"]["en-US"],
         "completed"
     );
     assert_eq!(Kind::Goal.key(), "goal");

@@ -3,7 +3,7 @@
 //! parameters, the checking rule, the hints, each one's progress and the result a page reports
 //! (with its xAPI statement) live here; the page only shows them.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use super::edit::Edit;
 use super::model::{Editable, Model};
@@ -192,6 +192,15 @@ impl Exercise {
         }
     }
 
+    /// Whether the learner is through with it: answered right or revealed, predicted, the
+    /// goal met.
+    pub fn finished(&self, progress: &Progress) -> bool {
+        match self {
+            Exercise::Goal(..) => progress.outcome == Outcome::Correct,
+            _ => self.shown(progress),
+        }
+    }
+
     /// The step whose section shows it.
     pub fn step(&self) -> Step {
         match self {
@@ -259,6 +268,17 @@ impl Exercises {
         self.list.retain(|e| e.kind() != kind);
         self.list.extend(read);
         self.list.sort_by_key(|e| e.kind() as u8);
+        Ok(())
+    }
+
+    /// Adds one exercise of `kind` written as the link writes it (`scores.0:6,1`), checked
+    /// against `model` as a link's is; one already there is not added twice.
+    pub fn add(&mut self, kind: Kind, entry: &str, model: &Model) -> Result<(), String> {
+        let exercise = read_one(kind, entry, &Trace::of(model), model.causal)?;
+        if !self.list.contains(&exercise) {
+            self.list.push(exercise);
+            self.list.sort_by_key(|e| e.kind() as u8);
+        }
         Ok(())
     }
 
@@ -560,6 +580,44 @@ impl Progress {
     }
 }
 
+/// The progress the saved work keeps: a line per exercise, `id TAB result TAB attempts TAB
+/// response` (plain text: a JSON reader would cost the page more code than this).
+pub fn write_progress(progress: &[(String, Progress)]) -> String {
+    progress
+        .iter()
+        .map(|(id, p)| {
+            let response = p
+                .response
+                .as_deref()
+                .unwrap_or("")
+                .replace(['\t', '\n'], " ");
+            format!("{id}\t{}\t{}\t{response}\n", p.outcome.key(), p.attempts)
+        })
+        .collect()
+}
+
+/// Reads what [`write_progress`] wrote; a line it cannot read is left out (that exercise
+/// starts over).
+pub fn read_progress(text: &str) -> Vec<(String, Progress)> {
+    text.lines()
+        .filter_map(|line| {
+            let mut parts = line.splitn(4, '\t');
+            let id = parts.next()?.to_owned();
+            let outcome = Outcome::from_key(parts.next()?)?;
+            let attempts = parts.next()?.parse().ok()?;
+            let response = parts.next().filter(|r| !r.is_empty()).map(str::to_owned);
+            Some((
+                id,
+                Progress {
+                    outcome,
+                    attempts,
+                    response,
+                },
+            ))
+        })
+        .collect()
+}
+
 /// What checking an answer said.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
@@ -744,60 +802,134 @@ pub fn largest(trace: &Trace, head: usize, row: usize) -> Option<usize> {
 }
 
 /// What a result message and `results()` say of an exercise: `expected` only once it is
-/// shown (right or revealed), and the same as an xAPI statement whose object is `activity`
-/// (the page's address) with the exercise's id.
+/// shown (right, revealed or predicted), and the same as an xAPI statement whose object is
+/// `activity` (the page's address) with the exercise's id. Written through serde's derive,
+/// which is less code in the page than building JSON values.
 pub fn result_json(
     exercise: &Exercise,
     progress: &Progress,
-    expected: Option<Value>,
+    expected: Option<Expected>,
     activity: &str,
-) -> Value {
+) -> String {
     let kind = exercise.kind();
     let correct = progress.outcome == Outcome::Correct;
-    let mut out = json!({
-        "exercise": exercise.id(),
-        "kind": kind.key(),
-        "result": progress.outcome.key(),
-        "correct": correct,
-        "score": progress.score(),
-        "attempts": progress.attempts,
-        "response": progress.response,
-    });
-    if exercise.shown(progress) {
-        if let Some(expected) = expected {
-            out["expected"] = expected;
-        }
-    }
     let verb = if kind == Kind::Goal {
         "completed"
     } else {
         "answered"
     };
-    let interaction = match kind {
-        Kind::Ask => "numeric",
-        Kind::Predict => "choice",
-        Kind::Goal => "performance",
-    };
-    out["statement"] = json!({
-        "verb": {
-            "id": format!("http://adlnet.gov/expapi/verbs/{verb}"),
-            "display": {"en-US": verb},
-        },
-        "object": {
-            "objectType": "Activity",
-            "id": format!("{activity}#exercise={}", exercise.id()),
-            "definition": {
-                "name": {"en-US": format!("Attention Explorer: {} {}", kind.key(), exercise.id())},
-                "type": "http://adlnet.gov/expapi/activities/cmi.interaction",
-                "interactionType": interaction,
+    let id = exercise.id();
+    let report = Report {
+        statement: Statement {
+            verb: Verb {
+                id: format!("http://adlnet.gov/expapi/verbs/{verb}"),
+                display: Lang { en_us: verb.into() },
+            },
+            object: Activity {
+                object_type: "Activity",
+                id: format!("{activity}#exercise={id}"),
+                definition: Definition {
+                    name: Lang {
+                        en_us: format!("Attention Explorer: {} {id}", kind.key()),
+                    },
+                    kind: "http://adlnet.gov/expapi/activities/cmi.interaction",
+                    interaction_type: match kind {
+                        Kind::Ask => "numeric",
+                        Kind::Predict => "choice",
+                        Kind::Goal => "performance",
+                    },
+                },
+            },
+            result: StatementResult {
+                success: correct,
+                completion: progress.outcome != Outcome::Open,
+                score: Scaled {
+                    scaled: progress.score(),
+                },
+                response: progress.response.clone().unwrap_or_default(),
             },
         },
-        "result": {
-            "success": correct,
-            "completion": progress.outcome != Outcome::Open,
-            "score": {"scaled": progress.score()},
-            "response": progress.response.clone().unwrap_or_default(),
-        },
-    });
-    out
+        exercise: id,
+        kind: kind.key(),
+        result: progress.outcome.key(),
+        correct,
+        score: progress.score(),
+        attempts: progress.attempts,
+        response: progress.response.as_deref(),
+        expected: expected.filter(|_| exercise.shown(progress)),
+    };
+    serde_json::to_string(&report).unwrap_or_default()
+}
+
+/// An exercise's answer: a number, or the word a row attends to most.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Expected {
+    /// A cell's value.
+    Number(f64),
+    /// A word.
+    Word(String),
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    exercise: String,
+    kind: &'static str,
+    result: &'static str,
+    correct: bool,
+    score: f64,
+    attempts: u32,
+    response: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<Expected>,
+    statement: Statement,
+}
+
+#[derive(Serialize)]
+struct Statement {
+    verb: Verb,
+    object: Activity,
+    result: StatementResult,
+}
+
+#[derive(Serialize)]
+struct Verb {
+    id: String,
+    display: Lang,
+}
+
+#[derive(Serialize)]
+struct Lang {
+    #[serde(rename = "en-US")]
+    en_us: String,
+}
+
+#[derive(Serialize)]
+struct Activity {
+    #[serde(rename = "objectType")]
+    object_type: &'static str,
+    id: String,
+    definition: Definition,
+}
+
+#[derive(Serialize)]
+struct Definition {
+    name: Lang,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    #[serde(rename = "interactionType")]
+    interaction_type: &'static str,
+}
+
+#[derive(Serialize)]
+struct StatementResult {
+    success: bool,
+    completion: bool,
+    score: Scaled,
+    response: String,
+}
+
+#[derive(Serialize)]
+struct Scaled {
+    scaled: f64,
 }

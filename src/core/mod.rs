@@ -19,6 +19,7 @@ pub mod positions;
 pub mod presets;
 pub mod pytorch;
 pub mod report;
+pub mod scorm;
 pub mod script;
 pub mod softmax;
 pub mod sqrt_dk;

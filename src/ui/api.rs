@@ -11,10 +11,11 @@ use crate::core::gradient::{gradients, train, Objective, Optimizer, DEFAULT_LR};
 use crate::core::report::{gradients_json, trace_json};
 use crate::core::script::locate_edit;
 use crate::core::state::write_state;
+use crate::ui::share;
 use crate::ui::state::AppState;
 
-/// JSON text as a JavaScript value (both writers below produce valid JSON).
-fn parsed(json: &str) -> JsValue {
+/// JSON text as a JavaScript value (the writers here produce valid JSON).
+pub fn parsed(json: &str) -> JsValue {
     JSON::parse(json).unwrap_or(JsValue::NULL)
 }
 
@@ -32,6 +33,16 @@ fn number(v: &JsValue) -> f64 {
 /// Every intermediate, as `attention-trace --format json` writes it.
 pub fn trace_value(state: AppState) -> JsValue {
     parsed(&state.trace.with_untracked(|t| trace_json(t).to_string()))
+}
+
+/// Every exercise's state: `[{exercise, kind, result, correct, score, attempts, response,
+/// expected?, statement}]`.
+pub fn results_value(state: AppState) -> JsValue {
+    parsed(
+        &state
+            .trace
+            .with_untracked(|t| state.exercises.results(t, &share::activity())),
+    )
 }
 
 /// JSON text given as itself or as an object.
@@ -147,6 +158,10 @@ pub fn install(state: AppState) {
     );
     set("edit", editor.as_ref());
     editor.forget();
+
+    let results = Closure::<dyn Fn() -> JsValue>::new(move || results_value(state));
+    set("results", results.as_ref());
+    results.forget();
 
     let grads =
         Closure::<dyn Fn(JsValue) -> JsValue>::new(move |o: JsValue| gradients_value(state, &o));

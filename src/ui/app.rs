@@ -7,6 +7,8 @@ use crate::core::link::{opening, Link};
 use crate::core::pipeline::Step;
 use crate::core::presets::PRESETS;
 use crate::ui::controls::Controls;
+use crate::ui::exercises::engine::exercise_engine;
+use crate::ui::on_demand::Loaded;
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::PipelineNav;
 use crate::ui::walk::Walk;
@@ -37,6 +39,9 @@ pub fn App() -> impl IntoView {
         .clone()
         .filter(|_| embed)
         .map(|s| &*Vec::leak(s));
+    state
+        .exercises
+        .open(start.exercises.clone(), &share::saved_progress());
     state.provide();
     api::install(state);
     theme::follow_colour_scheme(state.look.palette, colours);
@@ -72,6 +77,7 @@ pub fn App() -> impl IntoView {
             {embed.then(|| view! { <h1 class="visually-hidden">"Attention Explorer"</h1> })}
             {message.map(|m| view! { <p class="load-message" role="alert">{m}</p> })}
             <SavedWork restored restorable/>
+            {state.exercises.any().then(|| view! { <Loaded load=exercise_engine what="the exercises"/> })}
             {(!embed).then(PipelineNav)}
             <Controls level=start.controls()/>
             // Each lab follows its step, except in an embed.

@@ -9,6 +9,7 @@ use crate::core::model::{Dims, Model, Scale};
 use crate::core::positions::DEFAULT_BASE;
 use crate::core::presets::PRESETS;
 use crate::core::state::{write_state, MAX_DIM, MAX_HEADS};
+use crate::ui::author::AuthorButton;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};
 use crate::ui::fields::{accept, IntegerField, IntegerFieldProps};
@@ -88,7 +89,7 @@ pub fn Controls(level: Level) -> impl IntoView {
                 "Re-initialise with seed"
             </button> })}
             {precision}
-            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <ImportTorchButton/> <EmbedButton/> })}
+            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <ImportTorchButton/> <EmbedButton/> <AuthorButton/> })}
         </div>
         <EditBar level/>
     }

@@ -19,11 +19,40 @@ use crate::core::link::{params, snippet, Controls, Embed, Page, Part, Shown, The
 use crate::core::pipeline::{in_order, Step};
 use crate::ui::api;
 use crate::ui::on_demand::{chunk, Loaded};
-use crate::ui::share::{model_code, page_url};
+use crate::ui::share::{self, model_code, page_url};
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::text as steps_text_of;
 
 const PREFIX: &str = "attention-explorer:";
+
+/// Posts `{type: "attention-explorer:result", exercise, kind, correct, score, attempts,
+/// response, expected?, statement}` to the parent, and to this page itself (where a SCORM
+/// adapter listens), each time an exercise's progress changes.
+pub fn report_results(state: AppState) {
+    let exercises = state.exercises;
+    Effect::new(move |_| {
+        let Some(index) = exercises.changed.get() else {
+            return;
+        };
+        let result = state
+            .trace
+            .with_untracked(|t| exercises.result(index, t, &share::activity()));
+        if let Some(result) = result {
+            let object = api::parsed(&result);
+            Reflect::set(
+                &object,
+                &JsValue::from_str("type"),
+                &JsValue::from_str(&format!("{PREFIX}result")),
+            )
+            .ok();
+            post(&object);
+            // A SCORM adapter in this page listens here too.
+            if parent().is_some_and(|p| !Object::is(&p, &window())) {
+                window().post_message(&object, "*").ok();
+            }
+        }
+    });
+}
 
 /// Starts telling the parent the page's height and answering its messages.
 pub fn install(state: AppState) {
@@ -48,7 +77,7 @@ fn message(kind: &str, fields: &[(&str, JsValue)]) -> Object {
     object
 }
 
-fn post(object: &Object) {
+fn post(object: &JsValue) {
     if let Some(parent) = parent() {
         parent.post_message(object, "*").ok();
     }
@@ -102,6 +131,13 @@ fn answer_messages(state: AppState) {
                 &field("col"),
                 &field("value"),
             ),
+            Some("get-results") => {
+                post(&message(
+                    "results",
+                    &[("id", id), ("results", api::results_value(state))],
+                ));
+                return;
+            }
             Some("get-trace") => {
                 post(&message(
                     "trace",
@@ -210,16 +246,19 @@ fn embed_url(state: AppState, choice: &Choice) -> String {
         theme: choice.theme,
     };
     let shown = shown_unhidden(state);
-    let query = params::write(
-        &Page {
-            model: "",
-            shown: &shown,
-            embed: Some(&embed),
-            at: None,
-            exercises: None,
-        },
-        Part::Query,
-    );
+    // The exercise being made (or the link's).
+    let query = state.exercises.draft.with(|draft| {
+        params::write(
+            &Page {
+                model: "",
+                shown: &shown,
+                embed: Some(&embed),
+                at: None,
+                exercises: Some(draft),
+            },
+            Part::Query,
+        )
+    });
     page_url(&query, &fragment(state, &shown, None))
 }
 

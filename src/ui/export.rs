@@ -13,10 +13,19 @@ use crate::ui::state::use_app;
 
 /// Offers `text` as a file called `name`.
 pub fn download(name: &str, mime: &str, text: &str) {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    offer(name, mime, &wasm_bindgen::JsValue::from_str(text));
+}
+
+/// Offers `bytes` as a file called `name`.
+pub fn download_bytes(name: &str, mime: &str, bytes: &[u8]) {
+    offer(name, mime, &js_sys::Uint8Array::from(bytes));
+}
+
+fn offer(name: &str, mime: &str, part: &wasm_bindgen::JsValue) {
+    let parts = js_sys::Array::of1(part);
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &options) else {
         return;
     };
     let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {

@@ -19,6 +19,10 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
     // The followed row of the weights: only its change redraws the lines.
     let row = Memo::new(move |_| {
         let i = query.get();
+        // A row hidden until predicted draws no lines.
+        if state.exercises.hides_row(head, i) {
+            return Vec::new();
+        }
         state.trace.with(|t| {
             t.heads
                 .get(head)
@@ -33,7 +37,8 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
 
     // One <line> per key, kept across edits: an edit only rewrites their attributes. A key the
     // query may not see (causal) has no line at all.
-    let visible = move |j: usize| visible(causal.get(), query.get(), j);
+    let visible =
+        move |j: usize| visible(causal.get(), query.get(), j) && row.with(|r| !r.is_empty());
     let weight = move |j: usize| row.with(|r| r.get(j).copied().unwrap_or(0.0));
     let lines = move || {
         (0..n.get())
@@ -87,9 +92,12 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
                 .with(|ws| ws.get(j).cloned().unwrap_or_default());
             format!(", most to “{key}” ({})", fmt(w, state.look.precision.get()))
         });
+        let hidden = row
+            .with(Vec::is_empty)
+            .then_some(": hidden until you predict");
         format!(
             "Where “{word}” looks, head {head}{}",
-            most.unwrap_or_default()
+            most.or(hidden.map(str::to_owned)).unwrap_or_default()
         )
     };
     view! {

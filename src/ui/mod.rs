@@ -7,8 +7,10 @@
 
 pub mod api;
 pub mod app;
+pub mod author;
 pub mod controls;
 pub mod embed;
+pub mod exercises;
 pub mod export;
 pub mod fields;
 pub mod import_torch;

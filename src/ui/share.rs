@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
+use crate::core::exercise::{read_progress, write_progress, Progress};
 use crate::core::link::{encode_model, read_link, write_fragment, Link, MAX_LINK_CHARS};
 use crate::core::model::{Dims, Model};
 use crate::ui::state::AppState;
@@ -34,6 +35,43 @@ pub fn work_key(embed: bool) -> String {
     } else {
         "attention-explorer:work".into()
     }
+}
+
+/// Where the learner's progress in the link's exercises is kept: one place per exercise link
+/// (its query names the exercises).
+fn progress_key() -> String {
+    format!(
+        "attention-explorer:exercises:{}",
+        window().location().search().unwrap_or_default()
+    )
+}
+
+/// The progress saved for this link's exercises (none where storage is forbidden).
+pub fn saved_progress() -> Vec<(String, Progress)> {
+    saved_work(&progress_key()).map_or_else(Vec::new, |text| read_progress(&text))
+}
+
+/// Saves the exercises' progress whenever it changes.
+pub fn keep_progress(state: AppState) {
+    let exercises = state.exercises;
+    let key = progress_key();
+    Effect::new(move |first: Option<()>| {
+        let progress = exercises.progress.get();
+        if first.is_none() {
+            return;
+        }
+        let ids = exercises
+            .spec
+            .with_value(|s| s.list.iter().map(|e| e.id()).collect::<Vec<_>>());
+        let pairs: Vec<(String, Progress)> = ids.into_iter().zip(progress).collect();
+        save_work(&key, &write_progress(&pairs));
+    });
+}
+
+/// The page's address without its fragment: the activity an exercise's xAPI statement names.
+pub fn activity() -> String {
+    let href = window().location().href().unwrap_or_default();
+    href.split('#').next().unwrap_or_default().to_owned()
 }
 
 /// `localStorage`, where the browser allows it (a sandboxed frame throws: then there is none).

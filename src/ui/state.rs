@@ -19,6 +19,7 @@ use crate::core::presets::{followed_by_default, matching, preset_named};
 use crate::core::sqrt_dk;
 use crate::core::trace::Trace;
 use crate::core::training::Setup;
+use crate::ui::exercises::ExerciseState;
 use crate::ui::theme;
 
 /// What a click on a cell asked to have explained.
@@ -86,8 +87,8 @@ pub type Block = Vec<Vec<f64>>;
 /// What an editable matrix view reports; the view itself knows nothing of the model.
 #[derive(Clone, Copy)]
 pub struct CellEditor {
-    /// A valid number typed into cell (row, col).
-    pub commit: Callback<(usize, usize, f64)>,
+    /// A valid number typed into cell (row, col); refused with a message (a locked matrix).
+    pub commit: Callback<(usize, usize, f64), Result<(), String>>,
     /// A block of numbers pasted with its top-left at (row, col); a block that does not fit is
     /// refused whole, with the message to show.
     pub paste: Callback<(usize, usize, Block), Result<(), String>>,
@@ -169,6 +170,8 @@ pub struct AppState {
     pub gradients: Memo<Option<Gradients>>,
     /// An embed's steps (`steps=`), numbered 1, 2, … in it; `None`: the pipeline's numbers.
     pub numbered: Option<&'static [Step]>,
+    /// The link's exercises and their progress.
+    pub exercises: ExerciseState,
 }
 
 impl AppState {
@@ -249,6 +252,7 @@ impl AppState {
             example,
             embedded,
             numbered: None,
+            exercises: ExerciseState::default(),
             training: RwSignal::new(Setup::default()),
             objective,
             has_target,
@@ -274,6 +278,7 @@ impl AppState {
     pub fn provide(self) {
         provide_context(self);
         provide_context(self.look);
+        provide_context(self.exercises);
     }
 
     /// Shows what a link or the saved work asks to see.
@@ -341,7 +346,19 @@ impl AppState {
     /// (no signal is touched) and says why. Each signal is notified only if it changed.
     pub fn apply(self, edit: Edit) -> Result<(), String> {
         let (model, history, seed) = (self.model, self.history, self.seed);
+        let exercises = self.exercises;
+        if let Some(refusal) = exercises
+            .spec
+            .with_value(|e| model.with_untracked(|m| e.refusal(&edit, m)))
+        {
+            return Err(refusal);
+        }
         let typing = matches!(edit, Edit::Sentence(_));
+        // A set number is an edit of its own, as it is an undo step of its own.
+        let seal = matches!(edit, Edit::Seal | Edit::Set { .. });
+        if seal {
+            exercises.seal();
+        }
         let mut outcome = Ok(Default::default());
         // Untracked writes, then a notice to each signal that changed: a refused edit (or one
         // that changed only the history) wakes nothing else. None of them is gone while the page
@@ -352,6 +369,9 @@ impl AppState {
             })
         });
         let outcome = outcome?;
+        if seal {
+            exercises.seal();
+        }
         if outcome.history {
             history.notify();
         }
@@ -359,6 +379,7 @@ impl AppState {
             seed.notify();
         }
         if outcome.model {
+            exercises.count_edit();
             model.notify();
             let followed = self.selected.get_untracked();
             let still = self
@@ -448,7 +469,6 @@ impl AppState {
                     col,
                     value,
                 })
-                .ok();
             }),
             paste: Callback::new(move |(row, col, block): (usize, usize, Block)| {
                 self.apply(Edit::Paste {

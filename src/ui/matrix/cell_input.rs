@@ -45,16 +45,20 @@ pub fn CellInput(
     let on_input = move |ev: ev::Event| {
         let text = event_target_value(&ev);
         match read_cell(&text) {
-            CellText::Number(x) => {
-                error.set(None);
-                editor.commit.run((row, col, x));
-            }
+            CellText::Number(x) => match editor.commit.run((row, col, x)) {
+                Ok(()) => error.set(None),
+                // A locked matrix: the number in use stays.
+                Err(message) => error.set(Some(format!(
+                    "{message} Still using {}.",
+                    view.with_untracked(CellView::text)
+                ))),
+            },
             CellText::Incomplete => error.set(None),
             CellText::Invalid(message) => {
                 // "1,5" applied "1" on its way: the cell keeps the number from before the typing.
                 let kept = before.get_value();
                 if view.with_untracked(|c| c.value.to_bits() != kept.to_bits()) {
-                    editor.commit.run((row, col, kept));
+                    editor.commit.run((row, col, kept)).ok();
                 }
                 error.set(Some(format!(
                     "{message}; still using {}.",

@@ -23,6 +23,7 @@ pub fn GradientTable(spec: MatrixSpec, gradient: Signal<Option<DMatrix<f64>>>) -
         corner: "∂L/∂",
         editor: None,
         grad: true,
+        cover: Signal::stored(Default::default()),
         on_cell_click: Some(Callback::new(move |cell| picked.set(Some(cell)))),
         ..spec
     };

@@ -6,8 +6,10 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::exercise::CellRef;
 use crate::core::heatmap::{Face, Heat};
 use crate::core::report::matrix_csv;
+use crate::ui::exercises::{Cover, ExerciseState};
 use crate::ui::export::download;
 use crate::ui::state::{use_look, CellEditor, GradientOf};
 use gradient::GradientTable;
@@ -47,6 +49,31 @@ pub fn MatrixView(
     gradient: Option<GradientOf>,
 ) -> impl IntoView {
     let look = use_look();
+    // The exercises live in the store; a matrix mounted alone (or a lab's) has none.
+    let exercises = use_context::<ExerciseState>().filter(|_| !lab);
+    let cover: Signal<Cover> = match exercises {
+        Some(e) if e.any() => e.cover(name, head).into(),
+        _ => Signal::stored(Cover::default()),
+    };
+    let covered = Memo::new(move |_| !cover.with(Cover::is_empty));
+    let locked = exercises.is_some_and(|e| e.spec.with_value(|s| s.locked(name)));
+    // While an exercise is being made, a click on a computed number picks it.
+    let on_cell_click = match exercises {
+        Some(e) if editor.is_none() => Some(Callback::new(move |(row, col)| {
+            if e.authoring.get_untracked() {
+                e.picked.set(Some(CellRef {
+                    matrix: name,
+                    head,
+                    row,
+                    col,
+                }));
+            }
+            if let Some(cb) = on_cell_click {
+                cb.run((row, col));
+            }
+        })),
+        _ => on_cell_click,
+    };
     let spec = MatrixSpec {
         look,
         name,
@@ -62,6 +89,7 @@ pub fn MatrixView(
         flagged,
         lab,
         grad: false,
+        cover,
         editor,
         on_cell_click,
         on_row_click,
@@ -71,7 +99,8 @@ pub fn MatrixView(
     let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
     let has_gradient = Memo::new(move |_| gradient.is_some_and(|g| g.shown.get()));
     let face = Memo::new(move |_| {
-        if lab {
+        // An open exercise's answer fields and hidden rows are in the numbers face only.
+        if lab || covered.get() {
             return Face::Numbers;
         }
         let default = || Face::default_for(shape.get().0, shape.get().1);
@@ -112,13 +141,17 @@ pub fn MatrixView(
             <figcaption>
                 <span class="matrix-title">{title}</span>
                 {head.map(|h| view! { <span class="matrix-head">{format!(" · head {h}")}</span> })}
-                {editor.is_some().then(|| view! { <span class="editable-tag">"editable"</span> })}
+                {editor.is_some().then(|| if locked {
+                    view! { <span class="editable-tag locked-tag">"locked"</span> }
+                } else {
+                    view! { <span class="editable-tag">"editable"</span> }
+                })}
                 <span class="shape">{move || { let (r, c) = shape.get(); format!("{r} × {c}") }}</span>
                 <button
                     type="button"
                     class="face-toggle"
                     data-action="toggle-view"
-                    hidden=lab
+                    hidden=move || lab || covered.get()
                     aria-label=move || match face.get() {
                         Face::Numbers => format!("Show {caption} as a heat map"),
                         Face::Heatmap | Face::Gradient => format!("Show {caption} as numbers"),
@@ -142,6 +175,7 @@ pub fn MatrixView(
                     type="button"
                     class="face-toggle"
                     data-action="download-csv"
+                    hidden=move || covered.get()
                     aria-label=format!("Download {} as CSV", spec.label())
                     on:click=move |_| {
                         let csv = matrix.with_untracked(|m| {

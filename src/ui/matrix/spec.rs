@@ -6,6 +6,7 @@ use nalgebra::DMatrix;
 
 use crate::core::heatmap::Heat;
 use crate::core::trace::fmt;
+use crate::ui::exercises::Cover;
 use crate::ui::state::{CellEditor, Look};
 
 /// What a matrix view shows and what it reports: the one small interface of both faces.
@@ -43,6 +44,9 @@ pub struct MatrixSpec {
     pub look: Look,
     /// Present when the learner may edit the numbers.
     pub editor: Option<CellEditor>,
+    /// What an open exercise hides: answer fields and rows hidden until predicted (see
+    /// [`Cover`]); always empty for a lab's matrix or the gradient face.
+    pub cover: Signal<Cover>,
     /// A cell was clicked or chosen with Enter (e.g. to explain a score).
     pub on_cell_click: Option<Callback<(usize, usize)>>,
     /// A row label was clicked (e.g. to follow that token).

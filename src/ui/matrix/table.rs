@@ -7,6 +7,8 @@ use leptos::prelude::*;
 
 use crate::core::heatmap::Heat;
 use crate::core::softmax::is_future;
+use crate::ui::exercises::cards::AnswerField;
+use crate::ui::exercises::Cover;
 use crate::ui::matrix::cell_input::CellInput;
 use crate::ui::matrix::keyboard;
 use crate::ui::matrix::spec::{CellView, MatrixSpec};
@@ -41,7 +43,26 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
 
     // A cell as first built; later values are painted in by `paint_changes`. An editable cell
     // keeps a signal for its <input>, which must not be rewritten while the learner types in it.
-    let cell = move |i: usize, j: usize, view: CellView, input: Option<RwSignal<CellView>>| {
+    let cell = move |i: usize,
+                     j: usize,
+                     view: CellView,
+                     input: Option<RwSignal<CellView>>,
+                     cover: &Cover| {
+        // An open exercise's cell carries no number at all: no text, value, title or colour.
+        if let Some(exercise) = cover.answer_at(i, j) {
+            return view! {
+                <td data-row=i.to_string() data-col=j.to_string() class="asked">
+                    <AnswerField index=exercise label=format!("Your answer for {label} row {i} column {j}")/>
+                </td>
+            }
+            .into_any();
+        }
+        if cover.covers(i, j) {
+            return view! {
+                <td data-row=i.to_string() data-col=j.to_string() class="hidden-cell" aria-label="hidden until you predict">"?"</td>
+            }
+            .into_any();
+        }
         let content = match (spec.editor, input) {
             (Some(editor), Some(view)) => view! {
                 <CellInput
@@ -83,6 +104,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 {content}
             </td>
         }
+        .into_any()
     };
 
     // Rebuilt only when the shape changes. The cells hold no signals of their own (bar an
@@ -93,6 +115,8 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     let tbody = NodeRef::<leptos::html::Tbody>::new();
     let body = move || {
         let (rows, cols) = shape.get();
+        // Tracked: answering or predicting rebuilds the table with its numbers.
+        let cover = spec.cover.get();
         let shown = untrack(views);
         let inputs: Vec<_> = match spec.editor {
             Some(_) => shown.iter().map(|&v| RwSignal::new(v)).collect(),
@@ -105,7 +129,15 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                         .with(|l| l.get(i).cloned().unwrap_or_else(|| i.to_string()))
                 };
                 let row_cells: Vec<_> = (0..cols)
-                    .map(|j| cell(i, j, shown[i * cols + j], inputs.get(i * cols + j).copied()))
+                    .map(|j| {
+                        cell(
+                            i,
+                            j,
+                            shown[i * cols + j],
+                            inputs.get(i * cols + j).copied(),
+                            &cover,
+                        )
+                    })
                     .collect();
                 view! {
                     <tr class:selected=move || spec.highlight_row.get() == Some(i)>
@@ -125,12 +157,16 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 }
             })
             .collect_view();
+        let covered = (0..rows * cols)
+            .map(|k| cover.covers(k / cols, k % cols))
+            .collect();
         paint_changes(
             tbody,
             move || shape.get_untracked() == (rows, cols),
             views,
             shown,
             inputs,
+            covered,
         );
         built
     };
@@ -164,14 +200,16 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
 
 /// Keeps a table's cells (its `<td>`s, row by row) equal to `views()`: each time the numbers
 /// change, only the cells whose view differs from `shown` are written, in one call to
-/// [`paint_cells`], and an editable cell's input through its signal in `inputs`. `same_shape`
-/// says the cells are still the ones built; after a new shape the table is rebuilt instead.
+/// [`paint_cells`], and an editable cell's input through its signal in `inputs`; the cells
+/// `covered` by an exercise are never written. `same_shape` says the cells are still the ones
+/// built; after a new shape the table is rebuilt instead.
 fn paint_changes(
     tbody: NodeRef<leptos::html::Tbody>,
     same_shape: impl Fn() -> bool + 'static,
     views: impl Fn() -> Vec<CellView> + 'static,
     mut shown: Vec<CellView>,
     inputs: Vec<RwSignal<CellView>>,
+    covered: Vec<bool>,
 ) {
     let mut cells: Option<web_sys::NodeList> = None;
     let (mut at, mut texts, mut flags) = (Vec::new(), String::new(), Vec::new());
@@ -191,7 +229,7 @@ fn paint_changes(
         texts.clear();
         flags.clear();
         for (k, (old, new)) in shown.iter_mut().zip(new).enumerate() {
-            if *old == new {
+            if *old == new || covered[k] {
                 continue;
             }
             at.push(k as u32);

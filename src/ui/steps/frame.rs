@@ -4,8 +4,9 @@
 use leptos::prelude::*;
 
 use crate::core::pipeline::{self, in_order, Axes, Step, Stop};
+use crate::ui::exercises::cards::ExerciseCards;
 use crate::ui::matrix::{index_labels, MatrixView};
-use crate::ui::state::use_app;
+use crate::ui::state::{use_app, Detail};
 
 /// What the page says about a step; each step's file holds its own, beside its view.
 pub struct StepText {
@@ -71,6 +72,7 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
                         {(!state.embedded && !text.lab.is_empty()).then(|| format!(" {}", text.lab))}
                     </p>
                     <p class="formula">{text.formula}</p>
+                    <ExerciseCards step/>
                     {children()}
                 </Show>
             </div>
@@ -84,6 +86,12 @@ pub fn Breakdown(kind: &'static str) -> impl IntoView {
     let state = use_app();
     move || {
         let detail = state.detail.get().filter(|d| d.key() == kind)?;
+        // A context row is a sum of the weights: not before they are predicted.
+        if let Detail::Context { head, query } = detail {
+            if state.exercises.hides_row(head, query) {
+                return None;
+            }
+        }
         let text = state
             .trace
             .with(|t| detail.describe(t, state.look.precision.get()))?;

@@ -1,0 +1,118 @@
+//! A SCORM 1.2 package of the page with an exercise: the app's own files (found by following
+//! the `./…` references from `index.html`), its `index.html` with the adapter that reports to the
+//! LMS, a launch page opening the exercise's link, and `imsmanifest.xml` naming one SCO. Entries
+//! are stored, not compressed: the wasm is compressed already, and an LMS unzips it once.
+
+use std::io::Write;
+
+/// The adapter script beside the app (`www/scorm-adapter.js`): finds the LMS's `API`, reports
+/// the score and status, and finishes when the page closes.
+pub const ADAPTER: &str = "scorm-adapter.js";
+/// The page the manifest launches: it opens the exercise's link.
+pub const LAUNCH: &str = "launch.html";
+
+/// The files `text` (HTML or JavaScript, at `path`) refers to as `"./name"` or `'./name'`,
+/// resolved against its folder: scripts, wasm and styles, each once.
+pub fn references(path: &str, text: &str) -> Vec<String> {
+    let folder = path.rfind('/').map_or("", |i| &path[..=i]);
+    let mut out: Vec<String> = Vec::new();
+    for quote in ['"', '\''] {
+        let opening = format!("{quote}./");
+        let mut rest = text;
+        while let Some(at) = rest.find(&opening) {
+            rest = &rest[at + opening.len()..];
+            let Some(end) = rest.find(quote) else { break };
+            let name = &rest[..end];
+            // `"./x_bg.js": import0` names a module of wasm-bindgen's imports, not a file.
+            let key = rest[end + 1..].trim_start().starts_with(':');
+            let wanted = !key
+                && [".js", ".wasm", ".css"].iter().any(|e| name.ends_with(e))
+                && !name.contains("..")
+                && !name.contains(['?', '#', ' ', '<', '>', '\\']);
+            let full = format!("{folder}{name}");
+            if wanted && !out.contains(&full) {
+                out.push(full);
+            }
+        }
+    }
+    out
+}
+
+/// `index.html` with the adapter loaded before the app.
+pub fn with_adapter(index_html: &str) -> String {
+    index_html.replacen(
+        "</head>",
+        &format!("<script src=\"./{ADAPTER}\" defer></script></head>"),
+        1,
+    )
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The launch page: it goes on to `index.html?{query}#{fragment}` at once (an LMS may drop a
+/// query from the manifest's launch address).
+pub fn launch_page(query: &str, fragment: &str) -> String {
+    let target = escape(&format!("index.html?{query}#{fragment}"));
+    format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"refresh\" content=\"0; url={target}\">\n<title>Attention Explorer exercise</title>\n</head>\n<body><p><a href=\"{target}\">Open the exercise</a></p></body>\n</html>\n"
+    )
+}
+
+/// `imsmanifest.xml`: one organization, one SCO launching [`LAUNCH`], every file listed.
+pub fn manifest(title: &str, files: &[String]) -> String {
+    let title = escape(title);
+    let listed: String = files
+        .iter()
+        .map(|f| format!("      <file href=\"{}\"/>\n", escape(f)))
+        .collect();
+    format!(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="attention-explorer-exercise" version="1.0"
+    xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
+    xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
+    xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+    xsi:schemaLocation="http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd">
+  <metadata>
+    <schema>ADL SCORM</schema>
+    <schemaversion>1.2</schemaversion>
+  </metadata>
+  <organizations default="exercise">
+    <organization identifier="exercise">
+      <title>{title}</title>
+      <item identifier="item-1" identifierref="sco-1">
+        <title>{title}</title>
+        <adlcp:masteryscore>100</adlcp:masteryscore>
+      </item>
+    </organization>
+  </organizations>
+  <resources>
+    <resource identifier="sco-1" type="webcontent" adlcp:scormtype="sco" href="{LAUNCH}">
+{listed}    </resource>
+  </resources>
+</manifest>
+"#
+    )
+}
+
+/// The zip of `files` (path, bytes), each stored.
+pub fn zip(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, String> {
+    let fail = |e: rawzip::Error| format!("the package could not be written ({e})");
+    let mut out = Vec::new();
+    let mut archive = rawzip::ZipArchiveWriter::new(&mut out);
+    for (path, bytes) in files {
+        let (mut entry, config) = archive.new_file(path).start().map_err(fail)?;
+        let mut writer = config.wrap(&mut entry);
+        writer
+            .write_all(bytes)
+            .map_err(|e| format!("the package could not be written ({e})"))?;
+        let (_, descriptor) = writer.finish().map_err(fail)?;
+        entry.finish(descriptor).map_err(fail)?;
+    }
+    archive.finish().map_err(fail)?;
+    Ok(out)
+}

@@ -1,0 +1,276 @@
+//! "Make an exercise": a teacher picks a cell in any computed table, asks it, sets a goal on it
+//! or asks for its row to be predicted, ticks what to lock, and gets the link and the embed
+//! snippet (the Embed dialog carries the exercise too). No parameter is written by hand. The
+//! panel is a wasm chunk of its own: learners never open it.
+
+use leptos::prelude::*;
+
+use crate::core::exercise::{lockable, Exercises, Kind};
+use crate::core::link::{params, snippet, Embed, Page, Part};
+use crate::core::model::Editable;
+use crate::core::scorm;
+use crate::ui::export::download_bytes;
+use crate::ui::on_demand::{chunk, Loaded};
+use crate::ui::share::{fragment_now, page_url};
+use crate::ui::state::{use_app, AppState};
+use wasm_bindgen_futures::JsFuture;
+
+/// The button that opens the panel.
+#[component]
+pub fn AuthorButton() -> impl IntoView {
+    let exercises = use_app().exercises;
+    let authoring = exercises.authoring;
+    view! {
+        <button
+            type="button"
+            data-action="author"
+            aria-expanded=move || authoring.get().to_string()
+            on:click=move |_| authoring.update(|a| *a = !*a)
+        >
+            "Make an exercise"
+        </button>
+        {move || authoring.get().then(|| view! { <Loaded load=author_panel what="the exercise maker"/> })}
+    }
+}
+
+chunk! {
+    /// The exercise maker.
+    author_panel => AuthorPanel().into_any()
+}
+
+/// The query that opens `draft`, embedded or not.
+fn exercise_query(state: AppState, draft: &Exercises, embedded: bool) -> String {
+    let shown = untrack(|| state.shown());
+    let embed = Embed::default();
+    params::write(
+        &Page {
+            model: "",
+            shown: &shown,
+            embed: embedded.then_some(&embed),
+            at: None,
+            exercises: Some(draft),
+        },
+        Part::Query,
+    )
+}
+
+/// The address that opens the page as it is now with `draft`, embedded or not.
+fn exercise_url(state: AppState, draft: &Exercises, embedded: bool) -> String {
+    page_url(
+        &exercise_query(state, draft, embedded),
+        &fragment_now(state),
+    )
+}
+
+/// The bytes at `path` (beside the page).
+async fn fetch_bytes(path: &str) -> Result<Vec<u8>, String> {
+    use wasm_bindgen::JsCast;
+    let failed = || format!("{path} could not be fetched");
+    let response: web_sys::Response = JsFuture::from(window().fetch_with_str(path))
+        .await
+        .map_err(|_| failed())?
+        .dyn_into()
+        .map_err(|_| failed())?;
+    if !response.ok() {
+        return Err(format!("{path}: the server said {}", response.status()));
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(|_| failed())?)
+        .await
+        .map_err(|_| failed())?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// The SCORM 1.2 package of `draft`: the app's files as this server has them, with the
+/// adapter, a launch page and the manifest.
+async fn scorm_package(query: String, fragment: String) -> Result<(Vec<u8>, usize), String> {
+    let index = String::from_utf8(fetch_bytes("index.html").await?)
+        .map_err(|_| "index.html is not text")?;
+    let mut queue = scorm::references("index.html", &index);
+    let mut files = vec![(
+        "index.html".to_owned(),
+        scorm::with_adapter(&index).into_bytes(),
+    )];
+    while let Some(path) = queue.pop() {
+        if files.iter().any(|(p, _)| *p == path) {
+            continue;
+        }
+        let bytes = fetch_bytes(&path).await?;
+        if path.ends_with(".js") {
+            queue.extend(scorm::references(&path, &String::from_utf8_lossy(&bytes)));
+        }
+        files.push((path, bytes));
+    }
+    files.push((
+        scorm::ADAPTER.to_owned(),
+        fetch_bytes(scorm::ADAPTER).await?,
+    ));
+    files.push((
+        scorm::LAUNCH.to_owned(),
+        scorm::launch_page(&query, &fragment).into_bytes(),
+    ));
+    let names: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+    let manifest = scorm::manifest("Attention Explorer exercise", &names);
+    files.insert(0, ("imsmanifest.xml".to_owned(), manifest.into_bytes()));
+    Ok((scorm::zip(&files)?, files.len()))
+}
+
+/// The SCORM package's file name.
+const PACKAGE: &str = "attention-explorer-exercise.zip";
+
+#[component]
+fn AuthorPanel() -> impl IntoView {
+    let state = use_app();
+    let exercises = state.exercises;
+    let (draft, picked) = (exercises.draft, exercises.picked);
+    let error = RwSignal::new(None::<String>);
+    let side = RwSignal::new(true);
+    let bound = RwSignal::new("0.5".to_owned());
+    let add = move |kind: Kind| {
+        let Some(cell) = picked.get_untracked() else {
+            error.set(Some(
+                "Pick a cell first: click a number in a table below.".into(),
+            ));
+            return;
+        };
+        let entry = match kind {
+            Kind::Ask => cell.text(),
+            Kind::Predict => format!("weights.{}:{}", cell.head.unwrap_or(0), cell.row),
+            Kind::Goal => format!(
+                "{}{}{}",
+                cell.text(),
+                if side.get_untracked() { ">=" } else { "<=" },
+                bound.get_untracked().trim()
+            ),
+        };
+        let mut next = draft.get_untracked();
+        let added = state.model.with_untracked(|m| next.add(kind, &entry, m));
+        match added {
+            Ok(()) => {
+                draft.set(next);
+                error.set(None);
+            }
+            Err(e) => error.set(Some(format!("{e}."))),
+        }
+    };
+    let toggle_lock = move |name: &'static str, on: bool| {
+        let mut next = draft.get_untracked();
+        let mut names: Vec<&str> = next.locks.clone();
+        names.retain(|n| *n != name);
+        if on {
+            names.push(name);
+        }
+        let read = state
+            .model
+            .with_untracked(|m| next.read_locks(&names.join(","), m));
+        match read {
+            Ok(()) => {
+                draft.set(next);
+                error.set(None);
+            }
+            Err(e) => error.set(Some(format!("Not locked: {e}."))),
+        }
+    };
+    let lockable_here: Vec<&'static str> = state.model.with_untracked(|m| {
+        lockable()
+            .filter(|k| {
+                Editable::EVERY
+                    .into_iter()
+                    .any(|e| e.key() == *k && m.matrix(e).is_some())
+            })
+            .collect()
+    });
+    let link = Memo::new(move |_| {
+        state.model.track();
+        draft.with(|d| exercise_url(state, d, false))
+    });
+    let snippet_text = Memo::new(move |_| {
+        state.model.track();
+        draft.with(|d| snippet(&exercise_url(state, d, true), 900))
+    });
+    let picked_text = move || {
+        match picked.get() {
+        Some(cell) => state.trace.with(|t| format!("Picked: {}.", cell.describe(t))),
+        None => "Click a number in any computed table below (Q, K, V, scores, weights, context, output) to pick it.".into(),
+    }
+    };
+    let packing = RwSignal::new(None::<(bool, String)>);
+    let scorm = move |_| {
+        let query = draft.with_untracked(|d| exercise_query(state, d, true));
+        let fragment = fragment_now(state);
+        packing.set(Some((true, "Packing the app and the exercise…".into())));
+        leptos::task::spawn_local(async move {
+            let said = match scorm_package(query, fragment).await {
+                Ok((zip, count)) => {
+                    download_bytes(PACKAGE, "application/zip", &zip);
+                    (true, format!("Downloaded {PACKAGE} ({count} files, {} KB): upload it to the course as a SCORM package.", zip.len() / 1024))
+                }
+                Err(e) => (false, format!("No package: {e}.")),
+            };
+            packing.set(Some(said));
+        });
+    };
+    let is_weights = move || picked.with(|p| p.is_some_and(|c| c.matrix == "weights"));
+    view! {
+        <div class="author-panel" role="region" aria-label="Make an exercise">
+            <h2 class="author-title">"Make an exercise"</h2>
+            <p data-stat="author_picked">{picked_text}</p>
+            <div class="exercise-actions">
+                <button type="button" data-action="author-ask" on:click=move |_| add(Kind::Ask)>"Ask this"</button>
+                <button type="button" data-action="author-predict" disabled=move || !is_weights() title="A row of the weights" on:click=move |_| add(Kind::Predict)>"Predict this row"</button>
+            </div>
+            <div class="exercise-actions">
+                <label class="field">
+                    <span>"Goal"</span>
+                    <select data-control="author-bound-side" on:change=move |ev| side.set(event_target_value(&ev) == ">=")>
+                        <option value=">=" selected>"at least"</option>
+                        <option value="<=">"at most"</option>
+                    </select>
+                </label>
+                <label class="field">
+                    <span class="visually-hidden">"Bound"</span>
+                    <input type="text" inputmode="decimal" size="6" data-control="author-bound" prop:value=move || bound.get() on:input=move |ev| bound.set(event_target_value(&ev))/>
+                </label>
+                <button type="button" data-action="author-goal" on:click=move |_| add(Kind::Goal)>"Set a goal here"</button>
+            </div>
+            {move || error.get().map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
+            <ul class="author-list" aria-label="The exercise so far">
+                {move || draft.with(|d| d.list.iter().enumerate().map(|(k, e)| {
+                    let words = state.trace.with_untracked(|t| e.question(t));
+                    view! {
+                        <li data-draft=e.id()>
+                            {words}
+                            " "
+                            <button type="button" data-action="author-remove" on:click=move |_| draft.update(|d| { d.list.remove(k); })>"Remove"</button>
+                        </li>
+                    }
+                }).collect_view())}
+            </ul>
+            <fieldset class="author-locks">
+                <legend>"Lock (the learner may not edit)"</legend>
+                {lockable_here.into_iter().map(|name| view! {
+                    <label class="field check">
+                        <input type="checkbox" data-control="author-lock" value=name
+                            prop:checked=move || draft.with(|d| d.locked(name))
+                            on:change=move |ev| toggle_lock(name, event_target_checked(&ev))/>
+                        <span>{name}</span>
+                    </label>
+                }).collect_view()}
+            </fieldset>
+            <label class="field wide">
+                <span>"Link"</span>
+                <input type="text" readonly data-export="exercise-link" prop:value=move || link.get()/>
+            </label>
+            <p><a href=move || link.get() target="_blank" rel="noopener" data-action="author-try">"Try it as a learner"</a></p>
+            <label class="field wide">
+                <span>"Embed snippet (the Embed button carries the exercise too)"</span>
+                <textarea readonly rows="6" data-export="exercise-snippet" prop:value=move || snippet_text.get()></textarea>
+            </label>
+            <p>
+                <button type="button" data-action="scorm" disabled=move || draft.with(|d| d.list.is_empty()) on:click=scorm>
+                    "Download as SCORM package"
+                </button>
+            </p>
+            {move || packing.get().map(|(ok, words)| view! { <p class=if ok { "field-ok" } else { "field-error" } role="status">{words}</p> })}
+        </div>
+    }
+}

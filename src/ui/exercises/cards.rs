@@ -1,0 +1,232 @@
+//! The exercises on the page: a card per exercise in its step's section (the question, Check and
+//! Show me, the prediction's choice, a goal's live value), and the answer field an asked cell
+//! shows instead of its number. The cards, and the checking and hints behind them, are a wasm
+//! chunk of their own: most visits have no exercise.
+
+use leptos::prelude::*;
+
+use crate::core::exercise::{Exercise, Outcome, Progress};
+use crate::core::pipeline::Step;
+use crate::core::softmax::is_future;
+use crate::core::trace::fmt;
+use crate::ui::exercises::{ExerciseState, PREDICTED};
+use crate::ui::on_demand::{chunk, Loaded};
+use crate::ui::state::{use_app, AppState};
+
+/// The step whose cards the chunk below shows.
+#[derive(Clone, Copy)]
+struct CardsOf(Step);
+
+/// The cards of the exercises shown in `step`'s section (none: nothing is fetched).
+#[component]
+pub fn ExerciseCards(step: Step) -> impl IntoView {
+    let state = use_app();
+    let any = state
+        .exercises
+        .spec
+        .with_value(|s| s.list.iter().any(|e| e.step() == step));
+    any.then(|| {
+        provide_context(CardsOf(step));
+        view! { <Loaded load=exercise_cards what="the exercise"/> }
+    })
+}
+
+chunk! {
+    /// The cards of the step in context.
+    exercise_cards => Cards().into_any()
+}
+
+#[component]
+fn Cards() -> impl IntoView {
+    let state = use_app();
+    let CardsOf(step) = expect_context::<CardsOf>();
+    let here: Vec<(usize, Exercise)> = state.exercises.spec.with_value(|s| {
+        s.list
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, e)| e.step() == step)
+            .collect()
+    });
+    here.into_iter()
+        .map(|(index, e)| view! { <Card index exercise=e/> })
+        .collect_view()
+}
+
+/// One exercise's card: its element carries `data-exercise`, `data-kind`, `data-result` and
+/// `data-attempts` (a goal also `data-goal-met`).
+#[component]
+fn Card(index: usize, exercise: Exercise) -> impl IntoView {
+    let state = use_app();
+    let exercises = state.exercises;
+    let progress = Memo::new(move |_| {
+        exercises
+            .progress
+            .with(|p| p.get(index).cloned().unwrap_or_default())
+    });
+    let question = move || state.trace.with(|t| exercise.question(t));
+    let said = move || exercises.said.with(|s| s.get(index).cloned().flatten());
+    let body = match exercise {
+        Exercise::Ask(_) => ask_actions(state, index, progress).into_any(),
+        Exercise::Predict { head, row } => {
+            predict_actions(state, index, head, row, progress).into_any()
+        }
+        Exercise::Goal(cell, bound) => {
+            // Not while a prediction hides its row.
+            let hidden = move || {
+                PREDICTED.contains(&cell.matrix)
+                    && cell.head.is_some_and(|h| exercises.hides_row(h, cell.row))
+            };
+            let value = Memo::new(move |_| state.trace.with(|t| cell.value(t)));
+            let met = move || value.get().is_some_and(|v| bound.met(v));
+            let locks = exercises.spec.with_value(|s| s.locks.join(", "));
+            view! {
+                <p class="goal-now" data-goal-met=move || met().to_string()>
+                    {move || match value.get() {
+                        Some(_) if hidden() => "Its value is hidden until you predict its row.".into(),
+                        Some(v) => format!(
+                            "Now {}: {}.",
+                            fmt(v, state.look.precision.get()),
+                            if met() { "the goal is met" } else { "not yet" }
+                        ),
+                        None => "The model no longer has this cell (its sentence or sizes changed).".into(),
+                    }}
+                </p>
+                {(!locks.is_empty()).then(|| view! { <p class="goal-locks">{format!("Locked: {locks}.")}</p> })}
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <div
+            class="exercise"
+            data-exercise=exercise.id()
+            data-kind=exercise.kind().key()
+            data-result=move || progress.with(|p| p.outcome.key())
+            data-attempts=move || progress.with(|p| p.attempts.to_string())
+            role="group"
+            aria-label=format!("Exercise: {}", exercise.kind().key())
+        >
+            <p class="exercise-question"><strong>"Exercise. "</strong>{question}</p>
+            {body}
+            <p class="exercise-said" role="status" aria-live="polite">{said}</p>
+        </div>
+    }
+}
+
+fn ask_actions(state: AppState, index: usize, progress: Memo<Progress>) -> impl IntoView {
+    let exercises = state.exercises;
+    let open = move || !progress.with(|p| p.done());
+    let check = move || {
+        state
+            .trace
+            .with_untracked(|t| exercises.check(index, t, state.look.precision.get_untracked()))
+    };
+    // Enter in the cell's answer field.
+    Effect::new(move |_| {
+        if exercises.submitted.get() == Some(index) {
+            exercises.submitted.set(None);
+            check();
+        }
+    });
+    let reveal = move |_| {
+        state
+            .trace
+            .with_untracked(|t| exercises.reveal(index, t, state.look.precision.get_untracked()))
+    };
+    view! {
+        <p class="exercise-actions" hidden=move || !open()>
+            <button type="button" data-action="check" on:click=move |_| check()>"Check"</button>
+            <button type="button" data-action="reveal" on:click=reveal>"Show me"</button>
+        </p>
+    }
+}
+
+fn predict_actions(
+    state: AppState,
+    index: usize,
+    head: usize,
+    row: usize,
+    progress: Memo<Progress>,
+) -> impl IntoView {
+    let exercises = state.exercises;
+    let choice = RwSignal::new(None::<usize>);
+    let confirm = move |_| match choice.get_untracked() {
+        Some(k) => state
+            .trace
+            .with_untracked(|t| exercises.predict(index, k, t)),
+        None => exercises.say(index, Some("Choose a word first.".into())),
+    };
+    // The words the row may attend to (under the mask, those up to it).
+    let options = move || {
+        let causal = state.causal.get();
+        state
+            .words
+            .get()
+            .into_iter()
+            .enumerate()
+            .filter(|&(k, _)| !(causal && is_future(row, k)))
+            .map(|(k, w)| view! { <option value=k.to_string()>{w}</option> })
+            .collect_view()
+    };
+    let id = format!("predict-{index}");
+    view! {
+        <p class="exercise-actions" hidden=move || progress.with(|p| p.attempts > 0)>
+            <label for=id.clone()>{format!("Attends most to (head {head}):")}</label>
+            <select
+                id=id
+                data-control="predict"
+                on:change=move |ev| choice.set(event_target_value(&ev).parse().ok())
+            >
+                <option value="" selected>"choose a word"</option>
+                {options}
+            </select>
+            <button type="button" data-action="predict" on:click=confirm>"Confirm"</button>
+        </p>
+        <p class="note" hidden=move || progress.with(|p| p.attempts > 0 || p.outcome != Outcome::Open)>
+            "Its weights are hidden until you choose."
+        </p>
+    }
+}
+
+/// The field an asked cell shows instead of its number: Enter checks it (through its card).
+#[component]
+pub fn AnswerField(index: usize, label: String) -> impl IntoView {
+    let exercises = expect_context::<ExerciseState>();
+    let id = exercises
+        .exercise(index)
+        .map(|e| e.id())
+        .unwrap_or_default();
+    let typed = move || {
+        exercises
+            .typed
+            .with(|t| t.get(index).cloned().unwrap_or_default())
+    };
+    view! {
+        <input
+            type="text"
+            class="answer"
+            data-answer=id
+            autocomplete="off"
+            spellcheck="false"
+            enterkeyhint="done"
+            placeholder="?"
+            aria-label=label
+            prop:value=typed
+            on:input=move |ev| {
+                let text = event_target_value(&ev);
+                exercises.typed.update_untracked(|t| {
+                    if let Some(slot) = t.get_mut(index) {
+                        *slot = text;
+                    }
+                });
+            }
+            on:keydown=move |ev: leptos::ev::KeyboardEvent| {
+                if ev.key() == "Enter" {
+                    ev.prevent_default();
+                    exercises.submitted.set(Some(index));
+                }
+            }
+        />
+    }
+}

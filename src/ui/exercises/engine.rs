@@ -1,0 +1,39 @@
+//! What runs while a page has exercises, in a wasm chunk of its own (most visits have none):
+//! goals followed through every edit, the progress saved, each result posted, and a line at
+//! the top saying how many are done.
+
+use leptos::prelude::*;
+
+use crate::ui::on_demand::chunk;
+use crate::ui::state::use_app;
+use crate::ui::{embed, share};
+
+chunk! {
+    /// The exercises' runtime and their summary line.
+    exercise_engine => Engine().into_any()
+}
+
+#[component]
+fn Engine() -> impl IntoView {
+    let state = use_app();
+    let exercises = state.exercises;
+    // Marks a goal reached as soon as an edit meets it.
+    Effect::new(move |_| state.trace.with(|t| exercises.follow_goals(t)));
+    share::keep_progress(state);
+    embed::report_results(state);
+    let total = exercises.spec.with_value(|s| s.list.len());
+    let done = move || {
+        exercises.progress.with(|p| {
+            exercises
+                .spec
+                .with_value(|s| s.list.iter().zip(p).filter(|(e, p)| e.finished(p)).count())
+        })
+    };
+    (total > 0).then(|| {
+        view! {
+            <p class="exercise-summary" data-stat="exercises_done">
+                {move || format!("Exercises on this page: {} of {total} done. Each is in its step below.", done())}
+            </p>
+        }
+    })
+}

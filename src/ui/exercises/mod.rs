@@ -1,0 +1,373 @@
+//! The exercises' part of the store: the link's exercises (fixed for the page), each one's
+//! progress, what each card last said, and the edits made so far (a goal counts them). The
+//! checking rule is [`crate::core::exercise`]'s; `cards` shows them; `share` saves the progress,
+//! `embed` posts the results.
+
+use leptos::prelude::*;
+
+use crate::core::exercise::{
+    self, CellRef, Exercise, Exercises, Expected, Kind, Outcome, Progress, Verdict,
+};
+use crate::core::trace::{fmt, Trace};
+
+pub mod cards;
+pub mod engine;
+
+/// What a matrix view hides while an exercise is open: cells with an answer field (by row,
+/// column and exercise) and rows hidden until predicted.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Cover {
+    /// (row, column, exercise index) of each open answer.
+    pub answers: Vec<(usize, usize, usize)>,
+    /// Rows hidden until a prediction.
+    pub rows: Vec<usize>,
+}
+
+impl Cover {
+    /// Whether nothing is covered.
+    pub fn is_empty(&self) -> bool {
+        self.answers.is_empty() && self.rows.is_empty()
+    }
+
+    /// The exercise whose answer field cell (`i`, `j`) holds, if any.
+    pub fn answer_at(&self, i: usize, j: usize) -> Option<usize> {
+        self.answers
+            .iter()
+            .find(|&&(r, c, _)| (r, c) == (i, j))
+            .map(|&(_, _, e)| e)
+    }
+
+    /// Whether cell (`i`, `j`) shows no number.
+    pub fn covers(&self, i: usize, j: usize) -> bool {
+        self.rows.contains(&i) || self.answer_at(i, j).is_some()
+    }
+}
+
+/// The matrices whose rows give a predicted row's weights away.
+const PREDICTED: [&str; 3] = [
+    "weights",
+    "masked_weights_simple",
+    "masked_weights_renormalized",
+];
+
+/// The exercises' signals, in the store.
+#[derive(Clone, Copy)]
+pub struct ExerciseState {
+    /// The link's exercises and locks, set once as the page opens.
+    pub spec: StoredValue<Exercises>,
+    /// Each exercise's progress, in `spec.list`'s order.
+    pub progress: RwSignal<Vec<Progress>>,
+    /// What each answer field holds, kept while its table is rebuilt.
+    pub typed: RwSignal<Vec<String>>,
+    /// What each card last said (a hint, a verdict, a message), if anything.
+    pub said: RwSignal<Vec<Option<String>>>,
+    /// The edits of the model made since the page opened (a goal's attempts).
+    pub edits: RwSignal<u32>,
+    /// The answer field where Enter was pressed: its card checks it.
+    pub submitted: RwSignal<Option<usize>>,
+    /// The exercise whose progress changed last (for the result messages), as it changes.
+    pub changed: RwSignal<Option<usize>>,
+    /// "Make an exercise" is open: a click on a computed cell picks it.
+    pub authoring: RwSignal<bool>,
+    /// The cell the author picked.
+    pub picked: RwSignal<Option<CellRef>>,
+    /// The exercise being made (it starts as the link's); the Embed dialog carries it.
+    pub draft: RwSignal<Exercises>,
+    /// The model changed since the last sealed step: the keystrokes of one number are one edit.
+    editing: StoredValue<bool>,
+}
+
+impl Default for ExerciseState {
+    fn default() -> Self {
+        ExerciseState {
+            spec: StoredValue::new(Exercises::default()),
+            progress: RwSignal::new(Vec::new()),
+            typed: RwSignal::new(Vec::new()),
+            said: RwSignal::new(Vec::new()),
+            edits: RwSignal::new(0),
+            changed: RwSignal::new(None),
+            submitted: RwSignal::new(None),
+            authoring: RwSignal::new(false),
+            picked: RwSignal::new(None),
+            draft: RwSignal::new(Exercises::default()),
+            editing: StoredValue::new(false),
+        }
+    }
+}
+
+impl ExerciseState {
+    /// Sets the page's exercises, with the progress saved for them (by exercise id).
+    pub fn open(self, spec: Exercises, saved: &[(String, Progress)]) {
+        let progress = spec
+            .list
+            .iter()
+            .map(|e| {
+                saved
+                    .iter()
+                    .find(|(id, _)| *id == e.id())
+                    .map(|(_, p)| p.clone())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let n = spec.list.len();
+        self.draft.set(spec.clone());
+        self.spec.set_value(spec);
+        self.progress.set(progress);
+        self.typed.set(vec![String::new(); n]);
+        self.said.set(vec![None; n]);
+    }
+
+    /// Counts a change of the model as an edit, unless it continues the one being typed.
+    pub fn count_edit(self) {
+        if self.any() && !self.editing.get_value() {
+            self.editing.set_value(true);
+            self.edits.update(|n| *n += 1);
+        }
+    }
+
+    /// The step being typed is over: the next change is another edit.
+    pub fn seal(self) {
+        self.editing.set_value(false);
+    }
+
+    /// Whether the page has any exercise (or lock).
+    pub fn any(self) -> bool {
+        self.spec.with_value(|s| !s.is_empty())
+    }
+
+    /// The exercise at `index`.
+    pub fn exercise(self, index: usize) -> Option<Exercise> {
+        self.spec.with_value(|s| s.list.get(index).copied())
+    }
+
+    /// What the view of matrix `name` (of `head`) hides now.
+    pub fn cover(self, name: &'static str, head: Option<usize>) -> Memo<Cover> {
+        let (spec, progress) = (self.spec, self.progress);
+        Memo::new(move |_| {
+            let mut cover = Cover::default();
+            progress.with(|progress| {
+                spec.with_value(|s| {
+                    for (k, (e, p)) in s.list.iter().zip(progress).enumerate() {
+                        if e.shown(p) {
+                            continue;
+                        }
+                        match *e {
+                            Exercise::Ask(cell) if cell.matrix == name && cell.head == head => {
+                                cover.answers.push((cell.row, cell.col, k));
+                            }
+                            Exercise::Predict { head: h, row }
+                                if head == Some(h) && PREDICTED.contains(&name) =>
+                            {
+                                cover.rows.push(row);
+                            }
+                            _ => {}
+                        }
+                    }
+                })
+            });
+            cover
+        })
+    }
+
+    /// Whether the predicted row `row` of `head` is still hidden (the attention lines and the
+    /// heads' picture wait for it too).
+    pub fn hides_row(self, head: usize, row: usize) -> bool {
+        self.progress.with(|progress| {
+            self.spec.with_value(|s| {
+                s.list
+                    .iter()
+                    .zip(progress)
+                    .any(|(e, p)| *e == Exercise::Predict { head, row } && !e.shown(p))
+            })
+        })
+    }
+
+    fn record(self, index: usize, progress: Progress, said: Option<String>) {
+        self.progress.update(|p| {
+            if let Some(slot) = p.get_mut(index) {
+                *slot = progress;
+            }
+        });
+        self.say(index, said);
+        self.changed.set(Some(index));
+    }
+
+    /// Shows `words` on exercise `index`'s card (and in its live region).
+    pub fn say(self, index: usize, words: Option<String>) {
+        self.said.update(|s| {
+            if let Some(slot) = s.get_mut(index) {
+                *slot = words;
+            }
+        });
+    }
+
+    /// Checks what answer field `index` holds against `trace` (`decimals` shown).
+    pub fn check(self, index: usize, trace: &Trace, decimals: usize) {
+        let Some(Exercise::Ask(cell)) = self.exercise(index) else {
+            return;
+        };
+        let text = self
+            .typed
+            .with_untracked(|t| t.get(index).cloned().unwrap_or_default());
+        let mut progress = self.progress_of(index);
+        match exercise::check(&cell, trace, decimals, &text, &mut progress) {
+            Ok(verdict) => {
+                let words = match verdict {
+                    Verdict::Right => "Right.".to_owned(),
+                    Verdict::NotYet(hint) => format!(
+                        "Not yet ({} of {} tries). {hint}",
+                        progress.attempts,
+                        exercise::TRIES
+                    ),
+                    Verdict::Revealed => format!(
+                        "Not yet, three times: here it is, worked out. {}",
+                        revealed(&cell, trace, decimals)
+                    ),
+                };
+                self.record(index, progress, Some(words));
+            }
+            Err(message) => self.say(index, Some(format!("{message}."))),
+        }
+    }
+
+    /// "Show me": reveals answer `index`.
+    pub fn reveal(self, index: usize, trace: &Trace, decimals: usize) {
+        let Some(Exercise::Ask(cell)) = self.exercise(index) else {
+            return;
+        };
+        let mut progress = self.progress_of(index);
+        if progress.done() {
+            return;
+        }
+        progress.outcome = Outcome::Revealed;
+        self.record(
+            index,
+            progress,
+            Some(format!(
+                "Here it is, worked out. {}",
+                revealed(&cell, trace, decimals)
+            )),
+        );
+    }
+
+    /// Records prediction `choice` (a word's index) for exercise `index`.
+    pub fn predict(self, index: usize, choice: usize, trace: &Trace) {
+        let Some(Exercise::Predict { head, row }) = self.exercise(index) else {
+            return;
+        };
+        let mut progress = self.progress_of(index);
+        match exercise::predict(head, row, trace, choice, &mut progress) {
+            Ok(right) => {
+                let best = exercise::largest(trace, head, row)
+                    .and_then(|k| trace.tokens.words.get(k).cloned())
+                    .unwrap_or_default();
+                let words = if right {
+                    format!("Right: it attends most to “{best}”.")
+                } else {
+                    format!("Not quite: it attends most to “{best}”. See its row below.")
+                };
+                self.record(index, progress, Some(words));
+            }
+            Err(message) => self.say(index, Some(format!("{message}."))),
+        }
+    }
+
+    /// Marks every goal `trace` meets as reached, with the edits it took.
+    pub fn follow_goals(self, trace: &Trace) {
+        let goals: Vec<(usize, f64)> = self.spec.with_value(|s| {
+            s.list
+                .iter()
+                .enumerate()
+                .filter_map(|(k, e)| match e {
+                    Exercise::Goal(cell, bound) => {
+                        let v = cell.value(trace)?;
+                        bound.met(v).then_some((k, v))
+                    }
+                    _ => None,
+                })
+                .collect()
+        });
+        for (k, value) in goals {
+            if self.progress_of(k).outcome == Outcome::Open {
+                let edits = self.edits.get_untracked();
+                let progress = Progress {
+                    outcome: Outcome::Correct,
+                    attempts: edits,
+                    response: Some(value.to_string()),
+                };
+                let words = format!(
+                    "Reached in {edits} edit{}.",
+                    if edits == 1 { "" } else { "s" }
+                );
+                self.record(k, progress, Some(words));
+            }
+        }
+    }
+
+    fn progress_of(self, index: usize) -> Progress {
+        self.progress
+            .with_untracked(|p| p.get(index).cloned().unwrap_or_default())
+    }
+
+    /// Every exercise's result, as `results()` and the result messages give it (`activity`:
+    /// the page's address), as a JSON list.
+    pub fn results(self, trace: &Trace, activity: &str) -> String {
+        let progress = self.progress.get_untracked();
+        let results = self.spec.with_value(|s| {
+            s.list
+                .iter()
+                .zip(&progress)
+                .map(|(e, p)| exercise::result_json(e, p, expected(e, trace), activity))
+                .collect::<Vec<_>>()
+        });
+        format!("[{}]", results.join(","))
+    }
+
+    /// Exercise `index`'s result.
+    pub fn result(self, index: usize, trace: &Trace, activity: &str) -> Option<String> {
+        let e = self.exercise(index)?;
+        let p = self.progress_of(index);
+        Some(exercise::result_json(&e, &p, expected(&e, trace), activity))
+    }
+
+    /// Whether every exercise is right (a SCORM package says `passed`).
+    pub fn all_right(self) -> bool {
+        self.progress
+            .with_untracked(|p| !p.is_empty() && p.iter().all(|p| p.outcome == Outcome::Correct))
+    }
+
+    /// The kinds on the page, for the cards' words.
+    pub fn has(self, kind: Kind) -> bool {
+        self.spec.with_value(|s| s.of(kind).next().is_some())
+    }
+}
+
+/// What an exercise's answer is: a cell's value, the word a row attends to most, a goal's
+/// value now.
+fn expected(e: &Exercise, trace: &Trace) -> Option<Expected> {
+    match e {
+        Exercise::Ask(cell) | Exercise::Goal(cell, _) => cell.value(trace).map(Expected::Number),
+        Exercise::Predict { head, row } => exercise::largest(trace, *head, *row)
+            .and_then(|k| trace.tokens.words.get(k))
+            .map(|w| Expected::Word(w.clone())),
+    }
+}
+
+/// The revealed cell worked out: a score's products and sum (the page's breakdown), else its
+/// value.
+fn revealed(cell: &exercise::CellRef, trace: &Trace, decimals: usize) -> String {
+    let value = cell
+        .value(trace)
+        .map(|v| fmt(v, decimals))
+        .unwrap_or_default();
+    match (cell.matrix, cell.head) {
+        ("scores", Some(h)) => trace
+            .score_terms(h, cell.row, cell.col)
+            .map_or(value, |t| t.describe(decimals)),
+        ("context", Some(h)) => trace.context_terms(h, cell.row).map_or_else(
+            || value.clone(),
+            |t| format!("{}; column {}: {value}", t.describe(decimals), cell.col),
+        ),
+        _ => format!("{}: {value}", cell.describe(trace)),
+    }
+}

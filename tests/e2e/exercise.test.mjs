@@ -1,0 +1,193 @@
+// End-to-end: exercises in a link (issue 17). Ask a cell (its value nowhere in the page until it
+// is right or revealed, hints, three tries), predict a row, reach a goal with locks, the results
+// in `results()` and as messages to a course page embedding the explorer in a sandboxed frame.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, open, cellSelector, picture } from './harness.mjs';
+
+const env = useBrowser();
+const SHE_DOG = 'scores.0:6,1';
+const asked = (id) => `[data-answer="${id}"]`;
+const card = (id) => `[data-exercise="${id}"]`;
+const results = (page) => page.evaluate(() => window.attentionExplorer.results());
+
+test('an asked cell hides its value until it is right, hints when it is not, and reports it', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&ask=${SHE_DOG}`);
+  const value = await page.evaluate(() => window.attentionExplorer.trace().heads[0].scores[6][1]);
+  assert.ok(Math.abs(value - 13.8325) < 1e-4, `${value}`);
+  // Nowhere in the page: not as text, not as data-value, not in a title.
+  const html = await page.content();
+  for (const shown of [value.toFixed(4), value.toFixed(2), String(value)]) assert.ok(!html.includes(shown), `${shown} is in the page`);
+  const cell = page.locator(cellSelector('scores', 6, 1));
+  assert.equal(await cell.getAttribute('data-value'), null);
+  assert.equal(await page.getAttribute(card(SHE_DOG), 'data-result'), 'open');
+  assert.equal(await page.getAttribute(card(SHE_DOG), 'data-kind'), 'ask');
+  assert.match(await page.textContent(`${card(SHE_DOG)} .exercise-question`), /Compute scores Q·Kᵀ, head 0, she → dog by hand/);
+
+  // A typo costs no try.
+  await page.fill(asked(SHE_DOG), '13,8');
+  await page.click(`${card(SHE_DOG)} [data-action="check"]`);
+  assert.match(await page.textContent(`${card(SHE_DOG)} .exercise-said`), /is not a number here: write decimals with a point/);
+  assert.equal(await page.getAttribute(card(SHE_DOG), 'data-attempts'), '0');
+  // A wrong answer: not yet, with the dot product's factors and not their sum.
+  await page.fill(asked(SHE_DOG), '12');
+  await page.click(`${card(SHE_DOG)} [data-action="check"]`);
+  assert.equal(await page.getAttribute(card(SHE_DOG), 'data-result'), 'incorrect');
+  const hint = await page.textContent(`${card(SHE_DOG)} .exercise-said`);
+  assert.match(hint, /^Not yet \(1 of 3 tries\)\. A score is the dot product .*2\.6400 × 2\.8770 \+ 1\.4600 × 3\.0570 \+ 0\.9400 × 1\.8870\.$/);
+  assert.ok(!(await page.content()).includes('13.8325'));
+  // Right at two decimals, as a learner types it, with Enter.
+  await page.fill(asked(SHE_DOG), '13.83');
+  await page.press(asked(SHE_DOG), 'Enter');
+  await page.waitForSelector(`${card(SHE_DOG)}[data-result="correct"]`);
+  assert.equal(await page.getAttribute(card(SHE_DOG), 'data-attempts'), '2');
+  assert.equal(Number(await cell.getAttribute('data-value')), value);
+  assert.equal(await cell.textContent(), '13.8325');
+  const [result] = await results(page);
+  assert.deepEqual(
+    { exercise: result.exercise, kind: result.kind, result: result.result, correct: result.correct, score: result.score, attempts: result.attempts, response: result.response, expected: result.expected },
+    { exercise: SHE_DOG, kind: 'ask', result: 'correct', correct: true, score: 0.75, attempts: 2, response: '13.83', expected: value },
+  );
+  assert.equal(result.statement.verb.display['en-US'], 'answered');
+  assert.equal(result.statement.result.success, true);
+
+  // It survives a reload: the link holds the exercise, the saved work the attempts.
+  await page.reload();
+  await page.waitForSelector(`${card(SHE_DOG)}[data-result="correct"]`);
+  assert.equal(Number(await cell.getAttribute('data-value')), value);
+  await page.close();
+});
+
+test('three wrong answers, or Show me, reveal the cell worked out', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&ask=${SHE_DOG};context.0:6,0`);
+  for (let i = 0; i < 3; i++) {
+    await page.fill(asked(SHE_DOG), '1');
+    await page.click(`${card(SHE_DOG)} [data-action="check"]`);
+  }
+  assert.equal(await page.getAttribute(card(SHE_DOG), 'data-result'), 'revealed');
+  assert.equal(await page.getAttribute(card(SHE_DOG), 'data-attempts'), '3');
+  assert.match(await page.textContent(`${card(SHE_DOG)} .exercise-said`), /^Not yet, three times: here it is, worked out\. she·dog = 2\.6400×2\.8770 \+ 1\.4600×3\.0570 \+ 0\.9400×1\.8870 = 13\.8325$/);
+  assert.ok(await page.getAttribute(cellSelector('scores', 6, 1), 'data-value'));
+  const context = card('context.0:6,0');
+  await page.click(`${context} [data-action="reveal"]`);
+  assert.equal(await page.getAttribute(context, 'data-result'), 'revealed');
+  assert.ok(await page.getAttribute(cellSelector('context', 6, 0), 'data-value'));
+  const all = await results(page);
+  assert.deepEqual(all.map((r) => [r.exercise, r.result, r.score]), [[SHE_DOG, 'revealed', 0], ['context.0:6,0', 'revealed', 0]]);
+  assert.equal(typeof all[1].expected, 'number');
+  await page.close();
+});
+
+test('a predicted row stays hidden, lines included, until the learner picks a word', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&predict=weights.0:6`);
+  const id = card('weights.0:6');
+  const row = await page.$$eval('table[data-matrix="weights"] td[data-row="6"]', (tds) => tds.map((td) => [td.dataset.value ?? null, td.textContent]));
+  assert.deepEqual(row, Array(9).fill([null, '?']));
+  // Other rows are there.
+  assert.ok(await page.getAttribute(cellSelector('weights', 5, 0), 'data-value'));
+  await page.click('[data-matrix="weights"] th:text-is("she")').catch(() => {});
+  await page.evaluate(() => document.querySelector('table[data-matrix="weights"] tbody tr:nth-child(7) th').click());
+  assert.match(await page.textContent('figure.lines figcaption'), /^Where “she” looks, head 0: hidden until you predict$/);
+  assert.equal(await page.$$eval('svg[data-view="lines"] line', (ls) => ls.filter((l) => Number(l.getAttribute('stroke-opacity')) > 0 && Number(l.dataset.weight) > 0).length), 0);
+  // Confirming without a choice says so.
+  await page.click(`${id} [data-action="predict"]`);
+  assert.equal(await page.textContent(`${id} .exercise-said`), 'Choose a word first.');
+  await page.selectOption(`${id} [data-control="predict"]`, { label: 'dog' });
+  await page.click(`${id} [data-action="predict"]`);
+  assert.equal(await page.getAttribute(id, 'data-result'), 'correct');
+  assert.equal(await page.textContent(`${id} .exercise-said`), 'Right: it attends most to “dog”.');
+  const weights = await page.evaluate(() => window.attentionExplorer.trace().heads[0].weights[6]);
+  assert.equal(Number(await page.getAttribute(cellSelector('weights', 6, 1), 'data-value')), weights[1]);
+  assert.match(await page.textContent('figure.lines figcaption'), /most to “dog” \(0\.88\d\d\)/);
+  const [result] = await results(page);
+  assert.deepEqual([result.kind, result.correct, result.response, result.expected], ['predict', true, 'dog', 'dog']);
+  await page.close();
+});
+
+test('a goal follows every edit, locked matrices refuse typing and the API, and meeting it is a result', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&goal=weights.0:6,4>=0.5&lock=embedding,w_value`);
+  const id = card('weights.0:6,4>=0.5');
+  assert.equal(await page.getAttribute(`${id} [data-goal-met]`, 'data-goal-met'), 'false');
+  assert.match(await page.textContent(id), /Edit the model until weights, head 0, she → ball is at least 0\.5\..*Now 0\.\d{4}: not yet\..*Locked: embedding, w_value\./);
+  // Typing into a locked matrix: refused beside the cell, the number kept.
+  const w_value = 'table[data-matrix="w_value"] td[data-row="0"][data-col="0"] input';
+  const before = await page.evaluate(() => window.attentionExplorer.state().heads[0].w_value[0][0]);
+  await page.click(w_value);
+  await page.keyboard.type('7');
+  assert.match(await page.textContent('table[data-matrix="w_value"] .cell-error'), /^w_value is locked in this exercise: reach it by editing w_query, w_key, w_output\. Still using /);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.state().heads[0].w_value[0][0]), before);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('embedding', 0, 0, 0, 2)), 'embedding is locked in this exercise: reach it by editing w_query, w_key, w_output.');
+  // Two edits of W_query's second row, one typed (its keystrokes are one edit) and one by the API.
+  const typed = 'table[data-matrix="w_query"] td[data-row="1"][data-col="0"] input';
+  await page.click(typed);
+  await page.keyboard.type('5.0');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.getAttribute(id, 'data-result'), 'open');
+  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 1, 1, -5)), null);
+  await page.waitForSelector(`${id}[data-result="correct"]`);
+  assert.equal(await page.getAttribute(`${id} [data-goal-met]`, 'data-goal-met'), 'true');
+  assert.equal(await page.getAttribute(id, 'data-attempts'), '2');
+  assert.equal(await page.textContent(`${id} .exercise-said`), 'Reached in 2 edits.');
+  // Met is met: undoing keeps the result, while the live state follows.
+  await page.keyboard.press('Control+z');
+  assert.equal(await page.getAttribute(`${id} [data-goal-met]`, 'data-goal-met'), 'false');
+  assert.equal(await page.getAttribute(id, 'data-result'), 'correct');
+  const [result] = await results(page);
+  assert.deepEqual([result.kind, result.correct, result.attempts, result.statement.verb.display['en-US']], ['goal', true, 2, 'completed']);
+  await page.close();
+});
+
+test('a bad exercise parameter is named, and the rest of the page works', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&ask=scores.0:99,1&lock=everything`);
+  const message = await page.textContent('.load-message');
+  assert.match(message, /The link's ask=“scores\.0:99,1” was ignored: scores\.0:99,1: the cell is outside the 9 × 9 matrix\./);
+  assert.match(message, /The link's lock=“everything” was ignored: “everything” is not a matrix the learner edits/);
+  assert.equal(await page.$$eval('[data-exercise]', (e) => e.length), 0);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
+  await page.close();
+});
+
+test('an embedded exercise in a sandboxed frame posts its results to the course page', async () => {
+  const course = await env.browser.newPage();
+  const src = `${env.base}?preset=dog&embed=1&steps=qkv,scores&ask=${SHE_DOG}`;
+  await course.setContent(`<iframe src="${src}" sandbox="allow-scripts" width="800" height="700"></iframe>`);
+  await course.evaluate(() => {
+    window.received = [];
+    addEventListener('message', (e) => { if (e.data?.type === 'attention-explorer:result' || e.data?.type === 'attention-explorer:results') window.received.push(e.data); });
+  });
+  const frame = course.frameLocator('iframe');
+  await frame.locator(asked(SHE_DOG)).waitFor();
+  await frame.locator(asked(SHE_DOG)).fill('1');
+  await frame.locator(`${card(SHE_DOG)} [data-action="check"]`).click();
+  await frame.locator(asked(SHE_DOG)).fill('13.83');
+  await frame.locator(`${card(SHE_DOG)} [data-action="check"]`).click();
+  await course.waitForFunction(() => window.received.length === 2);
+  const [wrong, right] = await course.evaluate(() => window.received);
+  assert.deepEqual([wrong.exercise, wrong.kind, wrong.correct, wrong.score, wrong.attempts, wrong.response, 'expected' in wrong], [SHE_DOG, 'ask', false, 0, 1, '1', false]);
+  assert.deepEqual([right.correct, right.score, right.attempts, right.response], [true, 0.75, 2, '13.83']);
+  assert.ok(Math.abs(right.expected - 13.8325) < 1e-4);
+  assert.equal(right.statement.verb.id, 'http://adlnet.gov/expapi/verbs/answered');
+  assert.equal(right.statement.result.score.scaled, 0.75);
+  assert.match(right.statement.object.id, /#exercise=scores\.0:6,1$/);
+  // The postMessage twin of results().
+  await course.evaluate(() => document.querySelector('iframe').contentWindow.postMessage({ type: 'attention-explorer:get-results', id: 7 }, '*'));
+  await course.waitForFunction(() => window.received.length === 3);
+  const answer = (await course.evaluate(() => window.received))[2];
+  assert.equal(answer.id, 7);
+  assert.deepEqual(answer.results.map((r) => [r.exercise, r.result]), [[SHE_DOG, 'correct']]);
+  await course.close();
+});
+
+test('screenshots of each kind, desktop and phone, light and dark', async () => {
+  const url = `${env.base}?preset=dog&ask=${SHE_DOG}&predict=weights.0:6&goal=weights.0:6,4>=0.5&lock=embedding,w_value`;
+  for (const [device, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
+    for (const scheme of ['light', 'dark']) {
+      const { page } = await open(env.browser, `${url}&theme=${scheme}`, viewport);
+      await page.fill(asked(SHE_DOG), '12');
+      await page.click(`${card(SHE_DOG)} [data-action="check"]`);
+      await picture(page.locator('#step-scores'), `tests/e2e/output/exercise-ask-${device}-${scheme}.png`);
+      await picture(page.locator('#step-weights'), `tests/e2e/output/exercise-predict-goal-${device}-${scheme}.png`);
+      await page.close();
+    }
+  }
+});
