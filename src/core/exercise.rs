@@ -233,7 +233,7 @@ impl Exercise {
 /// The exercises of a link and what they lock.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Exercises {
-    /// In the order ask, predict, goal, each in the link's order.
+    /// In the order read (the link's, or the order made).
     pub list: Vec<Exercise>,
     /// The matrices the learner may not edit, by their names (`w_value`: every head's).
     pub locks: Vec<&'static str>,
@@ -267,7 +267,6 @@ impl Exercises {
             .collect::<Result<_, _>>()?;
         self.list.retain(|e| e.kind() != kind);
         self.list.extend(read);
-        self.list.sort_by_key(|e| e.kind() as u8);
         Ok(())
     }
 
@@ -277,7 +276,6 @@ impl Exercises {
         let exercise = read_one(kind, entry, &Trace::of(model), model.causal)?;
         if !self.list.contains(&exercise) {
             self.list.push(exercise);
-            self.list.sort_by_key(|e| e.kind() as u8);
         }
         Ok(())
     }

@@ -36,3 +36,25 @@ for (const preset of ['dog', 'raschka-multihead']) {
     }
   }
 }
+
+// With every kind of exercise on the page (issue 17), the maker open, and a hint shown.
+const EXERCISES = 'ask=scores.0:6,1&predict=weights.0:6&goal=weights.0:6,4>=0.5&lock=embedding,w_value';
+for (const colorScheme of ['light', 'dark']) {
+  for (const [mode, query] of [['full page', ''], ['embed mode', '&embed=1&controls=all']]) {
+    test(`axe: exercises, ${colorScheme}, ${mode}`, async () => {
+      const context = await env.browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
+      const { page, errors } = await open(context, `${env.base}?preset=dog&${EXERCISES}${query}`);
+      await page.evaluate(() => document.querySelectorAll('.step').forEach((s) => { s.style.contentVisibility = 'visible'; }));
+      await page.fill('[data-answer="scores.0:6,1"]', '1');
+      await page.click('[data-exercise="scores.0:6,1"] [data-action="check"]');
+      await page.waitForSelector('[data-exercise="weights.0:6,4>=0.5"] [data-goal-met]');
+      if (mode === 'full page') {
+        await page.click('[data-action="author"]');
+        await page.waitForSelector('[data-action="author-ask"]');
+      }
+      assert.deepEqual(await violations(page), []);
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+}

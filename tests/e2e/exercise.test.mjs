@@ -3,6 +3,8 @@
 // in `results()` and as messages to a course page embedding the explorer in a sandboxed frame.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
 import { useBrowser, open, cellSelector, picture } from './harness.mjs';
 
 const env = useBrowser();
@@ -129,7 +131,7 @@ test('a goal follows every edit, locked matrices refuse typing and the API, and 
   assert.equal(await page.getAttribute(id, 'data-attempts'), '2');
   assert.equal(await page.textContent(`${id} .exercise-said`), 'Reached in 2 edits.');
   // Met is met: undoing keeps the result, while the live state follows.
-  await page.keyboard.press('Control+z');
+  await page.click('[data-action="undo"]');
   assert.equal(await page.getAttribute(`${id} [data-goal-met]`, 'data-goal-met'), 'false');
   assert.equal(await page.getAttribute(id, 'data-result'), 'correct');
   const [result] = await results(page);
@@ -176,6 +178,118 @@ test('an embedded exercise in a sandboxed frame posts its results to the course 
   assert.equal(answer.id, 7);
   assert.deepEqual(answer.results.map((r) => [r.exercise, r.result]), [[SHE_DOG, 'correct']]);
   await course.close();
+});
+
+test('the exercise maker: pick cells, ask, predict, set a goal, lock; the link, the snippet and the Embed dialog carry it', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.click('[data-action="author"]');
+  await page.waitForSelector('[data-action="author-ask"]');
+  // Nothing picked yet.
+  await page.click('[data-action="author-ask"]');
+  assert.match(await page.textContent('.author-panel [role="alert"]'), /^Pick a cell first/);
+  await page.click(cellSelector('scores', 6, 1));
+  assert.equal(await page.textContent('[data-stat="author_picked"]'), 'Picked: scores Q·Kᵀ, head 0, she → dog.');
+  assert.ok(await page.isDisabled('[data-action="author-predict"]'), 'a row of the weights only');
+  await page.click('[data-action="author-ask"]');
+  await page.click(cellSelector('weights', 6, 4));
+  await page.click('[data-action="author-predict"]');
+  await page.fill('[data-control="author-bound"]', '0.5');
+  await page.click('[data-action="author-goal"]');
+  // A bound that cannot be met is refused as a link's would be.
+  await page.fill('[data-control="author-bound"]', '2');
+  await page.click('[data-action="author-goal"]');
+  assert.match(await page.textContent('.author-panel [role="alert"]'), /a weight is between 0 and 1, so this bound cannot be met/);
+  for (const name of ['embedding', 'w_value']) await page.check(`[data-control="author-lock"][value="${name}"]`);
+  assert.equal(await page.$$eval('.author-list li', (l) => l.length), 3);
+  const link = await page.inputValue('[data-export="exercise-link"]');
+  assert.match(link, /\?ask=scores\.0:6,1&predict=weights\.0:6&goal=weights\.0:6,4>=0\.5&lock=embedding,w_value#m=/);
+  assert.match(await page.inputValue('[data-export="exercise-snippet"]'), /embed=1&amp;ask=scores\.0:6,1&amp;predict=weights\.0:6/);
+  await picture(page.locator('.author-panel'), 'tests/e2e/output/exercise-maker-desktop-light.png');
+  // The Embed dialog carries it.
+  await page.click('[data-action="embed"]');
+  await page.waitForSelector('[data-control="embed-step"]');
+  assert.match(await page.inputValue('.embed-dialog textarea'), /ask=scores\.0:6,1/);
+  // The link opens the exercise.
+  const { page: learner } = await open(env.browser, link);
+  assert.deepEqual(await learner.$$eval('[data-exercise]', (e) => e.map((x) => x.dataset.kind)), ['ask', 'predict', 'goal']);
+  await learner.close();
+  await page.close();
+});
+
+/** The entries of a zip whose entries are stored (as the SCORM writer writes them). */
+function unzip(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let end = bytes.length - 22;
+  while (view.getUint32(end, true) !== 0x06054b50) end--;
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const files = new Map();
+  for (let i = 0; i < count; i++) {
+    assert.equal(view.getUint32(at, true), 0x02014b50);
+    assert.equal(view.getUint16(at + 10, true), 0, 'stored');
+    const size = view.getUint32(at + 20, true);
+    const [nameLength, extra, comment] = [28, 30, 32].map((o) => view.getUint16(at + o, true));
+    const local = view.getUint32(at + 42, true);
+    const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    const data = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    files.set(name, bytes.subarray(data, data + size));
+    at += 46 + nameLength + extra + comment;
+  }
+  return files;
+}
+
+test('the SCORM package: its manifest, and a recording SCORM 1.2 API sees the session, the score, passed and the end', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&ask=${SHE_DOG}`);
+  await page.click('[data-action="author"]');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="scorm"]')]);
+  assert.equal(download.suggestedFilename(), 'attention-explorer-exercise.zip');
+  assert.match(await page.textContent('.author-panel .field-ok'), /^Downloaded attention-explorer-exercise\.zip \(\d+ files, \d+ KB\)/);
+  const files = unzip(await readFile(await download.path()));
+  await page.close();
+  const text = (name) => new TextDecoder().decode(files.get(name));
+  const manifest = text('imsmanifest.xml');
+  assert.match(manifest, /<schemaversion>1\.2<\/schemaversion>/);
+  assert.match(manifest, /adlcp:scormtype="sco" href="launch\.html"/);
+  for (const name of files.keys()) if (name !== 'imsmanifest.xml') assert.ok(manifest.includes(`<file href="${name}"/>`), name);
+  for (const needed of ['index.html', 'launch.html', 'scorm-adapter.js', '__wasm_split.js']) assert.ok(files.has(needed), needed);
+  assert.ok([...files.keys()].some((n) => /^split_exercise_cards-[0-9a-f]{16}\.wasm$/.test(n)), 'the chunks');
+  assert.match(text('launch.html'), /url=index\.html\?embed=1&amp;ask=scores\.0:6,1#m=/);
+  assert.match(text('index.html'), /<script src="\.\/scorm-adapter\.js" defer><\/script><\/head>/);
+
+  // The package served as an LMS would, launched from a page with a recording API.
+  const lms = `<!doctype html><title>LMS</title><script>
+    window.calls = [];
+    const record = (name) => (...args) => { calls.push([name, ...args]); return name === 'LMSGetValue' ? (args[0] === 'cmi.core.lesson_status' ? 'not attempted' : '') : 'true'; };
+    window.API = Object.fromEntries(['LMSInitialize', 'LMSFinish', 'LMSGetValue', 'LMSSetValue', 'LMSCommit', 'LMSGetLastError', 'LMSGetErrorString', 'LMSGetDiagnostic'].map((n) => [n, record(n)]));
+  </script><iframe src="launch.html" width="900" height="700"></iframe>`;
+  const types = { html: 'text/html', js: 'text/javascript', wasm: 'application/wasm', css: 'text/css', xml: 'application/xml' };
+  const server = createServer((req, res) => {
+    if (req.url === '/favicon.ico') return res.writeHead(204).end();
+    const name = decodeURIComponent(new URL(req.url, 'http://x').pathname.slice('/sco/'.length));
+    const body = name === 'lms.html' ? lms : files.get(name);
+    if (body === undefined) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': types[name.split('.').pop()] ?? 'application/octet-stream' }).end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { page: course } = await open(env.browser, `http://127.0.0.1:${server.address().port}/sco/lms.html`, undefined, 'iframe');
+    const frame = course.frameLocator('iframe');
+    await frame.locator(asked(SHE_DOG)).fill('13.83');
+    await frame.locator(`${card(SHE_DOG)} [data-action="check"]`).click();
+    await course.waitForFunction(() => calls.some(([n, k, v]) => n === 'LMSSetValue' && k === 'cmi.core.lesson_status' && v === 'passed'));
+    // The page closes: the session ends.
+    await course.evaluate(() => { document.querySelector('iframe').src = 'about:blank'; });
+    await course.waitForFunction(() => calls.some(([n]) => n === 'LMSFinish'));
+    const calls = await course.evaluate(() => window.calls);
+    const set = Object.fromEntries(calls.filter(([n]) => n === 'LMSSetValue').map(([, k, v]) => [k, v]));
+    assert.deepEqual(calls[0], ['LMSInitialize', '']);
+    assert.deepEqual(set, { 'cmi.core.score.min': '0', 'cmi.core.score.max': '100', 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '100' });
+    assert.ok(calls.findIndex(([n]) => n === 'LMSCommit') > 0);
+    assert.deepEqual(calls.at(-1), ['LMSFinish', '']);
+    await course.close();
+  } finally {
+    server.close();
+  }
 });
 
 test('screenshots of each kind, desktop and phone, light and dark', async () => {
