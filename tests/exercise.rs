@@ -5,8 +5,8 @@
 
 use attention_explorer::core::edit::{Document, Edit};
 use attention_explorer::core::exercise::{
-    check, hint, is_right, predict, result_json, Bound, CellRef, Exercise, Exercises, Expected,
-    Kind, Outcome, Progress, Verdict,
+    check, hint, is_right, predict, read_progress, result_json, write_progress, Bound, CellRef,
+    Exercise, Exercises, Expected, Kind, Outcome, Progress, Verdict,
 };
 use attention_explorer::core::link::{params, read_link, Page, Part, Shown};
 use attention_explorer::core::model::{Editable, Projection};
@@ -312,4 +312,67 @@ fn a_result_says_what_was_done_and_as_an_xapi_statement() {
         "completed"
     );
     assert_eq!(Kind::Goal.key(), "goal");
+}
+
+#[test]
+fn the_maker_adds_exercises_as_a_link_reads_them() {
+    let model = dog();
+    let mut made = Exercises::default();
+    made.add(Kind::Ask, "scores.0:6,1", &model).unwrap();
+    made.add(Kind::Ask, "scores.0:6,1", &model).unwrap();
+    made.add(Kind::Goal, "weights.0:6,4>=0.5", &model).unwrap();
+    assert_eq!(made.list.len(), 2, "one of each, once");
+    assert_eq!(
+        made.add(Kind::Goal, "weights.0:6,4>=2", &model),
+        Err("weights.0:6,4>=2: a weight is between 0 and 1, so this bound cannot be met".into())
+    );
+    made.read_locks("w_value", &model).unwrap();
+    let shown = Shown::default();
+    let query = params::write(
+        &Page {
+            model: "",
+            shown: &shown,
+            embed: None,
+            at: None,
+            exercises: Some(&made),
+        },
+        Part::Query,
+    );
+    assert_eq!(
+        query,
+        "ask=scores.0:6,1&goal=weights.0:6,4>=0.5&lock=w_value"
+    );
+    assert_eq!(read(&query).0, made);
+}
+
+#[test]
+fn progress_is_saved_as_lines_and_read_back() {
+    let progress = vec![
+        (
+            "scores.0:6,1".to_owned(),
+            Progress {
+                outcome: Outcome::Incorrect,
+                attempts: 2,
+                response: Some("1\t2\n3".into()),
+            },
+        ),
+        ("weights.0:6".to_owned(), Progress::default()),
+    ];
+    let text = write_progress(&progress);
+    let back = read_progress(&text);
+    assert_eq!(
+        back[0].1.response.as_deref(),
+        Some("1 2 3"),
+        "tabs and newlines become spaces"
+    );
+    assert_eq!(
+        (back[0].1.outcome, back[0].1.attempts),
+        (Outcome::Incorrect, 2)
+    );
+    assert_eq!(back[1], progress[1]);
+    // What cannot be read starts over.
+    assert_eq!(
+        read_progress("scores.0:6,1\tmaybe\t1\t\n{not this}"),
+        vec![]
+    );
 }

@@ -1,8 +1,8 @@
 //! The Leptos front end: a thin layer of views over [`crate::core`]. No maths here.
 //!
-//! Imports run one way (checked by `tests/architecture.rs`): `state` (the store) ← `matrix`
-//! (every matrix view) and `fields` ← `steps/`, `labs/`, `walk`, `controls` ← `share`, `api`,
-//! `embed` ← `app` (the page root). `share` is the only code that touches the URL and storage,
+//! Imports run one way (checked by `tests/architecture.rs`): `state` (the store, with its
+//! `exercises` part) ← `matrix` (every matrix view) and `fields` ← `steps/`, `labs/`, `walk`,
+//! `controls` ← `share`, `api`, `embed` ← `app` (the page root). `share` is the only code that touches the URL and storage,
 //! `embed` the only one that talks to a parent page.
 
 pub mod api;
