@@ -199,7 +199,9 @@ fn ui_imports_run_one_way() {
     // part of the store, which names nothing of the page.
     let state = &graph["ui::state"];
     assert!(
-        state.iter().all(|m| m == "ui::theme" || m == "ui::exercises"),
+        state
+            .iter()
+            .all(|m| m == "ui::theme" || m == "ui::exercises"),
         "ui::state imports {state:?}"
     );
     let exercises = &graph["ui::exercises"];

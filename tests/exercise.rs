@@ -169,7 +169,10 @@ fn three_wrong_answers_reveal_with_hints_on_the_way_and_a_right_one_scores_by_tr
         check(&cell, &trace, 4, "13.83", &mut progress),
         Ok(Verdict::Right)
     );
-    assert_eq!((progress.attempts, progress.score()), (2, 0.75));
+    assert_eq!(
+        (progress.attempts, Exercise::Ask(cell).score(&progress)),
+        (2, 0.75)
+    );
     assert!(
         check(&cell, &trace, 4, "13.83", &mut progress).is_err(),
         "done"
@@ -187,7 +190,7 @@ fn three_wrong_answers_reveal_with_hints_on_the_way_and_a_right_one_scores_by_tr
         Ok(Verdict::Revealed)
     );
     assert_eq!(
-        (progress.outcome, progress.score()),
+        (progress.outcome, Exercise::Ask(cell).score(&progress)),
         (Outcome::Revealed, 0.0)
     );
 }
@@ -312,6 +315,14 @@ fn a_result_says_what_was_done_and_as_an_xapi_statement() {
         "completed"
     );
     assert_eq!(Kind::Goal.key(), "goal");
+    // Edits towards a goal, unlike wrong answers, cost nothing.
+    let reached = Progress {
+        outcome: Outcome::Correct,
+        attempts: 5,
+        response: None,
+    };
+    assert_eq!(goal.score(&reached), 1.0);
+    assert_eq!(exercise.score(&reached), 0.0);
 }
 
 #[test]

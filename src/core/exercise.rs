@@ -192,6 +192,18 @@ impl Exercise {
         }
     }
 
+    /// Its score, from 0 to 1: a right answer loses a quarter for each wrong one before it; a
+    /// right prediction and a goal met score 1.
+    pub fn score(&self, progress: &Progress) -> f64 {
+        match (self, progress.outcome) {
+            (Exercise::Ask(_), Outcome::Correct) => {
+                (1.0 - 0.25 * f64::from(progress.attempts.saturating_sub(1))).max(0.0)
+            }
+            (_, Outcome::Correct) => 1.0,
+            _ => 0.0,
+        }
+    }
+
     /// Whether the learner is through with it: answered right or revealed, predicted, the
     /// goal met.
     pub fn finished(&self, progress: &Progress) -> bool {
@@ -568,14 +580,6 @@ impl Progress {
     pub fn done(&self) -> bool {
         matches!(self.outcome, Outcome::Correct | Outcome::Revealed)
     }
-
-    /// From 0 to 1: a right answer loses a quarter for each wrong one before it.
-    pub fn score(&self) -> f64 {
-        match self.outcome {
-            Outcome::Correct => (1.0 - 0.25 * f64::from(self.attempts.saturating_sub(1))).max(0.0),
-            _ => 0.0,
-        }
-    }
 }
 
 /// The progress the saved work keeps: a line per exercise, `id TAB result TAB attempts TAB
@@ -842,7 +846,7 @@ pub fn result_json(
                 success: correct,
                 completion: progress.outcome != Outcome::Open,
                 score: Scaled {
-                    scaled: progress.score(),
+                    scaled: exercise.score(progress),
                 },
                 response: progress.response.clone().unwrap_or_default(),
             },
@@ -851,7 +855,7 @@ pub fn result_json(
         kind: kind.key(),
         result: progress.outcome.key(),
         correct,
-        score: progress.score(),
+        score: exercise.score(progress),
         attempts: progress.attempts,
         response: progress.response.as_deref(),
         expected: expected.filter(|_| exercise.shown(progress)),

@@ -149,9 +149,10 @@ test('a bad exercise parameter is named, and the rest of the page works', async 
   await page.close();
 });
 
-test('an embedded exercise in a sandboxed frame posts its results to the course page', async () => {
+test('embedded in a sandboxed frame, every kind works and posts its results to the course page', async () => {
   const course = await env.browser.newPage();
-  const src = `${env.base}?preset=dog&embed=1&steps=qkv,scores&ask=${SHE_DOG}`;
+  const goal = 'weights.0:6,4>=0.5';
+  const src = `${env.base}?preset=dog&embed=1&steps=projections,qkv,scores,weights&ask=${SHE_DOG}&predict=weights.0:6&goal=${goal}&lock=embedding,w_value`;
   await course.setContent(`<iframe src="${src}" sandbox="allow-scripts" width="800" height="700"></iframe>`);
   await course.evaluate(() => {
     window.received = [];
@@ -159,6 +160,14 @@ test('an embedded exercise in a sandboxed frame posts its results to the course 
   });
   const frame = course.frameLocator('iframe');
   await frame.locator(asked(SHE_DOG)).waitFor();
+  const inside = course.frames()[1];
+  assert.equal(await inside.evaluate(() => self.origin), 'null', 'a sandboxed, opaque origin');
+  // The asked value and the predicted row are nowhere in the frame's page.
+  const html = await inside.content();
+  assert.ok(!html.includes('13.8325') && !html.includes('13.83'), 'the asked value');
+  const hiddenRow = await inside.evaluate(() => window.attentionExplorer.trace().heads[0].weights[6].map((w) => w.toFixed(4)));
+  for (const w of hiddenRow.filter((w) => w !== '0.0000')) assert.ok(!html.includes(`>${w}<`), `weight ${w}`);
+
   await frame.locator(asked(SHE_DOG)).fill('1');
   await frame.locator(`${card(SHE_DOG)} [data-action="check"]`).click();
   await frame.locator(asked(SHE_DOG)).fill('13.83');
@@ -171,12 +180,33 @@ test('an embedded exercise in a sandboxed frame posts its results to the course 
   assert.equal(right.statement.verb.id, 'http://adlnet.gov/expapi/verbs/answered');
   assert.equal(right.statement.result.score.scaled, 0.75);
   assert.match(right.statement.object.id, /#exercise=scores\.0:6,1$/);
+
+  // Predict.
+  await frame.locator(`${card('weights.0:6')} [data-control="predict"]`).selectOption({ label: 'ball' });
+  await frame.locator(`${card('weights.0:6')} [data-action="predict"]`).click();
+  await course.waitForFunction(() => window.received.length === 3);
+  const predicted = (await course.evaluate(() => window.received))[2];
+  assert.deepEqual([predicted.kind, predicted.correct, predicted.response, predicted.expected], ['predict', false, 'ball', 'dog']);
+
+  // The goal: a locked matrix refuses typing, then one typed edit and one by the parent's message.
+  await frame.locator('table[data-matrix="w_value"] td[data-row="0"][data-col="0"] input').click();
+  await course.keyboard.type('9');
+  await frame.locator('table[data-matrix="w_value"] .cell-error').waitFor();
+  await frame.locator('table[data-matrix="w_query"] td[data-row="1"][data-col="0"] input').click();
+  await course.keyboard.type('5');
+  await course.keyboard.press('Tab');
+  await course.evaluate(() => document.querySelector('iframe').contentWindow.postMessage({ type: 'attention-explorer:edit', matrix: 'w_query', head: 0, row: 1, col: 1, value: -5, id: 5 }, '*'));
+  await course.waitForFunction(() => window.received.some((m) => m.kind === 'goal'));
+  const reached = (await course.evaluate(() => window.received)).find((m) => m.kind === 'goal');
+  assert.deepEqual([reached.exercise, reached.correct, reached.score, reached.attempts, reached.statement.verb.display['en-US']], [goal, true, 1, 2, 'completed']);
+
   // The postMessage twin of results().
   await course.evaluate(() => document.querySelector('iframe').contentWindow.postMessage({ type: 'attention-explorer:get-results', id: 7 }, '*'));
-  await course.waitForFunction(() => window.received.length === 3);
-  const answer = (await course.evaluate(() => window.received))[2];
+  await course.waitForFunction(() => window.received.some((m) => m.type === 'attention-explorer:results'));
+  const answer = (await course.evaluate(() => window.received)).find((m) => m.type === 'attention-explorer:results');
   assert.equal(answer.id, 7);
-  assert.deepEqual(answer.results.map((r) => [r.exercise, r.result]), [[SHE_DOG, 'correct']]);
+  assert.deepEqual(answer.results.map((r) => [r.exercise, r.result]), [[SHE_DOG, 'correct'], ['weights.0:6', 'incorrect'], [goal, 'correct']]);
+  assert.deepEqual(answer.results, await inside.evaluate(() => window.attentionExplorer.results()));
   await course.close();
 });
 
