@@ -70,6 +70,8 @@ test('three wrong answers, or Show me, reveal the cell worked out', async () => 
   assert.equal(await page.getAttribute(card(SHE_DOG), 'data-attempts'), '3');
   assert.match(await page.textContent(`${card(SHE_DOG)} .exercise-said`), /^Not yet, three times: here it is, worked out\. she·dog = 2\.6400×2\.8770 \+ 1\.4600×3\.0570 \+ 0\.9400×1\.8870 = 13\.8325$/);
   assert.ok(await page.getAttribute(cellSelector('scores', 6, 1), 'data-value'));
+  // The page's own breakdown under the table too.
+  assert.equal(await page.textContent('[data-breakdown="score"]'), 'she·dog = 2.6400×2.8770 + 1.4600×3.0570 + 0.9400×1.8870 = 13.8325');
   const context = card('context.0:6,0');
   await page.click(`${context} [data-action="reveal"]`);
   assert.equal(await page.getAttribute(context, 'data-result'), 'revealed');
@@ -322,7 +324,7 @@ test('the SCORM package: its manifest, and a recording SCORM 1.2 API sees the se
   }
 });
 
-test('screenshots of each kind, desktop and phone, light and dark', async () => {
+test('screenshots of each kind and of the exercise maker, desktop and phone, light and dark', async () => {
   const url = `${env.base}?preset=dog&ask=${SHE_DOG}&predict=weights.0:6&goal=weights.0:6,4>=0.5&lock=embedding,w_value`;
   for (const [device, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
     for (const scheme of ['light', 'dark']) {
@@ -331,6 +333,10 @@ test('screenshots of each kind, desktop and phone, light and dark', async () => 
       await page.click(`${card(SHE_DOG)} [data-action="check"]`);
       await picture(page.locator('#step-scores'), `tests/e2e/output/exercise-ask-${device}-${scheme}.png`);
       await picture(page.locator('#step-weights'), `tests/e2e/output/exercise-predict-goal-${device}-${scheme}.png`);
+      await page.click('[data-action="author"]');
+      await page.click(cellSelector('weights', 5, 1));
+      await page.click('[data-action="author-ask"]');
+      await picture(page, `tests/e2e/output/exercise-maker-${device}-${scheme}.png`);
       await page.close();
     }
   }

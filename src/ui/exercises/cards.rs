@@ -11,7 +11,7 @@ use crate::core::softmax::is_future;
 use crate::core::trace::fmt;
 use crate::ui::exercises::{ExerciseState, PREDICTED};
 use crate::ui::on_demand::{chunk, Loaded};
-use crate::ui::state::{use_app, AppState};
+use crate::ui::state::{use_app, AppState, Detail};
 
 /// The step whose cards the chunk below shows.
 #[derive(Clone, Copy)]
@@ -117,10 +117,27 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
 fn ask_actions(state: AppState, index: usize, progress: Memo<Progress>) -> impl IntoView {
     let exercises = state.exercises;
     let open = move || !progress.with(|p| p.done());
+    // Once revealed, the page's own breakdown of a score or a context row shows it worked out.
+    let explain = move || {
+        let revealed = progress.with_untracked(|p| p.outcome == Outcome::Revealed);
+        if let (true, Some(Exercise::Ask(cell))) = (revealed, exercises.exercise(index)) {
+            let (head, query) = (cell.head.unwrap_or(0), cell.row);
+            match cell.matrix {
+                "scores" => state.detail.set(Some(Detail::Score {
+                    head,
+                    query,
+                    key: cell.col,
+                })),
+                "context" => state.detail.set(Some(Detail::Context { head, query })),
+                _ => {}
+            }
+        }
+    };
     let check = move || {
         state
             .trace
-            .with_untracked(|t| exercises.check(index, t, state.look.precision.get_untracked()))
+            .with_untracked(|t| exercises.check(index, t, state.look.precision.get_untracked()));
+        explain();
     };
     // Enter in the cell's answer field.
     Effect::new(move |_| {
@@ -132,7 +149,8 @@ fn ask_actions(state: AppState, index: usize, progress: Memo<Progress>) -> impl 
     let reveal = move |_| {
         state
             .trace
-            .with_untracked(|t| exercises.reveal(index, t, state.look.precision.get_untracked()))
+            .with_untracked(|t| exercises.reveal(index, t, state.look.precision.get_untracked()));
+        explain();
     };
     view! {
         <p class="exercise-actions" hidden=move || !open()>
