@@ -30,6 +30,20 @@ fn scores_she_dog() -> CellRef {
     }
 }
 
+/// The query a page with `exercises` writes.
+fn query_of(exercises: &Exercises) -> String {
+    params::write(
+        &Page {
+            model: "",
+            shown: &Shown::default(),
+            embed: None,
+            at: None,
+            exercises: Some(exercises),
+        },
+        Part::Query,
+    )
+}
+
 /// The exercises a query reads, with the messages it gave.
 fn read(query: &str) -> (Exercises, Vec<String>) {
     let link = read_link(query, "#preset=dog");
@@ -64,17 +78,7 @@ fn the_three_kinds_and_locks_read_write_and_read_back() {
         ]
     );
     assert_eq!(exercises.locks, vec!["embedding", "w_value"]);
-    let shown = Shown::default();
-    let written = params::write(
-        &Page {
-            model: "",
-            shown: &shown,
-            embed: None,
-            at: None,
-            exercises: Some(&exercises),
-        },
-        Part::Query,
-    );
+    let written = query_of(&exercises);
     // The head is always written, for one name per exercise.
     assert_eq!(
         written,
@@ -91,11 +95,11 @@ fn the_three_kinds_and_locks_read_write_and_read_back() {
 #[test]
 fn every_bad_form_is_refused_with_a_message_naming_it_and_the_rest_is_read() {
     let cases = [
-        ("ask=nothing:0,0", "The link's ask=“nothing:0,0” was ignored: nothing:0,0: there is no matrix “nothing” (use one the page computes, as scores, weights, context)."),
+        ("ask=nothing:0,0", "The link's ask=“nothing:0,0” was ignored: nothing:0,0: there is no matrix “nothing” (use one the page computes, as queries, scores, weights, context)."),
         ("ask=scores.0:9,1", "The link's ask=“scores.0:9,1” was ignored: scores.0:9,1: the cell is outside the 9 × 9 matrix."),
         ("ask=scores.3:0,0", "The link's ask=“scores.3:0,0” was ignored: scores.3:0,0: use a head from 0 to 0."),
         ("ask=scores:6", "The link's ask=“scores:6” was ignored: “scores:6” is not MATRIX[.HEAD]:ROW,COL (as scores.0:6,1)."),
-        ("ask=w_query:0,0", "The link's ask=“w_query:0,0” was ignored: w_query:0,0: w_query is a number the learner sets, not one to compute (use one the page computes, as queries, scores, weights)."),
+        ("ask=w_query:0,0", "The link's ask=“w_query:0,0” was ignored: w_query:0,0: w_query is a number the learner sets, not one to compute (use one the page computes, as queries, scores, weights, context)."),
         ("ask=positioned:0,0", "The link's ask=“positioned:0,0” was ignored: positioned:0,0: this model does not compute positioned."),
         ("predict=scores.0:6", "The link's predict=“scores.0:6” was ignored: “scores.0:6” is not weights[.HEAD]:ROW (as weights.0:6)."),
         ("predict=weights.0:12", "The link's predict=“weights.0:12” was ignored: weights.0:12: use a row from 0 to 8."),
@@ -121,15 +125,16 @@ fn every_bad_form_is_refused_with_a_message_naming_it_and_the_rest_is_read() {
     );
     assert!(
         masked.messages[0].ends_with(
-            "the cell is masked (its key comes after its query); ask one on or below the diagonal."
+            "the cell is masked (its key comes after its query): use one on or below the diagonal."
         ),
         "{:?}",
         masked.messages
     );
     assert!(masked.messages[1]
         .ends_with("under the causal mask the first word sees only itself; predict a later row."));
-    assert!(masked.messages[2]
-        .ends_with("the cell is masked (its key comes after its query), so no edit moves it."));
+    assert!(masked.messages[2].ends_with(
+        "the cell is masked (its key comes after its query): use one on or below the diagonal."
+    ));
 }
 
 #[test]
@@ -338,17 +343,7 @@ fn the_maker_adds_exercises_as_a_link_reads_them() {
         Err("weights.0:6,4>=2: a weight is between 0 and 1, so this bound cannot be met".into())
     );
     made.read_locks("w_value", &model).unwrap();
-    let shown = Shown::default();
-    let query = params::write(
-        &Page {
-            model: "",
-            shown: &shown,
-            embed: None,
-            at: None,
-            exercises: Some(&made),
-        },
-        Part::Query,
-    );
+    let query = query_of(&made);
     assert_eq!(
         query,
         "ask=scores.0:6,1&goal=weights.0:6,4>=0.5&lock=w_value"

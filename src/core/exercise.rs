@@ -12,6 +12,12 @@ use super::pipeline::{self, Axes, MatrixInfo, Step};
 use super::softmax::is_future;
 use super::trace::{fmt, Trace};
 
+/// What a refused cell's message suggests instead.
+const COMPUTED: &str = "use one the page computes, as queries, scores, weights, context";
+/// Why a cell above the diagonal under the causal mask is refused.
+const MASKED: &str =
+    "the cell is masked (its key comes after its query): use one on or below the diagonal";
+
 /// Most exercises of each kind a link may hold.
 const MAX_EACH: usize = 16;
 /// Wrong answers before a cell is revealed.
@@ -119,7 +125,8 @@ impl CellRef {
 
     /// The cell's matrix in the catalogue.
     pub fn info(&self) -> &'static MatrixInfo {
-        pipeline::matrix(self.matrix).expect("a CellRef names a catalogued matrix")
+        // Every CellRef names a catalogued matrix (it is read from the catalogue).
+        pipeline::matrix(self.matrix).unwrap_or(&pipeline::MATRICES[0])
     }
 
     /// Its value in `trace`, while the model still has the cell.
@@ -397,9 +404,7 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
                 && info.key != "weights"
                 && is_future(cell.row, cell.col)
             {
-                return Err(format!(
-                    "{clipped}: the cell is masked (its key comes after its query); ask one on or below the diagonal"
-                ));
+                return Err(format!("{clipped}: {MASKED}"));
             }
             Ok(Exercise::Ask(cell))
         }
@@ -445,9 +450,7 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
             let cell = read_cell_ref(cell.trim(), trace)?;
             let info = cell.info();
             if info.axes == Axes::QueryByKey && causal && is_future(cell.row, cell.col) {
-                return Err(format!(
-                    "{clipped}: the cell is masked (its key comes after its query), so no edit moves it"
-                ));
+                return Err(format!("{clipped}: {MASKED}"));
             }
             let impossible = info.heat == super::heatmap::Heat::Unit
                 && match bound {
@@ -490,13 +493,13 @@ fn read_cell_ref(entry: &str, trace: &Trace) -> Result<CellRef, String> {
     );
     let info = pipeline::matrix(name).ok_or_else(|| {
         format!(
-            "{clipped}: there is no matrix “{}” (use one the page computes, as scores, weights, context)",
+            "{clipped}: there is no matrix “{}” ({COMPUTED})",
             super::link::clip(name)
         )
     })?;
     if info.pick.is_none() && !computed(info.key) {
         return Err(format!(
-            "{clipped}: {} is a number the learner sets, not one to compute (use one the page computes, as queries, scores, weights)",
+            "{clipped}: {} is a number the learner sets, not one to compute ({COMPUTED})",
             info.key
         ));
     }

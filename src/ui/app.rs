@@ -42,6 +42,13 @@ pub fn App() -> impl IntoView {
     state
         .exercises
         .open(start.exercises.clone(), &share::saved_progress());
+    // The training lab leaves locked matrices alone (a step that moved one would be refused).
+    let locks = &start.exercises.locks;
+    if !locks.is_empty() {
+        state
+            .training
+            .update(|t| t.train.retain(|p| !locks.contains(&p.key())));
+    }
     state.provide();
     api::install(state);
     theme::follow_colour_scheme(state.look.palette, colours);

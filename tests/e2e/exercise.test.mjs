@@ -138,6 +138,11 @@ test('a goal follows every edit, locked matrices refuse typing and the API, and 
   assert.equal(await page.getAttribute(id, 'data-result'), 'correct');
   const [result] = await results(page);
   assert.deepEqual([result.kind, result.correct, result.attempts, result.statement.verb.display['en-US']], ['goal', true, 2, 'completed']);
+  // The training lab leaves the locked matrices out of what it trains.
+  await page.$eval('#lab-train', (s) => s.scrollIntoView());
+  await page.waitForSelector('[data-control="train-param"]');
+  const trains = await page.$$eval('[data-control="train-param"]', (boxes) => Object.fromEntries(boxes.map((b) => [b.value, b.checked])));
+  assert.deepEqual([trains.embedding, trains.w_query, trains.w_key, trains.w_value], [false, true, true, false]);
   await page.close();
 });
 

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::exercise::Kind;
 use crate::core::pipeline::Step;
 use crate::ui::lines::AttentionLines;
 use crate::ui::matrix::heatmap::Thumbnail;
@@ -42,6 +43,7 @@ pub fn SoftmaxStep() -> impl IntoView {
 fn HeadStrip() -> impl IntoView {
     let state = use_app();
     let causal: Signal<bool> = state.causal.into();
+    let predicting = state.exercises.has(Kind::Predict);
     view! {
         <div class="head-strip" role="group" aria-label="Every head's weights; pick one to see it in detail">
             <For each=move || 0..state.heads.get() key=|h| *h let:h>
@@ -54,7 +56,8 @@ fn HeadStrip() -> impl IntoView {
                     aria-label=format!("Show head {h}")
                     on:click=move |_| state.focused_head.set(h)
                 >
-                    <Thumbnail head=h matrix=state.head_matrix(h, |t| Some(&t.weights)) causal/>
+                    // A prediction's row would show in the picture: the name alone, until then.
+                    {(!predicting).then(|| view! { <Thumbnail head=h matrix=state.head_matrix(h, |t| Some(&t.weights)) causal/> })}
                     <span>{format!("head {h}")}</span>
                 </button>
             </For>
