@@ -106,8 +106,9 @@ fn every_bad_form_is_refused_with_a_message_naming_it_and_the_rest_is_read() {
         ("goal=weights.0:6,4>=lots", "The link's goal=“weights.0:6,4>=lots” was ignored: weights.0:6,4>=lots: the bound is not a number."),
         ("goal=weights.0:6,4", "The link's goal=“weights.0:6,4” was ignored: “weights.0:6,4” is not MATRIX[.HEAD]:ROW,COL>=X or <=X (as weights.0:6,4>=0.5)."),
         ("goal=weights.0:6,4>=1.5", "The link's goal=“weights.0:6,4>=1.5” was ignored: weights.0:6,4>=1.5: a weight is between 0 and 1, so this bound cannot be met."),
+        ("goal=weights.0:6,1>=0.5", "The link's goal=“weights.0:6,1>=0.5” was ignored: weights.0:6,1>=0.5: the model meets it already, so there is nothing to reach."),
         ("lock=w_quey", "The link's lock=“w_quey” was ignored: “w_quey” is not a matrix the learner edits (use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions)."),
-        ("lock=embedding,w_query,w_key,w_value", "The link's lock=“embedding,w_query,w_key,w_value” was ignored: it locks every matrix of the model, so nothing is left to edit (leave one free, as lock=embedding,w_value)."),
+        ("lock=embedding,w_query,w_key,w_value", "The link's lock=“embedding,w_query,w_key,w_value” was ignored: it locks every matrix of the model: leave one free (as lock=embedding,w_value)."),
     ];
     for (query, message) in cases {
         let (exercises, messages) = read(&format!("{query}&ask=weights.0:6,1"));
@@ -233,6 +234,8 @@ fn a_prediction_is_right_when_it_names_the_largest_weight() {
         predict(0, SHE, &trace, DOG, &mut progress).is_err(),
         "one prediction"
     );
+    // A row the model no longer has (the sentence got shorter) is a message, not a panic.
+    assert!(predict(0, 40, &trace, DOG, &mut Progress::default()).is_err());
     let mut progress = Progress::default();
     assert_eq!(predict(0, SHE, &trace, DOG, &mut progress), Ok(true));
     assert!(Exercise::Predict { head: 0, row: SHE }.shown(&progress));
@@ -251,10 +254,7 @@ fn a_lock_refuses_the_edits_that_would_change_it() {
     };
     assert_eq!(
         exercises.refusal(&set(w_value), &model),
-        Some(
-            "w_value is locked in this exercise: reach it by editing w_query, w_key, w_output."
-                .into()
-        )
+        Some("w_value is locked in this exercise: reach it by editing w_query, w_key.".into())
     );
     assert_eq!(
         exercises.refusal(&set(Editable::Weight(0, Projection::Query)), &model),
@@ -272,6 +272,22 @@ fn a_lock_refuses_the_edits_that_would_change_it() {
         Edit::Train(Box::new(doc.model))
     };
     assert!(exercises.refusal(&moved(w_value), &model).is_some());
+    // Another model, or another part drawn, is refused the same way.
+    assert!(exercises
+        .refusal(
+            &Edit::Open(Box::new(attention_explorer::core::presets::raschka())),
+            &model
+        )
+        .is_some());
+    assert_eq!(
+        exercises.refusal(&Edit::Open(Box::new(dog())), &model),
+        None
+    );
+    let (biased, _) = read("goal=weights.0:6,4>=0.5&lock=b_key");
+    assert_eq!(
+        biased.refusal(&Edit::Biases(true), &model),
+        Some("b_key is locked in this exercise: reach it by editing embedding, w_query, w_key, w_value.".into())
+    );
     assert_eq!(
         exercises.refusal(&moved(Editable::Weight(0, Projection::Query)), &model),
         None
@@ -320,6 +336,29 @@ fn a_result_says_what_was_done_and_as_an_xapi_statement() {
         "completed"
     );
     assert_eq!(Kind::Goal.key(), "goal");
+    // A word, and a number JSON has no way to write (a masked score's −∞).
+    let predicted = Progress {
+        outcome: Outcome::Incorrect,
+        attempts: 1,
+        response: Some("b\"all".into()),
+    };
+    let said = parse(result_json(
+        &Exercise::Predict { head: 0, row: SHE },
+        &predicted,
+        Some(Expected::Word("dog".into())),
+        "x",
+    ));
+    assert_eq!(
+        (said["expected"].as_str(), said["response"].as_str()),
+        (Some("dog"), Some("b\"all"))
+    );
+    let masked = parse(result_json(
+        &exercise,
+        &progress,
+        Some(Expected::Number(f64::NEG_INFINITY)),
+        "x",
+    ));
+    assert!(masked["expected"].is_null());
     // Edits towards a goal, unlike wrong answers, cost nothing.
     let reached = Progress {
         outcome: Outcome::Correct,
@@ -327,6 +366,11 @@ fn a_result_says_what_was_done_and_as_an_xapi_statement() {
         response: None,
     };
     assert_eq!(goal.score(&reached), 1.0);
+    // An IRI has no `<`: the bound is percent-encoded in the statement's object.
+    assert_eq!(
+        parse(result_json(&goal, &reached, None, "https://x/"))["statement"]["object"]["id"],
+        "https://x/#exercise=scores.0:6,1%3C=2"
+    );
     assert_eq!(exercise.score(&reached), 0.0);
 }
 
@@ -381,4 +425,17 @@ fn progress_is_saved_as_lines_and_read_back() {
         read_progress("scores.0:6,1\tmaybe\t1\t\n{not this}"),
         vec![]
     );
+}
+
+#[test]
+fn a_link_with_exercises_opens_its_own_model_not_the_saved_work() {
+    use attention_explorer::core::link::{encode_model, opening};
+    let saved = format!(
+        "m={}",
+        encode_model(&attention_explorer::core::presets::raschka(), None)
+    );
+    let opened = opening(read_link("ask=scores.0:6,1", ""), Some(&saved));
+    assert!(!opened.restored);
+    assert_eq!(opened.start.model, dog());
+    assert_eq!(opened.start.exercises.list.len(), 1);
 }

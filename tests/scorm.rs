@@ -16,6 +16,14 @@ fn the_app_s_files_are_followed_from_index_html_and_its_scripts() {
         references("app.js", glue),
         ["__wasm_split.js", "snippets/app-3/inline0.js"]
     );
+    // Both sides of a choice are files; only an object's key is not.
+    assert_eq!(
+        references(
+            "a.js",
+            r#"const u = wide ? "./wide.wasm" : "./narrow.wasm";"#
+        ),
+        ["wide.wasm", "narrow.wasm"]
+    );
     // Relative to the file's folder.
     assert_eq!(
         references("snippets/app-3/inline0.js", r#"import "./inline1.js""#),

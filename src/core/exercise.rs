@@ -3,8 +3,6 @@
 //! parameters, the checking rule, the hints, each one's progress and the result a page reports
 //! (with its xAPI statement) live here; the page only shows them.
 
-use serde::Serialize;
-
 use super::edit::Edit;
 use super::model::{Editable, Model};
 use super::numbers::{read_cell, CellText};
@@ -325,7 +323,7 @@ impl Exercises {
             .any(|e| model.matrix(e).is_some() && !locks.contains(&e.key()));
         if !free {
             return Err(
-                "it locks every matrix of the model, so nothing is left to edit (leave one free, as lock=embedding,w_value)"
+                "it locks every matrix of the model: leave one free (as lock=embedding,w_value)"
                     .into(),
             );
         }
@@ -344,44 +342,52 @@ impl Exercises {
     }
 
     /// Why `edit` of `model` is refused, if it would change a locked matrix. Retyping the
-    /// sentence keeps every row there is (new words get new rows), so it is allowed.
+    /// sentence is allowed: the rows there are stay, and a new word's row is a new number, not
+    /// an edit of a locked one.
     pub fn refusal(&self, edit: &Edit, model: &Model) -> Option<String> {
         if self.locks.is_empty() {
             return None;
+        }
+        // What these turn on, off or draw again.
+        let touched: &[&str] = match edit {
+            Edit::Biases(_) => &["b_query", "b_key", "b_value"],
+            Edit::OutputProjection(_) => &["w_output", "b_output"],
+            Edit::Positions { .. } => &["positions"],
+            _ => &[],
+        };
+        if let Some(key) = touched.iter().find(|k| self.locked(k)) {
+            return Some(self.locked_message(key, model));
         }
         let target = match edit {
             Edit::Cell { target, .. } | Edit::Set { target, .. } | Edit::Paste { target, .. } => {
                 Some(*target)
             }
-            Edit::Train(next) => Editable::EVERY
+            // A whole new model (a step, a preset, a loaded state): whatever it changes.
+            Edit::Train(next) | Edit::Open(next) => Editable::EVERY
                 .into_iter()
                 .flat_map(|e| (0..model.heads().len()).map(move |h| e.in_head(h)))
                 .find(|&e| self.locked(e.key()) && model.matrix(e) != next.matrix(e)),
+            // Every matrix drawn again or resized: the locked ones too.
             Edit::Reinitialise | Edit::Resize(_) => {
-                return Some(format!(
-                    "This exercise locks {}: drawing or resizing every matrix would change it.",
-                    self.lock_names()
-                ))
+                return Some(self.locked_message(self.locks[0], model))
             }
             _ => None,
         }?;
         self.locked(target.key())
-            .then(|| self.locked_message(target.key()))
+            .then(|| self.locked_message(target.key(), model))
     }
 
-    /// What a learner who types into the locked matrix `key` is told.
-    pub fn locked_message(&self, key: &str) -> String {
-        let free: Vec<&str> = lockable()
-            .filter(|k| !self.locked(k) && !k.starts_with("b_") && *k != "positions")
+    /// What a learner who types into the locked matrix `key` of `model` is told: what is free.
+    pub fn locked_message(&self, key: &str, model: &Model) -> String {
+        let free: Vec<&str> = Editable::EVERY
+            .into_iter()
+            .filter(|&e| model.matrix(e).is_some() && !self.locked(e.key()))
+            .map(Editable::key)
             .collect();
         format!(
             "{key} is locked in this exercise: reach it by editing {}.",
             free.join(", ")
         )
-    }
-
-    fn lock_names(&self) -> String {
-        self.locks.join(", ")
     }
 
     /// Whether a head's row of weights is hidden until predicted (while `open`).
@@ -396,9 +402,6 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
         Kind::Ask => {
             let cell = read_cell_ref(entry, trace)?;
             let info = cell.info();
-            if cell.head.is_none() && info.pick.is_none() && !computed(info.key) {
-                return Err(format!("{clipped}: {} is not computed", info.key));
-            }
             if causal
                 && info.greys_future()
                 && info.key != "weights"
@@ -460,6 +463,11 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
             if impossible {
                 return Err(format!(
                     "{clipped}: a weight is between 0 and 1, so this bound cannot be met"
+                ));
+            }
+            if cell.value(trace).is_some_and(|v| bound.met(v)) {
+                return Err(format!(
+                    "{clipped}: the model meets it already, so there is nothing to reach"
                 ));
             }
             Ok(Exercise::Goal(cell, bound))
@@ -673,7 +681,7 @@ pub fn check(
     let expected = cell
         .value(trace)
         .ok_or("the model no longer has this cell (its sentence or sizes changed)")?;
-    progress.attempts += 1;
+    progress.attempts = progress.attempts.saturating_add(1);
     progress.response = Some(text.trim().to_owned());
     Ok(if is_right(answer, expected, decimals) {
         progress.outcome = Outcome::Correct;
@@ -802,20 +810,25 @@ pub fn predict(
 
 /// The key a row of weights gives the most weight (the first of equals).
 pub fn largest(trace: &Trace, head: usize, row: usize) -> Option<usize> {
-    let w = trace.heads.get(head)?.weights.row(row).clone_owned();
+    let weights = &trace.heads.get(head)?.weights;
+    if row >= weights.nrows() {
+        return None;
+    }
+    let w = weights.row(row).clone_owned();
     (0..w.len()).reduce(|best, k| if w[k] > w[best] { k } else { best })
 }
 
 /// What a result message and `results()` say of an exercise: `expected` only once it is
 /// shown (right, revealed or predicted), and the same as an xAPI statement whose object is
-/// `activity` (the page's address) with the exercise's id. Written through serde's derive,
-/// which is less code in the page than building JSON values.
+/// `activity` (the page's address) with the exercise's id. Written with one `format!` (strings
+/// escaped by serde_json): less code in the page than serde's derive or JSON values.
 pub fn result_json(
     exercise: &Exercise,
     progress: &Progress,
     expected: Option<Expected>,
     activity: &str,
 ) -> String {
+    let text = |t: &str| serde_json::to_string(t).unwrap_or_default();
     let kind = exercise.kind();
     let correct = progress.outcome == Outcome::Correct;
     let verb = if kind == Kind::Goal {
@@ -824,117 +837,43 @@ pub fn result_json(
         "answered"
     };
     let id = exercise.id();
-    let report = Report {
-        statement: Statement {
-            verb: Verb {
-                id: format!("http://adlnet.gov/expapi/verbs/{verb}"),
-                display: Lang { en_us: verb.into() },
-            },
-            object: Activity {
-                object_type: "Activity",
-                id: format!("{activity}#exercise={id}"),
-                definition: Definition {
-                    name: Lang {
-                        en_us: format!("Attention Explorer: {} {id}", kind.key()),
-                    },
-                    kind: "http://adlnet.gov/expapi/activities/cmi.interaction",
-                    interaction_type: match kind {
-                        Kind::Ask => "numeric",
-                        Kind::Predict => "choice",
-                        Kind::Goal => "performance",
-                    },
-                },
-            },
-            result: StatementResult {
-                success: correct,
-                completion: progress.outcome != Outcome::Open,
-                score: Scaled {
-                    scaled: exercise.score(progress),
-                },
-                response: progress.response.clone().unwrap_or_default(),
-            },
-        },
-        exercise: id,
-        kind: kind.key(),
-        result: progress.outcome.key(),
-        correct,
-        score: exercise.score(progress),
-        attempts: progress.attempts,
-        response: progress.response.as_deref(),
-        expected: expected.filter(|_| exercise.shown(progress)),
+    let response = progress.response.as_deref().map_or("null".into(), text);
+    let expected = match expected.filter(|_| exercise.shown(progress)) {
+        Some(Expected::Number(x)) if x.is_finite() => format!(r#","expected":{x}"#),
+        Some(Expected::Number(_)) => r#","expected":null"#.into(),
+        Some(Expected::Word(w)) => format!(r#","expected":{}"#, text(&w)),
+        None => String::new(),
     };
-    serde_json::to_string(&report).unwrap_or_default()
+    let interaction = match kind {
+        Kind::Ask => "numeric",
+        Kind::Predict => "choice",
+        Kind::Goal => "performance",
+    };
+    // An IRI has no `<` or `>`: a goal's bound is written %3E= or %3C=.
+    let iri_id = match exercise {
+        Exercise::Goal(cell, Bound::AtLeast(x)) => format!("{}%3E={x}", cell.text()),
+        Exercise::Goal(cell, Bound::AtMost(x)) => format!("{}%3C={x}", cell.text()),
+        _ => id.clone(),
+    };
+    let object = text(&format!("{activity}#exercise={iri_id}"));
+    let score = exercise.score(progress);
+    format!(
+        r#"{{"exercise":{id},"kind":"{kind}","result":"{result}","correct":{correct},"score":{score},"attempts":{attempts},"response":{response}{expected},"statement":{{"verb":{{"id":"http://adlnet.gov/expapi/verbs/{verb}","display":{{"en-US":"{verb}"}}}},"object":{{"objectType":"Activity","id":{object},"definition":{{"name":{{"en-US":"Attention Explorer: {kind} {plain}"}},"type":"http://adlnet.gov/expapi/activities/cmi.interaction","interactionType":"{interaction}"}}}},"result":{{"success":{correct},"completion":{finished},"score":{{"scaled":{score}}},"response":{statement_response}}}}}}}"#,
+        id = text(&id),
+        plain = id,
+        kind = kind.key(),
+        result = progress.outcome.key(),
+        attempts = progress.attempts,
+        finished = exercise.finished(progress),
+        statement_response = text(progress.response.as_deref().unwrap_or("")),
+    )
 }
 
 /// An exercise's answer: a number, or the word a row attends to most.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Expected {
     /// A cell's value.
     Number(f64),
     /// A word.
     Word(String),
-}
-
-#[derive(Serialize)]
-struct Report<'a> {
-    exercise: String,
-    kind: &'static str,
-    result: &'static str,
-    correct: bool,
-    score: f64,
-    attempts: u32,
-    response: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    expected: Option<Expected>,
-    statement: Statement,
-}
-
-#[derive(Serialize)]
-struct Statement {
-    verb: Verb,
-    object: Activity,
-    result: StatementResult,
-}
-
-#[derive(Serialize)]
-struct Verb {
-    id: String,
-    display: Lang,
-}
-
-#[derive(Serialize)]
-struct Lang {
-    #[serde(rename = "en-US")]
-    en_us: String,
-}
-
-#[derive(Serialize)]
-struct Activity {
-    #[serde(rename = "objectType")]
-    object_type: &'static str,
-    id: String,
-    definition: Definition,
-}
-
-#[derive(Serialize)]
-struct Definition {
-    name: Lang,
-    #[serde(rename = "type")]
-    kind: &'static str,
-    #[serde(rename = "interactionType")]
-    interaction_type: &'static str,
-}
-
-#[derive(Serialize)]
-struct StatementResult {
-    success: bool,
-    completion: bool,
-    score: Scaled,
-    response: String,
-}
-
-#[derive(Serialize)]
-struct Scaled {
-    scaled: f64,
 }

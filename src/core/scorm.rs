@@ -20,11 +20,14 @@ pub fn references(path: &str, text: &str) -> Vec<String> {
         let opening = format!("{quote}./");
         let mut rest = text;
         while let Some(at) = rest.find(&opening) {
+            let before = rest[..at].trim_end().chars().last();
             rest = &rest[at + opening.len()..];
             let Some(end) = rest.find(quote) else { break };
             let name = &rest[..end];
-            // `"./x_bg.js": import0` names a module of wasm-bindgen's imports, not a file.
-            let key = rest[end + 1..].trim_start().starts_with(':');
+            // `{ "./x_bg.js": import0 }` names a module of wasm-bindgen's imports, not a file
+            // (but `c ? "./a.js" : "./b.js"` names two).
+            let key =
+                matches!(before, Some('{' | ',')) && rest[end + 1..].trim_start().starts_with(':');
             let wanted = !key
                 && [".js", ".wasm", ".css"].iter().any(|e| name.ends_with(e))
                 && !name.contains("..")
@@ -86,7 +89,6 @@ pub fn manifest(title: &str, files: &[String]) -> String {
       <title>{title}</title>
       <item identifier="item-1" identifierref="sco-1">
         <title>{title}</title>
-        <adlcp:masteryscore>100</adlcp:masteryscore>
       </item>
     </organization>
   </organizations>

@@ -39,9 +39,7 @@ pub fn App() -> impl IntoView {
         .clone()
         .filter(|_| embed)
         .map(|s| &*Vec::leak(s));
-    state
-        .exercises
-        .open(start.exercises.clone(), &share::saved_progress());
+    state.exercises.open(start.exercises.clone());
     // The training lab leaves locked matrices alone (a step that moved one would be refused).
     let locks = &start.exercises.locks;
     if !locks.is_empty() {

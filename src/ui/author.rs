@@ -240,7 +240,7 @@ fn AuthorPanel() -> impl IntoView {
                         <li data-draft=e.id()>
                             {words}
                             " "
-                            <button type="button" data-action="author-remove" on:click=move |_| draft.update(|d| { d.list.remove(k); })>"Remove"</button>
+                            <button type="button" data-action="author-remove" on:click=move |_| draft.update(|d| { if k < d.list.len() { d.list.remove(k); } })>"Remove"</button>
                         </li>
                     }
                 }).collect_view())}

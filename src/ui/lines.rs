@@ -94,7 +94,7 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
         });
         let hidden = row
             .with(Vec::is_empty)
-            .then_some(": hidden until you predict");
+            .then_some(": hidden until you answer");
         format!(
             "Where “{word}” looks, head {head}{}",
             most.or(hidden.map(str::to_owned)).unwrap_or_default()

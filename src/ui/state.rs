@@ -354,8 +354,9 @@ impl AppState {
             return Err(refusal);
         }
         let typing = matches!(edit, Edit::Sentence(_));
-        // A set number is an edit of its own, as it is an undo step of its own.
-        let seal = matches!(edit, Edit::Seal | Edit::Set { .. });
+        // A goal counts edits: the keystrokes of a number, a sentence or a training run are
+        // one, anything else is one of its own.
+        let seal = !matches!(edit, Edit::Cell { .. } | Edit::Sentence(_) | Edit::Train(_));
         if seal {
             exercises.seal();
         }

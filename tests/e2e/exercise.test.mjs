@@ -91,7 +91,7 @@ test('a predicted row stays hidden, lines included, until the learner picks a wo
   assert.ok(await page.getAttribute(cellSelector('weights', 5, 0), 'data-value'));
   await page.click('[data-matrix="weights"] th:text-is("she")').catch(() => {});
   await page.evaluate(() => document.querySelector('table[data-matrix="weights"] tbody tr:nth-child(7) th').click());
-  assert.match(await page.textContent('figure.lines figcaption'), /^Where “she” looks, head 0: hidden until you predict$/);
+  assert.match(await page.textContent('figure.lines figcaption'), /^Where “she” looks, head 0: hidden until you answer$/);
   assert.equal(await page.$$eval('svg[data-view="lines"] line', (ls) => ls.filter((l) => Number(l.getAttribute('stroke-opacity')) > 0 && Number(l.dataset.weight) > 0).length), 0);
   // Confirming without a choice says so.
   await page.click(`${id} [data-action="predict"]`);
@@ -118,9 +118,9 @@ test('a goal follows every edit, locked matrices refuse typing and the API, and 
   const before = await page.evaluate(() => window.attentionExplorer.state().heads[0].w_value[0][0]);
   await page.click(w_value);
   await page.keyboard.type('7');
-  assert.match(await page.textContent('table[data-matrix="w_value"] .cell-error'), /^w_value is locked in this exercise: reach it by editing w_query, w_key, w_output\. Still using /);
+  assert.match(await page.textContent('table[data-matrix="w_value"] .cell-error'), /^w_value is locked in this exercise: reach it by editing w_query, w_key\. Still using /);
   assert.equal(await page.evaluate(() => window.attentionExplorer.state().heads[0].w_value[0][0]), before);
-  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('embedding', 0, 0, 0, 2)), 'embedding is locked in this exercise: reach it by editing w_query, w_key, w_output.');
+  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('embedding', 0, 0, 0, 2)), 'embedding is locked in this exercise: reach it by editing w_query, w_key.');
   // Two edits of W_query's second row, one typed (its keystrokes are one edit) and one by the API.
   const typed = 'table[data-matrix="w_query"] td[data-row="1"][data-col="0"] input';
   await page.click(typed);
@@ -143,6 +143,17 @@ test('a goal follows every edit, locked matrices refuse typing and the API, and 
   await page.waitForSelector('[data-control="train-param"]');
   const trains = await page.$$eval('[data-control="train-param"]', (boxes) => Object.fromEntries(boxes.map((b) => [b.value, b.checked])));
   assert.deepEqual([trains.embedding, trains.w_query, trains.w_key, trains.w_value], [false, true, true, false]);
+  await page.close();
+});
+
+test('an asked number is hidden where else it shows: its twin table, and an asked weight\'s lines', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&ask=scaled_scores.0:6,1;weights.0:6,1`);
+  const twin = page.locator(cellSelector('masked_scores', 6, 1));
+  assert.deepEqual([await twin.getAttribute('data-value'), await twin.textContent()], [null, '?']);
+  await page.evaluate(() => document.querySelector('table[data-matrix="weights"] tbody tr:nth-child(7) th').click());
+  assert.match(await page.textContent('figure.lines figcaption'), /hidden until you answer$/);
+  await page.click(`${card('scaled_scores.0:6,1')} [data-action="reveal"]`);
+  assert.ok(await twin.getAttribute('data-value'), 'shown with its twin');
   await page.close();
 });
 

@@ -306,7 +306,8 @@ pub fn opening(link: Link, saved: Option<&str>) -> Opening {
             ok
         });
     let mut opening = match saved {
-        Some(saved) if !link.carries_model => Opening {
+        // An exercise was made on the link's model: the saved work does not replace it.
+        Some(saved) if !link.carries_model && link.exercises.is_empty() => Opening {
             start: Link {
                 model: saved.model,
                 preset: saved.preset,

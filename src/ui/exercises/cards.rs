@@ -169,6 +169,11 @@ fn predict_actions(
 ) -> impl IntoView {
     let exercises = state.exercises;
     let choice = RwSignal::new(None::<usize>);
+    // A new sentence rebuilds the options: the choice made among the old ones is gone.
+    Effect::new(move |_| {
+        state.words.track();
+        choice.set(None);
+    });
     let confirm = move |_| match choice.get_untracked() {
         Some(k) => state
             .trace

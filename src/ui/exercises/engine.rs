@@ -1,6 +1,6 @@
 //! What runs while a page has exercises, in a wasm chunk of its own (most visits have none):
-//! goals followed through every edit, the progress saved, each result posted, and a line at
-//! the top saying how many are done.
+//! the attempts made before brought back, goals followed through every edit, the progress saved,
+//! each result posted, and a line at the top saying how many are done.
 
 use leptos::prelude::*;
 
@@ -17,9 +17,11 @@ chunk! {
 fn Engine() -> impl IntoView {
     let state = use_app();
     let exercises = state.exercises;
+    // The attempts made before (a reload), then kept from now on.
+    exercises.restore(&share::saved_progress());
+    share::keep_progress(state);
     // Marks a goal reached as soon as an edit meets it.
     Effect::new(move |_| state.trace.with(|t| exercises.follow_goals(t)));
-    share::keep_progress(state);
     embed::report_results(state);
     let total = exercises.spec.with_value(|s| s.list.len());
     let done = move || {

@@ -19,14 +19,16 @@ pub mod engine;
 pub struct Cover {
     /// (row, column, exercise index) of each open answer.
     pub answers: Vec<(usize, usize, usize)>,
-    /// Rows hidden until a prediction.
+    /// Rows hidden until a prediction (or an answer within them).
     pub rows: Vec<usize>,
+    /// Cells that show an asked number under another name, hidden until it is answered.
+    pub cells: Vec<(usize, usize)>,
 }
 
 impl Cover {
     /// Whether nothing is covered.
     pub fn is_empty(&self) -> bool {
-        self.answers.is_empty() && self.rows.is_empty()
+        self.answers.is_empty() && self.rows.is_empty() && self.cells.is_empty()
     }
 
     /// The exercise whose answer field cell (`i`, `j`) holds, if any.
@@ -39,7 +41,7 @@ impl Cover {
 
     /// Whether cell (`i`, `j`) shows no number.
     pub fn covers(&self, i: usize, j: usize) -> bool {
-        self.rows.contains(&i) || self.answer_at(i, j).is_some()
+        self.rows.contains(&i) || self.cells.contains(&(i, j)) || self.answer_at(i, j).is_some()
     }
 }
 
@@ -49,6 +51,17 @@ const PREDICTED: [&str; 3] = [
     "masked_weights_simple",
     "masked_weights_renormalized",
 ];
+
+/// The matrices that show the same numbers as `name` (on the cells a causal mask leaves).
+fn twins(name: &str) -> &'static [&'static str] {
+    match name {
+        "scaled_scores" => &["masked_scores"],
+        "masked_scores" => &["scaled_scores"],
+        "weights" => &["masked_weights_renormalized"],
+        "masked_weights_renormalized" => &["weights"],
+        _ => &[],
+    }
+}
 
 /// The exercises' signals, in the store.
 #[derive(Clone, Copy)]
@@ -96,25 +109,28 @@ impl Default for ExerciseState {
 }
 
 impl ExerciseState {
-    /// Sets the page's exercises, with the progress saved for them (by exercise id).
-    pub fn open(self, spec: Exercises, saved: &[(String, Progress)]) {
-        let progress = spec
-            .list
-            .iter()
-            .map(|e| {
-                saved
-                    .iter()
-                    .find(|(id, _)| *id == e.id())
-                    .map(|(_, p)| p.clone())
-                    .unwrap_or_default()
-            })
-            .collect();
+    /// Sets the page's exercises, each not started yet.
+    pub fn open(self, spec: Exercises) {
         let n = spec.list.len();
         self.draft.set(spec.clone());
         self.spec.set_value(spec);
-        self.progress.set(progress);
+        self.progress.set(vec![Progress::default(); n]);
         self.typed.set(vec![String::new(); n]);
         self.said.set(vec![None; n]);
+    }
+
+    /// Takes back the progress saved for these exercises (by exercise id).
+    pub fn restore(self, saved: &[(String, Progress)]) {
+        let ids: Vec<String> = self
+            .spec
+            .with_value(|s| s.list.iter().map(Exercise::id).collect());
+        self.progress.update(|progress| {
+            for (slot, id) in progress.iter_mut().zip(ids) {
+                if let Some((_, p)) = saved.iter().find(|(saved, _)| *saved == id) {
+                    *slot = p.clone();
+                }
+            }
+        });
     }
 
     /// Counts a change of the model as an edit, unless it continues the one being typed.
@@ -155,6 +171,19 @@ impl ExerciseState {
                             Exercise::Ask(cell) if cell.matrix == name && cell.head == head => {
                                 cover.answers.push((cell.row, cell.col, k));
                             }
+                            // The same number elsewhere: a hidden cell.
+                            Exercise::Ask(cell)
+                                if cell.head == head && twins(cell.matrix).contains(&name) =>
+                            {
+                                cover.cells.push((cell.row, cell.col));
+                            }
+                            // A context row is a block of the concatenation's row.
+                            Exercise::Ask(cell)
+                                if cell.matrix == "context"
+                                    && matches!(name, "concatenated" | "output") =>
+                            {
+                                cover.rows.push(cell.row);
+                            }
                             Exercise::Predict { head: h, row }
                                 if head == Some(h) && PREDICTED.contains(&name) =>
                             {
@@ -169,15 +198,33 @@ impl ExerciseState {
         })
     }
 
-    /// Whether the predicted row `row` of `head` is still hidden (the attention lines and the
-    /// heads' picture wait for it too).
+    /// Whether row `row` of `head`'s weights is still hidden, predicted or with an asked
+    /// weight: the attention lines, the heads' picture and the context's words wait for it too.
     pub fn hides_row(self, head: usize, row: usize) -> bool {
+        self.progress.with(|progress| {
+            self.spec.with_value(|s| {
+                s.list.iter().zip(progress).any(|(e, p)| {
+                    let here = match e {
+                        Exercise::Predict { head: h, row: r } => (*h, *r) == (head, row),
+                        Exercise::Ask(c) => {
+                            PREDICTED.contains(&c.matrix) && (c.head, c.row) == (Some(head), row)
+                        }
+                        Exercise::Goal(..) => false,
+                    };
+                    here && !e.shown(p)
+                })
+            })
+        })
+    }
+
+    /// Whether a prediction is still to be made (tracked).
+    pub fn predicting(self) -> bool {
         self.progress.with(|progress| {
             self.spec.with_value(|s| {
                 s.list
                     .iter()
                     .zip(progress)
-                    .any(|(e, p)| *e == Exercise::Predict { head, row } && !e.shown(p))
+                    .any(|(e, p)| e.kind() == Kind::Predict && !e.shown(p))
             })
         })
     }
@@ -328,12 +375,6 @@ impl ExerciseState {
         let e = self.exercise(index)?;
         let p = self.progress_of(index);
         Some(exercise::result_json(&e, &p, expected(&e, trace), activity))
-    }
-
-    /// Whether every exercise is right (a SCORM package says `passed`).
-    pub fn all_right(self) -> bool {
-        self.progress
-            .with_untracked(|p| !p.is_empty() && p.iter().all(|p| p.outcome == Outcome::Correct))
     }
 
     /// The kinds on the page, for the cards' words.

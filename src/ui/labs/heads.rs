@@ -58,7 +58,7 @@ pub fn HeadsPicture() -> impl IntoView {
                 let word = |i: usize| words.get(i).cloned().unwrap_or_default();
                 let q = state.query.get();
                 if (0..state.heads.get()).any(|h| state.exercises.hides_row(h, q)) {
-                    return format!("Where “{}” attends is hidden until you predict it.", word(q));
+                    return format!("Where “{}” attends is hidden until you answer.", word(q));
                 }
                 let p = state.look.precision.get();
                 let list = picks

@@ -59,7 +59,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
         }
         if cover.covers(i, j) {
             return view! {
-                <td data-row=i.to_string() data-col=j.to_string() class="hidden-cell" aria-label="hidden until you predict">"?"</td>
+                <td data-row=i.to_string() data-col=j.to_string() class="hidden-cell" aria-label="hidden until you answer">"?"</td>
             }
             .into_any();
         }

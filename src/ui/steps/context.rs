@@ -26,6 +26,9 @@ pub fn ContextStep() -> impl IntoView {
     // Said of the numbers on the page, whatever the model: the followed token's largest share.
     let blend = move || {
         let (i, h) = (state.query.get(), state.visible_heads.with(|v| v[0]));
+        if state.exercises.hides_row(h, i) {
+            return None;
+        }
         let (j, w) = state.trace.with(|t| {
             let weights = &t.heads.get(h)?.weights;
             (i < weights.nrows()).then(|| largest(weights.row(i).iter().copied()))?

@@ -3,7 +3,6 @@
 
 use leptos::prelude::*;
 
-use crate::core::exercise::Kind;
 use crate::core::pipeline::Step;
 use crate::ui::lines::AttentionLines;
 use crate::ui::matrix::heatmap::Thumbnail;
@@ -43,7 +42,7 @@ pub fn SoftmaxStep() -> impl IntoView {
 fn HeadStrip() -> impl IntoView {
     let state = use_app();
     let causal: Signal<bool> = state.causal.into();
-    let predicting = state.exercises.has(Kind::Predict);
+    let exercises = state.exercises;
     view! {
         <div class="head-strip" role="group" aria-label="Every head's weights; pick one to see it in detail">
             <For each=move || 0..state.heads.get() key=|h| *h let:h>
@@ -57,7 +56,9 @@ fn HeadStrip() -> impl IntoView {
                     on:click=move |_| state.focused_head.set(h)
                 >
                     // A prediction's row would show in the picture: the name alone, until then.
-                    {(!predicting).then(|| view! { <Thumbnail head=h matrix=state.head_matrix(h, |t| Some(&t.weights)) causal/> })}
+                    <span class="thumb-picture" hidden=move || exercises.predicting()>
+                        <Thumbnail head=h matrix=state.head_matrix(h, |t| Some(&t.weights)) causal/>
+                    </span>
                     <span>{format!("head {h}")}</span>
                 </button>
             </For>
