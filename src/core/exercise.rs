@@ -136,7 +136,7 @@ impl CellRef {
     /// "scores, head 0, she → dog" or "queries Q, head 0, row she, column 1", for the page.
     pub fn describe(&self, trace: &Trace) -> String {
         let info = self.info();
-        let word = |i: usize| trace.tokens.words.get(i).cloned().unwrap_or_default();
+        let word = |i: usize| word(trace, i);
         let head = self.head.map(|h| format!(", head {h}")).unwrap_or_default();
         match info.axes {
             Axes::QueryByKey => format!(
@@ -156,7 +156,35 @@ impl CellRef {
     }
 }
 
-/// A matrix of the trace by its catalogue name (`head` for a head's).
+/// Token `i`'s word in `trace`, or "word i" past the end (the sentence got shorter).
+fn word(trace: &Trace, i: usize) -> String {
+    trace
+        .tokens
+        .words
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| format!("word {i}"))
+}
+
+/// The matrices of a head whose rows give a predicted row's weights away.
+pub const PREDICTED: [&str; 3] = [
+    "weights",
+    "masked_weights_simple",
+    "masked_weights_renormalized",
+];
+
+/// The matrices that show the same numbers as `name` (on the cells a causal mask leaves).
+pub fn twins(name: &str) -> &'static [&'static str] {
+    match name {
+        "scaled_scores" => &["masked_scores"],
+        "masked_scores" => &["scaled_scores"],
+        "weights" => &["masked_weights_renormalized"],
+        "masked_weights_renormalized" => &["weights"],
+        _ => &[],
+    }
+}
+
+/// A matrix of the trace by its catalogue name (`head` for a head's); keep [`computed`] in step.
 pub fn named<'a>(trace: &'a Trace, key: &str, head: usize) -> Option<&'a nalgebra::DMatrix<f64>> {
     match key {
         "embedded" => Some(&trace.embedded),
@@ -228,7 +256,7 @@ impl Exercise {
 
     /// The question, in words.
     pub fn question(&self, trace: &Trace) -> String {
-        let word = |i: usize| trace.tokens.words.get(i).cloned().unwrap_or_default();
+        let word = |i: usize| word(trace, i);
         match self {
             Exercise::Ask(cell) => format!(
                 "Compute {} by hand, and type it in its cell.",
@@ -475,7 +503,7 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
     }
 }
 
-/// The top-level matrices the trace computes (the others are a head's).
+/// The top-level matrices the trace computes, as [`named`] finds them (the others are a head's).
 fn computed(key: &str) -> bool {
     matches!(key, "embedded" | "positioned" | "concatenated" | "output")
 }
@@ -701,7 +729,7 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
     let p = decimals.max(2);
     let n = |x: f64| fmt(x, p);
     let (h, i, j) = (cell.head.unwrap_or(0), cell.row, cell.col);
-    let word = |i: usize| trace.tokens.words.get(i).cloned().unwrap_or_default();
+    let word = |i: usize| word(trace, i);
     let head = trace.heads.get(h);
     let row_of = |m: &nalgebra::DMatrix<f64>, r: usize| -> Vec<String> {
         m.row(r).iter().map(|&x| n(x)).collect()
@@ -808,14 +836,46 @@ pub fn predict(
     Ok(right)
 }
 
-/// The key a row of weights gives the most weight (the first of equals).
+/// The key a row of weights gives the most weight: the first of tied keys, as every view names
+/// it ([`super::labs::largest`]).
 pub fn largest(trace: &Trace, head: usize, row: usize) -> Option<usize> {
     let weights = &trace.heads.get(head)?.weights;
-    if row >= weights.nrows() {
-        return None;
+    (row < weights.nrows())
+        .then(|| super::labs::largest(weights.row(row).iter().copied()))?
+        .map(|(k, _)| k)
+}
+
+impl Exercise {
+    /// Its answer now: a cell's value (a goal's now), or the word a row attends to most.
+    pub fn expected(&self, trace: &Trace) -> Option<Expected> {
+        match self {
+            Exercise::Ask(cell) | Exercise::Goal(cell, _) => {
+                cell.value(trace).map(Expected::Number)
+            }
+            Exercise::Predict { head, row } => {
+                largest(trace, *head, *row).map(|k| Expected::Word(word(trace, k)))
+            }
+        }
     }
-    let w = weights.row(row).clone_owned();
-    (0..w.len()).reduce(|best, k| if w[k] > w[best] { k } else { best })
+}
+
+/// An asked cell worked out, once revealed: a score's products and sum, a context row's
+/// weighted sum (the page's own breakdowns), else the cell and its value.
+pub fn worked(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
+    let value = cell
+        .value(trace)
+        .map(|v| fmt(v, decimals))
+        .unwrap_or_default();
+    match (cell.matrix, cell.head) {
+        ("scores", Some(h)) => trace
+            .score_terms(h, cell.row, cell.col)
+            .map_or(value, |t| t.describe(decimals)),
+        ("context", Some(h)) => trace.context_terms(h, cell.row).map_or_else(
+            || value.clone(),
+            |t| format!("{}; column {}: {value}", t.describe(decimals), cell.col),
+        ),
+        _ => format!("{}: {value}", cell.describe(trace)),
+    }
 }
 
 /// What a result message and `results()` say of an exercise: `expected` only once it is

@@ -54,14 +54,6 @@ fn exercise_query(state: AppState, draft: &Exercises, embedded: bool) -> String 
     )
 }
 
-/// The address that opens the page as it is now with `draft`, embedded or not.
-fn exercise_url(state: AppState, draft: &Exercises, embedded: bool) -> String {
-    page_url(
-        &exercise_query(state, draft, embedded),
-        &fragment_now(state),
-    )
-}
-
 /// The bytes at `path` (beside the page).
 async fn fetch_bytes(path: &str) -> Result<Vec<u8>, String> {
     use wasm_bindgen::JsCast;
@@ -179,13 +171,21 @@ fn AuthorPanel() -> impl IntoView {
             })
             .collect()
     });
-    let link = Memo::new(move |_| {
+    // The model's code once per edit, for both addresses.
+    let fragment = Memo::new(move |_| {
         state.model.track();
-        draft.with(|d| exercise_url(state, d, false))
+        fragment_now(state)
+    });
+    let link = Memo::new(move |_| {
+        draft.with(|d| page_url(&exercise_query(state, d, false), &fragment.get()))
     });
     let snippet_text = Memo::new(move |_| {
-        state.model.track();
-        draft.with(|d| snippet(&exercise_url(state, d, true), 900))
+        draft.with(|d| {
+            snippet(
+                &page_url(&exercise_query(state, d, true), &fragment.get()),
+                900,
+            )
+        })
     });
     let picked_text = move || {
         match picked.get() {

@@ -5,11 +5,11 @@
 
 use leptos::prelude::*;
 
-use crate::core::exercise::{Exercise, Outcome, Progress};
+use crate::core::exercise::{Exercise, Outcome, Progress, PREDICTED};
 use crate::core::pipeline::Step;
 use crate::core::softmax::is_future;
 use crate::core::trace::fmt;
-use crate::ui::exercises::{ExerciseState, PREDICTED};
+use crate::ui::exercises::ExerciseState;
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::{use_app, AppState, Detail};
 

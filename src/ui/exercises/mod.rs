@@ -6,9 +6,9 @@
 use leptos::prelude::*;
 
 use crate::core::exercise::{
-    self, CellRef, Exercise, Exercises, Expected, Kind, Outcome, Progress, Verdict,
+    self, twins, CellRef, Exercise, Exercises, Kind, Outcome, Progress, Verdict, PREDICTED,
 };
-use crate::core::trace::{fmt, Trace};
+use crate::core::trace::Trace;
 
 pub mod cards;
 pub mod engine;
@@ -42,24 +42,6 @@ impl Cover {
     /// Whether cell (`i`, `j`) shows no number.
     pub fn covers(&self, i: usize, j: usize) -> bool {
         self.rows.contains(&i) || self.cells.contains(&(i, j)) || self.answer_at(i, j).is_some()
-    }
-}
-
-/// The matrices whose rows give a predicted row's weights away.
-const PREDICTED: [&str; 3] = [
-    "weights",
-    "masked_weights_simple",
-    "masked_weights_renormalized",
-];
-
-/// The matrices that show the same numbers as `name` (on the cells a causal mask leaves).
-fn twins(name: &str) -> &'static [&'static str] {
-    match name {
-        "scaled_scores" => &["masked_scores"],
-        "masked_scores" => &["scaled_scores"],
-        "weights" => &["masked_weights_renormalized"],
-        "masked_weights_renormalized" => &["weights"],
-        _ => &[],
     }
 }
 
@@ -268,7 +250,7 @@ impl ExerciseState {
                     ),
                     Verdict::Revealed => format!(
                         "Not yet, three times: here it is, worked out. {}",
-                        revealed(&cell, trace, decimals)
+                        exercise::worked(&cell, trace, decimals)
                     ),
                 };
                 self.record(index, progress, Some(words));
@@ -292,7 +274,7 @@ impl ExerciseState {
             progress,
             Some(format!(
                 "Here it is, worked out. {}",
-                revealed(&cell, trace, decimals)
+                exercise::worked(&cell, trace, decimals)
             )),
         );
     }
@@ -364,7 +346,7 @@ impl ExerciseState {
             s.list
                 .iter()
                 .zip(&progress)
-                .map(|(e, p)| exercise::result_json(e, p, expected(e, trace), activity))
+                .map(|(e, p)| exercise::result_json(e, p, e.expected(trace), activity))
                 .collect::<Vec<_>>()
         });
         format!("[{}]", results.join(","))
@@ -374,41 +356,11 @@ impl ExerciseState {
     pub fn result(self, index: usize, trace: &Trace, activity: &str) -> Option<String> {
         let e = self.exercise(index)?;
         let p = self.progress_of(index);
-        Some(exercise::result_json(&e, &p, expected(&e, trace), activity))
+        Some(exercise::result_json(&e, &p, e.expected(trace), activity))
     }
 
     /// The kinds on the page, for the cards' words.
     pub fn has(self, kind: Kind) -> bool {
         self.spec.with_value(|s| s.of(kind).next().is_some())
-    }
-}
-
-/// What an exercise's answer is: a cell's value, the word a row attends to most, a goal's
-/// value now.
-fn expected(e: &Exercise, trace: &Trace) -> Option<Expected> {
-    match e {
-        Exercise::Ask(cell) | Exercise::Goal(cell, _) => cell.value(trace).map(Expected::Number),
-        Exercise::Predict { head, row } => exercise::largest(trace, *head, *row)
-            .and_then(|k| trace.tokens.words.get(k))
-            .map(|w| Expected::Word(w.clone())),
-    }
-}
-
-/// The revealed cell worked out: a score's products and sum (the page's breakdown), else its
-/// value.
-fn revealed(cell: &exercise::CellRef, trace: &Trace, decimals: usize) -> String {
-    let value = cell
-        .value(trace)
-        .map(|v| fmt(v, decimals))
-        .unwrap_or_default();
-    match (cell.matrix, cell.head) {
-        ("scores", Some(h)) => trace
-            .score_terms(h, cell.row, cell.col)
-            .map_or(value, |t| t.describe(decimals)),
-        ("context", Some(h)) => trace.context_terms(h, cell.row).map_or_else(
-            || value.clone(),
-            |t| format!("{}; column {}: {value}", t.describe(decimals), cell.col),
-        ),
-        _ => format!("{}: {value}", cell.describe(trace)),
     }
 }
