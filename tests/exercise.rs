@@ -439,3 +439,16 @@ fn a_link_with_exercises_opens_its_own_model_not_the_saved_work() {
     assert_eq!(opened.start.model, dog());
     assert_eq!(opened.start.exercises.list.len(), 1);
 }
+
+#[test]
+fn a_question_on_a_word_the_sentence_lost_says_so() {
+    let (exercises, _) = read("ask=scores.0:6,1");
+    let mut doc = attention_explorer::core::edit::Document::new(dog());
+    doc.apply(Edit::Sentence("The dog fetched".into()), None)
+        .unwrap();
+    let question = exercises.list[0].question(&Trace::of(&doc.model));
+    assert_eq!(
+        question,
+        "Compute scores Q·Kᵀ, head 0, word 6 → dog by hand, and type it in its cell."
+    );
+}

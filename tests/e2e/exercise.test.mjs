@@ -43,6 +43,7 @@ test('an asked cell hides its value until it is right, hints when it is not, and
   await page.press(asked(SHE_DOG), 'Enter');
   await page.waitForSelector(`${card(SHE_DOG)}[data-result="correct"]`);
   assert.equal(await page.getAttribute(card(SHE_DOG), 'data-attempts'), '2');
+  assert.ok(!(await page.isVisible(`${card(SHE_DOG)} [data-action="check"]`)), 'no Check once right');
   assert.equal(Number(await cell.getAttribute('data-value')), value);
   assert.equal(await cell.textContent(), '13.8325');
   const [result] = await results(page);
