@@ -1,4 +1,4 @@
-// Trunk post-build hook: moves Trunk's inline loader <script> into a file beside the wasm, so the
+// Post-build step (www/post-build.mjs): moves Trunk's inline loader <script> into a file beside the wasm, so the
 // page runs under `script-src 'self'` with no hash or nonce to keep in step with the build; and
 // puts www/boot.js first in <head> (hashed like the loader), so the theme is set before paint.
 import { createHash } from 'node:crypto';

@@ -8,7 +8,7 @@ use crate::core::pipeline::Step;
 use crate::core::presets::PRESETS;
 use crate::ui::controls::Controls;
 use crate::ui::exercises::engine::exercise_engine;
-use crate::ui::on_demand::Loaded;
+use crate::ui::on_demand::{Loaded, Opening};
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::PipelineNav;
 use crate::ui::walk::Walk;
@@ -48,6 +48,7 @@ pub fn App() -> impl IntoView {
             .update(|t| t.train.retain(|p| !locks.contains(&p.key())));
     }
     state.provide();
+    Opening::provide();
     api::install(state);
     theme::follow_colour_scheme(state.look.palette, colours);
     share::keep_in_url(state, work_key);

@@ -21,8 +21,18 @@ impl Drop for Watch {
 /// Whether `node` is on screen or within 300 px of it, kept up to date by an
 /// `IntersectionObserver`. Work for what is out of sight waits until it comes into view: a heat
 /// map is not repainted on every edit (at 64 tokens most of the page's two dozen maps are out of
-/// sight), and the √dₖ lab does not draw its sample while the page opens.
+/// sight).
 pub fn in_view<E>(node: NodeRef<E>) -> ReadSignal<bool>
+where
+    E: ElementType,
+    E::Output: JsCast + Clone + 'static,
+{
+    near(node, "300px")
+}
+
+/// As [`in_view`], within `margin` of the screen (a CSS margin; percentages are of the screen's
+/// size): work that takes a while starts that far ahead, so it is done when it is scrolled to.
+pub fn near<E>(node: NodeRef<E>, margin: &'static str) -> ReadSignal<bool>
 where
     E: ElementType,
     E::Output: JsCast + Clone + 'static,
@@ -47,7 +57,7 @@ where
             }
         });
         let options = web_sys::IntersectionObserverInit::new();
-        options.set_root_margin("300px");
+        options.set_root_margin(margin);
         match web_sys::IntersectionObserver::new_with_options(
             on_change.as_ref().unchecked_ref(),
             &options,
@@ -65,6 +75,56 @@ where
     });
     on_cleanup(stop);
     visible
+}
+
+/// Calls `f` once, when the browser is next idle or after half a second, whichever comes first:
+/// for work that may wait until the page has answered. (Safari has no `requestIdleCallback`,
+/// and in a sandboxed frame Chromium may never call it.)
+pub fn when_idle(f: impl Fn() + 'static) {
+    let f = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
+    let once = move || {
+        if let Some(f) = f.take() {
+            f();
+        }
+    };
+    let _ = request_idle_callback_with_handle(once.clone());
+    set_timeout(once, std::time::Duration::from_millis(500));
+}
+
+/// When a picture drawn outside the reactive system (a canvas) should be painted: while it is in
+/// view, and once, when the browser is next idle after it is made, wherever it is; so that one scrolled or jumped to
+/// shows at once (at worst one edit behind until the observer catches up), never blank.
+#[derive(Clone, Copy)]
+pub struct Painting {
+    visible: ReadSignal<bool>,
+    first: RwSignal<bool>,
+}
+
+impl Painting {
+    pub fn of<E>(node: NodeRef<E>) -> Self
+    where
+        E: ElementType,
+        E::Output: JsCast + Clone + 'static,
+    {
+        let first = RwSignal::new(false);
+        when_idle(move || {
+            first.try_set(true);
+        });
+        Painting {
+            visible: in_view(node),
+            first,
+        }
+    }
+
+    /// Whether to paint now (tracked: read it first in the painting effect).
+    pub fn wanted(self) -> bool {
+        self.visible.get() || self.first.get()
+    }
+
+    /// Says the picture is painted: out of view, it waits for the view again.
+    pub fn painted(self) {
+        self.first.update_untracked(|f| *f = false);
+    }
 }
 
 /// A memo of `compute` that waits while `seen` is false: out of view it keeps the value it last

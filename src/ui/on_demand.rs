@@ -13,7 +13,7 @@ use leptos::__reexports::send_wrapper::SendWrapper;
 use leptos::prelude::*;
 pub use leptos::wasm_split::SplitLoaderError;
 
-use crate::ui::in_view::in_view;
+use crate::ui::in_view::{in_view, when_idle};
 
 /// A view on its way: its chunk's code, or the error of fetching it.
 pub type Loading = Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>>;
@@ -38,28 +38,97 @@ macro_rules! chunk {
 }
 pub(crate) use chunk;
 
+/// How far the page is in opening: `painted` once its first screen is on screen and the browser
+/// is idle, `pending` the
+/// views on their way. When both are done, `<html data-ready="true">` tells scripts and tests
+/// that every table and figure the page opens with is there.
+#[derive(Clone, Copy)]
+pub struct Opening {
+    painted: RwSignal<bool>,
+    pending: RwSignal<usize>,
+}
+
+impl Opening {
+    /// Provided by the page root; marks the page painted after its first frame.
+    pub fn provide() {
+        let opening = Opening {
+            painted: RwSignal::new(false),
+            pending: RwSignal::new(0),
+        };
+        provide_context(opening);
+        // A task queued from a frame's callback runs once that frame is painted.
+        request_animation_frame(move || {
+            set_timeout(
+                move || when_idle(move || opening.painted.set(true)),
+                Default::default(),
+            )
+        });
+        Effect::new(move |done: Option<bool>| {
+            if done == Some(true) || !opening.painted.get() || opening.pending.get() > 0 {
+                return done.unwrap_or(false);
+            }
+            let _ = document()
+                .document_element()
+                .map(|html| html.set_attribute("data-ready", "true"));
+            true
+        });
+    }
+}
+
+/// One view on its way, counted in `Opening::pending` until it arrives or leaves the page.
+struct Waiting(Option<Opening>);
+
+impl Waiting {
+    fn new(opening: Option<Opening>) -> Self {
+        if let Some(o) = opening {
+            o.pending.update(|n| *n += 1);
+        }
+        Waiting(opening)
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        if let Some(o) = self.0 {
+            o.pending.try_update(|n| *n -= 1);
+        }
+    }
+}
+
 /// What `load` gives, once fetched; `what` names it in the lines shown meanwhile or on failure
 /// ("the lab", "the Embed dialog").
 #[component]
 pub fn Loaded(load: fn() -> Loading, what: &'static str) -> impl IntoView {
+    let waiting = Waiting::new(use_context::<Opening>());
     view! {
         <Suspense fallback=move || view! { <p class="loading" role="status">{format!("Loading {what}…")}</p> }>
             // Send only in name: the page has one thread.
             {Suspend::new(SendWrapper::new(async move {
-                load().await.unwrap_or_else(|_| view! {
+                let view = load().await.unwrap_or_else(|_| view! {
                     <p class="field-error" role="alert">{format!("Could not load {what} (the connection may be down): reload the page to try again. The rest of the page works.")}</p>
-                }.into_any())
+                }.into_any());
+                drop(waiting);
+                view
             }))}
         </Suspense>
     }
 }
 
-/// As [`Loaded`], fetched when its place comes near the screen, and kept once fetched.
+/// As [`Loaded`], fetched when its place comes near the screen, and kept once fetched; `soon`,
+/// also once the page's first screen is painted and the browser idle (a lab whose figures scripts read, and
+/// find-in-page finds, without scrolling to it).
 #[component]
-pub fn LoadedNear(load: fn() -> Loading, what: &'static str) -> impl IntoView {
+pub fn LoadedNear(
+    load: fn() -> Loading,
+    what: &'static str,
+    #[prop(optional)] soon: bool,
+) -> impl IntoView {
     let place = NodeRef::<leptos::html::Div>::new();
     let near = in_view(place);
-    let wanted = Memo::new(move |was: Option<&bool>| was.copied().unwrap_or(false) || near.get());
+    let painted = use_context::<Opening>().filter(|_| soon).map(|o| o.painted);
+    let wanted = Memo::new(move |was: Option<&bool>| {
+        was.copied().unwrap_or(false) || near.get() || painted.is_some_and(|p| p.get())
+    });
     view! {
         <div class="on-demand" node_ref=place>
             {move || wanted.get().then(|| view! { <Loaded load=load what=what/> })}

@@ -73,7 +73,8 @@ export async function launch() {
 }
 
 /** Opens the page and collects console errors, page errors, dialogs, CSP violations and requests
- * to other origins (checked after each test by `useBrowser`); waits for `ready` to show. */
+ * to other origins (checked after each test by `useBrowser`); waits for `ready` to show, and for the
+ * app, for `<html data-ready>`. */
 export async function open(browser, url, viewport = { width: 1280, height: 900 }, ready = '[data-matrix="weights"]') {
   const page = await browser.newPage({ viewport });
   const errors = [];
@@ -90,6 +91,8 @@ export async function open(browser, url, viewport = { width: 1280, height: 900 }
     console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sample}`)));
   await page.goto(url);
   await page.waitForSelector(ready);
+  // The app says when every table and figure it opens with is there (labs fetched after the first paint).
+  if (ready === '[data-matrix="weights"]') await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
   return { page, errors };
 }
 

@@ -1,38 +1,110 @@
-// End-to-end: code loaded on demand (issue 21's split, paying for issue 16). The training lab and
-// the Embed dialog are their own wasm chunks, fetched the first time they are needed; a chunk
-// that cannot be fetched says so where it would be, and the rest of the page works.
+// End-to-end: code loaded on demand (issue 21). Each lab's body, the Embed dialog, the PyTorch
+// import and script, the exercise maker, the positions step and the exercises are wasm chunks of
+// their own: the √dₖ and masking labs' come once the first screen is painted, the others' when
+// first needed. They load in a sandboxed frame and, after a first visit, offline; a chunk that
+// cannot be fetched says so where it would be, and the rest of the page works.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open } from './harness.mjs';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { useBrowser, open, projectRoot } from './harness.mjs';
 
 const env = useBrowser();
+const CHUNK = /\/(split_\w+?)-[0-9a-f]{16}\.wasm$/;
 const chunks = (page) => {
   const asked = [];
-  page.on('request', (r) => { const m = r.url().match(/\/(split_\w+?)-[0-9a-f]{16}\.wasm$/); if (m) asked.push(m[1]); });
+  page.on('request', (r) => { const m = r.url().match(CHUNK); if (m) asked.push(m[1]); });
   return asked;
 };
+/** Every chunk the build made. */
+const built = readdirSync(join(projectRoot, 'dist')).map((f) => f.match(/^(split_\w+?)-[0-9a-f]{16}\.wasm$/)?.[1]).filter(Boolean).sort();
+/** What the page is to show once a part's chunk is in, and how a visit asks for that part. */
+const PARTS = {
+  split_sqrt_dk_lab: { shows: '#lab-sqrt-dk [data-control="lab_dk"]' },
+  split_mask_lab: { shows: '#lab-mask [data-stat="renormalized_ok"]' },
+  split_train_lab: { near: '#lab-train', shows: '[data-action="train-step"]' },
+  split_order_lab: { near: '#lab-order', shows: '[data-action="order-shuffle"]' },
+  split_embed_dialog: { click: '[data-action="embed"]', shows: '[data-control="embed-step"]' },
+  split_import_panel: { click: '[data-action="import-torch"]', shows: '[data-action="import-torch-apply"]' },
+  split_pytorch_panel: { click: '[data-action="copy-pytorch"]', shows: 'pre[data-export="pytorch"]' },
+  split_author_panel: { click: '[data-action="author"]', shows: '[data-action="author-ask"]' },
+  split_positions_body: { select: ['[data-control="positions"]', 'sinusoidal'], shows: '#step-positions table[data-matrix]' },
+};
+const EXERCISES = { split_exercise_cards: '[data-exercise]', split_exercise_engine: '[data-stat="exercises_done"]' };
 
-test('the training lab\'s code is fetched when the lab comes near, and the Embed dialog\'s when it opens', async () => {
-  const { page: p } = await open(env.browser, `${env.base}?preset=dog`);
-  // Watched from a fresh load.
-  const seen = chunks(p);
-  await p.reload();
-  await p.waitForSelector('[data-matrix="weights"]');
-  await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 200))));
-  assert.deepEqual(seen, [], 'nothing on demand is fetched on opening');
-  assert.ok(await p.$('#lab-train h2'), 'the lab\'s frame is there from the start (the walk and the nav reach it)');
-  await p.$eval('#lab-train', (s) => s.scrollIntoView());
-  await p.waitForSelector('[data-action="train-step"]');
-  // The order lab's section is near the training lab's: its code may come too.
-  const without = (chunks) => chunks.filter((c) => c !== 'split_order_lab');
-  assert.deepEqual(without(seen), ['split_train_lab']);
-  await p.click('[data-action="train-step"]');
-  await p.waitForFunction(() => document.querySelector('[data-stat="train_steps"]').textContent === '1');
-  await p.$eval('[data-action="embed"]', (b) => b.scrollIntoView());
-  await p.click('[data-action="embed"]');
-  await p.waitForSelector('[data-control="embed-step"]');
-  assert.deepEqual(without(seen), ['split_train_lab', 'split_embed_dialog']);
-  await p.close();
+async function use(page, part) {
+  const { near, click, select, shows } = PARTS[part];
+  if (near) await page.$eval(near, (s) => s.scrollIntoView());
+  if (click) { await page.$eval(click, (b) => b.scrollIntoView()); await page.click(click); }
+  if (select) await page.selectOption(...select);
+  await page.waitForSelector(shows, { state: 'attached' });
+}
+
+test('the page asks for its chunks only after its first screen, and for each other part when first used', async () => {
+  assert.deepEqual(built, [...Object.keys(PARTS), ...Object.keys(EXERCISES)].sort(), 'every chunk is a part tested here');
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  // When the weights first show, in the page's clock.
+  await page.addInitScript(() => new MutationObserver((_, watch) => {
+    if (document.querySelector('[data-matrix="weights"]')) { window.weightsAt = performance.now(); watch.disconnect(); }
+  }).observe(document, { childList: true, subtree: true }));
+  const seen = chunks(page);
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.deepEqual(seen.sort(), ['split_mask_lab', 'split_sqrt_dk_lab'], 'the labs near the top, once painted');
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/split_')).map((e) => e.startTime - window.weightsAt));
+  assert.ok(fetched.every((after) => after >= 0), `fetched after the weights showed: ${fetched}`);
+  // Ready means their figures are there, without scrolling to them.
+  assert.equal(await page.getAttribute('[data-stat="renormalized_ok"]', 'data-value'), 'true');
+  assert.ok(await page.$('#lab-train h2'), 'a lab\'s frame is there from the start (the walk and the nav reach it)');
+  for (const part of ['split_train_lab', 'split_order_lab', 'split_embed_dialog', 'split_import_panel', 'split_pytorch_panel', 'split_author_panel', 'split_positions_body']) {
+    await use(page, part);
+    assert.ok(seen.includes(part), `${part}: asked for when used (${seen})`);
+  }
+  assert.deepEqual([...new Set(seen)].sort(), Object.keys(PARTS).sort(), 'each chunk once');
+  await page.click('[data-action="train-step"]');
+  await page.waitForFunction(() => document.querySelector('[data-stat="train_steps"]').textContent === '1');
+  await page.close();
+
+  const { page: learner } = await open(env.browser, `${env.base}?preset=dog&ask=weights.0:6,4`, undefined, '[data-exercise]');
+  const asked = chunks(learner);
+  await learner.reload();
+  for (const shows of Object.values(EXERCISES)) await learner.waitForSelector(shows, { state: 'attached' });
+  assert.deepEqual([...new Set(asked)].filter((c) => c.startsWith('split_exercise')).sort(), Object.keys(EXERCISES));
+  await learner.close();
+});
+
+test('in a sandboxed frame (an opaque origin) the chunks load from the app\'s server', async () => {
+  const course = await env.browser.newPage();
+  const errors = [];
+  course.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  course.on('pageerror', (e) => errors.push(String(e)));
+  await course.setContent(`<iframe src="${env.base}?preset=dog" sandbox="allow-scripts" width="1000" height="800"></iframe>`);
+  const frame = () => course.frames()[1];
+  const inside = course.frameLocator('iframe');
+  await inside.locator('html[data-ready="true"]').waitFor({ state: 'attached' });
+  assert.equal(await frame().evaluate(() => self.origin), 'null');
+  assert.equal(await inside.locator('[data-stat="renormalized_ok"]').getAttribute('data-value'), 'true');
+  await inside.locator('#lab-train').scrollIntoViewIfNeeded();
+  await inside.locator('[data-action="train-step"]').waitFor();
+  await inside.locator('[data-action="train-step"]').click();
+  await inside.locator('[data-stat="train_steps"]', { hasText: '1' }).waitFor();
+  assert.deepEqual(errors, []);
+  await course.close();
+});
+
+test('after a first visit, the page opens and loads its chunks offline', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  // The service worker keeps every file, the chunks not yet used among them.
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.context().setOffline(true);
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.equal(await page.getAttribute('[data-stat="renormalized_ok"]', 'data-value'), 'true');
+  // (Not the Embed dialog: its preview is a sandboxed frame, which no service worker serves.)
+  for (const part of ['split_train_lab', 'split_import_panel', 'split_positions_body', 'split_author_panel']) await use(page, part);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
+  await page.context().setOffline(false);
+  await page.close();
 });
 
 test('a chunk that cannot be fetched says so in the lab, and the rest of the page keeps working', async () => {

@@ -1,4 +1,4 @@
-// Trunk post-build hook: puts the chunks that www/split/wasm-bindgen split off (.split/) beside
+// Post-build step (www/post-build.mjs): puts the chunks that www/split/wasm-bindgen split off (.split/) beside
 // the app, each through wasm-opt -Oz like the main module and named by its content's hash (so
 // a cached chunk never meets another build), and points the split loader at them and at the
 // main module's glue under its hashed name.

@@ -1,13 +1,13 @@
 //! Experiments beside the steps they explain: why √dₖ (after the scaling), why −∞ (after the
-//! mask), training the weights (after the softmax), and what several heads add (inside the
-//! output step). The numbers come from
+//! mask), training the weights (after the softmax), word order (after the context), and what
+//! several heads add (inside the output step). The numbers come from
 //! `core::sqrt_dk` and `core::labs`; these components only draw them. Each lab's file holds its
 //! words and its view; `frame` what they share.
 
 use leptos::prelude::*;
 
 use crate::core::pipeline::Lab;
-use crate::ui::on_demand::{chunk, LoadedNear};
+use crate::ui::on_demand::{chunk, LoadedNear, Loading};
 use frame::{LabSection, LabText};
 
 pub mod frame;
@@ -27,24 +27,31 @@ pub fn text(lab: Lab) -> &'static LabText {
     }
 }
 
-/// The lab's component.
+/// The lab's frame, drawn at once, around its body, which is a wasm chunk of its own: the √dₖ
+/// and masking labs' come as soon as the page has painted, the others' when they come near.
 pub fn render(lab: Lab) -> AnyView {
-    match lab {
-        Lab::SqrtDk => sqrt_dk::SqrtDkLab().into_any(),
-        Lab::Mask => mask::MaskLab().into_any(),
-        Lab::Train => view! {
-            <LabSection lab=Lab::Train text=&train::TEXT>
-                <LoadedNear load=train_lab what="the lab"/>
-            </LabSection>
-        }
-        .into_any(),
-        Lab::Order => view! {
-            <LabSection lab=Lab::Order text=&order::TEXT>
-                <LoadedNear load=order_lab what="the lab"/>
-            </LabSection>
-        }
-        .into_any(),
+    let (load, soon): (fn() -> Loading, bool) = match lab {
+        Lab::SqrtDk => (sqrt_dk_lab, true),
+        Lab::Mask => (mask_lab, true),
+        Lab::Train => (train_lab, false),
+        Lab::Order => (order_lab, false),
+    };
+    view! {
+        <LabSection lab text=text(lab)>
+            <LoadedNear load what="the lab" soon/>
+        </LabSection>
     }
+    .into_any()
+}
+
+chunk! {
+    /// The √dₖ lab's body, in its own wasm chunk.
+    sqrt_dk_lab => sqrt_dk::SqrtDkLab().into_any()
+}
+
+chunk! {
+    /// The masking lab's body, in its own wasm chunk.
+    mask_lab => mask::MaskLab().into_any()
 }
 
 chunk! {

@@ -7,14 +7,13 @@ use leptos::html::P;
 use leptos::prelude::*;
 
 use crate::core::model::Scale;
-use crate::core::pipeline::Lab;
 use crate::core::sqrt_dk::{
     dk_at, log_fraction, plot_dks, slider_position, theory_variance, RowStats, Sample, DK_MAX,
     DK_MIN, PAIRS, ROWS, ROW_LEN,
 };
 use crate::ui::fields::{accept, IntegerField};
-use crate::ui::in_view::in_view;
-use crate::ui::labs::frame::{LabSection, LabText, RangeField, Stat};
+use crate::ui::in_view::near;
+use crate::ui::labs::frame::{LabText, RangeField, Stat};
 use crate::ui::state::use_app;
 
 /// The three choices in the order the lab lists them, with their theory.
@@ -39,15 +38,16 @@ pub const TEXT: LabText = LabText {
     hint: "Drag dₖ up to 1024: unscaled, the variance grows like dₖ and the largest weight heads for 1 while the gradient dies; ÷dₖ flattens every row; ÷√dₖ stays put.",
 };
 
+/// The lab's body (its frame, `LabSection`, is the page's: it shows while this loads).
 #[component]
 pub fn SqrtDkLab() -> impl IntoView {
     let state = use_app();
     let dk = state.lab_dk;
     let sample = RwSignal::new(None::<Sample>);
     let explain = NodeRef::<P>::new();
-    let seen = in_view(explain);
+    let seen = near(explain, "200% 0px");
     // Drawing 4 million normals takes about 150 ms: not while the page opens (only once the lab
-    // comes into view), after the page has painted, and only for the seed still asked for when
+    // is within two screens, so that it is drawn before it is scrolled to), after the page has painted, and only for the seed still asked for when
     // the timer fires (not once per digit typed).
     Effect::new(move |_| {
         if !seen.get() {
@@ -83,7 +83,7 @@ pub fn SqrtDkLab() -> impl IntoView {
     let size = move || Sample::size(dk.get());
 
     view! {
-        <LabSection lab=Lab::SqrtDk text=&TEXT>
+        <>
             <p class="explain" node_ref=explain>
                 "The argument for √dₖ assumes queries and keys whose components are independent, with mean 0 and variance 1. "
                 "Here are such vectors, drawn at random: pick dₖ and see what each choice of divisor does to the scores q·k, "
@@ -141,7 +141,7 @@ pub fn SqrtDkLab() -> impl IntoView {
                 "Dividing by dₖ overshoots: the variance is 1/dₖ, the scores huddle together and every row tends to uniform, whatever the keys say. "
                 "Dividing by √dₖ keeps the variance at 1 for every dₖ, so the row keeps the same shape and a healthy gradient."
             </p>
-        </LabSection>
+        </>
     }
 }
 

@@ -13,7 +13,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlInputElement, Ima
 use crate::core::cursor::{cell_key, moved, place, CellKey};
 use crate::core::heatmap::{cell_pixels, fit_label, Heat, Layout, Palette, Rgb, LABEL_FONT_PX};
 use crate::core::trace::fmt;
-use crate::ui::in_view::in_view;
+use crate::ui::in_view::Painting;
 use crate::ui::matrix::cell_input::CellInput;
 use crate::ui::matrix::spec::{CellView, MatrixSpec};
 use crate::ui::state::use_look;
@@ -312,11 +312,12 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
 
     // The canvas is outside the reactive system: this effect repaints it whenever anything it
     // shows changes (one paint per edit, however many cells changed).
-    let visible = in_view(canvas);
+    let painting = Painting::of(canvas);
     Effect::new(move |_| {
-        let Some(el) = canvas.get().filter(|_| visible.get()) else {
+        let Some(el) = canvas.get().filter(|_| painting.wanted()) else {
             return;
         };
+        painting.painted();
         let marks = Marks {
             row: spec.highlight_row.get(),
             cursor: cursor.get(),
@@ -562,11 +563,12 @@ pub fn Thumbnail(
     let palette = use_look().palette;
     let canvas = NodeRef::<Canvas>::new();
     let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
-    let visible = in_view(canvas);
+    let painting = Painting::of(canvas);
     Effect::new(move |_| {
-        let Some(el) = canvas.get().filter(|_| visible.get()) else {
+        let Some(el) = canvas.get().filter(|_| painting.wanted()) else {
             return;
         };
+        painting.painted();
         let (causal, palette) = (causal.get(), palette.get());
         matrix.with(|m| {
             let layout = Layout::thumbnail(m.nrows(), m.ncols(), THUMBNAIL_PX);
