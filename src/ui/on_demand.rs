@@ -38,6 +38,9 @@ macro_rules! chunk {
 }
 pub(crate) use chunk;
 
+/// How long after its first paint the page starts fetching what it loads `soon`.
+const AFTER_PAINT: std::time::Duration = std::time::Duration::from_millis(600);
+
 /// How far the page is in opening: `painted` once its first screen is on screen and the browser
 /// is idle, `pending` the
 /// views on their way. When both are done, `<html data-ready="true">` tells scripts and tests
@@ -56,21 +59,31 @@ impl Opening {
             pending: RwSignal::new(0),
         };
         provide_context(opening);
-        // A task queued from a frame's callback runs once that frame is painted.
+        // A task queued from a frame's callback runs once that frame is painted; the moment
+        // after it is the learner's (a first click or scroll answered at once).
         request_animation_frame(move || {
             set_timeout(
                 move || when_idle(move || opening.painted.set(true)),
-                Default::default(),
+                AFTER_PAINT,
             )
         });
-        Effect::new(move |done: Option<bool>| {
-            if done == Some(true) || !opening.painted.get() || opening.pending.get() > 0 {
-                return done.unwrap_or(false);
+        let said = StoredValue::new(false);
+        Effect::new(move |_| {
+            if said.get_value() || !opening.painted.get() || opening.pending.get() > 0 {
+                return;
             }
-            let _ = document()
-                .document_element()
-                .map(|html| html.set_attribute("data-ready", "true"));
-            true
+            // Asked again a task later: the views that `painted` starts have counted themselves.
+            set_timeout(
+                move || {
+                    if !said.get_value() && opening.pending.get_untracked() == 0 {
+                        said.set_value(true);
+                        let _ = document()
+                            .document_element()
+                            .map(|html| html.set_attribute("data-ready", "true"));
+                    }
+                },
+                Default::default(),
+            );
         });
     }
 }

@@ -169,6 +169,7 @@ pub fn keep_in_url(state: AppState, work_key: String) {
         });
         save_work(&work_key, &fragment);
     };
+    let flush = write.clone();
     Effect::new(move |first: Option<()>| {
         state.model.track();
         state.shown();
@@ -178,6 +179,20 @@ pub fn keep_in_url(state: AppState, work_key: String) {
         if let Some(handle) = pending.get_value() {
             handle.clear();
         }
-        pending.set_value(set_timeout_with_handle(write.clone(), WRITE_DELAY).ok());
+        let write = write.clone();
+        let once = move || {
+            pending.set_value(None);
+            write();
+        };
+        pending.set_value(set_timeout_with_handle(once, WRITE_DELAY).ok());
+    });
+    // A reload or a closed tab within the delay: the change is saved all the same (the reload
+    // itself asked for the URL from before it, so the page offers the saved work back).
+    let _ = window_event_listener(leptos::ev::pagehide, move |_| {
+        if let Some(handle) = pending.get_value() {
+            handle.clear();
+            pending.set_value(None);
+            flush();
+        }
     });
 }

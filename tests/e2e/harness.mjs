@@ -96,6 +96,16 @@ export async function open(browser, url, viewport = { width: 1280, height: 900 }
   return { page, errors };
 }
 
+/** Waits until the page's link holds a model and has stopped changing for a second: the page
+ * writes it once changes pause (0.4 s), and a burst of clicks on a busy machine may pause midway. */
+export async function linkSettled(page) {
+  await page.waitForFunction(() => {
+    const now = location.hash;
+    if (now !== window.lastHash) [window.lastHash, window.hashSince] = [now, performance.now()];
+    return now.includes('m=') && performance.now() - window.hashSince > 1000;
+  }, null, { polling: 100 });
+}
+
 /** The data-value of every cell of a matrix, as rows of numbers. */
 export async function matrixValues(page, name, head = 0) {
   return page.$$eval(`table[data-matrix="${name}"][data-head="${head}"] tbody tr, table[data-matrix="${name}"]:not([data-head]) tbody tr`, (rows) =>

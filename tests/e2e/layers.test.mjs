@@ -9,7 +9,7 @@ import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useBrowser, open, projectRoot, cellSelector, picture } from './harness.mjs';
+import { useBrowser, open, projectRoot, cellSelector, picture, linkSettled } from './harness.mjs';
 
 const env = useBrowser();
 const fixtures = join(projectRoot, 'tests/fixtures');
@@ -150,7 +150,7 @@ test('biases and the output projection: on, typed into, undone, in the link and 
   await page.waitForSelector('table[data-matrix="w_output"]');
   assert.deepEqual(await page.evaluate(() => window.attentionExplorer.state()), state);
   // In the link: a reload opens the same model.
-  await page.waitForFunction(() => location.hash.includes('m='));
+  await linkSettled(page);
   await page.reload();
   await page.waitForSelector('table[data-matrix="w_output"]');
   assert.deepEqual(await page.evaluate(() => window.attentionExplorer.state()), state);
