@@ -16,6 +16,14 @@ fn the_app_s_files_are_followed_from_index_html_and_its_scripts() {
         references("app.js", glue),
         ["__wasm_split.js", "snippets/app-3/inline0.js"]
     );
+    // Not the site's service worker: the LMS serves the package.
+    assert_eq!(
+        references(
+            "boot-1.js",
+            r#"navigator.serviceWorker.register('./sw.js')"#
+        ),
+        Vec::<String>::new()
+    );
     // Both sides of a choice are files; only an object's key is not.
     assert_eq!(
         references(

@@ -51,8 +51,9 @@ import { fileURLToPath } from 'node:url';
  * and back to 465.5 with the result written by one format! and the saved attempts brought back
  * by the exercises' runtime chunk. Issue 21 counts only what the page fetches before its first
  * screen (464.1 KB so: not the files for teachers' pages, nor the service worker), and put the
- * √dₖ and masking labs' bodies on demand: 440.0 KB. */
-const BUDGET = 440_500;
+ * √dₖ and masking labs' bodies on demand, then after a review (the service worker's own
+ * files from the network, `at=` scrolled again once ready) 440.5 KB. */
+const BUDGET = 441_000;
 /** The chunks and the service worker: what a visit fetches after the first screen, all told. */
 const ON_DEMAND_BUDGET = 216_500;
 

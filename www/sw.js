@@ -4,19 +4,24 @@ const FILES = [];
 const VERSION = '';
 const PREFIX = `attention-explorer ${registration.scope} `;
 const CACHE = PREFIX + VERSION;
+// A name with its content's hash (Trunk's and www/split/post.mjs's): a kept copy is the one asked for.
+const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
 
-addEventListener('install', (e) => e.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES))));
+// From the server, not the browser's HTTP cache (which may hold an older page).
+addEventListener('install', (e) => e.waitUntil(caches.open(CACHE)
+  .then((c) => c.addAll(FILES.map((f) => new Request(f, { cache: 'reload' }))))));
 // A new build's files replace the old build's.
 addEventListener('activate', (e) => e.waitUntil(caches.keys().then((keys) =>
   Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k))))));
 addEventListener('fetch', (e) => {
   const { request } = e;
   if (request.method !== 'GET' || !request.url.startsWith(registration.scope)) return;
-  if (request.mode === 'navigate') {
-    // The page from the network while there is one (it names the newest build's files).
-    e.respondWith(fetch(request).catch(() => caches.match('./', { cacheName: CACHE }).then((kept) => kept ?? Response.error())));
+  const kept = () => caches.match(request.mode === 'navigate' ? './' : request, { cacheName: CACHE });
+  if (HASHED.test(new URL(request.url).pathname)) {
+    e.respondWith(kept().then((r) => r ?? fetch(request)));
   } else {
-    // Every other file's name holds its content's hash: a kept one is the one asked for.
-    e.respondWith(caches.match(request, { cacheName: CACHE }).then((kept) => kept ?? fetch(request)));
+    // The page and the files whose names stay from build to build (__wasm_split.js, the
+    // snippets): from the network while there is one, so they match the newest build.
+    e.respondWith(fetch(request).catch(() => kept().then((r) => r ?? Response.error())));
   }
 });

@@ -10,6 +10,9 @@ use std::io::Write;
 pub const ADAPTER: &str = "scorm-adapter.js";
 /// The page the manifest launches: it opens the exercise's link.
 pub const LAUNCH: &str = "launch.html";
+/// The site's service worker (offline use after a first visit): not in a package, whose files
+/// the LMS serves.
+pub const SERVICE_WORKER: &str = "sw.js";
 
 /// The files `text` (HTML or JavaScript, at `path`) refers to as `"./name"` or `'./name'`,
 /// resolved against its folder: scripts, wasm and styles, each once.
@@ -29,6 +32,7 @@ pub fn references(path: &str, text: &str) -> Vec<String> {
             let key =
                 matches!(before, Some('{' | ',')) && rest[end + 1..].trim_start().starts_with(':');
             let wanted = !key
+                && name != SERVICE_WORKER
                 && [".js", ".wasm", ".css"].iter().any(|e| name.ends_with(e))
                 && !name.contains("..")
                 && !name.contains(['?', '#', ' ', '<', '>', '\\']);

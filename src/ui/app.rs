@@ -48,7 +48,7 @@ pub fn App() -> impl IntoView {
             .update(|t| t.train.retain(|p| !locks.contains(&p.key())));
     }
     state.provide();
-    Opening::provide();
+    let opening = Opening::provide();
     api::install(state);
     theme::follow_colour_scheme(state.look.palette, colours);
     share::keep_in_url(state, work_key);
@@ -56,9 +56,11 @@ pub fn App() -> impl IntoView {
         embed::install(state);
     }
     undo_keys::install(state);
-    // `at=STEP` (the full explorer opened from an embed): once the page is laid out.
+    // `at=STEP` (the full explorer opened from an embed): once the page is laid out, and again
+    // once the labs above it have come (a browser without scroll anchoring would move it).
     if let Some(step) = start.at {
         request_animation_frame(move || scroll::scroll_to(step.id()));
+        opening.when_ready(move || scroll::scroll_to(step.id()));
     }
 
     let chosen = start.steps.clone();

@@ -49,14 +49,16 @@ const AFTER_PAINT: std::time::Duration = std::time::Duration::from_millis(600);
 pub struct Opening {
     painted: RwSignal<bool>,
     pending: RwSignal<usize>,
+    ready: RwSignal<bool>,
 }
 
 impl Opening {
     /// Provided by the page root; marks the page painted after its first frame.
-    pub fn provide() {
+    pub fn provide() -> Self {
         let opening = Opening {
             painted: RwSignal::new(false),
             pending: RwSignal::new(0),
+            ready: RwSignal::new(false),
         };
         provide_context(opening);
         // A task queued from a frame's callback runs once that frame is painted; the moment
@@ -67,23 +69,36 @@ impl Opening {
                 AFTER_PAINT,
             )
         });
-        let said = StoredValue::new(false);
+        let ready = opening.ready;
         Effect::new(move |_| {
-            if said.get_value() || !opening.painted.get() || opening.pending.get() > 0 {
+            if ready.get_untracked() || !opening.painted.get() || opening.pending.get() > 0 {
                 return;
             }
             // Asked again a task later: the views that `painted` starts have counted themselves.
             set_timeout(
                 move || {
-                    if !said.get_value() && opening.pending.get_untracked() == 0 {
-                        said.set_value(true);
+                    if !ready.get_untracked() && opening.pending.get_untracked() == 0 {
                         let _ = document()
                             .document_element()
                             .map(|html| html.set_attribute("data-ready", "true"));
+                        ready.set(true);
                     }
                 },
                 Default::default(),
             );
+        });
+        opening
+    }
+
+    /// Calls `f` once the page is ready.
+    pub fn when_ready(self, f: impl FnOnce() + 'static) {
+        let mut f = Some(f);
+        Effect::new(move |_| {
+            if self.ready.get() {
+                if let Some(f) = f.take() {
+                    f();
+                }
+            }
         });
     }
 }

@@ -19,6 +19,11 @@ export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; st
 
 export async function startServer() {
   const server = createServer(async (req, res) => {
+    // As a network that is down (set by a test): not even an error response.
+    if (server.refusing) {
+      req.socket.destroy();
+      return;
+    }
     const url = new URL(req.url, 'http://localhost');
     if (!url.pathname.startsWith(SUB_PATH)) {
       res.writeHead(404).end();

@@ -60,7 +60,7 @@ test('the page asks for its chunks only after its first screen, and for each oth
     await use(page, part);
     assert.ok(seen.includes(part), `${part}: asked for when used (${seen})`);
   }
-  assert.deepEqual([...new Set(seen)].sort(), Object.keys(PARTS).sort(), 'each chunk once');
+  assert.deepEqual([...seen].sort(), Object.keys(PARTS).sort(), 'each chunk, once');
   await page.click('[data-action="train-step"]');
   await page.waitForFunction(() => document.querySelector('[data-stat="train_steps"]').textContent === '1');
   await page.close();
@@ -96,13 +96,16 @@ test('after a first visit, the page opens and loads its chunks offline', async (
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
   // The service worker keeps every file, the chunks not yet used among them.
   await page.evaluate(() => navigator.serviceWorker.ready);
+  // The network down for the page, and the server gone for the worker's own fetches.
   await page.context().setOffline(true);
+  env.server.refusing = true;
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
   assert.equal(await page.getAttribute('[data-stat="renormalized_ok"]', 'data-value'), 'true');
   // (Not the Embed dialog: its preview is a sandboxed frame, which no service worker serves.)
   for (const part of ['split_train_lab', 'split_import_panel', 'split_positions_body', 'split_author_panel']) await use(page, part);
   assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
+  env.server.refusing = false;
   await page.context().setOffline(false);
   await page.close();
 });
