@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { useBrowser, open, coreTrace, assertSameTrace, projectRoot, picture } from './harness.mjs';
+import { useBrowser, open, coreTrace, assertSameTrace, projectRoot, picture, linkSettled } from './harness.mjs';
 
 const env = useBrowser();
 const KINDS = ['sinusoidal', 'learned', 'rope_half', 'rope_interleaved'];
@@ -88,7 +88,7 @@ test('the walk stops at the order lab, and the link and a reload keep the positi
   await page.dispatchEvent('[data-control="positions-base"]', 'change');
   await page.waitForFunction(() => window.attentionExplorer.state().positions.base === 500);
   const state = await page.evaluate(() => window.attentionExplorer.state());
-  await page.waitForFunction(() => location.hash.includes('m='));
+  await linkSettled(page);
   await page.reload();
   await page.waitForSelector('#step-positions');
   assert.deepEqual(await page.evaluate(() => window.attentionExplorer.state()), state);
