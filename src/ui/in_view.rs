@@ -92,8 +92,8 @@ pub fn when_idle(f: impl Fn() + 'static) {
 }
 
 /// When a picture drawn outside the reactive system (a canvas) should be painted: while it is in
-/// view, and once, when the browser is next idle after it is made, wherever it is; so that one scrolled or jumped to
-/// shows at once (at worst one edit behind until the observer catches up), never blank.
+/// view, and once, when the browser is next idle after it is made, wherever it is, so that one
+/// scrolled or jumped to shows at once (at worst one edit behind until the observer catches up).
 #[derive(Clone, Copy)]
 pub struct Painting {
     visible: ReadSignal<bool>,

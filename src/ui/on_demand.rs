@@ -42,9 +42,8 @@ pub(crate) use chunk;
 const AFTER_PAINT: std::time::Duration = std::time::Duration::from_millis(600);
 
 /// How far the page is in opening: `painted` once its first screen is on screen and the browser
-/// is idle, `pending` the
-/// views on their way. When both are done, `<html data-ready="true">` tells scripts and tests
-/// that every table and figure the page opens with is there.
+/// is idle, `pending` the views on their way. When both are done, `<html data-ready="true">`
+/// tells scripts and tests that every table the page opens with is there.
 #[derive(Clone, Copy)]
 pub struct Opening {
     painted: RwSignal<bool>,
@@ -143,8 +142,8 @@ pub fn Loaded(load: fn() -> Loading, what: &'static str) -> impl IntoView {
 }
 
 /// As [`Loaded`], fetched when its place comes near the screen, and kept once fetched; `soon`,
-/// also once the page's first screen is painted and the browser idle (a lab whose figures scripts read, and
-/// find-in-page finds, without scrolling to it).
+/// also once the page's first screen is painted and the browser idle (a lab whose figures
+/// scripts read, and find-in-page finds, without scrolling to it).
 #[component]
 pub fn LoadedNear(
     load: fn() -> Loading,

@@ -28,7 +28,7 @@ pub fn text(lab: Lab) -> &'static LabText {
 }
 
 /// The lab's frame, drawn at once, around its body, which is a wasm chunk of its own: the √dₖ
-/// and masking labs' come as soon as the page has painted, the others' when they come near.
+/// and masking labs' come once the page has painted, the others' when they come near.
 pub fn render(lab: Lab) -> AnyView {
     let (load, soon): (fn() -> Loading, bool) = match lab {
         Lab::SqrtDk => (sqrt_dk_lab, true),
