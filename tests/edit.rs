@@ -258,7 +258,7 @@ fn training_steps_until_a_seal_are_one_undo_step() {
     let mut trainer = Trainer::new(Optimizer::Sgd { lr: 0.5 });
     for _ in 0..5 {
         let mut next = doc.model.clone();
-        trainer.step(&mut next, &objective);
+        trainer.step(&mut next, &objective).unwrap();
         doc.apply(Edit::Train(Box::new(next)), None).unwrap();
     }
     doc.apply(Edit::Seal, None).unwrap();

@@ -76,7 +76,8 @@ fn sgd_and_adam_follow_torch_optim() {
             other => panic!("case {c}: optimizer {other}"),
         };
         let steps = run["steps"].as_u64().unwrap() as usize;
-        let (losses, after) = train(&model, &objective, optimizer, steps);
+        let trained = train(&model, &objective, optimizer, steps);
+        let (losses, after) = (trained.losses, trained.model);
         let want: Vec<f64> = run["losses"]
             .as_array()
             .unwrap()
@@ -206,7 +207,8 @@ fn training_moves_only_what_it_trains_and_she_learns_to_look_at_dog() {
         &model,
     )
     .unwrap();
-    let (losses, after) = train(&model, &objective, Optimizer::Adam { lr: 0.05 }, 60);
+    let run = train(&model, &objective, Optimizer::Adam { lr: 0.05 }, 60);
+    let (losses, after) = (run.losses, run.model);
     assert!(losses.last().unwrap() < &losses[0]);
     assert_eq!(after.embedding(), model.embedding());
     assert_eq!(after.heads()[0].w_value, model.heads()[0].w_value);
@@ -305,4 +307,92 @@ fn optimisers_are_named_one_way_and_a_target_starts_at_the_second_key() {
     let untrained = dog_untrained(123);
     assert_eq!(untrained.embedding(), dog().embedding());
     assert_ne!(untrained.heads(), dog().heads());
+}
+
+/// The dog with its embedding `factor` times larger and no scaling: scores large enough that
+/// some weights underflow to exactly 0.
+fn dog_loud(factor: f64) -> Model {
+    let dog = dog();
+    Model::new(
+        dog.sentence(),
+        dog.embedding() * factor,
+        dog.heads().to_vec(),
+        false,
+        attention_explorer::core::model::Scale::None,
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_weight_that_underflows_to_zero_trains_from_a_finite_loss() {
+    let model = dog_loud(30.0);
+    let trace = attention_explorer::core::trace::Trace::of(&model);
+    let weights = &trace.heads[0].weights;
+    let (query, key) = (0..weights.nrows())
+        .flat_map(|i| (0..weights.ncols()).map(move |j| (i, j)))
+        .find(|&(i, j)| weights[(i, j)] == 0.0)
+        .expect("a weight underflows to 0");
+    let objective = Objective::from_value(
+        &serde_json::json!({"attend": [{"head": 0, "query": query, "key": key}]}),
+        &model,
+    )
+    .unwrap();
+    // −ln 0 would be ∞; taken from the scores (log-sum-exp) it is their gap.
+    let g = gradients(&model, &objective);
+    let scores = &trace.heads[0].masked_scores;
+    let gap = scores.row(query).max() - scores[(query, key)];
+    assert!(
+        g.loss.is_finite() && (g.loss - gap).abs() <= 1e-9 * gap,
+        "{} {gap}",
+        g.loss
+    );
+    assert_eq!(objective.loss(&trace), g.loss);
+    for m in [
+        &g.embedding,
+        &g.heads[0].w_query,
+        &g.heads[0].w_key,
+        &g.heads[0].scores,
+    ] {
+        assert!(m.iter().all(|x| x.is_finite()), "{m}");
+    }
+    // Trained at a large rate, every step is taken or refused: the model always reads back.
+    let run = train(&model, &objective, Optimizer::Sgd { lr: 10.0 }, 5);
+    assert!(run.losses.iter().all(|l| l.is_finite()), "{:?}", run.losses);
+    run.model.check_limits().unwrap();
+    read_state_value(&state_value(&run.model)).expect("the trained model reads back");
+}
+
+#[test]
+fn a_step_past_the_limits_is_refused_and_changes_nothing() {
+    let model = dog();
+    let objective = Objective::from_value(
+        &serde_json::json!({"attend": [{"head": 0, "query": 6, "key": 4}]}),
+        &model,
+    )
+    .unwrap();
+    let mut trainer = attention_explorer::core::gradient::Trainer::new(Optimizer::Sgd { lr: 1e9 });
+    let mut after = model.clone();
+    let refused = trainer.step(&mut after, &objective).unwrap_err();
+    assert_eq!(after, model, "no number changed");
+    assert!(refused.reason.contains("past ±1e6"), "{}", refused.reason);
+    assert!(
+        refused.message().contains("Lower the learning rate"),
+        "{}",
+        refused.message()
+    );
+    let run = train(&model, &objective, Optimizer::Sgd { lr: 1e9 }, 10);
+    assert_eq!((run.losses.len(), run.model), (1, model.clone()));
+    assert!(run.refused.is_some());
+    // A model past the limits is refused by the reducer too.
+    let mut doc = attention_explorer::core::edit::Document::new(model.clone());
+    let mut wild = model.clone();
+    wild.set(Editable::Weight(0, Projection::Key), 0, 0, 2e6);
+    let e = doc
+        .apply(
+            attention_explorer::core::edit::Edit::Train(Box::new(wild)),
+            None,
+        )
+        .unwrap_err();
+    assert!(e.contains("w_key of head 1 would hold 2.000e6"), "{e}");
+    assert_eq!(doc.model, model);
 }

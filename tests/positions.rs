@@ -357,7 +357,8 @@ fn adam_steps_past_a_matrix_without_a_gradient() {
         &model,
     )
     .unwrap();
-    let (losses, trained) = train(&model, &objective, Optimizer::Adam { lr: 0.05 }, 3);
+    let run = train(&model, &objective, Optimizer::Adam { lr: 0.05 }, 3);
+    let (losses, trained) = (run.losses, run.model);
     assert!(losses[3] < losses[0], "{losses:?}");
     assert_ne!(trained.positions(), model.positions(), "the table trained");
     assert_eq!(trained.output(), model.output(), "W_output had no gradient");

@@ -125,9 +125,13 @@ fn run(args: &[String]) -> Result<String, String> {
                 if let Some(steps) = steps {
                     let optimizer =
                         Optimizer::named(optimizer.as_deref(), lr.unwrap_or(DEFAULT_LR))?;
-                    let (losses, trained) = train(&model, &objective, optimizer, steps);
-                    out["losses"] = losses.into();
-                    out["trained"] = state_value(&trained);
+                    let trained = train(&model, &objective, optimizer, steps);
+                    out["losses"] = trained.losses.into();
+                    out["trained"] = state_value(&trained.model);
+                    // The steps before a refused one are kept; the losses say how many.
+                    if let Some(refused) = trained.refused {
+                        out["stopped"] = refused.message().into();
+                    }
                 } else if optimizer.is_some() || lr.is_some() {
                     return Err(format!("--optimizer and --lr need --train N\n{USAGE}"));
                 }

@@ -254,8 +254,16 @@ pub fn apply(
             next.scale = scale;
             replace(model, history, EditKey::Other, next);
         }
-        Edit::Open(next) => replace(model, history, EditKey::Other, *next),
-        Edit::Train(next) => replace(model, history, EditKey::Training, *next),
+        // A whole model is taken only within the limits a saved state keeps, so the link and
+        // the saved work always read back.
+        Edit::Open(next) => {
+            next.check_limits()?;
+            replace(model, history, EditKey::Other, *next)
+        }
+        Edit::Train(next) => {
+            next.check_limits()?;
+            replace(model, history, EditKey::Training, *next)
+        }
         Edit::Undo => {
             history.undo(model);
         }

@@ -5,9 +5,14 @@
 use nalgebra::DMatrix;
 use serde_json::Value;
 
-use super::model::{Biases, Editable, Head, Model, Projection, Scale};
+use super::model::{
+    outside_limits, Biases, Editable, Head, Model, Projection, Scale, MAX_ABS_VALUE,
+};
 use super::positions::{rotate, Positions, Rope};
-use super::softmax::{is_future, mask_future, softmax_rows};
+use super::softmax::{
+    is_future, mask_future, neg_log_softmax, neg_log_softmax_backward, softmax_rows,
+    softmax_rows_backward,
+};
 use super::trace::{concat_columns, project_output, Trace};
 
 /// A parameter an optimiser step may change.
@@ -242,13 +247,14 @@ fn read_train(value: &Value) -> Result<Vec<Param>, String> {
 
 impl Objective {
     /// The loss on `trace` (the objective's model's): what [`gradients`] reports, without the
-    /// backward pass.
+    /// backward pass. −ln of a weight is taken from the scores (log-softmax, as
+    /// `F.cross_entropy`), so a weight that underflowed to 0 gives a large loss, not ∞.
     pub fn loss(&self, trace: &Trace) -> f64 {
         match &self.goal {
             Goal::Attend(targets) => {
-                -targets
+                targets
                     .iter()
-                    .map(|t| trace.heads[t.head].weights[(t.query, t.key)].ln())
+                    .map(|t| neg_log_softmax(&trace.heads[t.head].masked_scores, t.query, t.key))
                     .sum::<f64>()
                     / targets.len() as f64
             }
@@ -363,6 +369,7 @@ struct Forward {
     queries: DMatrix<f64>,
     keys: DMatrix<f64>,
     values: DMatrix<f64>,
+    masked: DMatrix<f64>,
     weights: DMatrix<f64>,
 }
 
@@ -387,6 +394,7 @@ fn forward(
     let masked = if causal { mask_future(&scaled) } else { scaled };
     Forward {
         weights: softmax_rows(&masked),
+        masked,
         queries,
         keys,
         values,
@@ -405,15 +413,19 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
         .map(|h| forward(&embedded, h, model.causal, model.scale, rope))
         .collect();
     let mut d_projection = None;
+    // ∂L/∂masked from a log-softmax loss, beside ∂L/∂weights (shown, not used backwards: it is
+    // −1/w, infinite where a weight underflowed).
+    let mut d_log = vec![DMatrix::zeros(n, n); heads.len()];
     let (loss, mut d_weights, d_output) = match &objective.goal {
         Goal::Attend(targets) => {
             let share = 1.0 / targets.len() as f64;
             let mut d: Vec<DMatrix<f64>> = heads.iter().map(|_| DMatrix::zeros(n, n)).collect();
             let mut loss = 0.0;
             for t in targets {
-                let w = heads[t.head].weights[(t.query, t.key)];
-                loss -= share * w.ln();
-                d[t.head][(t.query, t.key)] -= share / w;
+                let h = &heads[t.head];
+                loss += share * neg_log_softmax(&h.masked, t.query, t.key);
+                d[t.head][(t.query, t.key)] -= share / h.weights[(t.query, t.key)];
+                neg_log_softmax_backward(&h.weights, t.query, t.key, share, &mut d_log[t.head]);
             }
             (loss, d, None)
         }
@@ -456,22 +468,19 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
         .iter()
         .zip(&heads)
         .zip(d_weights.iter_mut())
-        .map(|((head, h), d_weights)| {
+        .zip(&d_log)
+        .map(|(((head, h), d_weights), d_log)| {
             let d_v = head.d_v();
             let d_context = d_output
                 .as_ref()
                 .map_or_else(|| DMatrix::zeros(n, d_v), |d| d.columns(column, d_v).into());
             column += d_v;
             // context = weights · values
-            *d_weights += &d_context * h.values.transpose();
+            let d_from_context = &d_context * h.values.transpose();
             let d_values = h.weights.transpose() * &d_context;
             // weights = softmax(masked), by row; a masked score gets nothing back.
-            let along: Vec<f64> = (0..n)
-                .map(|i| d_weights.row(i).dot(&h.weights.row(i)))
-                .collect();
-            let d_scaled = DMatrix::from_fn(n, n, |i, j| {
-                h.weights[(i, j)] * (d_weights[(i, j)] - along[i])
-            });
+            let d_scaled = softmax_rows_backward(&h.weights, &d_from_context) + d_log;
+            *d_weights += d_from_context;
             // scaled = scores / divisor; scores = queries · keysᵀ
             let d_scores = d_scaled / model.scale.divisor(head.d_k());
             let mut d_queries = &d_scores * &h.keys;
@@ -602,46 +611,72 @@ impl Trainer {
     }
 
     /// One step on `model`; returns the gradients it took (their loss is the loss before it).
-    pub fn step(&mut self, model: &mut Model, objective: &Objective) -> Gradients {
+    /// A step that would put a number past the limits a saved state keeps (or whose loss is not
+    /// finite) is refused whole: the model and the optimiser's state stay as they were, so the
+    /// link and the saved work always read back.
+    pub fn step(&mut self, model: &mut Model, objective: &Objective) -> Result<Gradients, Refused> {
         let g = gradients(model, objective);
+        let refuse = |reason: String| Refused {
+            loss: g.loss,
+            reason,
+        };
+        if !g.loss.is_finite() {
+            return Err(refuse("the loss is not a finite number".into()));
+        }
+        // Worked out whole, then applied: no half-taken step.
+        let mut staged = Vec::new();
         for target in trained(model, &objective.train) {
-            let (Some(grad), Some(p)) = (gradient_of(&g, target), model.matrix_mut(target)) else {
+            let (Some(grad), Some(p)) = (gradient_of(&g, target), model.matrix(target)) else {
                 continue;
             };
-            match self.optimizer {
-                Optimizer::Sgd { lr } => *p -= grad * lr,
+            let (next, moments) = match self.optimizer {
+                Optimizer::Sgd { lr } => (p - grad * lr, None),
                 Optimizer::Adam { lr } => {
-                    const B1: f64 = 0.9;
-                    const B2: f64 = 0.999;
-                    const EPS: f64 = 1e-8;
-                    let k = match self.moments.iter().position(|s| s.of == target) {
-                        Some(k) => k,
-                        None => {
-                            let zeros = DMatrix::zeros(grad.nrows(), grad.ncols());
-                            self.moments.push(Moments {
-                                of: target,
-                                m: zeros.clone(),
-                                v: zeros,
-                                steps: 0,
-                            });
-                            self.moments.len() - 1
-                        }
-                    };
-                    let Moments { m, v, steps, .. } = &mut self.moments[k];
-                    *steps += 1;
-                    // As torch.optim.Adam's single-tensor path orders the arithmetic.
-                    m.zip_apply(grad, |m, g| *m += (g - *m) * (1.0 - B1));
-                    v.zip_apply(grad, |v, g| *v = *v * B2 + g * g * (1.0 - B2));
-                    let correction1 = 1.0 - B1.powi(*steps);
-                    let correction2_sqrt = (1.0 - B2.powi(*steps)).sqrt();
-                    let step_size = lr / correction1;
-                    for ((p, &m), &v) in p.iter_mut().zip(m.iter()).zip(v.iter()) {
-                        *p -= step_size * m / (v.sqrt() / correction2_sqrt + EPS);
-                    }
+                    let mut s = self
+                        .moments
+                        .iter()
+                        .find(|s| s.of == target)
+                        .cloned()
+                        .unwrap_or_else(|| Moments::new(target, grad.shape()));
+                    (s.adam(p, grad, lr), Some(s))
+                }
+            };
+            if let Some(x) = next.iter().find(|x| !(x.abs() <= MAX_ABS_VALUE)) {
+                return Err(refuse(outside_limits(target, *x)));
+            }
+            staged.push((target, next, moments));
+        }
+        for (target, next, moments) in staged {
+            if let Some(p) = model.matrix_mut(target) {
+                *p = next;
+            }
+            if let Some(s) = moments {
+                match self.moments.iter_mut().find(|m| m.of == target) {
+                    Some(m) => *m = s,
+                    None => self.moments.push(s),
                 }
             }
         }
-        g
+        Ok(g)
+    }
+}
+
+/// A training step not taken, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refused {
+    /// The loss before it (the model's, unchanged).
+    pub loss: f64,
+    /// What the step would have done.
+    pub reason: String,
+}
+
+impl Refused {
+    /// What to tell the learner: what happened and what to do.
+    pub fn message(&self) -> String {
+        format!(
+            "Step not taken: {}. Lower the learning rate, or start from other numbers.",
+            self.reason
+        )
     }
 }
 
@@ -652,6 +687,37 @@ struct Moments {
     m: DMatrix<f64>,
     v: DMatrix<f64>,
     steps: i32,
+}
+
+impl Moments {
+    fn new(of: Editable, (rows, cols): (usize, usize)) -> Moments {
+        Moments {
+            of,
+            m: DMatrix::zeros(rows, cols),
+            v: DMatrix::zeros(rows, cols),
+            steps: 0,
+        }
+    }
+
+    /// One Adam step of `p` along `grad`: the moments move, and the new `p` is returned.
+    fn adam(&mut self, p: &DMatrix<f64>, grad: &DMatrix<f64>, lr: f64) -> DMatrix<f64> {
+        const B1: f64 = 0.9;
+        const B2: f64 = 0.999;
+        const EPS: f64 = 1e-8;
+        self.steps += 1;
+        // As torch.optim.Adam's single-tensor path orders the arithmetic.
+        self.m.zip_apply(grad, |m, g| *m += (g - *m) * (1.0 - B1));
+        self.v
+            .zip_apply(grad, |v, g| *v = *v * B2 + g * g * (1.0 - B2));
+        let correction1 = 1.0 - B1.powi(self.steps);
+        let correction2_sqrt = (1.0 - B2.powi(self.steps)).sqrt();
+        let step_size = lr / correction1;
+        let mut next = p.clone();
+        for ((p, &m), &v) in next.iter_mut().zip(self.m.iter()).zip(self.v.iter()) {
+            *p -= step_size * m / (v.sqrt() / correction2_sqrt + EPS);
+        }
+        next
+    }
 }
 
 /// The matrices `train` names that the model has, in a fixed order: the embedding, then each
@@ -678,21 +744,42 @@ fn gradient_of(g: &Gradients, target: Editable) -> Option<&DMatrix<f64>> {
     }
 }
 
-/// `steps` optimiser steps on `model` towards `objective`: the losses before each step and after
-/// the last (`steps` + 1 values), and the trained model.
-pub fn train(
-    model: &Model,
-    objective: &Objective,
-    optimizer: Optimizer,
-    steps: usize,
-) -> (Vec<f64>, Model) {
+/// What [`train`] did.
+#[derive(Clone, Debug)]
+pub struct Trained {
+    /// The loss before each step taken and after the last (one more than the steps taken).
+    pub losses: Vec<f64>,
+    /// The model after the steps taken.
+    pub model: Model,
+    /// The step that was refused, which ended the training early.
+    pub refused: Option<Refused>,
+}
+
+/// `steps` optimiser steps on `model` towards `objective`, stopping at a step refused
+/// ([`Trainer::step`]).
+pub fn train(model: &Model, objective: &Objective, optimizer: Optimizer, steps: usize) -> Trained {
     let mut model = model.clone();
     let mut trainer = Trainer::new(optimizer);
-    let mut losses: Vec<f64> = (0..steps)
-        .map(|_| trainer.step(&mut model, objective).loss)
-        .collect();
+    let mut losses = Vec::with_capacity(steps + 1);
+    for _ in 0..steps {
+        match trainer.step(&mut model, objective) {
+            Ok(g) => losses.push(g.loss),
+            Err(refused) => {
+                losses.push(refused.loss);
+                return Trained {
+                    losses,
+                    model,
+                    refused: Some(refused),
+                };
+            }
+        }
+    }
     losses.push(gradients(&model, objective).loss);
-    (losses, model)
+    Trained {
+        losses,
+        model,
+        refused: None,
+    }
 }
 
 /// The key a training target starts at for `query`: the one it attends to second most among

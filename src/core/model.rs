@@ -7,6 +7,10 @@ use super::positions::{seeded_table, Positions};
 use super::tokens::Tokens;
 use super::torch_rng::TorchRng;
 
+/// Every number's magnitude must be at most this, so scores stay finite (the saved state's
+/// limit, re-exported there).
+pub const MAX_ABS_VALUE: f64 = 1e6;
+
 /// The number of rows of the embedding table the tutorial draws from (`nn.Embedding(50_000, d)`).
 pub const TUTORIAL_VOCAB_SIZE: usize = 50_000;
 
@@ -653,6 +657,38 @@ impl Model {
         }
     }
 
+    /// Every matrix the learner can edit that the model has: the embedding, each head's
+    /// projections and biases, the output projection, the learned positions.
+    pub fn editables(&self) -> impl Iterator<Item = Editable> + '_ {
+        let heads = (0..self.heads.len()).flat_map(|h| {
+            Projection::ALL
+                .into_iter()
+                .flat_map(move |p| [Editable::Weight(h, p), Editable::Bias(h, p)])
+        });
+        std::iter::once(Editable::Embedding)
+            .chain(heads)
+            .chain([
+                Editable::OutputWeight,
+                Editable::OutputBias,
+                Editable::Positions,
+            ])
+            .filter(|&m| self.matrix(m).is_some())
+    }
+
+    /// Every number the learner can edit finite and within ±[`MAX_ABS_VALUE`], as a saved
+    /// state must be to be read back; else which matrix holds what.
+    pub fn check_limits(&self) -> Result<(), String> {
+        for target in self.editables() {
+            let m = self
+                .matrix(target)
+                .expect("editables() lists matrices the model has");
+            if let Some(x) = m.iter().find(|x| !(x.abs() <= MAX_ABS_VALUE)) {
+                return Err(outside_limits(target, *x));
+            }
+        }
+        Ok(())
+    }
+
     /// One of the learner's editable matrices, to change in place (its shape stays).
     pub(crate) fn matrix_mut(&mut self, target: Editable) -> Option<&mut DMatrix<f64>> {
         match target {
@@ -884,4 +920,17 @@ fn overlay(base: &DMatrix<f64>, top: &DMatrix<f64>) -> DMatrix<f64> {
     DMatrix::from_fn(base.nrows(), base.ncols(), |i, j| {
         top.get((i, j)).copied().unwrap_or(base[(i, j)])
     })
+}
+
+/// Why `x` may not stand in `target`: not a number, or past the limits a saved state keeps.
+pub fn outside_limits(target: Editable, x: f64) -> String {
+    let name = match target.head() {
+        Some(h) => format!("{} of head {}", target.key(), h + 1),
+        None => target.key().to_string(),
+    };
+    if x.is_finite() {
+        format!("{name} would hold {x:.3e}, past ±{MAX_ABS_VALUE:e}")
+    } else {
+        format!("{name} would hold a number that is not finite")
+    }
 }

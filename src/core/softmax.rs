@@ -22,6 +22,43 @@ pub fn softmax_rows(scores: &DMatrix<f64>) -> DMatrix<f64> {
     t.transpose()
 }
 
+/// The backward of [`softmax_rows`]: ∂L/∂scores from the weights it gave and ∂L/∂weights. Each
+/// row's gradient is weights · (∂L/∂weights − their weighted mean); a masked score (weight 0)
+/// gets nothing back.
+pub fn softmax_rows_backward(weights: &DMatrix<f64>, d_weights: &DMatrix<f64>) -> DMatrix<f64> {
+    let along: Vec<f64> = (0..weights.nrows())
+        .map(|i| d_weights.row(i).dot(&weights.row(i)))
+        .collect();
+    DMatrix::from_fn(weights.nrows(), weights.ncols(), |i, j| {
+        weights[(i, j)] * (d_weights[(i, j)] - along[i])
+    })
+}
+
+/// −ln softmax(scores)[row][col], taken from the scores as `F.cross_entropy` takes it
+/// (log-sum-exp): finite where the weight itself underflows to 0, as ln 0 would not be.
+pub fn neg_log_softmax(scores: &DMatrix<f64>, row: usize, col: usize) -> f64 {
+    let r = scores.row(row);
+    let max = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let sum: f64 = r.iter().map(|x| (x - max).exp()).sum();
+    max + sum.ln() - scores[(row, col)]
+}
+
+/// The backward of [`neg_log_softmax`], scaled by `share`: ∂/∂scores[row] is
+/// share · (weights[row] − one-hot(col)), added into `d_scores`; `weights` is the softmax of
+/// the same scores.
+pub fn neg_log_softmax_backward(
+    weights: &DMatrix<f64>,
+    row: usize,
+    col: usize,
+    share: f64,
+    d_scores: &mut DMatrix<f64>,
+) {
+    for j in 0..weights.ncols() {
+        let hot = if j == col { 1.0 } else { 0.0 };
+        d_scores[(row, j)] += share * (weights[(row, j)] - hot);
+    }
+}
+
 /// Row `i` may look at columns `0..=i` only.
 pub fn is_future(row: usize, col: usize) -> bool {
     col > row
@@ -58,4 +95,52 @@ pub fn renormalize_rows(weights: &DMatrix<f64>) -> DMatrix<f64> {
         row.apply(|x| *x /= sum);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A central difference of `f` at every cell of `x`.
+    fn numeric(x: &DMatrix<f64>, f: impl Fn(&DMatrix<f64>) -> f64) -> DMatrix<f64> {
+        const H: f64 = 1e-6;
+        DMatrix::from_fn(x.nrows(), x.ncols(), |i, j| {
+            let (mut up, mut down) = (x.clone(), x.clone());
+            up[(i, j)] += H;
+            down[(i, j)] -= H;
+            (f(&up) - f(&down)) / (2.0 * H)
+        })
+    }
+
+    fn scores() -> DMatrix<f64> {
+        DMatrix::from_row_slice(3, 3, &[0.3, -1.2, 2.0, 0.7, 0.1, -0.4, 1.5, 0.2, 0.9])
+    }
+
+    #[test]
+    fn softmax_backward_is_the_finite_difference() {
+        let x = mask_future(&scores());
+        // L = Σ c ⊙ softmax(masked x), so ∂L/∂weights = c; a masked score gets 0 both ways.
+        let c = DMatrix::from_row_slice(3, 3, &[1.0, -2.0, 0.5, 3.0, 0.2, -1.0, 0.4, 0.8, -0.6]);
+        let analytic = softmax_rows_backward(&softmax_rows(&x), &c);
+        let numeric = numeric(&scores(), |s| {
+            softmax_rows(&mask_future(s)).component_mul(&c).sum()
+        });
+        assert!((analytic - numeric).amax() < 1e-8);
+    }
+
+    #[test]
+    fn neg_log_softmax_backward_is_the_finite_difference_and_stays_finite() {
+        let x = scores();
+        let mut analytic = DMatrix::zeros(3, 3);
+        neg_log_softmax_backward(&softmax_rows(&x), 2, 1, 0.5, &mut analytic);
+        let numeric = numeric(&x, |s| 0.5 * neg_log_softmax(s, 2, 1));
+        assert!((analytic - numeric).amax() < 1e-8);
+        // A weight that underflows to 0: ln 0 is −∞, the log-sum-exp is not.
+        let far = DMatrix::from_row_slice(1, 2, &[0.0, -1000.0]);
+        assert_eq!(softmax_rows(&far)[(0, 1)], 0.0);
+        assert_eq!(neg_log_softmax(&far, 0, 1), 1000.0);
+        let mut d = DMatrix::zeros(1, 2);
+        neg_log_softmax_backward(&softmax_rows(&far), 0, 1, 1.0, &mut d);
+        assert_eq!((d[(0, 0)], d[(0, 1)]), (1.0, -1.0));
+    }
 }

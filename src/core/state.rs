@@ -34,8 +34,7 @@ pub const MAX_SENTENCE_CHARS: usize = 1000;
 pub const MAX_DIM: usize = 128;
 /// Most heads.
 pub const MAX_HEADS: usize = 16;
-/// Every number's magnitude must be at most this, so scores stay finite.
-pub const MAX_ABS_VALUE: f64 = 1e6;
+pub use super::model::MAX_ABS_VALUE;
 /// The longest state read: a model at every limit, each number written with all its digits
 /// (at most 24 characters and a comma), plus room for the sentence and brackets. Anything
 /// longer is refused before parsing, so a huge link or file costs nothing.

@@ -151,6 +151,8 @@ pub struct Lane {
     pub losses: Vec<f64>,
     /// ‖∂L/∂W_query‖ at the start (Frobenius, over every head): what reaches the query weights.
     pub grad_w_query: f64,
+    /// Why its steps stopped being taken, from the first refused one.
+    pub refused: Option<String>,
 }
 
 impl Lane {
@@ -192,6 +194,7 @@ impl Race {
                     scale,
                     losses: Vec::with_capacity(steps + 1),
                     grad_w_query: f64::NAN,
+                    refused: None,
                 };
                 ((start, Trainer::new(optimizer)), lane)
             })
@@ -213,16 +216,25 @@ impl Race {
         }
         let last = self.steps() + 1 == self.steps;
         for ((model, trainer), lane) in self.runners.iter_mut().zip(&mut self.lanes) {
-            let g = trainer.step(model, &self.objective);
-            if lane.losses.is_empty() {
-                lane.grad_w_query = g
-                    .heads
-                    .iter()
-                    .map(|h| h.w_query.norm_squared())
-                    .sum::<f64>()
-                    .sqrt();
-            }
-            lane.losses.push(g.loss);
+            // A lane whose step is refused stays where it is for the rest of the race.
+            let loss = match trainer.step(model, &self.objective) {
+                Ok(g) => {
+                    if lane.losses.is_empty() {
+                        lane.grad_w_query = g
+                            .heads
+                            .iter()
+                            .map(|h| h.w_query.norm_squared())
+                            .sum::<f64>()
+                            .sqrt();
+                    }
+                    g.loss
+                }
+                Err(refused) => {
+                    lane.refused.get_or_insert(refused.reason);
+                    refused.loss
+                }
+            };
+            lane.losses.push(loss);
             if last {
                 lane.losses.push(self.objective.loss(&Trace::of(model)));
             }

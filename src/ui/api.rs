@@ -91,12 +91,22 @@ pub fn train_value(state: AppState, options: &JsValue) -> JsValue {
             number(&lr)
         };
         let optimizer = Optimizer::named(field("optimizer").as_string().as_deref(), lr)?;
-        let (losses, model) = state
+        let trained = state
             .model
             .with_untracked(|m| train(m, &o, optimizer, steps as usize));
-        state.apply(Edit::Train(Box::new(model)))?;
-        state.apply(Edit::Seal)?;
-        Ok(losses)
+        // The steps before a refused one are kept (one undo step); the message says so.
+        if trained.losses.len() > 1 {
+            state.apply(Edit::Train(Box::new(trained.model)))?;
+            state.apply(Edit::Seal)?;
+        }
+        match trained.refused {
+            Some(r) => Err(format!(
+                "{} The {} steps before it were taken.",
+                r.message(),
+                trained.losses.len() - 1
+            )),
+            None => Ok(trained.losses),
+        }
     };
     match run() {
         Ok(losses) => parsed(&serde_json::json!(losses).to_string()),

@@ -36,7 +36,7 @@ fn time(model: &Model, objective: &Objective) -> (f64, usize) {
     let mut trainer = Trainer::new(Optimizer::Sgd { lr: 1e-3 });
     let start = Instant::now();
     for _ in 0..runs {
-        black_box(trainer.step(black_box(&mut m), objective));
+        black_box(trainer.step(black_box(&mut m), objective)).ok();
     }
     (start.elapsed().as_secs_f64() / runs as f64 * 1e6, runs)
 }

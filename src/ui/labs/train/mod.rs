@@ -86,6 +86,8 @@ pub fn TrainLab() -> impl IntoView {
     let trainer = StoredValue::new(None::<(Trainer, Model, Objective)>);
     let before = StoredValue::new(None::<Model>);
     let losses = RwSignal::new(Vec::<f64>::new());
+    // Why the last step was not taken (the model and the optimiser stay as they were).
+    let refused = RwSignal::new(None::<String>);
     let running = RwSignal::new(false);
     // A Run towards the dog story stops where the tutorial's weight is.
     let until = StoredValue::new(None::<f64>);
@@ -112,6 +114,7 @@ pub fn TrainLab() -> impl IntoView {
             .filter(|(t, _, towards)| *towards == objective && t.optimizer() == optimizer);
         if kept.is_none() {
             losses.set(Vec::new());
+            refused.set(None);
         }
         let mut t = kept
             .filter(|(_, last, _)| *last == model)
@@ -120,14 +123,25 @@ pub fn TrainLab() -> impl IntoView {
         if before.with_value(Option::is_none) {
             before.set_value(Some(model.clone()));
         }
-        let loss = t.step(&mut model, &objective).loss;
-        losses.update(|l| l.push(loss));
+        let stepped = t.step(&mut model, &objective);
         trainer.set_value(Some((t, model.clone(), objective)));
-        state.apply(Edit::Train(Box::new(model))).ok();
+        let loss = match stepped {
+            Ok(g) => g.loss,
+            Err(r) => {
+                refused.set(Some(r.message()));
+                return false;
+            }
+        };
+        refused.set(None);
+        losses.update(|l| l.push(loss));
+        if let Err(e) = state.apply(Edit::Train(Box::new(model))) {
+            refused.set(Some(e));
+            return false;
+        }
         let reached = until
             .get_value()
             .is_some_and(|goal| weight.get_untracked() >= goal);
-        loss.is_finite() && !reached
+        !reached
     };
     let stop = move || {
         running.set(false);
@@ -146,6 +160,7 @@ pub fn TrainLab() -> impl IntoView {
         }
         trainer.set_value(None);
         losses.set(Vec::new());
+        refused.set(None);
     };
     // A fresh start to train from: the projections drawn at random (the seed above).
     let start_over = move |model: Model| {
@@ -262,6 +277,7 @@ pub fn TrainLab() -> impl IntoView {
                 })}
                 " · steps " <span data-stat="train_steps">{move || losses.with(Vec::len)}</span>
             </p>
+            {move || refused.get().map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{e}</p> })}
             <LossPlot curves=curves label="The loss at each step, on a log scale" empty="Step or Run to draw the loss">
                 "The loss at each step (log scale)."
                 {move || (!matching.get()).then_some(" It falls fast at first, then slowly: a weight can approach 1 but never reach it.")}
@@ -275,7 +291,7 @@ pub fn TrainLab() -> impl IntoView {
 }
 
 /// Steps once a frame while `running`, at most `left` more times, then calls `stop` (also when a
-/// step's loss is not finite).
+/// step is refused).
 fn run_frames(
     step: impl Fn() -> bool + Copy + 'static,
     running: RwSignal<bool>,
