@@ -9,7 +9,7 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 echo "== native tests (core, and the import rule of tests/architecture.rs)"
 cargo test
 
-echo "== formatting (rustfmt; view! bodies are kept by hand, see the README's code map)"
+echo "== formatting (rustfmt; view! bodies are kept by hand, see docs/developers/architecture.md)"
 cargo fmt --check
 
 echo "== clippy, native and wasm (warnings are errors)"

@@ -139,7 +139,7 @@ fn on_the_race_example_no_scaling_starves_w_query_and_learns_nothing_while_both_
         [Scale::None, Scale::SqrtDk, Scale::Dk]
     );
     assert!(lanes.iter().all(|l| l.losses.len() == RACE_STEPS + 1));
-    // Measured (README): ‖∂L/∂W_query‖ 2.7e-26, 0.306, 26.8; the loss 109 → 109, 37.4, 33.6.
+    // Measured (docs/learners.md, the race): ‖∂L/∂W_query‖ 2.7e-26, 0.306, 26.8; the loss 109 → 109, 37.4, 33.6.
     assert!(none.grad_w_query < 1e-20, "{}", none.grad_w_query);
     assert!(sqrt.grad_w_query > 0.1 && dk.grad_w_query > 0.1);
     assert!((none.progress() - 1.0).abs() < 1e-9, "{}", none.progress());

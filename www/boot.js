@@ -14,7 +14,7 @@
     line.setAttribute('role', 'alert');
     line.className = 'field-error';
     line.textContent = 'The explorer\u2019s code could not load. In a course page\u2019s frame its files need '
-      + 'the header Access-Control-Allow-Origin: * (README, \u201cHosting\u201d); else check the connection and reload.';
+      + 'the header Access-Control-Allow-Origin: * (docs/teachers.md, \u201cHosting\u201d); else check the connection and reload.';
   };
   // A script or stylesheet that fails to load, or the wasm's fetch or compilation failing.
   addEventListener('error', (e) => { if (e.target instanceof HTMLScriptElement || e.target instanceof HTMLLinkElement) failed(); }, true);

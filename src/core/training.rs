@@ -272,7 +272,7 @@ pub fn race(model: &Model, objective: &Objective, optimizer: Optimizer, steps: u
     race.lanes
 }
 
-/// The race's example, chosen by measurement (README, "The race of the scalings"): Raschka's
+/// The race's example, chosen by measurement (docs/learners.md, "The race of the scalings"): Raschka's
 /// sentence, d_in = d_k = 64, d_v = 4, every number unit-normal (torch's double normal sampler,
 /// [`TorchRng::normal_f64`], seed [`RACE_SEED`]); the target is the output of other unit-normal W_query and W_key (÷√dₖ), and
 /// only W_query and W_key train, so the loss reaches them through the softmax.

@@ -382,7 +382,7 @@ fn EmbedDialog() -> impl IntoView {
                 <span role="status" id="embed-copied" data-stat="copied"></span>
             </p>
             <p class="field-error" role="alert" id="host-warning" data-stat="host-warning" hidden>
-                    "This server does not send “Access-Control-Allow-Origin: *” with the explorer's files, and a sandboxed frame needs it: on a course page the frame would stay blank. Host the explorer where it is sent (GitHub Pages does; see the README's hosting note)."
+                    "This server does not send “Access-Control-Allow-Origin: *” with the explorer's files, and a sandboxed frame needs it: on a course page the frame would stay blank. Host the explorer where it is sent (GitHub Pages does; see “Hosting” in docs/teachers.md)."
             </p>
             <p class="note">"Preview, as a course page will show it:"</p>
             <iframe

@@ -14,7 +14,7 @@ const dist = join(root, 'dist');
 export const SUB_PATH = '/course/attention/';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
-/** The policy the README asks hosts to send; every page in these tests runs under it. */
+/** The policy docs/teachers.md asks hosts to send; every page in these tests runs under it. */
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'";
 
 export async function startServer() {

@@ -111,7 +111,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     // editable cell's input): one effect per table compares the new numbers with the shown ones
     // and writes just the changed cells' DOM, as hand-written JS would. Per-cell signals and
     // effects cost more in Leptos's bookkeeping than the DOM writes themselves (measured: see
-    // the README's benchmarks).
+    // docs/developers/benchmarks.md).
     let tbody = NodeRef::<leptos::html::Tbody>::new();
     let body = move || {
         let (rows, cols) = shape.get();
