@@ -269,3 +269,51 @@ fn training_steps_until_a_seal_are_one_undo_step() {
     doc.apply(Edit::Redo, None).unwrap();
     assert_eq!(doc.model, trained);
 }
+
+#[test]
+fn what_changes_nothing_says_so_exactly() {
+    use attention_explorer::core::edit::{apply, Changed};
+    use attention_explorer::core::history::History;
+    let (mut model, mut history, mut seed) = (dog(), History::default(), DEFAULT_SEED);
+    let mut run = |edit| apply(&mut model, &mut history, &mut seed, edit).unwrap();
+    // Undo and redo with nothing to take back, the same number typed again, the same block
+    // pasted, the mask set as it is: no change (a goal counts none of them as an edit).
+    assert_eq!(run(Edit::Undo), Changed::default());
+    assert_eq!(run(Edit::Redo), Changed::default());
+    let w = dog().heads()[0].w_query[(0, 0)];
+    let target = Editable::Weight(0, Projection::Query);
+    for edit in [
+        Edit::Cell {
+            target,
+            row: 0,
+            col: 0,
+            value: w,
+        },
+        Edit::Set {
+            target,
+            row: 0,
+            col: 0,
+            value: w,
+        },
+        Edit::Paste {
+            target,
+            row: 0,
+            col: 0,
+            block: vec![vec![w]],
+        },
+        Edit::Causal(dog().causal),
+        Edit::Scale(dog().scale),
+        Edit::Open(Box::new(dog())),
+    ] {
+        assert_eq!(run(edit.clone()), Changed::default(), "{edit:?}");
+    }
+    let changed = run(Edit::Cell {
+        target,
+        row: 0,
+        col: 0,
+        value: w + 1.0,
+    });
+    assert!(changed.model && changed.history);
+    assert!(run(Edit::Undo).model);
+    assert!(!run(Edit::Undo).model, "nothing left to undo");
+}

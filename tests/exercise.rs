@@ -9,7 +9,7 @@ use attention_explorer::core::exercise::{
     Exercise, Exercises, Expected, Kind, Outcome, Progress, Verdict,
 };
 use attention_explorer::core::link::{params, read_link, Page, Part, Shown};
-use attention_explorer::core::model::{Editable, Projection};
+use attention_explorer::core::model::{Editable, Projection, Scale};
 use attention_explorer::core::presets::dog;
 use attention_explorer::core::trace::Trace;
 
@@ -219,6 +219,30 @@ fn hints_name_the_formula_and_the_visible_numbers_only() {
             "{matrix}: {hint}"
         );
     }
+}
+
+#[test]
+fn the_scaled_score_hint_names_the_scaling_chosen() {
+    let cell = CellRef {
+        matrix: "scaled_scores",
+        head: Some(0),
+        row: SHE,
+        col: DOG,
+    };
+    let hint_under = |scale| {
+        let mut model = dog();
+        model.scale = scale;
+        hint(&cell, &Trace::of(&model), 4)
+    };
+    let sqrt = hint_under(Scale::SqrtDk);
+    assert!(sqrt.contains("by √dₖ") && sqrt.contains("dₖ = 3"), "{sqrt}");
+    let dk = hint_under(Scale::Dk);
+    assert!(dk.contains("by dₖ (") && !dk.contains('√'), "{dk}");
+    let none = hint_under(Scale::None);
+    assert!(none.contains("no scaling") && !none.contains('√'), "{none}");
+    // With no scaling the scaled score is the score: the hint does not print it.
+    let score = Trace::of(&dog()).heads[0].scores[(SHE, DOG)];
+    assert!(!none.contains(&format!("{score:.4}")), "{none}");
 }
 
 #[test]

@@ -396,3 +396,47 @@ fn a_step_past_the_limits_is_refused_and_changes_nothing() {
     assert!(e.contains("w_key of head 1 would hold 2.000e6"), "{e}");
     assert_eq!(doc.model, model);
 }
+
+#[test]
+fn a_gradient_in_words_never_says_about_zero() {
+    use attention_explorer::core::gradient::gradient_words;
+    let zero = gradient_words("W_query", (0, 1), 0.0, 4);
+    assert!(zero.contains("does not change the loss"), "{zero}");
+    assert!(!zero.contains("about 0"), "{zero}");
+    let tiny = gradient_words("W_query", (0, 1), -3e-9, 4);
+    assert!(tiny.contains("lower the loss by about 3.0e-11"), "{tiny}");
+    let plain = gradient_words("W_query", (0, 1), 0.25, 4);
+    assert!(
+        plain.contains("= 0.2500") && plain.contains("raise the loss by about 0.002500"),
+        "{plain}"
+    );
+}
+
+#[test]
+fn one_call_trains_at_most_a_couple_of_seconds_of_steps() {
+    use attention_explorer::core::gradient::max_steps;
+    use attention_explorer::core::model::Dims;
+    assert_eq!(max_steps(&dog()), 10_000);
+    let at = |n_words: usize, heads: usize, d: usize, d_v: usize| {
+        let sentence: Vec<String> = (0..n_words).map(|i| format!("w{i}")).collect();
+        let dims = Dims {
+            d_in: d,
+            d_k: d,
+            d_v,
+            heads,
+        };
+        max_steps(
+            &Model::seeded(
+                &sentence.join(" "),
+                dims,
+                1,
+                false,
+                attention_explorer::core::model::Scale::SqrtDk,
+            )
+            .unwrap(),
+        )
+    };
+    // The limits: 44 ms a step natively, about twice that in wasm.
+    assert_eq!(at(64, 16, 128, 128), 22);
+    assert_eq!(at(64, 8, 64, 16), 204);
+}

@@ -165,6 +165,14 @@ pub fn apply(
             value,
         } => {
             let value = check_value(value)?;
+            // Bitwise, as undo keeps it: typing -0 over 0 is an edit, the same number is not.
+            let same = model
+                .matrix(target)
+                .and_then(|m| m.get((row, col)))
+                .is_some_and(|x| x.to_bits() == value.to_bits());
+            if same {
+                return Ok(Changed::default());
+            }
             if alone {
                 history.seal();
             }
@@ -184,6 +192,16 @@ pub fn apply(
             for &x in block.iter().flatten() {
                 check_value(x)?;
             }
+            model.check_paste(target, row, col, &block)?;
+            let m = model.matrix(target).expect("check_paste found the matrix");
+            let same = block.iter().enumerate().all(|(i, r)| {
+                r.iter()
+                    .enumerate()
+                    .all(|(j, x)| m[(row + i, col + j)].to_bits() == x.to_bits())
+            });
+            if same {
+                return Ok(Changed::default());
+            }
             history.paste(model, target, row, col, &block)?;
         }
         Edit::Seal => {
@@ -199,12 +217,12 @@ pub fn apply(
             // when the sentence changes again.
             history.words.remember(model);
             let next = model.with_sentence(&text, *seed, &history.words)?;
-            replace(model, history, EditKey::Sentence, next);
+            return Ok(replace(model, history, EditKey::Sentence, next));
         }
         Edit::Resize(dims) => {
             check_dims(dims)?;
             let next = model.resized(dims, *seed)?;
-            replace(model, history, EditKey::Other, next);
+            return Ok(replace(model, history, EditKey::Other, next));
         }
         Edit::Reinitialise => {
             let next = Model::seeded(
@@ -223,19 +241,19 @@ pub fn apply(
                 Positions::Learned(_) => next.with_positions_of("learned", base, *seed)?,
                 other => next.with_positions(other.clone())?,
             };
-            replace(model, history, EditKey::Other, next);
+            return Ok(replace(model, history, EditKey::Other, next));
         }
         Edit::Positions { kind, base } => {
             let next = model.with_positions_of(&kind, base, *seed)?;
-            replace(model, history, EditKey::Other, next);
+            return Ok(replace(model, history, EditKey::Other, next));
         }
         Edit::Biases(on) => {
             let next = model.with_biases_on(on, *seed)?;
-            replace(model, history, EditKey::Other, next);
+            return Ok(replace(model, history, EditKey::Other, next));
         }
         Edit::OutputProjection(on) => {
             let next = model.with_output_on(on, *seed)?;
-            replace(model, history, EditKey::Other, next);
+            return Ok(replace(model, history, EditKey::Other, next));
         }
         Edit::Seed(s) => {
             *seed = s;
@@ -247,38 +265,51 @@ pub fn apply(
         Edit::Causal(on) => {
             let mut next = model.clone();
             next.causal = on;
-            replace(model, history, EditKey::Other, next);
+            return Ok(replace(model, history, EditKey::Other, next));
         }
         Edit::Scale(scale) => {
             let mut next = model.clone();
             next.scale = scale;
-            replace(model, history, EditKey::Other, next);
+            return Ok(replace(model, history, EditKey::Other, next));
         }
         // A whole model is taken only within the limits a saved state keeps, so the link and
         // the saved work always read back.
         Edit::Open(next) => {
             next.check_limits()?;
-            replace(model, history, EditKey::Other, *next)
+            return Ok(replace(model, history, EditKey::Other, *next));
         }
         Edit::Train(next) => {
             next.check_limits()?;
-            replace(model, history, EditKey::Training, *next)
+            return Ok(replace(model, history, EditKey::Training, *next));
         }
+        // Nothing to take back (or repeat) changes nothing.
         Edit::Undo => {
-            history.undo(model);
+            if !history.undo(model) {
+                return Ok(Changed::default());
+            }
         }
         Edit::Redo => {
-            history.redo(model);
+            if !history.redo(model) {
+                return Ok(Changed::default());
+            }
         }
     }
     Ok(both)
 }
 
 /// Replaces the model, remembering the one before for undo unless this continues the open
-/// step (another keystroke of the sentence).
-fn replace(model: &mut Model, history: &mut History, key: EditKey, next: Model) {
+/// step (another keystroke of the sentence); a model equal to the one there is no change.
+fn replace(model: &mut Model, history: &mut History, key: EditKey, next: Model) -> Changed {
+    if next == *model {
+        return Changed::default();
+    }
     let before = std::mem::replace(model, next);
     history.record_model(before, key);
+    Changed {
+        model: true,
+        history: true,
+        seed: false,
+    }
 }
 
 fn outside(model: &Model, target: Editable, row: usize, col: usize) -> String {

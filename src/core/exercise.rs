@@ -4,7 +4,7 @@
 //! (with its xAPI statement) live here; the page only shows them.
 
 use super::edit::Edit;
-use super::model::{Editable, Model};
+use super::model::{Editable, Model, Scale};
 use super::numbers::{read_cell, CellText};
 use super::pipeline::{self, Axes, MatrixInfo, Step};
 use super::softmax::is_future;
@@ -751,15 +751,21 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
             }
             None => String::new(),
         },
-        "scaled_scores" => match head {
-            Some(t) => format!(
-                "Divide the score of {} → {} ({}) by the scaling of step “÷√dₖ” (√dₖ with dₖ = {}).",
+        "scaled_scores" => match (head, trace.scale()) {
+            (None, _) => String::new(),
+            (Some(_), Scale::None) => format!(
+                "With no scaling the scores pass through unchanged: look for the score of {} → {} in step “Scores”.",
+                word(i),
+                word(j)
+            ),
+            (Some(t), scale) => format!(
+                "Divide the score of {} → {} ({}) by {} (the scaling chosen; dₖ = {}).",
                 word(i),
                 word(j),
                 n(t.scores[(i, j)]),
+                scale.symbol(),
                 t.keys.ncols()
             ),
-            None => String::new(),
         },
         "masked_scores" => "Under the mask a key after its query becomes −∞; any other cell keeps its scaled score.".into(),
         "weights" => match head {

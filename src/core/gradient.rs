@@ -6,14 +6,14 @@ use nalgebra::DMatrix;
 use serde_json::Value;
 
 use super::model::{
-    outside_limits, Biases, Editable, Head, Model, Projection, Scale, MAX_ABS_VALUE,
+    outside_limits, within_limits, Biases, Editable, Head, Model, Projection, Scale,
 };
 use super::positions::{rotate, Positions, Rope};
 use super::softmax::{
     is_future, mask_future, neg_log_softmax, neg_log_softmax_backward, softmax_rows,
     softmax_rows_backward,
 };
-use super::trace::{concat_columns, project_output, Trace};
+use super::trace::{concat_columns, fmt, project_output, Trace};
 
 /// A parameter an optimiser step may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -530,6 +530,23 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
     }
 }
 
+/// ∂L/∂`name`[i][j] = `x` in words, with `precision` decimals: what raising the number does to
+/// the loss. Never "by about 0": a zero gradient leaves the number alone, and a change too
+/// small for the decimals is written in powers of ten.
+pub fn gradient_words(name: &str, (i, j): (usize, usize), x: f64, precision: usize) -> String {
+    let head = format!("∂L/∂{name}[{i}][{j}] = {}", fmt(x, precision));
+    if x == 0.0 {
+        return format!("{head}: raising this number a little does not change the loss, so a training step leaves it as it is.");
+    }
+    let way = if x > 0.0 { "raise" } else { "lower" };
+    let change = (0.01 * x).abs();
+    let mut by = fmt(change, precision + 2);
+    if by.chars().all(|c| c == '0' || c == '.') {
+        by = format!("{change:.1e}");
+    }
+    format!("{head}: raising this number by 0.01 would {way} the loss by about {by}, so a training step moves it the other way.")
+}
+
 /// A 1 × c row of a matrix's column sums (a bias's gradient).
 fn column_sums(m: &DMatrix<f64>) -> DMatrix<f64> {
     DMatrix::from_fn(1, m.ncols(), |_, j| m.column(j).sum())
@@ -641,7 +658,7 @@ impl Trainer {
                     (s.adam(p, grad, lr), Some(s))
                 }
             };
-            if let Some(x) = next.iter().find(|x| !(x.abs() <= MAX_ABS_VALUE)) {
+            if let Some(x) = next.iter().find(|&&x| !within_limits(x)) {
                 return Err(refuse(outside_limits(target, *x)));
             }
             staged.push((target, next, moments));
@@ -742,6 +759,26 @@ fn gradient_of(g: &Gradients, target: Editable) -> Option<&DMatrix<f64>> {
         Editable::OutputBias => g.output.as_ref()?.1.as_ref(),
         Editable::Positions => g.positions.as_ref(),
     }
+}
+
+/// Most steps one call of [`train`] may take: 10 000 where a step is cheap, fewer as the model
+/// grows, so that a call takes at most a couple of seconds in the page (a script's `train()`
+/// runs on the page's one thread; a frozen page for minutes looks like a crash).
+pub fn max_steps(model: &Model) -> usize {
+    // Multiply-adds of one forward pass; a step is about three. About 1.5e9 took 2 s in wasm
+    // (the limits' step, 44 ms natively, measured in docs/developers/benchmarks.md).
+    const BUDGET: f64 = 1.5e9;
+    let n = model.tokens().len() as f64;
+    let d_in = model.embedding().ncols() as f64;
+    let forward: f64 = model
+        .heads()
+        .iter()
+        .map(|h| {
+            let (d_k, d_v) = (h.d_k() as f64, h.d_v() as f64);
+            n * d_in * (2.0 * d_k + d_v) + n * n * (d_k + d_v)
+        })
+        .sum();
+    ((BUDGET / forward.max(1.0)) as usize).clamp(1, 10_000)
 }
 
 /// What [`train`] did.

@@ -11,6 +11,11 @@ use super::torch_rng::TorchRng;
 /// limit, re-exported there).
 pub const MAX_ABS_VALUE: f64 = 1e6;
 
+/// Whether `x` may stand in a model: finite and within ±[`MAX_ABS_VALUE`].
+pub fn within_limits(x: f64) -> bool {
+    x.is_finite() && x.abs() <= MAX_ABS_VALUE
+}
+
 /// The number of rows of the embedding table the tutorial draws from (`nn.Embedding(50_000, d)`).
 pub const TUTORIAL_VOCAB_SIZE: usize = 50_000;
 
@@ -682,7 +687,7 @@ impl Model {
             let m = self
                 .matrix(target)
                 .expect("editables() lists matrices the model has");
-            if let Some(x) = m.iter().find(|x| !(x.abs() <= MAX_ABS_VALUE)) {
+            if let Some(x) = m.iter().find(|&&x| !within_limits(x)) {
                 return Err(outside_limits(target, *x));
             }
         }

@@ -97,6 +97,11 @@ impl Trace {
         }
     }
 
+    /// The scaling the scores were divided by.
+    pub fn scale(&self) -> Scale {
+        self.scale
+    }
+
     /// The trace of `model`, reusing whatever of `previous` its edit left alone: after an edit of
     /// one head's weights only that head is recomputed, and after an edit of the embedding only
     /// the edited tokens' queries, keys and values (then every head's scores onwards). Also says

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
 use crate::core::edit::Edit;
-use crate::core::gradient::{gradients, train, Objective, Optimizer, DEFAULT_LR};
+use crate::core::gradient::{gradients, max_steps, train, Objective, Optimizer, DEFAULT_LR};
 use crate::core::report::{gradients_json, trace_json};
 use crate::core::script::locate_edit;
 use crate::core::state::write_state;
@@ -81,8 +81,13 @@ pub fn train_value(state: AppState, options: &JsValue) -> JsValue {
     let run = || -> Result<Vec<f64>, String> {
         let o = objective(state, &field("objective"))?;
         let steps = field("steps").as_f64().unwrap_or(1.0);
-        if !(steps.fract() == 0.0 && (0.0..=10_000.0).contains(&steps)) {
-            return Err("steps must be a whole number from 0 to 10000".into());
+        let most = state.model.with_untracked(max_steps);
+        if !(steps.fract() == 0.0 && (0.0..=most as f64).contains(&steps)) {
+            return Err(if most < 10_000 {
+                format!("steps must be a whole number from 0 to {most} at this model's size (one call runs on the page's thread and may not freeze it; call again to train on)")
+            } else {
+                "steps must be a whole number from 0 to 10000".into()
+            });
         }
         let lr = field("lr");
         let lr = if lr.is_undefined() {

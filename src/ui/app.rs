@@ -107,17 +107,24 @@ pub fn App() -> impl IntoView {
 #[component]
 fn SavedWork(restored: bool, restorable: RwSignal<Option<Link>>) -> impl IntoView {
     let state = use_app();
+    // Why a click changed nothing (an exercise's lock).
+    let refused = RwSignal::new(None::<String>);
     let restore = move |_| {
         if let Some(saved) = restorable.get_untracked() {
-            state.open(&saved);
-            restorable.set(None);
+            match state.open(&saved) {
+                Ok(()) => restorable.set(None),
+                Err(e) => refused.set(Some(format!("Not restored: {e}. It stays saved."))),
+            }
         }
+    };
+    let reset = move |_| {
+        refused.set(state.reset().err().map(|e| format!("Not reset: {e}.")));
     };
     view! {
         {restored.then(|| view! {
             <p class="work-note" role="status">
                 "Your last work in this browser is back. "
-                <button type="button" data-action="reset" on:click=move |_| state.reset()>"Reset to the example"</button>
+                <button type="button" data-action="reset" on:click=reset>"Reset to the example"</button>
             </p>
         })}
         <Show when=move || restorable.with(Option::is_some)>
@@ -126,5 +133,6 @@ fn SavedWork(restored: bool, restorable: RwSignal<Option<Link>>) -> impl IntoVie
                 <button type="button" data-action="restore" on:click=restore>"Restore your last work"</button>
             </p>
         </Show>
+        {move || refused.get().map(|e| view! { <p class="work-note field-error" role="alert" data-stat="work-refused">{e}</p> })}
     }
 }

@@ -58,6 +58,7 @@ pub fn Controls(level: Level) -> impl IntoView {
         on_change: accept(move |n| state.look.precision.set(n as usize)),
     });
     let all = level == Level::All;
+    let preset_refused = RwSignal::new(None::<String>);
 
     view! {
         <div class="controls" class:compact=!all role="group" aria-label="Model settings">
@@ -65,12 +66,17 @@ pub fn Controls(level: Level) -> impl IntoView {
                 <span>"Example"</span>
                 <select
                     data-control="preset"
-                    prop:value=move || state.preset().unwrap_or("")
-                    on:change=move |ev| state.open_preset(&event_target_value(&ev))
+                    // Set again after a refusal: the picker names the model there is.
+                    prop:value=move || { preset_refused.track(); state.preset().unwrap_or("") }
+                    on:change=move |ev| {
+                        let refused = state.open_preset(&event_target_value(&ev)).err();
+                        preset_refused.set(refused.map(|e| format!("Not opened: {e}.")));
+                    }
                 >
                     <option value="" disabled>"Your own model"</option>
                     {PRESETS.iter().map(|p| view! { <option value=p.name>{p.title}</option> }).collect_view()}
                 </select>
+                {move || preset_refused.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
             </label> })}
             {dim_field("d_in", "d_in", MAX_DIM, |d| d.d_in, |d, n| d.d_in = n)}
             {dim_field("d_k", "d_k", MAX_DIM, |d| d.d_k, |d, n| d.d_k = n)}
@@ -183,6 +189,8 @@ fn PositionsField() -> impl IntoView {
 #[component]
 fn EditBar(level: Level) -> impl IntoView {
     let state = use_app();
+    // Why Reset changed nothing (an exercise's lock); gone with the next Reset.
+    let refused = RwSignal::new(None::<String>);
     view! {
         <div class="edit-bar" role="group" aria-label="Edit and follow">
             <div class="field buttons">
@@ -192,9 +200,10 @@ fn EditBar(level: Level) -> impl IntoView {
                 <button type="button" data-action="redo" title="Redo (Ctrl+Shift+Z outside a field)" disabled=move || !state.history.with(History::can_redo) on:click=move |_| { state.apply(Edit::Redo).ok(); }>
                     "Redo"
                 </button>
-                <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| state.reset()>
+                <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| refused.set(state.reset().err().map(|e| format!("Not reset: {e}.")))>
                     "Reset"
                 </button>
+                {move || refused.get().map(|e| view! { <span class="field-error" role="alert" data-stat="reset-refused">{e}</span> })}
             </div>
             {(level != Level::None).then(|| view! {
                 <label class="field check">

@@ -31,13 +31,19 @@ const PREFIX: &str = "attention-explorer:";
 pub fn report_results(state: AppState) {
     let exercises = state.exercises;
     Effect::new(move |_| {
-        let Some(index) = exercises.changed.get() else {
-            return;
-        };
-        let result = state
-            .trace
-            .with_untracked(|t| exercises.result(index, t, &share::activity()));
-        if let Some(result) = result {
+        exercises.changed.track();
+        // Taken without a notice: this effect is their only reader.
+        let changed = exercises
+            .changed
+            .try_update_untracked(std::mem::take)
+            .unwrap_or_default();
+        for index in changed {
+            let Some(result) = state
+                .trace
+                .with_untracked(|t| exercises.result(index, t, &share::activity()))
+            else {
+                continue;
+            };
             let object = api::parsed(&result);
             Reflect::set(
                 &object,

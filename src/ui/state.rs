@@ -393,16 +393,15 @@ impl AppState {
         Ok(())
     }
 
-    /// Opens the preset called `name` (if there is one), undoably.
-    pub fn open_preset(self, name: &str) {
-        if let Some(p) = preset_named(name) {
-            self.apply(Edit::Open(Box::new((p.build)()))).ok();
-        }
+    /// Opens the preset called `name`, undoably; refused (an exercise's lock) with why.
+    pub fn open_preset(self, name: &str) -> Result<(), String> {
+        let p = preset_named(name).ok_or_else(|| format!("there is no example “{name}”"))?;
+        self.apply(Edit::Open(Box::new((p.build)())))
     }
 
-    /// Opens the example again, undoably.
-    pub fn reset(self) {
-        self.open_preset(self.example);
+    /// Opens the example again, undoably; refused with why.
+    pub fn reset(self) -> Result<(), String> {
+        self.open_preset(self.example)
     }
 
     /// Loads a saved state (JSON text), undoably; when it is refused nothing changes and the
@@ -413,10 +412,12 @@ impl AppState {
         self.apply(Edit::Open(Box::new(model)))
     }
 
-    /// Opens a model and what to show of it (from a link or the saved work), undoably.
-    pub fn open(self, link: &Link) {
-        self.apply(Edit::Open(Box::new(link.model.clone()))).ok();
+    /// Opens a model and what to show of it (from a link or the saved work), undoably; refused
+    /// with why, and then nothing changes.
+    pub fn open(self, link: &Link) -> Result<(), String> {
+        self.apply(Edit::Open(Box::new(link.model.clone())))?;
         self.show_as(&link.shown);
+        Ok(())
     }
 
     /// One head's matrix from the trace. A memo, so a table re-renders only when its own numbers

@@ -60,8 +60,9 @@ pub struct ExerciseState {
     pub edits: RwSignal<u32>,
     /// The answer field where Enter was pressed: its card checks it.
     pub submitted: RwSignal<Option<usize>>,
-    /// The exercise whose progress changed last (for the result messages), as it changes.
-    pub changed: RwSignal<Option<usize>>,
+    /// The exercises whose progress changed since the result messages last went out, in order
+    /// (one edit can meet two goals: each gets its message).
+    pub changed: RwSignal<Vec<usize>>,
     /// "Make an exercise" is open: a click on a computed cell picks it.
     pub authoring: RwSignal<bool>,
     /// The cell the author picked.
@@ -80,7 +81,7 @@ impl Default for ExerciseState {
             typed: RwSignal::new(Vec::new()),
             said: RwSignal::new(Vec::new()),
             edits: RwSignal::new(0),
-            changed: RwSignal::new(None),
+            changed: RwSignal::new(Vec::new()),
             submitted: RwSignal::new(None),
             authoring: RwSignal::new(false),
             picked: RwSignal::new(None),
@@ -218,7 +219,7 @@ impl ExerciseState {
             }
         });
         self.say(index, said);
-        self.changed.set(Some(index));
+        self.changed.update(|c| c.push(index));
     }
 
     /// Shows `words` on exercise `index`'s card (and in its live region).

@@ -9,6 +9,7 @@ use crate::core::heatmap::{Heat, NUMBERS_MAX_SIDE};
 use crate::core::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
 use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::labs::frame::{LabText, RangeField, Stat};
+use crate::ui::matrix::spec::QUERY_BY_KEY;
 use crate::ui::matrix::MatrixView;
 use crate::ui::state::use_app;
 
@@ -80,7 +81,7 @@ pub fn MaskLab() -> impl IntoView {
                 name
                 title
                 lab=true
-                corner="query ╲ key"
+                corner=QUERY_BY_KEY
                 matrix
                 row_labels=state.words.into()
                 col_labels=state.words.into()

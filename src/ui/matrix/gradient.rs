@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::gradient::gradient_words;
 use crate::core::heatmap::Heat;
-use crate::core::trace::fmt;
 use crate::ui::matrix::spec::MatrixSpec;
 use crate::ui::matrix::table::MatrixTable;
 
@@ -30,14 +30,7 @@ pub fn GradientTable(spec: MatrixSpec, gradient: Signal<Option<DMatrix<f64>>>) -
     let explained = move || {
         let (i, j) = picked.get()?;
         let x = matrix.with(|g| g.get((i, j)).copied())?;
-        let p = precision.get();
-        let way = if x > 0.0 { "raise" } else { "lower" };
-        Some(format!(
-            "∂L/∂{}[{i}][{j}] = {}: raising this number by 0.01 would {way} the loss by about {}, so a training step moves it the other way.",
-            spec.label(),
-            fmt(x, p),
-            fmt((0.01 * x).abs(), p + 2)
-        ))
+        Some(gradient_words(&spec.label(), (i, j), x, precision.get()))
     };
     view! {
         <MatrixTable spec=table/>

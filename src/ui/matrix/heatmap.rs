@@ -15,7 +15,7 @@ use crate::core::heatmap::{cell_pixels, fit_label, Heat, Layout, Palette, Rgb, L
 use crate::core::trace::fmt;
 use crate::ui::in_view::Painting;
 use crate::ui::matrix::cell_input::CellInput;
-use crate::ui::matrix::spec::{CellView, MatrixSpec};
+use crate::ui::matrix::spec::{CellView, MatrixSpec, QUERY_BY_KEY};
 use crate::ui::state::use_look;
 
 fn css(rgb: Rgb) -> String {
@@ -405,7 +405,7 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
             labels.with(|l| l.get(k).cloned().unwrap_or_else(|| k.to_string()))
         };
         let (row, col) = (name_of(spec.row_labels, i), name_of(spec.col_labels, j));
-        let place = place(i, &row, &col, !spec.corner.is_empty());
+        let place = place(i, &row, &col, spec.corner == QUERY_BY_KEY);
         let masked = spec.grey_future.get() && j > i;
         // With the page's decimals, like every table; `data-value` keeps every digit.
         let text = format!(

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::pipeline::{self, in_order, Axes, Step, Stop};
 use crate::ui::exercises::cards::ExerciseCards;
+use crate::ui::matrix::spec::QUERY_BY_KEY;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::{use_app, Detail};
 
@@ -133,7 +134,7 @@ pub fn HeadMatrices(
                             name=info.key
                             title=info.title
                             head=Some(h)
-                            corner=if info.axes == Axes::QueryByKey { "query ╲ key" } else { "" }
+                            corner=if info.axes == Axes::QueryByKey { QUERY_BY_KEY } else { "" }
                             matrix
                             row_labels=state.words.into()
                             col_labels
