@@ -1,4 +1,5 @@
-//! The house's rule, read from the source: imports in `src/ui` run one way. No file imports
+//! The house's rule, read from the source: imports in `src/ui` and `src/core` run one way, and
+//! core's rooms (`CORE_RANKS`) from the bottom up. No file imports
 //! another that imports it back, directly or through others; `core` never names the browser
 //! layer; every core item is documented (`#![deny(missing_docs)]` on it is checked here too).
 
@@ -101,19 +102,32 @@ fn resolve(path: &[String], modules: &BTreeSet<String>) -> Option<String> {
         .find(|m| modules.contains(m))
 }
 
-/// The ui's import graph: module → the modules it names.
-fn ui_graph() -> BTreeMap<String, BTreeSet<String>> {
+/// The import graph of `layer` (`ui` or `core`): module → the modules of the layer it names,
+/// through `crate::layer::`, `super::` or a child's name.
+fn graph_of(layer: &str) -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let ui_files = files(&src.join("ui"));
-    let modules: BTreeSet<String> = ui_files.iter().map(|f| module_of(&src, f)).collect();
+    let layer_files = files(&src.join(layer));
+    let modules: BTreeSet<String> = layer_files.iter().map(|f| module_of(&src, f)).collect();
     let mut graph = BTreeMap::new();
-    for file in &ui_files {
+    for file in &layer_files {
         let me = module_of(&src, file);
         let text = code(&fs::read_to_string(file).unwrap());
-        let mut named: Vec<Vec<String>> = paths_after(&text, "crate::ui::")
+        let mut named: Vec<Vec<String>> = paths_after(&text, &format!("crate::{layer}::"))
             .into_iter()
-            .map(|p| std::iter::once("ui".to_owned()).chain(p).collect())
+            .map(|p| std::iter::once(layer.to_owned()).chain(p).collect())
             .collect();
+        // `super::x` from `a::b::me` (or from `a::b::me`'s mod.rs) is `a::b::x`; `super::super::`
+        // one further up.
+        let parent: Vec<String> = me.split("::").map(str::to_owned).collect();
+        for (prefix, up) in [("super::super::", 2), ("super::", 1)] {
+            let base = &parent[..parent.len().saturating_sub(up)];
+            for path in paths_after(&text, prefix) {
+                if path.first().is_some_and(|s| s == "super") {
+                    continue;
+                }
+                named.push(base.iter().cloned().chain(path).collect());
+            }
+        }
         // A module's own children, named without `crate::` (`use frame::StepText`,
         // `sqrt_dk::TEXT`).
         for child in modules.iter().filter_map(|m| {
@@ -193,7 +207,7 @@ fn the_reader_sees_groups_children_and_skips_comments() {
 
 #[test]
 fn ui_imports_run_one_way() {
-    let graph = ui_graph();
+    let graph = graph_of("ui");
     assert!(graph.len() > 20, "every ui file is read: {graph:?}");
     // The store is below every view: it names none of them, only the theme and the exercises'
     // part of the store, which names nothing of the page.
@@ -225,5 +239,90 @@ fn core_knows_nothing_of_the_browser() {
     assert!(
         lib.contains("#[deny(missing_docs)]\npub mod core;"),
         "missing docs are denied on core"
+    );
+}
+
+/// Core's rooms from the bottom up: a module imports only from a room of lower rank, or from its
+/// own room (without a circle). Two rooms of one rank know nothing of each other.
+const CORE_RANKS: [(&str, u32); 8] = [
+    ("text", 0),
+    ("model", 1),
+    ("forward", 2),
+    ("training", 3),
+    ("document", 3),
+    ("views", 4),
+    ("teaching", 5),
+    ("formats", 6),
+];
+
+/// `core::model::limits` → `model`.
+fn room(module: &str) -> &str {
+    module.split("::").nth(1).unwrap_or("")
+}
+
+fn rank(room: &str) -> u32 {
+    CORE_RANKS
+        .iter()
+        .find(|(r, _)| *r == room)
+        .unwrap_or_else(|| panic!("core::{room} has no rank in CORE_RANKS: give it one"))
+        .1
+}
+
+/// The imports that break the rooms' order: from a room to one of the same or a higher rank.
+fn broken_ranks(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let mut broken = Vec::new();
+    for (from, targets) in graph {
+        for to in targets {
+            let (a, b) = (room(from), room(to));
+            if a != b && !b.is_empty() && !a.is_empty() && rank(b) >= rank(a) {
+                broken.push(format!(
+                    "{from} → {to} ({a} is rank {}, {b} {})",
+                    rank(a),
+                    rank(b)
+                ));
+            }
+        }
+    }
+    broken
+}
+
+#[test]
+fn core_imports_run_one_way_room_by_room() {
+    let graph = graph_of("core");
+    assert!(graph.len() > 30, "every core file is read: {graph:?}");
+    assert!(graph["core::formats::link"].contains("core::teaching::exercise"));
+    assert!(
+        graph["core::formats::link::model_code"].contains("core::formats::link::base64url"),
+        "super:: is read"
+    );
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!("an import cycle in src/core: {}", cycle.join(" → "));
+    }
+    let broken = broken_ranks(&graph);
+    assert!(
+        broken.is_empty(),
+        "imports against the rooms' order:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn a_broken_rank_is_found() {
+    let graph = BTreeMap::from([
+        (
+            "core::model".to_owned(),
+            BTreeSet::from(["core::forward::trace".to_owned()]),
+        ),
+        (
+            "core::document::edit".to_owned(),
+            BTreeSet::from(["core::training".to_owned(), "core::model".to_owned()]),
+        ),
+    ]);
+    assert_eq!(
+        broken_ranks(&graph),
+        [
+            "core::document::edit → core::training (document is rank 3, training 3)",
+            "core::model → core::forward::trace (model is rank 1, forward 2)",
+        ]
     );
 }

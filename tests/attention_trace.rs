@@ -5,8 +5,8 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use attention_explorer::core::presets::raschka;
-use attention_explorer::core::state::write_state;
+use attention_explorer::core::formats::state::write_state;
+use attention_explorer::core::model::presets::raschka;
 use common::{matrix, number};
 
 fn run(args: &[&str], stdin: &str) -> Output {

@@ -1,6 +1,6 @@
 //! `core::cursor`: one keyboard model for a table's cells and a heat map's cursor.
 
-use attention_explorer::core::cursor::{cell_key, moved, place, CellKey};
+use attention_explorer::core::views::cursor::{cell_key, moved, place, CellKey};
 
 #[test]
 fn keys_move_act_or_belong_to_the_text() {
@@ -48,7 +48,9 @@ fn the_readout_names_the_place() {
 
 #[test]
 fn attention_lines_sit_on_their_tokens_and_grow_with_the_weight() {
-    use attention_explorer::core::lines::{height, stroke_opacity, stroke_width, token_y, visible};
+    use attention_explorer::core::views::lines::{
+        height, stroke_opacity, stroke_width, token_y, visible,
+    };
     assert_eq!(token_y(0, 9), 14.0);
     assert_eq!(token_y(8, 9), 174.0);
     assert_eq!(height(9), 188.0);

@@ -2,10 +2,10 @@
 //! limits, decides what undo keeps and merges, and whether the followed token is still there;
 //! the preset label follows the model.
 
-use attention_explorer::core::edit::{Document, Edit};
-use attention_explorer::core::link::DEFAULT_SEED;
+use attention_explorer::core::document::edit::{Document, Edit};
+use attention_explorer::core::model::presets::DEFAULT_SEED;
+use attention_explorer::core::model::presets::{dog, matching, raschka};
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
-use attention_explorer::core::presets::{dog, matching, raschka};
 
 const W_Q: Editable = Editable::Weight(0, Projection::Query);
 
@@ -182,7 +182,7 @@ fn mask_scale_and_open_are_undoable_and_the_preset_label_follows_the_model() {
 
 #[test]
 fn retyping_the_sentence_key_by_key_gives_the_example_back() {
-    use attention_explorer::core::trace::Trace;
+    use attention_explorer::core::forward::trace::Trace;
     let mut doc = Document::new(dog());
     let sentence = dog().sentence().to_owned();
     let mut followed = Some(6);
@@ -250,7 +250,7 @@ fn a_new_word_gets_a_row_no_other_word_has_and_a_word_typed_again_its_own() {
 
 #[test]
 fn training_steps_until_a_seal_are_one_undo_step() {
-    use attention_explorer::core::gradient::{Objective, Optimizer, Trainer};
+    use attention_explorer::core::training::{Objective, Optimizer, Trainer};
     let start = dog();
     let mut doc = Document::new(start.clone());
     let objective =
@@ -272,8 +272,8 @@ fn training_steps_until_a_seal_are_one_undo_step() {
 
 #[test]
 fn what_changes_nothing_says_so_exactly() {
-    use attention_explorer::core::edit::{apply, Changed};
-    use attention_explorer::core::history::History;
+    use attention_explorer::core::document::edit::{apply, Changed};
+    use attention_explorer::core::document::history::History;
     let (mut model, mut history, mut seed) = (dog(), History::default(), DEFAULT_SEED);
     let mut run = |edit| apply(&mut model, &mut history, &mut seed, edit).unwrap();
     // Undo and redo with nothing to take back, the same number typed again, the same block

@@ -3,15 +3,15 @@
 //! tolerance, tries and reveal; locks refuse the edits that would change them; results carry
 //! their xAPI statement.
 
-use attention_explorer::core::edit::{Document, Edit};
-use attention_explorer::core::exercise::{
+use attention_explorer::core::document::edit::{Document, Edit};
+use attention_explorer::core::formats::link::{params, read_link, Page, Part, Shown};
+use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::presets::dog;
+use attention_explorer::core::model::{Editable, Projection, Scale};
+use attention_explorer::core::teaching::exercise::{
     check, hint, is_right, predict, read_progress, result_json, write_progress, Bound, CellRef,
     Exercise, Exercises, Expected, Kind, Outcome, Progress, Verdict,
 };
-use attention_explorer::core::link::{params, read_link, Page, Part, Shown};
-use attention_explorer::core::model::{Editable, Projection, Scale};
-use attention_explorer::core::presets::dog;
-use attention_explorer::core::trace::Trace;
 
 const SHE: usize = 6;
 const DOG: usize = 1;
@@ -299,7 +299,7 @@ fn a_lock_refuses_the_edits_that_would_change_it() {
     // Another model, or another part drawn, is refused the same way.
     assert!(exercises
         .refusal(
-            &Edit::Open(Box::new(attention_explorer::core::presets::raschka())),
+            &Edit::Open(Box::new(attention_explorer::core::model::presets::raschka())),
             &model
         )
         .is_some());
@@ -453,10 +453,10 @@ fn progress_is_saved_as_lines_and_read_back() {
 
 #[test]
 fn a_link_with_exercises_opens_its_own_model_not_the_saved_work() {
-    use attention_explorer::core::link::{encode_model, opening};
+    use attention_explorer::core::formats::link::{encode_model, opening};
     let saved = format!(
         "m={}",
-        encode_model(&attention_explorer::core::presets::raschka(), None)
+        encode_model(&attention_explorer::core::model::presets::raschka(), None)
     );
     let opened = opening(read_link("ask=scores.0:6,1", ""), Some(&saved));
     assert!(!opened.restored);
@@ -467,7 +467,7 @@ fn a_link_with_exercises_opens_its_own_model_not_the_saved_work() {
 #[test]
 fn a_question_on_a_word_the_sentence_lost_says_so() {
     let (exercises, _) = read("ask=scores.0:6,1");
-    let mut doc = attention_explorer::core::edit::Document::new(dog());
+    let mut doc = attention_explorer::core::document::edit::Document::new(dog());
     doc.apply(Edit::Sentence("The dog fetched".into()), None)
         .unwrap();
     let question = exercises.list[0].question(&Trace::of(&doc.model));

@@ -4,10 +4,10 @@
 
 mod common;
 
-use attention_explorer::core::gradient::{gradients, train, Objective, Optimizer};
+use attention_explorer::core::formats::state::{read_state_value, state_value};
+use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::model::{Editable, Model, Projection};
-use attention_explorer::core::presets::dog;
-use attention_explorer::core::state::{read_state_value, state_value};
+use attention_explorer::core::training::{gradients, train, Objective, Optimizer};
 use common::{assert_close, fixture, matrix};
 use serde_json::Value;
 
@@ -266,13 +266,13 @@ fn a_target_fits_while_the_model_still_has_it_and_each_gradient_is_found_by_its_
     assert_eq!(g.of("scores", Some(1)), None);
     assert_eq!(g.of("embedded", Some(0)), None);
     // A shorter sentence loses "ball"'s place: the target no longer fits.
-    let mut history = attention_explorer::core::history::History::default();
+    let mut history = attention_explorer::core::document::history::History::default();
     let mut seed = 0;
-    attention_explorer::core::edit::apply(
+    attention_explorer::core::document::edit::apply(
         &mut model,
         &mut history,
         &mut seed,
-        attention_explorer::core::edit::Edit::Sentence("The dog".into()),
+        attention_explorer::core::document::edit::Edit::Sentence("The dog".into()),
     )
     .unwrap();
     assert!(!objective.fits(&model));
@@ -280,8 +280,9 @@ fn a_target_fits_while_the_model_still_has_it_and_each_gradient_is_found_by_its_
 
 #[test]
 fn optimisers_are_named_one_way_and_a_target_starts_at_the_second_key() {
-    use attention_explorer::core::gradient::second_key;
-    use attention_explorer::core::presets::{dog_untrained, DOG_SHE};
+    use attention_explorer::core::model::presets::DOG_SHE;
+    use attention_explorer::core::training::lab::dog_untrained;
+    use attention_explorer::core::training::second_key;
     assert_eq!(Optimizer::named(None, 0.1), Ok(Optimizer::Adam { lr: 0.1 }));
     assert_eq!(
         Optimizer::named(Some("sgd"), 1.0),
@@ -295,7 +296,7 @@ fn optimisers_are_named_one_way_and_a_target_starts_at_the_second_key() {
         .contains("positive"));
     assert!(Optimizer::named(None, f64::NAN).is_err());
     // "she" looks at "dog" most and at "ball" (4) second; a query out of range gets 0.
-    let t = attention_explorer::core::trace::Trace::of(&dog());
+    let t = attention_explorer::core::forward::trace::Trace::of(&dog());
     assert_eq!(second_key(&t.heads[0].weights, DOG_SHE, true), 4);
     assert_eq!(
         second_key(&t.heads[0].weights, 0, true),
@@ -326,7 +327,7 @@ fn dog_loud(factor: f64) -> Model {
 #[test]
 fn a_weight_that_underflows_to_zero_trains_from_a_finite_loss() {
     let model = dog_loud(30.0);
-    let trace = attention_explorer::core::trace::Trace::of(&model);
+    let trace = attention_explorer::core::forward::trace::Trace::of(&model);
     let weights = &trace.heads[0].weights;
     let (query, key) = (0..weights.nrows())
         .flat_map(|i| (0..weights.ncols()).map(move |j| (i, j)))
@@ -370,7 +371,7 @@ fn a_step_past_the_limits_is_refused_and_changes_nothing() {
         &model,
     )
     .unwrap();
-    let mut trainer = attention_explorer::core::gradient::Trainer::new(Optimizer::Sgd { lr: 1e9 });
+    let mut trainer = attention_explorer::core::training::Trainer::new(Optimizer::Sgd { lr: 1e9 });
     let mut after = model.clone();
     let refused = trainer.step(&mut after, &objective).unwrap_err();
     assert_eq!(after, model, "no number changed");
@@ -384,12 +385,12 @@ fn a_step_past_the_limits_is_refused_and_changes_nothing() {
     assert_eq!((run.losses.len(), run.model), (1, model.clone()));
     assert!(run.refused.is_some());
     // A model past the limits is refused by the reducer too.
-    let mut doc = attention_explorer::core::edit::Document::new(model.clone());
+    let mut doc = attention_explorer::core::document::edit::Document::new(model.clone());
     let mut wild = model.clone();
     wild.set(Editable::Weight(0, Projection::Key), 0, 0, 2e6);
     let e = doc
         .apply(
-            attention_explorer::core::edit::Edit::Train(Box::new(wild)),
+            attention_explorer::core::document::edit::Edit::Train(Box::new(wild)),
             None,
         )
         .unwrap_err();
@@ -399,7 +400,7 @@ fn a_step_past_the_limits_is_refused_and_changes_nothing() {
 
 #[test]
 fn a_gradient_in_words_never_says_about_zero() {
-    use attention_explorer::core::gradient::gradient_words;
+    use attention_explorer::core::training::gradient_words;
     let zero = gradient_words("W_query", (0, 1), 0.0, 4);
     assert!(zero.contains("does not change the loss"), "{zero}");
     assert!(!zero.contains("about 0"), "{zero}");
@@ -414,8 +415,8 @@ fn a_gradient_in_words_never_says_about_zero() {
 
 #[test]
 fn one_call_trains_at_most_a_couple_of_seconds_of_steps() {
-    use attention_explorer::core::gradient::max_steps;
     use attention_explorer::core::model::Dims;
+    use attention_explorer::core::training::max_steps;
     assert_eq!(max_steps(&dog()), 10_000);
     let at = |n_words: usize, heads: usize, d: usize, d_v: usize| {
         let sentence: Vec<String> = (0..n_words).map(|i| format!("w{i}")).collect();

@@ -1,6 +1,6 @@
 //! `core::heatmap`: the face a matrix opens with, cell colours equal to the tables', layout.
 
-use attention_explorer::core::heatmap::{
+use attention_explorer::core::views::heatmap::{
     cell_pixels, fit_label, parse_colour, Face, Heat, Layout, Palette,
 };
 use nalgebra::DMatrix;

@@ -1,8 +1,10 @@
 //! `core::history`: undo and redo round-trips, one step per typed number, the bounds.
 
-use attention_explorer::core::history::{model_bytes, EditKey, History, UNDO_BYTES, UNDO_DEPTH};
+use attention_explorer::core::document::history::{
+    model_bytes, EditKey, History, UNDO_BYTES, UNDO_DEPTH,
+};
+use attention_explorer::core::model::presets::{dog, raschka};
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
-use attention_explorer::core::presets::{dog, raschka};
 
 const W_Q: Editable = Editable::Weight(0, Projection::Query);
 

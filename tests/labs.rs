@@ -3,15 +3,17 @@
 
 mod common;
 
-use attention_explorer::core::labs::{allclose, most_attended, scaling_effects, MaskComparison};
+use attention_explorer::core::forward::trace::{attend, Trace};
+use attention_explorer::core::model::presets::{dog, raschka, raschka_multihead};
+use attention_explorer::core::model::torch_rng::TorchRng;
 use attention_explorer::core::model::{Head, Model, Scale};
-use attention_explorer::core::presets::{dog, raschka, raschka_multihead};
-use attention_explorer::core::sqrt_dk::{
+use attention_explorer::core::teaching::labs::{
+    allclose, most_attended, scaling_effects, MaskComparison,
+};
+use attention_explorer::core::teaching::sqrt_dk::{
     dk_at, entropy, log_fraction, plot_dks, slider_position, softmax_jacobian_norm,
     theory_variance, Sample, DK_MAX, DK_MIN, ROW_LEN, SEED_DEFAULT,
 };
-use attention_explorer::core::torch_rng::TorchRng;
-use attention_explorer::core::trace::{attend, Trace};
 use common::{assert_close, fixture, matrix};
 use nalgebra::DMatrix;
 
@@ -329,7 +331,7 @@ fn each_head_attends_to_its_own_key() {
 
 #[test]
 fn lab_figures_keep_four_significant_digits() {
-    use attention_explorer::core::labs::fmt_significant;
+    use attention_explorer::core::text::fmt_significant;
     assert_eq!(fmt_significant(0.9906599430863979, 4), "0.9907");
     assert_eq!(fmt_significant(63.40223635752947, 4), "63.40");
     assert_eq!(fmt_significant(0.003871885955990336, 4), "0.003872");
@@ -341,8 +343,8 @@ fn lab_figures_keep_four_significant_digits() {
 
 #[test]
 fn under_the_mask_the_scaling_table_reads_only_what_the_softmax_sees() {
-    use attention_explorer::core::labs::uniform_top_weight;
-    use attention_explorer::core::presets::dog;
+    use attention_explorer::core::model::presets::dog;
+    use attention_explorer::core::teaching::labs::uniform_top_weight;
     let model = dog();
     let effects = scaling_effects(&Trace::of(&model), true);
     let none = effects.iter().find(|e| e.scale == Scale::None).unwrap();

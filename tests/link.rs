@@ -2,17 +2,17 @@
 //! with a message, and the view settings survive a round trip.
 #![cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
 
-use attention_explorer::core::gradient::{Optimizer, Param, Target};
-use attention_explorer::core::heatmap::Face;
-use attention_explorer::core::link::{
+use attention_explorer::core::formats::link::{
     base64url, decode_model, encode_model, from_base64url, opening, params, read_link, snippet,
     write_fragment, Controls, Embed, Page, Part, Shown, Theme, MAX_LINK_CHARS, PARAMS,
 };
+use attention_explorer::core::formats::state::{write_state, MAX_STATE_BYTES};
+use attention_explorer::core::model::presets::{preset, PRESETS, RASCHKA_SEED};
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
-use attention_explorer::core::pipeline::Step;
-use attention_explorer::core::presets::{preset, PRESETS, RASCHKA_SEED};
-use attention_explorer::core::state::{write_state, MAX_STATE_BYTES};
-use attention_explorer::core::training::Setup;
+use attention_explorer::core::training::lab::Setup;
+use attention_explorer::core::training::{Optimizer, Param, Target};
+use attention_explorer::core::views::heatmap::Face;
+use attention_explorer::core::views::pipeline::Step;
 use miniz_oxide::deflate::compress_to_vec;
 use nalgebra::DMatrix;
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! `core::model`: shapes, edits, resizing and sentence changes.
 
+use attention_explorer::core::model::presets::{raschka, raschka_multihead, RASCHKA_SEED};
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
-use attention_explorer::core::presets::{raschka, raschka_multihead, RASCHKA_SEED};
 
 #[test]
 fn both_raschka_presets_draw_query_and_key_first() {

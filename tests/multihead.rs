@@ -8,15 +8,15 @@ mod common;
 
 use std::process::Command;
 
-use attention_explorer::core::gradient::{gradients, Objective};
-use attention_explorer::core::model::{seeded_biases, seeded_output, Editable, Model, Projection};
-use attention_explorer::core::multihead::{
+use attention_explorer::core::formats::multihead::{
     import_into, read_safetensors, read_state_dict_json, read_torch_file, state_dict_of_value,
     to_state_dict, torch_file,
 };
-use attention_explorer::core::presets::dog;
-use attention_explorer::core::state::{read_state, write_state};
-use attention_explorer::core::trace::Trace;
+use attention_explorer::core::formats::state::{read_state, write_state};
+use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::presets::dog;
+use attention_explorer::core::model::{seeded_biases, seeded_output, Editable, Model, Projection};
+use attention_explorer::core::training::{gradients, Objective};
 use common::{assert_close, fixture, matrix};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -369,7 +369,7 @@ fn the_pytorch_script_of_an_imported_module_computes_the_same_output() {
 
 #[test]
 fn new_random_projections_keep_the_biases_and_the_output_projection() {
-    use attention_explorer::core::training::scrambled;
+    use attention_explorer::core::training::lab::scrambled;
     let model = read_torch_file(&cases()[1]["torch"].to_string()).unwrap();
     let fresh = scrambled(&model, 5);
     assert!(fresh.has_biases() && fresh.output().is_some());
@@ -386,7 +386,7 @@ fn new_random_projections_keep_the_biases_and_the_output_projection() {
 
 #[test]
 fn re_initialising_draws_the_output_projection_of_the_same_shape() {
-    use attention_explorer::core::edit::{Document, Edit};
+    use attention_explorer::core::document::edit::{Document, Edit};
     // bias=False: no in_proj_bias, no out_proj.bias.
     let model = read_torch_file(&cases()[2]["torch"].to_string()).unwrap();
     assert!(model.output().unwrap().b_output.is_none());

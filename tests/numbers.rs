@@ -1,6 +1,8 @@
 //! `core::numbers`: reading typed cells and pasted blocks.
 
-use attention_explorer::core::numbers::{read_block, read_cell, CellText, MAX_PASTE_CHARS};
+use attention_explorer::core::document::numbers::{
+    read_block, read_cell, CellText, MAX_PASTE_CHARS,
+};
 
 #[test]
 fn cells_that_are_numbers() {
@@ -130,7 +132,7 @@ fn the_paste_catalogue() {
 #[cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
 mod properties {
     use super::*;
-    use attention_explorer::core::state::MAX_ABS_VALUE;
+    use attention_explorer::core::model::limits::MAX_ABS_VALUE;
     use proptest::prelude::*;
 
     fn number() -> impl Strategy<Value = f64> {
@@ -183,7 +185,7 @@ mod properties {
 
 #[test]
 fn the_size_field_catalogue() {
-    use attention_explorer::core::numbers::read_whole;
+    use attention_explorer::core::document::numbers::read_whole;
     assert_eq!(read_whole(" 4 ", 1, 128), Ok(4));
     assert_eq!(read_whole("4.0", 1, 128), Ok(4));
     assert_eq!(read_whole("1e2", 1, 128), Ok(100));

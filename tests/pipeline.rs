@@ -1,11 +1,11 @@
 //! `core::pipeline`: the one catalogue the URL, the report, the walk and the page read.
 
-use attention_explorer::core::pipeline::{
+use attention_explorer::core::formats::report::trace_json;
+use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::presets::dog;
+use attention_explorer::core::views::pipeline::{
     head_matrices, matrix, stops, Axes, Lab, Shape, Step, Stop, MATRICES,
 };
-use attention_explorer::core::presets::dog;
-use attention_explorer::core::report::trace_json;
-use attention_explorer::core::trace::Trace;
 
 #[test]
 fn steps_have_one_key_number_and_id_each_in_pipeline_order() {

@@ -9,16 +9,16 @@ mod common;
 
 use std::process::Command;
 
-use attention_explorer::core::gradient::{gradients, Objective};
+use attention_explorer::core::formats::state::{read_state, write_state};
+use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::positions::{rotate_from, Positions, Rope};
+use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
-use attention_explorer::core::order::{
+use attention_explorer::core::teaching::order::{
     both_conventions, largest_weight_difference, order, output_moves, reordered, rope_shift_diff,
     Reorder,
 };
-use attention_explorer::core::positions::{rotate_from, Positions, Rope};
-use attention_explorer::core::presets::dog;
-use attention_explorer::core::state::{read_state, write_state};
-use attention_explorer::core::trace::Trace;
+use attention_explorer::core::training::{gradients, Objective};
 use common::{assert_close, fixture, matrix};
 use nalgebra::DMatrix;
 use proptest::prelude::*;
@@ -61,7 +61,7 @@ fn check(c: usize, trace: &Value, case: &Value) {
 fn every_kind_equals_pytorch_in_the_core_and_the_command() {
     for (c, case) in cases().iter().enumerate() {
         let model = read_state(&case["state"].to_string()).expect("the fixture reads");
-        let trace = attention_explorer::core::report::trace_json(&Trace::of(&model));
+        let trace = attention_explorer::core::formats::report::trace_json(&Trace::of(&model));
         check(c, &trace, case);
         // A written state reads back to the same model.
         assert_eq!(read_state(&write_state(&model)).unwrap(), model, "case {c}");
@@ -345,7 +345,7 @@ fn the_pytorch_script_of_every_kind_computes_the_same_output() {
 
 #[test]
 fn adam_steps_past_a_matrix_without_a_gradient() {
-    use attention_explorer::core::gradient::{train, Optimizer};
+    use attention_explorer::core::training::{train, Optimizer};
     // W_output gets no gradient from an attention target; the learned table after it still trains.
     let model = dog()
         .with_positions_of("learned", 1e4, 2)
@@ -378,8 +378,8 @@ fn positions_do_not_go_out_as_a_multihead_attention() {
             1,
         )
         .unwrap();
-    assert!(attention_explorer::core::multihead::to_state_dict(&model).is_ok());
+    assert!(attention_explorer::core::formats::multihead::to_state_dict(&model).is_ok());
     let model = model.with_positions_of("sinusoidal", 1e4, 1).unwrap();
-    let err = attention_explorer::core::multihead::to_state_dict(&model).unwrap_err();
+    let err = attention_explorer::core::formats::multihead::to_state_dict(&model).unwrap_err();
     assert!(err.contains("no positions"), "{err}");
 }

@@ -3,11 +3,12 @@
 
 mod common;
 
-use attention_explorer::core::presets::{
+use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::presets::{
     dog, followed_by_default, preset, raschka, raschka_multihead, DOG_SENTENCE, PRESETS,
     RASCHKA_SENTENCE,
 };
-use attention_explorer::core::trace::{fmt, Trace};
+use attention_explorer::core::text::fmt;
 use common::{fixture, matrix};
 use nalgebra::DMatrix;
 
@@ -163,8 +164,8 @@ fn presets_are_found_by_name() {
 
 #[test]
 fn each_preset_names_its_sentence_and_is_recognised_until_edited() {
+    use attention_explorer::core::model::presets::{built, matching, PRESETS};
     use attention_explorer::core::model::Editable;
-    use attention_explorer::core::presets::{built, matching, PRESETS};
     for (i, p) in PRESETS.iter().enumerate() {
         let model = (p.build)();
         assert_eq!(p.sentence, model.sentence(), "{}", p.name);

@@ -1,9 +1,9 @@
 //! Properties of `core::trace` and `core::softmax` on random models (proptest).
 #![cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
 
+use attention_explorer::core::forward::softmax::softmax_rows;
+use attention_explorer::core::forward::trace::attend;
 use attention_explorer::core::model::{Head, Scale};
-use attention_explorer::core::softmax::softmax_rows;
-use attention_explorer::core::trace::attend;
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 

@@ -1,8 +1,8 @@
 //! "Copy as PyTorch": the script's text for a preset, and floats Python reads back exactly.
 
+use attention_explorer::core::formats::pytorch::pytorch_script;
+use attention_explorer::core::model::presets::preset;
 use attention_explorer::core::model::{Editable, Projection};
-use attention_explorer::core::presets::preset;
-use attention_explorer::core::pytorch::pytorch_script;
 
 const DOG: &str = "tests/fixtures/pytorch/dog.py";
 
@@ -38,7 +38,7 @@ fn every_number_is_a_python_float_literal_that_round_trips() {
 
 #[test]
 fn with_an_objective_the_script_takes_the_loss_and_prints_every_grad() {
-    use attention_explorer::core::gradient::Objective;
+    use attention_explorer::core::training::Objective;
     let model = preset("dog").unwrap();
     let objective =
         Objective::read(r#"{"attend": [{"head": 0, "query": 6, "key": 4}]}"#, &model).unwrap();

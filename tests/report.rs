@@ -1,6 +1,6 @@
 //! The CSV export of a matrix.
 
-use attention_explorer::core::report::matrix_csv;
+use attention_explorer::core::formats::report::matrix_csv;
 use nalgebra::DMatrix;
 
 #[test]

@@ -2,7 +2,9 @@
 //! them, the manifest names one SCO and every file, the launch page opens the exercise, and the
 //! zip reads back entry for entry.
 
-use attention_explorer::core::scorm::{launch_page, manifest, references, with_adapter, zip};
+use attention_explorer::core::formats::scorm::{
+    launch_page, manifest, references, with_adapter, zip,
+};
 
 #[test]
 fn the_app_s_files_are_followed_from_index_html_and_its_scripts() {

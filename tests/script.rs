@@ -1,8 +1,8 @@
 //! `core::script`: what a scripted `edit` may change, and the messages it gets otherwise.
 
+use attention_explorer::core::document::script::{check_value, locate_edit};
+use attention_explorer::core::model::presets::{dog, raschka_multihead};
 use attention_explorer::core::model::{Editable, Projection};
-use attention_explorer::core::presets::{dog, raschka_multihead};
-use attention_explorer::core::script::{check_value, locate_edit};
 
 #[test]
 fn names_heads_and_positions_are_located() {

@@ -1,8 +1,9 @@
 //! `core::state`: the saved-state format round-trips, and every malformed input is refused with a
 //! message naming the field.
 
-use attention_explorer::core::presets::{dog, raschka, raschka_multihead};
-use attention_explorer::core::state::{read_state, write_state, MAX_DIM, MAX_HEADS, MAX_TOKENS};
+use attention_explorer::core::formats::state::{read_state, write_state};
+use attention_explorer::core::model::limits::{MAX_DIM, MAX_HEADS, MAX_TOKENS};
+use attention_explorer::core::model::presets::{dog, raschka, raschka_multihead};
 use serde_json::{json, Value};
 
 fn valid() -> Value {
@@ -210,8 +211,8 @@ fn the_error_reads_as_field_then_problem() {
 /// past [`MAX_STATE_BYTES`] is refused before parsing.
 #[test]
 fn the_largest_state_fits_and_more_is_refused_unread() {
+    use attention_explorer::core::formats::state::MAX_STATE_BYTES;
     use attention_explorer::core::model::{Dims, Model, Scale};
-    use attention_explorer::core::state::MAX_STATE_BYTES;
     let words: Vec<String> = (0..MAX_TOKENS).map(|i| format!("w{i:02}")).collect();
     let dims = Dims {
         d_in: MAX_DIM,

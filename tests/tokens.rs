@@ -1,6 +1,6 @@
 //! `core::tokens`: the Raschka tutorial's tokenisation.
 
-use attention_explorer::core::tokens::{invisible_characters, Tokens};
+use attention_explorer::core::model::tokens::{invisible_characters, Tokens};
 
 #[test]
 fn raschka_sentence() {

@@ -2,7 +2,7 @@
 
 mod common;
 
-use attention_explorer::core::torch_rng::TorchRng;
+use attention_explorer::core::model::torch_rng::TorchRng;
 use common::fixture;
 
 fn floats(v: &serde_json::Value) -> Vec<f64> {

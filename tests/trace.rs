@@ -2,10 +2,10 @@
 
 mod common;
 
+use attention_explorer::core::forward::softmax::softmax_rows;
+use attention_explorer::core::forward::trace::{attend, concat_columns, Trace};
+use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::model::{Head, Scale};
-use attention_explorer::core::presets::dog;
-use attention_explorer::core::softmax::softmax_rows;
-use attention_explorer::core::trace::{attend, concat_columns, Trace};
 use common::{assert_close, fixture, matrix};
 
 const TOL: f64 = 1e-9;
@@ -142,7 +142,7 @@ fn context_terms_spell_out_the_weighted_sum() {
 #[test]
 fn refresh_recomputes_only_what_an_edit_touched_and_equals_a_full_trace() {
     use attention_explorer::core::model::{Editable, Projection};
-    let mut model = attention_explorer::core::presets::raschka_multihead();
+    let mut model = attention_explorer::core::model::presets::raschka_multihead();
     let (first, changed) = Trace::refresh(None, &model);
     assert!(changed);
     // Writing the same number changes nothing downstream.

@@ -1,14 +1,15 @@
 //! The training lab's core: its settings in the link, its loss curves, and the race of the
 //! scalings on the shipped example (issue 16).
 
-use attention_explorer::core::gradient::{gradients, train, Goal, Optimizer, Param, Target};
-use attention_explorer::core::link::{read_link, write_fragment};
+use attention_explorer::core::formats::link::{read_link, write_fragment};
+use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::presets::{dog, DOG_SHE};
 use attention_explorer::core::model::{Projection, Scale};
-use attention_explorer::core::presets::{dog, dog_untrained, DOG_SHE};
-use attention_explorer::core::trace::Trace;
-use attention_explorer::core::training::{
+use attention_explorer::core::training::lab::dog_untrained;
+use attention_explorer::core::training::lab::{
     loss_curves, race, race_example, race_words, scrambled, Setup, MAX_POINTS, RACE_STEPS,
 };
+use attention_explorer::core::training::{gradients, train, Goal, Optimizer, Param, Target};
 
 #[test]
 fn the_lab_s_setting_goes_into_the_link_and_back() {

@@ -6,13 +6,13 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use attention_explorer::core::edit::Edit;
-use attention_explorer::core::heatmap::{Heat, Layout, Palette};
-use attention_explorer::core::link::{Controls as Level, Shown};
+use attention_explorer::core::document::edit::Edit;
+use attention_explorer::core::formats::link::{Controls as Level, Shown};
+use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::model::{Editable, Model, Projection};
-use attention_explorer::core::pipeline::Step;
-use attention_explorer::core::presets::dog;
-use attention_explorer::core::trace::Trace;
+use attention_explorer::core::views::heatmap::{Heat, Layout, Palette};
+use attention_explorer::core::views::pipeline::Step;
 use attention_explorer::ui::app::App;
 use attention_explorer::ui::controls::Controls;
 use attention_explorer::ui::matrix::heatmap::text_width;
@@ -185,7 +185,7 @@ async fn a_focused_cell_keeps_its_raw_text_and_garbage_is_flagged() {
         .unwrap();
     assert!(message.contains("“abc” is not a number"), "{message}");
     // The "1" typed on the way is not kept: the number from before the typing is in use again.
-    let kept = attention_explorer::core::trace::fmt(before, 4);
+    let kept = attention_explorer::core::text::fmt(before, 4);
     assert!(
         message.contains(&format!("still using {kept}.")),
         "{message}"
@@ -646,7 +646,7 @@ async fn the_picker_says_your_own_after_an_edit_and_names_the_preset_after_undo(
 #[wasm_bindgen_test]
 async fn the_caption_and_the_heads_picture_name_the_same_key_on_a_tie() {
     // Two heads whose queries are all zero: every score is 0, every row of weights uniform.
-    let mut model = attention_explorer::core::presets::preset("raschka-multihead").unwrap();
+    let mut model = attention_explorer::core::model::presets::preset("raschka-multihead").unwrap();
     for h in 0..model.heads().len() {
         let w = model.heads()[h].w_query.clone();
         for i in 0..w.nrows() {

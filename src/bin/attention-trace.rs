@@ -9,12 +9,12 @@
 use std::io::Read;
 use std::process::ExitCode;
 
-use attention_explorer::core::gradient::{gradients, train, Objective, Optimizer, DEFAULT_LR};
-use attention_explorer::core::multihead::{read_torch_file, torch_file};
-use attention_explorer::core::presets::{preset, PRESETS};
-use attention_explorer::core::report::{gradients_json, trace_json, trace_markdown};
-use attention_explorer::core::state::{read_state, state_value, write_state};
-use attention_explorer::core::trace::Trace;
+use attention_explorer::core::formats::multihead::{read_torch_file, torch_file};
+use attention_explorer::core::formats::report::{gradients_json, trace_json, trace_markdown};
+use attention_explorer::core::formats::state::{read_state, state_value, write_state};
+use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::presets::{preset, PRESETS};
+use attention_explorer::core::training::{gradients, train, Objective, Optimizer, DEFAULT_LR};
 
 const USAGE: &str = "usage: attention-trace [--preset NAME | --state FILE | --from-torch FILE]
                        [--format json|markdown|state] [--to-torch]

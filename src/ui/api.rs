@@ -6,11 +6,11 @@ use js_sys::{Object, Reflect, JSON};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::core::edit::Edit;
-use crate::core::gradient::{gradients, max_steps, train, Objective, Optimizer, DEFAULT_LR};
-use crate::core::report::{gradients_json, trace_json};
-use crate::core::script::locate_edit;
-use crate::core::state::write_state;
+use crate::core::document::edit::Edit;
+use crate::core::document::script::locate_edit;
+use crate::core::formats::report::{gradients_json, trace_json};
+use crate::core::formats::state::write_state;
+use crate::core::training::{gradients, max_steps, train, Objective, Optimizer, DEFAULT_LR};
 use crate::ui::share;
 use crate::ui::state::AppState;
 

@@ -3,9 +3,9 @@
 
 use leptos::prelude::*;
 
-use crate::core::link::{opening, Link};
-use crate::core::pipeline::Step;
-use crate::core::presets::PRESETS;
+use crate::core::formats::link::{opening, Link};
+use crate::core::model::presets::PRESETS;
+use crate::core::views::pipeline::Step;
 use crate::ui::controls::Controls;
 use crate::ui::exercises::engine::exercise_engine;
 use crate::ui::on_demand::{Loaded, Opening};

@@ -5,10 +5,10 @@
 
 use leptos::prelude::*;
 
-use crate::core::exercise::{lockable, Exercises, Kind};
-use crate::core::link::{params, snippet, Embed, Page, Part};
+use crate::core::formats::link::{params, snippet, Embed, Page, Part};
+use crate::core::formats::scorm;
 use crate::core::model::Editable;
-use crate::core::scorm;
+use crate::core::teaching::exercise::{lockable, Exercises, Kind};
 use crate::ui::export::download_bytes;
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::share::{fragment_now, page_url};

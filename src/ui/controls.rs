@@ -2,13 +2,14 @@
 
 use leptos::prelude::*;
 
-use crate::core::edit::Edit;
-use crate::core::history::History;
-use crate::core::link::{Controls as Level, MAX_DECIMALS};
+use crate::core::document::edit::Edit;
+use crate::core::document::history::History;
+use crate::core::formats::link::{Controls as Level, MAX_DECIMALS};
+use crate::core::formats::state::write_state;
+use crate::core::model::limits::{MAX_DIM, MAX_HEADS};
+use crate::core::model::positions::DEFAULT_BASE;
+use crate::core::model::presets::PRESETS;
 use crate::core::model::{Dims, Model, Scale};
-use crate::core::positions::DEFAULT_BASE;
-use crate::core::presets::PRESETS;
-use crate::core::state::{write_state, MAX_DIM, MAX_HEADS};
 use crate::ui::author::AuthorButton;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};

@@ -15,8 +15,8 @@ use js_sys::{Object, Reflect};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::core::link::{params, snippet, Controls, Embed, Page, Part, Shown, Theme};
-use crate::core::pipeline::{in_order, Step};
+use crate::core::formats::link::{params, snippet, Controls, Embed, Page, Part, Shown, Theme};
+use crate::core::views::pipeline::{in_order, Step};
 use crate::ui::api;
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::share::{self, model_code, page_url};

@@ -5,9 +5,9 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::core::pytorch::pytorch_script;
-use crate::core::report::trace_json;
-use crate::core::state::write_state;
+use crate::core::formats::pytorch::pytorch_script;
+use crate::core::formats::report::trace_json;
+use crate::core::formats::state::write_state;
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::use_app;
 

@@ -3,7 +3,7 @@
 use leptos::html::Input;
 use leptos::prelude::*;
 
-use crate::core::numbers::read_whole;
+use crate::core::document::numbers::read_whole;
 
 /// A whole-number field that keeps the last good value while its text is wrong: the text stays
 /// as typed, marked invalid, with a message naming the allowed range, until it is corrected or

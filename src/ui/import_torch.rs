@@ -6,11 +6,11 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::core::edit::Edit;
-use crate::core::multihead::{
+use crate::core::document::edit::Edit;
+use crate::core::formats::multihead::{
     import_into, read_safetensors, read_state_dict_json, StateDict, PYTHON_SNIPPET,
 };
-use crate::core::state::MAX_HEADS;
+use crate::core::model::limits::MAX_HEADS;
 use crate::ui::fields::{accept, IntegerField};
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::{use_app, AppState};

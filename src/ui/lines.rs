@@ -3,11 +3,11 @@
 
 use leptos::prelude::*;
 
-use crate::core::labs::largest;
-use crate::core::lines::{
+use crate::core::teaching::labs::largest;
+use crate::core::text::fmt;
+use crate::core::views::lines::{
     font_px, height, stroke_opacity, stroke_width, token_y, visible, KEY_X, QUERY_X, WIDTH,
 };
-use crate::core::trace::fmt;
 use crate::ui::state::use_app;
 
 /// One head's weights from the followed token (the last one until the learner picks another).

@@ -1,5 +1,5 @@
 //! The page's URL and the learner's saved work: the only code that touches `location`, `history`
-//! and `localStorage`. What a link means is [`crate::core::link`]'s business; this reads the
+//! and `localStorage`. What a link means is [`crate::core::formats::link`]'s business; this reads the
 //! address, and writes the state back into its fragment (and into storage) a moment after the
 //! last change, so typing costs nothing per keystroke.
 
@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::core::exercise::{read_progress, write_progress, Progress};
-use crate::core::link::{encode_model, read_link, write_fragment, Link, MAX_LINK_CHARS};
+use crate::core::formats::link::{encode_model, read_link, write_fragment, Link, MAX_LINK_CHARS};
 use crate::core::model::{Dims, Model};
+use crate::core::teaching::exercise::{read_progress, write_progress, Progress};
 use crate::ui::state::AppState;
 
 /// How long the page waits after the last change before writing the URL and saving.

@@ -8,17 +8,18 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::edit::{self, Edit};
-use crate::core::gradient::{gradients, Gradients, Objective};
-use crate::core::heatmap::{Face, Palette};
-use crate::core::history::History;
-use crate::core::link::{Link, Shown, DEFAULT_DECIMALS, DEFAULT_SEED};
+use crate::core::document::edit::{self, Edit};
+use crate::core::document::history::History;
+use crate::core::formats::link::{Link, Shown, DEFAULT_DECIMALS};
+use crate::core::forward::trace::Trace;
+use crate::core::model::presets::DEFAULT_SEED;
+use crate::core::model::presets::{followed_by_default, matching, preset_named};
 use crate::core::model::{Editable, Model};
-use crate::core::pipeline::{stops, Lab, Pick, Shape, Step, Stop};
-use crate::core::presets::{followed_by_default, matching, preset_named};
-use crate::core::sqrt_dk;
-use crate::core::trace::Trace;
-use crate::core::training::Setup;
+use crate::core::teaching::sqrt_dk;
+use crate::core::training::lab::Setup;
+use crate::core::training::{gradients, Gradients, Objective};
+use crate::core::views::heatmap::{Face, Palette};
+use crate::core::views::pipeline::{stops, Lab, Pick, Shape, Step, Stop};
 use crate::ui::exercises::ExerciseState;
 use crate::ui::theme;
 
@@ -408,7 +409,7 @@ impl AppState {
     /// message says why. Every way a state comes in (the load box, a file, the scripting API
     /// and its postMessage twin) goes through here.
     pub fn load_state(self, json: &str) -> Result<(), String> {
-        let model = crate::core::state::read_state(json).map_err(|e| e.to_string())?;
+        let model = crate::core::formats::state::read_state(json).map_err(|e| e.to_string())?;
         self.apply(Edit::Open(Box::new(model)))
     }
 

@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::core::heatmap::Palette;
-use crate::core::link::Theme;
+use crate::core::formats::link::Theme;
+use crate::core::views::heatmap::Palette;
 
 const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
 

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::core::edit::Edit;
+use crate::core::document::edit::Edit;
 use crate::ui::state::AppState;
 
 /// Listens for the undo and redo keys for as long as the page lives.

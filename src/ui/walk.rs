@@ -5,7 +5,7 @@ use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::core::pipeline::{stops, Shape, Stop};
+use crate::core::views::pipeline::{stops, Shape, Stop};
 use crate::ui::scroll::scroll_to;
 use crate::ui::state::use_app;
 use crate::ui::{labs, steps};

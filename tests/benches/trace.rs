@@ -4,10 +4,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::limits::{MAX_HEADS, MAX_TOKENS};
+use attention_explorer::core::model::presets::{dog, raschka_multihead};
 use attention_explorer::core::model::{Dims, Model, Scale};
-use attention_explorer::core::presets::{dog, raschka_multihead};
-use attention_explorer::core::state::{MAX_HEADS, MAX_TOKENS};
-use attention_explorer::core::trace::Trace;
 
 fn sentence(n: usize) -> String {
     (0..n)

@@ -6,10 +6,11 @@ use std::hint::black_box;
 use std::process::Command;
 use std::time::Instant;
 
-use attention_explorer::core::gradient::{Objective, Optimizer, Trainer};
+use attention_explorer::core::formats::state::write_state;
+use attention_explorer::core::model::limits::{MAX_HEADS, MAX_TOKENS};
+use attention_explorer::core::model::presets::{dog, raschka};
 use attention_explorer::core::model::{Dims, Model, Scale};
-use attention_explorer::core::presets::{dog, raschka};
-use attention_explorer::core::state::{write_state, MAX_HEADS, MAX_TOKENS};
+use attention_explorer::core::training::{Objective, Optimizer, Trainer};
 
 fn sentence(n: usize) -> String {
     (0..n)

@@ -89,7 +89,7 @@ pub fn torch_output(model: &attention_explorer::core::model::Model) -> Option<DM
         eprintln!("SKIPPED: {python} has no torch (set PYTHON to one that does)");
         return None;
     }
-    let script = attention_explorer::core::pytorch::pytorch_script(model, None)
+    let script = attention_explorer::core::formats::pytorch::pytorch_script(model, None)
         + "import json\nprint('JSON', json.dumps(output.tolist()))\n";
     let out = Command::new(&python)
         .args(["-c", &script])

@@ -5,10 +5,10 @@
 
 use leptos::prelude::*;
 
-use crate::core::exercise::{Exercise, Outcome, Progress, PREDICTED};
-use crate::core::pipeline::Step;
-use crate::core::softmax::is_future;
-use crate::core::trace::fmt;
+use crate::core::forward::softmax::is_future;
+use crate::core::teaching::exercise::{Exercise, Outcome, Progress, PREDICTED};
+use crate::core::text::fmt;
+use crate::core::views::pipeline::Step;
 use crate::ui::exercises::ExerciseState;
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::{use_app, AppState, Detail};

@@ -1,14 +1,14 @@
 //! The exercises' part of the store: the link's exercises (fixed for the page), each one's
 //! progress, what each card last said, and the edits made so far (a goal counts them). The
-//! checking rule is [`crate::core::exercise`]'s; `cards` shows them; `share` saves the progress,
+//! checking rule is [`crate::core::teaching::exercise`]'s; `cards` shows them; `share` saves the progress,
 //! `embed` posts the results.
 
 use leptos::prelude::*;
 
-use crate::core::exercise::{
+use crate::core::forward::trace::Trace;
+use crate::core::teaching::exercise::{
     self, twins, CellRef, Exercise, Exercises, Kind, Outcome, Progress, Verdict, PREDICTED,
 };
-use crate::core::trace::Trace;
 
 pub mod cards;
 pub mod engine;

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::pipeline::Lab;
+use crate::core::views::pipeline::Lab;
 use crate::ui::state::use_app;
 
 /// What the page says about a lab; each lab's file holds its own, beside its view.
@@ -49,7 +49,7 @@ pub fn Stat(
 ) -> impl IntoView {
     view! {
         <span class="stat" data-stat=name data-value=move || value.get().to_string()>
-            {move || crate::core::labs::fmt_significant(value.get(), 4)}
+            {move || crate::core::text::fmt_significant(value.get(), 4)}
         </span>
     }
 }

@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::core::labs::most_attended;
-use crate::core::trace::fmt;
+use crate::core::teaching::labs::most_attended;
+use crate::core::text::fmt;
 use crate::ui::state::use_app;
 
 /// Shown inside the output step (which is there only with several heads).

@@ -5,8 +5,8 @@ use leptos::html::Div;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::heatmap::{Heat, NUMBERS_MAX_SIDE};
-use crate::core::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
+use crate::core::teaching::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
+use crate::core::views::heatmap::{Heat, NUMBERS_MAX_SIDE};
 use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::labs::frame::{LabText, RangeField, Stat};
 use crate::ui::matrix::spec::QUERY_BY_KEY;

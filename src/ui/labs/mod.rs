@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::pipeline::Lab;
+use crate::core::views::pipeline::Lab;
 use crate::ui::on_demand::{chunk, LoadedNear, Loading};
 use frame::{LabSection, LabText};
 

@@ -5,14 +5,14 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::heatmap::Heat;
-use crate::core::labs::fmt_significant;
+use crate::core::forward::trace::Trace;
 use crate::core::model::Model;
-use crate::core::order::{
+use crate::core::teaching::order::{
     both_conventions, largest_weight_difference, order, output_moves, reordered, rope_shift_diff,
     Reorder,
 };
-use crate::core::trace::Trace;
+use crate::core::text::fmt_significant;
+use crate::core::views::heatmap::Heat;
 use crate::ui::in_view::in_view;
 use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::matrix::MatrixView;

@@ -7,7 +7,7 @@ use leptos::html::P;
 use leptos::prelude::*;
 
 use crate::core::model::Scale;
-use crate::core::sqrt_dk::{
+use crate::core::teaching::sqrt_dk::{
     dk_at, log_fraction, plot_dks, slider_position, theory_variance, RowStats, Sample, DK_MAX,
     DK_MIN, PAIRS, ROWS, ROW_LEN,
 };
@@ -126,7 +126,7 @@ pub fn SqrtDkLab() -> impl IntoView {
                     size() / PAIRS,
                     size(),
                     1.0 / ROW_LEN as f64,
-                    crate::core::labs::fmt_significant((ROW_LEN as f64).ln(), 4),
+                    crate::core::text::fmt_significant((ROW_LEN as f64).ln(), 4),
                 )}
             </p>
             <Show

@@ -5,8 +5,8 @@ use leptos::ev;
 use leptos::html::Input;
 use leptos::prelude::*;
 
-use crate::core::numbers::{read_block, read_cell, CellText};
-use crate::core::trace::fmt;
+use crate::core::document::numbers::{read_block, read_cell, CellText};
+use crate::core::text::fmt;
 use crate::ui::matrix::keyboard;
 use crate::ui::matrix::spec::CellView;
 use crate::ui::state::CellEditor;

@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::gradient::gradient_words;
-use crate::core::heatmap::Heat;
+use crate::core::training::gradient_words;
+use crate::core::views::heatmap::Heat;
 use crate::ui::matrix::spec::MatrixSpec;
 use crate::ui::matrix::table::MatrixTable;
 

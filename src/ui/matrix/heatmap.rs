@@ -1,6 +1,6 @@
 //! The heat-map face of a matrix: one `<canvas>`, one coloured rectangle per cell, labels, a
 //! legend, and a cursor to read, explain or edit any cell with the mouse or the keyboard. The
-//! colours and positions come from [`crate::core::heatmap`]; this file only draws and listens.
+//! colours and positions come from [`crate::core::views::heatmap`]; this file only draws and listens.
 
 use leptos::ev;
 use leptos::html::Canvas;
@@ -10,9 +10,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::Clamped;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, HtmlInputElement, ImageData};
 
-use crate::core::cursor::{cell_key, moved, place, CellKey};
-use crate::core::heatmap::{cell_pixels, fit_label, Heat, Layout, Palette, Rgb, LABEL_FONT_PX};
-use crate::core::trace::fmt;
+use crate::core::text::fmt;
+use crate::core::views::cursor::{cell_key, moved, place, CellKey};
+use crate::core::views::heatmap::{
+    cell_pixels, fit_label, Heat, Layout, Palette, Rgb, LABEL_FONT_PX,
+};
 use crate::ui::in_view::Painting;
 use crate::ui::matrix::cell_input::CellInput;
 use crate::ui::matrix::spec::{CellView, MatrixSpec, QUERY_BY_KEY};

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::JsCast;
 
-use crate::core::cursor::{cell_key, CellKey};
+use crate::core::views::cursor::{cell_key, CellKey};
 use web_sys::{Element, HtmlElement, HtmlInputElement, KeyboardEvent};
 
 /// The cell `dr` rows and `dc` columns away from `cell` in the same table.

@@ -6,9 +6,9 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::exercise::CellRef;
-use crate::core::heatmap::{Face, Heat};
-use crate::core::report::matrix_csv;
+use crate::core::formats::report::matrix_csv;
+use crate::core::teaching::exercise::CellRef;
+use crate::core::views::heatmap::{Face, Heat};
 use crate::ui::exercises::{Cover, ExerciseState};
 use crate::ui::export::download;
 use crate::ui::state::{use_look, CellEditor, GradientOf};

@@ -4,8 +4,8 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::heatmap::Heat;
-use crate::core::trace::fmt;
+use crate::core::text::fmt;
+use crate::core::views::heatmap::Heat;
 use crate::ui::exercises::Cover;
 use crate::ui::state::{CellEditor, Look};
 

@@ -5,8 +5,8 @@
 
 use leptos::prelude::*;
 
-use crate::core::heatmap::Heat;
-use crate::core::softmax::is_future;
+use crate::core::forward::softmax::is_future;
+use crate::core::views::heatmap::Heat;
 use crate::ui::exercises::cards::AnswerField;
 use crate::ui::exercises::Cover;
 use crate::ui::matrix::cell_input::CellInput;

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::core::labs::largest;
-use crate::core::pipeline::Step;
+use crate::core::teaching::labs::largest;
+use crate::core::views::pipeline::Step;
 use crate::ui::state::{use_app, Detail};
 use crate::ui::steps::frame::{Breakdown, HeadMatrices, StepSection, StepText};
 

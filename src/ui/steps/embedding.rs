@@ -3,9 +3,9 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::heatmap::Heat;
 use crate::core::model::Editable;
-use crate::core::pipeline::Step;
+use crate::core::views::heatmap::Heat;
+use crate::core::views::pipeline::Step;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{StepSection, StepText};

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::pipeline::{self, in_order, Axes, Step, Stop};
+use crate::core::views::pipeline::{self, in_order, Axes, Step, Stop};
 use crate::ui::exercises::cards::ExerciseCards;
 use crate::ui::matrix::spec::QUERY_BY_KEY;
 use crate::ui::matrix::{index_labels, MatrixView};

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::core::edit::Edit;
-use crate::core::pipeline::Step;
+use crate::core::document::edit::Edit;
+use crate::core::views::pipeline::Step;
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 

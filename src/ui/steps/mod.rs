@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::pipeline::Step;
+use crate::core::views::pipeline::Step;
 use crate::ui::labs;
 use crate::ui::scroll::scroll_to;
 use crate::ui::state::use_app;

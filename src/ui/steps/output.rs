@@ -3,8 +3,8 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::heatmap::Heat;
-use crate::core::pipeline::Step;
+use crate::core::views::heatmap::Heat;
+use crate::core::views::pipeline::Step;
 use crate::ui::labs::heads::HeadsPicture;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::{use_app, AppState};

@@ -5,10 +5,10 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::heatmap::Heat;
+use crate::core::model::positions::{theta, Positions};
 use crate::core::model::Editable;
-use crate::core::pipeline::Step;
-use crate::core::positions::{theta, Positions};
+use crate::core::views::heatmap::Heat;
+use crate::core::views::pipeline::Step;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::use_app;

@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
-use crate::core::heatmap::Heat;
 use crate::core::model::{Editable, Projection};
-use crate::core::pipeline::{self, Step};
+use crate::core::views::heatmap::Heat;
+use crate::core::views::pipeline::{self, Step};
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::frame::{StepSection, StepText};

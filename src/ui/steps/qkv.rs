@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::pipeline::Step;
+use crate::core::views::pipeline::Step;
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 

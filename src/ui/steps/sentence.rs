@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
-use crate::core::edit::Edit;
-use crate::core::pipeline::Step;
-use crate::core::tokens::invisible_characters;
+use crate::core::document::edit::Edit;
+use crate::core::model::tokens::invisible_characters;
+use crate::core::views::pipeline::Step;
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{StepSection, StepText};
 

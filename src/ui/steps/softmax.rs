@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::pipeline::Step;
+use crate::core::views::pipeline::Step;
 use crate::ui::lines::AttentionLines;
 use crate::ui::matrix::heatmap::Thumbnail;
 use crate::ui::state::use_app;

@@ -2,8 +2,8 @@
 //! the limits.
 #![no_main]
 
-use attention_explorer::core::numbers::read_block;
-use attention_explorer::core::state::MAX_ABS_VALUE;
+use attention_explorer::core::document::numbers::read_block;
+use attention_explorer::core::model::limits::MAX_ABS_VALUE;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

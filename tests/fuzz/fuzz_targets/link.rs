@@ -3,8 +3,8 @@
 //! same.
 #![no_main]
 
-use attention_explorer::core::link::{decode_model, encode_model, read_link};
-use attention_explorer::core::state::write_state;
+use attention_explorer::core::formats::link::{decode_model, encode_model, read_link};
+use attention_explorer::core::formats::state::write_state;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

@@ -2,7 +2,7 @@
 //! are refused with a message or give a model that writes back to a state reading the same.
 #![no_main]
 
-use attention_explorer::core::state::{read_state, write_state};
+use attention_explorer::core::formats::state::{read_state, write_state};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|text: &str| {

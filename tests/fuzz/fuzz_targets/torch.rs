@@ -3,7 +3,7 @@
 //! and imports again to the same model.
 #![no_main]
 
-use attention_explorer::core::multihead::{
+use attention_explorer::core::formats::multihead::{
     import_into, read_safetensors, read_state_dict_json, read_torch_file, state_dict_of_value,
     to_state_dict,
 };

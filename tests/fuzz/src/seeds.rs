@@ -4,10 +4,10 @@
 use std::fs;
 use std::path::Path;
 
-use attention_explorer::core::link::encode_model;
+use attention_explorer::core::formats::link::encode_model;
 use attention_explorer::core::model::Editable;
-use attention_explorer::core::presets::PRESETS;
-use attention_explorer::core::state::write_state;
+use attention_explorer::core::model::presets::PRESETS;
+use attention_explorer::core::formats::state::write_state;
 use nalgebra::DMatrix;
 
 /// A matrix as a spreadsheet copies it (tabs and lines) and as PyTorch prints it.

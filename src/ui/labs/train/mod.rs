@@ -9,11 +9,12 @@ mod targets;
 
 use leptos::prelude::*;
 
-use crate::core::edit::Edit;
-use crate::core::gradient::{Goal, Objective, Optimizer, Target, Trainer};
+use crate::core::document::edit::Edit;
+use crate::core::model::presets::{DOG_DOG, DOG_SHE, DOG_SHE_WEIGHT_DOG};
 use crate::core::model::Model;
-use crate::core::presets::{dog_untrained, DOG_DOG, DOG_SHE, DOG_SHE_WEIGHT_DOG};
-use crate::core::training::{scrambled, Setup};
+use crate::core::training::lab::dog_untrained;
+use crate::core::training::lab::{scrambled, Setup};
+use crate::core::training::{Goal, Objective, Optimizer, Target, Trainer};
 use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::state::use_app;
 

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::training::loss_curves;
+use crate::core::training::lab::loss_curves;
 
 /// The plot's box, in SVG units.
 const PLOT: (f64, f64) = (320.0, 140.0);

@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
-use crate::core::gradient::{Param, Target};
-use crate::core::lines::visible;
-use crate::core::pipeline;
-use crate::core::training::{start_target, Setup, MAX_TARGETS};
+use crate::core::training::lab::{start_target, Setup, MAX_TARGETS};
+use crate::core::training::{Param, Target};
+use crate::core::views::lines::visible;
+use crate::core::views::pipeline;
 use crate::ui::state::use_app;
 
 /// The rows of targets, with Add and Remove.

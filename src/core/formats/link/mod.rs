@@ -1,0 +1,205 @@
+//! The page's URL: what a link opens (the model, what is shown, embed options), how the page
+//! writes its state back, and what a visitor sees on opening. [`read_link`] is total: any text
+//! gives a [`Link`], with a message for each part it refused.
+//!
+//! The parameters, each with its reader and writer, are one list in [`params`]; the model's
+//! compact code (`m=`) is [`model_code`], its alphabet [`base64url`]. Old `#state=JSON` links
+//! keep opening.
+
+pub mod base64url;
+pub mod model_code;
+pub mod page;
+pub mod params;
+
+use crate::core::formats::state::read_state;
+use crate::core::model::presets::{matching, preset_named, preset_names, PRESETS};
+use crate::core::teaching::exercise::Exercises;
+use crate::core::text::clip;
+
+pub use base64url::{base64url, from_base64url};
+pub use model_code::{decode_model, encode_model, Base};
+pub use page::{
+    Controls, Embed, FaceChoice, Link, Page, Shown, Theme, DEFAULT_DECIMALS, MAX_DECIMALS,
+    MAX_LINK_CHARS,
+};
+pub use params::{step_names, Part, PARAMS};
+
+/// The fragment the page writes: the model (`m`, from [`encode_model`]) and what is shown.
+pub fn write_fragment(model: &str, shown: &Shown) -> String {
+    params::write(
+        &Page {
+            model,
+            shown,
+            embed: None,
+            at: None,
+            exercises: None,
+        },
+        Part::Fragment,
+    )
+}
+
+/// Reads a page's URL: `search` is `location.search` (with or without its `?`), `hash` is
+/// `location.hash` (with or without its `#`). Fragment values win over query values.
+pub fn read_link(search: &str, hash: &str) -> Link {
+    let default = &PRESETS[0];
+    let mut link = Link {
+        model: (default.build)(),
+        preset: Some(default.name),
+        carries_model: false,
+        shown: Shown::default(),
+        embed: false,
+        steps: None,
+        controls: None,
+        theme: Theme::Auto,
+        walk: false,
+        at: None,
+        exercises: Exercises::default(),
+        messages: Vec::new(),
+    };
+    if search.len() + hash.len() > MAX_LINK_CHARS {
+        link.messages.push(format!(
+            "The link is longer than {MAX_LINK_CHARS} characters and was not read; showing the default example."
+        ));
+        return link;
+    }
+    let mut pairs = params::pairs(search.strip_prefix('?').unwrap_or(search));
+    pairs.extend(params::pairs_of_fragment(
+        hash.strip_prefix('#').unwrap_or(hash),
+    ));
+    let last = |key: &str| {
+        pairs
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+
+    // The model first: the other parameters are checked against it.
+    let model = if let Some(m) = last("m") {
+        Some(decode_model(m))
+    } else if let Some(json) = last("state") {
+        Some(
+            read_state(json)
+                .map(|m| (m, None))
+                .map_err(|e| e.to_string()),
+        )
+    } else if let Some(name) = last("preset") {
+        let found = preset_named(name);
+        if found.is_none() {
+            link.messages.push(format!(
+                "There is no preset “{}” (try {}); showing the default example.",
+                clip(name),
+                preset_names()
+            ));
+        }
+        found.map(|p| Ok(((p.build)(), Some(p.name))))
+    } else {
+        None
+    };
+    match model {
+        Some(Ok((model, preset))) => {
+            link.preset = preset.or_else(|| matching(&model));
+            link.model = model;
+            link.carries_model = true;
+        }
+        Some(Err(e)) => link.messages.push(format!(
+            "The link's state could not be read ({e}); showing the default example."
+        )),
+        None => {}
+    }
+
+    for (key, value) in &pairs {
+        let Some(param) = params::param(key) else {
+            let known: Vec<_> = PARAMS.iter().map(|p| p.name).collect();
+            link.messages.push(format!(
+                "The link's parameter “{}” is unknown (known: {}); ignored.",
+                clip(key),
+                known.join(", ")
+            ));
+            continue;
+        };
+        if let Err(e) = param.read(&mut link, value) {
+            link.messages.push(format!(
+                "The link's {key}=“{}” was ignored: {e}.",
+                clip(value)
+            ));
+        }
+    }
+    link
+}
+
+/// What a visitor sees on opening the page.
+#[derive(Debug)]
+pub struct Opening {
+    /// What to open: the link's options, with the link's model, else the saved work's, else
+    /// the default example.
+    pub start: Link,
+    /// The saved work was opened (the page says so, with a way back to the example).
+    pub restored: bool,
+    /// Saved work that differs from the link's model, offered back with one click.
+    pub restorable: Option<Link>,
+}
+
+/// The rule for opening: a link's model wins; the saved work (`saved`, the fragment the page
+/// last wrote in this browser) opens a page whose link names none, and is offered otherwise.
+/// Saved work that cannot be read is not used, and a message says so.
+pub fn opening(link: Link, saved: Option<&str>) -> Opening {
+    let mut unreadable = None;
+    let saved = saved
+        .map(|fragment| read_link("", fragment))
+        .filter(|saved| {
+            let ok = saved.carries_model && saved.messages.is_empty();
+            if !ok {
+                unreadable = Some(format!(
+                    "Your saved work could not be read ({}) and is not used.",
+                    saved.messages.join(" ")
+                ));
+            }
+            ok
+        });
+    let mut opening = match saved {
+        // An exercise was made on the link's model: the saved work does not replace it.
+        Some(saved) if !link.carries_model && link.exercises.is_empty() => Opening {
+            start: Link {
+                model: saved.model,
+                preset: saved.preset,
+                shown: saved.shown,
+                ..link
+            },
+            restored: true,
+            restorable: None,
+        },
+        Some(saved) if saved.model != link.model => Opening {
+            start: link,
+            restored: false,
+            restorable: Some(saved),
+        },
+        _ => Opening {
+            start: link,
+            restored: false,
+            restorable: None,
+        },
+    };
+    opening.start.messages.extend(unreadable);
+    opening
+}
+
+/// The HTML an author pastes into a course page to embed the page at `src` (an address from
+/// [`write_fragment`] and [`params::write`] of the query): a sandboxed frame and the script
+/// that fits its height.
+pub fn snippet(src: &str, height: u32) -> String {
+    // In an HTML attribute, `&` starts a character reference.
+    let src = src.replace('&', "&amp;").replace('"', "&quot;");
+    format!(
+        r#"<iframe src="{src}" title="Attention Explorer" width="100%" height="{height}" style="border:0;max-width:100%"
+        sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" data-attention-explorer></iframe>
+<script>
+  // Fits each explorer's frame to its content as it changes.
+  addEventListener('message', (e) => {{
+    if (e.data?.type !== 'attention-explorer:resize') return;
+    for (const frame of document.querySelectorAll('iframe[data-attention-explorer]'))
+      if (frame.contentWindow === e.source) frame.style.height = e.data.height + 'px';
+  }});
+</script>"#
+    )
+}

@@ -1,0 +1,157 @@
+//! What a link holds once read: the model, what is shown ([`Shown`]), the embed's options
+//! ([`Embed`]), and what the page writes back ([`Page`]); the types every part of the link
+//! module reads and writes.
+
+use crate::core::model::Model;
+use crate::core::teaching::exercise::Exercises;
+use crate::core::training::lab::Setup;
+use crate::core::views::heatmap::Face;
+use crate::core::views::pipeline::Step;
+
+/// Chrome's limit for a whole URL; a longer link is refused before anything is decoded.
+pub const MAX_LINK_CHARS: usize = 2 << 20;
+/// The most decimals the page shows.
+pub const MAX_DECIMALS: usize = 12;
+/// Decimals shown until the learner picks others.
+pub const DEFAULT_DECIMALS: usize = 4;
+
+/// A face the learner chose: the matrix's name, its head (if it is a head's), the face.
+pub type FaceChoice = (&'static str, Option<usize>, Face);
+
+/// What the learner sees besides the model; the page writes it back into the fragment.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shown {
+    /// The seed for re-initialising and for new numbers (absent: [`DEFAULT_SEED`](crate::core::model::presets::DEFAULT_SEED)).
+    pub seed: Option<u64>,
+    /// The followed token.
+    pub focus: Option<usize>,
+    /// The head shown when one head is shown at a time.
+    pub head: Option<usize>,
+    /// Decimals in the tables (absent: [`DEFAULT_DECIMALS`]).
+    pub decimals: Option<usize>,
+    /// Steps the learner hid, in pipeline order.
+    pub hidden: Vec<Step>,
+    /// The face chosen for a matrix (name, head), in the order chosen.
+    pub faces: Vec<FaceChoice>,
+    /// The training lab's targets, what trains, the optimiser and its rate (an output target
+    /// is not in the link).
+    pub training: Setup,
+}
+
+/// What the learner may change in an embedded page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Controls {
+    /// No settings bar (cells stay editable).
+    #[default]
+    None,
+    /// Sizes, mask, scaling and decimals.
+    Dims,
+    /// Every setting, as on the full page.
+    All,
+}
+
+impl Controls {
+    /// Every level, for `controls=`.
+    pub const ALL: [Controls; 3] = [Controls::None, Controls::Dims, Controls::All];
+
+    /// Its name in `controls=`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Controls::None => "none",
+            Controls::Dims => "dims",
+            Controls::All => "all",
+        }
+    }
+}
+
+/// The colour scheme asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    /// The system's light or dark mode.
+    #[default]
+    Auto,
+    /// Light, whatever the system says.
+    Light,
+    /// Dark, whatever the system says.
+    Dark,
+}
+
+impl Theme {
+    /// Every scheme, for `theme=`.
+    pub const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+
+    /// Its name in `theme=`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+}
+
+/// An embed's options, as a snippet writes them into its query.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Embed {
+    /// The steps shown; all when `None`.
+    pub steps: Option<Vec<Step>>,
+    /// `controls=`, when not the embed's default (none).
+    pub controls: Option<Controls>,
+    /// `theme=`.
+    pub theme: Theme,
+}
+
+/// What the page writes into a link: the model's code (`m=`), what is shown, and for an
+/// embed snippet its options.
+pub struct Page<'a> {
+    /// The model as [`encode_model`] writes it.
+    pub model: &'a str,
+    /// What is shown.
+    pub shown: &'a Shown,
+    /// Embed mode's options, for a snippet.
+    pub embed: Option<&'a Embed>,
+    /// The step to open scrolled to (the full explorer opened from an embed).
+    pub at: Option<Step>,
+    /// The exercises, for a link or a snippet that carries them.
+    pub exercises: Option<&'a Exercises>,
+}
+
+/// Everything a link asks for, already checked.
+#[derive(Clone, Debug)]
+pub struct Link {
+    /// The model to open: the link's, else the default preset.
+    pub model: Model,
+    /// The preset the model is, unedited (the default one when the link names no model).
+    pub preset: Option<&'static str>,
+    /// Whether the link carried a model (`m`, `state` or `preset`).
+    pub carries_model: bool,
+    /// What to show of it.
+    pub shown: Shown,
+    /// `embed=1` (or the older `view=STEP`): no header or intro, for course pages.
+    pub embed: bool,
+    /// The steps shown, in pipeline order; all when `None`.
+    pub steps: Option<Vec<Step>>,
+    /// `controls=`, if given (see [`Link::controls`]).
+    pub controls: Option<Controls>,
+    /// `theme=`.
+    pub theme: Theme,
+    /// `walk=1`: open in the guided walk.
+    pub walk: bool,
+    /// `at=STEP`: open scrolled to this step.
+    pub at: Option<Step>,
+    /// `ask=`, `predict=`, `goal=` and `lock=`.
+    pub exercises: Exercises,
+    /// One sentence per refused part, for the page to show.
+    pub messages: Vec<String>,
+}
+
+impl Link {
+    /// The controls to show: `controls=` if given, else all on the full page and none embedded.
+    pub fn controls(&self) -> Controls {
+        self.controls.unwrap_or(if self.embed {
+            Controls::None
+        } else {
+            Controls::All
+        })
+    }
+}

@@ -1,0 +1,437 @@
+//! Every URL parameter in one list, each with its reader and its writer side by side (as
+//! TensorFlow Playground's `State.PROPS`): a new setting in the link is one entry here.
+
+use super::page::{Controls, FaceChoice, Link, Page, Theme, MAX_DECIMALS};
+use crate::core::model::limits::MAX_HEADS;
+use crate::core::teaching::exercise::Kind;
+use crate::core::text::clip;
+use crate::core::training::lab::Setup;
+use crate::core::training::{Optimizer, DEFAULT_LR};
+use crate::core::views::heatmap::Face;
+use crate::core::views::pipeline::{self, in_order, Step};
+
+/// Most entries a list parameter (`steps`, `hide`, `faces`) may hold.
+const MAX_LIST: usize = 64;
+
+/// Where a parameter is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The fragment the page keeps up to date: the model and what is shown.
+    Fragment,
+    /// The query an embed snippet's author sets: embed mode and its options.
+    Query,
+    /// Read for older or hand-written links, never written.
+    ReadOnly,
+}
+
+/// A URL parameter: its name, how it is read into a [`Link`] and how a [`Page`] writes it
+/// (`None`: left out, as when it has its default).
+pub struct Param {
+    /// Its name in the URL.
+    pub name: &'static str,
+    /// Where the page writes it.
+    pub part: Part,
+    read: fn(&mut Link, &str) -> Result<(), String>,
+    write: fn(&Page) -> Option<String>,
+}
+
+/// A reader for the parameters that [`super::read_link`] reads first (the model).
+fn read_first(_: &mut Link, _: &str) -> Result<(), String> {
+    Ok(())
+}
+
+fn never(_: &Page) -> Option<String> {
+    None
+}
+
+/// Every parameter a link may carry, in the query or the fragment, in the order written.
+pub const PARAMS: [Param; 24] = [
+    // The model: read before the others (see read_link), which are checked against it.
+    Param {
+        name: "m",
+        part: Part::Fragment,
+        read: read_first,
+        write: |p| Some(p.model.to_owned()),
+    },
+    Param {
+        name: "state",
+        part: Part::ReadOnly,
+        read: read_first,
+        write: never,
+    },
+    Param {
+        name: "preset",
+        part: Part::ReadOnly,
+        read: read_first,
+        write: never,
+    },
+    Param {
+        name: "seed",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.seed = Some(
+                v.parse()
+                    .map_err(|_| "use a whole number from 0".to_owned())?,
+            );
+            Ok(())
+        },
+        write: |p| p.shown.seed.map(|s| s.to_string()),
+    },
+    Param {
+        name: "focus",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.focus = Some(index(v, l.model.tokens().len(), "token")?);
+            Ok(())
+        },
+        write: |p| p.shown.focus.map(|i| i.to_string()),
+    },
+    Param {
+        name: "head",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.head = Some(index(v, l.model.heads().len(), "head")?);
+            Ok(())
+        },
+        write: |p| p.shown.head.map(|h| h.to_string()),
+    },
+    Param {
+        name: "decimals",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.decimals = Some(index(v, MAX_DECIMALS + 1, "number of decimals")?);
+            Ok(())
+        },
+        write: |p| p.shown.decimals.map(|d| d.to_string()),
+    },
+    Param {
+        name: "hide",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.hidden = step_list(v)?;
+            Ok(())
+        },
+        write: |p| (!p.shown.hidden.is_empty()).then(|| step_names(&p.shown.hidden)),
+    },
+    Param {
+        name: "faces",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.faces = faces(v)?;
+            Ok(())
+        },
+        write: |p| {
+            let faces: Vec<String> = p
+                .shown
+                .faces
+                .iter()
+                .map(|(name, head, face)| match head {
+                    Some(h) => format!("{name}.{h}:{}", face_key(*face)),
+                    None => format!("{name}:{}", face_key(*face)),
+                })
+                .collect();
+            (!faces.is_empty()).then(|| faces.join(","))
+        },
+    },
+    // The training lab: `target=0:6,1;0:2,0&train=w_query,w_key&optimizer=sgd&lr=0.1`.
+    Param {
+        name: "target",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.training.targets = Setup::read_targets(v, &l.model)?;
+            Ok(())
+        },
+        write: |p| p.shown.training.write_targets(),
+    },
+    Param {
+        name: "train",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.training.train = Setup::read_train(v)?;
+            Ok(())
+        },
+        write: |p| p.shown.training.write_train(),
+    },
+    Param {
+        name: "optimizer",
+        part: Part::Fragment,
+        read: |l, v| {
+            let lr = l.shown.training.optimizer.lr();
+            l.shown.training.optimizer = Optimizer::named(Some(v), lr)?;
+            Ok(())
+        },
+        write: |p| {
+            let name = p.shown.training.optimizer.name();
+            (name != Setup::default().optimizer.name()).then(|| name.to_owned())
+        },
+    },
+    Param {
+        name: "lr",
+        part: Part::Fragment,
+        read: |l, v| {
+            let name = l.shown.training.optimizer.name();
+            l.shown.training.optimizer = Optimizer::named(Some(name), Setup::read_lr(v)?)?;
+            Ok(())
+        },
+        write: |p| {
+            let lr = p.shown.training.optimizer.lr();
+            (lr != DEFAULT_LR).then(|| lr.to_string())
+        },
+    },
+    Param {
+        name: "at",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.at = Some(step_named(v)?);
+            Ok(())
+        },
+        write: |p| p.at.map(|s| s.key().to_owned()),
+    },
+    Param {
+        name: "embed",
+        part: Part::Query,
+        read: |l, v| {
+            l.embed = flag(v)?;
+            Ok(())
+        },
+        write: |p| p.embed.map(|_| "1".to_owned()),
+    },
+    Param {
+        name: "steps",
+        part: Part::Query,
+        read: |l, v| {
+            let steps = step_list(v)?;
+            if steps.is_empty() {
+                return Err(format!(
+                    "it names no step (name those to show, as steps=scores,weights; the steps are {}), so every step is shown",
+                    Step::ALL.map(Step::key).join(", ")
+                ));
+            }
+            l.steps = Some(steps);
+            Ok(())
+        },
+        write: |p| p.embed?.steps.as_deref().map(step_names),
+    },
+    // The older single-step embed: `view=STEP` is `embed=1&steps=STEP`.
+    Param {
+        name: "view",
+        part: Part::ReadOnly,
+        read: |l, v| {
+            l.steps = Some(step_list(v)?);
+            l.embed = true;
+            Ok(())
+        },
+        write: never,
+    },
+    Param {
+        name: "controls",
+        part: Part::Query,
+        read: |l, v| {
+            l.controls = Some(
+                Controls::ALL
+                    .into_iter()
+                    .find(|c| c.key() == v)
+                    .ok_or("use none, dims or all")?,
+            );
+            Ok(())
+        },
+        write: |p| p.embed?.controls.map(|c| c.key().to_owned()),
+    },
+    Param {
+        name: "theme",
+        part: Part::Query,
+        read: |l, v| {
+            l.theme = Theme::ALL
+                .into_iter()
+                .find(|t| t.key() == v)
+                .ok_or("use light, dark or auto")?;
+            Ok(())
+        },
+        write: |p| {
+            let theme = p.embed?.theme;
+            (theme != Theme::Auto).then(|| theme.key().to_owned())
+        },
+    },
+    // Exercises (`ask=scores.0:6,1&predict=weights.0:6&goal=weights.0:6,4>=0.5&lock=embedding`):
+    // a teacher's, so in the query with the embed's options.
+    Param {
+        name: "ask",
+        part: Part::Query,
+        read: |l, v| l.exercises.read(Kind::Ask, v, &l.model),
+        write: |p| p.exercises?.write(Kind::Ask),
+    },
+    Param {
+        name: "predict",
+        part: Part::Query,
+        read: |l, v| l.exercises.read(Kind::Predict, v, &l.model),
+        write: |p| p.exercises?.write(Kind::Predict),
+    },
+    Param {
+        name: "goal",
+        part: Part::Query,
+        read: |l, v| l.exercises.read(Kind::Goal, v, &l.model),
+        write: |p| p.exercises?.write(Kind::Goal),
+    },
+    Param {
+        name: "lock",
+        part: Part::Query,
+        read: |l, v| l.exercises.read_locks(v, &l.model),
+        write: |p| p.exercises?.write_locks(),
+    },
+    Param {
+        name: "walk",
+        part: Part::Query,
+        read: |l, v| {
+            l.walk = flag(v)?;
+            Ok(())
+        },
+        write: never,
+    },
+];
+
+impl Param {
+    /// Reads `value` into `link`; the error says what is allowed.
+    pub fn read(&self, link: &mut Link, value: &str) -> Result<(), String> {
+        (self.read)(link, value)
+    }
+}
+
+/// The parameter called `name`.
+pub fn param(name: &str) -> Option<&'static Param> {
+    PARAMS.iter().find(|p| p.name == name)
+}
+
+/// `k=v&k=v` of the parameters of `part` that `page` gives a value, in [`PARAMS`]' order.
+/// Every value written is URL-safe as it is (base64url, numbers, names, `,` `.` `:` `;`).
+pub fn write(page: &Page, part: Part) -> String {
+    PARAMS
+        .iter()
+        .filter(|p| p.part == part)
+        .filter_map(|p| Some(format!("{}={}", p.name, (p.write)(page)?)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+fn index(text: &str, count: usize, what: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(i) if i < count => Ok(i),
+        _ => Err(format!(
+            "use a {what} from 0 to {}",
+            count.saturating_sub(1)
+        )),
+    }
+}
+
+fn flag(text: &str) -> Result<bool, String> {
+    match text {
+        "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err("use 1 or 0".into()),
+    }
+}
+
+/// The step called `name`; the error lists the names there are.
+fn step_named(name: &str) -> Result<Step, String> {
+    Step::from_key(name).ok_or_else(|| {
+        format!(
+            "there is no step “{}” to show (use {})",
+            clip(name),
+            step_names(&Step::ALL)
+        )
+    })
+}
+
+/// Comma-separated step names, returned in pipeline order without repeats.
+fn step_list(text: &str) -> Result<Vec<Step>, String> {
+    let mut steps = Vec::new();
+    for name in text.split(',').filter(|s| !s.is_empty()).take(MAX_LIST) {
+        let step = step_named(name)?;
+        steps.push(step);
+    }
+    Ok(in_order(|s| steps.contains(&s)))
+}
+
+/// Steps as `steps=` and `hide=` write them.
+pub fn step_names(steps: &[Step]) -> String {
+    steps.iter().map(|s| s.key()).collect::<Vec<_>>().join(",")
+}
+
+/// The name of a face in `faces=`.
+fn face_key(face: Face) -> &'static str {
+    match face {
+        Face::Numbers => "numbers",
+        Face::Heatmap => "heatmap",
+        Face::Gradient => "gradient",
+    }
+}
+
+/// `faces=weights.0:heatmap,embedding:numbers`: a matrix (and head), then its face.
+fn faces(text: &str) -> Result<Vec<FaceChoice>, String> {
+    text.split(',')
+        .filter(|s| !s.is_empty())
+        .take(MAX_LIST)
+        .map(|entry| {
+            let bad = || {
+                format!(
+                    "“{}” is not MATRIX[.HEAD]:numbers|heatmap|gradient",
+                    clip(entry)
+                )
+            };
+            let (matrix, face) = entry.split_once(':').ok_or_else(bad)?;
+            let face = [Face::Numbers, Face::Heatmap, Face::Gradient]
+                .into_iter()
+                .find(|f| face_key(*f) == face)
+                .ok_or_else(bad)?;
+            let (name, head) = match matrix.split_once('.') {
+                Some((name, h)) => (name, Some(index(h, MAX_HEADS, "head")?)),
+                None => (matrix, None),
+            };
+            let info = pipeline::matrix(name)
+                .ok_or_else(|| format!("there is no matrix “{}”", clip(name)))?;
+            Ok((info.key, head, face))
+        })
+        .collect()
+}
+
+/// `k=v&k=v` as a form decodes it (`+` is a space, `%XX` a byte), in order.
+pub fn pairs(text: &str) -> Vec<(String, String)> {
+    text.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (form_decode(k), form_decode(v))
+        })
+        .collect()
+}
+
+/// The fragment's pairs; a fragment that is not `k=v` pairs (a step's anchor, `#step-scores`)
+/// carries no parameters.
+pub fn pairs_of_fragment(text: &str) -> Vec<(String, String)> {
+    if text.contains('=') {
+        pairs(text)
+    } else {
+        Vec::new()
+    }
+}
+
+fn form_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

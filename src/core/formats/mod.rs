@@ -1,0 +1,10 @@
+//! What goes in and out: the saved state ([`state`]), links ([`link`]), PyTorch state dicts
+//! ([`multihead`]) and scripts ([`pytorch`]), the trace as JSON and Markdown ([`report`]), and
+//! SCORM packages ([`scorm`]).
+
+pub mod link;
+pub mod multihead;
+pub mod pytorch;
+pub mod report;
+pub mod scorm;
+pub mod state;

@@ -1,0 +1,280 @@
+//! "Copy as PyTorch": the model as a short, self-contained Python script that computes every
+//! step the tutorial's way in float64, head by head, and prints the weights and `output`; with
+//! an objective, also its loss, `.backward()` and every parameter's `.grad`.
+//! Numbers are written in shortest round-trip form, so the script starts from our exact numbers.
+
+use std::fmt::Write;
+
+use nalgebra::DMatrix;
+
+use crate::core::model::positions::{Positions, Rope};
+use crate::core::model::{Model, Projection, Scale};
+use crate::core::training::{Goal, Objective};
+
+/// A float as Python reads it back exactly (`0.5`, `-0.0`, `1e-7`, `1e16`).
+fn float(x: f64) -> String {
+    // Rust's Debug form is the shortest round-trip one, with an exponent where that is shorter;
+    // Python parses every such literal to the same double.
+    format!("{x:?}")
+}
+
+/// A matrix as a `torch.tensor` literal in float64, one row per line; `grad` asks autograd to
+/// follow it.
+fn tensor(m: &DMatrix<f64>, indent: &str, grad: bool) -> String {
+    let rows: Vec<String> = m
+        .row_iter()
+        .map(|r| {
+            let cells: Vec<String> = r.iter().map(|&x| float(x)).collect();
+            format!("{indent}    [{}],", cells.join(", "))
+        })
+        .collect();
+    format!(
+        "torch.tensor([\n{}\n{indent}], dtype=torch.float64{})",
+        rows.join("\n"),
+        if grad { ", requires_grad=True" } else { "" }
+    )
+}
+
+/// A one-row matrix (a bias) as a 1-D `torch.tensor` literal in float64.
+fn vector(m: &DMatrix<f64>, grad: bool) -> String {
+    let cells: Vec<String> = m.iter().map(|&x| float(x)).collect();
+    format!(
+        "torch.tensor([{}], dtype=torch.float64{})",
+        cells.join(", "),
+        if grad { ", requires_grad=True" } else { "" }
+    )
+}
+
+/// A Python list of strings (JSON's string escapes are Python's too; words hold no commas, so
+/// every comma separates two of them).
+fn strings(words: &[String]) -> String {
+    serde_json::to_string(words)
+        .expect("strings always serialise")
+        .replace(',', ", ")
+}
+
+/// Writes how the model's positions are computed, in plain torch so that a learner sees the
+/// formula; returns what the projections take (`embedded` or `positioned`) and the line that
+/// rotates the queries and keys (or nothing).
+fn positions_code(model: &Model, grad: bool, s: &mut String) -> (&'static str, &'static str) {
+    match model.positions() {
+        Positions::None => ("embedded", ""),
+        Positions::Sinusoidal { base } => {
+            let _ = writeln!(
+                s,
+                "# Sinusoidal positions: PE[p, 2i] = sin(p / base^(2i/d_in)), PE[p, 2i+1] = cos(…).\n\
+                 base = {}\n\
+                 place = torch.arange(len(words), dtype=torch.float64)[:, None]\n\
+                 column = torch.arange(embedded.shape[1], dtype=torch.float64)\n\
+                 angle = place / base ** ((column - column % 2) / embedded.shape[1])\n\
+                 positions = torch.where(column % 2 == 0, torch.sin(angle), torch.cos(angle))\n\
+                 positioned = embedded + positions",
+                float(*base)
+            );
+            ("positioned", "")
+        }
+        Positions::Learned(table) => {
+            let _ = writeln!(
+                s,
+                "# Learned positions: a row per place, added to the embedding.\n\
+                 positions = {}\n\
+                 positioned = embedded + positions",
+                tensor(table, "", grad)
+            );
+            ("positioned", "")
+        }
+        Positions::Rope { base, pairs } => {
+            let (which, split, join) = match pairs {
+                Rope::Half => (
+                    "pairs (i, i + d/2), as Hugging Face's rotate_half",
+                    "x1, x2 = x[:, : d // 2], x[:, d // 2 :]",
+                    "torch.cat((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=1)",
+                ),
+                Rope::Interleaved => (
+                    "pairs (2i, 2i + 1), as Meta's reference",
+                    "x1, x2 = x[:, 0::2], x[:, 1::2]",
+                    "torch.stack((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=2).reshape(n, d)",
+                ),
+            };
+            let _ = writeln!(
+                s,
+                "# RoPE: {which}, pair i of place p turned by p · base^(-2i/d).\n\
+                 base = {}\n\
+                 def rope(x):\n\
+                 \x20   n, d = x.shape\n\
+                 \x20   theta = base ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)\n\
+                 \x20   angle = torch.arange(n, dtype=torch.float64)[:, None] * theta\n\
+                 \x20   cos, sin = torch.cos(angle), torch.sin(angle)\n\
+                 \x20   {split}\n\
+                 \x20   return {join}",
+                float(*base)
+            );
+            (
+                "embedded",
+                "\x20   queries, keys = rope(queries), rope(keys)  # by each token's place\n",
+            )
+        }
+    }
+}
+
+/// The script for `model`, and for `objective` if one is given.
+pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
+    let grad = objective.is_some();
+    let tokens = model.tokens();
+    let mut s = String::new();
+    let sentence = serde_json::to_string(model.sentence()).expect("a string always serialises");
+    let _ = writeln!(
+        s,
+        "# Attention Explorer's model as PyTorch computes it (float64), head by head.\n\
+         import math\nimport torch\n\n\
+         torch.set_printoptions(precision=4, sci_mode=False)\n\n\
+         sentence = {sentence}\n\
+         # Commas dropped, split on white space; the vocabulary is the sorted set of words.\n\
+         words = {}\n\
+         vocab = sorted(set(words))\n\
+         ids = torch.tensor([vocab.index(w) for w in words])\n\n\
+         # One row per vocabulary word, in vocabulary order: {}\n\
+         embedding = {}\n\
+         embedded = embedding[ids]\n",
+        strings(&tokens.words),
+        strings(&tokens.vocabulary),
+        tensor(model.embedding(), "", grad),
+    );
+    for p in Projection::ALL {
+        let heads: Vec<String> = model
+            .heads()
+            .iter()
+            .map(|h| format!("    {},", tensor(&h[p], "    ", grad)))
+            .collect();
+        let _ = writeln!(
+            s,
+            "{} = [  # one per head\n{}\n]",
+            p.key(),
+            heads.join("\n")
+        );
+    }
+    if model.has_biases() {
+        for p in Projection::ALL {
+            let heads: Vec<String> = model
+                .heads()
+                .iter()
+                .map(|h| {
+                    let b = h
+                        .biases
+                        .as_ref()
+                        .map_or_else(|| DMatrix::zeros(1, h[p].ncols()), |b| b[p].clone());
+                    format!("    {},", vector(&b, grad))
+                })
+                .collect();
+            let name = crate::core::model::Editable::Bias(0, p).key();
+            let _ = writeln!(
+                s,
+                "{name} = [  # added to every row, as nn.Linear's bias\n{}\n]",
+                heads.join("\n")
+            );
+        }
+    }
+    let (input, rope) = positions_code(model, grad, &mut s);
+    let scaling = match model.scale {
+        Scale::SqrtDk => "scores / math.sqrt(keys.shape[1])",
+        Scale::Dk => "scores / keys.shape[1]",
+        Scale::None => "scores",
+    };
+    let causal = if model.causal { "True" } else { "False" };
+    let (bq, bk, bv) = if model.has_biases() {
+        (" + b_query[h]", " + b_key[h]", " + b_value[h]")
+    } else {
+        ("", "", "")
+    };
+    let concat = if model.output().is_some() {
+        "concatenated"
+    } else {
+        "output"
+    };
+    let _ = write!(
+        s,
+        "\ncausal = {causal}\n\
+         n = len(words)\n\
+         head_weights, contexts = [], []\n\
+         for h in range(len(w_query)):\n\
+         \x20   queries = {input} @ w_query[h]{bq}\n\
+         \x20   keys = {input} @ w_key[h]{bk}\n\
+         \x20   values = {input} @ w_value[h]{bv}\n\
+         {rope}\
+         \x20   scores = queries @ keys.T\n\
+         \x20   scaled = {scaling}\n\
+         \x20   if causal:  # a query may not look at later tokens\n\
+         \x20       future = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)\n\
+         \x20       scaled = scaled.masked_fill(future, -torch.inf)\n\
+         \x20   weights = torch.softmax(scaled, dim=-1)\n\
+         \x20   print(f\"head {{h}} weights:\\n{{weights}}\")\n\
+         \x20   head_weights.append(weights)\n\
+         \x20   contexts.append(weights @ values)\n\n\
+         # The heads' context vectors side by side.\n\
+         {concat} = torch.cat(contexts, dim=1)\n"
+    );
+    if let Some(o) = model.output() {
+        let bias = o
+            .b_output
+            .as_ref()
+            .map(|b| format!("\nb_output = {}", vector(b, grad)))
+            .unwrap_or_default();
+        let _ =
+            writeln!(
+            s,
+            "# The output projection (nn.MultiheadAttention's out_proj, transposed: x @ W + b).\n\
+             w_output = {}{bias}\n\
+             output = concatenated @ w_output{}",
+            tensor(&o.w_output, "", grad),
+            if o.b_output.is_some() { " + b_output" } else { "" }
+        );
+    }
+    let _ = writeln!(s, "print(f\"output:\\n{{output}}\")");
+    if let Some(objective) = objective {
+        let loss = match &objective.goal {
+            Goal::Attend(targets) => {
+                let list: Vec<String> = targets
+                    .iter()
+                    .map(|t| format!("({}, {}, {})", t.head, t.query, t.key))
+                    .collect();
+                format!(
+                    "# The training lab's target: minus the mean log of these weights (head, query, key).\n\
+                     targets = [{}]\n\
+                     loss = -torch.stack([torch.log(head_weights[h][i, j]) for h, i, j in targets]).mean()",
+                    list.join(", ")
+                )
+            }
+            Goal::Output(target) => format!(
+                "# The target output: the mean squared difference.\n\
+                 target = {}\n\
+                 loss = torch.nn.functional.mse_loss(output, target)",
+                tensor(target, "", false)
+            ),
+        };
+        let _ = write!(
+            s,
+            "\n{loss}\n\
+             loss.backward()  # autograd: every parameter's .grad\n\
+             print(f\"loss: {{loss.item()}}\")\n\
+             print(f\"embedding.grad:\\n{{embedding.grad}}\")\n\
+             for h in range(len(w_query)):\n\
+             \x20   for name, w in ((\"w_query\", w_query[h]), (\"w_key\", w_key[h]), (\"w_value\", w_value[h])):\n\
+             \x20       print(f\"head {{h}} {{name}}.grad:\\n{{w.grad}}\")\n"
+        );
+        if model.has_biases() {
+            let _ = writeln!(
+                s,
+                "for h in range(len(w_query)):\n\
+                 \x20   for name, b in ((\"b_query\", b_query[h]), (\"b_key\", b_key[h]), (\"b_value\", b_value[h])):\n\
+                 \x20       print(f\"head {{h}} {{name}}.grad:\\n{{b.grad}}\")"
+            );
+        }
+        if let Some(o) = model.output() {
+            let _ = writeln!(s, "print(f\"w_output.grad:\\n{{w_output.grad}}\")");
+            if o.b_output.is_some() {
+                let _ = writeln!(s, "print(f\"b_output.grad:\\n{{b_output.grad}}\")");
+            }
+        }
+    }
+    s
+}

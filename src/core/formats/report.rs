@@ -1,0 +1,190 @@
+//! The trace as JSON or Markdown, for `attention-trace` and for authors' slides.
+
+use nalgebra::DMatrix;
+use serde_json::{json, Value};
+
+use crate::core::forward::trace::Trace;
+use crate::core::text::fmt;
+use crate::core::training::Gradients;
+use crate::core::views::pipeline::{head_matrices, Axes};
+
+/// A number as JSON; −∞ becomes the string "-inf" and NaN "nan", which JSON cannot hold.
+fn number(x: f64) -> Value {
+    if x.is_nan() {
+        json!("nan")
+    } else if x == f64::NEG_INFINITY {
+        json!("-inf")
+    } else if x == f64::INFINITY {
+        json!("inf")
+    } else {
+        json!(x)
+    }
+}
+
+fn rows(m: &DMatrix<f64>) -> Value {
+    Value::Array(
+        m.row_iter()
+            .map(|r| Value::Array(r.iter().map(|&x| number(x)).collect()))
+            .collect(),
+    )
+}
+
+/// A one-row matrix (a bias) as one list.
+fn flat(m: &DMatrix<f64>) -> Value {
+    Value::Array(m.iter().map(|&x| number(x)).collect())
+}
+
+/// Every intermediate, under the names the page's DOM contract uses (from the catalogue).
+pub fn trace_json(trace: &Trace) -> Value {
+    let heads: Vec<Value> = trace
+        .heads
+        .iter()
+        .map(|h| {
+            // Inserted one by one: collecting into a map would sort first (more code, no gain).
+            let mut head = serde_json::Map::new();
+            for (info, pick) in head_matrices() {
+                if let Some(m) = pick(h) {
+                    head.insert(info.key.to_owned(), rows(m));
+                }
+            }
+            Value::Object(head)
+        })
+        .collect();
+    let mut out = json!({
+        "tokens": trace.tokens.words,
+        "token_ids": trace.tokens.ids,
+        "embedded": rows(&trace.embedded),
+        "heads": heads,
+        "output": rows(&trace.output),
+    });
+    if let Some(c) = &trace.concatenated {
+        out["concatenated"] = rows(c);
+    }
+    if let Some(p) = &trace.positioned {
+        out["positioned"] = rows(p);
+    }
+    out
+}
+
+/// The loss's gradient as `attention-trace --objective` prints it: `embedding`, and per head the
+/// projections (and biases) and the intermediates (`scores` before scaling); `w_output` and
+/// `b_output` with an output projection (while the loss reaches them).
+pub fn gradients_json(g: &Gradients) -> Value {
+    let heads: Vec<Value> = g
+        .heads
+        .iter()
+        .map(|h| {
+            let mut head = json!({
+                "w_query": rows(&h.w_query),
+                "w_key": rows(&h.w_key),
+                "w_value": rows(&h.w_value),
+                "queries": rows(&h.queries),
+                "keys": rows(&h.keys),
+                "values": rows(&h.values),
+                "scores": rows(&h.scores),
+                "weights": rows(&h.weights),
+                "context": rows(&h.context),
+            });
+            // Biases as the saved state writes them: one list of numbers.
+            if let Some(b) = &h.biases {
+                head["b_query"] = flat(&b.b_query);
+                head["b_key"] = flat(&b.b_key);
+                head["b_value"] = flat(&b.b_value);
+            }
+            head
+        })
+        .collect();
+    let mut out = json!({ "embedding": rows(&g.embedding), "heads": heads });
+    if let Some(p) = &g.positions {
+        out["positions"] = rows(p);
+    }
+    if let Some((w, b)) = &g.output {
+        out["w_output"] = rows(w);
+        if let Some(b) = b {
+            out["b_output"] = flat(b);
+        }
+    }
+    out
+}
+
+/// One Markdown table: rows labelled with tokens, columns with tokens (queries × keys) or indices.
+fn table(title: &str, m: &DMatrix<f64>, tokens: &[String], axes: Axes, precision: usize) -> String {
+    let (title, header): (String, Vec<String>) = if axes == Axes::QueryByKey {
+        (format!("{title} (query × key)"), tokens.to_vec())
+    } else {
+        (
+            title.to_owned(),
+            (0..m.ncols()).map(|j| j.to_string()).collect(),
+        )
+    };
+    let mut out = format!(
+        "### {title} ({} × {})\n\n| | {} |\n|---|{}\n",
+        m.nrows(),
+        m.ncols(),
+        header.join(" | "),
+        "---:|".repeat(m.ncols())
+    );
+    for (i, row) in m.row_iter().enumerate() {
+        let cells: Vec<String> = row.iter().map(|&x| fmt(x, precision)).collect();
+        out += &format!("| **{}** | {} |\n", tokens[i], cells.join(" | "));
+    }
+    out + "\n"
+}
+
+/// Every step as a Markdown table with token labels, `precision` decimals, in page order.
+pub fn trace_markdown(trace: &Trace, precision: usize) -> String {
+    let t = &trace.tokens.words;
+    let ids: Vec<String> = trace
+        .tokens
+        .words
+        .iter()
+        .zip(&trace.tokens.ids)
+        .map(|(w, id)| format!("{w} → {id}"))
+        .collect();
+    let mut out = format!("## Tokens\n\n{}\n\n", ids.join(", "));
+    out += &table(
+        "embedded",
+        &trace.embedded,
+        t,
+        Axes::TokensByIndex,
+        precision,
+    );
+    if let Some(p) = &trace.positioned {
+        out += &table("positioned", p, t, Axes::TokensByIndex, precision);
+    }
+    for (i, h) in trace.heads.iter().enumerate() {
+        out += &format!("## Head {i}\n\n");
+        for (info, pick) in head_matrices() {
+            if let Some(m) = pick(h) {
+                out += &table(info.key, m, t, info.axes, precision);
+            }
+        }
+    }
+    if let Some(c) = &trace.concatenated {
+        out += &table("concatenated", c, t, Axes::TokensByIndex, precision);
+    }
+    out + &table("output", &trace.output, t, Axes::TokensByIndex, precision)
+}
+
+/// A matrix as CSV: a first row of column labels (after an empty corner), then each row's label
+/// and numbers as the page's `data-value` writes them (shortest round-trip, `-inf` for −∞).
+pub fn matrix_csv(m: &DMatrix<f64>, row_labels: &[String], col_labels: &[String]) -> String {
+    // RFC 4180: a field holding a quote, comma or line break is quoted, its quotes doubled.
+    let field = |s: &str| {
+        if s.contains(['"', ',', '\n', '\r']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_owned()
+        }
+    };
+    let label =
+        |labels: &[String], i: usize| labels.get(i).map_or_else(|| i.to_string(), |l| field(l));
+    let mut out = String::new();
+    let header: Vec<String> = (0..m.ncols()).map(|j| label(col_labels, j)).collect();
+    out.push_str(&format!(",{}\r\n", header.join(",")));
+    for (i, row) in m.row_iter().enumerate() {
+        let cells: Vec<String> = row.iter().map(|x| x.to_string()).collect();
+        out.push_str(&format!("{},{}\r\n", label(row_labels, i), cells.join(",")));
+    }
+    out
+}

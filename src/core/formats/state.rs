@@ -1,0 +1,454 @@
+//! The saved state: what share links, import/export and `attention-trace --state` use.
+//!
+//! ```json
+//! {"version": 1, "sentence": "...", "embedding": [[...], ...],
+//!  "heads": [{"w_query": [[...]], "w_key": [[...]], "w_value": [[...]]}],
+//!  "causal": false, "scale": "sqrt_dk"}
+//! ```
+//! Version 2 adds, each optional: `b_query`, `b_key`, `b_value` in a head (all three or none),
+//! `w_output` ((Σ d_v) × d_out) and `b_output` (d_out) at the top, and `positions`
+//! (`{"kind": "none" | "sinusoidal" | "rope_half" | "rope_interleaved", "base": 10000}` or
+//! `{"kind": "learned", "learned": [[…]]}`, a row per token). A model without any of them is written as version 1, so that
+//! its links and files stay exactly what they were; both versions are read.
+//! Reading validates everything and names the offending field; it never panics.
+
+use std::fmt;
+
+use nalgebra::DMatrix;
+use serde::{Deserialize, Serialize};
+
+use crate::core::model::limits::{check_sentence, MAX_ABS_VALUE, MAX_DIM, MAX_HEADS, MAX_TOKENS};
+use crate::core::model::positions::{Positions, DEFAULT_BASE, KINDS};
+use crate::core::model::{Biases, Head, Model, OutputProjection, Projection, Scale};
+
+/// The version of a state with nothing of version 2 in it.
+pub const STATE_VERSION: u64 = 1;
+/// The newest version this app reads and writes.
+pub const STATE_VERSION_2: u64 = 2;
+/// The longest state read: a model at every limit, each number written with all its digits
+/// (at most 24 characters and a comma), plus room for the sentence and brackets. Anything
+/// longer is refused before parsing, so a huge link or file costs nothing.
+pub const MAX_STATE_BYTES: usize = 25 * (MAX_TOKENS * MAX_DIM // the embedding
+        + (MAX_HEADS * 3 + MAX_HEADS) * MAX_DIM * MAX_DIM // the weights and W_output
+        + MAX_TOKENS * MAX_DIM // a learned table
+        + MAX_HEADS * 3 * MAX_DIM + MAX_DIM) // the biases and b_output
+        + 256 * 1024;
+
+/// Why a state was refused: the field (a JSON path such as `heads[0].w_query[1]`) and the problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateError {
+    /// Where: a JSON path, or empty for the whole state.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.message)
+    }
+}
+
+impl std::error::Error for StateError {}
+
+fn error(field: impl Into<String>, message: impl Into<String>) -> StateError {
+    StateError {
+        field: field.into(),
+        message: message.into(),
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedState {
+    version: u64,
+    sentence: String,
+    embedding: Vec<Vec<f64>>,
+    /// Allowed here, checked on the JSON itself (see [`read_state_value`]): typed, it would
+    /// cost the page serde's generic value reader.
+    #[serde(default, skip_serializing, rename = "positions")]
+    _positions: Option<serde::de::IgnoredAny>,
+    /// Written from the model; read by hand like `_positions`.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    positions: Option<SavedPositions>,
+    heads: Vec<SavedHead>,
+    causal: bool,
+    scale: Scale,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    w_output: Option<Vec<Vec<f64>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    b_output: Option<Vec<f64>>,
+}
+
+/// The positions as written (read by hand: [`read_positions`]).
+#[derive(Serialize, Default)]
+struct SavedPositions {
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    base: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    learned: Option<Vec<Vec<f64>>>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedHead {
+    w_query: Vec<Vec<f64>>,
+    w_key: Vec<Vec<f64>>,
+    w_value: Vec<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    b_query: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    b_key: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    b_value: Option<Vec<f64>>,
+}
+
+/// The model as a saved state (compact JSON, numbers in shortest round-trip form).
+pub fn write_state(model: &Model) -> String {
+    serde_json::to_string(&saved(model)).expect("a state of finite numbers always serialises")
+}
+
+/// The model as a saved state, as a JSON value (for formats built on it, such as links).
+pub fn state_value(model: &Model) -> serde_json::Value {
+    serde_json::to_value(saved(model)).expect("a state of finite numbers always serialises")
+}
+
+fn saved(model: &Model) -> SavedState {
+    let rows = |m: &DMatrix<f64>| m.row_iter().map(|r| r.iter().copied().collect()).collect();
+    let row = |m: &DMatrix<f64>| m.iter().copied().collect();
+    let positions = model.positions();
+    let version_2 = model.has_biases() || model.output().is_some() || *positions != Positions::None;
+    SavedState {
+        version: if version_2 {
+            STATE_VERSION_2
+        } else {
+            STATE_VERSION
+        },
+        sentence: model.sentence().to_owned(),
+        embedding: rows(model.embedding()),
+        _positions: None,
+        positions: (*positions != Positions::None).then(|| SavedPositions {
+            kind: positions.kind(),
+            base: positions.base(),
+            learned: match positions {
+                Positions::Learned(t) => Some(rows(t)),
+                _ => None,
+            },
+        }),
+        heads: model
+            .heads()
+            .iter()
+            .map(|h| {
+                let b = h.biases.as_ref();
+                SavedHead {
+                    w_query: rows(&h.w_query),
+                    w_key: rows(&h.w_key),
+                    w_value: rows(&h.w_value),
+                    b_query: b.map(|b| row(&b.b_query)),
+                    b_key: b.map(|b| row(&b.b_key)),
+                    b_value: b.map(|b| row(&b.b_value)),
+                }
+            })
+            .collect(),
+        causal: model.causal,
+        scale: model.scale,
+        w_output: model.output().map(|o| rows(&o.w_output)),
+        b_output: model.output().and_then(|o| o.b_output.as_ref()).map(row),
+    }
+}
+
+/// Reads and validates a saved state (version 1 or 2).
+pub fn read_state(json: &str) -> Result<Model, StateError> {
+    if json.len() > MAX_STATE_BYTES {
+        return Err(error(
+            "state",
+            format!(
+                "{} bytes is more than a model at every limit needs ({MAX_STATE_BYTES})",
+                json.len()
+            ),
+        ));
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| error("state", format!("not valid JSON ({e})")))?;
+    read_state_value(&value)
+}
+
+/// Validates a saved state already parsed as JSON.
+pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> {
+    let object = value
+        .as_object()
+        .ok_or_else(|| error("state", "expected a JSON object"))?;
+    match object.get("version") {
+        None => {
+            return Err(error(
+                "version",
+                format!("missing; expected {STATE_VERSION}"),
+            ))
+        }
+        Some(v) if !matches!(v.as_u64(), Some(STATE_VERSION | STATE_VERSION_2)) => {
+            return Err(error(
+                "version",
+                format!("unsupported version {v}; this app reads versions {STATE_VERSION} and {STATE_VERSION_2}"),
+            ))
+        }
+        Some(_) => {}
+    }
+    let state: SavedState = serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        error(
+            if path == "." { "state".into() } else { path },
+            e.into_inner().to_string(),
+        )
+    })?;
+
+    let tokens = check_sentence(&state.sentence).map_err(|m| error("sentence", m))?;
+    let vocab = tokens.vocabulary.len();
+    if state.embedding.len() != vocab {
+        return Err(error("embedding", format!("has {} rows but the sentence's vocabulary has {vocab} words (one row per word, in sorted order)", state.embedding.len())));
+    }
+    let embedding = matrix("embedding", &state.embedding, None)?;
+    let d_in = embedding.ncols();
+
+    if state.heads.is_empty() {
+        return Err(error("heads", "needs at least one head"));
+    }
+    if state.heads.len() > MAX_HEADS {
+        return Err(error(
+            "heads",
+            format!("has {} heads; the limit is {MAX_HEADS}", state.heads.len()),
+        ));
+    }
+    let mut heads = Vec::with_capacity(state.heads.len());
+    for (h, saved) in state.heads.iter().enumerate() {
+        let field = |p: Projection| format!("heads[{h}].{}", p.key());
+        let w_query = matrix(&field(Projection::Query), &saved.w_query, Some(d_in))?;
+        let w_key = matrix(&field(Projection::Key), &saved.w_key, Some(d_in))?;
+        let w_value = matrix(&field(Projection::Value), &saved.w_value, Some(d_in))?;
+        if w_key.ncols() != w_query.ncols() {
+            return Err(error(field(Projection::Key), format!("has {} columns but w_query has {}: keys and queries must have the same width d_k", w_key.ncols(), w_query.ncols())));
+        }
+        let biases = read_biases(h, saved, &w_query, &w_value)?;
+        heads.push(Head {
+            w_query,
+            w_key,
+            w_value,
+            biases,
+        });
+    }
+    let output = read_output(&state, &heads)?;
+    let positions = read_positions(object.get("positions"), tokens.len(), d_in)?;
+    Model::new(&state.sentence, embedding, heads, state.causal, state.scale)
+        .and_then(|m| m.with_output(output))
+        .map_err(|m| error("state", m))?
+        .with_positions(positions)
+        .map_err(|m| error("positions", m))
+}
+
+/// `positions` as the state writes it; absent means none.
+fn read_positions(
+    value: Option<&serde_json::Value>,
+    n: usize,
+    d_in: usize,
+) -> Result<Positions, StateError> {
+    let Some(value) = value else {
+        return Ok(Positions::None);
+    };
+    let at = |f: &str| format!("positions.{f}");
+    let object = value
+        .as_object()
+        .ok_or_else(|| error("positions", "expected an object with a \"kind\""))?;
+    if let Some(k) = object
+        .keys()
+        .find(|k| !["kind", "base", "learned"].contains(&k.as_str()))
+    {
+        return Err(error(
+            at(k),
+            "unknown field: positions have kind, base and learned",
+        ));
+    }
+    let kind = object
+        .get("kind")
+        .and_then(|k| k.as_str())
+        .ok_or_else(|| error(at("kind"), format!("missing: one of {}", KINDS.join(", "))))?;
+    let base = match object.get("base") {
+        None => DEFAULT_BASE,
+        Some(b) => b
+            .as_f64()
+            .ok_or_else(|| error(at("base"), "must be a number"))?,
+    };
+    if kind == "learned" {
+        // By hand: serde's reader of a Value into rows would be more code in the page.
+        let row = |r: &serde_json::Value| -> Option<Vec<f64>> {
+            r.as_array()?.iter().map(|x| x.as_f64()).collect()
+        };
+        let rows: Vec<Vec<f64>> = object
+            .get("learned")
+            .and_then(|l| l.as_array())
+            .and_then(|l| l.iter().map(row).collect())
+            .ok_or_else(|| error(at("learned"), "missing or not a list of rows of numbers"))?;
+        if rows.len() != n {
+            return Err(error(
+                at("learned"),
+                format!("has {} rows, expected {n}: a row per token", rows.len()),
+            ));
+        }
+        let table = matrix(&at("learned"), &rows, None)?;
+        if table.ncols() != d_in {
+            return Err(error(
+                at("learned"),
+                format!(
+                    "rows have {} numbers, expected d_in = {d_in}",
+                    table.ncols()
+                ),
+            ));
+        }
+        return Ok(Positions::Learned(table));
+    }
+    Positions::of_kind(kind, base, 0, n, d_in).map_err(|e| {
+        let field = if e.starts_with("unknown kind") {
+            "kind"
+        } else {
+            "base"
+        };
+        error(at(field), e)
+    })
+}
+
+/// A head's biases: all three or none, each as wide as its projection.
+fn read_biases(
+    h: usize,
+    saved: &SavedHead,
+    w_query: &DMatrix<f64>,
+    w_value: &DMatrix<f64>,
+) -> Result<Option<Biases>, StateError> {
+    let given = [&saved.b_query, &saved.b_key, &saved.b_value];
+    if given.iter().all(|b| b.is_none()) {
+        return Ok(None);
+    }
+    let (d_k, d_v) = (w_query.ncols(), w_value.ncols());
+    let mut rows = Vec::with_capacity(3);
+    for (b, (name, width, size)) in given.into_iter().zip([
+        ("b_query", d_k, "d_k"),
+        ("b_key", d_k, "d_k"),
+        ("b_value", d_v, "d_v"),
+    ]) {
+        let field = format!("heads[{h}].{name}");
+        let b = b.as_ref().ok_or_else(|| {
+            error(
+                &field,
+                "missing: a head has all three biases (b_query, b_key, b_value) or none",
+            )
+        })?;
+        rows.push(bias(&field, b, width, size)?);
+    }
+    let [b_query, b_key, b_value] = <[DMatrix<f64>; 3]>::try_from(rows).expect("three biases");
+    Ok(Some(Biases {
+        b_query,
+        b_key,
+        b_value,
+    }))
+}
+
+/// `w_output` (one row per concatenated column) and its optional `b_output`.
+fn read_output(state: &SavedState, heads: &[Head]) -> Result<Option<OutputProjection>, StateError> {
+    let Some(w) = &state.w_output else {
+        return match state.b_output {
+            Some(_) => Err(error(
+                "b_output",
+                "needs w_output: it is the output projection's bias",
+            )),
+            None => Ok(None),
+        };
+    };
+    let width: usize = heads.iter().map(Head::d_v).sum();
+    if w.len() != width {
+        return Err(error(
+            "w_output",
+            format!(
+                "has {} rows, expected {width} (every head's d_v side by side)",
+                w.len()
+            ),
+        ));
+    }
+    let w_output = matrix("w_output", w, None)?;
+    let b_output = state
+        .b_output
+        .as_ref()
+        .map(|b| bias("b_output", b, w_output.ncols(), "w_output's width"))
+        .transpose()?;
+    Ok(Some(OutputProjection { w_output, b_output }))
+}
+
+/// A bias of `width` numbers within ±MAX_ABS_VALUE, as a 1 × width matrix; `size` names the
+/// width in the message (`heads[1].b_key: 3 numbers, d_k is 2`).
+fn bias(field: &str, b: &[f64], width: usize, size: &str) -> Result<DMatrix<f64>, StateError> {
+    if b.len() != width {
+        return Err(error(
+            field,
+            format!("{} numbers, {size} is {width}", b.len()),
+        ));
+    }
+    within(field, b)?;
+    Ok(DMatrix::from_row_slice(1, width, b))
+}
+
+/// A list of rows as a matrix: rectangular, 1..=MAX_DIM columns, `rows` rows when given, numbers
+/// within ±MAX_ABS_VALUE.
+fn matrix(
+    field: &str,
+    rows: &[Vec<f64>],
+    expected_rows: Option<usize>,
+) -> Result<DMatrix<f64>, StateError> {
+    if let Some(n) = expected_rows {
+        if rows.len() != n {
+            return Err(error(
+                field,
+                format!(
+                    "has {} rows, expected d_in = {n} (the embedding's width)",
+                    rows.len()
+                ),
+            ));
+        }
+    }
+    let cols = rows.first().map_or(0, Vec::len);
+    if cols == 0 {
+        return Err(error(field, "has no columns"));
+    }
+    if cols > MAX_DIM {
+        return Err(error(
+            field,
+            format!("has {cols} columns; the limit is {MAX_DIM}"),
+        ));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        if row.len() != cols {
+            return Err(error(
+                format!("{field}[{i}]"),
+                format!(
+                    "has {} numbers but row 0 has {cols}: rows must be the same length",
+                    row.len()
+                ),
+            ));
+        }
+        within(&format!("{field}[{i}]"), row)?;
+    }
+    let flat: Vec<f64> = rows.concat();
+    Ok(DMatrix::from_row_slice(rows.len(), cols, &flat))
+}
+
+/// Every number of `row` (the field `field`) finite and within ±MAX_ABS_VALUE; the error names
+/// the first that is not (`heads[0].b_key[2]`).
+fn within(field: &str, row: &[f64]) -> Result<(), StateError> {
+    match row
+        .iter()
+        .enumerate()
+        .find(|(_, x)| x.is_nan() || x.abs() > MAX_ABS_VALUE)
+    {
+        Some((j, x)) => Err(error(
+            format!("{field}[{j}]"),
+            format!("{x:e} is outside ±{MAX_ABS_VALUE:e}"),
+        )),
+        None => Ok(()),
+    }
+}

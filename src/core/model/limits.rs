@@ -1,0 +1,40 @@
+//! The limits every model keeps, whoever made it (typed, loaded, trained): they keep the page
+//! responsive and every number finite; a saved state beyond them is refused.
+
+use crate::core::model::tokens::Tokens;
+
+/// Most tokens a sentence may have. These limits keep the page responsive; a state beyond them
+/// is refused.
+pub const MAX_TOKENS: usize = 64;
+/// Most characters a sentence may have.
+pub const MAX_SENTENCE_CHARS: usize = 1000;
+/// Largest d_in, d_k and d_v.
+pub const MAX_DIM: usize = 128;
+/// Most heads.
+pub const MAX_HEADS: usize = 16;
+/// Every number's magnitude must be at most this, so scores stay finite.
+pub const MAX_ABS_VALUE: f64 = 1e6;
+
+/// Whether `x` may stand in a model: finite and within ±[`MAX_ABS_VALUE`].
+pub fn within_limits(x: f64) -> bool {
+    x.is_finite() && x.abs() <= MAX_ABS_VALUE
+}
+
+/// Tokenises a sentence within the limits: some words, at most [`MAX_SENTENCE_CHARS`]
+/// characters and [`MAX_TOKENS`] tokens. The error says what is wrong with it.
+pub fn check_sentence(sentence: &str) -> Result<Tokens, String> {
+    if sentence.chars().count() > MAX_SENTENCE_CHARS {
+        return Err(format!("longer than {MAX_SENTENCE_CHARS} characters"));
+    }
+    let tokens = Tokens::new(sentence);
+    if tokens.is_empty() {
+        return Err("has no words".into());
+    }
+    if tokens.len() > MAX_TOKENS {
+        return Err(format!(
+            "has {} tokens; the limit is {MAX_TOKENS}",
+            tokens.len()
+        ));
+    }
+    Ok(tokens)
+}

@@ -1,0 +1,957 @@
+//! The model a learner edits: an embedding table and one or more attention heads.
+
+pub mod limits;
+pub mod positions;
+pub mod presets;
+pub mod tokens;
+pub mod torch_rng;
+
+use nalgebra::{DMatrix, RowDVector};
+use serde::{Deserialize, Serialize};
+
+use crate::core::model::limits::{within_limits, MAX_ABS_VALUE, MAX_DIM, MAX_HEADS};
+use crate::core::model::positions::{seeded_table, Positions};
+use crate::core::model::tokens::Tokens;
+use crate::core::model::torch_rng::TorchRng;
+
+/// The number of rows of the embedding table the tutorial draws from (`nn.Embedding(50_000, d)`).
+pub const TUTORIAL_VOCAB_SIZE: usize = 50_000;
+
+/// What the scores are divided by before the softmax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Scale {
+    /// Divide by √dₖ: keeps the scores' variance near 1 whatever dₖ is (the transformer's choice).
+    #[default]
+    SqrtDk,
+    /// Divide by dₖ: shrinks the scores too much as dₖ grows, so the softmax flattens.
+    Dk,
+    /// No scaling: scores grow with dₖ and the softmax saturates to one-hot.
+    None,
+}
+
+impl Scale {
+    /// Every option, in the order a picker lists them.
+    pub const ALL: [Scale; 3] = [Scale::SqrtDk, Scale::Dk, Scale::None];
+
+    /// The divisor for keys of width `d_k`.
+    pub fn divisor(self, d_k: usize) -> f64 {
+        match self {
+            Scale::SqrtDk => (d_k as f64).sqrt(),
+            Scale::Dk => d_k as f64,
+            Scale::None => 1.0,
+        }
+    }
+
+    /// The name used in the saved state and the page (`sqrt_dk`, `dk`, `none`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Scale::SqrtDk => "sqrt_dk",
+            Scale::Dk => "dk",
+            Scale::None => "none",
+        }
+    }
+
+    /// Parses [`Scale::key`].
+    pub fn from_key(key: &str) -> Option<Scale> {
+        Scale::ALL.into_iter().find(|s| s.key() == key)
+    }
+
+    /// What the page calls it, in the controls and the labs: `÷√dₖ`, `÷dₖ`, `none`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Scale::SqrtDk => "÷√dₖ",
+            Scale::Dk => "÷dₖ",
+            Scale::None => "none",
+        }
+    }
+
+    /// How the divisor reads in a formula.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Scale::SqrtDk => "√dₖ",
+            Scale::Dk => "dₖ",
+            Scale::None => "1",
+        }
+    }
+}
+
+/// One attention head's projections, applied to row vectors: `queries = embedded @ w_query`
+/// (`+ b_query` when the head has biases).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Head {
+    /// d_in × d_k
+    pub w_query: DMatrix<f64>,
+    /// d_in × d_k
+    pub w_key: DMatrix<f64>,
+    /// d_in × d_v
+    pub w_value: DMatrix<f64>,
+    /// Added to each row of the projections, as `nn.Linear` and `nn.MultiheadAttention` do.
+    pub biases: Option<Biases>,
+}
+
+/// A head's three biases, each one row (1 × d_k, 1 × d_k, 1 × d_v) so that they are edited and
+/// shown like every other matrix.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Biases {
+    /// Added to every query.
+    pub b_query: DMatrix<f64>,
+    /// Added to every key.
+    pub b_key: DMatrix<f64>,
+    /// Added to every value.
+    pub b_value: DMatrix<f64>,
+}
+
+impl std::ops::Index<Projection> for Biases {
+    type Output = DMatrix<f64>;
+    fn index(&self, p: Projection) -> &DMatrix<f64> {
+        match p {
+            Projection::Query => &self.b_query,
+            Projection::Key => &self.b_key,
+            Projection::Value => &self.b_value,
+        }
+    }
+}
+
+impl std::ops::IndexMut<Projection> for Biases {
+    fn index_mut(&mut self, p: Projection) -> &mut DMatrix<f64> {
+        match p {
+            Projection::Query => &mut self.b_query,
+            Projection::Key => &mut self.b_key,
+            Projection::Value => &mut self.b_value,
+        }
+    }
+}
+
+/// The linear layer after the heads' concatenation: `output = concatenated @ w_output + b_output`
+/// (PyTorch's `out_proj`, transposed into this app's row-vector convention).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputProjection {
+    /// (Σ d_v) × d_out
+    pub w_output: DMatrix<f64>,
+    /// 1 × d_out
+    pub b_output: Option<DMatrix<f64>>,
+}
+
+impl Head {
+    /// The width of queries and keys.
+    pub fn d_k(&self) -> usize {
+        self.w_query.ncols()
+    }
+
+    /// The width of values and of this head's context vectors.
+    pub fn d_v(&self) -> usize {
+        self.w_value.ncols()
+    }
+
+    /// Draws `w_query`, `w_key`, `w_value` in that order with `torch.rand`, as the tutorial's
+    /// `SelfAttention.__init__` does.
+    pub fn rand(rng: &mut TorchRng, d_in: usize, d_k: usize, d_v: usize) -> Head {
+        Head {
+            w_query: rng.rand(d_in, d_k),
+            w_key: rng.rand(d_in, d_k),
+            w_value: rng.rand(d_in, d_v),
+            biases: None,
+        }
+    }
+
+    /// A head without biases.
+    pub fn new(w_query: DMatrix<f64>, w_key: DMatrix<f64>, w_value: DMatrix<f64>) -> Head {
+        Head {
+            w_query,
+            w_key,
+            w_value,
+            biases: None,
+        }
+    }
+
+    /// `embedded @ W (+ b)` for one of its projections.
+    pub fn project(&self, embedded: &DMatrix<f64>, p: Projection) -> DMatrix<f64> {
+        let mut out = embedded * &self[p];
+        if let Some(b) = &self.biases {
+            add_row(&mut out, &b[p]);
+        }
+        out
+    }
+}
+
+/// Adds a 1 × c row to every row of an r × c matrix.
+pub fn add_row(m: &mut DMatrix<f64>, row: &DMatrix<f64>) {
+    for mut r in m.row_iter_mut() {
+        r += row.row(0);
+    }
+}
+
+/// Biases as `nn.Linear(d_in, d)` draws them, after `manual_seed(seed)`: uniform on ±1/√d_in,
+/// head after head, query, key, value (PyTorch's own layers start their biases at zero; drawn
+/// ones show what a bias does).
+pub fn seeded_biases(seed: u64, d_in: usize, heads: &[Head]) -> Vec<Biases> {
+    let mut rng = TorchRng::manual_seed(seed);
+    heads
+        .iter()
+        .map(|h| Biases {
+            b_query: rng.linear_bias(d_in, h.d_k()),
+            b_key: rng.linear_bias(d_in, h.d_k()),
+            b_value: rng.linear_bias(d_in, h.d_v()),
+        })
+        .collect()
+}
+
+/// The output projection `nn.Linear(Σ d_v, d_out)` draws after `manual_seed(seed)` (its weight,
+/// then its bias when asked), transposed into the row-vector convention.
+pub fn seeded_output(seed: u64, concatenated: usize, d_out: usize, bias: bool) -> OutputProjection {
+    let mut rng = TorchRng::manual_seed(seed);
+    let w_output = rng.linear_weight(concatenated, d_out).transpose();
+    let b_output = bias.then(|| rng.linear_bias(concatenated, d_out));
+    OutputProjection { w_output, b_output }
+}
+
+/// Which of a head's three matrices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Projection {
+    /// W_query.
+    Query,
+    /// W_key.
+    Key,
+    /// W_value.
+    Value,
+}
+
+impl Projection {
+    /// All three, in the order the tutorial draws them.
+    pub const ALL: [Projection; 3] = [Projection::Query, Projection::Key, Projection::Value];
+
+    /// The matrix's name in the saved state and the page.
+    pub fn key(self) -> &'static str {
+        match self {
+            Projection::Query => "w_query",
+            Projection::Key => "w_key",
+            Projection::Value => "w_value",
+        }
+    }
+
+    /// How the tutorial writes its name.
+    pub fn title(self) -> &'static str {
+        match self {
+            Projection::Query => "W_query",
+            Projection::Key => "W_key",
+            Projection::Value => "W_value",
+        }
+    }
+}
+
+impl std::ops::Index<Projection> for Head {
+    type Output = DMatrix<f64>;
+    fn index(&self, p: Projection) -> &DMatrix<f64> {
+        match p {
+            Projection::Query => &self.w_query,
+            Projection::Key => &self.w_key,
+            Projection::Value => &self.w_value,
+        }
+    }
+}
+
+impl std::ops::IndexMut<Projection> for Head {
+    fn index_mut(&mut self, p: Projection) -> &mut DMatrix<f64> {
+        match p {
+            Projection::Query => &mut self.w_query,
+            Projection::Key => &mut self.w_key,
+            Projection::Value => &mut self.w_value,
+        }
+    }
+}
+
+/// A matrix the learner edits directly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Editable {
+    /// The embedding table (vocabulary × d_in).
+    Embedding,
+    /// A head's projection.
+    Weight(usize, Projection),
+    /// A head's bias of one projection (when it has biases).
+    Bias(usize, Projection),
+    /// W_output, after the concatenation (when there is an output projection).
+    OutputWeight,
+    /// The learned positions' table (when positions are learned).
+    Positions,
+    /// b_output (when the output projection has a bias).
+    OutputBias,
+}
+
+impl Editable {
+    /// One of each kind (head 0 for a head's), in the order the scripting API lists them.
+    pub const EVERY: [Editable; 10] = [
+        Editable::Embedding,
+        Editable::Weight(0, Projection::Query),
+        Editable::Weight(0, Projection::Key),
+        Editable::Weight(0, Projection::Value),
+        Editable::Bias(0, Projection::Query),
+        Editable::Bias(0, Projection::Key),
+        Editable::Bias(0, Projection::Value),
+        Editable::OutputWeight,
+        Editable::OutputBias,
+        Editable::Positions,
+    ];
+
+    /// The same kind of matrix in head `head` (itself if it is not a head's).
+    pub fn in_head(self, head: usize) -> Editable {
+        match self {
+            Editable::Weight(_, p) => Editable::Weight(head, p),
+            Editable::Bias(_, p) => Editable::Bias(head, p),
+            other => other,
+        }
+    }
+
+    /// The matrix's name in the saved state and the DOM contract (`data-matrix`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Editable::Embedding => "embedding",
+            Editable::Weight(_, p) => p.key(),
+            Editable::Bias(_, p) => match p {
+                Projection::Query => "b_query",
+                Projection::Key => "b_key",
+                Projection::Value => "b_value",
+            },
+            Editable::OutputWeight => "w_output",
+            Editable::Positions => "positions",
+            Editable::OutputBias => "b_output",
+        }
+    }
+
+    /// Its head, for a head's matrix.
+    pub fn head(self) -> Option<usize> {
+        match self {
+            Editable::Weight(h, _) | Editable::Bias(h, _) => Some(h),
+            _ => None,
+        }
+    }
+}
+
+/// Everything the trace is computed from. Build it with [`Model::new`] or read it from a saved
+/// state, so that its shapes always agree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    sentence: String,
+    tokens: Tokens,
+    /// One row of d_in numbers per vocabulary word, in vocabulary order.
+    embedding: DMatrix<f64>,
+    heads: Vec<Head>,
+    /// Hide future tokens from each query.
+    pub causal: bool,
+    /// What the scores are divided by.
+    pub scale: Scale,
+    /// The linear layer after the concatenation, if any.
+    output: Option<OutputProjection>,
+    /// How word order enters, if at all.
+    positions: Positions,
+}
+
+/// The embedding rows of words the page has seen, so that a word deleted and typed again gets
+/// its row back (see [`Model::with_sentence`]). Bounded: past [`WordRows::MAX_WORDS`] the
+/// oldest memory goes, except the current model's words.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WordRows {
+    rows: Vec<(String, RowDVector<f64>)>,
+}
+
+impl WordRows {
+    /// Most words remembered.
+    pub const MAX_WORDS: usize = 4096;
+
+    /// Remembers the row of every word of `model` (as it is now, edits included).
+    pub fn remember(&mut self, model: &Model) {
+        if self.rows.len() + model.tokens.vocabulary.len() > Self::MAX_WORDS {
+            self.rows.clear();
+        }
+        for (i, word) in model.tokens.vocabulary.iter().enumerate() {
+            let row = model.embedding.row(i).into_owned();
+            match self.rows.iter_mut().find(|(w, _)| w == word) {
+                Some((_, kept)) => *kept = row,
+                None => self.rows.push((word.clone(), row)),
+            }
+        }
+    }
+
+    /// The row `word` had, if the page saw it at this width.
+    pub fn row(&self, word: &str, d_in: usize) -> Option<&RowDVector<f64>> {
+        self.rows
+            .iter()
+            .find(|(w, r)| w == word && r.len() == d_in)
+            .map(|(_, r)| r)
+    }
+}
+
+/// Sizes for a freshly initialised model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dims {
+    /// The embedding's width.
+    pub d_in: usize,
+    /// Queries' and keys' width.
+    pub d_k: usize,
+    /// Values' width.
+    pub d_v: usize,
+    /// The number of heads.
+    pub heads: usize,
+}
+
+impl Model {
+    /// A model whose shapes agree: the embedding has one row per vocabulary word, every head
+    /// maps d_in = the embedding's width, and each head's keys are as wide as its queries.
+    pub fn new(
+        sentence: &str,
+        embedding: DMatrix<f64>,
+        heads: Vec<Head>,
+        causal: bool,
+        scale: Scale,
+    ) -> Result<Model, String> {
+        let tokens = Tokens::new(sentence);
+        if tokens.is_empty() {
+            return Err("the sentence has no words".into());
+        }
+        if embedding.nrows() != tokens.vocabulary.len() {
+            return Err(format!(
+                "the embedding has {} rows but the vocabulary has {} words",
+                embedding.nrows(),
+                tokens.vocabulary.len()
+            ));
+        }
+        if heads.is_empty() {
+            return Err("there must be at least one head".into());
+        }
+        let d_in = embedding.ncols();
+        for (h, head) in heads.iter().enumerate() {
+            for p in Projection::ALL {
+                if head[p].nrows() != d_in {
+                    return Err(format!(
+                        "head {h}: {} has {} rows, expected d_in = {d_in}",
+                        p.key(),
+                        head[p].nrows()
+                    ));
+                }
+            }
+            if head.w_key.ncols() != head.w_query.ncols() {
+                return Err(format!(
+                    "head {h}: w_key has {} columns but w_query has {}",
+                    head.w_key.ncols(),
+                    head.w_query.ncols()
+                ));
+            }
+            if let Some(b) = &head.biases {
+                for p in Projection::ALL {
+                    check_bias(&b[p], head[p].ncols())
+                        .map_err(|e| format!("head {h}: {}: {e}", Editable::Bias(h, p).key()))?;
+                }
+            }
+        }
+        Ok(Model {
+            sentence: sentence.to_owned(),
+            tokens,
+            embedding,
+            heads,
+            causal,
+            scale,
+            output: None,
+            positions: Positions::None,
+        })
+    }
+
+    /// The same model with these positions, if they fit (a learned table of n × d_in, an even
+    /// d_k for RoPE); the message says why not.
+    pub fn with_positions(mut self, positions: Positions) -> Result<Model, String> {
+        let d_ks: Vec<usize> = self.heads.iter().map(Head::d_k).collect();
+        positions.check(self.tokens.len(), self.embedding.ncols(), &d_ks)?;
+        self.positions = positions;
+        Ok(self)
+    }
+
+    /// How word order enters.
+    pub fn positions(&self) -> &Positions {
+        &self.positions
+    }
+
+    /// The embedded sentence with the positions added (sinusoidal or learned), which the
+    /// projections take; the embedded sentence itself otherwise.
+    pub fn positioned(&self) -> DMatrix<f64> {
+        let embedded = self.embedded();
+        self.added_positions(&embedded).unwrap_or(embedded)
+    }
+
+    /// `embedded` plus the positions' table, if the positions are added to the embedding.
+    pub fn added_positions(&self, embedded: &DMatrix<f64>) -> Option<DMatrix<f64>> {
+        self.positions
+            .table(embedded.nrows(), embedded.ncols())
+            .map(|t| embedded + t)
+    }
+
+    /// What `from` adds beside its heads (the output projection, the positions), on this model.
+    fn with_parts_of(self, from: &Model) -> Result<Model, String> {
+        self.with_output(from.output.clone())?
+            .with_positions(from.positions.clone())
+    }
+
+    /// The same model with this output projection (or none); its rows must match the
+    /// concatenation's width.
+    pub fn with_output(mut self, output: Option<OutputProjection>) -> Result<Model, String> {
+        if let Some(o) = &output {
+            let width: usize = self.heads.iter().map(Head::d_v).sum();
+            if o.w_output.nrows() != width {
+                return Err(format!(
+                    "w_output has {} rows, expected {width} (every head's d_v side by side)",
+                    o.w_output.nrows()
+                ));
+            }
+            if o.w_output.ncols() == 0 {
+                return Err("w_output has no columns".into());
+            }
+            if let Some(b) = &o.b_output {
+                check_bias(b, o.w_output.ncols()).map_err(|e| format!("b_output: {e}"))?;
+            }
+        }
+        self.output = output;
+        Ok(self)
+    }
+
+    /// The output projection, if any.
+    pub fn output(&self) -> Option<&OutputProjection> {
+        self.output.as_ref()
+    }
+
+    /// Whether any head has biases.
+    pub fn has_biases(&self) -> bool {
+        self.heads.iter().any(|h| h.biases.is_some())
+    }
+
+    /// Positions of `kind` (`base` for the kinds with one; a learned table kept if the model has
+    /// one, else drawn from `seed`).
+    pub fn with_positions_of(&self, kind: &str, base: f64, seed: u64) -> Result<Model, String> {
+        let positions = match (&self.positions, kind) {
+            (Positions::Learned(t), "learned") => Positions::Learned(t.clone()),
+            _ => Positions::of_kind(kind, base, seed, self.tokens.len(), self.embedding.ncols())?,
+        };
+        self.clone().with_positions(positions)
+    }
+
+    /// Biases on (each head keeps its own, a head without gets them drawn from `seed`, see
+    /// [`seeded_biases`]) or off.
+    pub fn with_biases_on(&self, on: bool, seed: u64) -> Result<Model, String> {
+        let biases = on.then(|| {
+            seeded_biases(seed, self.embedding.ncols(), &self.heads)
+                .into_iter()
+                .zip(&self.heads)
+                .map(|(fresh, h)| h.biases.clone().unwrap_or(fresh))
+                .collect()
+        });
+        self.with_biases(biases)
+    }
+
+    /// The output projection on (kept if there is one, else `nn.Linear(Σ d_v, d_in)` drawn from
+    /// `seed`, as `nn.MultiheadAttention`'s `out_proj` maps back to the embedding's width) or off.
+    pub fn with_output_on(&self, on: bool, seed: u64) -> Result<Model, String> {
+        let width = self.heads.iter().map(Head::d_v).sum();
+        let output = on.then(|| {
+            self.output
+                .clone()
+                .unwrap_or_else(|| seeded_output(seed, width, self.embedding.ncols(), true))
+        });
+        self.clone().with_output(output)
+    }
+
+    /// The output projection of `like` (if it has one) drawn again from `seed` for this model's
+    /// heads, keeping its width d_out and whether it has a bias.
+    pub fn with_output_drawn_like(self, like: &Model, seed: u64) -> Result<Model, String> {
+        let width = self.heads.iter().map(Head::d_v).sum();
+        let output = like
+            .output
+            .as_ref()
+            .map(|o| seeded_output(seed, width, o.w_output.ncols(), o.b_output.is_some()));
+        self.with_output(output)
+    }
+
+    /// The same model with `biases` (one per head) or none.
+    pub fn with_biases(&self, biases: Option<Vec<Biases>>) -> Result<Model, String> {
+        let mut heads = self.heads.clone();
+        for (h, head) in heads.iter_mut().enumerate() {
+            head.biases = biases.as_ref().and_then(|b| b.get(h).cloned());
+        }
+        Model::new(
+            &self.sentence,
+            self.embedding.clone(),
+            heads,
+            self.causal,
+            self.scale,
+        )?
+        .with_parts_of(self)
+    }
+
+    /// The tutorial's initialisation: after `manual_seed(seed)` the embedding is rows 0..vocab of
+    /// `nn.Embedding(50_000, d_in)`; after `manual_seed(seed)` again each head draws
+    /// `w_query`, `w_key`, `w_value` with `torch.rand`, head after head.
+    pub fn seeded(
+        sentence: &str,
+        dims: Dims,
+        seed: u64,
+        causal: bool,
+        scale: Scale,
+    ) -> Result<Model, String> {
+        let tokens = Tokens::new(sentence);
+        let rows: Vec<usize> = (0..tokens.vocabulary.len()).collect();
+        let embedding =
+            TorchRng::manual_seed(seed).embedding_rows(TUTORIAL_VOCAB_SIZE, dims.d_in, &rows);
+        let mut rng = TorchRng::manual_seed(seed);
+        let heads = (0..dims.heads)
+            .map(|_| Head::rand(&mut rng, dims.d_in, dims.d_k, dims.d_v))
+            .collect();
+        Model::new(sentence, embedding, heads, causal, scale)
+    }
+
+    /// The sentence as typed.
+    pub fn sentence(&self) -> &str {
+        &self.sentence
+    }
+
+    /// Its words, vocabulary and ids.
+    pub fn tokens(&self) -> &Tokens {
+        &self.tokens
+    }
+
+    /// The embedding table: a row per vocabulary word (vocabulary × d_in).
+    pub fn embedding(&self) -> &DMatrix<f64> {
+        &self.embedding
+    }
+
+    /// Each head's projections.
+    pub fn heads(&self) -> &[Head] {
+        &self.heads
+    }
+
+    /// The sizes of this model (d_k and d_v of the first head).
+    pub fn dims(&self) -> Dims {
+        Dims {
+            d_in: self.embedding.ncols(),
+            d_k: self.heads[0].d_k(),
+            d_v: self.heads[0].d_v(),
+            heads: self.heads.len(),
+        }
+    }
+
+    /// The embedded sentence: each token's row of the embedding table.
+    pub fn embedded(&self) -> DMatrix<f64> {
+        let rows: Vec<_> = self
+            .tokens
+            .ids
+            .iter()
+            .map(|&id| self.embedding.row(id))
+            .collect();
+        DMatrix::from_rows(&rows)
+    }
+
+    /// One of the learner's editable matrices, if it exists.
+    pub fn matrix(&self, target: Editable) -> Option<&DMatrix<f64>> {
+        match target {
+            Editable::Embedding => Some(&self.embedding),
+            Editable::Weight(head, p) => self.heads.get(head).map(|h| &h[p]),
+            Editable::Bias(head, p) => self.heads.get(head)?.biases.as_ref().map(|b| &b[p]),
+            Editable::OutputWeight => self.output.as_ref().map(|o| &o.w_output),
+            Editable::OutputBias => self.output.as_ref()?.b_output.as_ref(),
+            Editable::Positions => match &self.positions {
+                Positions::Learned(t) => Some(t),
+                _ => None,
+            },
+        }
+    }
+
+    /// Every matrix the learner can edit that the model has: the embedding, each head's
+    /// projections and biases, the output projection, the learned positions.
+    pub fn editables(&self) -> impl Iterator<Item = Editable> + '_ {
+        let heads = (0..self.heads.len()).flat_map(|h| {
+            Projection::ALL
+                .into_iter()
+                .flat_map(move |p| [Editable::Weight(h, p), Editable::Bias(h, p)])
+        });
+        std::iter::once(Editable::Embedding)
+            .chain(heads)
+            .chain([
+                Editable::OutputWeight,
+                Editable::OutputBias,
+                Editable::Positions,
+            ])
+            .filter(|&m| self.matrix(m).is_some())
+    }
+
+    /// Every number the learner can edit finite and within ±[`MAX_ABS_VALUE`], as a saved
+    /// state must be to be read back; else which matrix holds what.
+    pub fn check_limits(&self) -> Result<(), String> {
+        for target in self.editables() {
+            let m = self
+                .matrix(target)
+                .expect("editables() lists matrices the model has");
+            if let Some(x) = m.iter().find(|&&x| !within_limits(x)) {
+                return Err(outside_limits(target, *x));
+            }
+        }
+        Ok(())
+    }
+
+    /// One of the learner's editable matrices, to change in place (its shape stays).
+    pub(crate) fn matrix_mut(&mut self, target: Editable) -> Option<&mut DMatrix<f64>> {
+        match target {
+            Editable::Embedding => Some(&mut self.embedding),
+            Editable::Weight(head, p) => self.heads.get_mut(head).map(|h| &mut h[p]),
+            Editable::Bias(head, p) => self.heads.get_mut(head)?.biases.as_mut().map(|b| &mut b[p]),
+            Editable::OutputWeight => self.output.as_mut().map(|o| &mut o.w_output),
+            Editable::OutputBias => self.output.as_mut()?.b_output.as_mut(),
+            Editable::Positions => match &mut self.positions {
+                Positions::Learned(t) => Some(t),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether a pasted `block` (rectangular, as `read_block` gives) fits with its top-left at
+    /// (`row`, `col`) of `target`: a paste that does not fit is refused whole, never clipped
+    /// silently. The message says how much room there is.
+    pub fn check_paste(
+        &self,
+        target: Editable,
+        row: usize,
+        col: usize,
+        block: &[Vec<f64>],
+    ) -> Result<(), String> {
+        let (rows, cols) = self.matrix(target).map_or((0, 0), DMatrix::shape);
+        let (need_rows, need_cols) = (block.len(), block.first().map_or(0, Vec::len));
+        let (room_rows, room_cols) = (rows.saturating_sub(row), cols.saturating_sub(col));
+        if need_rows > room_rows || need_cols > room_cols {
+            return Err(format!(
+                "the block is {need_rows} × {need_cols} but only {room_rows} × {room_cols} cells lie from this one to the matrix's corner"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Sets one number; positions outside the matrix are ignored.
+    pub fn set(&mut self, target: Editable, row: usize, col: usize, value: f64) {
+        self.paste(target, row, col, &[vec![value]]);
+    }
+
+    /// Writes a block of numbers with its top-left at (`row`, `col`); what falls outside the
+    /// matrix is dropped.
+    pub fn paste(&mut self, target: Editable, row: usize, col: usize, block: &[Vec<f64>]) {
+        let Some(m) = self.matrix_mut(target) else {
+            return;
+        };
+        for (i, values) in block.iter().enumerate() {
+            for (j, &x) in values.iter().enumerate() {
+                if let Some(cell) = m.get_mut((row + i, col + j)) {
+                    *cell = x;
+                }
+            }
+        }
+    }
+
+    /// A new sentence. A word keeps its embedding row: a word of this model its row here, a word
+    /// the page saw before (`remembered`, at this d_in) the row it had then; a word never seen
+    /// gets the row a fresh seeded model would give it at its place in the vocabulary, unless
+    /// another word already has that row: then the next row of the seeded table that no word
+    /// has. So no two words share a row by accident, and typing a sentence again gives it back.
+    pub fn with_sentence(
+        &self,
+        sentence: &str,
+        seed: u64,
+        remembered: &WordRows,
+    ) -> Result<Model, String> {
+        let vocabulary = Tokens::new(sentence).vocabulary;
+        let d_in = self.embedding.ncols();
+        let known: Vec<Option<RowDVector<f64>>> = vocabulary
+            .iter()
+            .map(|w| match self.tokens.vocabulary.binary_search(w) {
+                Ok(old) => Some(self.embedding.row(old).into_owned()),
+                Err(_) => remembered.row(w, d_in).cloned(),
+            })
+            .collect();
+        let new_words = known.iter().filter(|k| k.is_none()).count();
+        // Enough candidates for every new word past every row a word has (this model's and the
+        // remembered ones), drawn in one pass; none at all when a word was just deleted.
+        let count = (vocabulary.len() + self.embedding.nrows() + remembered.rows.len())
+            .min(TUTORIAL_VOCAB_SIZE);
+        let fresh = if new_words == 0 {
+            DMatrix::zeros(0, d_in)
+        } else {
+            let candidates: Vec<usize> = (0..count).collect();
+            TorchRng::manual_seed(seed).embedding_rows(TUTORIAL_VOCAB_SIZE, d_in, &candidates)
+        };
+        let mut picked: Vec<RowDVector<f64>> = Vec::new();
+        let taken = |c: usize, picked: &[RowDVector<f64>]| {
+            let candidate = fresh.row(c);
+            self.embedding
+                .row_iter()
+                .any(|r| same_bits(r.iter(), candidate.iter()))
+                || remembered
+                    .rows
+                    .iter()
+                    .any(|(_, r)| same_bits(r.iter(), candidate.iter()))
+                || picked.iter().any(|r| same_bits(r.iter(), candidate.iter()))
+        };
+        let rows: Vec<RowDVector<f64>> = known
+            .into_iter()
+            .enumerate()
+            .map(|(place, kept)| {
+                kept.unwrap_or_else(|| {
+                    let free = (place..count)
+                        .chain(0..place)
+                        .find(|&c| !taken(c, &picked))
+                        .unwrap_or(place.min(count - 1));
+                    let row = fresh.row(free).into_owned();
+                    picked.push(row.clone());
+                    row
+                })
+            })
+            .collect();
+        let embedding = if rows.is_empty() {
+            DMatrix::zeros(0, d_in)
+        } else {
+            DMatrix::from_rows(&rows)
+        };
+        // Positions belong to places: a learned table keeps its rows for the places that remain.
+        let positions = match &self.positions {
+            Positions::Learned(old) => {
+                let n = Tokens::new(sentence).len();
+                Positions::Learned(overlay(&seeded_table(seed, n, d_in), old))
+            }
+            other => other.clone(),
+        };
+        Model::new(
+            sentence,
+            embedding,
+            self.heads.clone(),
+            self.causal,
+            self.scale,
+        )?
+        .with_output(self.output.clone())?
+        .with_positions(positions)
+    }
+
+    /// New sizes. Numbers whose position still exists are kept; new positions are filled from a
+    /// fresh model seeded with `seed`.
+    pub fn resized(&self, dims: Dims, seed: u64) -> Result<Model, String> {
+        let fresh = Model::seeded(&self.sentence, dims, seed, self.causal, self.scale)?;
+        let embedding = overlay(&fresh.embedding, &self.embedding);
+        let heads = fresh
+            .heads
+            .iter()
+            .enumerate()
+            .map(|(h, new)| match self.heads.get(h) {
+                Some(old) => Head {
+                    w_query: overlay(&new.w_query, &old.w_query),
+                    w_key: overlay(&new.w_key, &old.w_key),
+                    w_value: overlay(&new.w_value, &old.w_value),
+                    biases: None,
+                },
+                None => new.clone(),
+            })
+            .collect();
+        let mut model = Model::new(&self.sentence, embedding, heads, self.causal, self.scale)?;
+        // What this model adds keeps its numbers where they still fit, like the weights.
+        if self.has_biases() {
+            let fresh = seeded_biases(seed, dims.d_in, &model.heads);
+            let kept = fresh
+                .into_iter()
+                .enumerate()
+                .map(|(h, mut b)| {
+                    if let Some(old) = self.heads.get(h).and_then(|o| o.biases.as_ref()) {
+                        for p in Projection::ALL {
+                            b[p] = overlay(&b[p], &old[p]);
+                        }
+                    }
+                    b
+                })
+                .collect();
+            model = model.with_biases(Some(kept))?;
+        }
+        if let Some(old) = &self.output {
+            let width = model.heads.iter().map(Head::d_v).sum();
+            // An output as wide as the embedding (nn.MultiheadAttention's) stays so.
+            let d_out = if old.w_output.ncols() == self.embedding.ncols() {
+                dims.d_in
+            } else {
+                old.w_output.ncols()
+            };
+            let mut fresh = seeded_output(seed, width, d_out, old.b_output.is_some());
+            fresh.w_output = overlay(&fresh.w_output, &old.w_output);
+            fresh.b_output = fresh
+                .b_output
+                .zip(old.b_output.as_ref())
+                .map(|(b, o)| overlay(&b, o));
+            model = model.with_output(Some(fresh))?;
+        }
+        let positions = match &self.positions {
+            Positions::Learned(old) => Positions::Learned(overlay(
+                &seeded_table(seed, self.tokens.len(), dims.d_in),
+                old,
+            )),
+            other => other.clone(),
+        };
+        model.with_positions(positions)
+    }
+}
+
+/// A bias must be one row of `width` numbers.
+fn check_bias(b: &DMatrix<f64>, width: usize) -> Result<(), String> {
+    if b.nrows() != 1 || b.ncols() != width {
+        return Err(format!("{} numbers, expected {width}", b.len()));
+    }
+    Ok(())
+}
+
+/// Whether two rows hold the same numbers bit for bit (so −0.0 and 0.0 differ, as the saved
+/// state writes them) and are as long.
+fn same_bits<'a>(
+    a: impl IntoIterator<Item = &'a f64>,
+    b: impl IntoIterator<Item = &'a f64>,
+) -> bool {
+    let (mut a, mut b) = (a.into_iter(), b.into_iter());
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x.to_bits() == y.to_bits() => {}
+            _ => return false,
+        }
+    }
+}
+
+/// `base` with the top-left block that `top` covers taken from `top`.
+fn overlay(base: &DMatrix<f64>, top: &DMatrix<f64>) -> DMatrix<f64> {
+    DMatrix::from_fn(base.nrows(), base.ncols(), |i, j| {
+        top.get((i, j)).copied().unwrap_or(base[(i, j)])
+    })
+}
+
+/// Why `x` may not stand in `target`: not a number, or past the limits a saved state keeps.
+pub fn outside_limits(target: Editable, x: f64) -> String {
+    let name = match target.head() {
+        Some(h) => format!("{} of head {}", target.key(), h + 1),
+        None => target.key().to_string(),
+    };
+    if x.is_finite() {
+        format!("{name} would hold {x:.3e}, past ±{MAX_ABS_VALUE:e}")
+    } else {
+        format!("{name} would hold a number that is not finite")
+    }
+}
+
+/// Sizes within the limits: d_in, d_k, d_v from 1 to [`MAX_DIM`], heads from 1 to
+/// [`MAX_HEADS`]. The error names the first size out of range.
+pub fn check_dims(dims: Dims) -> Result<(), String> {
+    for (name, n, max) in [
+        ("d_in", dims.d_in, MAX_DIM),
+        ("d_k", dims.d_k, MAX_DIM),
+        ("d_v", dims.d_v, MAX_DIM),
+        ("heads", dims.heads, MAX_HEADS),
+    ] {
+        if !(1..=max).contains(&n) {
+            return Err(format!(
+                "{name} must be a whole number from 1 to {max}, not {n}"
+            ));
+        }
+    }
+    Ok(())
+}

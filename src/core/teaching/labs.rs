@@ -1,0 +1,150 @@
+//! The numbers behind the labs: the model's scores under each scaling, the two masking methods
+//! as the scores grow, and what each head attends to. The √dₖ experiment is in `sqrt_dk`.
+
+use nalgebra::DMatrix;
+
+use crate::core::forward::softmax::{
+    mask_future, masked_weights_simple, renormalize_rows, softmax_rows,
+};
+use crate::core::forward::trace::Trace;
+use crate::core::model::Scale;
+
+/// How one scaling treats a model's scores (averaged over every head and query).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScalingEffect {
+    /// The scaling.
+    pub scale: Scale,
+    /// Standard deviation of the scaled scores that reach the softmax (under a causal mask, the
+    /// visible ones: a masked score is never used): √dₖ keeps it near that of one product.
+    pub spread: f64,
+    /// Average largest weight of a row: near 1 means one-hot (saturated), near
+    /// [`uniform_top_weight`] flat.
+    pub top_weight: f64,
+}
+
+/// The average largest weight of flat rows, where each query spreads its attention evenly over
+/// the keys it may see: 1/n, or under a causal mask the mean of 1/(i + 1) (query i sees i + 1
+/// keys). The reference the average largest weight is read against.
+pub fn uniform_top_weight(n: usize, causal: bool) -> f64 {
+    if n == 0 {
+        return 0.0;
+    }
+    if causal {
+        (1..=n).map(|k| 1.0 / k as f64).sum::<f64>() / n as f64
+    } else {
+        1.0 / n as f64
+    }
+}
+
+/// The trace's scores under each of the three scalings, masked when `causal`. Only the scaling
+/// and the softmax are redone: the scores themselves do not depend on the scale.
+pub fn scaling_effects(trace: &Trace, causal: bool) -> Vec<ScalingEffect> {
+    Scale::ALL
+        .into_iter()
+        .map(|scale| {
+            let mut scores = Vec::new();
+            let mut top_weights = Vec::new();
+            for head in &trace.heads {
+                let scaled = &head.scores / scale.divisor(head.queries.ncols());
+                let weights = softmax_rows(&if causal {
+                    mask_future(&scaled)
+                } else {
+                    scaled.clone()
+                });
+                // The scores the softmax sees (row-major, as i ≥ j picks the visible ones).
+                for (i, row) in scaled.row_iter().enumerate() {
+                    let visible = if causal { i + 1 } else { row.len() };
+                    scores.extend(row.iter().take(visible).copied());
+                }
+                top_weights.extend(weights.row_iter().map(|r| r.max()));
+            }
+            let mean = scores.iter().sum::<f64>() / scores.len() as f64;
+            let variance =
+                scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / scores.len() as f64;
+            ScalingEffect {
+                scale,
+                spread: variance.sqrt(),
+                top_weight: top_weights.iter().sum::<f64>() / top_weights.len() as f64,
+            }
+        })
+        .collect()
+}
+
+/// The masking lab's magnitude control goes from 10⁰ to 10 to this power.
+pub const MAGNITUDE_MAX_EXP: u32 = 4;
+
+/// `torch.allclose(a, b, atol=1e-9)` for one pair: |a − b| ≤ 1e-9 + 1e-5 |b|; NaN is never close.
+pub fn allclose(a: f64, b: f64) -> bool {
+    a == b || (a - b).abs() <= 1e-9 + 1e-5 * b.abs()
+}
+
+/// The two causal-masking methods on the same scores, and where they disagree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaskComparison {
+    /// Method 1: softmax of the unmasked scores, times tril(ones), each row divided by its sum.
+    pub renormalized: DMatrix<f64>,
+    /// Method 2: −∞ above the diagonal, then softmax.
+    pub neg_inf: DMatrix<f64>,
+    /// Cells where method 1 is not `allclose` to method 2.
+    pub failing: DMatrix<bool>,
+    /// The largest |method 1 − method 2|; NaN when method 1 divided 0 by 0 somewhere.
+    pub max_diff: f64,
+}
+
+impl MaskComparison {
+    /// Both methods on `scores` multiplied by `magnitude` (the lab's 10⁰ … 10⁴).
+    pub fn of(scores: &DMatrix<f64>, magnitude: f64) -> MaskComparison {
+        let scores = scores * magnitude;
+        let renormalized = renormalize_rows(&masked_weights_simple(&softmax_rows(&scores)));
+        let neg_inf = softmax_rows(&mask_future(&scores));
+        let failing = renormalized.zip_map(&neg_inf, |a, b| !allclose(a, b));
+        let max_diff = renormalized
+            .zip_map(&neg_inf, |a, b| (a - b).abs())
+            .iter()
+            .copied()
+            .fold(0.0, |m: f64, d| {
+                if d.is_nan() || m.is_nan() {
+                    f64::NAN
+                } else {
+                    m.max(d)
+                }
+            });
+        MaskComparison {
+            renormalized,
+            neg_inf,
+            failing,
+            max_diff,
+        }
+    }
+
+    /// Whether renormalising gave back the −∞ method's weights everywhere (PyTorch's
+    /// `renormalized_matches_weights`).
+    pub fn renormalized_ok(&self) -> bool {
+        !self.failing.iter().any(|&f| f)
+    }
+}
+
+/// For the token `query`, each head's most-attended key and its weight (the first key on ties);
+/// none when the query is out of range.
+pub fn most_attended(trace: &Trace, query: usize) -> Option<Vec<(usize, f64)>> {
+    trace
+        .heads
+        .iter()
+        .map(|h| {
+            (query < h.weights.nrows())
+                .then(|| largest(h.weights.row(query).iter().copied()))
+                .flatten()
+        })
+        .collect()
+}
+
+/// The key a row of weights gives the most, and its weight; of tied keys the first, so that
+/// every view names the same one. None for an empty row.
+pub fn largest(row: impl IntoIterator<Item = f64>) -> Option<(usize, f64)> {
+    row.into_iter()
+        .enumerate()
+        .fold(None, |best, (j, w)| match best {
+            Some((_, b)) if w <= b => best,
+            _ => Some((j, w)),
+        })
+}

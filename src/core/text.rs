@@ -1,0 +1,40 @@
+//! How numbers and values read in messages: a fixed number of decimals without "-0", a number
+//! of significant digits, a value clipped for a message.
+
+/// A number with `precision` decimals, −∞ as "−∞", never "-0.00".
+pub fn fmt(x: f64, precision: usize) -> String {
+    if x == f64::NEG_INFINITY {
+        return "−∞".into();
+    }
+    let s = format!("{x:.precision$}");
+    if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
+        s[1..].to_owned()
+    } else {
+        s
+    }
+}
+
+/// `x` to `digits` significant digits, in scientific notation outside 0.001 … 100 000
+/// (`0.9907`, `63.40`, `1.110e-16`); NaN as "NaN".
+pub fn fmt_significant(x: f64, digits: usize) -> String {
+    let digits = digits.max(1);
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let magnitude = x.abs().log10().floor();
+    if (-3.0..5.0).contains(&magnitude) {
+        let decimals = (digits as f64 - 1.0 - magnitude).max(0.0) as usize;
+        format!("{x:.decimals$}")
+    } else {
+        format!("{x:.*e}", digits - 1)
+    }
+}
+
+/// At most 40 characters of a value, for a message.
+pub fn clip(text: &str) -> String {
+    let mut out: String = text.chars().take(40).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}

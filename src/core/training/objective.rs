@@ -1,0 +1,283 @@
+//! What training aims at: the parameters a step may change ([`Param`]), the targets and the
+//! loss ([`Objective`]: −log-softmax of attention weights, as `F.cross_entropy`, or the mean
+//! squared distance to an output, as `F.mse_loss`), read from JSON with a message for anything
+//! it cannot take.
+
+use nalgebra::DMatrix;
+use serde_json::Value;
+
+use crate::core::forward::softmax::{is_future, neg_log_softmax};
+use crate::core::forward::trace::Trace;
+use crate::core::model::{Editable, Model, Projection};
+
+/// A parameter an optimiser step may change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// The embedding table.
+    Embedding,
+    /// Every head's W_query, W_key or W_value, with its bias when the model has biases (one
+    /// layer's parameters, as `nn.Linear` trains them).
+    Weight(Projection),
+    /// W_output and b_output (when the model has an output projection).
+    Output,
+    /// The learned positions' table (when positions are learned).
+    Positions,
+}
+
+impl Param {
+    /// Every one, in the order of `"train"`'s names.
+    pub const ALL: [Param; 6] = [
+        Param::Embedding,
+        Param::Weight(Projection::Query),
+        Param::Weight(Projection::Key),
+        Param::Weight(Projection::Value),
+        Param::Output,
+        Param::Positions,
+    ];
+
+    /// The matrices it trains in a model of `heads` heads (those the model has).
+    pub fn matrices(self, heads: usize) -> Vec<Editable> {
+        match self {
+            Param::Embedding => vec![Editable::Embedding],
+            Param::Weight(p) => (0..heads)
+                .flat_map(|h| [Editable::Weight(h, p), Editable::Bias(h, p)])
+                .collect(),
+            Param::Output => vec![Editable::OutputWeight, Editable::OutputBias],
+            Param::Positions => vec![Editable::Positions],
+        }
+    }
+
+    /// Its name in `"train"`: its (first) matrix's.
+    pub fn key(self) -> &'static str {
+        self.matrices(1)[0].key()
+    }
+
+    /// The parameter [`Param::key`] names; the message lists the names there are.
+    pub fn named(name: &str) -> Result<Param, String> {
+        Param::ALL
+            .into_iter()
+            .find(|p| p.key() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Param::ALL.iter().map(|p| p.key()).collect();
+                format!("“{name}”: use {}", names.join(", "))
+            })
+    }
+
+    /// The parameters `names` name, without repeats, in their order (`"train"` and `train=`).
+    pub fn list<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Vec<Param>, String> {
+        let mut list = Vec::new();
+        for name in names {
+            let param = Param::named(name)?;
+            if !list.contains(&param) {
+                list.push(param);
+            }
+        }
+        Ok(list)
+    }
+}
+
+/// One "make this query attend to this key" target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The head.
+    pub head: usize,
+    /// The query token (row of the weights).
+    pub query: usize,
+    /// The key token (column).
+    pub key: usize,
+}
+
+impl Target {
+    /// Whether the loss can be taken of it on `model`: the head, query and key in range and,
+    /// under the causal mask, the key not in the query's future.
+    pub fn check(self, model: &Model) -> Result<(), String> {
+        let (heads, n) = (model.heads().len(), model.tokens().len());
+        for (name, i, limit) in [
+            ("head", self.head, heads),
+            ("query", self.query, n),
+            ("key", self.key, n),
+        ] {
+            if i >= limit {
+                return Err(format!("{name} is {i}, beyond 0 … {}", limit - 1));
+            }
+        }
+        if model.causal && is_future(self.query, self.key) {
+            return Err(format!(
+                "under the causal mask query {} cannot see key {} (its weight is 0, its log −∞)",
+                self.query, self.key
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// What the loss measures.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Goal {
+    /// L = −mean over the targets of ln weights[head][query][key].
+    Attend(Vec<Target>),
+    /// L = mean over every cell of (output − target)², as `F.mse_loss`.
+    Output(DMatrix<f64>),
+}
+
+/// A loss and what an optimiser step may change, as JSON gives it:
+/// `{"attend": [{"head", "query", "key"}, …]}` or `{"output": [[…]]}`, and optionally
+/// `"train": ["embedding", "w_query", "w_key", "w_value"]` (all four when absent).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Objective {
+    /// The loss.
+    pub goal: Goal,
+    /// What a step changes.
+    pub train: Vec<Param>,
+}
+
+impl Objective {
+    /// Reads an objective for `model`, refusing with a message what the loss cannot be taken of.
+    pub fn read(json: &str, model: &Model) -> Result<Objective, String> {
+        let value: Value =
+            serde_json::from_str(json).map_err(|e| format!("the objective is not JSON: {e}"))?;
+        Objective::from_value(&value, model)
+    }
+
+    /// As [`Objective::read`], from parsed JSON.
+    pub fn from_value(value: &Value, model: &Model) -> Result<Objective, String> {
+        let object = value
+            .as_object()
+            .ok_or("the objective must be an object with \"attend\" or \"output\"")?;
+        if let Some(key) = object
+            .keys()
+            .find(|k| !["attend", "output", "train"].contains(&k.as_str()))
+        {
+            return Err(format!(
+                "unknown field \"{key}\": use \"attend\" or \"output\", and \"train\""
+            ));
+        }
+        let goal = match (object.get("attend"), object.get("output")) {
+            (Some(_), Some(_)) => {
+                return Err("give \"attend\" or \"output\", not both".into());
+            }
+            (Some(targets), None) => Goal::Attend(read_targets(targets, model)?),
+            (None, Some(target)) => Goal::Output(read_output(target, model)?),
+            (None, None) => return Err("give \"attend\" or \"output\"".into()),
+        };
+        let train = match object.get("train") {
+            None => Param::ALL.to_vec(),
+            Some(names) => read_train(names)?,
+        };
+        Ok(Objective { goal, train })
+    }
+}
+
+fn read_targets(value: &Value, model: &Model) -> Result<Vec<Target>, String> {
+    let list = value
+        .as_array()
+        .ok_or("\"attend\" must be a list of {\"head\", \"query\", \"key\"}")?;
+    if list.is_empty() {
+        return Err("\"attend\" has no targets".into());
+    }
+    list.iter()
+        .enumerate()
+        .map(|(t, item)| {
+            let index = |name: &str| -> Result<usize, String> {
+                item.get(name)
+                    .and_then(Value::as_u64)
+                    .and_then(|i| usize::try_from(i).ok())
+                    .ok_or_else(|| format!("attend[{t}].{name} must be a whole number"))
+            };
+            let target = Target {
+                head: index("head")?,
+                query: index("query")?,
+                key: index("key")?,
+            };
+            // "attend[0].head is 3, …", "attend[0]: under the causal mask …".
+            target.check(model).map_err(|e| {
+                let sep = if e.starts_with("under") { ": " } else { "." };
+                format!("attend[{t}]{sep}{e}")
+            })?;
+            Ok(target)
+        })
+        .collect()
+}
+
+/// The output's shape: a row per token, every head's d_v wide (d_out wide with an output
+/// projection).
+pub fn output_shape(model: &Model) -> (usize, usize) {
+    let width = match model.output() {
+        Some(o) => o.w_output.ncols(),
+        None => model.heads().iter().map(|h| h.d_v()).sum(),
+    };
+    (model.tokens().len(), width)
+}
+
+fn read_output(value: &Value, model: &Model) -> Result<DMatrix<f64>, String> {
+    let (n, width) = output_shape(model);
+    let rows = value
+        .as_array()
+        .filter(|r| r.len() == n)
+        .ok_or_else(|| format!("\"output\" must be {n} rows (one per token) of {width} numbers"))?;
+    let mut cells = Vec::with_capacity(n * width);
+    for (i, row) in rows.iter().enumerate() {
+        let row = row
+            .as_array()
+            .filter(|r| r.len() == width)
+            .ok_or_else(|| format!("output[{i}] must be {width} numbers (the output's width)"))?;
+        for (j, x) in row.iter().enumerate() {
+            let x = x
+                .as_f64()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("output[{i}][{j}] is not a finite number"))?;
+            cells.push(x);
+        }
+    }
+    Ok(DMatrix::from_row_slice(n, width, &cells))
+}
+
+fn read_train(value: &Value) -> Result<Vec<Param>, String> {
+    let names = value
+        .as_array()
+        .ok_or("\"train\" must be a list of names")?;
+    Param::list(names.iter().map(|n| n.as_str().unwrap_or_default()))
+        .map_err(|e| format!("\"train\" names {e}"))
+}
+
+impl Objective {
+    /// The loss on `trace` (the objective's model's): what [`gradients`] reports, without the
+    /// backward pass. −ln of a weight is taken from the scores (log-softmax, as
+    /// `F.cross_entropy`), so a weight that underflowed to 0 gives a large loss, not ∞.
+    pub fn loss(&self, trace: &Trace) -> f64 {
+        match &self.goal {
+            Goal::Attend(targets) => {
+                targets
+                    .iter()
+                    .map(|t| neg_log_softmax(&trace.heads[t.head].masked_scores, t.query, t.key))
+                    .sum::<f64>()
+                    / targets.len() as f64
+            }
+            Goal::Output(target) => (&trace.output - target).norm_squared() / target.len() as f64,
+        }
+    }
+
+    /// Whether the loss can still be taken on `model` (a target still in range and visible, an
+    /// output target of its shape): the page keeps its target while the learner edits.
+    pub fn fits(&self, model: &Model) -> bool {
+        match &self.goal {
+            Goal::Attend(targets) => targets.iter().all(|t| t.check(model).is_ok()),
+            Goal::Output(target) => target.shape() == output_shape(model),
+        }
+    }
+}
+
+/// The key a training target starts at for `query`: the one it attends to second most among
+/// those it may see (the dog's "she": "ball", as a teacher asks "make her look at the ball
+/// instead"), the most with a single key; `weights` is a head's weights.
+pub fn second_key(weights: &DMatrix<f64>, query: usize, causal: bool) -> usize {
+    if query >= weights.nrows() {
+        return 0;
+    }
+    let row = weights.row(query);
+    let mut order: Vec<usize> = (0..row.len())
+        .filter(|&j| !(causal && is_future(query, j)))
+        .collect();
+    order.sort_by(|&a, &b| row[b].total_cmp(&row[a]));
+    order.get(1).or(order.first()).copied().unwrap_or(0)
+}

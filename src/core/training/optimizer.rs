@@ -1,0 +1,276 @@
+//! The optimisers `torch.optim` computes (SGD, Adam), stepping a model along the gradient, and
+//! a step taken only when every number stays within the limits a saved state keeps.
+
+use nalgebra::DMatrix;
+
+use crate::core::model::limits::within_limits;
+use crate::core::model::{outside_limits, Editable, Model, Projection};
+use crate::core::training::backward::{gradients, Gradients};
+use crate::core::training::objective::{Objective, Param};
+
+/// An optimiser, as `torch.optim` computes it in float64.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Optimizer {
+    /// `SGD(lr)`: p ← p − lr·g.
+    Sgd {
+        /// The learning rate.
+        lr: f64,
+    },
+    /// `Adam(lr)` with β = (0.9, 0.999), ε = 1e-8, bias-corrected.
+    Adam {
+        /// The learning rate.
+        lr: f64,
+    },
+}
+
+/// The learning rate when none is given.
+pub const DEFAULT_LR: f64 = 0.05;
+
+impl Optimizer {
+    /// The optimiser called `name` (`"adam"` when `None`) with learning rate `lr`, as the CLI,
+    /// the scripting API and the training lab name it; refused with a message otherwise.
+    pub fn named(name: Option<&str>, lr: f64) -> Result<Optimizer, String> {
+        if !(lr.is_finite() && lr > 0.0) {
+            return Err(format!(
+                "the learning rate must be a positive number, not {lr}"
+            ));
+        }
+        match name.unwrap_or("adam") {
+            "adam" => Ok(Optimizer::Adam { lr }),
+            "sgd" => Ok(Optimizer::Sgd { lr }),
+            other => Err(format!("unknown optimizer “{other}”: use sgd or adam")),
+        }
+    }
+
+    /// Its name, as [`Optimizer::named`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Optimizer::Sgd { .. } => "sgd",
+            Optimizer::Adam { .. } => "adam",
+        }
+    }
+
+    /// Its learning rate.
+    pub fn lr(self) -> f64 {
+        match self {
+            Optimizer::Sgd { lr } | Optimizer::Adam { lr } => lr,
+        }
+    }
+}
+
+/// An optimiser with its state (Adam's running averages), stepping a model towards an objective
+/// one step at a time, as a training loop calls `optimizer.step()`.
+#[derive(Clone, Debug)]
+pub struct Trainer {
+    optimizer: Optimizer,
+    /// Adam's state per trained matrix: its first and second moments and its own step count
+    /// (a matrix without a gradient is skipped, as torch.optim skips a parameter whose grad is
+    /// None: W_output under an attention target).
+    moments: Vec<Moments>,
+}
+
+impl Trainer {
+    /// A trainer that has taken no step.
+    pub fn new(optimizer: Optimizer) -> Trainer {
+        Trainer {
+            optimizer,
+            moments: Vec::new(),
+        }
+    }
+
+    /// Its optimiser.
+    pub fn optimizer(&self) -> Optimizer {
+        self.optimizer
+    }
+
+    /// One step on `model`; returns the gradients it took (their loss is the loss before it).
+    /// A step that would put a number past the limits a saved state keeps (or whose loss is not
+    /// finite) is refused whole: the model and the optimiser's state stay as they were, so the
+    /// link and the saved work always read back.
+    pub fn step(&mut self, model: &mut Model, objective: &Objective) -> Result<Gradients, Refused> {
+        let g = gradients(model, objective);
+        let refuse = |reason: String| Refused {
+            loss: g.loss,
+            reason,
+        };
+        if !g.loss.is_finite() {
+            return Err(refuse("the loss is not a finite number".into()));
+        }
+        // Worked out whole, then applied: no half-taken step.
+        let mut staged = Vec::new();
+        for target in trained(model, &objective.train) {
+            let (Some(grad), Some(p)) = (gradient_of(&g, target), model.matrix(target)) else {
+                continue;
+            };
+            let (next, moments) = match self.optimizer {
+                Optimizer::Sgd { lr } => (p - grad * lr, None),
+                Optimizer::Adam { lr } => {
+                    let mut s = self
+                        .moments
+                        .iter()
+                        .find(|s| s.of == target)
+                        .cloned()
+                        .unwrap_or_else(|| Moments::new(target, grad.shape()));
+                    (s.adam(p, grad, lr), Some(s))
+                }
+            };
+            if let Some(x) = next.iter().find(|&&x| !within_limits(x)) {
+                return Err(refuse(outside_limits(target, *x)));
+            }
+            staged.push((target, next, moments));
+        }
+        for (target, next, moments) in staged {
+            if let Some(p) = model.matrix_mut(target) {
+                *p = next;
+            }
+            if let Some(s) = moments {
+                match self.moments.iter_mut().find(|m| m.of == target) {
+                    Some(m) => *m = s,
+                    None => self.moments.push(s),
+                }
+            }
+        }
+        Ok(g)
+    }
+}
+
+/// A training step not taken, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refused {
+    /// The loss before it (the model's, unchanged).
+    pub loss: f64,
+    /// What the step would have done.
+    pub reason: String,
+}
+
+impl Refused {
+    /// What to tell the learner: what happened and what to do.
+    pub fn message(&self) -> String {
+        format!(
+            "Step not taken: {}. Lower the learning rate, or start from other numbers.",
+            self.reason
+        )
+    }
+}
+
+/// Adam's state for one matrix.
+#[derive(Clone, Debug)]
+struct Moments {
+    of: Editable,
+    m: DMatrix<f64>,
+    v: DMatrix<f64>,
+    steps: i32,
+}
+
+impl Moments {
+    fn new(of: Editable, (rows, cols): (usize, usize)) -> Moments {
+        Moments {
+            of,
+            m: DMatrix::zeros(rows, cols),
+            v: DMatrix::zeros(rows, cols),
+            steps: 0,
+        }
+    }
+
+    /// One Adam step of `p` along `grad`: the moments move, and the new `p` is returned.
+    fn adam(&mut self, p: &DMatrix<f64>, grad: &DMatrix<f64>, lr: f64) -> DMatrix<f64> {
+        const B1: f64 = 0.9;
+        const B2: f64 = 0.999;
+        const EPS: f64 = 1e-8;
+        self.steps += 1;
+        // As torch.optim.Adam's single-tensor path orders the arithmetic.
+        self.m.zip_apply(grad, |m, g| *m += (g - *m) * (1.0 - B1));
+        self.v
+            .zip_apply(grad, |v, g| *v = *v * B2 + g * g * (1.0 - B2));
+        let correction1 = 1.0 - B1.powi(self.steps);
+        let correction2_sqrt = (1.0 - B2.powi(self.steps)).sqrt();
+        let step_size = lr / correction1;
+        let mut next = p.clone();
+        for ((p, &m), &v) in next.iter_mut().zip(self.m.iter()).zip(self.v.iter()) {
+            *p -= step_size * m / (v.sqrt() / correction2_sqrt + EPS);
+        }
+        next
+    }
+}
+
+/// The matrices `train` names that the model has, in a fixed order: the embedding, then each
+/// head's projections and biases, then the output projection.
+fn trained(model: &Model, train: &[Param]) -> Vec<Editable> {
+    Param::ALL
+        .into_iter()
+        .filter(|p| train.contains(p))
+        .flat_map(|p| p.matrices(model.heads().len()))
+        .filter(|&m| model.matrix(m).is_some())
+        .collect()
+}
+
+fn gradient_of(g: &Gradients, target: Editable) -> Option<&DMatrix<f64>> {
+    match target {
+        Editable::Embedding => Some(&g.embedding),
+        Editable::Weight(h, Projection::Query) => Some(&g.heads[h].w_query),
+        Editable::Weight(h, Projection::Key) => Some(&g.heads[h].w_key),
+        Editable::Weight(h, Projection::Value) => Some(&g.heads[h].w_value),
+        Editable::Bias(h, p) => g.heads[h].biases.as_ref().map(|b| &b[p]),
+        Editable::OutputWeight => g.output.as_ref().map(|o| &o.0),
+        Editable::OutputBias => g.output.as_ref()?.1.as_ref(),
+        Editable::Positions => g.positions.as_ref(),
+    }
+}
+
+/// Most steps one call of [`train`] may take: 10 000 where a step is cheap, fewer as the model
+/// grows, so that a call takes at most a couple of seconds in the page (a script's `train()`
+/// runs on the page's one thread; a frozen page for minutes looks like a crash).
+pub fn max_steps(model: &Model) -> usize {
+    // Multiply-adds of one forward pass; a step is about three. About 1.5e9 took 2 s in wasm
+    // (the limits' step, 44 ms natively, measured in docs/developers/benchmarks.md).
+    const BUDGET: f64 = 1.5e9;
+    let n = model.tokens().len() as f64;
+    let d_in = model.embedding().ncols() as f64;
+    let forward: f64 = model
+        .heads()
+        .iter()
+        .map(|h| {
+            let (d_k, d_v) = (h.d_k() as f64, h.d_v() as f64);
+            n * d_in * (2.0 * d_k + d_v) + n * n * (d_k + d_v)
+        })
+        .sum();
+    ((BUDGET / forward.max(1.0)) as usize).clamp(1, 10_000)
+}
+
+/// What [`train`] did.
+#[derive(Clone, Debug)]
+pub struct Trained {
+    /// The loss before each step taken and after the last (one more than the steps taken).
+    pub losses: Vec<f64>,
+    /// The model after the steps taken.
+    pub model: Model,
+    /// The step that was refused, which ended the training early.
+    pub refused: Option<Refused>,
+}
+
+/// `steps` optimiser steps on `model` towards `objective`, stopping at a step refused
+/// ([`Trainer::step`]).
+pub fn train(model: &Model, objective: &Objective, optimizer: Optimizer, steps: usize) -> Trained {
+    let mut model = model.clone();
+    let mut trainer = Trainer::new(optimizer);
+    let mut losses = Vec::with_capacity(steps + 1);
+    for _ in 0..steps {
+        match trainer.step(&mut model, objective) {
+            Ok(g) => losses.push(g.loss),
+            Err(refused) => {
+                losses.push(refused.loss);
+                return Trained {
+                    losses,
+                    model,
+                    refused: Some(refused),
+                };
+            }
+        }
+    }
+    losses.push(gradients(&model, objective).loss);
+    Trained {
+        losses,
+        model,
+        refused: None,
+    }
+}
