@@ -285,6 +285,27 @@ fn attend_projected(
     }
 }
 
+/// The backward of `scores = queries · keysᵀ`: (∂L/∂queries, ∂L/∂keys) from ∂L/∂scores.
+pub fn scores_backward(
+    queries: &DMatrix<f64>,
+    keys: &DMatrix<f64>,
+    d_scores: &DMatrix<f64>,
+) -> (DMatrix<f64>, DMatrix<f64>) {
+    (d_scores * keys, d_scores.transpose() * queries)
+}
+
+/// The backward of `context = weights · values`: (∂L/∂weights, ∂L/∂values) from ∂L/∂context.
+pub fn context_backward(
+    weights: &DMatrix<f64>,
+    values: &DMatrix<f64>,
+    d_context: &DMatrix<f64>,
+) -> (DMatrix<f64>, DMatrix<f64>) {
+    (
+        d_context * values.transpose(),
+        weights.transpose() * d_context,
+    )
+}
+
 /// The heads' context vectors side by side, and then through the output projection if there is
 /// one: (the concatenation when projected, the output).
 fn output_of(

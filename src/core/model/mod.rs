@@ -182,6 +182,32 @@ pub fn add_row(m: &mut DMatrix<f64>, row: &DMatrix<f64>) {
     }
 }
 
+/// The gradient through `x @ W + b` ([`Head::project`], the output projection).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearGradient {
+    /// ∂L/∂x
+    pub x: DMatrix<f64>,
+    /// ∂L/∂W
+    pub w: DMatrix<f64>,
+    /// ∂L/∂b: each column's sum of ∂L/∂out (a 1 × c row)
+    pub b: DMatrix<f64>,
+}
+
+/// The backward of `x @ W + b` from ∂L/∂out; `x_t` is xᵀ, taken once for every projection of
+/// x (`transpose() *` rather than `tr_mul`: only the plain product goes through matrixmultiply,
+/// six times faster at 64 × 64 · 64 × 16, measured).
+pub fn linear_backward(
+    x_t: &DMatrix<f64>,
+    w: &DMatrix<f64>,
+    d_out: &DMatrix<f64>,
+) -> LinearGradient {
+    LinearGradient {
+        x: d_out * w.transpose(),
+        w: x_t * d_out,
+        b: DMatrix::from_fn(1, d_out.ncols(), |_, j| d_out.column(j).sum()),
+    }
+}
+
 /// Biases as `nn.Linear(d_in, d)` draws them, after `manual_seed(seed)`: uniform on ±1/√d_in,
 /// head after head, query, key, value (PyTorch's own layers start their biases at zero; drawn
 /// ones show what a bias does).

@@ -215,6 +215,11 @@ pub fn rotate(x: &DMatrix<f64>, base: f64, pairs: Rope, sign: f64) -> DMatrix<f6
     turn(x, base, pairs, sign, 0)
 }
 
+/// The backward of [`rotate`] by RoPE (`sign` 1): the rotation back, a rotation's transpose.
+pub fn rotate_backward(d: &DMatrix<f64>, base: f64, pairs: Rope) -> DMatrix<f64> {
+    rotate(d, base, pairs, -1.0)
+}
+
 /// `x` rotated as if its rows stood at places `first`, `first` + 1, …
 pub fn rotate_from(x: &DMatrix<f64>, base: f64, pairs: Rope, first: usize) -> DMatrix<f64> {
     turn(x, base, pairs, 1.0, first)

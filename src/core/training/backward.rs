@@ -7,9 +7,11 @@ use nalgebra::DMatrix;
 use crate::core::forward::softmax::{
     mask_future, neg_log_softmax, neg_log_softmax_backward, softmax_rows, softmax_rows_backward,
 };
-use crate::core::forward::trace::{concat_columns, project_output};
-use crate::core::model::positions::{rotate, Positions, Rope};
-use crate::core::model::{Biases, Head, Model, Projection, Scale};
+use crate::core::forward::trace::{
+    concat_columns, context_backward, project_output, scores_backward,
+};
+use crate::core::model::positions::{rotate, rotate_backward, Positions, Rope};
+use crate::core::model::{linear_backward, Biases, Head, Model, Projection, Scale};
 use crate::core::text::fmt;
 use crate::core::training::objective::{Goal, Objective};
 
@@ -186,9 +188,9 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
             // output = concatenated · W_output + b_output
             let d_concatenated = match projection {
                 Some(p) => {
-                    let d_bias = p.b_output.as_ref().map(|_| column_sums(&d_out));
-                    d_projection = Some((concatenated.transpose() * &d_out, d_bias));
-                    &d_out * p.w_output.transpose()
+                    let g = linear_backward(&concatenated.transpose(), &p.w_output, &d_out);
+                    d_projection = Some((g.w, p.b_output.as_ref().map(|_| g.b)));
+                    g.x
                 }
                 None => d_out,
             };
@@ -200,8 +202,6 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
         }
     };
     let mut d_embedded = DMatrix::zeros(n, embedded.ncols());
-    // `transpose() *` rather than `tr_mul`: only the plain product goes through
-    // matrixmultiply (tr_mul was six times slower at 64 × 64 · 64 × 16, measured).
     let x_t = embedded.transpose();
     let mut column = 0;
     let grads = model
@@ -216,35 +216,32 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
                 .as_ref()
                 .map_or_else(|| DMatrix::zeros(n, d_v), |d| d.columns(column, d_v).into());
             column += d_v;
-            // context = weights · values
-            let d_from_context = &d_context * h.values.transpose();
-            let d_values = h.weights.transpose() * &d_context;
-            // weights = softmax(masked), by row; a masked score gets nothing back.
+            // Each forward step's backward, last step first.
+            let (d_from_context, d_values) = context_backward(&h.weights, &h.values, &d_context);
+            // A masked score (weight 0) gets nothing back.
             let d_scaled = softmax_rows_backward(&h.weights, &d_from_context) + d_log;
             *d_weights += d_from_context;
-            // scaled = scores / divisor; scores = queries · keysᵀ
+            // A division by a constant is its own backward.
             let d_scores = d_scaled / model.scale.divisor(head.d_k());
-            let mut d_queries = &d_scores * &h.keys;
-            let mut d_keys = d_scores.transpose() * &h.queries;
-            // RoPE rotated them: the gradient rotates back (a rotation's transpose).
+            let (mut d_queries, mut d_keys) = scores_backward(&h.queries, &h.keys, &d_scores);
             if let Some((base, pairs)) = rope {
-                d_queries = rotate(&d_queries, base, pairs, -1.0);
-                d_keys = rotate(&d_keys, base, pairs, -1.0);
+                d_queries = rotate_backward(&d_queries, base, pairs);
+                d_keys = rotate_backward(&d_keys, base, pairs);
             }
-            d_embedded += &d_queries * head.w_query.transpose()
-                + &d_keys * head.w_key.transpose()
-                + &d_values * head.w_value.transpose();
-            // queries = x · W_query + b_query: the bias gets each column's sum.
+            let q = linear_backward(&x_t, &head.w_query, &d_queries);
+            let k = linear_backward(&x_t, &head.w_key, &d_keys);
+            let v = linear_backward(&x_t, &head.w_value, &d_values);
+            d_embedded += q.x + k.x + v.x;
             let biases = head.biases.as_ref().map(|_| Biases {
-                b_query: column_sums(&d_queries),
-                b_key: column_sums(&d_keys),
-                b_value: column_sums(&d_values),
+                b_query: q.b,
+                b_key: k.b,
+                b_value: v.b,
             });
             HeadGradient {
                 biases,
-                w_query: &x_t * &d_queries,
-                w_key: &x_t * &d_keys,
-                w_value: &x_t * &d_values,
+                w_query: q.w,
+                w_key: k.w,
+                w_value: v.w,
                 queries: d_queries,
                 keys: d_keys,
                 values: d_values,
@@ -288,7 +285,119 @@ pub fn gradient_words(name: &str, (i, j): (usize, usize), x: f64, precision: usi
     format!("{head}: raising this number by 0.01 would {way} the loss by about {by}, so a training step moves it the other way.")
 }
 
-/// A 1 × c row of a matrix's column sums (a bias's gradient).
-fn column_sums(m: &DMatrix<f64>) -> DMatrix<f64> {
-    DMatrix::from_fn(1, m.ncols(), |_, j| m.column(j).sum())
+/// Each forward step's backward against a central difference of the step itself.
+#[cfg(test)]
+mod pairs {
+    use nalgebra::DMatrix;
+
+    use crate::core::forward::softmax::{
+        mask_future, neg_log_softmax, neg_log_softmax_backward, softmax_rows, softmax_rows_backward,
+    };
+    use crate::core::forward::trace::{context_backward, scores_backward};
+    use crate::core::model::linear_backward;
+    use crate::core::model::positions::{rotate, rotate_backward, Rope};
+
+    /// A central difference of `f` at every cell of `x`.
+    fn numeric(x: &DMatrix<f64>, f: impl Fn(&DMatrix<f64>) -> f64) -> DMatrix<f64> {
+        const H: f64 = 1e-6;
+        DMatrix::from_fn(x.nrows(), x.ncols(), |i, j| {
+            let (mut up, mut down) = (x.clone(), x.clone());
+            up[(i, j)] += H;
+            down[(i, j)] -= H;
+            (f(&up) - f(&down)) / (2.0 * H)
+        })
+    }
+
+    /// Some numbers of every sign, `rows` × `cols`, different for each `salt`.
+    fn sample(rows: usize, cols: usize, salt: f64) -> DMatrix<f64> {
+        DMatrix::from_fn(rows, cols, |i, j| {
+            ((i * 7 + j * 3) as f64 + salt).sin() * 1.7
+        })
+    }
+
+    fn close(a: &DMatrix<f64>, b: &DMatrix<f64>) {
+        assert!((a - b).amax() < 1e-7, "{a} against {b}");
+    }
+
+    #[test]
+    fn softmax_with_its_mask() {
+        // L = Σ c ⊙ softmax(masked x), so ∂L/∂weights = c; a masked score gets 0 both ways.
+        let (x, c) = (sample(3, 3, 0.1), sample(3, 3, 2.0));
+        let analytic = softmax_rows_backward(&softmax_rows(&mask_future(&x)), &c);
+        close(
+            &analytic,
+            &numeric(&x, |s| {
+                softmax_rows(&mask_future(s)).component_mul(&c).sum()
+            }),
+        );
+    }
+
+    #[test]
+    fn log_softmax_stays_finite_where_the_weight_underflows() {
+        let x = sample(3, 3, 0.4);
+        let mut analytic = DMatrix::zeros(3, 3);
+        neg_log_softmax_backward(&softmax_rows(&x), 2, 1, 0.5, &mut analytic);
+        close(&analytic, &numeric(&x, |s| 0.5 * neg_log_softmax(s, 2, 1)));
+        // ln 0 is −∞; the log-sum-exp is the gap.
+        let far = DMatrix::from_row_slice(1, 2, &[0.0, -1000.0]);
+        assert_eq!(softmax_rows(&far)[(0, 1)], 0.0);
+        assert_eq!(neg_log_softmax(&far, 0, 1), 1000.0);
+        let mut d = DMatrix::zeros(1, 2);
+        neg_log_softmax_backward(&softmax_rows(&far), 0, 1, 1.0, &mut d);
+        assert_eq!((d[(0, 0)], d[(0, 1)]), (1.0, -1.0));
+    }
+
+    #[test]
+    fn a_projection_with_its_bias() {
+        let (x, w, b, c) = (
+            sample(4, 3, 0.2),
+            sample(3, 2, 1.1),
+            sample(1, 2, 3.0),
+            sample(4, 2, 0.7),
+        );
+        let out = |x: &DMatrix<f64>, w: &DMatrix<f64>, b: &DMatrix<f64>| {
+            let mut o = x * w;
+            crate::core::model::add_row(&mut o, b);
+            o.component_mul(&c).sum()
+        };
+        let g = linear_backward(&x.transpose(), &w, &c);
+        close(&g.x, &numeric(&x, |x| out(x, &w, &b)));
+        close(&g.w, &numeric(&w, |w| out(&x, w, &b)));
+        close(&g.b, &numeric(&b, |b| out(&x, &w, b)));
+    }
+
+    #[test]
+    fn scores_and_context() {
+        let (q, k, c) = (sample(3, 2, 0.3), sample(3, 2, 1.4), sample(3, 3, 2.2));
+        let (d_q, d_k) = scores_backward(&q, &k, &c);
+        close(
+            &d_q,
+            &numeric(&q, |q| (q * k.transpose()).component_mul(&c).sum()),
+        );
+        close(
+            &d_k,
+            &numeric(&k, |k| (&q * k.transpose()).component_mul(&c).sum()),
+        );
+        let (w, v, c) = (sample(3, 3, 0.9), sample(3, 4, 1.6), sample(3, 4, 0.5));
+        let (d_w, d_v) = context_backward(&w, &v, &c);
+        close(&d_w, &numeric(&w, |w| (w * &v).component_mul(&c).sum()));
+        close(&d_v, &numeric(&v, |v| (&w * v).component_mul(&c).sum()));
+    }
+
+    #[test]
+    fn scaling_and_rotation() {
+        let (x, c) = (sample(5, 4, 0.6), sample(5, 4, 1.9));
+        // A division by a constant is its own backward.
+        close(
+            &(&c / 3.0),
+            &numeric(&x, |x| (x / 3.0).component_mul(&c).sum()),
+        );
+        for pairs in [Rope::Half, Rope::Interleaved] {
+            let analytic = rotate_backward(&c, 10.0, pairs);
+            close(
+                &analytic,
+                &numeric(&x, |x| rotate(x, 10.0, pairs, 1.0).component_mul(&c).sum()),
+            );
+        }
+    }
 }
