@@ -12,6 +12,7 @@ use attention_explorer::core::teaching::exercise::{
     check, hint, is_right, predict, read_progress, result_json, write_progress, Bound, CellRef,
     Exercise, Exercises, Expected, Kind, Outcome, Progress, Verdict,
 };
+use attention_explorer::core::views::pipeline::Matrix;
 
 const SHE: usize = 6;
 const DOG: usize = 1;
@@ -23,7 +24,7 @@ fn parse(json: String) -> serde_json::Value {
 
 fn scores_she_dog() -> CellRef {
     CellRef {
-        matrix: "scores",
+        matrix: Matrix::Scores,
         head: Some(0),
         row: SHE,
         col: DOG,
@@ -60,7 +61,7 @@ fn the_three_kinds_and_locks_read_write_and_read_back() {
         vec![
             Exercise::Ask(scores_she_dog()),
             Exercise::Ask(CellRef {
-                matrix: "context",
+                matrix: Matrix::Context,
                 head: Some(0),
                 row: SHE,
                 col: 2
@@ -68,7 +69,7 @@ fn the_three_kinds_and_locks_read_write_and_read_back() {
             Exercise::Predict { head: 0, row: SHE },
             Exercise::Goal(
                 CellRef {
-                    matrix: "weights",
+                    matrix: Matrix::Weights,
                     head: Some(0),
                     row: SHE,
                     col: BALL
@@ -205,18 +206,24 @@ fn three_wrong_answers_reveal_with_hints_on_the_way_and_a_right_one_scores_by_tr
 fn hints_name_the_formula_and_the_visible_numbers_only() {
     let trace = Trace::of(&dog());
     let value = |c: &CellRef| c.value(&trace).unwrap();
-    for matrix in ["scaled_scores", "weights", "queries", "context", "output"] {
+    for matrix in [
+        Matrix::ScaledScores,
+        Matrix::Weights,
+        Matrix::Queries,
+        Matrix::Context,
+        Matrix::Output,
+    ] {
         let cell = CellRef {
             matrix,
-            head: (matrix != "output").then_some(0),
+            head: (matrix != Matrix::Output).then_some(0),
             row: SHE,
             col: DOG,
         };
         let hint = hint(&cell, &trace, 4);
-        assert!(!hint.is_empty(), "{matrix}");
+        assert!(!hint.is_empty(), "{matrix:?}");
         assert!(
             !hint.contains(&format!("{:.4}", value(&cell))),
-            "{matrix}: {hint}"
+            "{matrix:?}: {hint}"
         );
     }
 }
@@ -224,7 +231,7 @@ fn hints_name_the_formula_and_the_visible_numbers_only() {
 #[test]
 fn the_scaled_score_hint_names_the_scaling_chosen() {
     let cell = CellRef {
-        matrix: "scaled_scores",
+        matrix: Matrix::ScaledScores,
         head: Some(0),
         row: SHE,
         col: DOG,

@@ -260,11 +260,30 @@ fn a_target_fits_while_the_model_still_has_it_and_each_gradient_is_found_by_its_
         Objective::read(r#"{"attend": [{"head": 0, "query": 6, "key": 4}]}"#, &model).unwrap();
     assert!(objective.fits(&model));
     let g = gradients(&model, &objective);
-    assert_eq!(g.of("embedding", None), Some(&g.embedding));
-    assert_eq!(g.of("scores", Some(0)), Some(&g.heads[0].scores));
-    assert_eq!(g.of("w_value", Some(0)), Some(&g.heads[0].w_value));
-    assert_eq!(g.of("scores", Some(1)), None);
-    assert_eq!(g.of("embedded", Some(0)), None);
+    use attention_explorer::core::views::pipeline::Matrix;
+    assert_eq!(Matrix::Embedding.gradient(&g, None), Some(&g.embedding));
+    assert_eq!(
+        Matrix::Scores.gradient(&g, Some(0)),
+        Some(&g.heads[0].scores)
+    );
+    let w_value = Matrix::Weight(Projection::Value);
+    assert_eq!(w_value.gradient(&g, Some(0)), Some(&g.heads[0].w_value));
+    assert_eq!(w_value.gradient(&g, None), None, "a head's needs its head");
+    assert_eq!(Matrix::Scores.gradient(&g, Some(1)), None);
+    assert_eq!(Matrix::Embedded.gradient(&g, Some(0)), None);
+    // Every matrix that says it has a gradient finds one, and no other does.
+    for m in Matrix::ALL {
+        let head = m.per_head().then_some(0);
+        assert_eq!(
+            m.gradient(&g, head).is_some(),
+            m.has_gradient()
+                && !matches!(
+                    m,
+                    Matrix::Positions | Matrix::Bias(_) | Matrix::OutputWeight | Matrix::OutputBias
+                ),
+            "{m:?}"
+        );
+    }
     // A shorter sentence loses "ball"'s place: the target no longer fits.
     let mut history = attention_explorer::core::document::history::History::default();
     let mut seed = 0;

@@ -12,6 +12,7 @@ use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
 use attention_explorer::core::training::lab::Setup;
 use attention_explorer::core::training::{Optimizer, Param, Target};
 use attention_explorer::core::views::heatmap::Face;
+use attention_explorer::core::views::pipeline::Matrix;
 use attention_explorer::core::views::pipeline::Step;
 use miniz_oxide::deflate::compress_to_vec;
 use nalgebra::DMatrix;
@@ -241,8 +242,8 @@ fn the_fragment_carries_what_is_shown() {
         decimals: Some(6),
         hidden: vec![Step::Embedding, Step::Scale],
         faces: vec![
-            ("weights", Some(1), Face::Heatmap),
-            ("embedding", None, Face::Numbers),
+            (Matrix::Weights, Some(1), Face::Heatmap),
+            (Matrix::Embedding, None, Face::Numbers),
         ],
         training: Setup::default(),
     };
@@ -390,7 +391,7 @@ fn every_parameter_written_is_read_back_from_the_one_list() {
         head: Some(2),
         decimals: Some(0),
         hidden: vec![Step::Sentence, Step::Output],
-        faces: vec![("scores", Some(3), Face::Heatmap)],
+        faces: vec![(Matrix::Scores, Some(3), Face::Heatmap)],
         training: Setup {
             targets: vec![Target {
                 head: 1,

@@ -4,7 +4,7 @@ use attention_explorer::core::formats::report::trace_json;
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::views::pipeline::{
-    head_matrices, matrix, stops, Axes, Lab, Shape, Step, Stop, MATRICES,
+    head_matrices, stops, Axes, Lab, Matrix, Shape, Step, Stop,
 };
 
 #[test]
@@ -86,13 +86,26 @@ fn the_walk_stops_at_each_step_on_the_page_then_its_lab() {
 
 #[test]
 fn every_matrix_is_named_once_and_each_head_s_are_the_trace_json_s() {
-    let mut keys: Vec<&str> = MATRICES.iter().map(|m| m.key).collect();
+    let mut keys: Vec<&str> = Matrix::ALL.iter().map(|m| m.key()).collect();
     keys.sort_unstable();
     keys.dedup();
-    assert_eq!(keys.len(), MATRICES.len());
-    assert_eq!(matrix("weights").unwrap().axes, Axes::QueryByKey);
-    assert!(matrix("weights").unwrap().greys_future());
-    assert!(!matrix("scores").unwrap().greys_future(), "before the mask");
+    assert_eq!(keys.len(), Matrix::ALL.len());
+    for m in Matrix::ALL {
+        assert_eq!(
+            Matrix::named(m.key()),
+            Some(m),
+            "{m:?}: read back by its name"
+        );
+        if let Some(e) = m.editable(2) {
+            assert_eq!(
+                (Matrix::of(e), e.key(), e.head().is_some()),
+                (m, m.key(), m.per_head())
+            );
+        }
+    }
+    assert_eq!(Matrix::Weights.axes(), Axes::QueryByKey);
+    assert!(Matrix::Weights.greys_future());
+    assert!(!Matrix::Scores.greys_future(), "before the mask");
 
     // The causal dog with RoPE (so d_k = 4): every head matrix there is.
     let model = dog()
@@ -111,7 +124,7 @@ fn every_matrix_is_named_once_and_each_head_s_are_the_trace_json_s() {
     let trace = Trace::of(&model);
     let json = trace_json(&trace);
     let head = json["heads"][0].as_object().unwrap();
-    let named: Vec<&str> = head_matrices().map(|(m, _)| m.key).collect();
+    let named: Vec<&str> = head_matrices().map(|(m, _)| m.key()).collect();
     let mut in_json: Vec<&str> = head.keys().map(String::as_str).collect();
     in_json.sort_unstable();
     let mut sorted = named.clone();
@@ -123,16 +136,16 @@ fn every_matrix_is_named_once_and_each_head_s_are_the_trace_json_s() {
     for (info, pick) in head_matrices() {
         let m = pick(&trace.heads[0]).unwrap();
         assert_eq!(
-            head[info.key][0][0].as_f64(),
+            head[info.key()][0][0].as_f64(),
             m.get((0, 0)).copied().filter(|x| x.is_finite()),
             "{}",
-            info.key
+            info.key()
         );
     }
     let mut free = dog();
     free.causal = false;
     let t = Trace::of(&free);
-    let simple = matrix("masked_weights_simple").unwrap().pick.unwrap();
+    let simple = Matrix::MaskedWeightsSimple.pick().unwrap();
     assert!(
         simple(&t.heads[0]).is_none(),
         "no method 2 without a mask, not the weights instead"

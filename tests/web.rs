@@ -12,7 +12,7 @@ use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::model::{Editable, Model, Projection};
 use attention_explorer::core::views::heatmap::{Heat, Layout, Palette};
-use attention_explorer::core::views::pipeline::Step;
+use attention_explorer::core::views::pipeline::{Matrix, Step};
 use attention_explorer::ui::app::App;
 use attention_explorer::ui::controls::Controls;
 use attention_explorer::ui::matrix::heatmap::text_width;
@@ -563,18 +563,21 @@ async fn a_matrix_view_mounts_alone_and_is_disposed() {
     let matrix = RwSignal::new(DMatrix::from_row_slice(2, 2, &[1.0, -2.0, 0.5, 4.0]));
     let handle = leptos::mount::mount_to(root.clone(), move || {
         let labels = Signal::stored(vec!["a".to_owned(), "b".to_owned()]);
-        view! { <MatrixView name="m" title="M" matrix=matrix.into() row_labels=labels col_labels=labels heat=Heat::Signed/> }
+        view! { <MatrixView of=Matrix::Scores values=matrix.into() row_labels=labels col_labels=labels/> }
     });
     tick().await;
     assert_eq!(
-        value_of(&root, "m", 0, 1),
+        value_of(&root, "scores", 0, 1),
         -2.0,
         "rows as given, not columns"
     );
-    assert_eq!(cell(&root, "m", 1, 0).text_content().unwrap(), "0.5000");
+    assert_eq!(
+        cell(&root, "scores", 1, 0).text_content().unwrap(),
+        "0.5000"
+    );
     matrix.set(DMatrix::from_row_slice(2, 2, &[1.0, -2.0, 0.5, 8.0]));
     tick().await;
-    assert_eq!(value_of(&root, "m", 1, 1), 8.0);
+    assert_eq!(value_of(&root, "scores", 1, 1), 8.0);
     drop(handle);
     assert!(root.query_selector("table").unwrap().is_none(), "unmounted");
     root.remove();

@@ -38,3 +38,13 @@ pub fn clip(text: &str) -> String {
     }
     out
 }
+
+/// `text` as a sentence: with one full stop at its end, whether it had one or not.
+pub fn sentence(text: &str) -> String {
+    let text = text.trim_end();
+    if text.ends_with(['.', '!', '?']) {
+        text.to_owned()
+    } else {
+        format!("{text}.")
+    }
+}

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::formats::link::{opening, Link};
 use crate::core::model::presets::PRESETS;
+use crate::core::text::sentence;
 use crate::core::views::pipeline::Step;
 use crate::ui::controls::Controls;
 use crate::ui::exercises::engine::exercise_engine;
@@ -113,12 +114,20 @@ fn SavedWork(restored: bool, restorable: RwSignal<Option<Link>>) -> impl IntoVie
         if let Some(saved) = restorable.get_untracked() {
             match state.open(&saved) {
                 Ok(()) => restorable.set(None),
-                Err(e) => refused.set(Some(format!("Not restored: {e}. It stays saved."))),
+                Err(e) => refused.set(Some(format!(
+                    "{} It stays saved.",
+                    sentence(&format!("Not restored: {e}"))
+                ))),
             }
         }
     };
     let reset = move |_| {
-        refused.set(state.reset().err().map(|e| format!("Not reset: {e}.")));
+        refused.set(
+            state
+                .reset()
+                .err()
+                .map(|e| sentence(&format!("Not reset: {e}"))),
+        );
     };
     view! {
         {restored.then(|| view! {

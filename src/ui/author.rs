@@ -9,6 +9,7 @@ use crate::core::formats::link::{params, snippet, Embed, Page, Part};
 use crate::core::formats::scorm;
 use crate::core::model::Editable;
 use crate::core::teaching::exercise::{lockable, Exercises, Kind};
+use crate::core::views::pipeline::Matrix;
 use crate::ui::export::download_bytes;
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::share::{fragment_now, page_url};
@@ -209,7 +210,7 @@ fn AuthorPanel() -> impl IntoView {
             packing.set(Some(said));
         });
     };
-    let is_weights = move || picked.with(|p| p.is_some_and(|c| c.matrix == "weights"));
+    let is_weights = move || picked.with(|p| p.is_some_and(|c| c.matrix == Matrix::Weights));
     view! {
         <div class="author-panel" role="region" aria-label="Make an exercise">
             <h2 class="author-title">"Make an exercise"</h2>

@@ -10,6 +10,7 @@ use crate::core::model::limits::{MAX_DIM, MAX_HEADS};
 use crate::core::model::positions::DEFAULT_BASE;
 use crate::core::model::presets::PRESETS;
 use crate::core::model::{Dims, Model, Scale};
+use crate::core::text::sentence;
 use crate::ui::author::AuthorButton;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};
@@ -71,7 +72,7 @@ pub fn Controls(level: Level) -> impl IntoView {
                     prop:value=move || { preset_refused.track(); state.preset().unwrap_or("") }
                     on:change=move |ev| {
                         let refused = state.open_preset(&event_target_value(&ev)).err();
-                        preset_refused.set(refused.map(|e| format!("Not opened: {e}.")));
+                        preset_refused.set(refused.map(|e| sentence(&format!("Not opened: {e}"))));
                     }
                 >
                     <option value="" disabled>"Your own model"</option>
@@ -201,7 +202,7 @@ fn EditBar(level: Level) -> impl IntoView {
                 <button type="button" data-action="redo" title="Redo (Ctrl+Shift+Z outside a field)" disabled=move || !state.history.with(History::can_redo) on:click=move |_| { state.apply(Edit::Redo).ok(); }>
                     "Redo"
                 </button>
-                <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| refused.set(state.reset().err().map(|e| format!("Not reset: {e}.")))>
+                <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| refused.set(state.reset().err().map(|e| sentence(&format!("Not reset: {e}"))))>
                     "Reset"
                 </button>
                 {move || refused.get().map(|e| view! { <span class="field-error" role="alert" data-stat="reset-refused">{e}</span> })}

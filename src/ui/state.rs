@@ -19,7 +19,7 @@ use crate::core::teaching::sqrt_dk;
 use crate::core::training::lab::Setup;
 use crate::core::training::{gradients, Gradients, Objective};
 use crate::core::views::heatmap::{Face, Palette};
-use crate::core::views::pipeline::{stops, Lab, Pick, Shape, Step, Stop};
+use crate::core::views::pipeline::{stops, Lab, Matrix, Pick, Shape, Step, Stop};
 use crate::ui::exercises::ExerciseState;
 use crate::ui::theme;
 
@@ -68,7 +68,7 @@ pub struct Look {
     pub palette: RwSignal<Palette>,
     /// The face the learner chose for a matrix (by name and head); it outlives the view, so the
     /// choice sticks when a step is hidden and shown or the heads change.
-    pub faces: RwSignal<HashMap<(&'static str, Option<usize>), Face>>,
+    pub faces: RwSignal<HashMap<(Matrix, Option<usize>), Face>>,
 }
 
 /// The default look: 4 decimals, the light palette, no faces chosen.
@@ -315,7 +315,7 @@ impl AppState {
                 .map(|(&(name, head), &face)| (name, head, face))
                 .collect()
         });
-        faces.sort_by_key(|&(name, head, _)| (name, head));
+        faces.sort_by_key(|&(matrix, head, _)| (matrix.key(), head));
         Shown {
             seed: (seed != DEFAULT_SEED).then_some(seed),
             // A place the sentence being typed does not reach yet is not in the link.
@@ -437,14 +437,16 @@ impl AppState {
         .into()
     }
 
-    /// The gradient face of the matrix `name` (of `head`), if the loss has a gradient for it.
-    pub fn gradient_of(self, name: &'static str, head: Option<usize>) -> Option<GradientOf> {
-        Gradients::NAMES.contains(&name).then(|| {
+    /// The gradient face of `matrix` (of `head`), if the loss has a gradient for it.
+    pub fn gradient_of(self, matrix: Matrix, head: Option<usize>) -> Option<GradientOf> {
+        matrix.has_gradient().then(|| {
             let gradients = self.gradients;
             GradientOf {
                 shown: self.has_target.into(),
-                matrix: Memo::new(move |_| gradients.with(|g| g.as_ref()?.of(name, head).cloned()))
-                    .into(),
+                matrix: Memo::new(move |_| {
+                    gradients.with(|g| matrix.gradient(g.as_ref()?, head).cloned())
+                })
+                .into(),
             }
         })
     }

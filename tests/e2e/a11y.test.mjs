@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { useBrowser, open } from './harness.mjs';
+import { useBrowser, open, newContext, renderEveryStep } from './harness.mjs';
 
 const env = useBrowser();
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -24,14 +24,13 @@ for (const preset of ['dog', 'raschka-multihead']) {
   for (const colorScheme of ['light', 'dark']) {
     for (const [mode, query] of [['full page', ''], ['embed mode', '&embed=1&controls=all']]) {
       test(`axe: ${preset}, ${colorScheme}, ${mode}`, async () => {
-        const context = await env.browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
+        const context = await newContext(env, { colorScheme, viewport: { width: 1280, height: 900 } });
         const { page, errors } = await open(context, `${env.base}?preset=${preset}${query}`);
         // Every step rendered, as a reader scrolling by sees it, and one cell explained.
-        await page.evaluate(() => document.querySelectorAll('.step').forEach((s) => { s.style.contentVisibility = 'visible'; }));
+        await renderEveryStep(page);
         await page.click('table[data-matrix="scores"] td[data-row="1"][data-col="0"]');
         assert.deepEqual(await violations(page), []);
         assert.deepEqual(errors, []);
-        await context.close();
       });
     }
   }
@@ -42,9 +41,9 @@ const EXERCISES = 'ask=scores.0:6,1&predict=weights.0:6&goal=weights.0:6,4>=0.5&
 for (const colorScheme of ['light', 'dark']) {
   for (const [mode, query] of [['full page', ''], ['embed mode', '&embed=1&controls=all']]) {
     test(`axe: exercises, ${colorScheme}, ${mode}`, async () => {
-      const context = await env.browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
+      const context = await newContext(env, { colorScheme, viewport: { width: 1280, height: 900 } });
       const { page, errors } = await open(context, `${env.base}?preset=dog&${EXERCISES}${query}`);
-      await page.evaluate(() => document.querySelectorAll('.step').forEach((s) => { s.style.contentVisibility = 'visible'; }));
+      await renderEveryStep(page);
       await page.fill('[data-answer="scores.0:6,1"]', '1');
       await page.click('[data-exercise="scores.0:6,1"] [data-action="check"]');
       await page.waitForSelector('[data-exercise="weights.0:6,4>=0.5"] [data-goal-met]');
@@ -54,7 +53,6 @@ for (const colorScheme of ['light', 'dark']) {
       }
       assert.deepEqual(await violations(page), []);
       assert.deepEqual(errors, []);
-      await context.close();
     });
   }
 }

@@ -1,9 +1,7 @@
 // End-to-end: what a learner and a course author do, in the built release page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { useBrowser, picture, open, matrixValues, cellSelector, projectRoot, coreTrace, assertClose, seededState } from './harness.mjs';
+import { useBrowser, picture, open, newPage, matrixValues, cellSelector, coreTrace, assertClose, seededState, paste, overflow, output } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -17,7 +15,6 @@ test('raschka preset shows the article\'s attention weights', async () => {
   assert.equal(await page.textContent(cellSelector('weights', 1, 1)), '0.6870');
   assert.deepEqual(round4(await matrixValues(page, 'embedded'))[0], [0.3374, -0.1778, -0.3035]);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('turning causal on shows the renormalised masked weights', async () => {
@@ -31,7 +28,6 @@ test('turning causal on shows the renormalised masked weights', async () => {
   assert.deepEqual(round4(await matrixValues(page, 'weights'))[3], [0.2232, 0.3242, 0.2078, 0.2449, 0, 0]);
   assert.equal(await page.textContent(cellSelector('masked_scores', 0, 5)), '−∞');
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('typing a weight updates every later step to exactly the core\'s numbers', async () => {
@@ -48,7 +44,6 @@ test('typing a weight updates every later step to exactly the core\'s numbers', 
   }
   assert.notDeepEqual(await matrixValues(page, 'context'), before);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('garbage in a cell shows a message and breaks nothing', async () => {
@@ -70,7 +65,6 @@ test('garbage in a cell shows a message and breaks nothing', async () => {
   assert.match(await page.textContent('#d_in-error'), /d_in: “500” is out of range: use a whole number from 1 to 128; still using 3\./);
   assert.equal((await matrixValues(page, 'embedded'))[0].length, 3, 'the last good size stays');
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('changing d_k reshapes every table that depends on it', async () => {
@@ -92,7 +86,6 @@ test('changing d_k reshapes every table that depends on it', async () => {
   await page.waitForSelector('table[data-matrix="output"]');
   assert.deepEqual(await shape('output'), [6, 12]);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('dog: click she and see 0.883 on dog, then the breakdowns', async () => {
@@ -113,22 +106,16 @@ test('dog: click she and see 0.883 on dog, then the breakdowns', async () => {
   await page.click(cellSelector('context', 6, 0));
   assert.match(await page.textContent('[data-breakdown="context"]'), /^context\(she\) = 0\.883 × dog \+ 0\.087 × ball \+ /);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('pasting a printed tensor fills cells from the focused one', async () => {
   const { page, errors } = await open(env.browser, `${env.base}?preset=raschka`);
   const target = `${cellSelector('w_value', 0, 1)} input`;
   await page.focus(target);
-  await page.evaluate((selector) => {
-    const data = new DataTransfer();
-    data.setData('text', 'tensor([[1.5, 2.5],\n        [3.5, 4.5]])');
-    document.querySelector(selector).dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, target);
+  await paste(page, target, 'tensor([[1.5, 2.5],\n        [3.5, 4.5]])');
   const w = await matrixValues(page, 'w_value');
   assert.deepEqual([w[0][1], w[0][2], w[1][1], w[1][2]], [1.5, 2.5, 3.5, 4.5]);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('the keyboard alone moves between cells and reaches the controls', async () => {
@@ -150,7 +137,6 @@ test('the keyboard alone moves between cells and reaches the controls', async ()
   const unlabeled = await page.$$eval('input, select, textarea', (els) => els.filter((el) => !el.labels?.length && !el.getAttribute('aria-label')).length);
   assert.equal(unlabeled, 0, 'every form control has a label');
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('an author can embed one step, and bad URLs explain themselves', async () => {
@@ -158,14 +144,13 @@ test('an author can embed one step, and bad URLs explain themselves', async () =
   assert.equal(await page.locator('section.step').count(), 1);
   assert.equal(await page.locator('#step-weights').count(), 1);
   await page.close();
-  const bad = await env.browser.newPage();
+  const bad = await newPage(env);
   await bad.goto(`${env.base}?state=${encodeURIComponent('{"version": 3}')}`);
   await bad.waitForSelector('table[data-matrix="weights"]');
   assert.match(await bad.textContent('.load-message'), /version: unsupported version 3/);
   await bad.goto(`${env.base}?preset=nope`);
   await bad.waitForSelector('.load-message');
   assert.match(await bad.textContent('.load-message'), /no preset “nope”/);
-  await bad.close();
   assert.deepEqual(errors, []);
 });
 
@@ -178,19 +163,15 @@ test('a share link reopens the exact model', async () => {
   assert.equal(await again.getAttribute(cellSelector('w_value', 2, 3), 'data-value'), '0.123456789');
   assert.deepEqual(await matrixValues(again, 'context'), await matrixValues(page, 'context'));
   assert.deepEqual(errors, []);
-  await page.close();
-  await again.close();
 });
 
 test('screenshots at desktop and phone width, with no page-wide overflow', async () => {
-  const out = join(projectRoot, 'tests', 'e2e', 'output');
-  mkdirSync(out, { recursive: true });
   for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
     const { page, errors } = await open(env.browser, env.base, viewport);
     await page.click('.token:has-text("she")');
-    await picture(page, join(out, `${name}.png`), { fullPage: true });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than the screen`);
+    await picture(page, output(`${name}.png`), { fullPage: true });
+    const wider = await overflow(page);
+    assert.ok(wider <= 0, `${name}: the page is ${wider}px wider than the screen`);
     assert.deepEqual(errors, []);
     await page.close();
   }
@@ -207,9 +188,7 @@ test('the example picker shows what the URL opened, and switches presets', async
   await page.waitForFunction(() => location.hash.startsWith('#m='));
   const { page: again } = await open(env.browser, page.url());
   assert.equal(await again.inputValue('[data-control="preset"]'), 'dog');
-  await again.close();
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('at the state limits every step is on the page, as heat maps, and stays editable', async () => {
@@ -235,6 +214,4 @@ test('at the state limits every step is on the page, as heat maps, and stays edi
   assert.equal(trace.heads.length, 16);
   assertClose(trace.heads[15].weights, coreTrace(JSON.stringify(await fresh.evaluate(() => window.attentionExplorer.state()))).heads[15].weights, 'weights');
   assert.deepEqual([...errors, ...freshErrors], []);
-  await page.close();
-  await fresh.close();
 });

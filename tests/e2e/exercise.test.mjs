@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { useBrowser, open, cellSelector, picture } from './harness.mjs';
+import { useBrowser, open, sandboxedPage, showLab, cellSelector, picture, output } from './harness.mjs';
 
 const env = useBrowser();
 const SHE_DOG = 'scores.0:6,1';
@@ -58,7 +58,6 @@ test('an asked cell hides its value until it is right, hints when it is not, and
   await page.reload();
   await page.waitForSelector(`${card(SHE_DOG)}[data-result="correct"]`);
   assert.equal(Number(await cell.getAttribute('data-value')), value);
-  await page.close();
 });
 
 test('three wrong answers, or Show me, reveal the cell worked out', async () => {
@@ -80,7 +79,6 @@ test('three wrong answers, or Show me, reveal the cell worked out', async () => 
   const all = await results(page);
   assert.deepEqual(all.map((r) => [r.exercise, r.result, r.score]), [[SHE_DOG, 'revealed', 0], ['context.0:6,0', 'revealed', 0]]);
   assert.equal(typeof all[1].expected, 'number');
-  await page.close();
 });
 
 test('a predicted row stays hidden, lines included, until the learner picks a word', async () => {
@@ -106,7 +104,6 @@ test('a predicted row stays hidden, lines included, until the learner picks a wo
   assert.match(await page.textContent('figure.lines figcaption'), /most to “dog” \(0\.88\d\d\)/);
   const [result] = await results(page);
   assert.deepEqual([result.kind, result.correct, result.response, result.expected], ['predict', true, 'dog', 'dog']);
-  await page.close();
 });
 
 test('a goal follows every edit, locked matrices refuse typing and the API, and meeting it is a result', async () => {
@@ -140,11 +137,9 @@ test('a goal follows every edit, locked matrices refuse typing and the API, and 
   const [result] = await results(page);
   assert.deepEqual([result.kind, result.correct, result.attempts, result.statement.verb.display['en-US']], ['goal', true, 2, 'completed']);
   // The training lab leaves the locked matrices out of what it trains.
-  await page.$eval('#lab-train', (s) => s.scrollIntoView());
-  await page.waitForSelector('[data-control="train-param"]');
+  await showLab(page, 'lab-train');
   const trains = await page.$$eval('[data-control="train-param"]', (boxes) => Object.fromEntries(boxes.map((b) => [b.value, b.checked])));
   assert.deepEqual([trains.embedding, trains.w_query, trains.w_key, trains.w_value], [false, true, true, false]);
-  await page.close();
 });
 
 test('an asked number is hidden where else it shows: its twin table, and an asked weight\'s lines', async () => {
@@ -155,7 +150,6 @@ test('an asked number is hidden where else it shows: its twin table, and an aske
   assert.match(await page.textContent('figure.lines figcaption'), /hidden until you answer$/);
   await page.click(`${card('scaled_scores.0:6,1')} [data-action="reveal"]`);
   assert.ok(await twin.getAttribute('data-value'), 'shown with its twin');
-  await page.close();
 });
 
 test('a bad exercise parameter is named, and the rest of the page works', async () => {
@@ -165,14 +159,11 @@ test('a bad exercise parameter is named, and the rest of the page works', async 
   assert.match(message, /The link's lock=“everything” was ignored: “everything” is not a matrix the learner edits/);
   assert.equal(await page.$$eval('[data-exercise]', (e) => e.length), 0);
   assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
-  await page.close();
 });
 
 test('embedded in a sandboxed frame, every kind works and posts its results to the course page', async () => {
-  const course = await env.browser.newPage();
   const goal = 'weights.0:6,4>=0.5';
-  const src = `${env.base}?preset=dog&embed=1&steps=projections,qkv,scores,weights&ask=${SHE_DOG}&predict=weights.0:6&goal=${goal}&lock=embedding,w_value`;
-  await course.setContent(`<iframe src="${src}" sandbox="allow-scripts" width="800" height="700"></iframe>`);
+  const { course } = await sandboxedPage(env, `${env.base}?preset=dog&embed=1&steps=projections,qkv,scores,weights&ask=${SHE_DOG}&predict=weights.0:6&goal=${goal}&lock=embedding,w_value`);
   await course.evaluate(() => {
     window.received = [];
     addEventListener('message', (e) => { if (e.data?.type === 'attention-explorer:result' || e.data?.type === 'attention-explorer:results') window.received.push(e.data); });
@@ -226,7 +217,6 @@ test('embedded in a sandboxed frame, every kind works and posts its results to t
   assert.equal(answer.id, 7);
   assert.deepEqual(answer.results.map((r) => [r.exercise, r.result]), [[SHE_DOG, 'correct'], ['weights.0:6', 'incorrect'], [goal, 'correct']]);
   assert.deepEqual(answer.results, await inside.evaluate(() => window.attentionExplorer.results()));
-  await course.close();
 });
 
 test('the exercise maker: pick cells, ask, predict, set a goal, lock; the link, the snippet and the Embed dialog carry it', async () => {
@@ -253,7 +243,7 @@ test('the exercise maker: pick cells, ask, predict, set a goal, lock; the link, 
   const link = await page.inputValue('[data-export="exercise-link"]');
   assert.match(link, /\?ask=scores\.0:6,1&predict=weights\.0:6&goal=weights\.0:6,4>=0\.5&lock=embedding,w_value#m=/);
   assert.match(await page.inputValue('[data-export="exercise-snippet"]'), /embed=1&amp;ask=scores\.0:6,1&amp;predict=weights\.0:6/);
-  await picture(page.locator('.author-panel'), 'tests/e2e/output/exercise-maker-desktop-light.png');
+  await picture(page.locator('.author-panel'), output('exercise-maker-desktop-light.png'));
   // The Embed dialog carries it.
   await page.click('[data-action="embed"]');
   await page.waitForSelector('[data-control="embed-step"]');
@@ -261,8 +251,6 @@ test('the exercise maker: pick cells, ask, predict, set a goal, lock; the link, 
   // The link opens the exercise.
   const { page: learner } = await open(env.browser, link);
   assert.deepEqual(await learner.$$eval('[data-exercise]', (e) => e.map((x) => x.dataset.kind)), ['ask', 'predict', 'goal']);
-  await learner.close();
-  await page.close();
 });
 
 /** The entries of a zip whose entries are stored (as the SCORM writer writes them). */
@@ -335,7 +323,6 @@ test('the SCORM package: its manifest, and a recording SCORM 1.2 API sees the se
     assert.deepEqual(set, { 'cmi.core.score.min': '0', 'cmi.core.score.max': '100', 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '100' });
     assert.ok(calls.findIndex(([n]) => n === 'LMSCommit') > 0);
     assert.deepEqual(calls.at(-1), ['LMSFinish', '']);
-    await course.close();
   } finally {
     server.close();
   }
@@ -348,12 +335,12 @@ test('screenshots of each kind and of the exercise maker, desktop and phone, lig
       const { page } = await open(env.browser, `${url}&theme=${scheme}`, viewport);
       await page.fill(asked(SHE_DOG), '12');
       await page.click(`${card(SHE_DOG)} [data-action="check"]`);
-      await picture(page.locator('#step-scores'), `tests/e2e/output/exercise-ask-${device}-${scheme}.png`);
-      await picture(page.locator('#step-weights'), `tests/e2e/output/exercise-predict-goal-${device}-${scheme}.png`);
+      await picture(page.locator('#step-scores'), output(`exercise-ask-${device}-${scheme}.png`));
+      await picture(page.locator('#step-weights'), output(`exercise-predict-goal-${device}-${scheme}.png`));
       await page.click('[data-action="author"]');
       await page.click(cellSelector('weights', 5, 1));
       await page.click('[data-action="author-ask"]');
-      await picture(page, `tests/e2e/output/exercise-maker-${device}-${scheme}.png`);
+      await picture(page, output(`exercise-maker-${device}-${scheme}.png`));
       await page.close();
     }
   }

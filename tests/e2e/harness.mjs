@@ -1,11 +1,14 @@
-// Serves the built dist/ from a sub-path on 127.0.0.1 and opens it in headless Chromium.
+// Serves the built dist/ from a sub-path on 127.0.0.1 and opens it in headless Chromium; the
+// helpers every test file shares (one of each: a test file defines only what it alone uses).
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
+import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { before, after, afterEach } from 'node:test';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,21 +49,33 @@ export async function startServer() {
   return { server, base: `http://127.0.0.1:${server.address().port}${SUB_PATH}` };
 }
 
-/** Every page `open` gave out since the last test ended, with what went wrong on it. */
-const opened = [];
+/** What the pages of the running test reported (console errors, page errors, dialogs, CSP
+ * violations, foreign requests), one list per watched page; checked after each test. */
+const watched = [];
+/** Every page and context the running test's helpers made, closed after it whatever happened. */
+const owned = [];
 
 /** Serves dist/ and launches Chromium around a test file's tests: the returned object holds
- * `base` (the page's URL) and `browser` once the `before` hook has run. A test fails if any page
- * it opened logged a console error, threw, showed a dialog, broke the CSP or asked another
- * origin for anything. */
+ * `base` (the page's URL), `browser` and `server` once the `before` hook has run.
+ *
+ * After each test, pass or fail, every page and context it made through the helpers here
+ * (`open`, `newPage`, `newContext`, `sandboxedPage`) is closed, so a test writes no `close()` of
+ * its own and a failing assertion leaves nothing open; and the server serves again if the test
+ * had cut it off. Then the test fails if any page it watched (every page `open` gave, and those
+ * given to `watch`) logged a console error, threw, showed a dialog, broke the CSP or asked
+ * another origin for anything. */
 export function useBrowser() {
   const env = {};
   before(async () => {
     ({ server: env.server, base: env.base } = await startServer());
     env.browser = await launch();
   });
-  afterEach(() => {
-    const problems = opened.splice(0).flatMap(({ errors }) => errors);
+  afterEach(async () => {
+    // What went wrong is read first: closing a page must not add to it or hide it.
+    const problems = watched.splice(0).flatMap((errors) => errors);
+    // Pages before the contexts that hold them; one that the test closed itself is skipped.
+    for (const made of owned.splice(0).reverse()) await made.close().catch(() => {});
+    if (env.server) env.server.refusing = false;
     assert.deepEqual(problems, [], 'console errors, page errors, dialogs, CSP violations or foreign requests');
   });
   after(async () => {
@@ -77,13 +92,37 @@ export async function launch() {
   });
 }
 
-/** Opens the page and collects console errors, page errors, dialogs, CSP violations and requests
- * to other origins (checked after each test by `useBrowser`); waits for `ready` to show, and for the
- * app, for `<html data-ready>`. */
-export async function open(browser, url, viewport = { width: 1280, height: 900 }, ready = '[data-matrix="weights"]') {
-  const page = await browser.newPage({ viewport });
+/** A page of its own (a course page holding frames, or a page whose failure to load is the
+ * point), closed after the test; nothing it logs fails the test unless it is given to `watch`. */
+export async function newPage(env, options = {}) {
+  const page = await env.browser.newPage(options);
+  owned.push(page);
+  return page;
+}
+
+/** A browser context (its own storage, colour scheme or viewport), closed after the test with
+ * every page in it. */
+export async function newContext(env, options = {}) {
+  const context = await env.browser.newContext(options);
+  owned.push(context);
+  return context;
+}
+
+/** A course page holding the app at `src` in a sandboxed frame (an opaque origin, as an LMS or a
+ * CMS embeds it), closed after the test. With `watched`, the page is watched from the start (see
+ * `watch`) and `errors` is its list. */
+export async function sandboxedPage(env, src, { width = 800, height = 700, watched = false } = {}) {
+  const course = await newPage(env);
+  const errors = watched ? watch(course, src) : undefined;
+  await course.setContent(`<iframe src="${src}" sandbox="allow-scripts" width="${width}" height="${height}"></iframe>`);
+  return { course, errors };
+}
+
+/** Collects the page's console errors, page errors and dialogs, and its requests to origins other
+ * than `url`'s, into the returned list, which `useBrowser` checks after the test. */
+export function watch(page, url) {
   const errors = [];
-  opened.push({ page, errors });
+  watched.push(errors);
   const origin = new URL(url).origin;
   page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
   page.on('pageerror', (err) => errors.push(String(err)));
@@ -92,6 +131,16 @@ export async function open(browser, url, viewport = { width: 1280, height: 900 }
     const u = new URL(req.url());
     if (!['data:', 'blob:'].includes(u.protocol) && u.origin !== origin) errors.push(`request to ${req.url()}`);
   });
+  return errors;
+}
+
+/** Opens the page in `browser` (or in a context) and watches it (see `watch`; CSP violations are
+ * logged as console errors); waits for `ready` to show, and for the app, for
+ * `<html data-ready>`. The page is closed after the test. */
+export async function open(browser, url, viewport = { width: 1280, height: 900 }, ready = '[data-matrix="weights"]') {
+  const page = await browser.newPage({ viewport });
+  owned.push(page);
+  const errors = watch(page, url);
   await page.addInitScript(() => document.addEventListener('securitypolicyviolation', (e) =>
     console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sample}`)));
   await page.goto(url);
@@ -101,15 +150,74 @@ export async function open(browser, url, viewport = { width: 1280, height: 900 }
   return { page, errors };
 }
 
-/** Waits until the page's link holds a model and has stopped changing for a second: the page
- * writes it once changes pause (0.4 s), and a burst of clicks on a busy machine may pause midway. */
-export async function linkSettled(page) {
-  await page.waitForFunction(() => {
-    const now = location.hash;
-    if (now !== window.lastHash) [window.lastHash, window.hashSince] = [now, performance.now()];
-    return now.includes('m=') && performance.now() - window.hashSince > 1000;
-  }, null, { polling: 100 });
+/** What each lab shows once its body is drawn (the labs draw when they come into view). */
+const LAB_READY = {
+  'lab-sqrt-dk': '[data-stat="var_none"]',
+  'lab-mask': '[data-stat="renormalized_ok"]',
+  'lab-train': '[data-action="train-step"]',
+  'lab-order': '[data-stat="order_max_diff"]',
+};
+
+/** Scrolls the lab `id` (as `lab-train`) into view and waits until its body is drawn. */
+export async function showLab(page, id) {
+  await page.$eval(`#${id}`, (lab) => lab.scrollIntoView());
+  await page.waitForSelector(LAB_READY[id]);
 }
+
+/** `open`, then `showLab`. */
+export async function openLab(browser, url, id, viewport) {
+  const opened = await open(browser, url, viewport);
+  await showLab(opened.page, id);
+  return opened;
+}
+
+/** Waits until the page has stopped moving: its scroll position and height the same over
+ * `frames` frames running (the walk scrolls to a stop again on the next frames while the
+ * sections around it render, and a section's real height comes only once it is near the screen). */
+export async function settled(page, frames = 8) {
+  await page.waitForFunction(([key, frames]) => {
+    const now = `${scrollX},${scrollY},${document.documentElement.scrollHeight}`;
+    if (window.settling?.key !== key || window.settling.now !== now) window.settling = { key, now, frames: 0 };
+    return ++window.settling.frames > frames;
+  }, [Math.random(), frames], { polling: 'raf' });
+}
+
+/** Reads `read()` until `done` holds of what it read, or `timeout` ms pass, and returns the last
+ * value read for the test to assert on: a wait on a condition where `waitForFunction` cannot see
+ * it (numbers from several frames, or a comparison best shown as a diff when it fails). */
+export async function eventually(read, done, { timeout = 10_000, every = 50 } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, every));
+  }
+}
+
+/** Waits until the page's link holds a model and has stopped changing for a second: the page
+ * writes it (and the saved work) once changes pause (0.4 s), and a burst of clicks on a busy
+ * machine may pause midway. */
+export async function linkSettled(page) {
+  await page.waitForFunction((key) => {
+    const now = location.hash;
+    if (window.linkWatch?.key !== key || window.linkWatch.now !== now) window.linkWatch = { key, now, since: performance.now() };
+    return now.includes('m=') && performance.now() - window.linkWatch.since > 1000;
+  }, Math.random(), { polling: 100 });
+}
+
+/** Waits until the page has written its state into the URL (after its short delay), and into
+ * something other than `previous`. */
+export const written = (page, previous = '') =>
+  page.waitForFunction((before) => location.hash.includes('m=') && location.hash !== before, previous);
+
+/** The page's saved state, and its trace, through the scripting API. */
+export const state = (page) => page.evaluate(() => window.attentionExplorer.state());
+export const trace = (page) => page.evaluate(() => window.attentionExplorer.trace());
+
+/** A figure the page states (`data-stat`): its data-value, or its text when it has none. */
+export const stat = (page, name) => page.locator(`[data-stat="${name}"]`).first().evaluate((e) => e.dataset.value ?? e.textContent);
+/** `stat` as a number. */
+export const numberStat = async (page, name) => Number(await stat(page, name));
 
 /** The data-value of every cell of a matrix, as rows of numbers. */
 export async function matrixValues(page, name, head = 0) {
@@ -120,6 +228,24 @@ export async function matrixValues(page, name, head = 0) {
 /** A cell of a head's matrix, or of a matrix outside the heads when `head` is null. */
 export const cellSelector = (name, row, col, head = 0) =>
   `table[data-matrix="${name}"]${head === null ? ':not([data-head])' : `[data-head="${head}"]`} td[data-row="${row}"][data-col="${col}"]`;
+
+/** The data-value of every cell of a lab's table (`data-lab-matrix`), as rows of numbers. */
+export async function labMatrix(page, name) {
+  return page.$$eval(`table[data-lab-matrix="${name}"] tbody tr`, (rows) =>
+    rows.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value))));
+}
+
+/** Pastes `text` into the cell `selector`, as the clipboard would. */
+export function paste(page, selector, text) {
+  return page.evaluate(([selector, text]) => {
+    const data = new DataTransfer();
+    data.setData('text', text);
+    document.querySelector(selector).dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, [selector, text]);
+}
+
+/** How many pixels wider than the screen the page is (0 or less when nothing overflows). */
+export const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 export const projectRoot = root;
 
@@ -171,12 +297,43 @@ export function assertSameTrace(actual, expected) {
 }
 
 
-/** Saves a picture of `target` (a locator, or a page for the whole page). Steps out of sight
- * skip rendering (`content-visibility: auto`), so their estimated heights would move the target
- * while it is captured: every step is rendered first, as a reader scrolling by would see it. */
+/** Where the tests save their screenshots: `name` in tests/e2e/output/. */
+export function output(name) {
+  mkdirSync(join(root, 'tests', 'e2e', 'output'), { recursive: true });
+  return join(root, 'tests', 'e2e', 'output', name);
+}
+
+/** Renders every step, as a reader scrolling by sees them: steps out of sight skip rendering
+ * (`content-visibility: auto`) and are measured by estimate. Through the CSSOM: the CSP refuses a
+ * <style> tag, as it should. */
+export async function renderEveryStep(page) {
+  await page.$$eval('.step', (steps) => steps.forEach((s) => s.style.setProperty('content-visibility', 'visible')));
+}
+
+/** Saves a picture of `target` (a locator, or a page for the whole page). Every step is rendered
+ * first (`renderEveryStep`): estimated heights would move the target while it is captured. */
 export async function picture(target, path, options = {}) {
   const page = typeof target.page === 'function' ? target.page() : target;
-  // Through the CSSOM: the CSP refuses a <style> tag, as it should.
-  await page.$$eval('.step', (steps) => steps.forEach((s) => s.style.setProperty('content-visibility', 'visible')));
+  await renderEveryStep(page);
   await target.screenshot({ path, ...options });
+}
+
+/** Whether this machine has Python 3 with PyTorch. */
+export function pythonWithTorch() {
+  return spawnSync('python3', ['-c', 'import torch'], { encoding: 'utf8' }).status === 0;
+}
+
+/** Runs a "Copy as PyTorch" script with `print(json.dumps(expression))` after it and returns what
+ * it printed, parsed. Python alone checks the script is valid Python first; without PyTorch the
+ * test is skipped with a notice (through `t`) and this returns null. */
+export async function runWithTorch(t, script, expression) {
+  const file = join(await mkdtemp(join(tmpdir(), 'pytorch-')), 'explorer.py');
+  await writeFile(file, `${script}\nimport json\nprint(json.dumps(${expression}))\n`);
+  execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', file]);
+  if (!pythonWithTorch()) {
+    t.skip('PyTorch is not installed: the script was checked as Python but not run');
+    return null;
+  }
+  const out = execFileSync('python3', [file], { encoding: 'utf8' }).trimEnd().split('\n');
+  return JSON.parse(out[out.length - 1]);
 }

@@ -1,13 +1,9 @@
 // End-to-end: heat maps, attention lines, the head strip and the scripting API in the built page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { useBrowser, picture, open, projectRoot, coreTrace, assertSameTrace, seededState } from './harness.mjs';
+import { useBrowser, picture, open, coreTrace, assertSameTrace, seededState, overflow, output } from './harness.mjs';
 
 const env = useBrowser();
-const out = join(projectRoot, 'tests', 'e2e', 'output');
-mkdirSync(out, { recursive: true });
 
 let big;
 /** 64 tokens, d_in 64, d_k = d_v = 16, 8 heads, causal (the size the heat maps were built for),
@@ -52,7 +48,6 @@ test('at 64 tokens × 8 heads every step has its matrices on the page', async ()
   await page.waitForSelector('canvas[data-matrix="scores"][data-head="5"]');
   assert.equal(await page.getAttribute('[data-action="pick-head"][data-head="5"]', 'aria-pressed'), 'true');
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('hovering a heat-map cell shows the value that trace() holds', async () => {
@@ -76,7 +71,6 @@ test('hovering a heat-map cell shows the value that trace() holds', async () => 
   assert.equal(await map.getAttribute('data-cursor'), '1,1');
   assert.equal(Number(await page.getAttribute('#weights-0-readout [data-value]', 'data-value')), trace.heads[0].weights[1][1]);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('an edit in the heat-map edit box changes trace() to what attention-trace computes', async () => {
@@ -97,7 +91,6 @@ test('an edit in the heat-map edit box changes trace() to what attention-trace c
   assert.equal(state.heads[0].w_query[3][1], 0.5);
   assertSameTrace(await api(page, 'trace'), coreTrace(JSON.stringify(state)));
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('trace() equals attention-trace for every preset and a 64-token state', async () => {
@@ -110,7 +103,6 @@ test('trace() equals attention-trace for every preset and a 64-token state', asy
   const { page, errors } = await openBig();
   assertSameTrace(await api(page, 'trace'), coreTrace(JSON.stringify(await bigState())));
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('attention lines follow the selected token and every edit', async () => {
@@ -136,7 +128,6 @@ test('attention lines follow the selected token and every edit', async () => {
   assert.equal(await api(page, 'edit', 'w_key', 0, 0, 0, -3), null);
   assert.notEqual(await lines.locator('line[data-key="1"]').getAttribute('data-weight'), before);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('the scripting API loads, edits and refuses with messages, undo included', async () => {
@@ -159,7 +150,6 @@ test('the scripting API loads, edits and refuses with messages, undo included', 
   assert.equal(await api(page, 'load', JSON.stringify(original)), null);
   assert.deepEqual(await api(page, 'state'), original);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('screenshots of a 64-token model and of the attention lines, light and dark', async () => {
@@ -168,15 +158,15 @@ test('screenshots of a 64-token model and of the attention lines, light and dark
       const { page, errors } = await openBig(viewport, colorScheme);
       await page.click('[data-action="pick-head"][data-head="2"]');
       await page.locator('svg[data-view="lines"] text.query-token').nth(40).click();
-      await picture(page.locator('#step-weights'), join(out, `weights-64-${name}-${colorScheme}.png`));
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      assert.ok(overflow <= 0, `${name}: the page is ${overflow}px wider than the screen`);
+      await picture(page.locator('#step-weights'), output(`weights-64-${name}-${colorScheme}.png`));
+      const wider = await overflow(page);
+      assert.ok(wider <= 0, `${name}: the page is ${wider}px wider than the screen`);
       assert.deepEqual(errors, []);
       await page.close();
       const { page: dog } = await open(env.browser, `${env.base}?preset=dog`, viewport);
       await dog.emulateMedia({ colorScheme });
       await dog.click('.token:has-text("she")');
-      await picture(dog.locator('#step-weights'), join(out, `lines-dog-${name}-${colorScheme}.png`));
+      await picture(dog.locator('#step-weights'), output(`lines-dog-${name}-${colorScheme}.png`));
       await dog.close();
     }
   }

@@ -4,15 +4,12 @@
 // the attention lines' caption and the heads picture name the same key on tied weights.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, matrixValues, cellSelector } from './harness.mjs';
+import { useBrowser, open, newPage, newContext, matrixValues, cellSelector, written, settled } from './harness.mjs';
 
 const env = useBrowser();
 
-const written = (page, previous = '') =>
-  page.waitForFunction((before) => location.hash.includes('m=') && location.hash !== before, previous);
-
 test('a changed seed survives a reload: the field, a resize and Re-initialise draw the same', async () => {
-  const context = await env.browser.newContext();
+  const context = await newContext(env);
   const { page } = await open(context, `${env.base}?preset=raschka`);
   await page.fill('[data-control="seed"]', '7');
   await page.fill('[data-control="d_k"]', '3');
@@ -32,11 +29,10 @@ test('a changed seed survives a reload: the field, a resize and Re-initialise dr
   assert.deepEqual(await matrixValues(page, 'w_query'), grown, 'a resize draws from seed 7');
   await page.click('[data-action="reinit"]');
   assert.deepEqual(await matrixValues(page, 'w_query'), redrawn, 'Re-initialise draws from seed 7');
-  await context.close();
 });
 
 test('the picker names the preset, then the learner\'s own model after an edit, and the preset again after undo', async () => {
-  const context = await env.browser.newContext();
+  const context = await newContext(env);
   const { page } = await open(context, `${env.base}?preset=dog`);
   assert.equal(await page.inputValue('[data-control="preset"]'), 'dog');
   await page.fill(`${cellSelector('embedding', 0, 0, null)} input`, '3');
@@ -48,11 +44,10 @@ test('the picker names the preset, then the learner\'s own model after an edit, 
   await page.waitForFunction(() => document.querySelector('[data-control="preset"]').value === 'dog');
   await page.selectOption('[data-control="preset"]', 'raschka');
   assert.equal(await page.inputValue('[data-control="preset"]'), 'raschka');
-  await context.close();
 });
 
 test('the attention lines and the heads picture name the same key when weights tie', async () => {
-  const context = await env.browser.newContext();
+  const context = await newContext(env);
   const { page } = await open(context, `${env.base}?preset=raschka-multihead`);
   // Zero every query weight: every score is 0 and every row of weights is uniform.
   await page.evaluate(() => {
@@ -63,12 +58,11 @@ test('the attention lines and the heads picture name the same key when weights t
   await page.waitForFunction(() => document.querySelector('.heads-picks')?.textContent.includes('head 0 → “Life”'));
   const caption = await page.textContent('figure.lines figcaption');
   assert.match(caption, /most to “Life”/, caption);
-  await context.close();
 });
 
 test('a page asked for dark is dark before its code has loaded', async () => {
   // Not through `open`: the blocked wasm is the point, and the page never becomes ready.
-  const page = await env.browser.newPage();
+  const page = await newPage(env);
   await page.route('**/*.wasm', (route) => route.abort());
   for (const [url, theme] of [[`?embed=1&theme=dark`, 'dark'], [`?theme=light#theme=dark`, 'dark'], [`?theme=light`, 'light']]) {
     await page.goto(`${env.base}${url}`);
@@ -77,17 +71,17 @@ test('a page asked for dark is dark before its code has loaded', async () => {
   await page.goto(`${env.base}?embed=1&theme=dark`);
   const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(background, 'rgb(11, 17, 32)', 'the dark background, not white');
-  await page.close();
 });
 
 test('on a phone the walk\'s panel sits above the stop it explains, never over it', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog&walk=1`, { width: 390, height: 844 });
   for (let i = 0; i < 6; i++) {
     await page.click('[data-action="walk-next"]');
-    await page.waitForTimeout(50);
+    // At the next stop, and done scrolling to it.
+    await page.waitForFunction((n) => document.querySelector('.walk-where')?.textContent.startsWith(`${n} of`), i + 2);
+    await settled(page);
     const panel = await page.locator('.walk').boundingBox();
     const stop = await page.locator('section[aria-current="step"]').boundingBox();
     assert.ok(panel.y + panel.height <= stop.y + 1, `stop ${i + 2}: panel ends at ${panel.y + panel.height}, the stop starts at ${stop.y}`);
   }
-  await page.close();
 });

@@ -1,14 +1,9 @@
 // End-to-end: the √dₖ and masking labs, the heads picture and the guided walk, in the built page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { useBrowser, picture, open, projectRoot } from './harness.mjs';
+import { useBrowser, picture, open, openLab, stat, labMatrix, overflow, output } from './harness.mjs';
 
 const env = useBrowser();
-
-const out = join(projectRoot, 'tests', 'e2e', 'output');
-mkdirSync(out, { recursive: true });
 
 /**
  * The core's figures with the default sample (seed 1), copied from `E2E_EXPECTED` in
@@ -27,8 +22,6 @@ const EXPECTED = {
   },
 };
 
-const stat = async (page, name) => page.getAttribute(`[data-stat="${name}"]`, 'data-value');
-
 /** Every figure of the √dₖ lab equals the core's, to the last bits a browser's libm may change. */
 async function assertFigures(page, dk) {
   for (const [choice, values] of Object.entries(EXPECTED[dk])) {
@@ -40,16 +33,8 @@ async function assertFigures(page, dk) {
   }
 }
 
-async function openLab(url, viewport) {
-  const opened = await open(env.browser, url, viewport);
-  // The √dₖ lab draws its sample only once it comes into view.
-  await opened.page.locator('#lab-sqrt-dk').scrollIntoViewIfNeeded();
-  await opened.page.waitForSelector('[data-stat="var_none"]');
-  return opened;
-}
-
 test('√dₖ lab: the slider and the number field move dₖ, and every figure equals the core', async () => {
-  const { page, errors } = await openLab(`${env.base}?preset=dog`);
+  const { page, errors } = await openLab(env.browser, `${env.base}?preset=dog`, 'lab-sqrt-dk');
   assert.equal(await page.inputValue('[data-control="lab_dk"]'), '64');
   assert.equal(await page.inputValue('[data-control="lab_seed"]'), '1');
   await assertFigures(page, 64);
@@ -88,11 +73,10 @@ test('√dₖ lab: the slider and the number field move dₖ, and every figure e
   await page.waitForFunction((b) => document.querySelector('[data-stat="var_none"]').dataset.value !== b, before);
   assert.ok(Math.abs(Number(await stat(page, 'var_sqrt_dk')) - 1) < 0.1);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('masking lab: raising the magnitude breaks renormalising at 10³, −∞ stays exact', async () => {
-  const { page, errors } = await openLab(`${env.base}?preset=dog`);
+  const { page, errors } = await openLab(env.browser, `${env.base}?preset=dog`, 'lab-sqrt-dk');
   assert.equal(await stat(page, 'renormalized_ok'), 'true');
   assert.ok(Number(await stat(page, 'mask_diff')) < 1e-12);
   await page.focus('[data-control="lab_magnitude"]');
@@ -108,14 +92,12 @@ test('masking lab: raising the magnitude breaks renormalising at 10³, −∞ st
   assert.ok(failing > 0);
   assert.match(await page.textContent('[data-stat="renormalized_ok"]'), new RegExp(`no, ${failing} cells differ`));
   // −∞ still gives rows that sum to 1 and nothing to the future.
-  const rows = await page.$$eval('table[data-lab-matrix="neg_inf"] tbody tr', (trs) =>
-    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value))));
+  const rows = await labMatrix(page, 'neg_inf');
   rows.forEach((row, i) => {
     assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-12, `row ${i}`);
     assert.ok(row.slice(i + 1).every((w) => w === 0), `row ${i} future`);
   });
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('heads: the concatenation shows its shapes and each head its own most-attended key', async () => {
@@ -125,7 +107,6 @@ test('heads: the concatenation shows its shapes and each head its own most-atten
   assert.equal(await page.getAttribute('.heads-picks', 'data-heads-query'), '2');
   assert.match(await page.textContent('.heads-picks'), /^Token “short” attends most to: head 0 → .*head 3 → /);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 /** The ids of the walk's stops with one head (the output step appears only with several). */
@@ -178,7 +159,6 @@ test('the guided walk, forwards and back with the keyboard, then Esc', async () 
   await page.click('[data-action="walk-next"]');
   await page.waitForSelector('.walk', { state: 'hidden' });
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('?walk=1 opens in the walk; with several heads it ends at the output, and End leaves', async () => {
@@ -192,14 +172,13 @@ test('?walk=1 opens in the walk; with several heads it ends at the output, and E
   await page.waitForSelector('.walk', { state: 'hidden' });
   assert.deepEqual(await current(page), []);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('screenshots of each lab, the heads and the walk: desktop and phone, light and dark', async () => {
   for (const [width, height, device] of [[1280, 900, 'desktop'], [390, 844, 'phone']]) {
     for (const scheme of ['light', 'dark']) {
-      const name = (what) => join(out, `labs-${what}-${device}-${scheme}.png`);
-      const { page, errors } = await openLab(`${env.base}?preset=dog`, { width, height });
+      const name = (what) => output(`labs-${what}-${device}-${scheme}.png`);
+      const { page, errors } = await openLab(env.browser, `${env.base}?preset=dog`, 'lab-sqrt-dk', { width, height });
       await page.emulateMedia({ colorScheme: scheme });
       await picture(page.locator('#lab-sqrt-dk'), name('sqrt-dk'));
       await page.focus('[data-control="lab_magnitude"]');
@@ -215,8 +194,8 @@ test('screenshots of each lab, the heads and the walk: desktop and phone, light 
       await picture(heads.page.locator('#step-output'), name('heads'));
       assert.deepEqual(heads.errors, []);
       await heads.page.close();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      assert.ok(overflow <= 0, `${device} ${scheme}: the page is ${overflow}px wider than the screen`);
+      const wider = await overflow(page);
+      assert.ok(wider <= 0, `${device} ${scheme}: the page is ${wider}px wider than the screen`);
       assert.deepEqual(errors, []);
       await page.close();
     }

@@ -5,11 +5,9 @@
 // PyTorch" of an imported module, run by torch, equals the page (skipped visibly without torch).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { useBrowser, open, projectRoot, cellSelector, picture, linkSettled } from './harness.mjs';
+import { useBrowser, open, projectRoot, cellSelector, picture, linkSettled, overflow, output, runWithTorch } from './harness.mjs';
 
 const env = useBrowser();
 const fixtures = join(projectRoot, 'tests/fixtures');
@@ -61,7 +59,6 @@ test('every nn.MultiheadAttention of the fixtures, pasted as JSON, gives PyTorch
   const wOut = last.torch.state_dict['out_proj.weight'];
   assert.equal(Number(await page.getAttribute(cellSelector('w_output', 0, 1, null), 'data-value')), wOut[1][0], 'W_output is out_proj.weight transposed');
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('a .safetensors file, chosen or dropped, imports with the heads its metadata names', async () => {
@@ -92,7 +89,6 @@ test('a .safetensors file, chosen or dropped, imports with the heads its metadat
     assertNear(trace.output, c.output, `mha_${i} output`, tol);
   }
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('a bad import says what is wrong and changes nothing', async () => {
@@ -115,7 +111,6 @@ test('a bad import says what is wrong and changes nothing', async () => {
   await page.waitForFunction(() => /not a safetensors file/.test(document.querySelector('#torch-message')?.textContent ?? ''));
   assert.equal(await page.evaluate(() => JSON.stringify(window.attentionExplorer.state())), before);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('biases and the output projection: on, typed into, undone, in the link and after reload', async () => {
@@ -159,12 +154,7 @@ test('biases and the output projection: on, typed into, undone, in the link and 
   // An edit the model has no room for is refused with a message.
   assert.match(await page.evaluate(() => window.attentionExplorer.edit('b_query', 0, 0, 0, 1)), /this model has no b_query/);
   assert.deepEqual(errors, []);
-  await page.close();
 });
-
-function pythonWithTorch() {
-  return spawnSync('python3', ['-c', 'import torch'], { encoding: 'utf8' }).status === 0;
-}
 
 test('"Copy as PyTorch" of an imported module, run with torch, equals the page', async (t) => {
   const c = cases[1];
@@ -180,25 +170,17 @@ test('"Copy as PyTorch" of an imported module, run with torch, equals the page',
   const trace = await page.evaluate(() => window.attentionExplorer.trace());
   assert.match(script, /output = concatenated @ w_output \+ b_output/);
   assert.deepEqual(errors, []);
-  await page.close();
-  const file = join(await mkdtemp(join(tmpdir(), 'mha-')), 'explorer.py');
-  await writeFile(file, `${script}\nimport json\nprint(json.dumps(output.tolist()))\n`);
-  execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', file]);
-  if (!pythonWithTorch()) {
-    t.skip('PyTorch is not installed: the script was checked as Python but not run');
-    return;
-  }
-  const out = execFileSync('python3', [file], { encoding: 'utf8' }).trimEnd().split('\n');
-  assertNear(JSON.parse(out[out.length - 1]), trace.output, 'torch output', 1e-12);
+  const torchOutput = await runWithTorch(t, script, 'output.tolist()');
+  if (!torchOutput) return;
+  assertNear(torchOutput, trace.output, 'torch output', 1e-12);
   assertNear(trace.output, c.output, 'against the fixture');
 });
 
 test('screenshots of the biases, step 11 and the import panel: desktop and phone, light and dark', async () => {
-  const out = join(projectRoot, 'tests/e2e/output');
   const c = cases[1];
   for (const [width, height, device] of [[1280, 900, 'desktop'], [390, 844, 'phone']]) {
     for (const scheme of ['light', 'dark']) {
-      const name = (what) => join(out, `layers-${what}-${device}-${scheme}.png`);
+      const name = (what) => output(`layers-${what}-${device}-${scheme}.png`);
       const { page, errors } = await open(env.browser, `${env.base}?preset=dog`, { width, height });
       await page.emulateMedia({ colorScheme: scheme });
       await page.check('[data-control="biases"]');
@@ -213,8 +195,8 @@ test('screenshots of the biases, step 11 and the import panel: desktop and phone
       await page.click('[data-action="import-torch-apply"]');
       await page.waitForSelector('#torch-message.field-error');
       await picture(page.locator('.import-torch'), name('import'));
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      assert.ok(overflow <= 0, `${device} ${scheme}: the page is ${overflow}px wider than the screen`);
+      const wider = await overflow(page);
+      assert.ok(wider <= 0, `${device} ${scheme}: the page is ${wider}px wider than the screen`);
       assert.deepEqual(errors, []);
       await page.close();
     }

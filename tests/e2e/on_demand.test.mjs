@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { useBrowser, open, projectRoot } from './harness.mjs';
+import { useBrowser, open, sandboxedPage, projectRoot } from './harness.mjs';
 
 const env = useBrowser();
 const CHUNK = /\/(split_\w+?)-[0-9a-f]{16}\.wasm$/;
@@ -70,15 +70,10 @@ test('the page asks for its chunks only after its first screen, and for each oth
   await learner.reload();
   for (const shows of Object.values(EXERCISES)) await learner.waitForSelector(shows, { state: 'attached' });
   assert.deepEqual([...new Set(asked)].filter((c) => c.startsWith('split_exercise')).sort(), Object.keys(EXERCISES));
-  await learner.close();
 });
 
 test('in a sandboxed frame (an opaque origin) the chunks load from the app\'s server', async () => {
-  const course = await env.browser.newPage();
-  const errors = [];
-  course.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  course.on('pageerror', (e) => errors.push(String(e)));
-  await course.setContent(`<iframe src="${env.base}?preset=dog" sandbox="allow-scripts" width="1000" height="800"></iframe>`);
+  const { course, errors } = await sandboxedPage(env, `${env.base}?preset=dog`, { width: 1000, height: 800, watched: true });
   const frame = () => course.frames()[1];
   const inside = course.frameLocator('iframe');
   await inside.locator('html[data-ready="true"]').waitFor({ state: 'attached' });
@@ -89,14 +84,14 @@ test('in a sandboxed frame (an opaque origin) the chunks load from the app\'s se
   await inside.locator('[data-action="train-step"]').click();
   await inside.locator('[data-stat="train_steps"]', { hasText: '1' }).waitFor();
   assert.deepEqual(errors, []);
-  await course.close();
 });
 
 test('after a first visit, the page opens and loads its chunks offline', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
   // The service worker keeps every file, the chunks not yet used among them.
   await page.evaluate(() => navigator.serviceWorker.ready);
-  // The network down for the page, and the server gone for the worker's own fetches.
+  // The network down for the page, and the server gone for the worker's own fetches (the
+  // harness serves again after the test, whatever happens in it).
   await page.context().setOffline(true);
   env.server.refusing = true;
   await page.reload();
@@ -105,9 +100,6 @@ test('after a first visit, the page opens and loads its chunks offline', async (
   // (Not the Embed dialog: its preview is a sandboxed frame, which no service worker serves.)
   for (const part of ['split_train_lab', 'split_import_panel', 'split_positions_body', 'split_author_panel']) await use(page, part);
   assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
-  env.server.refusing = false;
-  await page.context().setOffline(false);
-  await page.close();
 });
 
 test('a chunk that cannot be fetched says so in the lab, and the rest of the page keeps working', async () => {
@@ -124,5 +116,4 @@ test('a chunk that cannot be fetched says so in the lab, and the rest of the pag
   // The loader logged why; that is expected here.
   assert.ok(errors.some((e) => /Failed to fetch|TypeError/.test(e)), JSON.stringify(errors));
   errors.length = 0;
-  await page.close();
 });

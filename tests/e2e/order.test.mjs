@@ -4,8 +4,7 @@
 // the positions; screenshots of the positions step, the RoPE view and the lab.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
-import { useBrowser, open, coreTrace, assertSameTrace, projectRoot, picture, linkSettled } from './harness.mjs';
+import { useBrowser, open, showLab, numberStat, coreTrace, assertSameTrace, picture, linkSettled, overflow, output } from './harness.mjs';
 
 const env = useBrowser();
 const KINDS = ['sinusoidal', 'learned', 'rope_half', 'rope_interleaved'];
@@ -50,15 +49,13 @@ test('each kind of positions gives the trace attention-trace computes for the sa
   await page.waitForSelector('[data-control="d_k"][aria-invalid="true"]');
   assert.match(await page.textContent('#d_k-error'), /d_k must be even/);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('the order lab: no change without positions, a visible one with them, the mask\'s own order', async () => {
   const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
   await evenDog(page);
-  await page.$eval('#lab-order', (s) => s.scrollIntoView());
-  await page.waitForSelector('[data-stat="order_max_diff"]');
-  const stat = (name) => page.$eval(`[data-stat="${name}"]`, (e) => Number(e.dataset.value));
+  await showLab(page, 'lab-order');
+  const stat = (name) => numberStat(page, name);
   await page.click('[data-action="order-shuffle"]');
   assert.ok(await stat('order_max_diff') <= 1e-12, `no positions: ${await stat('order_max_diff')}`);
   assert.match(await page.textContent('#lab-order .lab-verdict'), /^No positions: every word's output row is the same numbers in its new place/);
@@ -77,7 +74,6 @@ test('the order lab: no change without positions, a visible one with them, the m
   // The page's model is not changed by the lab.
   assert.equal(await page.evaluate(() => window.attentionExplorer.state().sentence), 'The dog fetched the ball and she was happy');
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('the walk stops at the order lab, and the link and a reload keep the positions', async () => {
@@ -103,14 +99,12 @@ test('the walk stops at the order lab, and the link and a reload keep the positi
   }
   assert.ok(reached, 'the walk reaches the order lab');
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('screenshots of the positions step, the RoPE view and the order lab: desktop and phone, light and dark', async () => {
-  const out = join(projectRoot, 'tests/e2e/output');
   for (const [width, height, device] of [[1280, 900, 'desktop'], [390, 844, 'phone']]) {
     for (const scheme of ['light', 'dark']) {
-      const name = (what) => join(out, `order-${what}-${device}-${scheme}.png`);
+      const name = (what) => output(`order-${what}-${device}-${scheme}.png`);
       const { page, errors } = await open(env.browser, `${env.base}?preset=dog`, { width, height });
       await page.emulateMedia({ colorScheme: scheme });
       await evenDog(page);
@@ -119,12 +113,11 @@ test('screenshots of the positions step, the RoPE view and the order lab: deskto
       await choose(page, 'rope_half');
       await picture(page.locator('#step-positions'), name('rope'));
       await picture(page.locator('#step-qkv'), name('rope-qkv'));
-      await page.$eval('#lab-order', (s) => s.scrollIntoView());
-      await page.waitForSelector('[data-stat="order_max_diff"]');
+      await showLab(page, 'lab-order');
       await page.click('[data-action="order-shuffle"]');
       await picture(page.locator('#lab-order'), name('lab'));
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      assert.ok(overflow <= 0, `${device} ${scheme}: the page is ${overflow}px wider than the screen`);
+      const wider = await overflow(page);
+      assert.ok(wider <= 0, `${device} ${scheme}: the page is ${wider}px wider than the screen`);
       assert.deepEqual(errors, []);
       await page.close();
     }

@@ -3,7 +3,7 @@
 // error, page error, dialog, CSP violation or foreign request fails the test (see harness.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, cellSelector, matrixValues, coreTrace, assertSameTrace, CSP } from './harness.mjs';
+import { useBrowser, open, cellSelector, matrixValues, coreTrace, assertSameTrace, paste, CSP } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -43,7 +43,6 @@ test('a cell answers every kind of bad text and keeps its number', async () => {
   assert.equal(await snapshot(page), before, 'nothing changed');
   await page.fill(input, ' 2 ');
   assert.equal(await page.getAttribute(cellSelector('w_query', 1, 0), 'data-value'), '2');
-  await page.close();
 });
 
 test('numbers at the limit keep every score and weight finite', async () => {
@@ -56,17 +55,7 @@ test('numbers at the limit keep every score and weight finite', async () => {
     assert.ok(trace.heads[0][name].flat().every((x) => x === '-inf' || Number.isFinite(x)), `${name} finite`);
   }
   assertSameTrace(trace, coreTrace(JSON.stringify(await page.evaluate(() => window.attentionExplorer.state()))));
-  await page.close();
 });
-
-/** Pastes `text` into the cell `selector`, as the clipboard would. */
-function paste(page, selector, text) {
-  return page.evaluate(([selector, text]) => {
-    const data = new DataTransfer();
-    data.setData('text', text);
-    document.querySelector(selector).dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, [selector, text]);
-}
 
 test('a pasted block: ragged, too big, printed tensor, words inside, enormous', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=raschka`);
@@ -87,7 +76,6 @@ test('a pasted block: ragged, too big, printed tensor, words inside, enormous', 
   const w = await matrixValues(page, 'w_value');
   assert.deepEqual([w[1][2], w[1][3], w[2][2], w[2][3]], [1.5, 2.5, 3.5, 4.5]);
   assert.equal(await page.getAttribute(input, 'aria-invalid'), null);
-  await page.close();
 });
 
 test('size fields: 0, negative, fractional, empty and 10⁹ keep the model and say the range', async () => {
@@ -111,7 +99,6 @@ test('size fields: 0, negative, fractional, empty and 10⁹ keep the model and s
   // Undo puts the old size back in the field and drops the wrong text of another.
   await page.click('[data-action="undo"]');
   assert.equal(await page.inputValue(field), '2');
-  await page.close();
 });
 
 test('the sentence: empty, punctuation, too long, emoji, right-to-left, invisible characters, markup', async () => {
@@ -143,7 +130,6 @@ test('the sentence: empty, punctuation, too long, emoji, right-to-left, invisibl
   await page.fill(field, '<img src=x onerror=alert(1)> </table><script>alert(2)</script>');
   assert.deepEqual(await words(), ['<img', 'src=x', 'onerror=alert(1)>', '</table><script>alert(2)</script>']);
   assert.equal(await page.locator('img, main script').count(), 0);
-  await page.close();
 });
 
 test('a broken link: truncated, wrong version, wrong shapes, huge, not JSON, unknown names', async () => {
@@ -207,7 +193,6 @@ test('the scripting API refuses what a learner could not type', async () => {
   assert.equal(answers.length, expected.length);
   expected.forEach((e, i) => (typeof e === 'string' ? assert.equal(answers[i], e) : assert.match(answers[i], e)));
   assert.equal(await snapshot(page), before);
-  await page.close();
 });
 
 test('the page runs under the strict CSP: no inline script, and the policy is in force', async () => {
@@ -227,7 +212,6 @@ test('the page runs under the strict CSP: no inline script, and the policy is in
   // Only the violation provoked here (Chromium's report and the page's listener's).
   const provoked = errors.splice(0);
   assert.ok(provoked.length > 0 && provoked.every((e) => /inline script|CSP violation: script-src-elem/.test(e)), provoked.join('\n'));
-  await page.close();
 });
 
 test('once loaded, the page keeps working with the network cut', async () => {
@@ -243,8 +227,6 @@ test('once loaded, the page keeps working with the network cut', async () => {
   const state = JSON.stringify(await page.evaluate(() => window.attentionExplorer.state()));
   assertSameTrace(await page.evaluate(() => window.attentionExplorer.trace()), coreTrace(state));
   assert.deepEqual(requests, [], 'no request after loading');
-  await page.context().setOffline(false);
-  await page.close();
 });
 
 test('a pasted state ("Save, load or share"): truncated, not JSON, wrong version, huge', async () => {
@@ -268,5 +250,4 @@ test('a pasted state ("Save, load or share"): truncated, not JSON, wrong version
     assert.match(await page.textContent('#state-message'), /The current model is unchanged\.$/);
   }
   assert.equal(await snapshot(page), before);
-  await page.close();
 });

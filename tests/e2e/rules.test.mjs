@@ -4,11 +4,9 @@
 // nothing to undo is no goal's edit, and a script's train() cannot freeze the page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, linkSettled, seededState } from './harness.mjs';
+import { useBrowser, open, sandboxedPage, showLab, linkSettled, seededState, state, stat } from './harness.mjs';
 
 const env = useBrowser();
-const state = (page) => page.evaluate(() => window.attentionExplorer.state());
-const stat = (page, name) => page.$eval(`[data-stat="${name}"]`, (e) => e.dataset.value ?? e.textContent);
 const allNumbers = (s) => [s.embedding, ...s.heads.flatMap((h) => [h.w_query, h.w_key, h.w_value])].flat(2);
 
 test('training with no scaling, large numbers and a large rate: the loss stays a number, and the work reloads', async () => {
@@ -19,9 +17,9 @@ test('training with no scaling, large numbers and a large rate: the loss stays a
   loud.scale = 'none';
   assert.equal(await page.evaluate((s) => window.attentionExplorer.load(s), loud), null);
   assert.equal(await page.evaluate(() => window.attentionExplorer.trace().heads[0].weights[6][4]), 0);
-  await page.$eval('#lab-train', (s) => s.scrollIntoView());
-  await page.waitForSelector('[data-action="train-step"]');
-  assert.equal(await page.$eval('[data-control="train-key"]', (s) => s.selectedOptions[0].textContent), '4 “ball”');
+  await showLab(page, 'lab-train');
+  // The target starts at the key "she" looks at second most: one of the weights of exactly 0.
+  assert.equal(Number(await stat(page, 'target_weight')), 0);
   // −ln of the weight, from the scores: a large number, not ∞.
   const loss = Number(await stat(page, 'loss'));
   assert.ok(Number.isFinite(loss) && loss > 100, `loss ${loss}`);
@@ -40,7 +38,6 @@ test('training with no scaling, large numbers and a large rate: the loss stays a
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
   assert.deepEqual(await state(page), after);
   assert.equal(await page.$('.load-message'), null, 'no message that the work could not be read');
-  await page.close();
 });
 
 test('train() from a script: a step past the limits is refused whole, and one call cannot freeze the page', async () => {
@@ -55,7 +52,6 @@ test('train() from a script: a step past the limits is refused whole, and one ca
   await seededState(page, 32, { d_in: 64, d_k: 64, d_v: 64, heads: 8 });
   const tooMany = await page.evaluate((o) => window.attentionExplorer.train({ objective: o, steps: 1000 }), objective);
   assert.match(tooMany, /^steps must be a whole number from 0 to 357 at this model's size/);
-  await page.close();
 });
 
 /** A link of the dog with one embedding number changed (the maker's links carry their model),
@@ -68,11 +64,11 @@ async function exerciseLink(page, exercises) {
 
 test('under an exercise\'s lock, Reset and Restore your last work say why they did nothing', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
-  // Work of the learner's own, saved in this browser.
+  const link = await exerciseLink(page, 'goal=weights.0:6,4>=0.5&lock=embedding,w_value');
+  // Then work of the learner's own, saved in this browser.
   assert.equal(await page.evaluate(() => window.attentionExplorer.edit('embedding', 0, 2, 1, -3)), null);
   await linkSettled(page);
   const work = await state(page);
-  const link = await exerciseLink(page, 'goal=weights.0:6,4>=0.5&lock=embedding,w_value');
   await page.goto(link);
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
   const opened = await state(page);
@@ -85,16 +81,14 @@ test('under an exercise\'s lock, Reset and Restore your last work say why they d
   await page.click('[data-action="restore"]');
   assert.match(await page.textContent('[data-stat="work-refused"]'), /^Not restored: embedding is locked in this exercise: .*It stays saved\.$/);
   assert.deepEqual(await state(page), opened);
-  await page.close();
 });
 
 test('one edit that meets two goals posts a result for each; undo with nothing to undo is no edit', async () => {
-  const course = await env.browser.newPage();
   const goals = 'goal=weights.0:6,4>=0.5;weights.0:6,1<=0.5';
-  await course.setContent(`<iframe src="${env.base}?preset=dog&embed=1&steps=weights&${goals}" sandbox="allow-scripts" width="800" height="700"></iframe>`);
+  const { course } = await sandboxedPage(env, `${env.base}?preset=dog&embed=1&steps=weights&${goals}`);
   await course.evaluate(() => {
     window.received = [];
-    addEventListener('message', (e) => { if (e.data?.type === 'attention-explorer:result') window.received.push(e.data); });
+    addEventListener('message', (e) => { if (e.data?.type === 'attention-explorer:result' && e.data.exercise) window.received.push(e.data); });
   });
   await course.frameLocator('iframe').locator('[data-matrix="weights"]').first().waitFor();
   const inside = course.frames()[1];
@@ -124,5 +118,4 @@ test('one edit that meets two goals posts a result for each; undo with nothing t
     ['weights.0:6,4>=0.5', true, 1],
     ['weights.0:6,1<=0.5', true, 1],
   ]);
-  await course.close();
 });

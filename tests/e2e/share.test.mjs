@@ -2,18 +2,12 @@
 // a course page (sandboxed frames, their height, the postMessage API).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, cellSelector, coreTrace, assertSameTrace } from './harness.mjs';
+import { useBrowser, open, newContext, cellSelector, coreTrace, assertSameTrace, written, linkSettled, eventually, trace } from './harness.mjs';
 
 const env = useBrowser();
 
-/** Waits until the page has written its state into the URL (after its short delay). */
-const written = (page, previous = '') =>
-  page.waitForFunction((before) => location.hash.includes('m=') && location.hash !== before, previous);
-
-const trace = (page) => page.evaluate(() => window.attentionExplorer.trace());
-
 test('an edit survives a reload, and the URL opens the same trace in a fresh browser', async () => {
-  const context = await env.browser.newContext();
+  const context = await newContext(env);
   const { page, errors } = await open(context, `${env.base}?preset=raschka`);
   await page.fill(`${cellSelector('w_query', 1, 0)} input`, '-0.75');
   await page.click('[data-token="2"]');
@@ -26,17 +20,15 @@ test('an edit survives a reload, and the URL opens the same trace in a fresh bro
   assert.equal(await page.getAttribute(cellSelector('w_query', 1, 0), 'data-value'), '-0.75');
   assert.equal(await page.getAttribute('[data-token="2"]', 'aria-pressed'), 'true', 'the followed token');
 
-  const fresh = await env.browser.newContext();
+  const fresh = await newContext(env);
   const { page: other, errors: otherErrors } = await open(fresh, url);
   assert.deepEqual(await trace(other), before);
   assertSameTrace(await trace(other), coreTrace(JSON.stringify(await page.evaluate(() => window.attentionExplorer.state()))));
   assert.deepEqual([...errors, ...otherErrors], []);
-  await fresh.close();
-  await context.close();
 });
 
 test('the URL carries hidden steps, decimals and faces; a bad link says what it refused', async () => {
-  const context = await env.browser.newContext();
+  const context = await newContext(env);
   const { page } = await open(context, `${env.base}?preset=dog`);
   await page.click('#step-scale [data-action="toggle-step"]');
   await page.fill('[data-control="precision"]', '2');
@@ -54,11 +46,10 @@ test('the URL carries hidden steps, decimals and faces; a bad link says what it 
   assert.match(message, /state could not be read/);
   assert.match(message, /focus=“99” was ignored/);
   assert.match(message, /no step “nope”/);
-  await context.close();
 });
 
 test('saved work is offered back after a link, and Reset can be undone', async () => {
-  const context = await env.browser.newContext();
+  const context = await newContext(env);
   const { page, errors } = await open(context, `${env.base}?preset=dog`);
   await page.fill(`${cellSelector('w_key', 0, 0)} input`, '3');
   await written(page);
@@ -81,14 +72,14 @@ test('saved work is offered back after a link, and Reset can be undone', async (
   await link.click('[data-action="undo"]');
   assert.deepEqual(await trace(link), mine, 'Undo brings the work back');
 
-  // Damaged saved work is named, not used (after the page's last write).
-  await link.waitForTimeout(1000);
+  // Damaged saved work is named, not used (after the page's last write: the link and the saved
+  // work are written together, once changes pause).
+  await linkSettled(link);
   await link.evaluate(() => localStorage.setItem('attention-explorer:work', 'm=AAAA'));
   const { page: damaged } = await open(context, env.base);
   assert.match(await damaged.textContent('.load-message'), /saved work could not be read/);
   assertSameTrace(await trace(damaged), coreTrace(null, 'dog'));
   assert.deepEqual(errors, []);
-  await context.close();
 });
 
 /** Opens the shipped course page and waits for both explorers in it. */
@@ -124,16 +115,11 @@ test('the course page embeds sandboxed steps that fit their frames', async () =>
     await page.$$eval('iframe', (fs) => fs.map((f) => parseInt(f.style.height, 10))),
     await Promise.all(frames.map((f) => f.evaluate(() => document.body.offsetHeight))),
   ];
-  let [fit, content] = await heights();
-  for (let tries = 0; tries < 50 && JSON.stringify(fit) !== JSON.stringify(content); tries++) {
-    await page.waitForTimeout(100);
-    [fit, content] = await heights();
-  }
+  const [fit, content] = await eventually(heights, ([fit, content]) => JSON.stringify(fit) === JSON.stringify(content));
   assert.deepEqual(fit, content);
   assert.ok(await frames[1].$('.controls [data-control="d_k"]'), 'controls=dims');
   assert.equal(await frames[1].$('.controls [data-control="seed"]'), null);
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('the parent page loads, edits and reads the trace by postMessage', async () => {
@@ -178,7 +164,6 @@ test('the parent page loads, edits and reads the trace by postMessage', async ()
   state.heads[0].w_query[1][0] = -0.75;
   assertSameTrace(replies[4].trace, coreTrace(JSON.stringify(state)));
   assert.deepEqual(errors, []);
-  await page.close();
 });
 
 test('a reload right after an edit offers it back (the link is written once edits pause)', async () => {
@@ -191,5 +176,4 @@ test('a reload right after an edit offers it back (the link is written once edit
   assert.equal(await page.evaluate(() => window.attentionExplorer.state().heads[0].w_query[0][0]), 0.5);
   await page.click('[data-action="restore"]');
   assert.equal(await page.evaluate(() => window.attentionExplorer.state().heads[0].w_query[0][0]), 7);
-  await page.close();
 });

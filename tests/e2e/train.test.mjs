@@ -2,25 +2,19 @@
 // learner and a course page use them; the numbers against `attention-trace --objective`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useBrowser, open, picture, projectRoot, assertClose } from './harness.mjs';
+import { useBrowser, open, sandboxedPage, openLab, showLab, numberStat as stat, state, picture, projectRoot, assertClose, output, runWithTorch } from './harness.mjs';
 
 const env = useBrowser();
-const stat = (page, name) => page.$eval(`[data-stat="${name}"]`, (e) => Number(e.dataset.value ?? e.textContent));
-const state = (page) => page.evaluate(() => window.attentionExplorer.state());
 
-async function openLab(viewport) {
-  const { page } = await open(env.browser, `${env.base}?preset=dog`, viewport);
-  await page.$eval('#lab-train', (s) => s.scrollIntoView());
-  await page.waitForSelector('[data-action="train-step"]');
-  return page;
-}
+/** The dog, scrolled to the training lab. */
+const trainLab = async (viewport) => (await openLab(env.browser, `${env.base}?preset=dog`, 'lab-train', viewport)).page;
 
 test('Step lowers the loss and raises the target weight; Undo takes the step back', async () => {
-  const page = await openLab();
+  const page = await trainLab();
   // The followed "she", and the key she looks at second most: "ball".
   assert.equal(await page.$eval('[data-control="train-query"]', (s) => s.selectedOptions[0].textContent), '6 “she”');
   assert.equal(await page.$eval('[data-control="train-key"]', (s) => s.selectedOptions[0].textContent), '4 “ball”');
@@ -36,11 +30,10 @@ test('Step lowers the loss and raises the target weight; Undo takes the step bac
   assert.equal(await page.getAttribute('table[data-matrix="weights"] td[data-row="6"][data-col="4"]', 'data-value'), String(trace.heads[0].weights[6][4]));
   await page.click('[data-action="undo"]');
   assert.deepEqual(await state(page), start);
-  await page.close();
 });
 
 test('Run and Pause: the whole run is one undo step, and Reset goes back to before training', async () => {
-  const page = await openLab({ width: 390, height: 844 });
+  const page = await trainLab({ width: 390, height: 844 });
   const start = await state(page);
   await page.click('[data-action="train-run"]');
   assert.equal(await page.getAttribute('[data-action="train-run"]', 'aria-pressed'), 'true');
@@ -49,7 +42,7 @@ test('Run and Pause: the whole run is one undo step, and Reset goes back to befo
   assert.equal(await page.textContent('[data-action="train-run"]'), 'Run');
   assert.ok((await stat(page, 'target_weight')) > 0.5, 'she looks at the ball now');
   assert.ok(await page.$('[data-curve="loss"]'), 'a loss curve');
-  await picture(page.locator('#lab-train'), 'tests/e2e/output/train-lab-phone-light.png');
+  await picture(page.locator('#lab-train'), output('train-lab-phone-light.png'));
   const trained = await state(page);
   await page.click('[data-action="undo"]');
   assert.deepEqual(await state(page), start, 'one undo takes the run back');
@@ -59,11 +52,10 @@ test('Run and Pause: the whole run is one undo step, and Reset goes back to befo
   assert.deepEqual(await state(page), start, 'Reset: the numbers from before training');
   await page.click('[data-action="undo"]');
   assert.deepEqual(await state(page), trained, 'and Undo brings the trained ones back');
-  await page.close();
 });
 
 test('the dog story backwards: from random projections, training makes "she" attend to "dog"', async () => {
-  const page = await openLab();
+  const page = await trainLab();
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.click('[data-action="train-dog"]');
   await page.waitForFunction(() => document.querySelector('[data-action="train-run"]').textContent === 'Run'
@@ -71,12 +63,11 @@ test('the dog story backwards: from random projections, training makes "she" att
   assert.equal(await page.$eval('[data-control="train-key"]', (s) => s.selectedOptions[0].textContent), '1 “dog”');
   const weight = await stat(page, 'target_weight');
   assert.ok(weight >= 0.88, `she → dog ${weight}`);
-  await picture(page.locator('#lab-train'), 'tests/e2e/output/train-lab-desktop-dark.png');
-  await page.close();
+  await picture(page.locator('#lab-train'), output('train-lab-desktop-dark.png'));
 });
 
 test('several targets, what trains and the optimiser are in the link, and a reload keeps them', async () => {
-  const page = await openLab();
+  const page = await trainLab();
   await page.click('[data-action="train-add"]');
   // The new row: the last token ("happy") towards the key it attends to second most.
   const rows = page.locator('.train-target');
@@ -96,7 +87,7 @@ test('several targets, what trains and the optimiser are in the link, and a relo
   await page.fill('[data-control="train-lr"]', 'fast');
   assert.match(await page.textContent('.lab-controls .field-error'), /“fast” is not a learning rate.*still using 0\.5/);
   await page.reload();
-  await page.$eval('#lab-train', (s) => s.scrollIntoView());
+  await showLab(page, 'lab-train');
   await page.waitForSelector('.train-target >> nth=1');
   assert.equal(await page.$eval('.train-target >> nth=1', (r) => r.querySelector('[data-control="train-key"]').selectedOptions[0].textContent), '1 “dog”');
   assert.equal(await page.$eval('[data-control="train-optimizer"]', (s) => s.value), 'sgd');
@@ -104,11 +95,10 @@ test('several targets, what trains and the optimiser are in the link, and a relo
   assert.equal(await page.isChecked('[data-control="train-param"][value="embedding"]'), false);
   await page.click('[data-action="train-remove"] >> nth=1');
   assert.equal(await rows.count(), 1);
-  await page.close();
 });
 
 test('match an output: new random projections, then training brings the output back', async () => {
-  const page = await openLab();
+  const page = await trainLab();
   const output = (await page.evaluate(() => window.attentionExplorer.trace())).output;
   await page.selectOption('[data-control="train-goal"]', 'output');
   assert.equal(await stat(page, 'loss'), 0);
@@ -122,12 +112,11 @@ test('match an output: new random projections, then training brings the output b
   assert.ok(near < far / 10, `${far} → ${near}`);
   const trained = (await page.evaluate(() => window.attentionExplorer.trace())).output;
   assert.ok(Math.abs(trained[6][0] - output[6][0]) < Math.abs(output[6][0]) / 2 + 0.1, 'the output is back near the target');
-  await page.close();
 });
 
 test('the race of the scalings: three curves; on the shipped example no scaling gets the least gradient and learns least', async () => {
   for (const [viewport, scheme, name] of [[undefined, 'light', 'desktop-light'], [{ width: 390, height: 844 }, 'dark', 'phone-dark']]) {
-    const page = await openLab(viewport);
+    const page = await trainLab(viewport);
     await page.emulateMedia({ colorScheme: scheme });
     const raced = () => page.waitForFunction(() => document.querySelector('[data-stat="race_steps"]')?.textContent === '100', null, { timeout: 60_000 });
     if (!viewport) {
@@ -150,7 +139,7 @@ test('the race of the scalings: three curves; on the shipped example no scaling 
     assert.ok(progress.none > progress.sqrt_dk && progress.none > progress.dk, JSON.stringify(progress));
     assert.match(await page.textContent('[data-stat="race_words"]'), /Without scaling the softmax is saturated/);
     assert.ok(first.length === 6);
-    await picture(page.locator('#lab-train'), `tests/e2e/output/train-race-${name}.png`);
+    await picture(page.locator('#lab-train'), output(`train-race-${name}.png`));
     await page.close();
   }
 });
@@ -177,11 +166,10 @@ test('gradients() and train() equal attention-trace --objective, and refuse bad 
   assert.match(await page.evaluate(() => window.attentionExplorer.train({ objective: { output: [[1]] } })), /"output" must be 6 rows/);
   assert.match(await page.evaluate(() => window.attentionExplorer.train({ objective: { attend: [{ head: 0, query: 0, key: 1 }] }, optimizer: 'rmsprop' })), /unknown optimizer/);
   assert.deepEqual(await state(page), before);
-  await page.close();
 });
 
 test('after training, "Copy as PyTorch" takes the loss\'s gradients, equal to the page\'s', async (t) => {
-  const page = await openLab();
+  const page = await trainLab();
   await page.click('[data-action="train-step"]');
   await page.waitForFunction(() => document.querySelector('[data-stat="train_steps"]').textContent === '1');
   await page.click('[data-action="copy-pytorch"]');
@@ -189,24 +177,15 @@ test('after training, "Copy as PyTorch" takes the loss\'s gradients, equal to th
   assert.match(script, /^loss\.backward\(\)/m);
   assert.match(script, /targets = \[\(0, 6, 4\)\]/);
   const page_grads = await page.evaluate(() => window.attentionExplorer.gradients({ attend: [{ head: 0, query: 6, key: 4 }] }));
-  await page.close();
-  const dir = mkdtempSync(join(tmpdir(), 'pytorch-grad-'));
-  const file = join(dir, 'explorer.py');
-  writeFileSync(file, `${script}\nimport json\nprint(json.dumps({"embedding": embedding.grad.tolist(), "w_query": w_query[0].grad.tolist(), "w_key": w_key[0].grad.tolist()}))\n`);
-  execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', file]);
-  if (spawnSync('python3', ['-c', 'import torch']).status !== 0) {
-    t.skip('PyTorch is not installed: the script was checked as Python but not run');
-    return;
-  }
-  const out = execFileSync('python3', [file], { encoding: 'utf8' }).trimEnd().split('\n');
-  const torch = JSON.parse(out[out.length - 1]);
+  const torch = await runWithTorch(t, script, '{"embedding": embedding.grad.tolist(), "w_query": w_query[0].grad.tolist(), "w_key": w_key[0].grad.tolist()}');
+  if (!torch) return;
   assertClose(torch.embedding, page_grads.grad.embedding, 'embedding.grad');
   assertClose(torch.w_query, page_grads.grad.heads[0].w_query, 'w_query.grad');
   assertClose(torch.w_key, page_grads.grad.heads[0].w_key, 'w_key.grad');
 });
 
 test('the gradient face: ∂L/∂cell on every matrix, equal to gradients(), in the link, explained in words', async () => {
-  const page = await openLab();
+  const page = await trainLab();
   assert.ok(await page.isHidden('[data-action="toggle-gradient"] >> nth=0'), 'no gradient before a target');
   await page.click('[data-action="train-step"]');
   await page.waitForFunction(() => document.querySelector('[data-stat="train_steps"]').textContent === '1');
@@ -225,16 +204,14 @@ test('the gradient face: ∂L/∂cell on every matrix, equal to gradients(), in 
   // A clicked cell says what raising it would do.
   await page.click('table[data-matrix="w_query"][data-view="gradient"] td[data-row="1"][data-col="0"]');
   assert.match(await page.textContent('figure:has(table[data-matrix="w_query"][data-view="gradient"]) [data-breakdown="gradient"]'), /^∂L\/∂W_query, head 0\[1\]\[0\] = -?\d\.\d+: raising this number by 0\.01 would (raise|lower) the loss/);
-  await picture(page.locator('#step-projections'), 'tests/e2e/output/train-gradient-face-desktop-light.png');
-  await page.close();
+  await picture(page.locator('#step-projections'), output('train-gradient-face-desktop-light.png'));
 });
 
 test('a course page asks an embedded explorer for gradients and trains it by postMessage', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
   const expected = await page.evaluate(() => window.attentionExplorer.gradients({ attend: [{ head: 0, query: 6, key: 4 }] }));
   await page.close();
-  const course = await env.browser.newPage();
-  await course.setContent(`<iframe src="${env.base}?preset=dog&embed=1&steps=weights" sandbox="allow-scripts" width="600" height="400"></iframe>`);
+  const { course } = await sandboxedPage(env, `${env.base}?preset=dog&embed=1&steps=weights`, { width: 600, height: 400 });
   const frame = course.frameLocator('iframe');
   await frame.locator('[data-matrix="weights"]').waitFor();
   const ask = (message) => course.evaluate((m) => new Promise((resolve) => {
@@ -254,5 +231,4 @@ test('a course page asks an embedded explorer for gradients and trains it by pos
   assert.ok(trained.result[3] < trained.result[0], 'the loss fell');
   const refused = await ask({ type: 'attention-explorer:train', objective: { attend: [] }, id: 3 });
   assert.match(refused.result, /no targets/);
-  await course.close();
 });

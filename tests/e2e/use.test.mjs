@@ -2,7 +2,8 @@
 // did it; every test here failed on the page before its fix.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, cellSelector, picture } from './harness.mjs';
+import { isDeepStrictEqual } from 'node:util';
+import { useBrowser, open, newPage, cellSelector, picture, output, written, settled, eventually, labMatrix } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -11,9 +12,6 @@ const scrolledTo = (page, id) => page.waitForFunction((id) => {
   const section = document.getElementById(id);
   return Math.abs(section.getBoundingClientRect().top - parseFloat(getComputedStyle(section).scrollMarginTop)) < 4;
 }, id);
-
-const written = (page, previous = '') =>
-  page.waitForFunction((before) => location.hash.includes('m=') && location.hash !== before, previous);
 
 test('a nav pill scrolls to its step and keeps the model in the address, with no history entry', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
@@ -28,22 +26,19 @@ test('a nav pill scrolls to its step and keeps the model in the address, with no
   await page.click('nav.pipeline a[href="#lab-mask"]');
   await scrolledTo(page, 'lab-mask');
   assert.equal(page.url(), address);
-  await page.close();
 });
 
 test('the −∞ lab follows an edit while only its lower half is on screen', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
   // The lab's tables in view, its opening paragraph well above the screen.
   await page.$eval('table[data-lab-matrix="neg_inf"]', (t) => t.scrollIntoView({ block: 'start' }));
-  await page.waitForTimeout(100);
+  await settled(page);
   assert.ok(await page.$eval('#lab-mask p.explain', (p) => p.getBoundingClientRect().bottom < -300), 'the paragraph is out of sight');
   assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
   const weights = (await page.evaluate(() => window.attentionExplorer.trace())).heads[0].weights;
-  const lab = await page.$$eval('table[data-lab-matrix="neg_inf"] tbody tr', (trs) =>
-    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value))));
+  // The lab redraws after the edit: until it shows the new weights (or time runs out).
+  const lab = await eventually(() => labMatrix(page, 'neg_inf'), (lab) => isDeepStrictEqual(lab, weights));
   assert.deepEqual(lab, weights, 'Method 2 is the weights, as they are now');
-  await page.close();
 });
 
 test('"Open in the full explorer" carries the real address, shows every step and opens at the embed\'s first', async () => {
@@ -52,14 +47,12 @@ test('"Open in the full explorer" carries the real address, shows every step and
   assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/course\/attention\/#m=/, `a real address before any click: ${href}`);
   assert.doesNotMatch(href, /hide=|embed=|steps=/, href);
   assert.match(href, /at=scores/);
-  const full = await env.browser.newPage();
+  const full = await newPage(env);
   await full.goto(href);
   await full.waitForSelector('[data-matrix="weights"]');
   assert.equal(await full.locator('text=Hidden. “Show” brings it back.').count(), 0, 'no hidden steps');
   assert.ok(await full.$('#step-sentence table, #step-sentence [data-control="sentence"]'), 'every step is there');
   await scrolledTo(full, 'step-scores');
-  await full.close();
-  await page.close();
 });
 
 test('every sentence that names a token follows a retyped word', async () => {
@@ -72,7 +65,6 @@ test('every sentence that names a token follows a retyped word', async () => {
   assert.match(caption, /^Where “love” looks/, caption);
   const label = await page.getAttribute('svg[data-view="lines"]', 'aria-label');
   assert.match(label, /^Where “love” looks/, label);
-  await page.close();
 });
 
 test('under the causal mask the scaling table measures what the softmax sees', async () => {
@@ -86,7 +78,6 @@ test('under the causal mask the scaling table measures what the softmax sees', a
     trs.map((tr) => [tr.querySelector('th').textContent, tr.querySelector('td').textContent]).find(([th]) => th.startsWith('1')));
   assert.equal(unscaled[1], '3.1855', 'the spread of the 45 visible scores');
   assert.match(await page.textContent('#step-scale .explain'), /independent with mean 0 and variance 1/);
-  await page.close();
 });
 
 test('the heat map\'s readout prints the page\'s decimals, and keeps every digit in data-value', async () => {
@@ -102,7 +93,6 @@ test('the heat map\'s readout prints the page\'s decimals, and keeps every digit
   const trace = await page.evaluate(() => window.attentionExplorer.trace());
   assert.equal(full, trace.heads[0].scores[1][0]);
   assert.equal(text.split(': ')[1], full.toFixed(2));
-  await page.close();
 });
 
 test('typing "1,5" into a cell keeps the number from before the typing, and names it', async () => {
@@ -115,7 +105,6 @@ test('typing "1,5" into a cell keeps the number from before the typing, and name
   const id = await page.getAttribute(`${cell} input`, 'aria-describedby');
   assert.match(await page.textContent(`#${id}`), /still using 0\.2517\./);
   assert.equal(await page.getAttribute(cell, 'data-value'), value, 'the "1" typed on the way is not kept');
-  await page.close();
 });
 
 test('retyping the sentence key by key gives the example back, "she" still followed', async () => {
@@ -130,12 +119,11 @@ test('retyping the sentence key by key gives the example back, "she" still follo
   const weights = (await page.evaluate(() => window.attentionExplorer.trace())).heads[0].weights;
   assert.equal(weights[6][1].toFixed(4), '0.8830');
   assert.equal(await page.inputValue('[data-control="preset"]'), 'dog');
-  await page.close();
 });
 
 test('before its code runs the page shows its title and a loading line, and says why when the code cannot load', async () => {
   // Not through `open`: the failed load is the point.
-  const page = await env.browser.newPage();
+  const page = await newPage(env);
   let release;
   const held = new Promise((r) => { release = r; });
   await page.route('**/*.wasm', async (route) => { await held; await route.abort(); });
@@ -149,7 +137,6 @@ test('before its code runs the page shows its title and a loading line, and says
   // Loaded, the app takes the loading line away.
   const { page: loaded } = await open(env.browser, `${env.base}?preset=dog`);
   assert.equal(await loaded.$('#boot'), null);
-  await loaded.close();
 });
 
 test('on a phone every small button is at least 24 × 24 px to tap', async () => {
@@ -160,7 +147,6 @@ test('on a phone every small button is at least 24 × 24 px to tap', async () =>
       .filter(([, r]) => r.width < 24 || r.height < 24)
       .map(([t, r]) => `${t} ${r.width.toFixed(0)}×${r.height.toFixed(0)}`));
   assert.deepEqual(small, []);
-  await page.close();
 });
 
 /** WCAG's contrast ratio of two CSS colours as getComputedStyle gives them (rgb or rgba over `base`). */
@@ -213,7 +199,7 @@ test('in both themes the largest and smallest weight differ by 3:1 and every num
     const at = (v) => { const k = flat.indexOf(v); return cellSelector('weights', Math.floor(k / 6), k % 6); };
     const r = contrast((await shown(page, at(Math.max(...flat)))).fill, (await shown(page, at(Math.min(...flat)))).fill);
     assert.ok(r >= 3, `${theme}: raschka's largest against smallest ${r.toFixed(2)}`);
-    await picture(page.locator('#step-weights'), `tests/e2e/output/use-heat-${theme}.png`);
+    await picture(page.locator('#step-weights'), output(`use-heat-${theme}.png`));
     await page.close();
   }
 });
@@ -224,7 +210,6 @@ test('the dog story opens following "she", with the tutorial\'s literals in its 
   assert.equal(await page.getAttribute('.token:has-text("she")', 'aria-pressed'), 'true');
   const state = await page.evaluate(() => window.attentionExplorer.state());
   assert.deepEqual(state.heads[0].w_query[1], [2.59, 1.43, 0.86]);
-  await page.close();
 });
 
 test('click a cell and type: the number is replaced; a second click or F2 edits in place', async () => {
@@ -251,7 +236,6 @@ test('click a cell and type: the number is replaced; a second click or F2 edits 
   assert.equal(await page.getAttribute(cell, 'data-value'), String(Number(`${text}1`)));
   // An iPhone shows its full keyboard, with a minus sign, not the decimal pad.
   assert.equal(await page.getAttribute(`${cell} input`, 'inputmode'), null);
-  await page.close();
 });
 
 test('after scrolling to the last step, undo, redo, the mask, the scaling and the followed token are in reach', async () => {
@@ -259,7 +243,7 @@ test('after scrolling to the last step, undo, redo, the mask, the scaling and th
     const { page } = await open(env.browser, `${env.base}?preset=dog`, viewport);
     await page.fill(`${cellSelector('w_query', 0, 0)} input`, '2');
     await page.$eval('#step-context', (s) => s.scrollIntoView({ block: 'end' }));
-    await page.waitForTimeout(50);
+    await settled(page);
     for (const control of ['[data-action="undo"]', '[data-action="redo"]', '[data-control="causal"]', '[data-control="scale"]', '[data-control="follow"]']) {
       const inReach = await page.$eval(control, (el) => {
         const r = el.getBoundingClientRect();
@@ -274,7 +258,7 @@ test('after scrolling to the last step, undo, redo, the mask, the scaling and th
     assert.equal(await page.getAttribute(cellSelector('w_query', 0, 0), 'data-value'), '0.5');
     await page.selectOption('[data-control="follow"]', '1');
     assert.match(await page.textContent('figure.lines figcaption'), /^Where “dog” looks/);
-    await picture(page, `tests/e2e/output/use-bar-${viewport.width}.png`, { fullPage: false });
+    await picture(page, output(`use-bar-${viewport.width}.png`), { fullPage: false });
     await page.close();
   }
 });
@@ -306,7 +290,7 @@ test('a message never moves a table or covers a control', async () => {
     assert.deepEqual(covered, [], `${name}'s message covers nothing`);
     await phone.keyboard.press('Tab');
   }
-  await picture(phone.locator('#step-projections'), 'tests/e2e/output/use-cell-message-phone.png');
+  await picture(phone.locator('#step-projections'), output('use-cell-message-phone.png'));
   await phone.close();
   // A size field's message covers neither Undo nor Reset.
   await page.fill('[data-control="d_k"]', '999');
@@ -318,8 +302,7 @@ test('a message never moves a table or covers a control', async () => {
     });
     assert.ok(free, `${action} is uncovered`);
   }
-  await picture(page.locator('.controls'), 'tests/e2e/output/use-size-message.png');
-  await page.close();
+  await picture(page.locator('.controls'), output('use-size-message.png'));
 });
 
 test('on a phone a wide table keeps its row labels, says it scrolls, and a heat map fits its column', async () => {
@@ -342,8 +325,7 @@ test('on a phone a wide table keeps its row labels, says it scrolls, and a heat 
   // The last key of the last row: the bottom-right corner.
   await page.mouse.click(box.x + box.width - 3, box.y + box.height - 3);
   assert.equal(await canvas.getAttribute('data-cursor'), '8,8');
-  await picture(page.locator('#step-weights'), 'tests/e2e/output/use-phone-weights.png');
-  await page.close();
+  await picture(page.locator('#step-weights'), output('use-phone-weights.png'));
 });
 
 test('words about the numbers follow the numbers: raschka\'s context step, and an embed without labs', async () => {
@@ -365,7 +347,6 @@ test('words about the numbers follow the numbers: raschka\'s context step, and a
   await embed.close();
   const { page: full } = await open(env.browser, `${env.base}?preset=dog`);
   assert.match(await full.textContent('#step-scale .explain'), /lab below/);
-  await full.close();
 });
 
 test('a teacher makes the snippet in the Embed dialog, copies it and pastes it into a plain page', async () => {
@@ -395,10 +376,10 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   await page.click('[data-action="copy-embed"]');
   await page.waitForFunction(() => document.querySelector('[data-stat="copied"]').textContent.startsWith('Copied'));
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), snippet);
-  await picture(page.locator('.embed-dialog'), 'tests/e2e/output/use-embed-dialog.png');
+  await picture(page.locator('.embed-dialog'), output('use-embed-dialog.png'));
 
   // The course page: the snippet pasted into a plain page, opened on a phone.
-  const course = await env.browser.newPage({ viewport: { width: 390, height: 844 } });
+  const course = await newPage(env, { viewport: { width: 390, height: 844 } });
   await course.setContent(`<h1>Week 5</h1>${snippet}<p id="after">Below the frame</p>`);
   const embedded = course.frameLocator('iframe[data-attention-explorer]');
   await embedded.locator('[data-matrix="weights"]').waitFor();
@@ -409,9 +390,7 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   // The snippet's script fits the frame to its content, within the phone's width.
   await course.waitForFunction(() => document.querySelector('iframe').style.height !== '');
   assert.ok(await course.$eval('iframe', (f) => f.getBoundingClientRect().right <= innerWidth));
-  await picture(course, 'tests/e2e/output/use-embed-course-phone.png', { fullPage: true });
-  await course.close();
-  await page.close();
+  await picture(course, output('use-embed-course-phone.png'), { fullPage: true });
 });
 
 test('the Embed dialog warns when this server would leave a sandboxed frame blank', async () => {
@@ -426,7 +405,6 @@ test('the Embed dialog warns when this server would leave a sandboxed frame blan
   await page.click('[data-action="embed"]');
   const warning = await page.waitForSelector('[data-stat="host-warning"]', { state: 'visible' });
   assert.match(await warning.textContent(), /Access-Control-Allow-Origin: \*/);
-  await page.close();
 });
 
 test('an embed with controls=none edits and undoes; an empty steps= is refused with a message', async () => {
@@ -438,7 +416,6 @@ test('an embed with controls=none edits and undoes; an empty steps= is refused w
   const { page: empty } = await open(env.browser, `${env.base}?preset=dog&embed=1&steps=`);
   assert.match(await empty.textContent('.load-message'), /steps=“” was ignored: it names no step/);
   assert.ok(await empty.$('#step-sentence'), 'every step is shown');
-  await empty.close();
 });
 
 test('the walk\'s card never covers the figure a stop asks you to watch, and its last stop sums up', async () => {
@@ -447,7 +424,8 @@ test('the walk\'s card never covers the figure a stop asks you to watch, and its
     for (const [stop, figure] of [[7, '#lab-sqrt-dk .lab-plot svg'], [9, 'table[data-lab-matrix="neg_inf"]']]) {
       while (!(await page.textContent('.walk-where')).startsWith(`${stop} of`)) await page.click('[data-action="walk-next"]');
       await page.waitForFunction((id) => document.getElementById(id).getAttribute('aria-current') === 'step', stop === 7 ? 'lab-sqrt-dk' : 'lab-mask');
-      await page.waitForTimeout(300);
+      // The walk has done scrolling to the stop before the learner scrolls on.
+      await settled(page);
       // The learner scrolls the figure to the middle of the screen, as one does to watch it.
       await page.$eval(figure, (f) => f.scrollIntoView({ block: 'center' }));
       const overlap = await page.$eval(figure, (f) => {
@@ -466,7 +444,7 @@ test('the walk\'s card never covers the figure a stop asks you to watch, and its
     }
     while ((await page.textContent('[data-action="walk-next"]')) !== 'Finish') await page.click('[data-action="walk-next"]');
     assert.match(await page.textContent('.walk-summary'), /That is the whole of self-attention/);
-    await picture(page, `tests/e2e/output/use-walk-last-${viewport.width}.png`);
+    await picture(page, output(`use-walk-last-${viewport.width}.png`));
     await page.click('[data-action="walk-next"]');
     await page.waitForSelector('.walk', { state: 'hidden' });
     await page.close();

@@ -44,7 +44,7 @@ pub fn trace_json(trace: &Trace) -> Value {
             let mut head = serde_json::Map::new();
             for (info, pick) in head_matrices() {
                 if let Some(m) = pick(h) {
-                    head.insert(info.key.to_owned(), rows(m));
+                    head.insert(info.key().to_owned(), rows(m));
                 }
             }
             Value::Object(head)
@@ -156,7 +156,7 @@ pub fn trace_markdown(trace: &Trace, precision: usize) -> String {
         out += &format!("## Head {i}\n\n");
         for (info, pick) in head_matrices() {
             if let Some(m) = pick(h) {
-                out += &table(info.key, m, t, info.axes, precision);
+                out += &table(info.key(), m, t, info.axes(), precision);
             }
         }
     }

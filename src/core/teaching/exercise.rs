@@ -9,7 +9,7 @@ use crate::core::forward::softmax::is_future;
 use crate::core::forward::trace::Trace;
 use crate::core::model::{Editable, Model, Scale};
 use crate::core::text::fmt;
-use crate::core::views::pipeline::{self, Axes, MatrixInfo, Step};
+use crate::core::views::pipeline::{Axes, Matrix, Step};
 
 /// What a refused cell's message suggests instead.
 const COMPUTED: &str = "use one the page computes, as queries, scores, weights, context";
@@ -30,8 +30,8 @@ const RELATIVE_TOLERANCE: f64 = 1e-3;
 /// One cell of a computed matrix: `scores.0:6,1`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CellRef {
-    /// The matrix's `data-matrix` name, from the catalogue.
-    pub matrix: &'static str,
+    /// The matrix.
+    pub matrix: Matrix,
     /// Its head, for a head's matrix.
     pub head: Option<usize>,
     /// The row.
@@ -117,38 +117,26 @@ impl CellRef {
     /// `scores.0:6,1` (the head only for a head's matrix).
     pub fn text(&self) -> String {
         match self.head {
-            Some(h) => format!("{}.{h}:{},{}", self.matrix, self.row, self.col),
-            None => format!("{}:{},{}", self.matrix, self.row, self.col),
+            Some(h) => format!("{}.{h}:{},{}", self.matrix.key(), self.row, self.col),
+            None => format!("{}:{},{}", self.matrix.key(), self.row, self.col),
         }
-    }
-
-    /// The cell's matrix in the catalogue.
-    pub fn info(&self) -> &'static MatrixInfo {
-        // Every CellRef names a catalogued matrix (it is read from the catalogue).
-        pipeline::matrix(self.matrix).unwrap_or(&pipeline::MATRICES[0])
     }
 
     /// Its value in `trace`, while the model still has the cell.
     pub fn value(&self, trace: &Trace) -> Option<f64> {
-        let m = named(trace, self.matrix, self.head.unwrap_or(0))?;
+        let m = self.matrix.in_trace(trace, self.head.unwrap_or(0))?;
         (self.row < m.nrows() && self.col < m.ncols()).then(|| m[(self.row, self.col)])
     }
 
     /// "scores, head 0, she → dog" or "queries Q, head 0, row she, column 1", for the page.
     pub fn describe(&self, trace: &Trace) -> String {
-        let info = self.info();
         let word = |i: usize| word(trace, i);
         let head = self.head.map(|h| format!(", head {h}")).unwrap_or_default();
-        match info.axes {
-            Axes::QueryByKey => format!(
-                "{}{head}, {} → {}",
-                info.title,
-                word(self.row),
-                word(self.col)
-            ),
+        let title = self.matrix.title();
+        match self.matrix.axes() {
+            Axes::QueryByKey => format!("{title}{head}, {} → {}", word(self.row), word(self.col)),
             _ => format!(
-                "{}{head}, row {} ({}), column {}",
-                info.title,
+                "{title}{head}, row {} ({}), column {}",
                 self.row,
                 word(self.row),
                 self.col
@@ -168,31 +156,20 @@ fn word(trace: &Trace, i: usize) -> String {
 }
 
 /// The matrices of a head whose rows give a predicted row's weights away.
-pub const PREDICTED: [&str; 3] = [
-    "weights",
-    "masked_weights_simple",
-    "masked_weights_renormalized",
+pub const PREDICTED: [Matrix; 3] = [
+    Matrix::Weights,
+    Matrix::MaskedWeightsSimple,
+    Matrix::MaskedWeightsRenormalized,
 ];
 
-/// The matrices that show the same numbers as `name` (on the cells a causal mask leaves).
-pub fn twins(name: &str) -> &'static [&'static str] {
-    match name {
-        "scaled_scores" => &["masked_scores"],
-        "masked_scores" => &["scaled_scores"],
-        "weights" => &["masked_weights_renormalized"],
-        "masked_weights_renormalized" => &["weights"],
+/// The matrices that show the same numbers as `matrix` (on the cells a causal mask leaves).
+pub fn twins(matrix: Matrix) -> &'static [Matrix] {
+    match matrix {
+        Matrix::ScaledScores => &[Matrix::MaskedScores],
+        Matrix::MaskedScores => &[Matrix::ScaledScores],
+        Matrix::Weights => &[Matrix::MaskedWeightsRenormalized],
+        Matrix::MaskedWeightsRenormalized => &[Matrix::Weights],
         _ => &[],
-    }
-}
-
-/// A matrix of the trace by its catalogue name (`head` for a head's); keep [`computed`] in step.
-pub fn named<'a>(trace: &'a Trace, key: &str, head: usize) -> Option<&'a nalgebra::DMatrix<f64>> {
-    match key {
-        "embedded" => Some(&trace.embedded),
-        "positioned" => trace.positioned.as_ref(),
-        "concatenated" => trace.concatenated.as_ref(),
-        "output" => Some(&trace.output),
-        _ => (pipeline::matrix(key)?.pick?)(trace.heads.get(head)?),
     }
 }
 
@@ -250,7 +227,7 @@ impl Exercise {
     /// The step whose section shows it.
     pub fn step(&self) -> Step {
         match self {
-            Exercise::Ask(cell) | Exercise::Goal(cell, _) => cell.info().step,
+            Exercise::Ask(cell) | Exercise::Goal(cell, _) => cell.matrix.step(),
             Exercise::Predict { .. } => Step::Softmax,
         }
     }
@@ -430,10 +407,9 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
     match kind {
         Kind::Ask => {
             let cell = read_cell_ref(entry, trace)?;
-            let info = cell.info();
             if causal
-                && info.greys_future()
-                && info.key != "weights"
+                && cell.matrix.greys_future()
+                && cell.matrix != Matrix::Weights
                 && is_future(cell.row, cell.col)
             {
                 return Err(format!("{clipped}: {MASKED}"));
@@ -448,7 +424,8 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
                 return Err(bad());
             }
             let row: usize = row.trim().parse().map_err(|_| bad())?;
-            let weights = named(trace, "weights", head)
+            let weights = Matrix::Weights
+                .in_trace(trace, head)
                 .ok_or_else(|| format!("{clipped}: the model has no head {head}"))?;
             if row >= weights.nrows() {
                 return Err(format!(
@@ -480,11 +457,10 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
                 })
                 .ok_or_else(|| format!("{clipped}: the bound is not a number"))?;
             let cell = read_cell_ref(cell.trim(), trace)?;
-            let info = cell.info();
-            if info.axes == Axes::QueryByKey && causal && is_future(cell.row, cell.col) {
+            if cell.matrix.axes() == Axes::QueryByKey && causal && is_future(cell.row, cell.col) {
                 return Err(format!("{clipped}: {MASKED}"));
             }
-            let impossible = info.heat == crate::core::views::heatmap::Heat::Unit
+            let impossible = cell.matrix.heat() == crate::core::views::heatmap::Heat::Unit
                 && match bound {
                     Bound::AtLeast(x) => x > 1.0,
                     Bound::AtMost(x) => x < 0.0,
@@ -502,11 +478,6 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
             Ok(Exercise::Goal(cell, bound))
         }
     }
-}
-
-/// The top-level matrices the trace computes, as [`named`] finds them (the others are a head's).
-fn computed(key: &str) -> bool {
-    matches!(key, "embedded" | "positioned" | "concatenated" | "output")
 }
 
 /// `scores.1` → (scores, 1); `scores` → (scores, 0).
@@ -528,19 +499,19 @@ fn read_cell_ref(entry: &str, trace: &Trace) -> Result<CellRef, String> {
         row.trim().parse().map_err(|_| bad())?,
         col.trim().parse().map_err(|_| bad())?,
     );
-    let info = pipeline::matrix(name).ok_or_else(|| {
+    let matrix = Matrix::named(name).ok_or_else(|| {
         format!(
             "{clipped}: there is no matrix “{}” ({COMPUTED})",
             crate::core::text::clip(name)
         )
     })?;
-    if info.pick.is_none() && !computed(info.key) {
+    if matrix.editable(0).is_some() {
         return Err(format!(
             "{clipped}: {} is a number the learner sets, not one to compute ({COMPUTED})",
-            info.key
+            matrix.key()
         ));
     }
-    let head = info.pick.map(|_| head);
+    let head = matrix.pick().map(|_| head);
     if let Some(h) = head {
         if h >= trace.heads.len() {
             return Err(format!(
@@ -549,8 +520,9 @@ fn read_cell_ref(entry: &str, trace: &Trace) -> Result<CellRef, String> {
             ));
         }
     }
-    let m = named(trace, info.key, head.unwrap_or(0))
-        .ok_or_else(|| format!("{clipped}: this model does not compute {}", info.key))?;
+    let m = matrix
+        .in_trace(trace, head.unwrap_or(0))
+        .ok_or_else(|| format!("{clipped}: this model does not compute {}", matrix.key()))?;
     if row >= m.nrows() || col >= m.ncols() {
         return Err(format!(
             "{clipped}: the cell is outside the {} × {} matrix",
@@ -559,7 +531,7 @@ fn read_cell_ref(entry: &str, trace: &Trace) -> Result<CellRef, String> {
         ));
     }
     Ok(CellRef {
-        matrix: info.key,
+        matrix,
         head,
         row,
         col,
@@ -736,7 +708,7 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
         m.row(r).iter().map(|&x| n(x)).collect()
     };
     match cell.matrix {
-        "scores" => match trace.score_terms(h, i, j) {
+        Matrix::Scores => match trace.score_terms(h, i, j) {
             Some(t) => {
                 let factors: Vec<String> = t
                     .terms
@@ -752,7 +724,7 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
             }
             None => String::new(),
         },
-        "scaled_scores" => match (head, trace.scale()) {
+        Matrix::ScaledScores => match (head, trace.scale()) {
             (None, _) => String::new(),
             (Some(_), Scale::None) => format!(
                 "With no scaling the scores pass through unchanged: look for the score of {} → {} in step “Scores”.",
@@ -768,8 +740,8 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
                 t.keys.ncols()
             ),
         },
-        "masked_scores" => "Under the mask a key after its query becomes −∞; any other cell keeps its scaled score.".into(),
-        "weights" => match head {
+        Matrix::MaskedScores => "Under the mask a key after its query becomes −∞; any other cell keeps its scaled score.".into(),
+        Matrix::Weights => match head {
             Some(t) => format!(
                 "Softmax of the row: exp of this cell's masked score divided by the sum of exp over the row. The row of “{}” is [{}].",
                 word(i),
@@ -777,11 +749,11 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
             ),
             None => String::new(),
         },
-        "queries" | "keys" | "values" => {
+        Matrix::Queries | Matrix::Keys | Matrix::Values => {
             let x = trace.positioned.as_ref().unwrap_or(&trace.embedded);
             let w = match cell.matrix {
-                "queries" => "W_query",
-                "keys" => "W_key",
+                Matrix::Queries => "W_query",
+                Matrix::Keys => "W_key",
                 _ => "W_value",
             };
             format!(
@@ -790,7 +762,7 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
                 row_of(x, i).join(", ")
             )
         }
-        "context" => match head {
+        Matrix::Context => match head {
             Some(t) => {
                 let terms: Vec<String> = (0..t.values.nrows())
                     .map(|k| format!("{} × {}", n(t.weights[(i, k)]), n(t.values[(k, j)])))
@@ -804,8 +776,8 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
         },
         _ => format!(
             "See how step “{}” computes {}: the numbers it uses are on the page.",
-            cell.info().step.key(),
-            cell.info().title
+            cell.matrix.step().key(),
+            cell.matrix.title()
         ),
     }
 }
@@ -874,10 +846,10 @@ pub fn worked(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
         .map(|v| fmt(v, decimals))
         .unwrap_or_default();
     match (cell.matrix, cell.head) {
-        ("scores", Some(h)) => trace
+        (Matrix::Scores, Some(h)) => trace
             .score_terms(h, cell.row, cell.col)
             .map_or(value, |t| t.describe(decimals)),
-        ("context", Some(h)) => trace.context_terms(h, cell.row).map_or_else(
+        (Matrix::Context, Some(h)) => trace.context_terms(h, cell.row).map_or_else(
             || value.clone(),
             |t| format!("{}; column {}: {value}", t.describe(decimals), cell.col),
         ),

@@ -11,7 +11,7 @@ use crate::core::forward::trace::{
     concat_columns, context_backward, project_output, scores_backward,
 };
 use crate::core::model::positions::{rotate, rotate_backward, Positions, Rope};
-use crate::core::model::{linear_backward, Biases, Head, Model, Projection, Scale};
+use crate::core::model::{linear_backward, Biases, Editable, Head, Model, Projection, Scale};
 use crate::core::text::fmt;
 use crate::core::training::objective::{Goal, Objective};
 
@@ -56,53 +56,20 @@ pub struct Gradients {
 }
 
 impl Gradients {
-    /// The matrices (by the DOM contract's names) the loss has a gradient for.
-    pub const NAMES: [&'static str; 16] = [
-        "embedding",
-        "positions",
-        "b_query",
-        "b_key",
-        "b_value",
-        "w_output",
-        "b_output",
-        "w_query",
-        "w_key",
-        "w_value",
-        "queries",
-        "keys",
-        "values",
-        "scores",
-        "weights",
-        "context",
-    ];
-
-    /// ∂L with respect to the matrix the DOM contract calls `name` (of `head`), if the loss
-    /// has one (see [`Gradients::NAMES`]).
-    pub fn of(&self, name: &str, head: Option<usize>) -> Option<&DMatrix<f64>> {
-        match name {
-            "embedding" => return Some(&self.embedding),
-            "positions" => return self.positions.as_ref(),
-            "w_output" => return self.output.as_ref().map(|o| &o.0),
-            "b_output" => return self.output.as_ref()?.1.as_ref(),
-            _ => {}
+    /// ∂L with respect to one of the learner's matrices, if the model has it (a bias, the
+    /// output projection, learned positions).
+    pub fn of(&self, target: Editable) -> Option<&DMatrix<f64>> {
+        let head = |h: usize| self.heads.get(h);
+        match target {
+            Editable::Embedding => Some(&self.embedding),
+            Editable::Weight(h, Projection::Query) => Some(&head(h)?.w_query),
+            Editable::Weight(h, Projection::Key) => Some(&head(h)?.w_key),
+            Editable::Weight(h, Projection::Value) => Some(&head(h)?.w_value),
+            Editable::Bias(h, p) => head(h)?.biases.as_ref().map(|b| &b[p]),
+            Editable::OutputWeight => self.output.as_ref().map(|o| &o.0),
+            Editable::OutputBias => self.output.as_ref()?.1.as_ref(),
+            Editable::Positions => self.positions.as_ref(),
         }
-        let h = self.heads.get(head?)?;
-        let bias = |p| h.biases.as_ref().map(|b| &b[p]);
-        Some(match name {
-            "b_query" => return bias(Projection::Query),
-            "b_key" => return bias(Projection::Key),
-            "b_value" => return bias(Projection::Value),
-            "w_query" => &h.w_query,
-            "w_key" => &h.w_key,
-            "w_value" => &h.w_value,
-            "queries" => &h.queries,
-            "keys" => &h.keys,
-            "values" => &h.values,
-            "scores" => &h.scores,
-            "weights" => &h.weights,
-            "context" => &h.context,
-            _ => return None,
-        })
     }
 }
 

@@ -4,7 +4,7 @@
 use nalgebra::DMatrix;
 
 use crate::core::model::limits::within_limits;
-use crate::core::model::{outside_limits, Editable, Model, Projection};
+use crate::core::model::{outside_limits, Editable, Model};
 use crate::core::training::backward::{gradients, Gradients};
 use crate::core::training::objective::{Objective, Param};
 
@@ -99,7 +99,7 @@ impl Trainer {
         // Worked out whole, then applied: no half-taken step.
         let mut staged = Vec::new();
         for target in trained(model, &objective.train) {
-            let (Some(grad), Some(p)) = (gradient_of(&g, target), model.matrix(target)) else {
+            let (Some(grad), Some(p)) = (g.of(target), model.matrix(target)) else {
                 continue;
             };
             let (next, moments) = match self.optimizer {
@@ -202,19 +202,6 @@ fn trained(model: &Model, train: &[Param]) -> Vec<Editable> {
         .flat_map(|p| p.matrices(model.heads().len()))
         .filter(|&m| model.matrix(m).is_some())
         .collect()
-}
-
-fn gradient_of(g: &Gradients, target: Editable) -> Option<&DMatrix<f64>> {
-    match target {
-        Editable::Embedding => Some(&g.embedding),
-        Editable::Weight(h, Projection::Query) => Some(&g.heads[h].w_query),
-        Editable::Weight(h, Projection::Key) => Some(&g.heads[h].w_key),
-        Editable::Weight(h, Projection::Value) => Some(&g.heads[h].w_value),
-        Editable::Bias(h, p) => g.heads[h].biases.as_ref().map(|b| &b[p]),
-        Editable::OutputWeight => g.output.as_ref().map(|o| &o.0),
-        Editable::OutputBias => g.output.as_ref()?.1.as_ref(),
-        Editable::Positions => g.positions.as_ref(),
-    }
 }
 
 /// Most steps one call of [`train`] may take: 10 000 where a step is cheap, fewer as the model

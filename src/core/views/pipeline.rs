@@ -5,7 +5,9 @@
 
 use nalgebra::DMatrix;
 
-use crate::core::forward::trace::HeadTrace;
+use crate::core::forward::trace::{HeadTrace, Trace};
+use crate::core::model::{Editable, Projection};
+use crate::core::training::Gradients;
 use crate::core::views::heatmap::Heat;
 
 /// A step of the pipeline, in order.
@@ -208,270 +210,307 @@ pub enum Axes {
     QueryByKey,
 }
 
+/// A matrix the page shows: the one place each is named, titled, coloured, placed in the
+/// pipeline and found in a trace, a model and a gradient. A new matrix is a new variant; every
+/// `match` below is exhaustive, so the compiler finds what it needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Matrix {
+    /// The embedding table (vocabulary × d_in).
+    Embedding,
+    /// The embedded sentence X (tokens × d_in).
+    Embedded,
+    /// The positions' table P.
+    Positions,
+    /// X + P.
+    Positioned,
+    /// A head's W_query, W_key or W_value.
+    Weight(Projection),
+    /// A head's bias of one projection.
+    Bias(Projection),
+    /// Q.
+    Queries,
+    /// K.
+    Keys,
+    /// V.
+    Values,
+    /// Q rotated by RoPE.
+    QueriesRotated,
+    /// K rotated by RoPE.
+    KeysRotated,
+    /// Q·Kᵀ.
+    Scores,
+    /// Q·Kᵀ divided by the scaling.
+    ScaledScores,
+    /// The scaled scores with −∞ in the future.
+    MaskedScores,
+    /// The tutorial's first masking method: weights × tril(ones).
+    MaskedWeightsSimple,
+    /// Its rows divided by their sums.
+    MaskedWeightsRenormalized,
+    /// The softmax weights.
+    Weights,
+    /// The context vectors.
+    Context,
+    /// The heads' context vectors side by side, before the output projection.
+    Concatenated,
+    /// W_output.
+    OutputWeight,
+    /// b_output.
+    OutputBias,
+    /// The output.
+    Output,
+}
+
+use Projection::{Key as K, Query as Q, Value as V};
+
+impl Matrix {
+    /// Every matrix, in the page's order.
+    pub const ALL: [Matrix; 26] = [
+        Matrix::Embedding,
+        Matrix::Embedded,
+        Matrix::Positions,
+        Matrix::Positioned,
+        Matrix::Weight(Q),
+        Matrix::Weight(K),
+        Matrix::Weight(V),
+        Matrix::Bias(Q),
+        Matrix::Bias(K),
+        Matrix::Bias(V),
+        Matrix::Queries,
+        Matrix::Keys,
+        Matrix::Values,
+        Matrix::QueriesRotated,
+        Matrix::KeysRotated,
+        Matrix::Scores,
+        Matrix::ScaledScores,
+        Matrix::MaskedScores,
+        Matrix::MaskedWeightsSimple,
+        Matrix::MaskedWeightsRenormalized,
+        Matrix::Weights,
+        Matrix::Context,
+        Matrix::Concatenated,
+        Matrix::OutputWeight,
+        Matrix::OutputBias,
+        Matrix::Output,
+    ];
+
+    /// (`data-matrix` name, caption, step, axes, colouring): the name is also in `faces=`,
+    /// exercises and the trace JSON.
+    const fn about(self) -> (&'static str, &'static str, Step, Axes, Heat) {
+        use Axes::{IndexByIndex as II, QueryByKey as QK, TokensByIndex as TI, WordsByIndex as WI};
+        use Heat::{Signed as S, Unit as U};
+        match self {
+            Matrix::Embedding => ("embedding", "embedding table", Step::Embedding, WI, S),
+            Matrix::Embedded => ("embedded", "embedded sentence X", Step::Embedding, TI, S),
+            Matrix::Positions => ("positions", "positions P", Step::Positions, TI, S),
+            Matrix::Positioned => ("positioned", "X + P", Step::Positions, TI, S),
+            Matrix::Weight(Q) => ("w_query", "W_query", Step::Projections, II, S),
+            Matrix::Weight(K) => ("w_key", "W_key", Step::Projections, II, S),
+            Matrix::Weight(V) => ("w_value", "W_value", Step::Projections, II, S),
+            Matrix::Bias(Q) => ("b_query", "b_query", Step::Projections, II, S),
+            Matrix::Bias(K) => ("b_key", "b_key", Step::Projections, II, S),
+            Matrix::Bias(V) => ("b_value", "b_value", Step::Projections, II, S),
+            Matrix::Queries => ("queries", "queries Q", Step::Qkv, TI, S),
+            Matrix::Keys => ("keys", "keys K", Step::Qkv, TI, S),
+            Matrix::Values => ("values", "values V", Step::Qkv, TI, S),
+            Matrix::QueriesRotated => ("queries_rotated", "Q rotated", Step::Qkv, TI, S),
+            Matrix::KeysRotated => ("keys_rotated", "K rotated", Step::Qkv, TI, S),
+            Matrix::Scores => ("scores", "scores Q·Kᵀ", Step::Scores, QK, S),
+            Matrix::ScaledScores => ("scaled_scores", "scaled scores", Step::Scale, QK, S),
+            Matrix::MaskedScores => ("masked_scores", "masked scores", Step::Mask, QK, S),
+            Matrix::MaskedWeightsSimple => (
+                "masked_weights_simple",
+                "weights × tril(ones)",
+                Step::Mask,
+                QK,
+                U,
+            ),
+            Matrix::MaskedWeightsRenormalized => (
+                "masked_weights_renormalized",
+                "÷ row sums",
+                Step::Mask,
+                QK,
+                U,
+            ),
+            Matrix::Weights => ("weights", "weights", Step::Softmax, QK, U),
+            Matrix::Context => ("context", "context", Step::Context, TI, S),
+            Matrix::Concatenated => ("concatenated", "concatenated", Step::Output, TI, S),
+            Matrix::OutputWeight => ("w_output", "W_output", Step::OutProj, II, S),
+            Matrix::OutputBias => ("b_output", "b_output", Step::OutProj, II, S),
+            Matrix::Output => ("output", "output", Step::Output, TI, S),
+        }
+    }
+
+    /// Its `data-matrix` name, also in `faces=`, exercises and the trace JSON.
+    pub const fn key(self) -> &'static str {
+        self.about().0
+    }
+
+    /// What its caption calls it.
+    pub const fn title(self) -> &'static str {
+        self.about().1
+    }
+
+    /// The step that shows it.
+    pub const fn step(self) -> Step {
+        self.about().2
+    }
+
+    /// What its rows and columns are.
+    pub const fn axes(self) -> Axes {
+        self.about().3
+    }
+
+    /// How its numbers are coloured.
+    pub const fn heat(self) -> Heat {
+        self.about().4
+    }
+
+    /// What its table's corner says its rows and columns are.
+    pub fn corner(self) -> &'static str {
+        match (self, self.axes()) {
+            (_, Axes::QueryByKey) => QUERY_BY_KEY,
+            // Positions belong to places, not words.
+            (Matrix::Positions, _) => "place",
+            _ => "",
+        }
+    }
+
+    /// The matrix [`Matrix::key`] names.
+    pub fn named(key: &str) -> Option<Matrix> {
+        Matrix::ALL.into_iter().find(|m| m.key() == key)
+    }
+
+    /// Whether the cells above the diagonal are greyed under a causal mask.
+    pub fn greys_future(self) -> bool {
+        self.step() >= Step::Mask && self.axes() == Axes::QueryByKey
+    }
+
+    /// Whether each head has its own (its `data-head`, its place in a head's trace or weights).
+    pub fn per_head(self) -> bool {
+        matches!(self, Matrix::Weight(_) | Matrix::Bias(_)) || self.pick().is_some()
+    }
+
+    /// Where it is in a head's trace, for a matrix of each head's trace (absent when the model
+    /// does not compute it, as the masking methods without a causal mask).
+    pub fn pick(self) -> Option<Pick> {
+        Some(match self {
+            Matrix::Queries => |h| Some(&h.queries),
+            Matrix::Keys => |h| Some(&h.keys),
+            Matrix::Values => |h| Some(&h.values),
+            Matrix::QueriesRotated => |h| h.queries_rotated.as_ref(),
+            Matrix::KeysRotated => |h| h.keys_rotated.as_ref(),
+            Matrix::Scores => |h| Some(&h.scores),
+            Matrix::ScaledScores => |h| Some(&h.scaled_scores),
+            Matrix::MaskedScores => |h| Some(&h.masked_scores),
+            Matrix::MaskedWeightsSimple => |h| h.causal_methods.as_ref().map(|c| &c.simple),
+            Matrix::MaskedWeightsRenormalized => {
+                |h| h.causal_methods.as_ref().map(|c| &c.renormalized)
+            }
+            Matrix::Weights => |h| Some(&h.weights),
+            Matrix::Context => |h| Some(&h.context),
+            Matrix::Embedding
+            | Matrix::Embedded
+            | Matrix::Positions
+            | Matrix::Positioned
+            | Matrix::Weight(_)
+            | Matrix::Bias(_)
+            | Matrix::Concatenated
+            | Matrix::OutputWeight
+            | Matrix::OutputBias
+            | Matrix::Output => return None,
+        })
+    }
+
+    /// Its numbers in `trace` (of `head` for a head's), if the model computes it.
+    pub fn in_trace(self, trace: &Trace, head: usize) -> Option<&DMatrix<f64>> {
+        match self {
+            Matrix::Embedded => Some(&trace.embedded),
+            Matrix::Positioned => trace.positioned.as_ref(),
+            Matrix::Concatenated => trace.concatenated.as_ref(),
+            Matrix::Output => Some(&trace.output),
+            _ => (self.pick()?)(trace.heads.get(head)?),
+        }
+    }
+
+    /// The learner's matrix it is (of `head` for a head's), if the learner edits it.
+    pub fn editable(self, head: usize) -> Option<Editable> {
+        Some(match self {
+            Matrix::Embedding => Editable::Embedding,
+            Matrix::Positions => Editable::Positions,
+            Matrix::Weight(p) => Editable::Weight(head, p),
+            Matrix::Bias(p) => Editable::Bias(head, p),
+            Matrix::OutputWeight => Editable::OutputWeight,
+            Matrix::OutputBias => Editable::OutputBias,
+            _ => return None,
+        })
+    }
+
+    /// The matrix a learner's editable one is shown as.
+    pub fn of(editable: Editable) -> Matrix {
+        match editable {
+            Editable::Embedding => Matrix::Embedding,
+            Editable::Positions => Matrix::Positions,
+            Editable::Weight(_, p) => Matrix::Weight(p),
+            Editable::Bias(_, p) => Matrix::Bias(p),
+            Editable::OutputWeight => Matrix::OutputWeight,
+            Editable::OutputBias => Matrix::OutputBias,
+        }
+    }
+
+    /// ∂L with respect to it (of `head` for a head's), if the loss has a gradient for it: the
+    /// learner's matrices and each head's intermediates up to the context.
+    pub fn gradient(self, g: &Gradients, head: Option<usize>) -> Option<&DMatrix<f64>> {
+        if let Some(target) = self.editable(head.unwrap_or(0)) {
+            // A head's matrix needs its head.
+            return if self.per_head() && head.is_none() {
+                None
+            } else {
+                g.of(target)
+            };
+        }
+        let h = g.heads.get(head?)?;
+        match self {
+            Matrix::Queries => Some(&h.queries),
+            Matrix::Keys => Some(&h.keys),
+            Matrix::Values => Some(&h.values),
+            Matrix::Scores => Some(&h.scores),
+            Matrix::Weights => Some(&h.weights),
+            Matrix::Context => Some(&h.context),
+            _ => None,
+        }
+    }
+
+    /// Whether the loss has a gradient for it (a gradient face), whatever the model.
+    pub fn has_gradient(self) -> bool {
+        matches!(
+            self,
+            Matrix::Embedding
+                | Matrix::Positions
+                | Matrix::OutputWeight
+                | Matrix::OutputBias
+                | Matrix::Weight(_)
+                | Matrix::Bias(_)
+                | Matrix::Queries
+                | Matrix::Keys
+                | Matrix::Values
+                | Matrix::Scores
+                | Matrix::Weights
+                | Matrix::Context
+        )
+    }
+}
+
+/// The corner of a matrix whose rows are queries and columns keys: its cells read
+/// "query “she” → key “dog”".
+pub const QUERY_BY_KEY: &str = "query ╲ key";
+
 /// Where a matrix is in a head's trace (absent when the model does not compute it).
 pub type Pick = fn(&HeadTrace) -> Option<&DMatrix<f64>>;
 
-/// A matrix the page shows.
-#[derive(Clone, Copy, Debug)]
-pub struct MatrixInfo {
-    /// Its `data-matrix` name, also in `faces=` and the trace JSON.
-    pub key: &'static str,
-    /// What its caption calls it.
-    pub title: &'static str,
-    /// The step that shows it.
-    pub step: Step,
-    /// What its rows and columns are.
-    pub axes: Axes,
-    /// How its numbers are coloured.
-    pub heat: Heat,
-    /// For a matrix of each head's trace: where it is (absent when the model does not compute
-    /// it, as the masking methods without a causal mask).
-    pub pick: Option<Pick>,
-}
-
-impl MatrixInfo {
-    /// Whether the cells above the diagonal are greyed under a causal mask.
-    pub fn greys_future(&self) -> bool {
-        self.step >= Step::Mask && self.axes == Axes::QueryByKey
-    }
-}
-
-const fn info(
-    key: &'static str,
-    title: &'static str,
-    step: Step,
-    axes: Axes,
-    heat: Heat,
-    pick: Option<Pick>,
-) -> MatrixInfo {
-    MatrixInfo {
-        key,
-        title,
-        step,
-        axes,
-        heat,
-        pick,
-    }
-}
-
-/// Every matrix the page shows, in the page's order.
-pub const MATRICES: [MatrixInfo; 26] = [
-    info(
-        "embedding",
-        "embedding table",
-        Step::Embedding,
-        Axes::WordsByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "embedded",
-        "embedded sentence X",
-        Step::Embedding,
-        Axes::TokensByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "positions",
-        "positions P",
-        Step::Positions,
-        Axes::TokensByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "positioned",
-        "X + P",
-        Step::Positions,
-        Axes::TokensByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "w_query",
-        "W_query",
-        Step::Projections,
-        Axes::IndexByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "w_key",
-        "W_key",
-        Step::Projections,
-        Axes::IndexByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "w_value",
-        "W_value",
-        Step::Projections,
-        Axes::IndexByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "b_query",
-        "b_query",
-        Step::Projections,
-        Axes::IndexByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "b_key",
-        "b_key",
-        Step::Projections,
-        Axes::IndexByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "b_value",
-        "b_value",
-        Step::Projections,
-        Axes::IndexByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "queries",
-        "queries Q",
-        Step::Qkv,
-        Axes::TokensByIndex,
-        Heat::Signed,
-        Some(|h| Some(&h.queries)),
-    ),
-    info(
-        "keys",
-        "keys K",
-        Step::Qkv,
-        Axes::TokensByIndex,
-        Heat::Signed,
-        Some(|h| Some(&h.keys)),
-    ),
-    info(
-        "values",
-        "values V",
-        Step::Qkv,
-        Axes::TokensByIndex,
-        Heat::Signed,
-        Some(|h| Some(&h.values)),
-    ),
-    info(
-        "queries_rotated",
-        "Q rotated",
-        Step::Qkv,
-        Axes::TokensByIndex,
-        Heat::Signed,
-        Some(|h| h.queries_rotated.as_ref()),
-    ),
-    info(
-        "keys_rotated",
-        "K rotated",
-        Step::Qkv,
-        Axes::TokensByIndex,
-        Heat::Signed,
-        Some(|h| h.keys_rotated.as_ref()),
-    ),
-    info(
-        "scores",
-        "scores Q·Kᵀ",
-        Step::Scores,
-        Axes::QueryByKey,
-        Heat::Signed,
-        Some(|h| Some(&h.scores)),
-    ),
-    info(
-        "scaled_scores",
-        "scaled scores",
-        Step::Scale,
-        Axes::QueryByKey,
-        Heat::Signed,
-        Some(|h| Some(&h.scaled_scores)),
-    ),
-    info(
-        "masked_scores",
-        "masked scores",
-        Step::Mask,
-        Axes::QueryByKey,
-        Heat::Signed,
-        Some(|h| Some(&h.masked_scores)),
-    ),
-    info(
-        "masked_weights_simple",
-        "weights × tril(ones)",
-        Step::Mask,
-        Axes::QueryByKey,
-        Heat::Unit,
-        Some(|h| h.causal_methods.as_ref().map(|c| &c.simple)),
-    ),
-    info(
-        "masked_weights_renormalized",
-        "÷ row sums",
-        Step::Mask,
-        Axes::QueryByKey,
-        Heat::Unit,
-        Some(|h| h.causal_methods.as_ref().map(|c| &c.renormalized)),
-    ),
-    info(
-        "weights",
-        "weights",
-        Step::Softmax,
-        Axes::QueryByKey,
-        Heat::Unit,
-        Some(|h| Some(&h.weights)),
-    ),
-    info(
-        "context",
-        "context",
-        Step::Context,
-        Axes::TokensByIndex,
-        Heat::Signed,
-        Some(|h| Some(&h.context)),
-    ),
-    info(
-        "concatenated",
-        "concatenated",
-        Step::Output,
-        Axes::TokensByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "w_output",
-        "W_output",
-        Step::OutProj,
-        Axes::IndexByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "b_output",
-        "b_output",
-        Step::OutProj,
-        Axes::IndexByIndex,
-        Heat::Signed,
-        None,
-    ),
-    info(
-        "output",
-        "output",
-        Step::Output,
-        Axes::TokensByIndex,
-        Heat::Signed,
-        None,
-    ),
-];
-
-/// The matrix named `key`.
-pub fn matrix(key: &str) -> Option<&'static MatrixInfo> {
-    MATRICES.iter().find(|m| m.key == key)
-}
-
 /// The matrices of each head's trace, in page order, with where each is.
-pub fn head_matrices() -> impl Iterator<Item = (&'static MatrixInfo, Pick)> {
-    MATRICES.iter().filter_map(|m| m.pick.map(|p| (m, p)))
+pub fn head_matrices() -> impl Iterator<Item = (Matrix, Pick)> {
+    Matrix::ALL
+        .into_iter()
+        .filter_map(|m| m.pick().map(|p| (m, p)))
 }

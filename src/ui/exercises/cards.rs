@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::core::forward::softmax::is_future;
 use crate::core::teaching::exercise::{Exercise, Outcome, Progress, PREDICTED};
 use crate::core::text::fmt;
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::exercises::ExerciseState;
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::{use_app, AppState, Detail};
@@ -123,12 +123,12 @@ fn ask_actions(state: AppState, index: usize, progress: Memo<Progress>) -> impl 
         if let (true, Some(Exercise::Ask(cell))) = (revealed, exercises.exercise(index)) {
             let (head, query) = (cell.head.unwrap_or(0), cell.row);
             match cell.matrix {
-                "scores" => state.detail.set(Some(Detail::Score {
+                Matrix::Scores => state.detail.set(Some(Detail::Score {
                     head,
                     query,
                     key: cell.col,
                 })),
-                "context" => state.detail.set(Some(Detail::Context { head, query })),
+                Matrix::Context => state.detail.set(Some(Detail::Context { head, query })),
                 _ => {}
             }
         }

@@ -9,6 +9,7 @@ use crate::core::forward::trace::Trace;
 use crate::core::teaching::exercise::{
     self, twins, CellRef, Exercise, Exercises, Kind, Outcome, Progress, Verdict, PREDICTED,
 };
+use crate::core::views::pipeline::Matrix;
 
 pub mod cards;
 pub mod engine;
@@ -140,7 +141,7 @@ impl ExerciseState {
     }
 
     /// What the view of matrix `name` (of `head`) hides now.
-    pub fn cover(self, name: &'static str, head: Option<usize>) -> Memo<Cover> {
+    pub fn cover(self, matrix: Matrix, head: Option<usize>) -> Memo<Cover> {
         let (spec, progress) = (self.spec, self.progress);
         Memo::new(move |_| {
             let mut cover = Cover::default();
@@ -151,24 +152,24 @@ impl ExerciseState {
                             continue;
                         }
                         match *e {
-                            Exercise::Ask(cell) if cell.matrix == name && cell.head == head => {
+                            Exercise::Ask(cell) if cell.matrix == matrix && cell.head == head => {
                                 cover.answers.push((cell.row, cell.col, k));
                             }
                             // The same number elsewhere: a hidden cell.
                             Exercise::Ask(cell)
-                                if cell.head == head && twins(cell.matrix).contains(&name) =>
+                                if cell.head == head && twins(cell.matrix).contains(&matrix) =>
                             {
                                 cover.cells.push((cell.row, cell.col));
                             }
                             // A context row is a block of the concatenation's row.
                             Exercise::Ask(cell)
-                                if cell.matrix == "context"
-                                    && matches!(name, "concatenated" | "output") =>
+                                if cell.matrix == Matrix::Context
+                                    && matches!(matrix, Matrix::Concatenated | Matrix::Output) =>
                             {
                                 cover.rows.push(cell.row);
                             }
                             Exercise::Predict { head: h, row }
-                                if head == Some(h) && PREDICTED.contains(&name) =>
+                                if head == Some(h) && PREDICTED.contains(&matrix) =>
                             {
                                 cover.rows.push(row);
                             }

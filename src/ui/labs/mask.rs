@@ -7,10 +7,10 @@ use nalgebra::DMatrix;
 
 use crate::core::teaching::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
 use crate::core::views::heatmap::{Heat, NUMBERS_MAX_SIDE};
+use crate::core::views::pipeline::QUERY_BY_KEY;
 use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::labs::frame::{LabText, RangeField, Stat};
-use crate::ui::matrix::spec::QUERY_BY_KEY;
-use crate::ui::matrix::MatrixView;
+use crate::ui::matrix::LabMatrix;
 use crate::ui::state::use_app;
 
 /// 10⁰ … 10⁴ as written on the control.
@@ -77,14 +77,12 @@ pub fn MaskLab() -> impl IntoView {
             })
         });
         view! {
-            <MatrixView
+            <LabMatrix
                 name
                 title
-                lab=true
                 corner=QUERY_BY_KEY
-                matrix
-                row_labels=state.words.into()
-                col_labels=state.words.into()
+                values=matrix
+                words=state.words.into()
                 heat=Heat::Unit
                 grey_future=Signal::stored(true)
                 flagged=flagged

@@ -15,7 +15,7 @@ use crate::core::text::fmt_significant;
 use crate::core::views::heatmap::Heat;
 use crate::ui::in_view::in_view;
 use crate::ui::labs::frame::{LabText, Stat};
-use crate::ui::matrix::MatrixView;
+use crate::ui::matrix::LabMatrix;
 use crate::ui::state::use_app;
 
 /// What the page says about this lab.
@@ -143,7 +143,7 @@ pub fn OrderLab() -> impl IntoView {
         })
         .into();
         view! {
-            <MatrixView name title matrix row_labels=state.words.into() col_labels=state.words.into() heat=Heat::Unit lab=true/>
+            <LabMatrix name title values=matrix words=state.words.into() heat=Heat::Unit/>
         }
     };
     view! {

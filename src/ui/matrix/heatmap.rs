@@ -15,9 +15,10 @@ use crate::core::views::cursor::{cell_key, moved, place, CellKey};
 use crate::core::views::heatmap::{
     cell_pixels, fit_label, Heat, Layout, Palette, Rgb, LABEL_FONT_PX,
 };
+use crate::core::views::pipeline::QUERY_BY_KEY;
 use crate::ui::in_view::Painting;
 use crate::ui::matrix::cell_input::CellInput;
-use crate::ui::matrix::spec::{CellView, MatrixSpec, QUERY_BY_KEY};
+use crate::ui::matrix::spec::{CellView, MatrixSpec};
 use crate::ui::state::use_look;
 
 fn css(rgb: Rgb) -> String {

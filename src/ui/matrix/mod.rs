@@ -9,9 +9,10 @@ use nalgebra::DMatrix;
 use crate::core::formats::report::matrix_csv;
 use crate::core::teaching::exercise::CellRef;
 use crate::core::views::heatmap::{Face, Heat};
+use crate::core::views::pipeline::Matrix;
 use crate::ui::exercises::{Cover, ExerciseState};
 use crate::ui::export::download;
-use crate::ui::state::{use_look, CellEditor, GradientOf};
+use crate::ui::state::{use_look, AppState, CellEditor, GradientOf};
 use gradient::GradientTable;
 use heatmap::HeatMap;
 use table::MatrixTable;
@@ -25,44 +26,45 @@ pub mod table;
 
 pub use spec::{CellView, MatrixSpec};
 
-/// A matrix with its caption and a toggle between numbers and heat map. Small matrices open as
-/// numbers, large ones as heat maps ([`Face::default_for`]); the learner's choice sticks.
+/// A matrix of the pipeline with its caption and a toggle between numbers and heat map. Small
+/// matrices open as numbers, large ones as heat maps ([`Face::default_for`]); the learner's
+/// choice sticks. Its name, caption, colouring, corner, greyed future and gradient face follow
+/// from `of` (the last two from the store, when there is one: a matrix mounts alone too).
 #[component]
 pub fn MatrixView(
-    name: &'static str,
-    title: &'static str,
+    of: Matrix,
     #[prop(default = None)] head: Option<usize>,
-    #[prop(optional)] corner: &'static str,
-    matrix: Signal<DMatrix<f64>>,
+    values: Signal<DMatrix<f64>>,
     row_labels: Signal<Vec<String>>,
     col_labels: Signal<Vec<String>>,
-    heat: Heat,
     #[prop(optional, into)] highlight_row: Option<Signal<Option<usize>>>,
-    #[prop(optional, into)] grey_future: Option<Signal<bool>>,
-    #[prop(default = None)] flagged: Option<Signal<DMatrix<bool>>>,
-    #[prop(optional)] lab: bool,
     #[prop(optional)] editor: Option<CellEditor>,
     #[prop(optional)] on_cell_click: Option<Callback<(usize, usize)>>,
     #[prop(optional)] on_row_click: Option<Callback<usize>>,
-    /// ∂L/∂cell, while the training lab has a target: a third face.
-    #[prop(default = None)]
-    gradient: Option<GradientOf>,
 ) -> impl IntoView {
     let look = use_look();
-    // The exercises live in the store; a matrix mounted alone (or a lab's) has none.
-    let exercises = use_context::<ExerciseState>().filter(|_| !lab);
+    let store = use_context::<AppState>();
+    let greys = of.greys_future();
+    // A memo: every cell reads it, and must not re-run on edits that leave `causal` alone.
+    let grey_future: Signal<bool> = match store {
+        Some(s) if greys => Memo::new(move |_| s.causal.get()).into(),
+        _ => Signal::stored(false),
+    };
+    let gradient = store.and_then(|s| s.gradient_of(of, head));
+    let (name, title) = (of.key(), of.title());
+    // The exercises live in the store; a matrix mounted alone has none.
+    let exercises = use_context::<ExerciseState>();
     let cover: Signal<Cover> = match exercises {
-        Some(e) if e.any() => e.cover(name, head).into(),
+        Some(e) if e.any() => e.cover(of, head).into(),
         _ => Signal::stored(Cover::default()),
     };
-    let covered = Memo::new(move |_| !cover.with(Cover::is_empty));
     let locked = exercises.is_some_and(|e| e.spec.with_value(|s| s.locked(name)));
     // While an exercise is being made, a click on a computed number picks it.
     let on_cell_click = match exercises {
         Some(e) if editor.is_none() => Some(Callback::new(move |(row, col)| {
             if e.authoring.get_untracked() {
                 e.picked.set(Some(CellRef {
-                    matrix: name,
+                    matrix: of,
                     head,
                     row,
                     col,
@@ -79,54 +81,112 @@ pub fn MatrixView(
         name,
         title,
         head,
-        corner,
-        matrix,
+        corner: of.corner(),
+        matrix: values,
         row_labels,
         col_labels,
-        heat,
+        heat: of.heat(),
         highlight_row: highlight_row.unwrap_or_else(|| Signal::derive(|| None)),
-        grey_future: grey_future.unwrap_or_else(|| Signal::derive(|| false)),
-        flagged,
-        lab,
+        grey_future,
+        flagged: None,
+        lab: false,
         grad: false,
         cover,
         editor,
         on_cell_click,
         on_row_click,
     };
-    let faces = look.faces;
-    let key = (name, head);
+    figure(spec, Some(of), gradient, locked)
+}
+
+/// A lab's matrix: numbers only (`data-lab-matrix`), rows and columns the sentence's words,
+/// beside the page's own tables.
+#[component]
+pub fn LabMatrix(
+    name: &'static str,
+    title: &'static str,
+    values: Signal<DMatrix<f64>>,
+    words: Signal<Vec<String>>,
+    heat: Heat,
+    #[prop(optional)] corner: &'static str,
+    #[prop(optional, into)] grey_future: Option<Signal<bool>>,
+    #[prop(default = None)] flagged: Option<Signal<DMatrix<bool>>>,
+) -> impl IntoView {
+    let spec = MatrixSpec {
+        look: use_look(),
+        name,
+        title,
+        head: None,
+        corner,
+        matrix: values,
+        row_labels: words,
+        col_labels: words,
+        heat,
+        highlight_row: Signal::derive(|| None),
+        grey_future: grey_future.unwrap_or_else(|| Signal::stored(false)),
+        flagged,
+        lab: true,
+        grad: false,
+        cover: Signal::stored(Cover::default()),
+        editor: None,
+        on_cell_click: None,
+        on_row_click: None,
+    };
+    figure(spec, None, None, false)
+}
+
+/// The figure both views share: the caption with its toggles and CSV download, and the face
+/// shown. `of` is a pipeline matrix's, whose face the learner chooses (kept in the store's
+/// look, keyed by matrix and head); a lab's matrix shows its numbers.
+fn figure(
+    spec: MatrixSpec,
+    of: Option<Matrix>,
+    gradient: Option<GradientOf>,
+    locked: bool,
+) -> impl IntoView {
+    let MatrixSpec {
+        name,
+        title,
+        head,
+        matrix,
+        row_labels,
+        col_labels,
+        editor,
+        cover,
+        ..
+    } = spec;
+    let covered = Memo::new(move |_| !cover.with(Cover::is_empty));
+    let faces = spec.look.faces;
     let shape = Memo::new(move |_| matrix.with(|m| m.shape()));
     let has_gradient = Memo::new(move |_| gradient.is_some_and(|g| g.shown.get()));
     let face = Memo::new(move |_| {
         // An open exercise's answer fields and hidden rows are in the numbers face only.
-        if lab || covered.get() {
+        let Some(of) = of.filter(|_| !covered.get()) else {
             return Face::Numbers;
-        }
+        };
         let default = || Face::default_for(shape.get().0, shape.get().1);
-        match faces.with(|f| f.get(&key).copied()) {
+        match faces.with(|f| f.get(&(of, head)).copied()) {
             // Without a target there is no gradient to show: the numbers, until there is.
             Some(Face::Gradient) if !has_gradient.get() => default(),
             Some(face) => face,
             None => default(),
         }
     });
+    let choose = move |next: Face| {
+        if let Some(of) = of {
+            faces.update(|f| {
+                f.insert((of, head), next);
+            });
+        }
+    };
     let toggle_gradient = move |_| {
-        let next = if face.get_untracked() == Face::Gradient {
+        choose(if face.get_untracked() == Face::Gradient {
             Face::Numbers
         } else {
             Face::Gradient
-        };
-        faces.update(|f| {
-            f.insert(key, next);
-        });
+        })
     };
-    let toggle = move |_| {
-        let next = face.get_untracked().toggled();
-        faces.update(|f| {
-            f.insert(key, next);
-        });
-    };
+    let toggle = move |_| choose(face.get_untracked().toggled());
     let caption = spec.label();
     let body = move || match face.get() {
         Face::Numbers => view! { <MatrixTable spec/> }.into_any(),
@@ -151,7 +211,7 @@ pub fn MatrixView(
                     type="button"
                     class="face-toggle"
                     data-action="toggle-view"
-                    hidden=move || lab || covered.get()
+                    hidden=move || of.is_none() || covered.get()
                     aria-label=move || match face.get() {
                         Face::Numbers => format!("Show {caption} as a heat map"),
                         Face::Heatmap | Face::Gradient => format!("Show {caption} as numbers"),

@@ -9,10 +9,6 @@ use crate::core::views::heatmap::Heat;
 use crate::ui::exercises::Cover;
 use crate::ui::state::{CellEditor, Look};
 
-/// The corner of a matrix whose rows are queries and columns keys: its cells read
-/// "query “she” → key “dog”".
-pub const QUERY_BY_KEY: &str = "query ╲ key";
-
 /// What a matrix view shows and what it reports: the one small interface of both faces.
 #[derive(Clone, Copy)]
 pub struct MatrixSpec {
@@ -22,7 +18,7 @@ pub struct MatrixSpec {
     pub title: &'static str,
     /// Its head, for a head's matrix.
     pub head: Option<usize>,
-    /// What rows and columns are ([`QUERY_BY_KEY`], `place`, `∂L/∂`), or empty.
+    /// What rows and columns are ([`QUERY_BY_KEY`](crate::core::views::pipeline::QUERY_BY_KEY), `place`, `∂L/∂`), or empty.
     pub corner: &'static str,
     /// The numbers.
     pub matrix: Signal<DMatrix<f64>>,

@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::core::teaching::labs::largest;
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::state::{use_app, Detail};
 use crate::ui::steps::frame::{Breakdown, HeadMatrices, StepSection, StepText};
 
@@ -59,7 +59,7 @@ pub fn ContextStep() -> impl IntoView {
     view! {
         <StepSection step=Step::Context text=&TEXT>
             <p class="explain" data-stat="blend">{blend}</p>
-            <HeadMatrices key="context" on_cell_click=explain_row/>
+            <HeadMatrices of=Matrix::Context on_cell_click=explain_row/>
             <Breakdown kind="context"/>
         </StepSection>
     }

@@ -4,8 +4,7 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::model::Editable;
-use crate::core::views::heatmap::Heat;
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{StepSection, StepText};
@@ -43,23 +42,18 @@ pub fn EmbeddingStep() -> impl IntoView {
         <StepSection step=Step::Embedding text=&TEXT>
             <div class="heads">
                 <MatrixView
-                    name="embedding"
-                    title="embedding table"
-                    matrix=embedding
+                    of=Matrix::Embedding
+                    values=embedding
                     row_labels=vocabulary
                     col_labels=d_in_labels
-                    heat=Heat::Signed
                     highlight_row=selected_word
                     editor=state.editor(Editable::Embedding)
-                    gradient=state.gradient_of("embedding", None)
                 />
                 <MatrixView
-                    name="embedded"
-                    title="embedded sentence X"
-                    matrix=embedded
+                    of=Matrix::Embedded
+                    values=embedded
                     row_labels=state.words.into()
                     col_labels=d_in_labels
-                    heat=Heat::Signed
                     highlight_row=state.selected
                     on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
                 />

@@ -3,9 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::core::views::pipeline::{self, in_order, Axes, Step, Stop};
+use crate::core::views::pipeline::{in_order, Axes, Matrix, Step, Stop};
 use crate::ui::exercises::cards::ExerciseCards;
-use crate::ui::matrix::spec::QUERY_BY_KEY;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::{use_app, Detail};
 
@@ -100,48 +99,39 @@ pub fn Breakdown(kind: &'static str) -> impl IntoView {
     }
 }
 
-/// The same matrix of every head (the catalogue's `key`: its title, axes, colouring and where
-/// it is in a head's trace), side by side, rows labelled with the tokens (the queries).
-/// Clicking a row follows that token; `on_cell_click` gets (head, row, col).
+/// The same matrix of every head (`of`: its title, axes, colouring and where it is in a head's
+/// trace), side by side, rows labelled with the tokens (the queries). Clicking a row follows
+/// that token; `on_cell_click` gets (head, row, col).
 #[component]
 pub fn HeadMatrices(
-    key: &'static str,
+    of: Matrix,
     #[prop(optional)] on_cell_click: Option<Callback<(usize, usize, usize)>>,
 ) -> impl IntoView {
     let state = use_app();
-    let info = pipeline::matrix(key)?;
-    let pick = info.pick?;
-    let greys = info.greys_future();
-    // A memo: every cell reads it, and must not re-run on edits that leave `causal` alone.
-    let grey: Signal<bool> = Memo::new(move |_| greys && state.causal.get()).into();
+    let pick = of.pick()?;
     Some(view! {
         <div class="heads">
             <For each=move || state.visible_heads.get() key=|h| *h let:h>
                 {
-                    let matrix = state.head_matrix(h, pick);
-                    let col_labels = match info.axes {
-                        Axes::QueryByKey => state.words.into(),
+                    let values = state.head_matrix(h, pick);
+                    let col_labels = match of {
+                        _ if of.axes() == Axes::QueryByKey => state.words.into(),
                         // RoPE's rotated queries and keys: each component says its pair.
-                        _ if info.key.ends_with("_rotated") => Memo::new(move |_| {
-                            let d = matrix.with(|m| m.ncols());
+                        Matrix::QueriesRotated | Matrix::KeysRotated => Memo::new(move |_| {
+                            let d = values.with(|m| m.ncols());
                             state.model.with(|m| m.positions().rope()).map_or_else(Vec::new, |(_, r)| r.labels(d))
                         })
                         .into(),
-                        _ => index_labels(move || matrix.with(|m| m.ncols())),
+                        _ => index_labels(move || values.with(|m| m.ncols())),
                     };
                     view! {
                         <MatrixView
-                            name=info.key
-                            title=info.title
+                            of
                             head=Some(h)
-                            corner=if info.axes == Axes::QueryByKey { QUERY_BY_KEY } else { "" }
-                            matrix
+                            values
                             row_labels=state.words.into()
                             col_labels
-                            heat=info.heat
                             highlight_row=Signal::derive(move || Some(state.query.get()))
-                            grey_future=grey
-                            gradient=state.gradient_of(info.key, Some(h))
                             on_cell_click=Callback::new(move |(i, j)| {
                                 state.selected.set(Some(i));
                                 if let Some(cb) = on_cell_click {

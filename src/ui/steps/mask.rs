@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
@@ -32,11 +32,11 @@ pub fn MaskStep() -> impl IntoView {
                     </p>
                 }
             >
-                <HeadMatrices key="masked_scores"/>
+                <HeadMatrices of=Matrix::MaskedScores/>
                 <h3>"Method 1: softmax, then zero the future, then renormalise"</h3>
                 <div class="side-by-side">
-                <HeadMatrices key="masked_weights_simple"/>
-                <HeadMatrices key="masked_weights_renormalized"/>
+                <HeadMatrices of=Matrix::MaskedWeightsSimple/>
+                <HeadMatrices of=Matrix::MaskedWeightsRenormalized/>
                 </div>
                 <p class="note">"Method 2, −∞ before the softmax, gives the weights in the next step: compare them with “÷ row sums”."</p>
             </Show>

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::model::Editable;
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{StepSection, StepText};
 use crate::ui::steps::output::token_rows;
@@ -37,7 +37,7 @@ pub fn OutProjStep() -> impl IntoView {
                 <div class="heads">
                     {editable_table(state, Editable::OutputWeight)}
                     <Show when=move || has_bias.get()>{editable_table(state, Editable::OutputBias)}</Show>
-                    {token_rows(state, "output", output)}
+                    {token_rows(state, Matrix::Output, output)}
                 </div>
             </StepSection>
         </Show>

@@ -3,8 +3,7 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::views::heatmap::Heat;
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::labs::heads::HeadsPicture;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::{use_app, AppState};
@@ -22,19 +21,13 @@ pub const TEXT: StepText = StepText {
 
 /// A matrix of the tokens' rows from the trace (the concatenation, the output), following the
 /// clicked row.
-pub fn token_rows(
-    state: AppState,
-    name: &'static str,
-    matrix: Signal<DMatrix<f64>>,
-) -> impl IntoView {
+pub fn token_rows(state: AppState, of: Matrix, values: Signal<DMatrix<f64>>) -> impl IntoView {
     view! {
         <MatrixView
-            name
-            title=name
-            matrix
+            of
+            values
             row_labels=state.words.into()
-            col_labels=index_labels(move || matrix.with(|m| m.ncols()))
-            heat=Heat::Signed
+            col_labels=index_labels(move || values.with(|m| m.ncols()))
             highlight_row=state.selected
             on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
         />
@@ -58,9 +51,9 @@ pub fn OutputStep() -> impl IntoView {
                 <HeadsPicture/>
                 <div class="heads">
                     {move || if projected.get() {
-                        token_rows(state, "concatenated", concatenated).into_any()
+                        token_rows(state, Matrix::Concatenated, concatenated).into_any()
                     } else {
-                        token_rows(state, "output", concatenated).into_any()
+                        token_rows(state, Matrix::Output, concatenated).into_any()
                     }}
                 </div>
             </StepSection>

@@ -7,8 +7,7 @@ use nalgebra::DMatrix;
 
 use crate::core::model::positions::{theta, Positions};
 use crate::core::model::Editable;
-use crate::core::views::heatmap::Heat;
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::use_app;
@@ -95,15 +94,15 @@ fn PositionsBody() -> impl IntoView {
         Positions::Learned(_) => view! {
             <div class="heads">
                 {editable_table(state, Editable::Positions)}
-                <MatrixView name="positioned" title="X + P" matrix=positioned row_labels=state.words.into() col_labels=labels heat=Heat::Signed highlight_row=state.selected/>
+                <MatrixView of=Matrix::Positioned values=positioned row_labels=state.words.into() col_labels=labels highlight_row=state.selected/>
             </div>
         }
         .into_any(),
         Positions::Sinusoidal { .. } => view! {
             <div class="heads">
                 // By place, not by word: positions belong to places.
-                <MatrixView name="positions" title="positions P" corner="place" matrix=table row_labels=index_labels(move || table.with(|m| m.nrows())) col_labels=labels heat=Heat::Signed/>
-                <MatrixView name="positioned" title="X + P" matrix=positioned row_labels=state.words.into() col_labels=labels heat=Heat::Signed highlight_row=state.selected/>
+                <MatrixView of=Matrix::Positions values=table row_labels=index_labels(move || table.with(|m| m.nrows())) col_labels=labels/>
+                <MatrixView of=Matrix::Positioned values=positioned row_labels=state.words.into() col_labels=labels highlight_row=state.selected/>
             </div>
         }
         .into_any(),

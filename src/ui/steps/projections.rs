@@ -3,8 +3,7 @@
 use leptos::prelude::*;
 
 use crate::core::model::{Editable, Projection};
-use crate::core::views::heatmap::Heat;
-use crate::core::views::pipeline::{self, Step};
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::frame::{StepSection, StepText};
@@ -21,19 +20,15 @@ pub const TEXT: StepText = StepText {
 
 /// An editable table of one of the model's matrices, named and titled as the catalogue says.
 pub fn editable_table(state: AppState, target: Editable) -> impl IntoView {
-    let key = target.key();
-    let matrix = state.model_matrix(target);
+    let values = state.model_matrix(target);
     view! {
         <MatrixView
-            name=key
-            title=pipeline::matrix(key).map_or(key, |m| m.title)
+            of=Matrix::of(target)
             head=target.head()
-            matrix
-            row_labels=index_labels(move || matrix.with(|m| m.nrows()))
-            col_labels=index_labels(move || matrix.with(|m| m.ncols()))
-            heat=Heat::Signed
+            values
+            row_labels=index_labels(move || values.with(|m| m.nrows()))
+            col_labels=index_labels(move || values.with(|m| m.ncols()))
             editor=state.editor(target)
-            gradient=state.gradient_of(key, target.head())
         />
     }
 }

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
@@ -23,15 +23,15 @@ pub fn QkvStep() -> impl IntoView {
     view! {
         <StepSection step=Step::Qkv text=&TEXT>
             <div class="side-by-side">
-            <HeadMatrices key="queries"/>
-            <HeadMatrices key="keys"/>
-            <HeadMatrices key="values"/>
+            <HeadMatrices of=Matrix::Queries/>
+            <HeadMatrices of=Matrix::Keys/>
+            <HeadMatrices of=Matrix::Values/>
             </div>
             <Show when=move || rope.get()>
                 <p>"With RoPE the scores are taken from the queries and keys rotated by each token's place (the column labels name each component's pair):"</p>
                 <div class="side-by-side">
-                <HeadMatrices key="queries_rotated"/>
-                <HeadMatrices key="keys_rotated"/>
+                <HeadMatrices of=Matrix::QueriesRotated/>
+                <HeadMatrices of=Matrix::KeysRotated/>
                 </div>
             </Show>
         </StepSection>

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::teaching::labs::{scaling_effects, uniform_top_weight};
 use crate::core::text::fmt;
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
@@ -37,7 +37,7 @@ pub fn ScaleStep() -> impl IntoView {
         <StepSection step=Step::Scale text=&TEXT>
             <p class="note">{divisor}</p>
             <ScalingComparison/>
-            <HeadMatrices key="scaled_scores"/>
+            <HeadMatrices of=Matrix::ScaledScores/>
         </StepSection>
     }
 }

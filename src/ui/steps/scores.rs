@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::state::{use_app, Detail};
 use crate::ui::steps::frame::{Breakdown, HeadMatrices, StepSection, StepText};
 
@@ -24,7 +24,7 @@ pub fn ScoresStep() -> impl IntoView {
     });
     view! {
         <StepSection step=Step::Scores text=&TEXT>
-            <HeadMatrices key="scores" on_cell_click=explain_score/>
+            <HeadMatrices of=Matrix::Scores on_cell_click=explain_score/>
             <Breakdown kind="score"/>
         </StepSection>
     }

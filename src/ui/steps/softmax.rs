@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::lines::AttentionLines;
 use crate::ui::matrix::heatmap::Thumbnail;
 use crate::ui::state::use_app;
@@ -28,7 +28,7 @@ pub fn SoftmaxStep() -> impl IntoView {
                 <HeadStrip/>
             </Show>
             <div class="side-by-side">
-                <HeadMatrices key="weights"/>
+                <HeadMatrices of=Matrix::Weights/>
                 <For each=move || state.visible_heads.get() key=|h| *h let:h>
                     <AttentionLines head=h/>
                 </For>

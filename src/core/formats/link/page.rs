@@ -6,7 +6,7 @@ use crate::core::model::Model;
 use crate::core::teaching::exercise::Exercises;
 use crate::core::training::lab::Setup;
 use crate::core::views::heatmap::Face;
-use crate::core::views::pipeline::Step;
+use crate::core::views::pipeline::{Matrix, Step};
 
 /// Chrome's limit for a whole URL; a longer link is refused before anything is decoded.
 pub const MAX_LINK_CHARS: usize = 2 << 20;
@@ -16,7 +16,7 @@ pub const MAX_DECIMALS: usize = 12;
 pub const DEFAULT_DECIMALS: usize = 4;
 
 /// A face the learner chose: the matrix's name, its head (if it is a head's), the face.
-pub type FaceChoice = (&'static str, Option<usize>, Face);
+pub type FaceChoice = (Matrix, Option<usize>, Face);
 
 /// What the learner sees besides the model; the page writes it back into the fragment.
 #[derive(Clone, Debug, Default, PartialEq)]

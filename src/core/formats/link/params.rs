@@ -8,7 +8,7 @@ use crate::core::text::clip;
 use crate::core::training::lab::Setup;
 use crate::core::training::{Optimizer, DEFAULT_LR};
 use crate::core::views::heatmap::Face;
-use crate::core::views::pipeline::{self, in_order, Step};
+use crate::core::views::pipeline::{in_order, Matrix, Step};
 
 /// Most entries a list parameter (`steps`, `hide`, `faces`) may hold.
 const MAX_LIST: usize = 64;
@@ -125,9 +125,9 @@ pub const PARAMS: [Param; 24] = [
                 .shown
                 .faces
                 .iter()
-                .map(|(name, head, face)| match head {
-                    Some(h) => format!("{name}.{h}:{}", face_key(*face)),
-                    None => format!("{name}:{}", face_key(*face)),
+                .map(|(matrix, head, face)| match head {
+                    Some(h) => format!("{}.{h}:{}", matrix.key(), face_key(*face)),
+                    None => format!("{}:{}", matrix.key(), face_key(*face)),
                 })
                 .collect();
             (!faces.is_empty()).then(|| faces.join(","))
@@ -386,9 +386,9 @@ fn faces(text: &str) -> Result<Vec<FaceChoice>, String> {
                 Some((name, h)) => (name, Some(index(h, MAX_HEADS, "head")?)),
                 None => (matrix, None),
             };
-            let info = pipeline::matrix(name)
+            let matrix = Matrix::named(name)
                 .ok_or_else(|| format!("there is no matrix “{}”", clip(name)))?;
-            Ok((info.key, head, face))
+            Ok((matrix, head, face))
         })
         .collect()
 }

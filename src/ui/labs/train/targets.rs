@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use crate::core::training::lab::{start_target, Setup, MAX_TARGETS};
 use crate::core::training::{Param, Target};
 use crate::core::views::lines::visible;
-use crate::core::views::pipeline;
+use crate::core::views::pipeline::Matrix;
 use crate::ui::state::use_app;
 
 /// The rows of targets, with Add and Remove.
@@ -108,7 +108,7 @@ pub fn Trains() -> impl IntoView {
     let state = use_app();
     let names = Param::ALL.map(|p| {
         let key = p.key();
-        (p, pipeline::matrix(key).map_or(key, |m| m.title))
+        (p, Matrix::named(key).map_or(key, Matrix::title))
     });
     view! {
         <fieldset class="field trains">
