@@ -272,10 +272,11 @@ fn training_steps_until_a_seal_are_one_undo_step() {
 
 #[test]
 fn what_changes_nothing_says_so_exactly() {
-    use attention_explorer::core::document::edit::{apply, Changed};
+    use attention_explorer::core::document::edit::{apply, Changed, Session};
     use attention_explorer::core::document::history::History;
     let (mut model, mut history, mut seed) = (dog(), History::default(), DEFAULT_SEED);
-    let mut run = |edit| apply(&mut model, &mut history, &mut seed, edit).unwrap();
+    let mut session = Session::default();
+    let mut run = |edit| apply((&mut model, &mut history, &mut seed), &mut session, edit).unwrap();
     // Undo and redo with nothing to take back, the same number typed again, the same block
     // pasted, the mask set as it is: no change (a goal counts none of them as an edit).
     assert_eq!(run(Edit::Undo), Changed::default());
@@ -316,4 +317,43 @@ fn what_changes_nothing_says_so_exactly() {
     assert!(changed.model && changed.history);
     assert!(run(Edit::Undo).model);
     assert!(!run(Edit::Undo).model, "nothing left to undo");
+}
+
+#[test]
+fn the_reducer_keeps_an_exercise_s_locks_and_counts_its_edits() {
+    use attention_explorer::core::document::edit::Session;
+    let mut doc = Document::new(dog());
+    doc.session = Session::new(vec!["embedding", "w_value"]);
+    let refused = doc
+        .apply(
+            Edit::Set {
+                target: Editable::Weight(0, Projection::Value),
+                row: 0,
+                col: 0,
+                value: 7.0,
+            },
+            None,
+        )
+        .unwrap_err();
+    assert_eq!(
+        refused,
+        "w_value is locked in this exercise: reach it by editing w_query, w_key."
+    );
+    assert_eq!(doc.model, dog());
+    // The keystrokes of one number are one edit; a setting is one of its own; nothing to undo,
+    // or the same number again, is none.
+    for x in [5.0, 5.5, 5.25] {
+        doc.apply(cell(x), None).unwrap();
+    }
+    doc.apply(Edit::Seal, None).unwrap();
+    doc.apply(Edit::Causal(!dog().causal), None).unwrap();
+    doc.apply(Edit::Redo, None).unwrap();
+    doc.apply(cell(5.25), None).unwrap();
+    doc.apply(cell(6.0), None).unwrap();
+    assert_eq!(
+        doc.session.edits, 3,
+        "the number, the mask, then a number again"
+    );
+    // Opening the example would change the locked embedding once it differs.
+    doc.apply(Edit::Resize(dog().dims()), None).unwrap_err();
 }

@@ -3,7 +3,7 @@
 //! tolerance, tries and reveal; locks refuse the edits that would change them; results carry
 //! their xAPI statement.
 
-use attention_explorer::core::document::edit::{Document, Edit};
+use attention_explorer::core::document::edit::{Document, Edit, Session};
 use attention_explorer::core::formats::link::{params, read_link, Page, Part, Shown};
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::presets::dog;
@@ -284,16 +284,19 @@ fn a_lock_refuses_the_edits_that_would_change_it() {
         value: 2.0,
     };
     assert_eq!(
-        exercises.refusal(&set(w_value), &model),
+        Session::new(exercises.locks.clone()).refusal(&set(w_value), &model),
         Some("w_value is locked in this exercise: reach it by editing w_query, w_key.".into())
     );
     assert_eq!(
-        exercises.refusal(&set(Editable::Weight(0, Projection::Query)), &model),
+        Session::new(exercises.locks.clone())
+            .refusal(&set(Editable::Weight(0, Projection::Query)), &model),
         None
     );
-    assert!(exercises.refusal(&Edit::Reinitialise, &model).is_some());
+    assert!(Session::new(exercises.locks.clone())
+        .refusal(&Edit::Reinitialise, &model)
+        .is_some());
     assert_eq!(
-        exercises.refusal(&Edit::Sentence("The dog".into()), &model),
+        Session::new(exercises.locks.clone()).refusal(&Edit::Sentence("The dog".into()), &model),
         None
     );
     // A training step that moved W_value is refused; one that moved only W_query is not.
@@ -302,25 +305,28 @@ fn a_lock_refuses_the_edits_that_would_change_it() {
         doc.apply(set(target), None).unwrap();
         Edit::Train(Box::new(doc.model))
     };
-    assert!(exercises.refusal(&moved(w_value), &model).is_some());
+    assert!(Session::new(exercises.locks.clone())
+        .refusal(&moved(w_value), &model)
+        .is_some());
     // Another model, or another part drawn, is refused the same way.
-    assert!(exercises
+    assert!(Session::new(exercises.locks.clone())
         .refusal(
             &Edit::Open(Box::new(attention_explorer::core::model::presets::raschka())),
             &model
         )
         .is_some());
     assert_eq!(
-        exercises.refusal(&Edit::Open(Box::new(dog())), &model),
+        Session::new(exercises.locks.clone()).refusal(&Edit::Open(Box::new(dog())), &model),
         None
     );
     let (biased, _) = read("goal=weights.0:6,4>=0.5&lock=b_key");
     assert_eq!(
-        biased.refusal(&Edit::Biases(true), &model),
+        Session::new(biased.locks.clone()).refusal(&Edit::Biases(true), &model),
         Some("b_key is locked in this exercise: reach it by editing embedding, w_query, w_key, w_value.".into())
     );
     assert_eq!(
-        exercises.refusal(&moved(Editable::Weight(0, Projection::Query)), &model),
+        Session::new(exercises.locks.clone())
+            .refusal(&moved(Editable::Weight(0, Projection::Query)), &model),
         None
     );
 }

@@ -288,9 +288,8 @@ fn a_target_fits_while_the_model_still_has_it_and_each_gradient_is_found_by_its_
     let mut history = attention_explorer::core::document::history::History::default();
     let mut seed = 0;
     attention_explorer::core::document::edit::apply(
-        &mut model,
-        &mut history,
-        &mut seed,
+        (&mut model, &mut history, &mut seed),
+        &mut Default::default(),
         attention_explorer::core::document::edit::Edit::Sentence("The dog".into()),
     )
     .unwrap();

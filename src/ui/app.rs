@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::document::edit::Session;
 use crate::core::formats::link::{opening, Link};
 use crate::core::model::presets::PRESETS;
 use crate::core::text::sentence;
@@ -41,6 +42,9 @@ pub fn App() -> impl IntoView {
         .filter(|_| embed)
         .map(|s| &*Vec::leak(s));
     state.exercises.open(start.exercises.clone());
+    state
+        .session
+        .set_value(Session::new(start.exercises.locks.clone()));
     // The training lab leaves locked matrices alone (a step that moved one would be refused).
     let locks = &start.exercises.locks;
     if !locks.is_empty() {

@@ -9,9 +9,9 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use leptos::__reexports::send_wrapper::SendWrapper;
 use leptos::prelude::*;
 pub use leptos::wasm_split::SplitLoaderError;
+use send_wrapper::SendWrapper;
 
 use crate::ui::in_view::{in_view, when_idle};
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::document::edit::{self, Edit};
+use crate::core::document::edit::{self, Edit, Session};
 use crate::core::document::history::History;
 use crate::core::formats::link::{Link, Shown, DEFAULT_DECIMALS};
 use crate::core::forward::trace::Trace;
@@ -113,6 +113,8 @@ pub struct AppState {
     pub history: RwSignal<History>,
     /// Seed for re-initialising and for filling new numbers when a shape grows.
     pub seed: RwSignal<u64>,
+    /// An exercise page's locks and the edits made (a goal's attempts); read, not watched.
+    pub session: StoredValue<Session>,
 
     // The view: what the URL carries besides the model (decimals and faces are in `look`).
     /// The token followed as the query, highlighted in every step.
@@ -228,6 +230,7 @@ impl AppState {
             model,
             history: RwSignal::new(History::default()),
             seed,
+            session: StoredValue::new(Session::default()),
             selected,
             focused_head,
             hidden,
@@ -346,34 +349,22 @@ impl AppState {
     /// the page, the scripting API and its postMessage twin. A refused edit changes nothing
     /// (no signal is touched) and says why. Each signal is notified only if it changed.
     pub fn apply(self, edit: Edit) -> Result<(), String> {
-        let (model, history, seed) = (self.model, self.history, self.seed);
-        let exercises = self.exercises;
-        if let Some(refusal) = exercises
-            .spec
-            .with_value(|e| model.with_untracked(|m| e.refusal(&edit, m)))
-        {
-            return Err(refusal);
-        }
+        let (model, history, seed, session) = (self.model, self.history, self.seed, self.session);
         let typing = matches!(edit, Edit::Sentence(_));
-        // A goal counts edits: the keystrokes of a number, a sentence or a training run are
-        // one, anything else is one of its own.
-        let seal = !matches!(edit, Edit::Cell { .. } | Edit::Sentence(_) | Edit::Train(_));
-        if seal {
-            exercises.seal();
-        }
         let mut outcome = Ok(Default::default());
         // Untracked writes, then a notice to each signal that changed: a refused edit (or one
         // that changed only the history) wakes nothing else. None of them is gone while the page
         // lives; a callback that outlived it changes nothing.
         history.try_update_untracked(|h| {
             model.try_update_untracked(|m| {
-                seed.try_update_untracked(|s| outcome = edit::apply(m, h, s, edit))
+                seed.try_update_untracked(|s| {
+                    session.try_update_value(|session| {
+                        outcome = edit::apply((m, h, s), session, edit);
+                    })
+                })
             })
         });
         let outcome = outcome?;
-        if seal {
-            exercises.seal();
-        }
         if outcome.history {
             history.notify();
         }
@@ -381,7 +372,6 @@ impl AppState {
             seed.notify();
         }
         if outcome.model {
-            exercises.count_edit();
             model.notify();
             let followed = self.selected.get_untracked();
             let still = self

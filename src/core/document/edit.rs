@@ -86,6 +86,99 @@ pub enum Edit {
     Redo,
 }
 
+/// What an exercise page adds to the document, kept by the reducer: the matrices the learner may
+/// not edit, and the edits made so far (a goal counts them: the keystrokes of one number, a
+/// sentence or a training run are one edit; any other change is one of its own; what changes
+/// nothing is none).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Session {
+    /// The locked matrices, by their names (`w_value`: every head's).
+    pub locks: Vec<&'static str>,
+    /// The edits made.
+    pub edits: u32,
+    /// The model changed since the last sealed step.
+    editing: bool,
+}
+
+impl Session {
+    /// A session with `locks`, no edit made.
+    pub fn new(locks: Vec<&'static str>) -> Session {
+        Session {
+            locks,
+            ..Session::default()
+        }
+    }
+
+    /// Whether the matrix called `key` is locked.
+    pub fn locked(&self, key: &str) -> bool {
+        self.locks.contains(&key)
+    }
+
+    /// Why `edit` of `model` is refused, if it would change a locked matrix. Retyping the
+    /// sentence is allowed: the rows there are stay, and a new word's row is a new number, not
+    /// an edit of a locked one.
+    pub fn refusal(&self, edit: &Edit, model: &Model) -> Option<String> {
+        if self.locks.is_empty() {
+            return None;
+        }
+        // What these turn on, off or draw again.
+        let touched: &[&str] = match edit {
+            Edit::Biases(_) => &["b_query", "b_key", "b_value"],
+            Edit::OutputProjection(_) => &["w_output", "b_output"],
+            Edit::Positions { .. } => &["positions"],
+            _ => &[],
+        };
+        if let Some(key) = touched.iter().find(|k| self.locked(k)) {
+            return Some(self.locked_message(key, model));
+        }
+        let target = match edit {
+            Edit::Cell { target, .. } | Edit::Set { target, .. } | Edit::Paste { target, .. } => {
+                Some(*target)
+            }
+            // A whole new model (a step, a preset, a loaded state): whatever it changes.
+            Edit::Train(next) | Edit::Open(next) => Editable::EVERY
+                .into_iter()
+                .flat_map(|e| (0..model.heads().len()).map(move |h| e.in_head(h)))
+                .find(|&e| self.locked(e.key()) && model.matrix(e) != next.matrix(e)),
+            // Every matrix drawn again or resized: the locked ones too.
+            Edit::Reinitialise | Edit::Resize(_) => {
+                return Some(self.locked_message(self.locks[0], model))
+            }
+            _ => None,
+        }?;
+        self.locked(target.key())
+            .then(|| self.locked_message(target.key(), model))
+    }
+
+    /// What a learner who types into the locked matrix `key` of `model` is told: what is free.
+    pub fn locked_message(&self, key: &str, model: &Model) -> String {
+        let free: Vec<&str> = Editable::EVERY
+            .into_iter()
+            .filter(|&e| model.matrix(e).is_some() && !self.locked(e.key()))
+            .map(Editable::key)
+            .collect();
+        format!(
+            "{key} is locked in this exercise: reach it by editing {}.",
+            free.join(", ")
+        )
+    }
+
+    /// Counts an edit once applied (`changed`: it changed the model); a `sealing` one is an
+    /// edit of its own, sealed on both sides.
+    fn count(&mut self, sealing: bool, changed: bool) {
+        if sealing {
+            self.editing = false;
+        }
+        if changed && !self.editing {
+            self.editing = true;
+            self.edits += 1;
+        }
+        if sealing {
+            self.editing = false;
+        }
+    }
+}
+
 /// What undo covers, and the seed new numbers are drawn from.
 #[derive(Clone, Debug)]
 pub struct Document {
@@ -95,15 +188,18 @@ pub struct Document {
     pub history: History,
     /// The seed of re-initialising and of the numbers a resize or a new word adds.
     pub seed: u64,
+    /// An exercise page's locks and the edits made.
+    pub session: Session,
 }
 
 impl Document {
-    /// A document of `model`, with nothing to undo and the default seed.
+    /// A document of `model`, with nothing to undo, the default seed and no locks.
     pub fn new(model: Model) -> Document {
         Document {
             model,
             history: History::default(),
             seed: DEFAULT_SEED,
+            session: Session::default(),
         }
     }
 
@@ -111,7 +207,8 @@ impl Document {
     /// followed after it. A refused edit changes nothing and says why.
     pub fn apply(&mut self, edit: Edit, followed: Option<usize>) -> Result<Option<usize>, String> {
         let typing = matches!(edit, Edit::Sentence(_));
-        apply(&mut self.model, &mut self.history, &mut self.seed, edit)?;
+        let parts = (&mut self.model, &mut self.history, &mut self.seed);
+        apply(parts, &mut self.session, edit)?;
         Ok(followed_after(typing, followed, &self.model))
     }
 }
@@ -138,8 +235,26 @@ pub struct Changed {
     pub seed: bool,
 }
 
-/// [`Document::apply`] over the document's parts, as a page holds them in separate signals.
+/// [`Document::apply`] over the document's parts, as a page holds them in separate signals:
+/// the model, the history and the seed (what undo covers), and the session (locks, edits made).
+/// An edit a lock refuses, or one past the limits, changes nothing and says why.
 pub fn apply(
+    (model, history, seed): (&mut Model, &mut History, &mut u64),
+    session: &mut Session,
+    edit: Edit,
+) -> Result<Changed, String> {
+    if let Some(refusal) = session.refusal(&edit, model) {
+        return Err(refusal);
+    }
+    // Typing (a number, the sentence) and a training run go on until sealed; the rest seal.
+    let sealing = !matches!(edit, Edit::Cell { .. } | Edit::Sentence(_) | Edit::Train(_));
+    let changed = change(model, history, seed, edit)?;
+    session.count(sealing, changed.model);
+    Ok(changed)
+}
+
+/// The change `edit` makes to the document's parts, once no lock refuses it.
+fn change(
     model: &mut Model,
     history: &mut History,
     seed: &mut u64,

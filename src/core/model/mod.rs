@@ -9,10 +9,11 @@ pub mod torch_rng;
 use nalgebra::{DMatrix, RowDVector};
 use serde::{Deserialize, Serialize};
 
-use crate::core::model::limits::{within_limits, MAX_ABS_VALUE, MAX_DIM, MAX_HEADS};
+use crate::core::model::limits::{within_limits, MAX_DIM, MAX_HEADS};
 use crate::core::model::positions::{seeded_table, Positions};
 use crate::core::model::tokens::Tokens;
 use crate::core::model::torch_rng::TorchRng;
+use crate::core::text::fmt_e;
 
 /// The number of rows of the embedding table the tutorial draws from (`nn.Embedding(50_000, d)`).
 pub const TUTORIAL_VOCAB_SIZE: usize = 50_000;
@@ -686,33 +687,22 @@ impl Model {
         }
     }
 
-    /// Every matrix the learner can edit that the model has: the embedding, each head's
-    /// projections and biases, the output projection, the learned positions.
-    pub fn editables(&self) -> impl Iterator<Item = Editable> + '_ {
-        let heads = (0..self.heads.len()).flat_map(|h| {
-            Projection::ALL
-                .into_iter()
-                .flat_map(move |p| [Editable::Weight(h, p), Editable::Bias(h, p)])
-        });
-        std::iter::once(Editable::Embedding)
-            .chain(heads)
-            .chain([
-                Editable::OutputWeight,
-                Editable::OutputBias,
-                Editable::Positions,
-            ])
-            .filter(|&m| self.matrix(m).is_some())
-    }
-
-    /// Every number the learner can edit finite and within ±[`MAX_ABS_VALUE`], as a saved
-    /// state must be to be read back; else which matrix holds what.
+    /// Every number the learner can edit finite and within ±[`MAX_ABS_VALUE`](limits::MAX_ABS_VALUE),
+    /// as a saved state must be to be read back; else which matrix holds what.
     pub fn check_limits(&self) -> Result<(), String> {
-        for target in self.editables() {
-            let m = self
-                .matrix(target)
-                .expect("editables() lists matrices the model has");
-            if let Some(x) = m.iter().find(|&&x| !within_limits(x)) {
-                return Err(outside_limits(target, *x));
+        // Each kind in head 0 stands for every head's: the search goes on past what is absent.
+        for kind in Editable::EVERY {
+            for h in 0..self.heads.len() {
+                let target = kind.in_head(h);
+                let Some(m) = self.matrix(target) else {
+                    continue;
+                };
+                if let Some(&x) = m.iter().find(|&&x| !within_limits(x)) {
+                    return Err(outside_limits(target, x));
+                }
+                if target.head().is_none() {
+                    break;
+                }
             }
         }
         Ok(())
@@ -958,7 +948,7 @@ pub fn outside_limits(target: Editable, x: f64) -> String {
         None => target.key().to_string(),
     };
     if x.is_finite() {
-        format!("{name} would hold {x:.3e}, past ±{MAX_ABS_VALUE:e}")
+        format!("{name} would hold {}, past ±1e6", fmt_e(x, 3))
     } else {
         format!("{name} would hold a number that is not finite")
     }

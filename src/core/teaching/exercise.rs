@@ -3,7 +3,6 @@
 //! parameters, the checking rule, the hints, each one's progress and the result a page reports
 //! (with its xAPI statement) live here; the page only shows them.
 
-use crate::core::document::edit::Edit;
 use crate::core::document::numbers::{read_cell, CellText};
 use crate::core::forward::softmax::is_future;
 use crate::core::forward::trace::Trace;
@@ -345,55 +344,6 @@ impl Exercises {
     /// Whether the matrix called `key` is locked.
     pub fn locked(&self, key: &str) -> bool {
         self.locks.contains(&key)
-    }
-
-    /// Why `edit` of `model` is refused, if it would change a locked matrix. Retyping the
-    /// sentence is allowed: the rows there are stay, and a new word's row is a new number, not
-    /// an edit of a locked one.
-    pub fn refusal(&self, edit: &Edit, model: &Model) -> Option<String> {
-        if self.locks.is_empty() {
-            return None;
-        }
-        // What these turn on, off or draw again.
-        let touched: &[&str] = match edit {
-            Edit::Biases(_) => &["b_query", "b_key", "b_value"],
-            Edit::OutputProjection(_) => &["w_output", "b_output"],
-            Edit::Positions { .. } => &["positions"],
-            _ => &[],
-        };
-        if let Some(key) = touched.iter().find(|k| self.locked(k)) {
-            return Some(self.locked_message(key, model));
-        }
-        let target = match edit {
-            Edit::Cell { target, .. } | Edit::Set { target, .. } | Edit::Paste { target, .. } => {
-                Some(*target)
-            }
-            // A whole new model (a step, a preset, a loaded state): whatever it changes.
-            Edit::Train(next) | Edit::Open(next) => Editable::EVERY
-                .into_iter()
-                .flat_map(|e| (0..model.heads().len()).map(move |h| e.in_head(h)))
-                .find(|&e| self.locked(e.key()) && model.matrix(e) != next.matrix(e)),
-            // Every matrix drawn again or resized: the locked ones too.
-            Edit::Reinitialise | Edit::Resize(_) => {
-                return Some(self.locked_message(self.locks[0], model))
-            }
-            _ => None,
-        }?;
-        self.locked(target.key())
-            .then(|| self.locked_message(target.key(), model))
-    }
-
-    /// What a learner who types into the locked matrix `key` of `model` is told: what is free.
-    pub fn locked_message(&self, key: &str, model: &Model) -> String {
-        let free: Vec<&str> = Editable::EVERY
-            .into_iter()
-            .filter(|&e| model.matrix(e).is_some() && !self.locked(e.key()))
-            .map(Editable::key)
-            .collect();
-        format!(
-            "{key} is locked in this exercise: reach it by editing {}.",
-            free.join(", ")
-        )
     }
 
     /// Whether a head's row of weights is hidden until predicted (while `open`).

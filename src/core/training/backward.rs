@@ -12,7 +12,7 @@ use crate::core::forward::trace::{
 };
 use crate::core::model::positions::{rotate, rotate_backward, Positions, Rope};
 use crate::core::model::{linear_backward, Biases, Editable, Head, Model, Projection, Scale};
-use crate::core::text::fmt;
+use crate::core::text::{fmt, fmt_e};
 use crate::core::training::objective::{Goal, Objective};
 
 /// The gradient of the loss with respect to one head's projections and intermediates.
@@ -247,7 +247,7 @@ pub fn gradient_words(name: &str, (i, j): (usize, usize), x: f64, precision: usi
     let change = (0.01 * x).abs();
     let mut by = fmt(change, precision + 2);
     if by.chars().all(|c| c == '0' || c == '.') {
-        by = format!("{change:.1e}");
+        by = fmt_e(change, 1);
     }
     format!("{head}: raising this number by 0.01 would {way} the loss by about {by}, so a training step moves it the other way.")
 }

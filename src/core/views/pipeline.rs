@@ -57,7 +57,7 @@ impl Step {
     ];
 
     /// Its name in `steps=`, `hide=` and its section's id.
-    pub const fn key(self) -> &'static str {
+    pub fn key(self) -> &'static str {
         match self {
             Step::Sentence => "sentence",
             Step::Embedding => "embedding",
@@ -294,75 +294,107 @@ impl Matrix {
         Matrix::Output,
     ];
 
-    /// (`data-matrix` name, caption, step, axes, colouring): the name is also in `faces=`,
-    /// exercises and the trace JSON.
-    const fn about(self) -> (&'static str, &'static str, Step, Axes, Heat) {
+    /// (`data-matrix` name, caption, step, axes, colouring), in [`Matrix::ALL`]'s order: a table
+    /// (data), not a match (code). The name is also in `faces=`, exercises and the trace JSON.
+    const ABOUT: [(&'static str, &'static str, Step, Axes, Heat); 26] = {
         use Axes::{IndexByIndex as II, QueryByKey as QK, TokensByIndex as TI, WordsByIndex as WI};
         use Heat::{Signed as S, Unit as U};
-        match self {
-            Matrix::Embedding => ("embedding", "embedding table", Step::Embedding, WI, S),
-            Matrix::Embedded => ("embedded", "embedded sentence X", Step::Embedding, TI, S),
-            Matrix::Positions => ("positions", "positions P", Step::Positions, TI, S),
-            Matrix::Positioned => ("positioned", "X + P", Step::Positions, TI, S),
-            Matrix::Weight(Q) => ("w_query", "W_query", Step::Projections, II, S),
-            Matrix::Weight(K) => ("w_key", "W_key", Step::Projections, II, S),
-            Matrix::Weight(V) => ("w_value", "W_value", Step::Projections, II, S),
-            Matrix::Bias(Q) => ("b_query", "b_query", Step::Projections, II, S),
-            Matrix::Bias(K) => ("b_key", "b_key", Step::Projections, II, S),
-            Matrix::Bias(V) => ("b_value", "b_value", Step::Projections, II, S),
-            Matrix::Queries => ("queries", "queries Q", Step::Qkv, TI, S),
-            Matrix::Keys => ("keys", "keys K", Step::Qkv, TI, S),
-            Matrix::Values => ("values", "values V", Step::Qkv, TI, S),
-            Matrix::QueriesRotated => ("queries_rotated", "Q rotated", Step::Qkv, TI, S),
-            Matrix::KeysRotated => ("keys_rotated", "K rotated", Step::Qkv, TI, S),
-            Matrix::Scores => ("scores", "scores Q·Kᵀ", Step::Scores, QK, S),
-            Matrix::ScaledScores => ("scaled_scores", "scaled scores", Step::Scale, QK, S),
-            Matrix::MaskedScores => ("masked_scores", "masked scores", Step::Mask, QK, S),
-            Matrix::MaskedWeightsSimple => (
+        [
+            ("embedding", "embedding table", Step::Embedding, WI, S),
+            ("embedded", "embedded sentence X", Step::Embedding, TI, S),
+            ("positions", "positions P", Step::Positions, TI, S),
+            ("positioned", "X + P", Step::Positions, TI, S),
+            ("w_query", "W_query", Step::Projections, II, S),
+            ("w_key", "W_key", Step::Projections, II, S),
+            ("w_value", "W_value", Step::Projections, II, S),
+            ("b_query", "b_query", Step::Projections, II, S),
+            ("b_key", "b_key", Step::Projections, II, S),
+            ("b_value", "b_value", Step::Projections, II, S),
+            ("queries", "queries Q", Step::Qkv, TI, S),
+            ("keys", "keys K", Step::Qkv, TI, S),
+            ("values", "values V", Step::Qkv, TI, S),
+            ("queries_rotated", "Q rotated", Step::Qkv, TI, S),
+            ("keys_rotated", "K rotated", Step::Qkv, TI, S),
+            ("scores", "scores Q·Kᵀ", Step::Scores, QK, S),
+            ("scaled_scores", "scaled scores", Step::Scale, QK, S),
+            ("masked_scores", "masked scores", Step::Mask, QK, S),
+            (
                 "masked_weights_simple",
                 "weights × tril(ones)",
                 Step::Mask,
                 QK,
                 U,
             ),
-            Matrix::MaskedWeightsRenormalized => (
+            (
                 "masked_weights_renormalized",
                 "÷ row sums",
                 Step::Mask,
                 QK,
                 U,
             ),
-            Matrix::Weights => ("weights", "weights", Step::Softmax, QK, U),
-            Matrix::Context => ("context", "context", Step::Context, TI, S),
-            Matrix::Concatenated => ("concatenated", "concatenated", Step::Output, TI, S),
-            Matrix::OutputWeight => ("w_output", "W_output", Step::OutProj, II, S),
-            Matrix::OutputBias => ("b_output", "b_output", Step::OutProj, II, S),
-            Matrix::Output => ("output", "output", Step::Output, TI, S),
+            ("weights", "weights", Step::Softmax, QK, U),
+            ("context", "context", Step::Context, TI, S),
+            ("concatenated", "concatenated", Step::Output, TI, S),
+            ("w_output", "W_output", Step::OutProj, II, S),
+            ("b_output", "b_output", Step::OutProj, II, S),
+            ("output", "output", Step::Output, TI, S),
+        ]
+    };
+
+    /// Its place in [`Matrix::ALL`] (and [`Matrix::ABOUT`]).
+    fn index(self) -> usize {
+        match self {
+            Matrix::Embedding => 0,
+            Matrix::Embedded => 1,
+            Matrix::Positions => 2,
+            Matrix::Positioned => 3,
+            Matrix::Weight(p) => 4 + p as usize,
+            Matrix::Bias(p) => 7 + p as usize,
+            Matrix::Queries => 10,
+            Matrix::Keys => 11,
+            Matrix::Values => 12,
+            Matrix::QueriesRotated => 13,
+            Matrix::KeysRotated => 14,
+            Matrix::Scores => 15,
+            Matrix::ScaledScores => 16,
+            Matrix::MaskedScores => 17,
+            Matrix::MaskedWeightsSimple => 18,
+            Matrix::MaskedWeightsRenormalized => 19,
+            Matrix::Weights => 20,
+            Matrix::Context => 21,
+            Matrix::Concatenated => 22,
+            Matrix::OutputWeight => 23,
+            Matrix::OutputBias => 24,
+            Matrix::Output => 25,
         }
     }
 
+    fn about(self) -> (&'static str, &'static str, Step, Axes, Heat) {
+        Matrix::ABOUT[self.index()]
+    }
+
     /// Its `data-matrix` name, also in `faces=`, exercises and the trace JSON.
-    pub const fn key(self) -> &'static str {
+    pub fn key(self) -> &'static str {
         self.about().0
     }
 
     /// What its caption calls it.
-    pub const fn title(self) -> &'static str {
+    pub fn title(self) -> &'static str {
         self.about().1
     }
 
     /// The step that shows it.
-    pub const fn step(self) -> Step {
+    pub fn step(self) -> Step {
         self.about().2
     }
 
     /// What its rows and columns are.
-    pub const fn axes(self) -> Axes {
+    pub fn axes(self) -> Axes {
         self.about().3
     }
 
     /// How its numbers are coloured.
-    pub const fn heat(self) -> Heat {
+    pub fn heat(self) -> Heat {
         self.about().4
     }
 

@@ -21,7 +21,10 @@ fn Engine() -> impl IntoView {
     exercises.restore(&share::saved_progress());
     share::keep_progress(state);
     // Marks a goal reached as soon as an edit meets it.
-    Effect::new(move |_| state.trace.with(|t| exercises.follow_goals(t)));
+    Effect::new(move |_| {
+        let edits = state.session.with_value(|s| s.edits);
+        state.trace.with(|t| exercises.follow_goals(t, edits));
+    });
     embed::report_results(state);
     let total = exercises.spec.with_value(|s| s.list.len());
     let done = move || {

@@ -1,5 +1,5 @@
 //! The exercises' part of the store: the link's exercises (fixed for the page), each one's
-//! progress, what each card last said, and the edits made so far (a goal counts them). The
+//! progress, what each card last said (the edits a goal counts are the reducer's session's). The
 //! checking rule is [`crate::core::teaching::exercise`]'s; `cards` shows them; `share` saves the progress,
 //! `embed` posts the results.
 
@@ -57,8 +57,6 @@ pub struct ExerciseState {
     pub typed: RwSignal<Vec<String>>,
     /// What each card last said (a hint, a verdict, a message), if anything.
     pub said: RwSignal<Vec<Option<String>>>,
-    /// The edits of the model made since the page opened (a goal's attempts).
-    pub edits: RwSignal<u32>,
     /// The answer field where Enter was pressed: its card checks it.
     pub submitted: RwSignal<Option<usize>>,
     /// The exercises whose progress changed since the result messages last went out, in order
@@ -70,8 +68,6 @@ pub struct ExerciseState {
     pub picked: RwSignal<Option<CellRef>>,
     /// The exercise being made (it starts as the link's); the Embed dialog carries it.
     pub draft: RwSignal<Exercises>,
-    /// The model changed since the last sealed step: the keystrokes of one number are one edit.
-    editing: StoredValue<bool>,
 }
 
 impl Default for ExerciseState {
@@ -81,13 +77,11 @@ impl Default for ExerciseState {
             progress: RwSignal::new(Vec::new()),
             typed: RwSignal::new(Vec::new()),
             said: RwSignal::new(Vec::new()),
-            edits: RwSignal::new(0),
             changed: RwSignal::new(Vec::new()),
             submitted: RwSignal::new(None),
             authoring: RwSignal::new(false),
             picked: RwSignal::new(None),
             draft: RwSignal::new(Exercises::default()),
-            editing: StoredValue::new(false),
         }
     }
 }
@@ -115,19 +109,6 @@ impl ExerciseState {
                 }
             }
         });
-    }
-
-    /// Counts a change of the model as an edit, unless it continues the one being typed.
-    pub fn count_edit(self) {
-        if self.any() && !self.editing.get_value() {
-            self.editing.set_value(true);
-            self.edits.update(|n| *n += 1);
-        }
-    }
-
-    /// The step being typed is over: the next change is another edit.
-    pub fn seal(self) {
-        self.editing.set_value(false);
     }
 
     /// Whether the page has any exercise (or lock).
@@ -303,8 +284,9 @@ impl ExerciseState {
         }
     }
 
-    /// Marks every goal `trace` meets as reached, with the edits it took.
-    pub fn follow_goals(self, trace: &Trace) {
+    /// Marks every goal `trace` meets as reached, with the `edits` it took (the reducer's
+    /// count).
+    pub fn follow_goals(self, trace: &Trace, edits: u32) {
         let goals: Vec<(usize, f64)> = self.spec.with_value(|s| {
             s.list
                 .iter()
@@ -320,7 +302,6 @@ impl ExerciseState {
         });
         for (k, value) in goals {
             if self.progress_of(k).outcome == Outcome::Open {
-                let edits = self.edits.get_untracked();
                 let progress = Progress {
                     outcome: Outcome::Correct,
                     attempts: edits,
