@@ -412,7 +412,10 @@ fn a_step_past_the_limits_is_refused_and_changes_nothing() {
             None,
         )
         .unwrap_err();
-    assert!(e.contains("w_key of head 1 would hold 2.000e6"), "{e}");
+    assert!(
+        e.contains("w_key of head 1 would hold 2e6, past ±1e6"),
+        "{e}"
+    );
     assert_eq!(doc.model, model);
 }
 
@@ -423,7 +426,10 @@ fn a_gradient_in_words_never_says_about_zero() {
     assert!(zero.contains("does not change the loss"), "{zero}");
     assert!(!zero.contains("about 0"), "{zero}");
     let tiny = gradient_words("W_query", (0, 1), -3e-9, 4);
-    assert!(tiny.contains("lower the loss by about 3.0e-11"), "{tiny}");
+    assert!(
+        tiny.contains("lower the loss by less than 0.000001,"),
+        "{tiny}"
+    );
     let plain = gradient_words("W_query", (0, 1), 0.25, 4);
     assert!(
         plain.contains("= 0.2500") && plain.contains("raise the loss by about 0.002500"),

@@ -191,19 +191,3 @@ fn the_dog_story_follows_she_and_its_hand_made_weights_are_its_literals() {
     let w = &m.heads()[0].w_query;
     assert_eq!((w[(1, 0)], w[(1, 1)], w[(1, 2)]), (2.59, 1.43, 0.86));
 }
-
-#[test]
-fn scientific_notation_reads_as_rust_writes_it() {
-    use attention_explorer::core::text::{fmt_e, fmt_significant};
-    for (x, d) in [
-        (2e6, 3),
-        (1234567.0, 3),
-        (-3e-11, 1),
-        (9.9999e6, 2),
-        (0.000123, 2),
-        (-4.2e300, 1),
-    ] {
-        assert_eq!(fmt_e(x, d), format!("{x:.d$e}"), "{x} to {d}");
-    }
-    assert_eq!(fmt_significant(1.110223e-16, 4), "1.110e-16");
-}

@@ -1,44 +1,33 @@
-//! The SCORM package (issue 17): the app's files are found from `index.html` as the page finds
-//! them, the manifest names one SCO and every file, the launch page opens the exercise, and the
+//! The SCORM package (issue 17): the app's files are the build's own list (build.json), the
+//! manifest names one SCO and every file, the launch page opens the exercise, and the
 //! zip reads back entry for entry.
 
 use attention_explorer::core::formats::scorm::{
-    launch_page, manifest, references, with_adapter, zip,
+    app_files, launch_page, manifest, with_adapter, zip,
 };
 
 #[test]
-fn the_app_s_files_are_followed_from_index_html_and_its_scripts() {
-    let html = r#"<script src="./boot-1.js"></script><link rel="stylesheet" href="./style-2.css"><link rel="preload" href="./app_bg.wasm" as="fetch"><a href="./other.html">"#;
+fn the_app_s_files_are_the_build_s_own_list() {
+    let list = br#"{"first": ["app-1.js", "app-1_bg.wasm", "snippets/app-3/inline0.js"],
+        "later": ["split_train_lab-2.wasm"], "worker": ["sw.js"], "teachers": ["embed-example.js"]}"#;
     assert_eq!(
-        references("index.html", html),
-        ["boot-1.js", "style-2.css", "app_bg.wasm"]
+        app_files(list).unwrap(),
+        [
+            "app-1.js",
+            "app-1_bg.wasm",
+            "snippets/app-3/inline0.js",
+            "split_train_lab-2.wasm"
+        ]
     );
-    let glue = r#"import { a } from './snippets/app-3/inline0.js'; import * as s from "./__wasm_split.js"; const imports = { "./app_bg.js": import0 }; fetch("../secret.wasm");"#;
-    assert_eq!(
-        references("app.js", glue),
-        ["__wasm_split.js", "snippets/app-3/inline0.js"]
-    );
-    // Not the site's service worker: the LMS serves the package.
-    assert_eq!(
-        references(
-            "boot-1.js",
-            r#"navigator.serviceWorker.register('./sw.js')"#
-        ),
-        Vec::<String>::new()
-    );
-    // Both sides of a choice are files; only an object's key is not.
-    assert_eq!(
-        references(
-            "a.js",
-            r#"const u = wide ? "./wide.wasm" : "./narrow.wasm";"#
-        ),
-        ["wide.wasm", "narrow.wasm"]
-    );
-    // Relative to the file's folder.
-    assert_eq!(
-        references("snippets/app-3/inline0.js", r#"import "./inline1.js""#),
-        ["snippets/app-3/inline1.js"]
-    );
+    // Not the site's service worker (the LMS serves the package), nor a way out of the folder.
+    for bad in [
+        &br#"{"first": ["sw.js"], "later": []}"#[..],
+        br#"{"first": ["../secret.wasm"], "later": []}"#,
+        br#"{"first": []}"#,
+        b"<html>",
+    ] {
+        assert!(app_files(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+    }
 }
 
 #[test]

@@ -60,14 +60,20 @@ const ON_DEMAND_BUDGET = 216_500;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
 
-/** When the page fetches a file: a chunk split off at a lazy function (www/split/) when its part
- * of the page is first needed, the service worker once the page is ready; the examples for
- * teachers and the SCORM package's adapter never (they weigh in neither budget). */
-const when = (name) => (/^(split|chunk)_.*\.wasm$/.test(name) || name === 'sw.js' ? 'later'
-  : /^(embed-example|scorm-adapter)\b/.test(name) ? 'never' : 'first');
+/** When the page fetches a file, as the build's one list says (build.json, www/manifest.mjs):
+ * before its first screen, or later (a chunk when its part of the page is first needed, the
+ * service worker once the page is ready); the teachers' files never. */
+const WHEN = { first: 'first', later: 'later', worker: 'later', teachers: 'never' };
 const NOTE = { later: '  (on demand)', never: '  (for teachers\' pages)', first: '' };
 
 function budget(dist) {
+  const manifest = JSON.parse(readFileSync(join(dist, 'build.json'), 'utf8'));
+  const listed = new Map(Object.entries(manifest).flatMap(([w, files]) => files.map((f) => [f, WHEN[w]])));
+  const when = (name) => {
+    const w = listed.get(name.replaceAll('\\', '/'));
+    if (!w) throw new Error(`${name} is not in build.json: run a build (its post-build hook writes the list)`);
+    return w;
+  };
   const total = { first: 0, later: 0, never: 0 };
   for (const name of readdirSync(dist, { recursive: true }).filter((n) => /\.(wasm|js|css)$/.test(n)).sort()) {
     const raw = readFileSync(join(dist, name));

@@ -1,5 +1,7 @@
 // Trunk's post-build hook, one script so its steps run in order: the chunks beside the app, the
-// loader out of the page (for the CSP), then the service worker's list of every file.
+// loader out of the page (for the CSP), the one list of the build's files (build.json), then the
+// service worker that keeps them.
 await import('./split/post.mjs');
 await import('./csp-loader.mjs');
+await import('./manifest.mjs');
 await import('./offline.mjs');

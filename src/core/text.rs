@@ -26,7 +26,7 @@ pub fn fmt_significant(x: f64, digits: usize) -> String {
         let decimals = (digits as f64 - 1.0 - magnitude).max(0.0) as usize;
         format!("{x:.decimals$}")
     } else {
-        fmt_e(x, digits - 1)
+        format!("{x:.*e}", digits - 1)
     }
 }
 
@@ -39,27 +39,9 @@ pub fn clip(text: &str) -> String {
     out
 }
 
-/// `x` in scientific notation with `decimals` decimals (`1.234e6`, `3.0e-11`), as `{:.3e}`
-/// writes it but through the fixed-point formatter the page has anyway (Rust's exact
-/// exponential formatter is a few KB of wasm).
-pub fn fmt_e(x: f64, decimals: usize) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return format!("{x}");
-    }
-    let mut exponent = x.abs().log10().floor() as i32;
-    let mut mantissa = format!("{:.decimals$}", x / 10f64.powi(exponent));
-    // 9.99… rounded up to 10.
-    if mantissa.trim_start_matches('-').starts_with("10") {
-        exponent += 1;
-        mantissa = format!("{:.decimals$}", x / 10f64.powi(exponent));
-    }
-    format!("{mantissa}e{exponent}")
-}
-
 /// `text` as a sentence: with one full stop at its end, whether it had one or not.
 pub fn sentence(text: &str) -> String {
-    let text = text.trim_end();
-    if text.ends_with(['.', '!', '?']) {
+    if text.ends_with('.') {
         text.to_owned()
     } else {
         format!("{text}.")

@@ -83,11 +83,14 @@ pub fn train_value(state: AppState, options: &JsValue) -> JsValue {
         let steps = field("steps").as_f64().unwrap_or(1.0);
         let most = state.model.with_untracked(max_steps);
         if !(steps.fract() == 0.0 && (0.0..=most as f64).contains(&steps)) {
-            return Err(if most < 10_000 {
-                format!("steps must be a whole number from 0 to {most} at this model's size (one call runs on the page's thread and may not freeze it; call again to train on)")
+            let why = if most < 10_000 {
+                " at this model's size (one call runs on the page's thread and may not freeze it; call again to train on)"
             } else {
-                "steps must be a whole number from 0 to 10000".into()
-            });
+                ""
+            };
+            return Err(format!(
+                "steps must be a whole number from 0 to {most}{why}"
+            ));
         }
         let lr = field("lr");
         let lr = if lr.is_undefined() {

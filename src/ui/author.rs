@@ -73,24 +73,19 @@ async fn fetch_bytes(path: &str) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-/// The SCORM 1.2 package of `draft`: the app's files as this server has them, with the
-/// adapter, a launch page and the manifest.
+/// The SCORM 1.2 package of `draft`: the app's files as this server has them (the build's own
+/// list, `build.json`: what the page fetches, first and later; not the service worker, which
+/// an LMS cannot serve), with the adapter, a launch page and the manifest.
 async fn scorm_package(query: String, fragment: String) -> Result<(Vec<u8>, usize), String> {
     let index = String::from_utf8(fetch_bytes("index.html").await?)
         .map_err(|_| "index.html is not text")?;
-    let mut queue = scorm::references("index.html", &index);
+    let list = scorm::app_files(&fetch_bytes(scorm::BUILD_LIST).await?)?;
     let mut files = vec![(
         "index.html".to_owned(),
         scorm::with_adapter(&index).into_bytes(),
     )];
-    while let Some(path) = queue.pop() {
-        if files.iter().any(|(p, _)| *p == path) {
-            continue;
-        }
+    for path in list {
         let bytes = fetch_bytes(&path).await?;
-        if path.ends_with(".js") {
-            queue.extend(scorm::references(&path, &String::from_utf8_lossy(&bytes)));
-        }
         files.push((path, bytes));
     }
     files.push((

@@ -16,6 +16,7 @@ use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};
 use crate::ui::fields::{accept, IntegerField, IntegerFieldProps};
 use crate::ui::import_torch::ImportTorchButton;
+use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::use_app;
 
@@ -282,13 +283,55 @@ fn HeadPicker() -> impl IntoView {
     }
 }
 
-/// Export the state as JSON, load one back, or copy a link that opens this exact model.
+/// Export the state as JSON, load one back, or copy a link that opens this exact model: a
+/// summary, and what it opens as code on demand (most visits never open it).
 #[component]
 fn SaveAndShare() -> impl IntoView {
     let state = use_app();
-    let text = RwSignal::new(String::new());
-    let message = RwSignal::new(None::<(bool, String)>);
-    let link = RwSignal::new(String::new());
+    let fields = SaveFields {
+        text: RwSignal::new(String::new()),
+        message: RwSignal::new(None),
+        link: RwSignal::new(String::new()),
+    };
+    provide_context(fields);
+    let opened = RwSignal::new(false);
+    view! {
+        <details class="save">
+            <summary on:click=move |_| {
+                fields.text.set(state.model.with_untracked(write_state));
+                fields.link.set(page_url("", &fragment_now(state)));
+                fields.message.set(None);
+                opened.set(true);
+            }>"Save, load or share"</summary>
+            {move || opened.get().then(|| view! { <Loaded load=save_panel what="saving and loading"/> })}
+        </details>
+    }
+}
+
+/// What the summary fills in each time it is opened, and the panel shows.
+#[derive(Clone, Copy)]
+struct SaveFields {
+    /// The state as JSON, as typed or pasted.
+    text: RwSignal<String>,
+    /// What the last load said (and whether it worked).
+    message: RwSignal<Option<(bool, String)>>,
+    /// A link to this exact model.
+    link: RwSignal<String>,
+}
+
+chunk! {
+    /// The save, load and share panel.
+    save_panel => SavePanel().into_any()
+}
+
+#[component]
+fn SavePanel() -> impl IntoView {
+    let state = use_app();
+    let SaveFields {
+        text,
+        message,
+        link,
+    } = expect_context::<SaveFields>();
     let load = move |_| match state.load_state(&text.get_untracked()) {
         Ok(()) => message.set(Some((true, "Loaded.".into()))),
         Err(e) => message.set(Some((
@@ -297,34 +340,27 @@ fn SaveAndShare() -> impl IntoView {
         ))),
     };
     view! {
-        <details class="save">
-            <summary on:click=move |_| {
-                text.set(state.model.with_untracked(write_state));
-                link.set(page_url("", &fragment_now(state)));
-                message.set(None);
-            }>"Save, load or share"</summary>
-            <label class="field wide">
-                <span>"Link to this exact model"</span>
-                <input type="text" readonly data-control="link" prop:value=move || link.get() on:focus=|ev| {
-                    use wasm_bindgen::JsCast;
-                    if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
-                        input.select();
-                    }
-                }/>
-            </label>
-            <label class="field wide">
-                <span>"State (JSON): copy it to save, or paste one and load it"</span>
-                <textarea
-                    data-control="state"
-                    rows="4"
-                    prop:value=move || text.get()
-                    on:input=move |ev| text.set(event_target_value(&ev))
-                    aria-describedby="state-message"
-                ></textarea>
-            </label>
-            <button type="button" data-action="load-state" on:click=load>"Load this state"</button>
-            {move || message.get().map(|(ok, m)| view! { <p id="state-message" class=if ok { "field-ok" } else { "field-error" } role="status">{m}</p> })}
-            <Files/>
-        </details>
+        <label class="field wide">
+            <span>"Link to this exact model"</span>
+            <input type="text" readonly data-control="link" prop:value=move || link.get() on:focus=|ev| {
+                use wasm_bindgen::JsCast;
+                if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
+                    input.select();
+                }
+            }/>
+        </label>
+        <label class="field wide">
+            <span>"State (JSON): copy it to save, or paste one and load it"</span>
+            <textarea
+                data-control="state"
+                rows="4"
+                prop:value=move || text.get()
+                on:input=move |ev| text.set(event_target_value(&ev))
+                aria-describedby="state-message"
+            ></textarea>
+        </label>
+        <button type="button" data-action="load-state" on:click=load>"Load this state"</button>
+        {move || message.get().map(|(ok, m)| view! { <p id="state-message" class=if ok { "field-ok" } else { "field-error" } role="status">{m}</p> })}
+        <Files/>
     }
 }

@@ -14,35 +14,31 @@ pub const LAUNCH: &str = "launch.html";
 /// the LMS serves.
 pub const SERVICE_WORKER: &str = "sw.js";
 
-/// The files `text` (HTML or JavaScript, at `path`) refers to as `"./name"` or `'./name'`,
-/// resolved against its folder: scripts, wasm and styles, each once.
-pub fn references(path: &str, text: &str) -> Vec<String> {
-    let folder = path.rfind('/').map_or("", |i| &path[..=i]);
-    let mut out: Vec<String> = Vec::new();
-    for quote in ['"', '\''] {
-        let opening = format!("{quote}./");
-        let mut rest = text;
-        while let Some(at) = rest.find(&opening) {
-            let before = rest[..at].trim_end().chars().last();
-            rest = &rest[at + opening.len()..];
-            let Some(end) = rest.find(quote) else { break };
-            let name = &rest[..end];
-            // `{ "./x_bg.js": import0 }` names a module of wasm-bindgen's imports, not a file
-            // (but `c ? "./a.js" : "./b.js"` names two).
-            let key =
-                matches!(before, Some('{' | ',')) && rest[end + 1..].trim_start().starts_with(':');
-            let wanted = !key
-                && name != SERVICE_WORKER
-                && [".js", ".wasm", ".css"].iter().any(|e| name.ends_with(e))
-                && !name.contains("..")
-                && !name.contains(['?', '#', ' ', '<', '>', '\\']);
-            let full = format!("{folder}{name}");
-            if wanted && !out.contains(&full) {
-                out.push(full);
+/// The build's list of its files (www/manifest.mjs writes it).
+pub const BUILD_LIST: &str = "build.json";
+
+/// The files a package holds, from the build's list (`bytes`, as served): what the page
+/// fetches, first and later; not the service worker or the teachers' files.
+pub fn app_files(bytes: &[u8]) -> Result<Vec<String>, String> {
+    let list: serde_json::Value = std::str::from_utf8(bytes)
+        .ok()
+        .and_then(|text| serde_json::from_str(text).ok())
+        .ok_or_else(|| format!("{BUILD_LIST} is not the build's list of files"))?;
+    let mut files = Vec::new();
+    for when in ["first", "later"] {
+        let names = list[when]
+            .as_array()
+            .ok_or_else(|| format!("{BUILD_LIST} has no “{when}” list"))?;
+        for name in names {
+            let name = name.as_str().unwrap_or_default();
+            // Names the build wrote: never a way out of the app's folder.
+            if name.is_empty() || name.contains("..") || name == SERVICE_WORKER {
+                return Err(format!("{BUILD_LIST} names “{name}”"));
             }
+            files.push(name.to_owned());
         }
     }
-    out
+    Ok(files)
 }
 
 /// `index.html` with the adapter loaded before the app.

@@ -13,7 +13,6 @@ use crate::core::model::limits::{within_limits, MAX_DIM, MAX_HEADS};
 use crate::core::model::positions::{seeded_table, Positions};
 use crate::core::model::tokens::Tokens;
 use crate::core::model::torch_rng::TorchRng;
-use crate::core::text::fmt_e;
 
 /// The number of rows of the embedding table the tutorial draws from (`nn.Embedding(50_000, d)`).
 pub const TUTORIAL_VOCAB_SIZE: usize = 50_000;
@@ -942,13 +941,13 @@ fn overlay(base: &DMatrix<f64>, top: &DMatrix<f64>) -> DMatrix<f64> {
 }
 
 /// Why `x` may not stand in `target`: not a number, or past the limits a saved state keeps.
-pub fn outside_limits(target: Editable, x: f64) -> String {
+fn outside_limits(target: Editable, x: f64) -> String {
     let name = match target.head() {
         Some(h) => format!("{} of head {}", target.key(), h + 1),
         None => target.key().to_string(),
     };
     if x.is_finite() {
-        format!("{name} would hold {}, past ±1e6", fmt_e(x, 3))
+        format!("{name} would hold {x:e}, past ±1e6")
     } else {
         format!("{name} would hold a number that is not finite")
     }

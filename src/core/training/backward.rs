@@ -12,7 +12,7 @@ use crate::core::forward::trace::{
 };
 use crate::core::model::positions::{rotate, rotate_backward, Positions, Rope};
 use crate::core::model::{linear_backward, Biases, Editable, Head, Model, Projection, Scale};
-use crate::core::text::{fmt, fmt_e};
+use crate::core::text::fmt;
 use crate::core::training::objective::{Goal, Objective};
 
 /// The gradient of the loss with respect to one head's projections and intermediates.
@@ -244,12 +244,15 @@ pub fn gradient_words(name: &str, (i, j): (usize, usize), x: f64, precision: usi
         return format!("{head}: raising this number a little does not change the loss, so a training step leaves it as it is.");
     }
     let way = if x > 0.0 { "raise" } else { "lower" };
-    let change = (0.01 * x).abs();
-    let mut by = fmt(change, precision + 2);
-    if by.chars().all(|c| c == '0' || c == '.') {
-        by = fmt_e(change, 1);
-    }
-    format!("{head}: raising this number by 0.01 would {way} the loss by about {by}, so a training step moves it the other way.")
+    let decimals = precision + 2;
+    let change = fmt((0.01 * x).abs(), decimals);
+    // Too small for the decimals: less than the smallest they write.
+    let by = if change.bytes().all(|c| c == b'0' || c == b'.') {
+        format!("less than {}", fmt(0.1f64.powi(decimals as i32), decimals))
+    } else {
+        format!("about {change}")
+    };
+    format!("{head}: raising this number by 0.01 would {way} the loss by {by}, so a training step moves it the other way.")
 }
 
 /// Each forward step's backward against a central difference of the step itself.

@@ -3,8 +3,7 @@
 
 use nalgebra::DMatrix;
 
-use crate::core::model::limits::within_limits;
-use crate::core::model::{outside_limits, Editable, Model};
+use crate::core::model::{Editable, Model};
 use crate::core::training::backward::{gradients, Gradients};
 use crate::core::training::objective::{Objective, Param};
 
@@ -96,40 +95,30 @@ impl Trainer {
         if !g.loss.is_finite() {
             return Err(refuse("the loss is not a finite number".into()));
         }
-        // Worked out whole, then applied: no half-taken step.
-        let mut staged = Vec::new();
+        // Taken on copies, kept only when every number stays within the limits: no
+        // half-taken step.
+        let (mut next, mut moments) = (model.clone(), self.moments.clone());
         for target in trained(model, &objective.train) {
-            let (Some(grad), Some(p)) = (g.of(target), model.matrix(target)) else {
+            let (Some(grad), Some(p)) = (g.of(target), next.matrix_mut(target)) else {
                 continue;
             };
-            let (next, moments) = match self.optimizer {
-                Optimizer::Sgd { lr } => (p - grad * lr, None),
+            match self.optimizer {
+                Optimizer::Sgd { lr } => *p -= grad * lr,
                 Optimizer::Adam { lr } => {
-                    let mut s = self
-                        .moments
-                        .iter()
-                        .find(|s| s.of == target)
-                        .cloned()
-                        .unwrap_or_else(|| Moments::new(target, grad.shape()));
-                    (s.adam(p, grad, lr), Some(s))
-                }
-            };
-            if let Some(x) = next.iter().find(|&&x| !within_limits(x)) {
-                return Err(refuse(outside_limits(target, *x)));
-            }
-            staged.push((target, next, moments));
-        }
-        for (target, next, moments) in staged {
-            if let Some(p) = model.matrix_mut(target) {
-                *p = next;
-            }
-            if let Some(s) = moments {
-                match self.moments.iter_mut().find(|m| m.of == target) {
-                    Some(m) => *m = s,
-                    None => self.moments.push(s),
+                    let k = match moments.iter().position(|s| s.of == target) {
+                        Some(k) => k,
+                        None => {
+                            moments.push(Moments::new(target, grad.shape()));
+                            moments.len() - 1
+                        }
+                    };
+                    moments[k].adam(p, grad, lr);
                 }
             }
         }
+        next.check_limits().map_err(refuse)?;
+        *model = next;
+        self.moments = moments;
         Ok(g)
     }
 }
@@ -172,8 +161,8 @@ impl Moments {
         }
     }
 
-    /// One Adam step of `p` along `grad`: the moments move, and the new `p` is returned.
-    fn adam(&mut self, p: &DMatrix<f64>, grad: &DMatrix<f64>, lr: f64) -> DMatrix<f64> {
+    /// One Adam step of `p` along `grad`: the moments move, and `p` with them.
+    fn adam(&mut self, p: &mut DMatrix<f64>, grad: &DMatrix<f64>, lr: f64) {
         const B1: f64 = 0.9;
         const B2: f64 = 0.999;
         const EPS: f64 = 1e-8;
@@ -185,11 +174,9 @@ impl Moments {
         let correction1 = 1.0 - B1.powi(self.steps);
         let correction2_sqrt = (1.0 - B2.powi(self.steps)).sqrt();
         let step_size = lr / correction1;
-        let mut next = p.clone();
-        for ((p, &m), &v) in next.iter_mut().zip(self.m.iter()).zip(self.v.iter()) {
+        for ((p, &m), &v) in p.iter_mut().zip(self.m.iter()).zip(self.v.iter()) {
             *p -= step_size * m / (v.sqrt() / correction2_sqrt + EPS);
         }
-        next
     }
 }
 

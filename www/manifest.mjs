@@ -1,0 +1,21 @@
+// Post-build step (www/post-build.mjs), after the chunks and the loader are in place: the one
+// list of the build's files, `build.json`, by when the page needs each. The service worker
+// (www/offline.mjs), the SCORM packer (ui/author.rs) and tests/size.mjs all read it.
+//   first     what the page fetches before its first screen
+//   later     the chunks, fetched when their part of the page is first needed
+//   worker    the service worker, registered once the page is ready
+//   teachers  the examples for course pages and the SCORM package's adapter: never by the page
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.env.TRUNK_STAGING_DIR;
+const when = (name) => (/^(split|chunk)_.*\.wasm$/.test(name) ? 'later'
+  : name === 'sw.js' ? 'worker'
+    : /^(embed-example|scorm-adapter)\b/.test(name) ? 'teachers' : 'first');
+const manifest = { first: [], later: [], worker: [], teachers: [] };
+for (const file of readdirSync(dir, { recursive: true }).map((f) => f.replaceAll('\\', '/')).sort()) {
+  if (/\.(wasm|js|css)$/.test(file)) manifest[when(file)].push(file);
+}
+// The service worker is written after this list (it holds it), under this name.
+if (!manifest.worker.includes('sw.js')) manifest.worker.push('sw.js');
+writeFileSync(join(dir, 'build.json'), `${JSON.stringify(manifest, null, 1)}\n`);
