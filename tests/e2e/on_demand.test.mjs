@@ -1,5 +1,5 @@
 // End-to-end: code loaded on demand (issue 21). Each lab's body, the Embed dialog, the PyTorch
-// import and script, the exercise maker, the positions step and the exercises are wasm chunks of
+// import and script, the exercise maker, the positions step, the save panel and the exercises are wasm chunks of
 // their own: the √dₖ and masking labs' come once the first screen is painted, the others' when
 // first needed. They load in a sandboxed frame and, after a first visit, offline; a chunk that
 // cannot be fetched says so where it would be, and the rest of the page works.
@@ -29,6 +29,7 @@ const PARTS = {
   split_pytorch_panel: { click: '[data-action="copy-pytorch"]', shows: 'pre[data-export="pytorch"]' },
   split_author_panel: { click: '[data-action="author"]', shows: '[data-action="author-ask"]' },
   split_positions_body: { select: ['[data-control="positions"]', 'sinusoidal'], shows: '#step-positions table[data-matrix]' },
+  split_save_panel: { click: '.save summary', shows: '[data-control="state"]' },
 };
 const EXERCISES = { split_exercise_cards: '[data-exercise]', split_exercise_engine: '[data-stat="exercises_done"]' };
 
@@ -56,7 +57,7 @@ test('the page asks for its chunks only after its first screen, and for each oth
   // Ready means their figures are there, without scrolling to them.
   assert.equal(await page.getAttribute('[data-stat="renormalized_ok"]', 'data-value'), 'true');
   assert.ok(await page.$('#lab-train h2'), 'a lab\'s frame is there from the start (the walk and the nav reach it)');
-  for (const part of ['split_train_lab', 'split_order_lab', 'split_embed_dialog', 'split_import_panel', 'split_pytorch_panel', 'split_author_panel', 'split_positions_body']) {
+  for (const part of ['split_train_lab', 'split_order_lab', 'split_embed_dialog', 'split_import_panel', 'split_pytorch_panel', 'split_author_panel', 'split_positions_body', 'split_save_panel']) {
     await use(page, part);
     assert.ok(seen.includes(part), `${part}: asked for when used (${seen})`);
   }
