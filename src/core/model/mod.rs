@@ -1,8 +1,10 @@
 //! The model a learner edits: an embedding table and one or more attention heads.
 
+mod head;
 pub mod limits;
 pub mod positions;
 pub mod presets;
+mod reshape;
 pub mod tokens;
 pub mod torch_rng;
 
@@ -10,9 +12,14 @@ use nalgebra::{DMatrix, RowDVector};
 use serde::{Deserialize, Serialize};
 
 use crate::core::model::limits::{within_limits, MAX_DIM, MAX_HEADS};
-use crate::core::model::positions::{seeded_table, Positions};
+use crate::core::model::positions::Positions;
 use crate::core::model::tokens::Tokens;
 use crate::core::model::torch_rng::TorchRng;
+
+pub use head::{
+    add_row, linear_backward, seeded_biases, seeded_output, Biases, Head, LinearGradient,
+    OutputProjection, Projection,
+};
 
 /// The number of rows of the embedding table the tutorial draws from (`nn.Embedding(50_000, d)`).
 pub const TUTORIAL_VOCAB_SIZE: usize = 50_000;
@@ -72,217 +79,6 @@ impl Scale {
             Scale::SqrtDk => "√dₖ",
             Scale::Dk => "dₖ",
             Scale::None => "1",
-        }
-    }
-}
-
-/// One attention head's projections, applied to row vectors: `queries = embedded @ w_query`
-/// (`+ b_query` when the head has biases).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Head {
-    /// d_in × d_k
-    pub w_query: DMatrix<f64>,
-    /// d_in × d_k
-    pub w_key: DMatrix<f64>,
-    /// d_in × d_v
-    pub w_value: DMatrix<f64>,
-    /// Added to each row of the projections, as `nn.Linear` and `nn.MultiheadAttention` do.
-    pub biases: Option<Biases>,
-}
-
-/// A head's three biases, each one row (1 × d_k, 1 × d_k, 1 × d_v) so that they are edited and
-/// shown like every other matrix.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Biases {
-    /// Added to every query.
-    pub b_query: DMatrix<f64>,
-    /// Added to every key.
-    pub b_key: DMatrix<f64>,
-    /// Added to every value.
-    pub b_value: DMatrix<f64>,
-}
-
-impl std::ops::Index<Projection> for Biases {
-    type Output = DMatrix<f64>;
-    fn index(&self, p: Projection) -> &DMatrix<f64> {
-        match p {
-            Projection::Query => &self.b_query,
-            Projection::Key => &self.b_key,
-            Projection::Value => &self.b_value,
-        }
-    }
-}
-
-impl std::ops::IndexMut<Projection> for Biases {
-    fn index_mut(&mut self, p: Projection) -> &mut DMatrix<f64> {
-        match p {
-            Projection::Query => &mut self.b_query,
-            Projection::Key => &mut self.b_key,
-            Projection::Value => &mut self.b_value,
-        }
-    }
-}
-
-/// The linear layer after the heads' concatenation: `output = concatenated @ w_output + b_output`
-/// (PyTorch's `out_proj`, transposed into this app's row-vector convention).
-#[derive(Clone, Debug, PartialEq)]
-pub struct OutputProjection {
-    /// (Σ d_v) × d_out
-    pub w_output: DMatrix<f64>,
-    /// 1 × d_out
-    pub b_output: Option<DMatrix<f64>>,
-}
-
-impl Head {
-    /// The width of queries and keys.
-    pub fn d_k(&self) -> usize {
-        self.w_query.ncols()
-    }
-
-    /// The width of values and of this head's context vectors.
-    pub fn d_v(&self) -> usize {
-        self.w_value.ncols()
-    }
-
-    /// Draws `w_query`, `w_key`, `w_value` in that order with `torch.rand`, as the tutorial's
-    /// `SelfAttention.__init__` does.
-    pub fn rand(rng: &mut TorchRng, d_in: usize, d_k: usize, d_v: usize) -> Head {
-        Head {
-            w_query: rng.rand(d_in, d_k),
-            w_key: rng.rand(d_in, d_k),
-            w_value: rng.rand(d_in, d_v),
-            biases: None,
-        }
-    }
-
-    /// A head without biases.
-    pub fn new(w_query: DMatrix<f64>, w_key: DMatrix<f64>, w_value: DMatrix<f64>) -> Head {
-        Head {
-            w_query,
-            w_key,
-            w_value,
-            biases: None,
-        }
-    }
-
-    /// `embedded @ W (+ b)` for one of its projections.
-    pub fn project(&self, embedded: &DMatrix<f64>, p: Projection) -> DMatrix<f64> {
-        let mut out = embedded * &self[p];
-        if let Some(b) = &self.biases {
-            add_row(&mut out, &b[p]);
-        }
-        out
-    }
-}
-
-/// Adds a 1 × c row to every row of an r × c matrix.
-pub fn add_row(m: &mut DMatrix<f64>, row: &DMatrix<f64>) {
-    for mut r in m.row_iter_mut() {
-        r += row.row(0);
-    }
-}
-
-/// The gradient through `x @ W + b` ([`Head::project`], the output projection).
-#[derive(Clone, Debug, PartialEq)]
-pub struct LinearGradient {
-    /// ∂L/∂x
-    pub x: DMatrix<f64>,
-    /// ∂L/∂W
-    pub w: DMatrix<f64>,
-    /// ∂L/∂b: each column's sum of ∂L/∂out (a 1 × c row)
-    pub b: DMatrix<f64>,
-}
-
-/// The backward of `x @ W + b` from ∂L/∂out; `x_t` is xᵀ, taken once for every projection of
-/// x (`transpose() *` rather than `tr_mul`: only the plain product goes through matrixmultiply,
-/// six times faster at 64 × 64 · 64 × 16, measured).
-pub fn linear_backward(
-    x_t: &DMatrix<f64>,
-    w: &DMatrix<f64>,
-    d_out: &DMatrix<f64>,
-) -> LinearGradient {
-    LinearGradient {
-        x: d_out * w.transpose(),
-        w: x_t * d_out,
-        b: DMatrix::from_fn(1, d_out.ncols(), |_, j| d_out.column(j).sum()),
-    }
-}
-
-/// Biases as `nn.Linear(d_in, d)` draws them, after `manual_seed(seed)`: uniform on ±1/√d_in,
-/// head after head, query, key, value (PyTorch's own layers start their biases at zero; drawn
-/// ones show what a bias does).
-pub fn seeded_biases(seed: u64, d_in: usize, heads: &[Head]) -> Vec<Biases> {
-    let mut rng = TorchRng::manual_seed(seed);
-    heads
-        .iter()
-        .map(|h| Biases {
-            b_query: rng.linear_bias(d_in, h.d_k()),
-            b_key: rng.linear_bias(d_in, h.d_k()),
-            b_value: rng.linear_bias(d_in, h.d_v()),
-        })
-        .collect()
-}
-
-/// The output projection `nn.Linear(Σ d_v, d_out)` draws after `manual_seed(seed)` (its weight,
-/// then its bias when asked), transposed into the row-vector convention.
-pub fn seeded_output(seed: u64, concatenated: usize, d_out: usize, bias: bool) -> OutputProjection {
-    let mut rng = TorchRng::manual_seed(seed);
-    let w_output = rng.linear_weight(concatenated, d_out).transpose();
-    let b_output = bias.then(|| rng.linear_bias(concatenated, d_out));
-    OutputProjection { w_output, b_output }
-}
-
-/// Which of a head's three matrices.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Projection {
-    /// W_query.
-    Query,
-    /// W_key.
-    Key,
-    /// W_value.
-    Value,
-}
-
-impl Projection {
-    /// All three, in the order the tutorial draws them.
-    pub const ALL: [Projection; 3] = [Projection::Query, Projection::Key, Projection::Value];
-
-    /// The matrix's name in the saved state and the page.
-    pub fn key(self) -> &'static str {
-        match self {
-            Projection::Query => "w_query",
-            Projection::Key => "w_key",
-            Projection::Value => "w_value",
-        }
-    }
-
-    /// How the tutorial writes its name.
-    pub fn title(self) -> &'static str {
-        match self {
-            Projection::Query => "W_query",
-            Projection::Key => "W_key",
-            Projection::Value => "W_value",
-        }
-    }
-}
-
-impl std::ops::Index<Projection> for Head {
-    type Output = DMatrix<f64>;
-    fn index(&self, p: Projection) -> &DMatrix<f64> {
-        match p {
-            Projection::Query => &self.w_query,
-            Projection::Key => &self.w_key,
-            Projection::Value => &self.w_value,
-        }
-    }
-}
-
-impl std::ops::IndexMut<Projection> for Head {
-    fn index_mut(&mut self, p: Projection) -> &mut DMatrix<f64> {
-        match p {
-            Projection::Query => &mut self.w_query,
-            Projection::Key => &mut self.w_key,
-            Projection::Value => &mut self.w_value,
         }
     }
 }
@@ -762,151 +558,6 @@ impl Model {
             }
         }
     }
-
-    /// A new sentence. A word keeps its embedding row: a word of this model its row here, a word
-    /// the page saw before (`remembered`, at this d_in) the row it had then; a word never seen
-    /// gets the row a fresh seeded model would give it at its place in the vocabulary, unless
-    /// another word already has that row: then the next row of the seeded table that no word
-    /// has. So no two words share a row by accident, and typing a sentence again gives it back.
-    pub fn with_sentence(
-        &self,
-        sentence: &str,
-        seed: u64,
-        remembered: &WordRows,
-    ) -> Result<Model, String> {
-        let vocabulary = Tokens::new(sentence).vocabulary;
-        let d_in = self.embedding.ncols();
-        let known: Vec<Option<RowDVector<f64>>> = vocabulary
-            .iter()
-            .map(|w| match self.tokens.vocabulary.binary_search(w) {
-                Ok(old) => Some(self.embedding.row(old).into_owned()),
-                Err(_) => remembered.row(w, d_in).cloned(),
-            })
-            .collect();
-        let new_words = known.iter().filter(|k| k.is_none()).count();
-        // Enough candidates for every new word past every row a word has (this model's and the
-        // remembered ones), drawn in one pass; none at all when a word was just deleted.
-        let count = (vocabulary.len() + self.embedding.nrows() + remembered.rows.len())
-            .min(TUTORIAL_VOCAB_SIZE);
-        let fresh = if new_words == 0 {
-            DMatrix::zeros(0, d_in)
-        } else {
-            let candidates: Vec<usize> = (0..count).collect();
-            TorchRng::manual_seed(seed).embedding_rows(TUTORIAL_VOCAB_SIZE, d_in, &candidates)
-        };
-        let mut picked: Vec<RowDVector<f64>> = Vec::new();
-        let taken = |c: usize, picked: &[RowDVector<f64>]| {
-            let candidate = fresh.row(c);
-            self.embedding
-                .row_iter()
-                .any(|r| same_bits(r.iter(), candidate.iter()))
-                || remembered
-                    .rows
-                    .iter()
-                    .any(|(_, r)| same_bits(r.iter(), candidate.iter()))
-                || picked.iter().any(|r| same_bits(r.iter(), candidate.iter()))
-        };
-        let rows: Vec<RowDVector<f64>> = known
-            .into_iter()
-            .enumerate()
-            .map(|(place, kept)| {
-                kept.unwrap_or_else(|| {
-                    let free = (place..count)
-                        .chain(0..place)
-                        .find(|&c| !taken(c, &picked))
-                        .unwrap_or(place.min(count - 1));
-                    let row = fresh.row(free).into_owned();
-                    picked.push(row.clone());
-                    row
-                })
-            })
-            .collect();
-        let embedding = if rows.is_empty() {
-            DMatrix::zeros(0, d_in)
-        } else {
-            DMatrix::from_rows(&rows)
-        };
-        // Positions belong to places: a learned table keeps its rows for the places that remain.
-        let positions = match &self.positions {
-            Positions::Learned(old) => {
-                let n = Tokens::new(sentence).len();
-                Positions::Learned(overlay(&seeded_table(seed, n, d_in), old))
-            }
-            other => other.clone(),
-        };
-        Model::new(
-            sentence,
-            embedding,
-            self.heads.clone(),
-            self.causal,
-            self.scale,
-        )?
-        .with_output(self.output.clone())?
-        .with_positions(positions)
-    }
-
-    /// New sizes. Numbers whose position still exists are kept; new positions are filled from a
-    /// fresh model seeded with `seed`.
-    pub fn resized(&self, dims: Dims, seed: u64) -> Result<Model, String> {
-        let fresh = Model::seeded(&self.sentence, dims, seed, self.causal, self.scale)?;
-        let embedding = overlay(&fresh.embedding, &self.embedding);
-        let heads = fresh
-            .heads
-            .iter()
-            .enumerate()
-            .map(|(h, new)| match self.heads.get(h) {
-                Some(old) => Head {
-                    w_query: overlay(&new.w_query, &old.w_query),
-                    w_key: overlay(&new.w_key, &old.w_key),
-                    w_value: overlay(&new.w_value, &old.w_value),
-                    biases: None,
-                },
-                None => new.clone(),
-            })
-            .collect();
-        let mut model = Model::new(&self.sentence, embedding, heads, self.causal, self.scale)?;
-        // What this model adds keeps its numbers where they still fit, like the weights.
-        if self.has_biases() {
-            let fresh = seeded_biases(seed, dims.d_in, &model.heads);
-            let kept = fresh
-                .into_iter()
-                .enumerate()
-                .map(|(h, mut b)| {
-                    if let Some(old) = self.heads.get(h).and_then(|o| o.biases.as_ref()) {
-                        for p in Projection::ALL {
-                            b[p] = overlay(&b[p], &old[p]);
-                        }
-                    }
-                    b
-                })
-                .collect();
-            model = model.with_biases(Some(kept))?;
-        }
-        if let Some(old) = &self.output {
-            let width = model.heads.iter().map(Head::d_v).sum();
-            // An output as wide as the embedding (nn.MultiheadAttention's) stays so.
-            let d_out = if old.w_output.ncols() == self.embedding.ncols() {
-                dims.d_in
-            } else {
-                old.w_output.ncols()
-            };
-            let mut fresh = seeded_output(seed, width, d_out, old.b_output.is_some());
-            fresh.w_output = overlay(&fresh.w_output, &old.w_output);
-            fresh.b_output = fresh
-                .b_output
-                .zip(old.b_output.as_ref())
-                .map(|(b, o)| overlay(&b, o));
-            model = model.with_output(Some(fresh))?;
-        }
-        let positions = match &self.positions {
-            Positions::Learned(old) => Positions::Learned(overlay(
-                &seeded_table(seed, self.tokens.len(), dims.d_in),
-                old,
-            )),
-            other => other.clone(),
-        };
-        model.with_positions(positions)
-    }
 }
 
 /// A bias must be one row of `width` numbers.
@@ -915,29 +566,6 @@ fn check_bias(b: &DMatrix<f64>, width: usize) -> Result<(), String> {
         return Err(format!("{} numbers, expected {width}", b.len()));
     }
     Ok(())
-}
-
-/// Whether two rows hold the same numbers bit for bit (so −0.0 and 0.0 differ, as the saved
-/// state writes them) and are as long.
-fn same_bits<'a>(
-    a: impl IntoIterator<Item = &'a f64>,
-    b: impl IntoIterator<Item = &'a f64>,
-) -> bool {
-    let (mut a, mut b) = (a.into_iter(), b.into_iter());
-    loop {
-        match (a.next(), b.next()) {
-            (None, None) => return true,
-            (Some(x), Some(y)) if x.to_bits() == y.to_bits() => {}
-            _ => return false,
-        }
-    }
-}
-
-/// `base` with the top-left block that `top` covers taken from `top`.
-fn overlay(base: &DMatrix<f64>, top: &DMatrix<f64>) -> DMatrix<f64> {
-    DMatrix::from_fn(base.nrows(), base.ncols(), |i, j| {
-        top.get((i, j)).copied().unwrap_or(base[(i, j)])
-    })
 }
 
 /// Why `x` may not stand in `target`: not a number, or past the limits a saved state keeps.

@@ -1,0 +1,243 @@
+//! The checking rule: an answer right within the decimals shown, three tries, hints from the
+//! numbers on the page, predictions, and a revealed cell worked out.
+
+use crate::core::document::numbers::{read_cell, CellText};
+use crate::core::forward::trace::Trace;
+use crate::core::model::Scale;
+use crate::core::text::fmt;
+use crate::core::views::pipeline::Matrix;
+
+use super::kinds::{word, CellRef, Exercise, TRIES};
+use super::progress::{Outcome, Progress};
+use super::result::Expected;
+
+/// The decimals the tolerance counts at most: a learner working from the page's four decimals
+/// rounds to two, and must not be marked wrong for it.
+const TOLERANCE_DECIMALS: usize = 2;
+/// The relative part of the tolerance (0.1 %).
+const RELATIVE_TOLERANCE: f64 = 1e-3;
+
+/// What checking an answer said.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Right.
+    Right,
+    /// Not yet, with a hint.
+    NotYet(String),
+    /// Wrong the last time: the cell is revealed.
+    Revealed,
+}
+
+/// Whether `answer` is `expected`: within half a unit of the last decimal shown (`decimals`,
+/// counting at most two) or 0.1 % of the value, whichever is larger.
+pub fn is_right(answer: f64, expected: f64, decimals: usize) -> bool {
+    if expected.is_infinite() {
+        return answer == expected;
+    }
+    let unit = 0.5 * 10f64.powi(-(decimals.min(TOLERANCE_DECIMALS) as i32));
+    (answer - expected).abs() <= unit.max(RELATIVE_TOLERANCE * expected.abs())
+}
+
+/// Reads a typed answer as a cell reads a number ("−∞" too, for a masked score).
+pub fn read_answer(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    if matches!(t, "−∞" | "-∞" | "-inf" | "−inf") {
+        return Ok(f64::NEG_INFINITY);
+    }
+    match read_cell(t) {
+        CellText::Number(x) => Ok(x),
+        CellText::Incomplete => Err("type a number first".into()),
+        CellText::Invalid(message) => Err(message),
+    }
+}
+
+/// Checks `text` for the ask of `cell` on `trace` (`decimals` shown) and moves `progress` on:
+/// a parse error is returned and costs no try.
+pub fn check(
+    cell: &CellRef,
+    trace: &Trace,
+    decimals: usize,
+    text: &str,
+    progress: &mut Progress,
+) -> Result<Verdict, String> {
+    if progress.done() {
+        return Err("this one is done".into());
+    }
+    let answer = read_answer(text)?;
+    let expected = cell
+        .value(trace)
+        .ok_or("the model no longer has this cell (its sentence or sizes changed)")?;
+    progress.attempts = progress.attempts.saturating_add(1);
+    progress.response = Some(text.trim().to_owned());
+    Ok(if is_right(answer, expected, decimals) {
+        progress.outcome = Outcome::Correct;
+        Verdict::Right
+    } else if progress.attempts >= TRIES {
+        progress.outcome = Outcome::Revealed;
+        Verdict::Revealed
+    } else {
+        progress.outcome = Outcome::Incorrect;
+        Verdict::NotYet(hint(cell, trace, decimals))
+    })
+}
+
+/// A hint that helps without telling: the formula, and the numbers from visible cells that go
+/// into it (a dot product's factors, not their sum).
+pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
+    let p = decimals.max(2);
+    let n = |x: f64| fmt(x, p);
+    let (h, i, j) = (cell.head.unwrap_or(0), cell.row, cell.col);
+    let word = |i: usize| word(trace, i);
+    let head = trace.heads.get(h);
+    let row_of = |m: &nalgebra::DMatrix<f64>, r: usize| -> Vec<String> {
+        m.row(r).iter().map(|&x| n(x)).collect()
+    };
+    match cell.matrix {
+        Matrix::Scores => match trace.score_terms(h, i, j) {
+            Some(t) => {
+                let factors: Vec<String> = t
+                    .terms
+                    .iter()
+                    .map(|(q, k)| format!("{} × {}", n(*q), n(*k)))
+                    .collect();
+                format!(
+                    "A score is the dot product of the query row of “{}” and the key row of “{}”: multiply them component by component and add: {}.",
+                    word(i),
+                    word(j),
+                    factors.join(" + ")
+                )
+            }
+            None => String::new(),
+        },
+        Matrix::ScaledScores => match (head, trace.scale()) {
+            (None, _) => String::new(),
+            (Some(_), Scale::None) => format!(
+                "With no scaling the scores pass through unchanged: look for the score of {} → {} in step “Scores”.",
+                word(i),
+                word(j)
+            ),
+            (Some(t), scale) => format!(
+                "Divide the score of {} → {} ({}) by {} (the scaling chosen; dₖ = {}).",
+                word(i),
+                word(j),
+                n(t.scores[(i, j)]),
+                scale.symbol(),
+                t.keys.ncols()
+            ),
+        },
+        Matrix::MaskedScores => "Under the mask a key after its query becomes −∞; any other cell keeps its scaled score.".into(),
+        Matrix::Weights => match head {
+            Some(t) => format!(
+                "Softmax of the row: exp of this cell's masked score divided by the sum of exp over the row. The row of “{}” is [{}].",
+                word(i),
+                row_of(&t.masked_scores, i).join(", ")
+            ),
+            None => String::new(),
+        },
+        Matrix::Queries | Matrix::Keys | Matrix::Values => {
+            let x = trace.positioned.as_ref().unwrap_or(&trace.embedded);
+            let w = match cell.matrix {
+                Matrix::Queries => "W_query",
+                Matrix::Keys => "W_key",
+                _ => "W_value",
+            };
+            format!(
+                "Multiply the row of “{}” ([{}]) by column {j} of {w} and add the products (then the bias, if there is one).",
+                word(i),
+                row_of(x, i).join(", ")
+            )
+        }
+        Matrix::Context => match head {
+            Some(t) => {
+                let terms: Vec<String> = (0..t.values.nrows())
+                    .map(|k| format!("{} × {}", n(t.weights[(i, k)]), n(t.values[(k, j)])))
+                    .collect();
+                format!(
+                    "A context vector is the weights' sum of the value rows: for column {j}, {}.",
+                    terms.join(" + ")
+                )
+            }
+            None => String::new(),
+        },
+        _ => format!(
+            "See how step “{}” computes {}: the numbers it uses are on the page.",
+            cell.matrix.step().key(),
+            cell.matrix.title()
+        ),
+    }
+}
+
+/// Records the prediction that `choice` gets the largest weight in `row` of `head`; the
+/// verdict is whether it does.
+pub fn predict(
+    head: usize,
+    row: usize,
+    trace: &Trace,
+    choice: usize,
+    progress: &mut Progress,
+) -> Result<bool, String> {
+    if progress.attempts > 0 {
+        return Err("this prediction is made".into());
+    }
+    let best = largest(trace, head, row)
+        .ok_or("the model no longer has this row (its sentence or heads changed)")?;
+    if choice >= trace.tokens.words.len() {
+        return Err(format!(
+            "choose a word from 0 to {}",
+            trace.tokens.words.len() - 1
+        ));
+    }
+    // Equal weights (as a row that sees one word): either word of the largest is right.
+    let w = &trace.heads[head].weights;
+    let right = w[(row, choice)] >= w[(row, best)];
+    progress.attempts = 1;
+    progress.response = Some(trace.tokens.words[choice].clone());
+    progress.outcome = if right {
+        Outcome::Correct
+    } else {
+        Outcome::Incorrect
+    };
+    Ok(right)
+}
+
+/// The key a row of weights gives the most weight: the first of tied keys, as every view names
+/// it ([`crate::core::teaching::labs::largest`]).
+pub fn largest(trace: &Trace, head: usize, row: usize) -> Option<usize> {
+    let weights = &trace.heads.get(head)?.weights;
+    (row < weights.nrows())
+        .then(|| crate::core::teaching::labs::largest(weights.row(row).iter().copied()))?
+        .map(|(k, _)| k)
+}
+
+impl Exercise {
+    /// Its answer now: a cell's value (a goal's now), or the word a row attends to most.
+    pub fn expected(&self, trace: &Trace) -> Option<Expected> {
+        match self {
+            Exercise::Ask(cell) | Exercise::Goal(cell, _) => {
+                cell.value(trace).map(Expected::Number)
+            }
+            Exercise::Predict { head, row } => {
+                largest(trace, *head, *row).map(|k| Expected::Word(word(trace, k)))
+            }
+        }
+    }
+}
+
+/// An asked cell worked out, once revealed: a score's products and sum, a context row's
+/// weighted sum (the page's own breakdowns), else the cell and its value.
+pub fn worked(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
+    let value = cell
+        .value(trace)
+        .map(|v| fmt(v, decimals))
+        .unwrap_or_default();
+    match (cell.matrix, cell.head) {
+        (Matrix::Scores, Some(h)) => trace
+            .score_terms(h, cell.row, cell.col)
+            .map_or(value, |t| t.describe(decimals)),
+        (Matrix::Context, Some(h)) => trace.context_terms(h, cell.row).map_or_else(
+            || value.clone(),
+            |t| format!("{}; column {}: {value}", t.describe(decimals), cell.col),
+        ),
+        _ => format!("{}: {value}", cell.describe(trace)),
+    }
+}

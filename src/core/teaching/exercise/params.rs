@@ -1,0 +1,253 @@
+//! A link's exercises (`ask=`, `predict=`, `goal=`, `lock=`): read and checked against the
+//! model, with a message for each entry it cannot take, and written back.
+
+use crate::core::forward::softmax::is_future;
+use crate::core::forward::trace::Trace;
+use crate::core::model::{Editable, Model};
+use crate::core::views::pipeline::{Axes, Matrix};
+
+use super::kinds::{Bound, CellRef, Exercise, Kind};
+
+/// What a refused cell's message suggests instead.
+const COMPUTED: &str = "use one the page computes, as queries, scores, weights, context";
+/// Why a cell above the diagonal under the causal mask is refused.
+const MASKED: &str =
+    "the cell is masked (its key comes after its query): use one on or below the diagonal";
+/// Most exercises of each kind a link may hold.
+const MAX_EACH: usize = 16;
+
+/// The exercises of a link and what they lock.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Exercises {
+    /// In the order read (the link's, or the order made).
+    pub list: Vec<Exercise>,
+    /// The matrices the learner may not edit, by their names (`w_value`: every head's).
+    pub locks: Vec<&'static str>,
+}
+
+/// The names `lock=` takes: the kinds of editable matrices.
+pub fn lockable() -> impl Iterator<Item = &'static str> {
+    Editable::EVERY.into_iter().map(Editable::key)
+}
+
+impl Exercises {
+    /// Whether the link asks nothing.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty() && self.locks.is_empty()
+    }
+
+    /// The exercises of one kind.
+    pub fn of(&self, kind: Kind) -> impl Iterator<Item = &Exercise> {
+        self.list.iter().filter(move |e| e.kind() == kind)
+    }
+
+    /// Replaces the exercises of `kind` by those of `text` (`;`-separated), checked against
+    /// `model`; the error names the entry and what is allowed.
+    pub fn read(&mut self, kind: Kind, text: &str, model: &Model) -> Result<(), String> {
+        let trace = Trace::of(model);
+        let read: Vec<Exercise> = text
+            .split(';')
+            .filter(|e| !e.trim().is_empty())
+            .take(MAX_EACH)
+            .map(|entry| read_one(kind, entry.trim(), &trace, model.causal))
+            .collect::<Result<_, _>>()?;
+        self.list.retain(|e| e.kind() != kind);
+        self.list.extend(read);
+        Ok(())
+    }
+
+    /// Adds one exercise of `kind` written as the link writes it (`scores.0:6,1`), checked
+    /// against `model` as a link's is; one already there is not added twice.
+    pub fn add(&mut self, kind: Kind, entry: &str, model: &Model) -> Result<(), String> {
+        let exercise = read_one(kind, entry, &Trace::of(model), model.causal)?;
+        if !self.list.contains(&exercise) {
+            self.list.push(exercise);
+        }
+        Ok(())
+    }
+
+    /// `ask=`, `predict=` or `goal=` as [`Exercises::read`] reads it; `None` without any.
+    pub fn write(&self, kind: Kind) -> Option<String> {
+        let each: Vec<String> = self.of(kind).map(Exercise::id).collect();
+        (!each.is_empty()).then(|| each.join(";"))
+    }
+
+    /// Reads `lock=embedding,w_value`; refused when it would leave `model` nothing to edit.
+    pub fn read_locks(&mut self, text: &str, model: &Model) -> Result<(), String> {
+        let mut locks = Vec::new();
+        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            let key = lockable().find(|k| *k == name).ok_or_else(|| {
+                format!(
+                    "“{}” is not a matrix the learner edits (use {})",
+                    crate::core::text::clip(name),
+                    lockable().collect::<Vec<_>>().join(", ")
+                )
+            })?;
+            if !locks.contains(&key) {
+                locks.push(key);
+            }
+        }
+        let free = Editable::EVERY
+            .into_iter()
+            .any(|e| model.matrix(e).is_some() && !locks.contains(&e.key()));
+        if !free {
+            return Err(
+                "it locks every matrix of the model: leave one free (as lock=embedding,w_value)"
+                    .into(),
+            );
+        }
+        self.locks = lockable().filter(|k| locks.contains(k)).collect();
+        Ok(())
+    }
+
+    /// `lock=`, in [`Editable::EVERY`]'s order; `None` when nothing is locked.
+    pub fn write_locks(&self) -> Option<String> {
+        (!self.locks.is_empty()).then(|| self.locks.join(","))
+    }
+
+    /// Whether the matrix called `key` is locked.
+    pub fn locked(&self, key: &str) -> bool {
+        self.locks.contains(&key)
+    }
+
+    /// Whether a head's row of weights is hidden until predicted (while `open`).
+    pub fn predicts(&self, head: usize, row: usize) -> bool {
+        self.list.contains(&Exercise::Predict { head, row })
+    }
+}
+
+fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exercise, String> {
+    let clipped = crate::core::text::clip(entry);
+    match kind {
+        Kind::Ask => {
+            let cell = read_cell_ref(entry, trace)?;
+            if causal
+                && cell.matrix.greys_future()
+                && cell.matrix != Matrix::Weights
+                && is_future(cell.row, cell.col)
+            {
+                return Err(format!("{clipped}: {MASKED}"));
+            }
+            Ok(Exercise::Ask(cell))
+        }
+        Kind::Predict => {
+            let bad = || format!("“{clipped}” is not weights[.HEAD]:ROW (as weights.0:6)");
+            let (matrix, row) = entry.split_once(':').ok_or_else(bad)?;
+            let (name, head) = head_of(matrix).ok_or_else(bad)?;
+            if name != "weights" {
+                return Err(bad());
+            }
+            let row: usize = row.trim().parse().map_err(|_| bad())?;
+            let weights = Matrix::Weights
+                .in_trace(trace, head)
+                .ok_or_else(|| format!("{clipped}: the model has no head {head}"))?;
+            if row >= weights.nrows() {
+                return Err(format!(
+                    "{clipped}: use a row from 0 to {}",
+                    weights.nrows().saturating_sub(1)
+                ));
+            }
+            if causal && row == 0 {
+                return Err(format!(
+                    "{clipped}: under the causal mask the first word sees only itself; predict a later row"
+                ));
+            }
+            Ok(Exercise::Predict { head, row })
+        }
+        Kind::Goal => {
+            let (cell, bound) = match (entry.split_once(">="), entry.split_once("<=")) {
+                (Some((c, x)), None) => (c, x.trim().parse().map(Bound::AtLeast)),
+                (None, Some((c, x))) => (c, x.trim().parse().map(Bound::AtMost)),
+                _ => {
+                    return Err(format!(
+                        "“{clipped}” is not MATRIX[.HEAD]:ROW,COL>=X or <=X (as weights.0:6,4>=0.5)"
+                    ))
+                }
+            };
+            let bound = bound
+                .ok()
+                .filter(|b| match b {
+                    Bound::AtLeast(x) | Bound::AtMost(x) => x.is_finite(),
+                })
+                .ok_or_else(|| format!("{clipped}: the bound is not a number"))?;
+            let cell = read_cell_ref(cell.trim(), trace)?;
+            if cell.matrix.axes() == Axes::QueryByKey && causal && is_future(cell.row, cell.col) {
+                return Err(format!("{clipped}: {MASKED}"));
+            }
+            let impossible = cell.matrix.heat() == crate::core::views::heatmap::Heat::Unit
+                && match bound {
+                    Bound::AtLeast(x) => x > 1.0,
+                    Bound::AtMost(x) => x < 0.0,
+                };
+            if impossible {
+                return Err(format!(
+                    "{clipped}: a weight is between 0 and 1, so this bound cannot be met"
+                ));
+            }
+            if cell.value(trace).is_some_and(|v| bound.met(v)) {
+                return Err(format!(
+                    "{clipped}: the model meets it already, so there is nothing to reach"
+                ));
+            }
+            Ok(Exercise::Goal(cell, bound))
+        }
+    }
+}
+
+/// `scores.1` → (scores, 1); `scores` → (scores, 0).
+fn head_of(text: &str) -> Option<(&str, usize)> {
+    match text.split_once('.') {
+        Some((name, h)) => Some((name, h.trim().parse().ok()?)),
+        None => Some((text, 0)),
+    }
+}
+
+/// `MATRIX[.HEAD]:ROW,COL` of a computed matrix that `trace` has.
+fn read_cell_ref(entry: &str, trace: &Trace) -> Result<CellRef, String> {
+    let clipped = crate::core::text::clip(entry);
+    let bad = || format!("“{clipped}” is not MATRIX[.HEAD]:ROW,COL (as scores.0:6,1)");
+    let (matrix, at) = entry.split_once(':').ok_or_else(bad)?;
+    let (name, head) = head_of(matrix.trim()).ok_or_else(bad)?;
+    let (row, col) = at.split_once(',').ok_or_else(bad)?;
+    let (row, col): (usize, usize) = (
+        row.trim().parse().map_err(|_| bad())?,
+        col.trim().parse().map_err(|_| bad())?,
+    );
+    let matrix = Matrix::named(name).ok_or_else(|| {
+        format!(
+            "{clipped}: there is no matrix “{}” ({COMPUTED})",
+            crate::core::text::clip(name)
+        )
+    })?;
+    if matrix.editable(0).is_some() {
+        return Err(format!(
+            "{clipped}: {} is a number the learner sets, not one to compute ({COMPUTED})",
+            matrix.key()
+        ));
+    }
+    let head = matrix.pick().map(|_| head);
+    if let Some(h) = head {
+        if h >= trace.heads.len() {
+            return Err(format!(
+                "{clipped}: use a head from 0 to {}",
+                trace.heads.len() - 1
+            ));
+        }
+    }
+    let m = matrix
+        .in_trace(trace, head.unwrap_or(0))
+        .ok_or_else(|| format!("{clipped}: this model does not compute {}", matrix.key()))?;
+    if row >= m.nrows() || col >= m.ncols() {
+        return Err(format!(
+            "{clipped}: the cell is outside the {} × {} matrix",
+            m.nrows(),
+            m.ncols()
+        ));
+    }
+    Ok(CellRef {
+        matrix,
+        head,
+        row,
+        col,
+    })
+}
