@@ -413,7 +413,7 @@ fn a_step_past_the_limits_is_refused_and_changes_nothing() {
         )
         .unwrap_err();
     assert!(
-        e.contains("w_key of head 1 would hold 2e6, past ±1e6"),
+        e.contains("w_key of head 1 would hold about 2e6, past ±1e6"),
         "{e}"
     );
     assert_eq!(doc.model, model);
@@ -464,4 +464,20 @@ fn one_call_trains_at_most_a_couple_of_seconds_of_steps() {
     // The limits: 44 ms a step natively, about twice that in wasm.
     assert_eq!(at(64, 16, 128, 128), 22);
     assert_eq!(at(64, 8, 64, 16), 204);
+}
+
+#[test]
+fn a_number_past_the_limits_is_named_in_four_figures() {
+    let model = dog();
+    let mut wild = model.clone();
+    wild.set(Editable::Embedding, 1, 0, -9.791479891976453e12);
+    assert_eq!(
+        wild.check_limits().unwrap_err(),
+        "embedding would hold about -9.791e12, past ±1e6"
+    );
+    wild.set(Editable::Embedding, 1, 0, f64::NAN);
+    assert_eq!(
+        wild.check_limits().unwrap_err(),
+        "embedding would hold a number that is not finite"
+    );
 }

@@ -192,8 +192,12 @@ fn PositionsField() -> impl IntoView {
 #[component]
 fn EditBar(level: Level) -> impl IntoView {
     let state = use_app();
-    // Why Reset changed nothing (an exercise's lock); gone with the next Reset.
+    // Why Reset changed nothing (an exercise's lock); gone with the next change of the model.
     let refused = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        state.model.track();
+        refused.set(None);
+    });
     view! {
         <div class="edit-bar" role="group" aria-label="Edit and follow">
             <div class="field buttons">

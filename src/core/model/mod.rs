@@ -575,7 +575,11 @@ fn outside_limits(target: Editable, x: f64) -> String {
         None => target.key().to_string(),
     };
     if x.is_finite() {
-        format!("{name} would hold {x:e}, past ±1e6")
+        // Four figures of the shortest form (Rust's rounding exponent formatter is 3 KB of wasm).
+        let shortest = format!("{x:e}");
+        let (mantissa, exponent) = shortest.split_once('e').unwrap_or((&shortest, "0"));
+        let figures = &mantissa[..mantissa.len().min(5 + usize::from(x < 0.0))];
+        format!("{name} would hold about {figures}e{exponent}, past ±1e6")
     } else {
         format!("{name} would hold a number that is not finite")
     }
