@@ -202,3 +202,24 @@ fn loss_curves_share_one_log_scale() {
         &paths[0][paths[0].len() - 20..]
     );
 }
+
+#[test]
+fn a_race_whose_steps_are_refused_says_so_in_words_of_finite_numbers() {
+    let model = dog();
+    let objective = attention_explorer::core::training::Objective::from_value(
+        &serde_json::json!({"attend": [{"head": 0, "query": 6, "key": 4}]}),
+        &model,
+    )
+    .unwrap();
+    let lanes = race(&model, &objective, Optimizer::Sgd { lr: 1e9 }, 3);
+    assert!(lanes.iter().all(|l| l.refused.is_some()), "{lanes:?}");
+    let words = race_words(&lanes, &model, &objective).join(" ");
+    assert!(
+        words.contains("With ÷√dₖ a step was not taken ("),
+        "{words}"
+    );
+    assert!(
+        !words.contains("NaN") && !words.contains("inf") && !words.contains("went further"),
+        "{words}"
+    );
+}

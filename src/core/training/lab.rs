@@ -369,23 +369,38 @@ pub fn race_words(lanes: &[Lane], model: &Model, objective: &Objective) -> Vec<S
             short(*l.losses.last().unwrap_or(&f64::NAN))
         )
     };
-    if none.grad_w_query < 1e-6 * sqrt.grad_w_query.max(dk.grad_w_query) {
-        words.push(format!(
-            "Without scaling the softmax is saturated (one weight per row is 1, the rest 0): the gradient that reaches W_query is {} against {} with ÷√dₖ and {} with ÷dₖ, so W_query and W_key do not learn (loss {}).",
-            short(none.grad_w_query), short(sqrt.grad_w_query), short(dk.grad_w_query), fell(none)
-        ));
-    } else if matches!(objective.goal, Goal::Attend(_)) {
-        words.push(format!(
-            "Without scaling it learns too (loss {}): with an attention target the gradient at the scores is the weights minus the target, which does not vanish when the softmax saturates. The √dₖ argument is about a loss further on, such as an output to match: try the race example.",
-            fell(none)
-        ));
-    } else {
-        words.push(format!(
-            "Without scaling W_query still gets a gradient of {} (loss {}): at this start its softmax is not saturated.",
-            short(none.grad_w_query), fell(none)
-        ));
+    // Each lane's first gradient, unless its first step was refused.
+    if lanes.iter().all(|l| l.grad_w_query.is_finite()) {
+        if none.grad_w_query < 1e-6 * sqrt.grad_w_query.max(dk.grad_w_query) {
+            words.push(format!(
+                "Without scaling the softmax is saturated (one weight per row is 1, the rest 0): the gradient that reaches W_query is {} against {} with ÷√dₖ and {} with ÷dₖ, so W_query and W_key do not learn (loss {}).",
+                short(none.grad_w_query), short(sqrt.grad_w_query), short(dk.grad_w_query), fell(none)
+            ));
+        } else if matches!(objective.goal, Goal::Attend(_)) {
+            words.push(format!(
+                "Without scaling it learns too (loss {}): with an attention target the gradient at the scores is the weights minus the target, which does not vanish when the softmax saturates. The √dₖ argument is about a loss further on, such as an output to match: try the race example.",
+                fell(none)
+            ));
+        } else {
+            words.push(format!(
+                "Without scaling W_query still gets a gradient of {} (loss {}): at this start its softmax is not saturated.",
+                short(none.grad_w_query), fell(none)
+            ));
+        }
+    }
+    // A lane whose step was refused stopped where it was: say so, and compare only the others.
+    for lane in lanes {
+        if let Some(reason) = &lane.refused {
+            words.push(format!(
+                "With {} a step was not taken ({reason}): its curve stops there; a lower learning rate goes on.",
+                lane.scale.label()
+            ));
+        }
     }
     let (a, b) = (sqrt.progress(), dk.progress());
+    if !(a.is_finite() && b.is_finite()) || sqrt.refused.is_some() || dk.refused.is_some() {
+        return words;
+    }
     words.push(if (a - b).abs() <= 0.1 * a.max(b) {
         format!(
             "÷√dₖ ({}) and ÷dₖ ({}) went about as far.",
