@@ -15,7 +15,6 @@ use crate::core::forward::trace::Trace;
 use crate::core::model::presets::DEFAULT_SEED;
 use crate::core::model::presets::{followed_by_default, matching, preset_named};
 use crate::core::model::{Editable, Model};
-use crate::core::teaching::sqrt_dk;
 use crate::core::training::lab::Setup;
 use crate::core::training::{gradients, Gradients, Objective};
 use crate::core::views::heatmap::{Face, Palette};
@@ -131,12 +130,6 @@ pub struct AppState {
     // The walk and the labs.
     /// The guided walk's place in [`stops`], while it runs, as last set.
     pub walk: RwSignal<Option<usize>>,
-    /// The √dₖ lab's dₖ and seed.
-    pub lab_dk: RwSignal<usize>,
-    /// The √dₖ lab's seed.
-    pub lab_seed: RwSignal<u32>,
-    /// The masking lab's factor, as its power of ten.
-    pub lab_exponent: RwSignal<u32>,
 
     // Derived.
     /// Every intermediate; after an edit only the heads it touched are recomputed.
@@ -241,9 +234,6 @@ impl AppState {
             },
             detail: RwSignal::new(None),
             walk,
-            lab_dk: RwSignal::new(sqrt_dk::DK_DEFAULT),
-            lab_seed: RwSignal::new(sqrt_dk::SEED_DEFAULT),
-            lab_exponent: RwSignal::new(0),
             trace,
             causal: Memo::new(move |_| model.with(|m| m.causal)),
             words,

@@ -26,11 +26,16 @@ pub const TEXT: LabText = LabText {
     hint: "Raise the magnitude step by step until renormalising breaks (cells marked in red), while −∞ stays exact.",
 };
 
+/// The lab's factor, as its power of ten: kept by the page (`labs::render` provides it), so
+/// that it stays while the lab's body leaves and comes back with its step.
+#[derive(Clone, Copy)]
+pub struct Exponent(pub RwSignal<u32>);
+
 /// The lab's body (its frame, `LabSection`, is the page's: it shows while this loads).
 #[component]
 pub fn MaskLab() -> impl IntoView {
     let state = use_app();
-    let exponent = state.lab_exponent;
+    let exponent = use_context::<Exponent>().map_or_else(|| RwSignal::new(0), |e| e.0);
     // The whole lab's body: a lab partly in view is in view.
     let body = NodeRef::<Div>::new();
     let seen = in_view(body);

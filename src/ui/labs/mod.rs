@@ -30,6 +30,12 @@ pub fn text(lab: Lab) -> &'static LabText {
 /// The lab's frame, drawn at once, around its body, which is a wasm chunk of its own: the √dₖ
 /// and masking labs' come once the page has painted, the others' when they come near.
 pub fn render(lab: Lab) -> AnyView {
+    // The labs' settings outlive their bodies (a hidden step takes its lab's body away).
+    match lab {
+        Lab::SqrtDk => provide_context(sqrt_dk::Setting::default()),
+        Lab::Mask => provide_context(mask::Exponent(RwSignal::new(0))),
+        Lab::Train | Lab::Order => {}
+    }
     let (load, soon): (fn() -> Loading, bool) = match lab {
         Lab::SqrtDk => (sqrt_dk_lab, true),
         Lab::Mask => (mask_lab, true),

@@ -8,13 +8,12 @@ use leptos::prelude::*;
 
 use crate::core::model::Scale;
 use crate::core::teaching::sqrt_dk::{
-    dk_at, log_fraction, plot_dks, slider_position, theory_variance, RowStats, Sample, DK_MAX,
-    DK_MIN, PAIRS, ROWS, ROW_LEN,
+    dk_at, log_fraction, plot_dks, slider_position, theory_variance, RowStats, Sample, DK_DEFAULT,
+    DK_MAX, DK_MIN, PAIRS, ROWS, ROW_LEN, SEED_DEFAULT,
 };
 use crate::ui::fields::{accept, IntegerField};
 use crate::ui::in_view::near;
 use crate::ui::labs::frame::{LabText, RangeField, Stat};
-use crate::ui::state::use_app;
 
 /// The three choices in the order the lab lists them, with their theory.
 const CHOICES: [(Scale, &str); 3] = [
@@ -38,11 +37,29 @@ pub const TEXT: LabText = LabText {
     hint: "Drag dₖ up to 1024: unscaled, the variance grows like dₖ and the largest weight heads for 1 while the gradient dies; ÷dₖ flattens every row; ÷√dₖ stays put.",
 };
 
+/// What the learner set in the lab: kept by the page (`labs::render` provides it), so that it
+/// stays while the lab's body leaves and comes back with its step.
+#[derive(Clone, Copy)]
+pub struct Setting {
+    /// dₖ.
+    pub dk: RwSignal<usize>,
+    /// The sample's seed.
+    pub seed: RwSignal<u32>,
+}
+
+impl Default for Setting {
+    fn default() -> Self {
+        Setting {
+            dk: RwSignal::new(DK_DEFAULT),
+            seed: RwSignal::new(SEED_DEFAULT),
+        }
+    }
+}
+
 /// The lab's body (its frame, `LabSection`, is the page's: it shows while this loads).
 #[component]
 pub fn SqrtDkLab() -> impl IntoView {
-    let state = use_app();
-    let dk = state.lab_dk;
+    let Setting { dk, seed: lab_seed } = use_context().unwrap_or_default();
     let sample = RwSignal::new(None::<Sample>);
     let explain = NodeRef::<P>::new();
     let seen = near(explain, "200% 0px");
@@ -53,7 +70,7 @@ pub fn SqrtDkLab() -> impl IntoView {
         if !seen.get() {
             return;
         }
-        let seed = state.lab_seed.get();
+        let seed = lab_seed.get();
         set_timeout(
             // The lab may have left the page (its step hidden) before the timer fires.
             move || {
@@ -61,7 +78,7 @@ pub fn SqrtDkLab() -> impl IntoView {
                 else {
                     return;
                 };
-                if state.lab_seed.get_untracked() == seed && drawn != Some(seed) {
+                if lab_seed.get_untracked() == seed && drawn != Some(seed) {
                     sample.try_set(Some(Sample::draw(seed)));
                 }
             },
@@ -114,14 +131,14 @@ pub fn SqrtDkLab() -> impl IntoView {
                     control="lab_seed"
                     min=0
                     max=u32::MAX.into()
-                    value=Signal::derive(move || state.lab_seed.get().into())
-                    on_change=accept(move |v| state.lab_seed.set(v as u32))
+                    value=Signal::derive(move || lab_seed.get().into())
+                    on_change=accept(move |v| lab_seed.set(v as u32))
                 />
             </div>
             <p class="note">
                 {move || format!(
                     "Sample (seed {}): {PAIRS} pairs of random q and k with {DK_MAX} components each; at dₖ = {} each pair gives {} dot products of disjoint slices, {} in all. The softmax figures average {ROWS} rows of {ROW_LEN} scores (uniform would be a largest weight of 1/{ROW_LEN} = {} and an entropy of ln {ROW_LEN} = {}).",
-                    state.lab_seed.get(),
+                    lab_seed.get(),
                     dk.get(),
                     size() / PAIRS,
                     size(),
