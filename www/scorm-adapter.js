@@ -1,4 +1,4 @@
-// SCORM 1.2 adapter, shipped in the SCORM package the exercise maker writes (src/core/scorm.rs).
+// SCORM 1.2 adapter, shipped in the SCORM package the exercise maker writes (src/core/formats/scorm.rs).
 // It finds the LMS's API object as the SCORM 1.2 runtime says (this window's parents, then the
 // opener's), starts the session, reports each exercise result the page posts (score 0-100,
 // passed when every exercise is right, else incomplete), and finishes when the page closes.

@@ -1,5 +1,5 @@
-//! A SCORM 1.2 package of the page with an exercise: the app's own files (found by following
-//! the `./…` references from `index.html`), its `index.html` with the adapter that reports to the
+//! A SCORM 1.2 package of the page with an exercise: the app's own files (the build's list,
+//! `build.json`: what the page fetches), its `index.html` with the adapter that reports to the
 //! LMS, a launch page opening the exercise's link, and `imsmanifest.xml` naming one SCO. Entries
 //! are stored, not compressed: the wasm is compressed already, and an LMS unzips it once.
 
