@@ -489,3 +489,46 @@ fn a_question_on_a_word_the_sentence_lost_says_so() {
         "Compute scores Q·Kᵀ, head 0, word 6 → dog by hand, and type it in its cell."
     );
 }
+
+#[test]
+fn what_an_open_exercise_hides_is_core_s_rule() {
+    use attention_explorer::core::teaching::exercise::Cover;
+    let model = dog();
+    let mut exercises = Exercises::default();
+    exercises
+        .read(Kind::Ask, "scaled_scores.0:6,1;context.0:6,0", &model)
+        .unwrap();
+    exercises
+        .read(Kind::Predict, "weights.0:5", &model)
+        .unwrap();
+    let mut progress = vec![Progress::default(); exercises.list.len()];
+    let cover = |p: &[Progress], m, head| exercises.cover(p, m, head);
+    // The asked cell is an answer field; its twin hides the same cell.
+    assert_eq!(
+        cover(&progress, Matrix::ScaledScores, Some(0)).answers,
+        [(6, 1, 0)]
+    );
+    assert_eq!(
+        cover(&progress, Matrix::MaskedScores, Some(0)).cells,
+        [(6, 1)]
+    );
+    // An asked context row is a block of the concatenation's and the output's row.
+    assert_eq!(cover(&progress, Matrix::Output, None).rows, [6]);
+    // A predicted row, in every matrix that gives it away.
+    for m in [
+        Matrix::Weights,
+        Matrix::MaskedWeightsSimple,
+        Matrix::MaskedWeightsRenormalized,
+    ] {
+        assert_eq!(cover(&progress, m, Some(0)).rows, [5], "{m:?}");
+    }
+    assert_eq!(cover(&progress, Matrix::Scores, Some(0)), Cover::default());
+    assert!(exercises.hides_row(&progress, 0, 5) && !exercises.hides_row(&progress, 0, 4));
+    assert!(exercises.predicting(&progress));
+    // Answered or predicted: shown.
+    progress[2].attempts = 1;
+    progress[0].outcome = Outcome::Correct;
+    assert!(!exercises.predicting(&progress));
+    assert!(cover(&progress, Matrix::Weights, Some(0)).is_empty());
+    assert!(cover(&progress, Matrix::MaskedScores, Some(0)).is_empty());
+}

@@ -7,44 +7,12 @@ use leptos::prelude::*;
 
 use crate::core::forward::trace::Trace;
 use crate::core::teaching::exercise::{
-    self, twins, CellRef, Exercise, Exercises, Kind, Outcome, Progress, Verdict, PREDICTED,
+    self, CellRef, Cover, Exercise, Exercises, Kind, Outcome, Progress, Verdict,
 };
 use crate::core::views::pipeline::Matrix;
 
 pub mod cards;
 pub mod engine;
-
-/// What a matrix view hides while an exercise is open: cells with an answer field (by row,
-/// column and exercise) and rows hidden until predicted.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Cover {
-    /// (row, column, exercise index) of each open answer.
-    pub answers: Vec<(usize, usize, usize)>,
-    /// Rows hidden until a prediction (or an answer within them).
-    pub rows: Vec<usize>,
-    /// Cells that show an asked number under another name, hidden until it is answered.
-    pub cells: Vec<(usize, usize)>,
-}
-
-impl Cover {
-    /// Whether nothing is covered.
-    pub fn is_empty(&self) -> bool {
-        self.answers.is_empty() && self.rows.is_empty() && self.cells.is_empty()
-    }
-
-    /// The exercise whose answer field cell (`i`, `j`) holds, if any.
-    pub fn answer_at(&self, i: usize, j: usize) -> Option<usize> {
-        self.answers
-            .iter()
-            .find(|&&(r, c, _)| (r, c) == (i, j))
-            .map(|&(_, _, e)| e)
-    }
-
-    /// Whether cell (`i`, `j`) shows no number.
-    pub fn covers(&self, i: usize, j: usize) -> bool {
-        self.rows.contains(&i) || self.cells.contains(&(i, j)) || self.answer_at(i, j).is_some()
-    }
-}
 
 /// The exercises' signals, in the store.
 #[derive(Clone, Copy)]
@@ -124,74 +92,20 @@ impl ExerciseState {
     /// What the view of matrix `name` (of `head`) hides now.
     pub fn cover(self, matrix: Matrix, head: Option<usize>) -> Memo<Cover> {
         let (spec, progress) = (self.spec, self.progress);
-        Memo::new(move |_| {
-            let mut cover = Cover::default();
-            progress.with(|progress| {
-                spec.with_value(|s| {
-                    for (k, (e, p)) in s.list.iter().zip(progress).enumerate() {
-                        if e.shown(p) {
-                            continue;
-                        }
-                        match *e {
-                            Exercise::Ask(cell) if cell.matrix == matrix && cell.head == head => {
-                                cover.answers.push((cell.row, cell.col, k));
-                            }
-                            // The same number elsewhere: a hidden cell.
-                            Exercise::Ask(cell)
-                                if cell.head == head && twins(cell.matrix).contains(&matrix) =>
-                            {
-                                cover.cells.push((cell.row, cell.col));
-                            }
-                            // A context row is a block of the concatenation's row.
-                            Exercise::Ask(cell)
-                                if cell.matrix == Matrix::Context
-                                    && matches!(matrix, Matrix::Concatenated | Matrix::Output) =>
-                            {
-                                cover.rows.push(cell.row);
-                            }
-                            Exercise::Predict { head: h, row }
-                                if head == Some(h) && PREDICTED.contains(&matrix) =>
-                            {
-                                cover.rows.push(row);
-                            }
-                            _ => {}
-                        }
-                    }
-                })
-            });
-            cover
-        })
+        Memo::new(move |_| progress.with(|p| spec.with_value(|s| s.cover(p, matrix, head))))
     }
 
     /// Whether row `row` of `head`'s weights is still hidden, predicted or with an asked
     /// weight: the attention lines, the heads' picture and the context's words wait for it too.
     pub fn hides_row(self, head: usize, row: usize) -> bool {
-        self.progress.with(|progress| {
-            self.spec.with_value(|s| {
-                s.list.iter().zip(progress).any(|(e, p)| {
-                    let here = match e {
-                        Exercise::Predict { head: h, row: r } => (*h, *r) == (head, row),
-                        Exercise::Ask(c) => {
-                            PREDICTED.contains(&c.matrix) && (c.head, c.row) == (Some(head), row)
-                        }
-                        Exercise::Goal(..) => false,
-                    };
-                    here && !e.shown(p)
-                })
-            })
-        })
+        self.progress
+            .with(|p| self.spec.with_value(|s| s.hides_row(p, head, row)))
     }
 
     /// Whether a prediction is still to be made (tracked).
     pub fn predicting(self) -> bool {
-        self.progress.with(|progress| {
-            self.spec.with_value(|s| {
-                s.list
-                    .iter()
-                    .zip(progress)
-                    .any(|(e, p)| e.kind() == Kind::Predict && !e.shown(p))
-            })
-        })
+        self.progress
+            .with(|p| self.spec.with_value(|s| s.predicting(p)))
     }
 
     fn record(self, index: usize, progress: Progress, said: Option<String>) {

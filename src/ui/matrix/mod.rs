@@ -8,9 +8,10 @@ use nalgebra::DMatrix;
 
 use crate::core::formats::report::matrix_csv;
 use crate::core::teaching::exercise::CellRef;
+use crate::core::teaching::exercise::Cover;
 use crate::core::views::heatmap::{Face, Heat};
 use crate::core::views::pipeline::Matrix;
-use crate::ui::exercises::{Cover, ExerciseState};
+use crate::ui::exercises::ExerciseState;
 use crate::ui::export::download;
 use crate::ui::state::{use_look, AppState, CellEditor};
 use gradient::GradientTable;

@@ -4,9 +4,9 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::teaching::exercise::Cover;
 use crate::core::text::fmt;
 use crate::core::views::heatmap::Heat;
-use crate::ui::exercises::Cover;
 use crate::ui::state::{CellEditor, Look};
 
 /// What a matrix view shows and what it reports: the one small interface of both faces.

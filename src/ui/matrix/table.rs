@@ -6,9 +6,9 @@
 use leptos::prelude::*;
 
 use crate::core::forward::softmax::is_future;
+use crate::core::teaching::exercise::Cover;
 use crate::core::views::heatmap::Heat;
 use crate::ui::exercises::cards::AnswerField;
-use crate::ui::exercises::Cover;
 use crate::ui::matrix::cell_input::CellInput;
 use crate::ui::matrix::keyboard;
 use crate::ui::matrix::spec::{CellView, MatrixSpec};

@@ -4,12 +4,14 @@
 //! (with its xAPI statement) live here; the page only shows them.
 
 mod check;
+mod cover;
 mod kinds;
 mod params;
 mod progress;
 mod result;
 
 pub use check::{check, hint, is_right, largest, predict, read_answer, worked, Verdict};
+pub use cover::Cover;
 pub use kinds::{twins, Bound, CellRef, Exercise, Kind, PREDICTED, TRIES};
 pub use params::{lockable, Exercises};
 pub use progress::{read_progress, write_progress, Outcome, Progress};
