@@ -371,13 +371,24 @@ fn opening_takes_the_link_s_model_else_the_saved_work_else_the_example() {
     let same_model = opening(read_link("?preset=raschka", ""), Some(&saved));
     assert!(same_model.restorable.is_none());
 
-    // Unreadable saved work is not used, and the page says so.
+    // Unreadable saved work is not used, and the page says why, once.
     let broken = opening(read_link("", ""), Some("m=AAAA"));
     assert!(!broken.restored);
+    let said = broken.start.messages.join(" ");
     assert!(
-        broken.start.messages[0].contains("saved work could not be read"),
-        "{:?}",
-        broken.start.messages
+        said.starts_with("Your saved work could not be read ("),
+        "{said}"
+    );
+    assert_eq!(said.matches("could not be read").count(), 1, "{said}");
+    // Saved work whose model reads is kept; what did not read is named.
+    let fragment = format!("m={}&decimals=99", encode_model(&raschka, None));
+    let partly = opening(read_link("", ""), Some(&fragment));
+    assert!(partly.restored);
+    same(&partly.start.model, &raschka);
+    let said = partly.start.messages.join(" ");
+    assert!(
+        said.starts_with("Part of your saved work could not be read and was left out: "),
+        "{said}"
     );
 }
 

@@ -77,7 +77,9 @@ test('saved work is offered back after a link, and Reset can be undone', async (
   await linkSettled(link);
   await link.evaluate(() => localStorage.setItem('attention-explorer:work', 'm=AAAA'));
   const { page: damaged } = await open(context, env.base);
-  assert.match(await damaged.textContent('.load-message'), /saved work could not be read/);
+  const said = await damaged.textContent('.load-message');
+  assert.match(said, /^Your saved work could not be read \(.*\) and is not used\.$/);
+  assert.equal(said.match(/could not be read/g).length, 1, `said once: ${said}`);
   assertSameTrace(await trace(damaged), coreTrace(null, 'dog'));
   assert.deepEqual(errors, []);
 });

@@ -55,6 +55,7 @@ pub fn read_link(search: &str, hash: &str) -> Link {
         at: None,
         exercises: Exercises::default(),
         messages: Vec::new(),
+        model_error: None,
     };
     if search.len() + hash.len() > MAX_LINK_CHARS {
         link.messages.push(format!(
@@ -102,9 +103,12 @@ pub fn read_link(search: &str, hash: &str) -> Link {
             link.model = model;
             link.carries_model = true;
         }
-        Some(Err(e)) => link.messages.push(format!(
-            "The link's state could not be read ({e}); showing the default example."
-        )),
+        Some(Err(e)) => {
+            link.messages.push(format!(
+                "The link's state could not be read ({e}); showing the default example."
+            ));
+            link.model_error = Some(e.to_string());
+        }
         None => {}
     }
 
@@ -142,20 +146,30 @@ pub struct Opening {
 
 /// The rule for opening: a link's model wins; the saved work (`saved`, the fragment the page
 /// last wrote in this browser) opens a page whose link names none, and is offered otherwise.
-/// Saved work that cannot be read is not used, and a message says so.
+/// Saved work whose model cannot be read is not used, and a message says why, once; of saved
+/// work whose model reads, what reads is kept and a message names what was left out.
 pub fn opening(link: Link, saved: Option<&str>) -> Opening {
     let mut unreadable = None;
     let saved = saved
         .map(|fragment| read_link("", fragment))
         .filter(|saved| {
-            let ok = saved.carries_model && saved.messages.is_empty();
-            if !ok {
-                unreadable = Some(format!(
-                    "Your saved work could not be read ({}) and is not used.",
-                    saved.messages.join(" ")
-                ));
-            }
-            ok
+            let reason = match (&saved.model_error, saved.carries_model) {
+                (Some(e), _) => e.clone(),
+                (None, false) => "it holds no model".into(),
+                (None, true) => {
+                    if !saved.messages.is_empty() {
+                        unreadable = Some(format!(
+                            "Part of your saved work could not be read and was left out: {}",
+                            saved.messages.join(" ")
+                        ));
+                    }
+                    return true;
+                }
+            };
+            unreadable = Some(format!(
+                "Your saved work could not be read ({reason}) and is not used."
+            ));
+            false
         });
     let mut opening = match saved {
         // An exercise was made on the link's model: the saved work does not replace it.

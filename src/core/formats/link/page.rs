@@ -143,6 +143,8 @@ pub struct Link {
     pub exercises: Exercises,
     /// One sentence per refused part, for the page to show.
     pub messages: Vec<String>,
+    /// Why the model it carries could not be read, if it could not.
+    pub model_error: Option<String>,
 }
 
 impl Link {
