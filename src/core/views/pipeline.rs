@@ -515,21 +515,17 @@ impl Matrix {
 
     /// Whether the loss has a gradient for it (a gradient face), whatever the model.
     pub fn has_gradient(self) -> bool {
-        matches!(
-            self,
-            Matrix::Embedding
-                | Matrix::Positions
-                | Matrix::OutputWeight
-                | Matrix::OutputBias
-                | Matrix::Weight(_)
-                | Matrix::Bias(_)
-                | Matrix::Queries
-                | Matrix::Keys
-                | Matrix::Values
-                | Matrix::Scores
-                | Matrix::Weights
-                | Matrix::Context
-        )
+        // The learner's matrices, and the intermediates `gradient` finds in a head's.
+        self.editable(0).is_some()
+            || matches!(
+                self,
+                Matrix::Queries
+                    | Matrix::Keys
+                    | Matrix::Values
+                    | Matrix::Scores
+                    | Matrix::Weights
+                    | Matrix::Context
+            )
     }
 }
 
