@@ -424,3 +424,62 @@ fn an_output_as_wide_as_the_embedding_follows_d_in() {
         "the numbers that still fit are kept"
     );
 }
+
+/// `.ci/fuzz.sh 60 torch`'s first find: an in_proj_bias with no out_proj.bias, and a misspelt key.
+const HALF_BIASED: &str = include_str!("fixtures/fuzz/half_biased_torch.json");
+
+#[test]
+fn a_key_the_reader_does_not_know_is_refused_with_its_name() {
+    let e = read_torch_file(HALF_BIASED).unwrap_err();
+    assert!(e.contains("unexpected key pt_oruoj.bias"), "{e}");
+    // Keys of other layers (outside the module's prefix) are not this module's.
+    let mut file: Value = serde_json::from_str(HALF_BIASED).unwrap();
+    let dict = file["state_dict"].as_object_mut().unwrap();
+    let entries: Vec<(String, Value)> = std::mem::take(dict).into_iter().collect();
+    for (k, v) in entries {
+        let k = if k == "pt_oruoj.bias" {
+            "linear1.bias".into()
+        } else {
+            format!("self_attn.{k}")
+        };
+        dict.insert(k, v);
+    }
+    assert!(read_torch_file(&file.to_string()).is_ok());
+    dict_insert(&mut file, "self_attn.bias_k", json!([[0.5]]));
+    let e = read_torch_file(&file.to_string()).unwrap_err();
+    assert!(e.contains("unexpected key self_attn.bias_k"), "{e}");
+}
+
+fn dict_insert(file: &mut Value, key: &str, v: Value) {
+    file["state_dict"]
+        .as_object_mut()
+        .unwrap()
+        .insert(key.into(), v);
+}
+
+#[test]
+fn a_half_biased_module_gets_zeros_for_the_missing_bias_and_round_trips_exactly() {
+    let mut file: Value = serde_json::from_str(HALF_BIASED).unwrap();
+    file["state_dict"]
+        .as_object_mut()
+        .unwrap()
+        .remove("pt_oruoj.bias");
+    let model = read_torch_file(&file.to_string()).unwrap();
+    let output = model.output().unwrap();
+    assert_eq!(output.b_output.as_ref().unwrap().as_slice(), &[0.0]);
+    let (dict, heads) = to_state_dict(&model).unwrap();
+    let again = import_into(&model, &state_dict_of_value(&dict).unwrap(), heads).unwrap();
+    assert_eq!(again, model);
+    // And the other half: an out_proj.bias with no in_proj_bias.
+    let d = file["state_dict"].as_object_mut().unwrap();
+    d.remove("in_proj_bias");
+    d.insert("out_proj.bias".into(), json!([0.25]));
+    let model = read_torch_file(&file.to_string()).unwrap();
+    assert_eq!(
+        model.heads()[0].biases.as_ref().unwrap().b_query.as_slice(),
+        &[0.0]
+    );
+    let (dict, heads) = to_state_dict(&model).unwrap();
+    let again = import_into(&model, &state_dict_of_value(&dict).unwrap(), heads).unwrap();
+    assert_eq!(again, model);
+}

@@ -197,6 +197,43 @@ fn names(dict: &StateDict) -> Result<Names, String> {
     ))
 }
 
+/// Every key under the module's prefix must be one this reader uses: a key it does not know
+/// (`bias_k`, a misspelt `out_proj.bias`) would change the numbers PyTorch computes, so it is
+/// refused, as `load_state_dict(strict=True)` does. Keys outside the prefix are other layers.
+fn refuse_unknown(dict: &StateDict, n: &Names) -> Result<(), String> {
+    // Hugging Face's separate projections carry their own biases (q_proj.bias); PyTorch's
+    // (q_proj_weight) share in_proj_bias.
+    let own_biases = n
+        .separate
+        .map(|w| w.strip_suffix(".weight").map(|s| format!("{s}.bias")));
+    let known = |name: &str| {
+        [
+            "in_proj_weight",
+            "in_proj_bias",
+            "out_proj.weight",
+            "out_proj.bias",
+        ]
+        .contains(&name)
+            || (!n.packed && n.separate.contains(&name))
+            || own_biases.iter().flatten().any(|b| b == name)
+    };
+    let unknown: Vec<&str> = dict
+        .keys()
+        .filter(|k| k.strip_prefix(&n.prefix).is_some_and(|rest| !known(rest)))
+        .map(String::as_str)
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<&str> = unknown.iter().copied().take(4).collect();
+    Err(format!(
+        "unexpected key{} {}{}: nn.MultiheadAttention's state dict holds in_proj_weight, in_proj_bias, out_proj.weight and out_proj.bias (or q_proj.weight, k_proj.weight, v_proj.weight and their biases); a key this app cannot use is refused rather than ignored",
+        if unknown.len() == 1 { "" } else { "s" },
+        shown.join(", "),
+        if unknown.len() > shown.len() { format!(" and {} more", unknown.len() - shown.len()) } else { String::new() },
+    ))
+}
+
 fn get<'a>(dict: &'a StateDict, prefix: &str, name: &str) -> Option<(&'a Tensor, String)> {
     let full = format!("{prefix}{name}");
     dict.get(&full).map(|t| (t, full))
@@ -284,13 +321,18 @@ pub fn layer_of(dict: &StateDict, heads: usize) -> Result<(Vec<Head>, OutputProj
             "{heads} heads: the number of heads must divide E = {e} and be 1 to {MAX_HEADS}"
         ));
     }
-    let biases: Option<[Vec<f64>; 3]> = if n.packed {
+    refuse_unknown(dict, &n)?;
+    let packed_bias = || {
         get(dict, p, "in_proj_bias")
             .map(|(t, name)| {
                 let b = vector_of(t, &name, 3 * e)?;
                 Ok::<_, String>([0, 1, 2].map(|i| b[i * e..(i + 1) * e].to_vec()))
             })
-            .transpose()?
+            .transpose()
+    };
+    let in_biases: Option<[Vec<f64>; 3]> = if n.packed || n.separate[0].ends_with("_weight") {
+        // PyTorch keeps one in_proj_bias also when its weights are separate (kdim ≠ E).
+        packed_bias()?
     } else {
         let found: Vec<Option<Vec<f64>>> = n
             .separate
@@ -308,18 +350,25 @@ pub fn layer_of(dict: &StateDict, heads: usize) -> Result<(Vec<Head>, OutputProj
             .any(Option::is_some)
             .then(|| [0, 1, 2].map(|i| found[i].clone().unwrap_or_else(|| vec![0.0; e])))
     };
-    let out_name = if dict.contains_key(&format!("{p}out_proj.weight")) {
-        "out_proj.weight"
-    } else {
-        return Err(format!(
-            "{p}out_proj.weight is missing: the output projection (E × E)"
-        ));
-    };
-    let (t, full) = get(dict, p, out_name).expect("checked");
+    let (t, full) = get(dict, p, "out_proj.weight")
+        .ok_or_else(|| format!("{p}out_proj.weight is missing: the output projection (E × E)"))?;
     let w_out = matrix_of(t, &full, e, e)?;
-    let b_output = get(dict, p, "out_proj.bias")
-        .map(|(t, full)| vector_of(t, &full, e).map(|b| DMatrix::from_row_slice(1, e, &b)))
+    let out_bias = get(dict, p, "out_proj.bias")
+        .map(|(t, full)| vector_of(t, &full, e))
         .transpose()?;
+    // nn.MultiheadAttention(bias=True) has both biases: a module with one of them gets the
+    // other as zeros (what adds nothing), so writing it back and reading it again is the same.
+    let (biases, b_output) = match (in_biases, out_bias) {
+        (None, None) => (None, None),
+        (i, o) => (
+            Some(i.unwrap_or_else(|| [0, 1, 2].map(|_| vec![0.0; e]))),
+            Some(DMatrix::from_row_slice(
+                1,
+                e,
+                &o.unwrap_or_else(|| vec![0.0; e]),
+            )),
+        ),
+    };
     let d = e / heads;
     let heads = (0..heads)
         .map(|h| {
