@@ -357,3 +357,34 @@ fn the_reducer_keeps_an_exercise_s_locks_and_counts_its_edits() {
     // Opening the example would change the locked embedding once it differs.
     doc.apply(Edit::Resize(dog().dims()), None).unwrap_err();
 }
+
+#[test]
+fn editing_another_word_of_the_dog_sentence_keeps_following_she() {
+    let mut doc = Document::new(dog());
+    // Never picked: the example follows "she" (token 6) by default.
+    let followed = doc
+        .apply(
+            Edit::Sentence("The cat fetched the ball and she was happy".into()),
+            None,
+        )
+        .unwrap();
+    assert_eq!(followed, Some(6));
+    let followed = doc
+        .apply(
+            Edit::Sentence("The big cat fetched the ball and she was happy".into()),
+            followed,
+        )
+        .unwrap();
+    assert_eq!(followed, Some(7), "a word put before she moves her place");
+    let followed = doc
+        .apply(
+            Edit::Sentence("The big cat fetched the ball and".into()),
+            followed,
+        )
+        .unwrap();
+    assert_eq!(
+        followed,
+        Some(7),
+        "her place is kept while she is being retyped"
+    );
+}

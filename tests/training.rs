@@ -223,3 +223,21 @@ fn a_race_whose_steps_are_refused_says_so_in_words_of_finite_numbers() {
         "{words}"
     );
 }
+
+#[test]
+fn a_link_says_only_what_the_model_has_trains() {
+    use attention_explorer::core::training::lab::Setup;
+    let plain = dog();
+    let mut setup = Setup::default();
+    assert_eq!(
+        setup.train_of(&plain),
+        Param::ALL.to_vec(),
+        "all: nothing written"
+    );
+    setup
+        .train
+        .retain(|p| *p != Param::Weight(Projection::Query));
+    let train = setup.train_of(&plain);
+    assert!(!train.contains(&Param::Output) && !train.contains(&Param::Positions));
+    assert_eq!(train.len(), 3, "the embedding, W_key, W_value: {train:?}");
+}

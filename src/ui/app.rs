@@ -41,6 +41,7 @@ pub fn App() -> impl IntoView {
         .clone()
         .filter(|_| embed)
         .map(|s| &*Vec::leak(s));
+    state.controls = start.controls();
     state.exercises.open(start.exercises.clone());
     state
         .session

@@ -202,8 +202,9 @@ fn full_url(state: AppState, first: Option<Step>) -> String {
 }
 
 /// "Open in the full explorer": a link carrying the state, opening at the embed's first step
-/// (`first`). Its address is real from the start, and brought up to date when a button is
-/// pressed on it (a click, a middle click, the menu to copy it) or the focus comes to it.
+/// (`first`). Its address follows the model as the URL does (a moment after the last edit, so
+/// copying the link, a middle click or a screen reader gets the model as edited), and at once
+/// when a button is pressed on it or the focus comes to it.
 #[component]
 pub fn OpenFull(first: Option<Step>) -> impl IntoView {
     let state = use_app();
@@ -219,7 +220,10 @@ pub fn OpenFull(first: Option<Step>) -> impl IntoView {
     view! {
         <p class="open-full">
             <a
-                href=full_url(state, first)
+                href=move || {
+                    state.written.track();
+                    full_url(state, first)
+                }
                 target="_blank"
                 rel="noopener"
                 data-action="open-full"

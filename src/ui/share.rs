@@ -168,6 +168,7 @@ pub fn keep_in_url(state: AppState, work_key: String) {
             ""
         });
         save_work(&work_key, &fragment);
+        state.written.notify();
     };
     let flush = write.clone();
     Effect::new(move |first: Option<()>| {

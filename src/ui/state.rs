@@ -10,7 +10,7 @@ use nalgebra::DMatrix;
 
 use crate::core::document::edit::{self, Edit, Session};
 use crate::core::document::history::History;
-use crate::core::formats::link::{Link, Shown, DEFAULT_DECIMALS};
+use crate::core::formats::link::{Controls as Level, Link, Shown, DEFAULT_DECIMALS};
 use crate::core::forward::trace::Trace;
 use crate::core::model::presets::DEFAULT_SEED;
 use crate::core::model::presets::{followed_by_default, matching, preset_named};
@@ -166,6 +166,11 @@ pub struct AppState {
     pub gradients: Memo<Option<Gradients>>,
     /// An embed's steps (`steps=`), numbered 1, 2, … in it; `None`: the pipeline's numbers.
     pub numbered: Option<&'static [Step]>,
+    /// Notified each time the URL and the saved work have been brought up to date (after
+    /// [`crate::ui::share::keep_in_url`]'s pause): links made from the state follow it.
+    pub written: Trigger,
+    /// The controls the page shows (`controls=`): with none, a student cannot hide steps either.
+    pub controls: Level,
     /// The link's exercises and their progress.
     pub exercises: ExerciseState,
 }
@@ -246,6 +251,8 @@ impl AppState {
             example,
             embedded,
             numbered: None,
+            controls: Level::All,
+            written: Trigger::new(),
             exercises: ExerciseState::default(),
             training: RwSignal::new(Setup::default()),
             objective,
@@ -323,7 +330,7 @@ impl AppState {
             training: self.training.with(|t| Setup {
                 output: None,
                 targets: t.targets.clone(),
-                train: t.train.clone(),
+                train: self.model.with(|m| t.train_of(m)),
                 optimizer: t.optimizer,
             }),
         }
@@ -340,7 +347,12 @@ impl AppState {
     /// (no signal is touched) and says why. Each signal is notified only if it changed.
     pub fn apply(self, edit: Edit) -> Result<(), String> {
         let (model, history, seed, session) = (self.model, self.history, self.seed, self.session);
-        let typing = matches!(edit, Edit::Sentence(_));
+        let typed = matches!(edit, Edit::Sentence(_))
+            .then(|| {
+                let followed = self.selected.get_untracked();
+                model.with_untracked(|m| edit::followed_before(followed, m))
+            })
+            .flatten();
         let mut outcome = Ok(Default::default());
         // Untracked writes, then a notice to each signal that changed: a refused edit (or one
         // that changed only the history) wakes nothing else. None of them is gone while the page
@@ -366,7 +378,7 @@ impl AppState {
             let followed = self.selected.get_untracked();
             let still = self
                 .model
-                .with_untracked(|m| edit::followed_after(typing, followed, m));
+                .with_untracked(|m| edit::followed_after(followed, typed.as_ref(), m));
             if still != followed {
                 self.selected.set(still);
             }

@@ -5,16 +5,17 @@ use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::core::views::pipeline::{stops, Shape, Stop};
+use crate::core::views::pipeline::{stops, Stop};
 use crate::ui::scroll::scroll_to;
 use crate::ui::state::use_app;
 use crate::ui::{labs, steps};
 
-/// "3. Projections …" or the lab's title, for the walk's panel.
-fn title(stop: Stop, shape: Shape) -> String {
+/// The step's or the lab's title, for the walk's panel (its place is the walk's "3 of 13", one
+/// numbering: the step's own badge is beside it on the page).
+fn title(stop: Stop) -> &'static str {
     match stop {
-        Stop::Step(step) => format!("{}. {}", step.number(shape), steps::text(step).title),
-        Stop::Lab(lab) => labs::text(lab).title.to_owned(),
+        Stop::Step(step) => steps::text(step).title,
+        Stop::Lab(lab) => labs::text(lab).title,
     }
 }
 
@@ -104,7 +105,7 @@ pub fn Walk() -> impl IntoView {
                 <p class="walk-where">
                     {move || {
                         let stop = state.walk_stop.get()?;
-                        Some(format!("{} of {} · {}", index()? + 1, total.get(), title(stop, state.shape.get())))
+                        Some(format!("{} of {} · {}", index()? + 1, total.get(), title(stop)))
                     }}
                 </p>
                 <p class="walk-hint">{move || state.walk_stop.get().map(hint)}</p>

@@ -10,7 +10,7 @@ use crate::core::document::script::check_value;
 use crate::core::model::check_dims;
 use crate::core::model::limits::check_sentence;
 use crate::core::model::positions::{Positions, DEFAULT_BASE};
-use crate::core::model::presets::DEFAULT_SEED;
+use crate::core::model::presets::{follows, DEFAULT_SEED};
 use crate::core::model::{Dims, Editable, Model, Scale};
 
 /// One change to the document.
@@ -206,21 +206,44 @@ impl Document {
     /// Applies `edit`; `followed` is the token followed before it, and the result the token
     /// followed after it. A refused edit changes nothing and says why.
     pub fn apply(&mut self, edit: Edit, followed: Option<usize>) -> Result<Option<usize>, String> {
-        let typing = matches!(edit, Edit::Sentence(_));
+        let typed = matches!(edit, Edit::Sentence(_))
+            .then(|| followed_before(followed, &self.model))
+            .flatten();
         let parts = (&mut self.model, &mut self.history, &mut self.seed);
         apply(parts, &mut self.session, edit)?;
-        Ok(followed_after(typing, followed, &self.model))
+        Ok(followed_after(followed, typed.as_ref(), &self.model))
     }
 }
 
-/// The token followed after an edit: while the sentence is being typed, the one followed before
-/// (its place comes back with the words: retyping a sentence keeps "she" followed; until then the
-/// page shows the last token); after any other edit, it while the model still has it.
-pub fn followed_after(typing: bool, followed: Option<usize>, model: &Model) -> Option<usize> {
-    if typing {
-        followed
-    } else {
-        followed.filter(|&i| i < model.tokens().len())
+/// What a sentence edit keeps followed, as its place and word: the learner's pick, else the
+/// example's own (the dog's "she").
+pub fn followed_before(followed: Option<usize>, model: &Model) -> Option<(usize, String)> {
+    let words = &model.tokens().words;
+    let at = followed.or_else(|| follows(model.sentence(), words.len()))?;
+    // A place past the words (the sentence half typed) is kept; no word is "".
+    Some((at, words.get(at).cloned().unwrap_or_default()))
+}
+
+/// The token followed after an edit. After a sentence edit (`typed`: what was followed before
+/// it), the same word while it is in the sentence, at its occurrence nearest its old place (an
+/// edit of another word, or a word put before it, keeps "she" followed); while it is not (being
+/// retyped), its place, which the word may come back to. After any other edit, `followed` while
+/// the model still has it.
+pub fn followed_after(
+    followed: Option<usize>,
+    typed: Option<&(usize, String)>,
+    model: &Model,
+) -> Option<usize> {
+    let words = &model.tokens().words;
+    match typed {
+        Some((at, word)) => words
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| *w == word)
+            .map(|(i, _)| i)
+            .min_by_key(|i| i.abs_diff(*at))
+            .or(Some(*at)),
+        None => followed.filter(|&i| i < words.len()),
     }
 }
 

@@ -68,12 +68,16 @@ pub fn preset_names() -> String {
 /// The token followed in a sentence of `n` tokens when the learner has picked none: the one
 /// its preset's story is about (whatever the numbers are now), else the last.
 pub fn followed_by_default(sentence: &str, n: usize) -> usize {
+    follows(sentence, n).unwrap_or(n.saturating_sub(1))
+}
+
+/// The token an example of this sentence follows, if one does.
+pub fn follows(sentence: &str, n: usize) -> Option<usize> {
     PRESETS
         .iter()
         .filter(|p| p.sentence == sentence)
         .find_map(|p| p.follows)
         .filter(|&i| i < n)
-        .unwrap_or(n.saturating_sub(1))
 }
 
 /// The model of preset `i` of [`PRESETS`], built the first time it is asked for and kept (the

@@ -112,6 +112,24 @@ impl Setup {
         Param::list(text.split(',').filter(|n| !n.is_empty()))
     }
 
+    /// What trains, as the link says it for `model`: everything when every part the model has
+    /// trains (a part turned on later trains too), else only those of its parts that train (a
+    /// part it lacks is not written as training).
+    pub fn train_of(&self, model: &Model) -> Vec<Param> {
+        let offered: Vec<Param> = Param::ALL
+            .into_iter()
+            .filter(|p| p.in_model(model))
+            .collect();
+        if offered.iter().all(|p| self.train.contains(p)) {
+            Param::ALL.to_vec()
+        } else {
+            offered
+                .into_iter()
+                .filter(|p| self.train.contains(p))
+                .collect()
+        }
+    }
+
     /// `train=`, in [`Param::ALL`]'s order; `None` when everything trains.
     pub fn write_train(&self) -> Option<String> {
         let names: Vec<&str> = Param::ALL

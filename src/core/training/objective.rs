@@ -47,6 +47,14 @@ impl Param {
         }
     }
 
+    /// Whether `model` has it (W_output only with an output projection, the positions' table
+    /// only when learned): the training lab offers only these.
+    pub fn in_model(self, model: &Model) -> bool {
+        self.matrices(1)
+            .into_iter()
+            .any(|e| model.matrix(e).is_some())
+    }
+
     /// Its name in `"train"`: its (first) matrix's.
     pub fn key(self) -> &'static str {
         self.matrices(1)[0].key()

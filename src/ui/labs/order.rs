@@ -13,6 +13,7 @@ use crate::core::teaching::order::{
 };
 use crate::core::text::fmt_significant;
 use crate::core::views::heatmap::Heat;
+use crate::ui::controls::PositionsField;
 use crate::ui::in_view::in_view;
 use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::matrix::LabMatrix;
@@ -154,6 +155,10 @@ pub fn OrderLab() -> impl IntoView {
             <button type="button" data-action="order-swap" on:click=move |_| how.set(Reorder::Swap(0, 1))>"Swap the first two"</button>
             <button type="button" data-action="order-reverse" on:click=move |_| how.set(Reorder::Reverse)>"Reverse"</button>
         </div>
+        // The page's positions, here where the lab asks to change them (the settings bar's too).
+        <div class="lab-positions">
+            <PositionsField control="order-positions"/>
+        </div>
         <p>"Largest change of any output row: " <Stat name="order_max_diff" value=largest/></p>
         <p class="lab-verdict" role="status">{verdict}</p>
         {table}
@@ -187,7 +192,6 @@ pub fn OrderLab() -> impl IntoView {
             {weights("weights_rope_half", "head 0 weights, pairs (i, i + d/2)", 0)}
             {weights("weights_rope_interleaved", "head 0 weights, pairs (2i, 2i + 1)", 1)}
         </div>
-        {move || matches!(kind.get(), "none").then_some(view! { <p class="note">"Choose the positions in the settings above (Positions) and shuffle again."</p> })}
         </div>
     }
 }

@@ -90,7 +90,21 @@ pub fn CellInput(
         }
         ev.prevent_default();
         match read_block(&text).and_then(|block| editor.paste.run((row, col, block))) {
-            Ok(()) => error.set(None),
+            Ok(()) => {
+                error.set(None);
+                // The block replaced this cell's number too: shown at once, though focused,
+                // once the page has the new numbers (the cell may be gone by then).
+                request_animation_frame(move || {
+                    let (Some(Some(el)), Some(c)) = (
+                        input.try_get_untracked(),
+                        view.try_with_untracked(|c| (c.text(), c.value)),
+                    ) else {
+                        return;
+                    };
+                    el.set_value(&c.0);
+                    before.set_value(c.1);
+                });
+            }
             Err(message) => error.set(Some(format!("Paste ignored: {message}."))),
         }
     };

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::formats::link::Controls as Level;
 use crate::core::views::pipeline::{in_order, Axes, Matrix, Step, Stop};
 use crate::ui::exercises::cards::ExerciseCards;
 use crate::ui::matrix::{index_labels, MatrixView};
@@ -49,9 +50,10 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
             aria-current=move || state.at_stop(Stop::Step(step)).then_some("step")
         >
             <h2 id=format!("{id}-title")>
-                <span class="step-number">{state.badge(step)}</span>
+                // Follows the steps on the page: positions or W_output turned on or off renumber.
+                <span class="step-number">{move || state.badge(step)}</span>
                 {text.title}
-                <button
+                {(state.controls != Level::None).then(|| view! { <button
                     type="button"
                     class="toggle"
                     data-action="toggle-step"
@@ -60,7 +62,7 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
                     on:click=toggle
                 >
                     {move || if open.get() { "Hide" } else { "Show" }}
-                </button>
+                </button> })}
             </h2>
             <div id=format!("{id}-body")>
                 <Show

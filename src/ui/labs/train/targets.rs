@@ -115,7 +115,7 @@ pub fn Trains() -> impl IntoView {
             <legend>"Trains"</legend>
             {names.into_iter().map(|(param, title)| view! {
                 // Only what the model has: biases and W_output while they are on.
-                <label hidden=move || state.model.with(|m| param.matrices(1).into_iter().all(|e| m.matrix(e).is_none()))>
+                <label hidden=move || state.model.with(|m| !param.in_model(m))>
                     <input type="checkbox" data-control="train-param" value=param.key()
                         prop:checked=move || state.training.with(|s| s.train.contains(&param))
                         on:change=move |ev| {
