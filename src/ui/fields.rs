@@ -3,7 +3,12 @@
 use leptos::html::Input;
 use leptos::prelude::*;
 
+use crate::core::document::edit::Edit;
 use crate::core::document::numbers::read_whole;
+use crate::core::model::limits::MAX_DIM;
+use crate::core::model::positions::DEFAULT_BASE;
+use crate::core::model::Model;
+use crate::ui::state::use_app;
 
 /// A whole-number field that keeps the last good value while its text is wrong: the text stays
 /// as typed, marked invalid, with a message naming the allowed range, until it is corrected or
@@ -72,4 +77,92 @@ pub fn accept(set: impl Fn(u64) + Send + Sync + 'static) -> Callback<u64, Result
         set(n);
         Ok(())
     })
+}
+
+/// How word order enters: the kind, and the base of sinusoidal and RoPE angles (a typed base
+/// that is not a number above 1 is named, and the last good one kept). RoPE on an odd dₖ is
+/// offered the fix in place. `control` names the select (`positions`; the order lab has its
+/// own, `order-positions`), and `{control}-base` the base.
+#[component]
+pub fn PositionsField(control: &'static str) -> impl IntoView {
+    let state = use_app();
+    let kind = Memo::new(move |_| state.model.with(|m| m.positions().kind()));
+    let base = Memo::new(move |_| state.model.with(|m| m.positions().base()));
+    let error = RwSignal::new(None::<String>);
+    // RoPE refused for an odd dₖ: the kind asked for and the dₖ that would take it.
+    let offer = RwSignal::new(None::<(String, usize)>);
+    let set = move |kind: String, text: Option<String>| {
+        offer.set(None);
+        let base = match text {
+            Some(t) => match t.trim().replace('_', "").parse::<f64>() {
+                Ok(b) => b,
+                Err(_) => {
+                    error.set(Some(format!(
+                        "Base: “{t}” is not a number; still using the last one."
+                    )));
+                    return;
+                }
+            },
+            None => base.get_untracked().unwrap_or(DEFAULT_BASE),
+        };
+        let d_k = state.model.with_untracked(|m| m.dims().d_k);
+        let refused = state
+            .apply(Edit::Positions {
+                kind: kind.clone(),
+                base,
+            })
+            .err();
+        if refused.is_some() && kind.starts_with("rope") && d_k % 2 == 1 && d_k < MAX_DIM {
+            offer.set(Some((kind, d_k + 1)));
+            error.set(None);
+        } else {
+            error.set(refused.map(|e| format!("Positions: {e}; still using the last ones.")));
+        }
+    };
+    // Two undo steps, as if done by hand: dₖ, then RoPE.
+    let take_offer = move |_| {
+        let Some((kind, d_k)) = offer.get_untracked() else {
+            return;
+        };
+        let mut dims = state.model.with_untracked(Model::dims);
+        dims.d_k = d_k;
+        if let Err(e) = state.apply(Edit::Resize(dims)) {
+            error.set(Some(format!("dₖ: {e}.")));
+        } else {
+            set(kind, None);
+        }
+    };
+    let base_control = format!("{control}-base");
+    view! {
+        <label class="field">
+            <span>"Positions"</span>
+            <select
+                data-control=control
+                // Set again after a refusal: the select names the positions in use.
+                prop:value=move || { error.track(); offer.track(); kind.get() }
+                on:change=move |ev| set(event_target_value(&ev), None)
+            >
+                <option value="none">"none"</option>
+                <option value="sinusoidal">"sinusoidal"</option>
+                <option value="learned">"learned"</option>
+                <option value="rope_half">"RoPE, pairs (i, i+d/2)"</option>
+                <option value="rope_interleaved">"RoPE, pairs (2i, 2i+1)"</option>
+            </select>
+        </label>
+        <Show when=move || base.get().is_some()>
+            <label class="field">
+                <span>"Base"</span>
+                <input type="text" inputmode="decimal" data-control=base_control.clone() size="7"
+                    prop:value=move || base.get().map(|b| b.to_string()).unwrap_or_default()
+                    on:change=move |ev| set(kind.get_untracked().to_owned(), Some(event_target_value(&ev)))/>
+            </label>
+        </Show>
+        {move || error.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+        {move || offer.get().map(|(_, d_k)| view! {
+            <span class="field-offer" role="alert">
+                {format!("RoPE turns pairs of a query's components, so it needs an even dₖ (here {}). ", d_k - 1)}
+                <button type="button" data-action="rope-even-dk" on:click=take_offer>{format!("Make dₖ {d_k} and use RoPE")}</button>
+            </span>
+        })}
+    }
 }

@@ -13,7 +13,7 @@ use crate::core::teaching::order::{
 };
 use crate::core::text::fmt_significant;
 use crate::core::views::heatmap::Heat;
-use crate::ui::controls::PositionsField;
+use crate::ui::fields::PositionsField;
 use crate::ui::in_view::in_view;
 use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::matrix::LabMatrix;
