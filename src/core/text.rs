@@ -18,7 +18,11 @@ pub fn fmt(x: f64, precision: usize) -> String {
 /// (`0.9907`, `63.40`, `1.110e-16`); NaN as "NaN".
 pub fn fmt_significant(x: f64, digits: usize) -> String {
     let digits = digits.max(1);
-    if x == 0.0 || !x.is_finite() {
+    if x == 0.0 {
+        // Never "-0".
+        return "0".into();
+    }
+    if !x.is_finite() {
         return format!("{x}");
     }
     let magnitude = x.abs().log10().floor();

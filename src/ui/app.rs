@@ -53,6 +53,15 @@ pub fn App() -> impl IntoView {
             .training
             .update(|t| t.train.retain(|p| !locks.contains(&p.key())));
     }
+    // A link's target is the page's from the first paint (its ∂L faces, the loss, Copy as
+    // PyTorch's backward), before the training lab has loaded.
+    let setup = state.training.get_untracked();
+    if !setup.targets.is_empty() {
+        let objective = state
+            .model
+            .with_untracked(|m| setup.objective(m, &setup.targets));
+        state.objective.set(objective);
+    }
     state.provide();
     let opening = Opening::provide();
     api::install(state);

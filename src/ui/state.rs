@@ -157,7 +157,8 @@ pub struct AppState {
     pub embedded: bool,
     /// The training lab's targets, what trains and how (the link carries it).
     pub training: RwSignal<Setup>,
-    /// The training lab's target once it has trained towards one ("Copy as PyTorch" adds it).
+    /// The page's target: a link's or one the learner set in the training lab, or the one it
+    /// last trained towards ("Copy as PyTorch" adds it; the ∂L faces read it).
     pub objective: RwSignal<Option<Objective>>,
     /// The target still fits the model (cheap: read by every matrix's ∂L button).
     pub has_target: Memo<bool>,

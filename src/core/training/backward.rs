@@ -12,7 +12,7 @@ use crate::core::forward::trace::{
 };
 use crate::core::model::positions::{rotate, rotate_backward, Positions, Rope};
 use crate::core::model::{linear_backward, Biases, Editable, Head, Model, Projection, Scale};
-use crate::core::text::fmt;
+use crate::core::text::fmt_significant;
 use crate::core::training::objective::{Goal, Objective};
 
 /// The gradient of the loss with respect to one head's projections and intermediates.
@@ -224,6 +224,14 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
         let row = embedding.row(id) + d_embedded.row(t);
         embedding.set_row(id, &row);
     }
+    // An attention target is reached before W_output: the loss does not depend on it (zeros,
+    // not no gradient: its ∂L face shows them and says so).
+    let d_projection = d_projection.or_else(|| {
+        model.output().map(|p| {
+            let zeros = |m: &DMatrix<f64>| DMatrix::zeros(m.nrows(), m.ncols());
+            (zeros(&p.w_output), p.b_output.as_ref().map(zeros))
+        })
+    });
     // positioned = embedded + P: a learned table gets the positioned rows' gradient.
     let positions = matches!(model.positions(), Positions::Learned(_)).then_some(d_embedded);
     Gradients {
@@ -235,24 +243,17 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
     }
 }
 
-/// ∂L/∂`name`[i][j] = `x` in words, with `precision` decimals: what raising the number does to
-/// the loss. Never "by about 0": a zero gradient leaves the number alone, and a change too
-/// small for the decimals is written in powers of ten.
-pub fn gradient_words(name: &str, (i, j): (usize, usize), x: f64, precision: usize) -> String {
-    let head = format!("∂L/∂{name}[{i}][{j}] = {}", fmt(x, precision));
+/// ∂L/∂`name`[i][j] = `x` in words: what raising the number does to the loss. Gradients are
+/// written to three significant digits, in powers of ten when small (the table's decimals
+/// would write 1.6e-5 as 0.0000); a zero gradient leaves the number alone.
+pub fn gradient_words(name: &str, (i, j): (usize, usize), x: f64) -> String {
+    let head = format!("∂L/∂{name}[{i}][{j}] = {}", fmt_significant(x, 3));
     if x == 0.0 {
         return format!("{head}: raising this number a little does not change the loss, so a training step leaves it as it is.");
     }
     let way = if x > 0.0 { "raise" } else { "lower" };
-    let decimals = precision + 2;
-    let change = fmt((0.01 * x).abs(), decimals);
-    // Too small for the decimals: less than the smallest they write.
-    let by = if change.bytes().all(|c| c == b'0' || c == b'.') {
-        format!("less than {}", fmt(0.1f64.powi(decimals as i32), decimals))
-    } else {
-        format!("about {change}")
-    };
-    format!("{head}: raising this number by 0.01 would {way} the loss by {by}, so a training step moves it the other way.")
+    let by = fmt_significant((0.01 * x).abs(), 2);
+    format!("{head}: raising this number by 0.01 would {way} the loss by about {by}, so a training step moves it the other way.")
 }
 
 /// Each forward step's backward against a central difference of the step itself.

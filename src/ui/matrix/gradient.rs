@@ -13,7 +13,6 @@ use crate::ui::matrix::table::MatrixTable;
 /// The gradient of `spec`'s matrix (`None` while there is none).
 #[component]
 pub fn GradientTable(spec: MatrixSpec, gradient: Signal<Option<DMatrix<f64>>>) -> impl IntoView {
-    let precision = spec.look.precision;
     let picked = RwSignal::new(None::<(usize, usize)>);
     let matrix =
         Memo::new(move |_| gradient.with(|g| g.clone().unwrap_or_else(|| DMatrix::zeros(0, 0))));
@@ -30,12 +29,21 @@ pub fn GradientTable(spec: MatrixSpec, gradient: Signal<Option<DMatrix<f64>>>) -
     let explained = move || {
         let (i, j) = picked.get()?;
         let x = matrix.with(|g| g.get((i, j)).copied())?;
-        Some(gradient_words(&spec.label(), (i, j), x, precision.get()))
+        Some(gradient_words(&spec.label(), (i, j), x))
+    };
+    // An attention target is reached before W_output: every ∂L there is 0, and why is said.
+    let unused = move || matrix.with(|g| !g.is_empty() && g.iter().all(|&x| x == 0.0));
+    let fallback = move || {
+        if unused() {
+            "Every ∂L here is 0: the loss does not depend on these numbers (an attention target is reached before them), so a training step leaves them as they are.".to_owned()
+        } else {
+            "The loss's gradient: click a cell to read it in words.".to_owned()
+        }
     };
     view! {
         <MatrixTable spec=table/>
         <p class="note gradient-note" data-breakdown="gradient">
-            {move || explained().unwrap_or_else(|| "The loss's gradient: click a cell to read it in words.".to_owned())}
+            {move || explained().unwrap_or_else(fallback)}
         </p>
     }
 }

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::teaching::exercise::Cover;
-use crate::core::text::fmt;
+use crate::core::text::{fmt, fmt_significant};
 use crate::core::views::heatmap::Heat;
 use crate::ui::state::{CellEditor, Look};
 
@@ -82,6 +82,9 @@ pub struct CellView {
     pub masked: bool,
     /// Flagged (see [`MatrixSpec::flagged`]).
     pub flagged: bool,
+    /// Written to three significant digits, in powers of ten when small, whatever the
+    /// decimals: a gradient (1.6e-5 at four decimals would read 0.0000).
+    pub scientific: bool,
 }
 
 impl CellView {
@@ -93,6 +96,7 @@ impl CellView {
             heat: heat.level(value, span),
             masked,
             flagged: false,
+            scientific: false,
         }
     }
 
@@ -102,8 +106,12 @@ impl CellView {
         u8::from(self.masked) | u8::from(self.flagged) << 1
     }
 
-    /// The value with the page's precision (−∞ as "−∞").
+    /// The value with the page's precision (−∞ as "−∞"), or scientific.
     pub fn text(&self) -> String {
-        fmt(self.value, self.precision)
+        if self.scientific {
+            fmt_significant(self.value, 3)
+        } else {
+            fmt(self.value, self.precision)
+        }
     }
 }

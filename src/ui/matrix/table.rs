@@ -35,6 +35,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                     flagged: flagged
                         .as_ref()
                         .is_some_and(|f| f.get((i, j)).copied().unwrap_or(false)),
+                    scientific: spec.grad,
                     ..CellView::new(m[(i, j)], p, spec.heat, span, grey && is_future(i, j))
                 })
                 .collect()

@@ -53,6 +53,16 @@ pub fn TrainLab() -> impl IntoView {
                 .with(|s| state.model.with(|m| s.objective(m, t)))
         })
     });
+    // Targets the learner (or the link) set are the page's at once: the ∂L faces follow them.
+    Effect::new(move |_| {
+        let chosen = state
+            .training
+            .with(|s| !s.targets.is_empty() || s.output.is_some());
+        let now = objective.get();
+        if chosen && now.is_some() && state.objective.with_untracked(|o| *o != now) {
+            state.objective.set(now);
+        }
+    });
     let matching = Memo::new(move |_| {
         objective.with(|o| {
             matches!(
@@ -276,7 +286,9 @@ pub fn TrainLab() -> impl IntoView {
                 {move || (!matching.get()).then(|| view! {
                     " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", word(t.query), word(t.key)))} " " <Stat name="target_weight" value=weight/>
                 })}
-                " · steps " <span data-stat="train_steps">{move || losses.with(Vec::len)}</span>
+                // After a reload the model may be trained, but its curve is not kept: said so.
+                {move || if losses.with(Vec::is_empty) { " · no steps on this page yet (a curve is not kept in links or saved work)" } else { " · steps " }}
+                <span data-stat="train_steps" hidden=move || losses.with(Vec::is_empty)>{move || losses.with(Vec::len)}</span>
             </p>
             {move || refused.get().map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{e}</p> })}
             <LossPlot curves=curves label="The loss at each step, on a log scale" empty="Step or Run to draw the loss">

@@ -8,6 +8,9 @@ use crate::core::training::lab::loss_curves;
 /// The plot's box, in SVG units.
 const PLOT: (f64, f64) = (320.0, 140.0);
 
+/// The most labels on the loss axis.
+const MAX_LABELS: usize = 6;
+
 /// A curve: its `data-curve` key (also its colour class, `choice-KEY`) and its losses.
 pub type Curve = (&'static str, Vec<f64>);
 
@@ -33,10 +36,15 @@ pub fn LossPlot(
             };
             let (bottom, top) = (decades[0], decades[decades.len() - 1]);
             let y = move |d: i32| PLOT.1 * f64::from(top - d) / f64::from(top - bottom);
+            // A line per power of ten, a label on at most six of them (the top one always):
+            // fifteen decades' labels in 140 units overlapped.
+            let every = decades.len().div_ceil(MAX_LABELS) as i32;
             view! {
                 <g class="grid">{decades.iter().map(|&d| view! {
                     <line x1="0" x2=PLOT.0 y1=y(d) y2=y(d)/>
-                    <text x="-6" y=y(d) text-anchor="end" dominant-baseline="middle">{format!("1e{d}")}</text>
+                    {((top - d) % every == 0).then(|| view! {
+                        <text x="-6" y=y(d) text-anchor="end" dominant-baseline="middle">{format!("1e{d}")}</text>
+                    })}
                 }).collect_view()}</g>
                 {c.iter().zip(paths).map(|((key, _), d)| view! {
                     <path class=format!("loss-line choice-{key}") data-curve=*key d=d/>
