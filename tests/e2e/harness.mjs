@@ -12,7 +12,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const dist = join(root, 'dist');
+// DIST= another build (an older one, to see a new test fail there).
+const dist = process.env.DIST ? join(root, process.env.DIST) : join(root, 'dist');
 /** The app is served from here, to prove the build uses relative URLs. */
 export const SUB_PATH = '/course/attention/';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };

@@ -203,7 +203,7 @@ test('the gradient face: ∂L/∂cell on every matrix, equal to gradients(), in 
   await page.waitForFunction(() => location.hash.includes('faces=') && location.hash.includes('w_query.0%3Agradient') || location.hash.includes('w_query.0:gradient'));
   // A clicked cell says what raising it would do.
   await page.click('table[data-matrix="w_query"][data-view="gradient"] td[data-row="1"][data-col="0"]');
-  assert.match(await page.textContent('figure:has(table[data-matrix="w_query"][data-view="gradient"]) [data-breakdown="gradient"]'), /^∂L\/∂W_query, head 0\[1\]\[0\] = -?\d\.\d+: raising this number by 0\.01 would (raise|lower) the loss/);
+  assert.match(await page.textContent('figure:has(table[data-matrix="w_query"][data-view="gradient"]) [data-breakdown="gradient"]'), /^∂L\/∂W_query, head 0\[1\]\[0\] = -?\d(\.\d+)?(e-?\d+)?: raising this number by 0\.01 would (raise|lower) the loss/);
   await picture(page.locator('#step-projections'), output('train-gradient-face-desktop-light.png'));
 });
 

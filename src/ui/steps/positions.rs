@@ -89,7 +89,12 @@ fn PositionsBody() -> impl IntoView {
     .into();
     let labels = index_labels(move || table.with(|m| m.ncols()));
     let body = move || {
-        match positions.get() {
+        // The RoPE picture also follows the model itself, so turning positions off can run this
+        // once more after the section (and `positions`) is gone: nothing to draw then.
+        let Some(positions) = positions.try_get() else {
+            return ().into_any();
+        };
+        match positions {
         Positions::None => ().into_any(),
         Positions::Learned(_) => view! {
             <div class="heads">

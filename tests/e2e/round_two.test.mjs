@@ -1,0 +1,146 @@
+// End-to-end: the page as used, round two (issue 30): what learners, PyTorch users and teachers
+// met with the newer features, each written the way the person did it; every test here failed
+// on the page before its fix.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, open, showLab, linkSettled, eventually, state, cellSelector, paste, assertClose } from './harness.mjs';
+
+const env = useBrowser();
+
+const badges = (page) => page.locator('.step-number').allTextContents();
+const numberedInOrder = (b) => b.length > 0 && b.every((x, i) => Number(x) === i + 1);
+
+test('a learner turns positions and W_output on and off: the steps are numbered 1, 2, 3… at every moment', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  const first = await badges(page);
+  assert.ok(numberedInOrder(first), first.join(' '));
+  const moves = [
+    () => page.selectOption('[data-control="positions"]', 'sinusoidal'),
+    () => page.check('[data-control="output-projection"]'),
+    () => page.selectOption('[data-control="positions"]', 'none'),
+    () => page.uncheck('[data-control="output-projection"]'),
+  ];
+  const lengths = [first.length + 1, first.length + 3, first.length + 2, first.length];
+  for (const [k, move] of moves.entries()) {
+    await move();
+    const now = await eventually(() => badges(page), (b) => b.length === lengths[k] && numberedInOrder(b));
+    assert.ok(numberedInOrder(now) && now.length === lengths[k], `after move ${k}: ${now.join(' ')}`);
+  }
+});
+
+test('RoPE on the dog\'s odd dₖ: the select keeps the positions in use and the fix is offered beside it; turning it off again keeps the page alive', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  const before = await state(page);
+  await page.selectOption('[data-control="positions"]', 'rope_half');
+  const offer = page.locator('[data-action="rope-even-dk"]');
+  await offer.waitFor();
+  assert.equal(await page.inputValue('[data-control="positions"]'), 'none', 'the select names the positions in use');
+  assert.match(await page.textContent('.field-offer'), /needs an even dₖ \(here 3\)\. Make dₖ 4 and use RoPE$/);
+  await offer.click();
+  await page.waitForFunction(() => window.attentionExplorer.state().positions?.kind === 'rope_half');
+  assert.equal(await page.inputValue('[data-control="positions"]'), 'rope_half');
+  assert.equal(await page.inputValue('[data-control="d_k"]'), '4');
+  assert.equal(await offer.count(), 0, 'the offer is gone once taken');
+  // The order lab, where the walk's last stop says "choose RoPE", has the same choice.
+  await showLab(page, 'lab-order');
+  assert.equal(await page.inputValue('[data-control="order-positions"]'), 'rope_half');
+  await page.selectOption('[data-control="order-positions"]', 'none');
+  await page.waitForFunction(() => window.attentionExplorer.state().positions === undefined || window.attentionExplorer.state().positions?.kind === 'none');
+  // Undone step by step, as done by hand: positions, RoPE, dₖ.
+  for (let k = 0; k < 3; k += 1) await page.click('.edit-bar [data-action="undo"]');
+  assert.deepEqual(await state(page), before);
+});
+
+test('editing another word of the dog sentence keeps following "she"', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  const followed = () => page.$eval('[data-token][aria-pressed="true"]', (b) => [b.dataset.token, b.querySelector('.token-word').textContent]);
+  assert.deepEqual(await followed(), ['6', 'she']);
+  await page.fill('[data-control="sentence"]', 'The cat fetched the ball and she was happy');
+  await page.waitForFunction(() => document.querySelector('[data-token="1"] .token-word')?.textContent === 'cat');
+  assert.deepEqual(await followed(), ['6', 'she']);
+  await page.fill('[data-control="sentence"]', 'The big cat fetched the ball and she was happy');
+  await page.waitForFunction(() => document.querySelector('[data-token="9"]') !== null);
+  assert.deepEqual(await followed(), ['7', 'she'], 'a word put before her moves her place');
+});
+
+test('a block pasted into the cell being edited shows its own new number at once', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  const input = `${cellSelector('embedding', 0, 0, null)} input`;
+  await page.click(input);
+  await paste(page, input, '1.5 2.5\n3.5 4.5');
+  await page.waitForFunction((s) => document.querySelector(s).value === '1.5000', input);
+  assert.equal(await page.evaluate((s) => document.activeElement === document.querySelector(s), input), true, 'still focused');
+  assert.equal((await state(page)).embedding[0][0], 1.5);
+  assert.equal(await page.inputValue(`${cellSelector('embedding', 1, 1, null)} input`), '4.5000');
+});
+
+test('an embed\'s "Open in the full explorer" address carries the edited model before anyone clicks it', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&embed=1&steps=projections`, undefined, '[data-matrix="w_query"]');
+  const link = page.locator('[data-action="open-full"]');
+  const first = await link.getAttribute('href');
+  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 1.25)), null);
+  const href = await eventually(() => link.getAttribute('href'), (h) => h !== first);
+  assert.notEqual(href, first, 'the address follows the edit');
+  const { page: full } = await open(env.browser, new URL(href, page.url()).href);
+  assert.equal((await state(full)).heads[0].w_query[0][0], 1.25);
+});
+
+test('an embed with controls=none shows students no Hide buttons; with the controls it does', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&embed=1&steps=scores,weights&controls=none`);
+  assert.equal(await page.locator('[data-action="toggle-step"]').count(), 0);
+  const { page: withControls } = await open(env.browser, `${env.base}?preset=dog&embed=1&steps=scores,weights&controls=all`);
+  assert.equal(await withControls.locator('[data-action="toggle-step"]').count(), 2);
+});
+
+test('the walk numbers its stops once, and the projections step tells the dog\'s numbers from the seeded ones', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&walk=1`);
+  assert.match(await page.textContent('.walk-where'), /^1 of \d+ · Sentence → tokens$/);
+  const explain = await page.textContent('#step-projections .explain');
+  assert.match(explain, /the dog's were written by hand/);
+  assert.doesNotMatch(explain, /The Raschka presets draw them/);
+});
+
+test('the training lab offers only what the model has, and its link says only that', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await showLab(page, 'lab-train');
+  for (const absent of ['w_output', 'positions']) {
+    assert.ok(await page.isHidden(`[data-control="train-param"][value="${absent}"]`), `${absent} is not offered`);
+  }
+  await page.uncheck('[data-control="train-param"][value="w_query"]');
+  await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('train') !== null);
+  assert.equal(await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('train')), 'embedding,w_key,w_value');
+});
+
+test('a link\'s target is the page\'s from the first paint: its ∂L face and Copy as PyTorch\'s backward', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog#target=0:6,1&faces=w_query.0:gradient`);
+  const table = page.locator('table[data-matrix="w_query"][data-head="0"][data-view="gradient"]');
+  await table.waitFor();
+  const expected = await page.evaluate(() => window.attentionExplorer.gradients({ attend: [{ head: 0, query: 6, key: 1 }] }));
+  const shown = await table.evaluate((t) => [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.grad))));
+  assertClose(shown, expected.grad.heads[0].w_query, 'the ∂L face before the lab is seen');
+  await page.click('[data-action="copy-pytorch"]');
+  const script = await page.textContent('pre[data-export="pytorch"]');
+  assert.match(script, /^loss\.backward\(\)/m);
+  assert.match(script, /targets = \[\(0, 6, 1\)\]/);
+  // After a reload the lab says no steps were taken here, not "steps 0" beside a loss.
+  await showLab(page, 'lab-train');
+  assert.match(await page.textContent('#lab-train'), /no steps on this page yet \(a curve is not kept in links or saved work\)/);
+  assert.doesNotMatch(await page.textContent('#lab-train'), /steps 0/);
+});
+
+test('gradients read in powers of ten, and W_output\'s face under an attention target is zeros, said', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog#target=0:6,1&faces=w_query.0:gradient`);
+  await page.check('[data-control="output-projection"]');
+  const figure = page.locator('figure:has(table[data-matrix="w_output"])').first();
+  await figure.locator('[data-action="toggle-gradient"]').click();
+  const face = page.locator('table[data-matrix="w_output"][data-view="gradient"]');
+  await face.waitFor();
+  const cells = await face.locator('td').allTextContents();
+  assert.ok(cells.length > 0 && cells.every((c) => c.trim() === '0'), cells.join(' '));
+  assert.match(await figure.textContent(), /Every ∂L here is 0: the loss does not depend on these numbers/);
+  // A small gradient is written as one, not as 0.0000.
+  const tiny = await page.$$eval('table[data-matrix="w_query"][data-view="gradient"] td', (tds) =>
+    tds.filter((td) => Math.abs(Number(td.dataset.grad)) < 1e-4 && Number(td.dataset.grad) !== 0).map((td) => td.textContent.trim()));
+  for (const text of tiny) assert.match(text, /e-\d+$/);
+  assert.ok(!(await page.locator('table[data-view="gradient"] td').allTextContents()).some((t) => /^-?0\.0+$|^-0$/.test(t.trim())), 'no 0.0000 or -0');
+});
