@@ -96,19 +96,23 @@ fn the_three_kinds_and_locks_read_write_and_read_back() {
 #[test]
 fn every_bad_form_is_refused_with_a_message_naming_it_and_the_rest_is_read() {
     let cases = [
-        ("ask=nothing:0,0", "The link's ask=“nothing:0,0” was ignored: nothing:0,0: there is no matrix “nothing” (use one the page computes, as queries, scores, weights, context)."),
-        ("ask=scores.0:9,1", "The link's ask=“scores.0:9,1” was ignored: scores.0:9,1: the cell is outside the 9 × 9 matrix."),
-        ("ask=scores.3:0,0", "The link's ask=“scores.3:0,0” was ignored: scores.3:0,0: use a head from 0 to 0."),
-        ("ask=scores:6", "The link's ask=“scores:6” was ignored: “scores:6” is not MATRIX[.HEAD]:ROW,COL (as scores.0:6,1)."),
-        ("ask=w_query:0,0", "The link's ask=“w_query:0,0” was ignored: w_query:0,0: w_query is a number the learner sets, not one to compute (use one the page computes, as queries, scores, weights, context)."),
-        ("ask=positioned:0,0", "The link's ask=“positioned:0,0” was ignored: positioned:0,0: this model does not compute positioned."),
-        ("predict=scores.0:6", "The link's predict=“scores.0:6” was ignored: “scores.0:6” is not weights[.HEAD]:ROW (as weights.0:6)."),
-        ("predict=weights.0:12", "The link's predict=“weights.0:12” was ignored: weights.0:12: use a row from 0 to 8."),
-        ("goal=weights.0:6,4>=lots", "The link's goal=“weights.0:6,4>=lots” was ignored: weights.0:6,4>=lots: the bound is not a number."),
-        ("goal=weights.0:6,4", "The link's goal=“weights.0:6,4” was ignored: “weights.0:6,4” is not MATRIX[.HEAD]:ROW,COL>=X or <=X (as weights.0:6,4>=0.5)."),
-        ("goal=weights.0:6,4>=1.5", "The link's goal=“weights.0:6,4>=1.5” was ignored: weights.0:6,4>=1.5: a weight is between 0 and 1, so this bound cannot be met."),
-        ("goal=weights.0:6,1>=0.5", "The link's goal=“weights.0:6,1>=0.5” was ignored: weights.0:6,1>=0.5: the model meets it already, so there is nothing to reach."),
-        ("lock=w_quey", "The link's lock=“w_quey” was ignored: “w_quey” is not a matrix the learner edits (use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions)."),
+        ("ask=nothing:0,0", "The link's ask=“nothing:0,0” was ignored: there is no matrix “nothing” (use one the page computes, as queries, scores, weights, context)."),
+        ("ask=scores.0:9,1", "The link's ask=“scores.0:9,1” was ignored: the cell is outside the 9 × 9 matrix."),
+        ("ask=scores.3:0,0", "The link's ask=“scores.3:0,0” was ignored: use a head from 0 to 0."),
+        ("ask=scores:6", "The link's ask=“scores:6” was ignored: it is not MATRIX[.HEAD]:ROW,COL (as scores.0:6,1)."),
+        ("ask=w_query:0,0", "The link's ask=“w_query:0,0” was ignored: w_query is a number the learner sets, not one to compute (use one the page computes, as queries, scores, weights, context)."),
+        ("ask=positioned:0,0", "The link's ask=“positioned:0,0” was ignored: this model does not compute positioned."),
+        ("predict=scores.0:6", "The link's predict=“scores.0:6” was ignored: it is not weights[.HEAD]:ROW (as weights.0:6)."),
+        ("predict=weights.0:12", "The link's predict=“weights.0:12” was ignored: use a row from 0 to 8."),
+        ("goal=weights.0:6,4>=lots", "The link's goal=“weights.0:6,4>=lots” was ignored: the bound is not a number."),
+        ("goal=weights.0:6,4", "The link's goal=“weights.0:6,4” was ignored: it is not MATRIX[.HEAD]:ROW,COL>=X or <=X (as weights.0:6,4>=0.5)."),
+        ("goal=weights.0:6,4>=1.5", "The link's goal=“weights.0:6,4>=1.5” was ignored: a weight is between 0 and 1, so this bound cannot be met."),
+        ("goal=weights.0:6,1>=0.5", "The link's goal=“weights.0:6,1>=0.5” was ignored: the model meets it already, so there is nothing to reach."),
+        ("lock=w_quey", "The link's lock=“w_quey” was ignored: it is not a matrix the learner edits (use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions)."),
+        ("ask=", "The link's ask=“” was ignored: it names nothing (as ask=scores.0:6,1)."),
+        ("lock=", "The link's lock=“” was ignored: it names nothing (as lock=embedding,w_value)."),
+        ("ask=scores.0:6,1;scores.0:9,1", "The link's ask=“scores.0:6,1;scores.0:9,1” was ignored: scores.0:9,1: the cell is outside the 9 × 9 matrix."),
+        ("lock=embedding,w_quey", "The link's lock=“embedding,w_quey” was ignored: “w_quey” is not a matrix the learner edits (use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions)."),
         ("lock=embedding,w_query,w_key,w_value", "The link's lock=“embedding,w_query,w_key,w_value” was ignored: it locks every matrix of the model: leave one free (as lock=embedding,w_value)."),
     ];
     for (query, message) in cases {
@@ -421,7 +425,7 @@ fn the_maker_adds_exercises_as_a_link_reads_them() {
     assert_eq!(made.list.len(), 2, "one of each, once");
     assert_eq!(
         made.add(Kind::Goal, "weights.0:6,4>=2", &model),
-        Err("weights.0:6,4>=2: a weight is between 0 and 1, so this bound cannot be met".into())
+        Err("a weight is between 0 and 1, so this bound cannot be met".into())
     );
     made.read_locks("w_value", &model).unwrap();
     let query = query_of(&made);
@@ -522,7 +526,9 @@ fn what_an_open_exercise_hides_is_core_s_rule() {
     ] {
         assert_eq!(cover(&progress, m, Some(0)).rows, [5], "{m:?}");
     }
-    assert_eq!(cover(&progress, Matrix::Scores, Some(0)), Cover::default());
+    // A score is the scaled score times √dₖ (shown beside): one step from the answer.
+    assert_eq!(cover(&progress, Matrix::Scores, Some(0)).cells, [(6, 1)]);
+    assert_eq!(cover(&progress, Matrix::Queries, Some(0)), Cover::default());
     assert!(exercises.hides_row(&progress, 0, 5) && !exercises.hides_row(&progress, 0, 4));
     assert!(exercises.predicting(&progress));
     // Answered or predicted: shown.
@@ -531,4 +537,26 @@ fn what_an_open_exercise_hides_is_core_s_rule() {
     assert!(!exercises.predicting(&progress));
     assert!(cover(&progress, Matrix::Weights, Some(0)).is_empty());
     assert!(cover(&progress, Matrix::MaskedScores, Some(0)).is_empty());
+}
+
+#[test]
+fn an_asked_weight_hides_its_row_wherever_it_shows_and_a_lab_table_has_no_answer_field() {
+    let model = dog();
+    let mut exercises = Exercises::default();
+    exercises.read(Kind::Ask, "weights.0:6,1", &model).unwrap();
+    let progress = vec![Progress::default()];
+    // The other weights of the row sum to 1 minus the answer.
+    let asked = exercises.cover(&progress, Matrix::Weights, Some(0));
+    assert_eq!(
+        (asked.answers.clone(), asked.rows.clone()),
+        (vec![(6, 1, 0)], vec![6])
+    );
+    let renormalized = exercises.cover(&progress, Matrix::MaskedWeightsRenormalized, Some(0));
+    assert_eq!(renormalized.rows, [6]);
+    let lab = asked.without_answers();
+    assert!(lab.answers.is_empty() && lab.covers(6, 1) && lab.covers(6, 0) && !lab.covers(5, 1));
+    // Another head's weights are other numbers.
+    assert!(exercises
+        .cover(&progress, Matrix::Weights, Some(1))
+        .is_empty());
 }

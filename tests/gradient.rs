@@ -430,13 +430,13 @@ fn a_gradient_in_words_never_says_about_zero() {
     let tiny = gradient_words("W_query", (0, 1), 1.6e-5);
     assert!(
         tiny.contains(
-            "= 1.60e-5: raising this number by 0.01 would raise the loss by about 1.6e-7,"
+            "= 1.60e-5: raising this number by 0.01 would raise the loss by about 1.60e-7,"
         ),
         "{tiny}"
     );
     let plain = gradient_words("W_query", (0, 1), -0.25);
     assert!(
-        plain.contains("= -0.250") && plain.contains("lower the loss by about 0.0025"),
+        plain.contains("= -2.50e-1") && plain.contains("lower the loss by about 2.50e-3"),
         "{plain}"
     );
 }

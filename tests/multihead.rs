@@ -483,3 +483,29 @@ fn a_half_biased_module_gets_zeros_for_the_missing_bias_and_round_trips_exactly(
     let again = import_into(&model, &state_dict_of_value(&dict).unwrap(), heads).unwrap();
     assert_eq!(again, model);
 }
+
+#[test]
+fn a_pickle_and_python_s_nan_are_named_for_what_they_are() {
+    let zip_pt = [b"PK\x03\x04".as_slice(), &[0u8; 60]].concat();
+    let bare = [0x80u8, 0x02, b'}', b'q'];
+    for bytes in [zip_pt.as_slice(), bare.as_slice()] {
+        let e = read_safetensors(bytes).unwrap_err();
+        assert!(
+            e.starts_with("it is a PyTorch pickle (torch.save's .pt or .pth)"),
+            "{e}"
+        );
+    }
+    for text in [
+        r#"{"in_proj_weight": [[1.0, NaN]]}"#,
+        "{\"out_proj.bias\":\n  [Infinity]}",
+        r#"{"out_proj.bias": [-Infinity]}"#,
+    ] {
+        let e = read_state_dict_json(text).unwrap_err();
+        assert!(
+            e.starts_with("it holds NaN or Infinity (Python's json writes them"),
+            "{text}: {e}"
+        );
+    }
+    let e = read_state_dict_json(r#"{"a": [1.0,]}"#).unwrap_err();
+    assert!(e.starts_with("not valid JSON"), "{e}");
+}

@@ -49,8 +49,8 @@ fn the_manifest_launch_page_and_adapter() {
         "{launch}"
     );
     assert_eq!(
-        with_adapter("<head><title>x</title></head><body></body>"),
-        r#"<head><title>x</title><script src="./scorm-adapter.js" defer></script></head><body></body>"#
+        with_adapter("<head><title>x</title></head><body></body>", 80),
+        r#"<head><title>x</title><script src="./scorm-adapter.js" data-package data-pass-mark="80" defer></script></head><body></body>"#
     );
 }
 

@@ -21,9 +21,11 @@
   addEventListener('unhandledrejection', failed);
   // A while after the page is ready (starting it at once slowed the first seconds: measured), a
   // service worker keeps its files for the next visit, offline too (none in a sandboxed frame,
-  // whose origin is opaque: there reading it throws).
+  // whose origin is opaque: there reading it throws; none in a SCORM package, whose files the
+  // LMS serves and which has no sw.js).
   new MutationObserver((_, watch) => {
     watch.disconnect();
+    if (document.querySelector('script[data-package]')) return;
     setTimeout(() => { try { navigator.serviceWorker.register('./sw.js').catch(() => {}); } catch {} }, 3000);
   }).observe(document.documentElement, { attributeFilter: ['data-ready'] });
 })();

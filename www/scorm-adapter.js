@@ -1,8 +1,11 @@
 // SCORM 1.2 adapter, shipped in the SCORM package the exercise maker writes (src/core/formats/scorm.rs).
 // It finds the LMS's API object as the SCORM 1.2 runtime says (this window's parents, then the
-// opener's), starts the session, reports each exercise result the page posts (score 0-100,
-// passed when every exercise is right, else incomplete), and finishes when the page closes.
+// opener's), starts the session and resumes the attempt from cmi.suspend_data, reports each
+// exercise result the page posts (score 0-100; once every exercise's result is final, passed at
+// or above the teacher's pass mark, its script tag's data-pass-mark, else failed; incomplete
+// until then), keeps the progress in cmi.suspend_data, and finishes when the page closes.
 (() => {
+  const passMark = Number(document.currentScript?.dataset.passMark ?? 100);
   const find = (win) => {
     for (let hops = 0; win && hops < 16; hops++) {
       try {
@@ -22,22 +25,39 @@
   api.LMSSetValue('cmi.core.score.max', '100');
   if (api.LMSGetValue('cmi.core.lesson_status') === 'not attempted') api.LMSSetValue('cmi.core.lesson_status', 'incomplete');
   api.LMSCommit('');
+  // The attempt so far (a relaunch): handed to the page once it listens.
+  const resumed = api.LMSGetValue('cmi.suspend_data');
+  let done = false;
   const report = () => {
-    const results = window.attentionExplorer?.results?.() ?? [];
+    const page = window.attentionExplorer;
+    const results = page?.results?.() ?? [];
     if (!results.length) return;
     const score = Math.round((100 * results.reduce((sum, r) => sum + r.score, 0)) / results.length);
+    done = results.every((r) => r.finished);
     api.LMSSetValue('cmi.core.score.raw', String(score));
-    api.LMSSetValue('cmi.core.lesson_status', results.every((r) => r.correct) ? 'passed' : 'incomplete');
+    api.LMSSetValue('cmi.core.lesson_status', done ? (score >= passMark ? 'passed' : 'failed') : 'incomplete');
+    // SCORM 1.2 keeps at most 4096 characters here.
+    const progress = page.progress?.() ?? '';
+    if (progress.length <= 4096) api.LMSSetValue('cmi.suspend_data', progress);
     api.LMSCommit('');
   };
   addEventListener('message', (e) => {
-    if (e.source === window && e.data?.type === 'attention-explorer:result') report();
+    if (e.source !== window) return;
+    if (e.data?.type === 'attention-explorer:result' && e.data.exercise !== undefined) report();
   });
+  // The page says it listens once its code has run (a message to its parent, here itself).
+  new MutationObserver((_, watch) => {
+    watch.disconnect();
+    if (resumed) window.attentionExplorer?.restoreProgress?.(resumed);
+    report();
+  }).observe(document.documentElement, { attributeFilter: ['data-ready'] });
   let finished = false;
   const finish = () => {
     if (finished) return;
     finished = true;
     report();
+    // An attempt left before its end is resumed at the next launch.
+    api.LMSSetValue('cmi.core.exit', done ? '' : 'suspend');
     api.LMSFinish('');
   };
   addEventListener('pagehide', finish);

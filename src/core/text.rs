@@ -14,6 +14,16 @@ pub fn fmt(x: f64, precision: usize) -> String {
     }
 }
 
+/// A gradient: three significant digits in powers of ten (`1.63e-5`, `-2.50e-1`), whatever
+/// its size (a table's decimals would write 1.6e-5 as 0.0000); zero as "0", never "-0".
+pub fn fmt_scientific(x: f64) -> String {
+    if x == 0.0 {
+        "0".into()
+    } else {
+        format!("{x:.2e}")
+    }
+}
+
 /// `x` to `digits` significant digits, in scientific notation outside 0.001 … 100 000
 /// (`0.9907`, `63.40`, `1.110e-16`); NaN as "NaN".
 pub fn fmt_significant(x: f64, digits: usize) -> String {

@@ -10,6 +10,7 @@ use crate::core::document::edit::Edit;
 use crate::core::document::script::locate_edit;
 use crate::core::formats::report::{gradients_json, trace_json};
 use crate::core::formats::state::write_state;
+use crate::core::teaching::exercise::read_progress;
 use crate::core::training::{gradients, max_steps, train, Objective, Optimizer, DEFAULT_LR};
 use crate::ui::share;
 use crate::ui::state::AppState;
@@ -144,6 +145,42 @@ pub fn edit(
         col: j,
         value: x,
     })
+}
+
+/// Gives the exercises back the progress `progress()` wrote (a course page keeping it for a
+/// sandboxed frame, a SCORM package's suspend data).
+pub fn restore_progress(state: AppState, text: &JsValue) -> Result<(), String> {
+    let text = text
+        .as_string()
+        .ok_or("progress must be the text progress() gave")?;
+    let lines = read_progress(&text);
+    if state.exercises.restore(&lines) == 0 && !text.trim().is_empty() {
+        return Err("none of it is an exercise of this page (it is the text progress() gave, a line per exercise)".into());
+    }
+    Ok(())
+}
+
+/// Adds `progress()` and `restoreProgress(text)` to the API: by the exercises' runtime, on a
+/// page with exercises (in its chunk).
+pub fn install_progress(state: AppState) {
+    let Ok(api) = Reflect::get(&window(), &JsValue::from_str("attentionExplorer")) else {
+        return;
+    };
+    let progress = Closure::<dyn Fn() -> JsValue>::new(move || {
+        JsValue::from_str(&state.exercises.progress_text())
+    });
+    Reflect::set(&api, &JsValue::from_str("progress"), progress.as_ref()).ok();
+    progress.forget();
+    let restore = Closure::<dyn Fn(JsValue) -> JsValue>::new(move |text: JsValue| {
+        outcome(restore_progress(state, &text))
+    });
+    Reflect::set(
+        &api,
+        &JsValue::from_str("restoreProgress"),
+        restore.as_ref(),
+    )
+    .ok();
+    restore.forget();
 }
 
 /// Puts the API on `window`. The closures live as long as the page.

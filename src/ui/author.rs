@@ -11,6 +11,7 @@ use crate::core::model::Editable;
 use crate::core::teaching::exercise::{lockable, Exercises, Kind};
 use crate::core::views::pipeline::Matrix;
 use crate::ui::export::download_bytes;
+use crate::ui::fields::{accept, IntegerField};
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::{use_app, AppState};
@@ -76,13 +77,17 @@ async fn fetch_bytes(path: &str) -> Result<Vec<u8>, String> {
 /// The SCORM 1.2 package of `draft`: the app's files as this server has them (the build's own
 /// list, `build.json`: what the page fetches, first and later; not the service worker, which
 /// an LMS cannot serve), with the adapter, a launch page and the manifest.
-async fn scorm_package(query: String, fragment: String) -> Result<(Vec<u8>, usize), String> {
+async fn scorm_package(
+    query: String,
+    fragment: String,
+    pass_mark: u8,
+) -> Result<(Vec<u8>, usize), String> {
     let index = String::from_utf8(fetch_bytes("index.html").await?)
         .map_err(|_| "index.html is not text")?;
     let list = scorm::app_files(&fetch_bytes(scorm::BUILD_LIST).await?)?;
     let mut files = vec![(
         "index.html".to_owned(),
-        scorm::with_adapter(&index).into_bytes(),
+        scorm::with_adapter(&index, pass_mark).into_bytes(),
     )];
     for path in list {
         let bytes = fetch_bytes(&path).await?;
@@ -190,12 +195,14 @@ fn AuthorPanel() -> impl IntoView {
     }
     };
     let packing = RwSignal::new(None::<(bool, String)>);
+    let pass_mark = RwSignal::new(u64::from(scorm::DEFAULT_PASS_MARK));
     let scorm = move |_| {
         let query = draft.with_untracked(|d| exercise_query(state, d, true));
         let fragment = fragment_now(state);
+        let pass = pass_mark.get_untracked() as u8;
         packing.set(Some((true, "Packing the app and the exercise…".into())));
         leptos::task::spawn_local(async move {
-            let said = match scorm_package(query, fragment).await {
+            let said = match scorm_package(query, fragment, pass).await {
                 Ok((zip, count)) => {
                     download_bytes(PACKAGE, "application/zip", &zip);
                     (true, format!("Downloaded {PACKAGE} ({count} files, {} KB): upload it to the course as a SCORM package.", zip.len() / 1024))
@@ -261,10 +268,18 @@ fn AuthorPanel() -> impl IntoView {
                 <span>"Embed snippet (the Embed button carries the exercise too)"</span>
                 <textarea readonly rows="6" data-export="exercise-snippet" prop:value=move || snippet_text.get()></textarea>
             </label>
-            <p>
+            <div class="exercise-actions">
+                <IntegerField control="scorm-pass-mark" label="Pass mark (% of the score)" min=0 max=100 value=pass_mark.into() on_change=accept(move |n| pass_mark.set(n))/>
                 <button type="button" data-action="scorm" disabled=move || draft.with(|d| d.list.is_empty()) on:click=scorm>
                     "Download as SCORM package"
                 </button>
+            </div>
+            <p class="note" data-stat="progress-where">
+                "Where a learner's progress lives: on a page of your own site, in their browser, per exercise link; in a sandboxed frame, only if your course page keeps the "
+                <code>"progress"</code>
+                " each result message carries and sends it back ("
+                <code>"restore-progress"</code>
+                ", docs/teachers.md); in the SCORM package, in the LMS, so a relaunch resumes. The package reports passed or failed once every exercise has a final result."
             </p>
             {move || packing.get().map(|(ok, words)| view! { <p class=if ok { "field-ok" } else { "field-error" } role="status">{words}</p> })}
         </div>

@@ -4,9 +4,11 @@
 //!
 //! Messages in: `{type: "attention-explorer:load", state, id?}`,
 //! `{type: "attention-explorer:edit", matrix, head, row, col, value, id?}`,
-//! `{type: "attention-explorer:get-trace", id}`, `{type: "attention-explorer:gradients",
+//! `{type: "attention-explorer:get-trace", id}`, `{type: "attention-explorer:restore-progress",
+//! progress, id?}` (with exercises: the `progress` a result message carried), `{type: "attention-explorer:gradients",
 //! objective, id}`, `{type: "attention-explorer:train", objective, steps, optimizer, lr, id}`.
-//! Out: `{type: "attention-explorer:resize", height}`, `{type: "attention-explorer:trace", id,
+//! Out: `{type: "attention-explorer:ready"}` once exercises can take progress back, `{type:
+//! "attention-explorer:resize", height}`, `{type: "attention-explorer:trace", id,
 //! trace}`, `{type: "attention-explorer:gradients" | "attention-explorer:trained", id, result}`
 //! (`result` as `gradients()` and `train()` return it) and, after a load or an edit,
 //! `{type: "attention-explorer:result", id, error}` (`error` is `null` or the message).
@@ -25,8 +27,8 @@ use crate::ui::steps::text as steps_text_of;
 
 const PREFIX: &str = "attention-explorer:";
 
-/// Posts `{type: "attention-explorer:result", exercise, kind, correct, score, attempts,
-/// response, expected?, statement}` to the parent, and to this page itself (where a SCORM
+/// Posts `{type: "attention-explorer:result", exercise, kind, result, correct, finished, score,
+/// attempts, response, expected?, statement, progress}` to the parent, and to this page itself (where a SCORM
 /// adapter listens), each time an exercise's progress changes.
 pub fn report_results(state: AppState) {
     let exercises = state.exercises;
@@ -45,12 +47,11 @@ pub fn report_results(state: AppState) {
                 continue;
             };
             let object = api::parsed(&result);
-            Reflect::set(
-                &object,
-                &JsValue::from_str("type"),
-                &JsValue::from_str(&format!("{PREFIX}result")),
-            )
-            .ok();
+            let set = |k: &str, v: &JsValue| Reflect::set(&object, &JsValue::from_str(k), v).ok();
+            set("type", &JsValue::from_str(&format!("{PREFIX}result")));
+            // Everything a course page needs to hand the progress back after a reload (a
+            // sandboxed frame keeps none): `restore-progress`.
+            set("progress", &JsValue::from_str(&exercises.progress_text()));
             post(&object);
             // A SCORM adapter in this page listens here too.
             if parent().is_some_and(|p| !Object::is(&p, &window())) {
@@ -64,6 +65,36 @@ pub fn report_results(state: AppState) {
 pub fn install(state: AppState) {
     report_height();
     answer_messages(state);
+}
+
+/// On a page with exercises (from their runtime's chunk): takes back the progress the parent
+/// kept, `{type: "attention-explorer:restore-progress", progress, id?}` (answered as a `load`
+/// is), after saying it can, `{type: "attention-explorer:ready"}`.
+pub fn take_progress_back(state: AppState) {
+    let _ = window_event_listener(leptos::ev::message, move |ev: web_sys::MessageEvent| {
+        let data = ev.data();
+        let field = |k: &str| Reflect::get(&data, &JsValue::from_str(k)).unwrap_or_default();
+        if !from_parent(&ev)
+            || field("type").as_string().as_deref() != Some("attention-explorer:restore-progress")
+        {
+            return;
+        }
+        let result = api::restore_progress(state, &field("progress"));
+        post(&message(
+            "result",
+            &[("id", field("id")), ("error", api::outcome(result))],
+        ));
+    });
+    post(&message("ready", &[]));
+}
+
+/// Whether `ev` is a message object from the parent frame.
+fn from_parent(ev: &web_sys::MessageEvent) -> bool {
+    let parent_sent = match (ev.source(), parent()) {
+        (Some(source), Some(parent)) => Object::is(&source, &parent),
+        _ => false,
+    };
+    parent_sent && ev.data().is_object()
 }
 
 fn parent() -> Option<web_sys::Window> {
@@ -116,14 +147,10 @@ fn report_height() {
 /// is ignored.
 fn answer_messages(state: AppState) {
     let _ = window_event_listener(leptos::ev::message, move |ev: web_sys::MessageEvent| {
-        let from_parent = match (ev.source(), parent()) {
-            (Some(source), Some(parent)) => Object::is(&source, &parent),
-            _ => false,
-        };
-        let data = ev.data();
-        if !from_parent || !data.is_object() {
+        if !from_parent(&ev) {
             return;
         }
+        let data = ev.data();
         let field = |k: &str| Reflect::get(&data, &JsValue::from_str(k)).unwrap_or_default();
         let kind = field("type").as_string().unwrap_or_default();
         let id = field("id");

@@ -45,18 +45,27 @@ fn import(
     heads: RwSignal<u64>,
     from: &str,
 ) -> (bool, String) {
-    let dict = dict.map(|(d, named)| {
-        if let Some(h) = named {
+    let mut named = false;
+    let dict = dict.map(|(d, h)| {
+        if let Some(h) = h {
             heads.set(h as u64);
+            named = true;
         }
         d
     });
     let heads = heads.get_untracked() as usize;
     let result = dict.and_then(|d| state.model.with_untracked(|m| import_into(m, &d, heads)));
+    // A state dict does not say how many heads split it: the same weights in other heads
+    // compute other numbers, so the number taken is said.
+    let split = if named {
+        format!("{heads} head(s) (as the file says)")
+    } else {
+        format!("{heads} head(s), the number in Heads above: a state dict does not say how many the module had, so if it was not {heads}, set Heads to its num_heads and import again")
+    };
     match result.and_then(|m| state.apply(Edit::Open(Box::new(m)))) {
         Ok(()) => (
             true,
-            format!("Imported {from}: {heads} head(s), with the sentence and embedding kept. Undo takes it back."),
+            format!("Imported {from} as {split}; the sentence and embedding are kept. Undo takes it back."),
         ),
         Err(e) => (false, format!("Not imported: {e}. The current model is unchanged.")),
     }

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use crate::core::formats::link::{encode_model, read_link, write_fragment, Link, MAX_LINK_CHARS};
 use crate::core::model::{Dims, Model};
-use crate::core::teaching::exercise::{read_progress, write_progress, Progress};
+use crate::core::teaching::exercise::{read_progress, Progress};
 use crate::ui::state::AppState;
 
 /// How long the page waits after the last change before writing the URL and saving.
@@ -56,15 +56,10 @@ pub fn keep_progress(state: AppState) {
     let exercises = state.exercises;
     let key = progress_key();
     Effect::new(move |first: Option<()>| {
-        let progress = exercises.progress.get();
-        if first.is_none() {
-            return;
+        exercises.progress.track();
+        if first.is_some() {
+            save_work(&key, &exercises.progress_text());
         }
-        let ids = exercises
-            .spec
-            .with_value(|s| s.list.iter().map(|e| e.id()).collect::<Vec<_>>());
-        let pairs: Vec<(String, Progress)> = ids.into_iter().zip(progress).collect();
-        save_work(&key, &write_progress(&pairs));
     });
 }
 

@@ -101,7 +101,8 @@ pub fn Walk() -> impl IntoView {
         </button>
         <aside class="walk" aria-label="Guided walk" hidden=move || state.walk.get().is_none()>
             // Read out whole at each move: where the walk is, then what to try.
-            <div id="walk-status" aria-live="polite" aria-atomic="true">
+            // Focusable: on a phone it scrolls (the last stop's summary).
+            <div id="walk-status" aria-live="polite" aria-atomic="true" tabindex="0">
                 <p class="walk-where">
                     {move || {
                         let stop = state.walk_stop.get()?;

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { useBrowser, open, sandboxedPage, showLab, cellSelector, picture, output } from './harness.mjs';
+import { useBrowser, open, newContext, sandboxedPage, showLab, cellSelector, picture, output } from './harness.mjs';
 
 const env = useBrowser();
 const SHE_DOG = 'scores.0:6,1';
@@ -155,8 +155,8 @@ test('an asked number is hidden where else it shows: its twin table, and an aske
 test('a bad exercise parameter is named, and the rest of the page works', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog&ask=scores.0:99,1&lock=everything`);
   const message = await page.textContent('.load-message');
-  assert.match(message, /The link's ask=“scores\.0:99,1” was ignored: scores\.0:99,1: the cell is outside the 9 × 9 matrix\./);
-  assert.match(message, /The link's lock=“everything” was ignored: “everything” is not a matrix the learner edits/);
+  assert.match(message, /The link's ask=“scores\.0:99,1” was ignored: the cell is outside the 9 × 9 matrix\./);
+  assert.match(message, /The link's lock=“everything” was ignored: it is not a matrix the learner edits/);
   assert.equal(await page.$$eval('[data-exercise]', (e) => e.length), 0);
   assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
 });
@@ -275,6 +275,85 @@ function unzip(bytes) {
   return files;
 }
 
+/** The SCORM package the maker writes for `url`'s exercises, at `passMark` % (as a map of its
+ * files). */
+async function scormPackage(url, passMark) {
+  const { page } = await open(env.browser, url);
+  await page.click('[data-action="author"]');
+  if (passMark !== undefined) await page.fill('[data-control="scorm-pass-mark"]', String(passMark));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="scorm"]')]);
+  const files = unzip(await readFile(await download.path()));
+  await page.close();
+  return files;
+}
+
+/** Serves a package's files under /sco/ as an LMS would, with `lms.html` (the LMS's page) and
+ * scorm-again's SCORM 1.2 runtime (`scorm12.js`); returns the server and its /sco/ address. */
+async function lmsServer(files, lms) {
+  const types = { html: 'text/html', js: 'text/javascript', wasm: 'application/wasm', css: 'text/css', xml: 'application/xml' };
+  const runtime = await readFile(new URL('../../node_modules/scorm-again/dist/scorm12.min.js', import.meta.url));
+  const server = createServer((req, res) => {
+    if (req.url === '/favicon.ico') return res.writeHead(204).end();
+    const name = decodeURIComponent(new URL(req.url, 'http://x').pathname.slice('/sco/'.length));
+    const body = name === 'lms.html' ? lms : name === 'scorm12.js' ? runtime : files.get(name);
+    if (body === undefined) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': types[name.split('.').pop()] ?? 'application/octet-stream' }).end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, sco: `http://127.0.0.1:${server.address().port}/sco/` };
+}
+
+test('under scorm-again\'s SCORM 1.2 runtime: Show me, a wrong prediction and a met goal end the attempt as failed at the pass mark, and a relaunch resumes it', async () => {
+  const exercises = `ask=${SHE_DOG}&predict=weights.0:6&goal=weights.0:6,4>=0.5&lock=embedding,w_value`;
+  const files = await scormPackage(`${env.base}?preset=dog&${exercises}`, 50);
+  assert.ok(!files.has('sw.js'), 'no service worker in the package');
+  // The LMS: scorm-again's API (errors logged as console errors, which fail the test), with the
+  // attempt so far (the last launch's cmi, kept by the test) loaded before the launch.
+  const lms = `<!doctype html><title>LMS</title><script src="scorm12.js"></script><script>
+    window.API = new Scorm12API({ logLevel: 4 });
+    const saved = JSON.parse(decodeURIComponent(location.hash.slice(1)) || 'null');
+    if (saved) API.loadFromJSON(saved);
+    // What the package set (cmi.core.exit is write-only), and whether it finished.
+    window.set = {};
+    window.finished = false;
+    API.on('LMSSetValue.cmi.*', (element, value) => { set[element] = value; });
+    API.on('LMSFinish', () => { finished = true; });
+    window.cmi = () => ({ status: API.cmi.core.lesson_status, score: API.cmi.core.score.raw, exit: set['cmi.core.exit'] ?? '', suspend_data: API.cmi.suspend_data });
+  </script><iframe src="launch.html" width="900" height="700"></iframe>`;
+  const { server, sco } = await lmsServer(files, lms);
+  try {
+    const { page: first } = await open(env.browser, `${sco}lms.html`, undefined, 'iframe');
+    const frame = first.frameLocator('iframe');
+    await frame.locator(`${card(SHE_DOG)} [data-action="reveal"]`).click();
+    await first.waitForFunction(() => window.cmi().suspend_data.includes('revealed'));
+    assert.deepEqual({ ...await first.evaluate(() => window.cmi()), suspend_data: undefined }, { status: 'incomplete', score: '0', exit: '', suspend_data: undefined });
+    // The learner leaves midway: the attempt is suspended, its progress with the LMS.
+    await first.evaluate(() => { document.querySelector('iframe').src = 'about:blank'; });
+    await first.waitForFunction(() => window.cmi().exit === 'suspend');
+    const kept = await first.evaluate(() => window.cmi());
+    assert.equal(kept.suspend_data, `${SHE_DOG}\trevealed\t0\t\nweights.0:6\topen\t0\t\nweights.0:6,4>=0.5\topen\t0\t\n`);
+
+    // A relaunch (another browser: nothing saved in it) resumes: the asked cell is still revealed.
+    const context = await newContext(env);
+    const { page: again } = await open(context, `${sco}lms.html#${encodeURIComponent(JSON.stringify({ suspend_data: kept.suspend_data }))}`, undefined, 'iframe');
+    const inside = again.frameLocator('iframe');
+    await inside.locator(`${card(SHE_DOG)}[data-result="revealed"]`).waitFor();
+    await inside.locator(`${card('weights.0:6')} [data-control="predict"]`).selectOption({ label: 'ball' });
+    await inside.locator(`${card('weights.0:6')} [data-action="predict"]`).click();
+    const app = again.frames().find((f) => f.url().includes('index.html'));
+    for (const [col, value] of [[0, 5], [1, -5]]) {
+      assert.equal(await app.evaluate(([c, v]) => window.attentionExplorer.edit('w_query', 0, 1, c, v), [col, value]), null);
+    }
+    // Every exercise final: 0 + 0 + 1 of 3 is 33, under the pass mark of 50.
+    await again.waitForFunction(() => window.cmi().status === 'failed');
+    assert.equal((await again.evaluate(() => window.cmi())).score, '33');
+    await again.evaluate(() => { document.querySelector('iframe').src = 'about:blank'; });
+    await again.waitForFunction(() => window.finished && set['cmi.core.exit'] === '');
+  } finally {
+    server.close();
+  }
+});
+
 test('the SCORM package: its manifest, and a recording SCORM 1.2 API sees the session, the score, passed and the end', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog&ask=${SHE_DOG}`);
   await page.click('[data-action="author"]');
@@ -291,7 +370,7 @@ test('the SCORM package: its manifest, and a recording SCORM 1.2 API sees the se
   for (const needed of ['index.html', 'launch.html', 'scorm-adapter.js', '__wasm_split.js']) assert.ok(files.has(needed), needed);
   assert.ok([...files.keys()].some((n) => /^split_exercise_cards-[0-9a-f]{16}\.wasm$/.test(n)), 'the chunks');
   assert.match(text('launch.html'), /url=index\.html\?embed=1&amp;ask=scores\.0:6,1#m=/);
-  assert.match(text('index.html'), /<script src="\.\/scorm-adapter\.js" defer><\/script><\/head>/);
+  assert.match(text('index.html'), /<script src="\.\/scorm-adapter\.js" data-package data-pass-mark="100" defer><\/script><\/head>/);
 
   // The package served as an LMS would, launched from a page with a recording API.
   const lms = `<!doctype html><title>LMS</title><script>
@@ -320,7 +399,10 @@ test('the SCORM package: its manifest, and a recording SCORM 1.2 API sees the se
     const calls = await course.evaluate(() => window.calls);
     const set = Object.fromEntries(calls.filter(([n]) => n === 'LMSSetValue').map(([, k, v]) => [k, v]));
     assert.deepEqual(calls[0], ['LMSInitialize', '']);
-    assert.deepEqual(set, { 'cmi.core.score.min': '0', 'cmi.core.score.max': '100', 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '100' });
+    assert.deepEqual(set, {
+      'cmi.core.score.min': '0', 'cmi.core.score.max': '100', 'cmi.core.lesson_status': 'passed', 'cmi.core.score.raw': '100',
+      'cmi.suspend_data': `${SHE_DOG}\tcorrect\t1\t13.83\n`, 'cmi.core.exit': '',
+    });
     assert.ok(calls.findIndex(([n]) => n === 'LMSCommit') > 0);
     assert.deepEqual(calls.at(-1), ['LMSFinish', '']);
   } finally {

@@ -80,7 +80,7 @@ test('a .safetensors file, chosen or dropped, imports with the heads its metadat
       await page.setInputFiles('[data-control="torch-file"]', { name: `mha_${i}.safetensors`, mimeType: 'application/octet-stream', buffer });
     }
     await page.waitForFunction((name) => document.querySelector('#torch-message')?.textContent.includes(name), `mha_${i}`);
-    assert.match(await page.textContent('#torch-message'), new RegExp(`^Imported “mha_${i}.safetensors”: ${c.torch.num_heads} head`));
+    assert.match(await page.textContent('#torch-message'), new RegExp(`^Imported “mha_${i}.safetensors” as ${c.torch.num_heads} head\\(s\\) \\(as the file says\\)`));
     assert.equal(await page.inputValue('[data-control="torch-heads"]'), String(c.torch.num_heads));
     // float32 files hold the JSON's numbers rounded to float32: near, not equal.
     const tol = i === 0 ? 1e-9 : 1e-5;

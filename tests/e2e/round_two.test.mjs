@@ -3,7 +3,7 @@
 // on the page before its fix.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, showLab, linkSettled, eventually, state, cellSelector, paste, assertClose } from './harness.mjs';
+import { useBrowser, open, newPage, newContext, watch, showLab, eventually, state, cellSelector, paste, assertClose } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -143,4 +143,79 @@ test('gradients read in powers of ten, and W_output\'s face under an attention t
     tds.filter((td) => Math.abs(Number(td.dataset.grad)) < 1e-4 && Number(td.dataset.grad) !== 0).map((td) => td.textContent.trim()));
   for (const text of tiny) assert.match(text, /e-\d+$/);
   assert.ok(!(await page.locator('table[data-view="gradient"] td').allTextContents()).some((t) => /^-?0\.0+$|^-0$/.test(t.trim())), 'no 0.0000 or -0');
+});
+
+test('in a sandboxed embed a reload keeps the attempt: the course page hands back the progress the result messages carried', async () => {
+  const src = `${env.base}?preset=dog&embed=1&steps=scores&ask=scores.0:6,1`;
+  const course = await newPage(env);
+  watch(course, src);
+  // The course page keeps the last progress and gives it back whenever the frame says it listens.
+  await course.setContent(`<script>
+    window.kept = null; window.readies = 0;
+    addEventListener('message', (e) => {
+      const frame = document.querySelector('iframe').contentWindow;
+      if (e.source !== frame) return;
+      if (e.data.type === 'attention-explorer:ready') {
+        readies += 1;
+        if (kept) frame.postMessage({ type: 'attention-explorer:restore-progress', progress: kept, id: 1 }, '*');
+      }
+      if (e.data.type === 'attention-explorer:result' && e.data.progress) kept = e.data.progress;
+    });
+  </script><iframe src="${src}" sandbox="allow-scripts" width="800" height="700"></iframe>`);
+  const frame = course.frameLocator('iframe');
+  const card = frame.locator('[data-exercise="scores.0:6,1"]');
+  for (const answer of ['12', '13.83']) {
+    await frame.locator('[data-answer="scores.0:6,1"]').fill(answer);
+    await card.locator('[data-action="check"]').click();
+  }
+  await course.waitForFunction(() => window.kept?.includes('correct\t2'));
+  // The student reloads the frame: the page starts with nothing (no storage in a sandbox)...
+  await course.evaluate(() => { const f = document.querySelector('iframe'); f.src = f.src; });
+  await course.waitForFunction(() => window.readies === 2);
+  // ...and is handed its attempt back: answered right at the second try, not a fresh start.
+  await frame.locator('[data-exercise="scores.0:6,1"][data-result="correct"]').waitFor();
+  assert.equal(await frame.locator('[data-exercise="scores.0:6,1"]').getAttribute('data-attempts'), '2');
+});
+
+test('progress() and restoreProgress() carry an attempt from one page to another, and refuse another page\'s', async () => {
+  const url = `${env.base}?preset=dog&ask=scores.0:6,1`;
+  const { page } = await open(env.browser, url);
+  await page.click('[data-exercise="scores.0:6,1"] [data-action="reveal"]');
+  const progress = await page.evaluate(() => window.attentionExplorer.progress());
+  assert.equal(progress, 'scores.0:6,1\trevealed\t0\t\n');
+  const context = await newContext(env);
+  const { page: other } = await open(context, url);
+  assert.equal(await other.evaluate((p) => window.attentionExplorer.restoreProgress(p), progress), null);
+  await other.locator('[data-exercise="scores.0:6,1"][data-result="revealed"]').waitFor();
+  assert.match(await other.evaluate(() => window.attentionExplorer.restoreProgress('weights.0:2\tcorrect\t1\tdog\n')), /^none of it is an exercise of this page/);
+});
+
+/** Every lab drawn (each draws once scrolled to), then the page's whole text. */
+async function everyNumberShown(page) {
+  for (const lab of ['lab-sqrt-dk', 'lab-mask', 'lab-train', 'lab-order']) await showLab(page, lab);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return page.evaluate(() => document.body.innerText);
+}
+
+test('an asked weight cannot be read elsewhere: not in the masking lab, not as 1 minus the rest of its row', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&ask=weights.0:6,1`);
+  const weight = await page.evaluate(() => window.attentionExplorer.trace().heads[0].weights[6][1]);
+  const text = await everyNumberShown(page);
+  for (const shown of [weight.toFixed(4), weight.toFixed(3)]) assert.ok(!text.includes(shown), `${shown} is on the page`);
+  // The rest of the row is hidden too, in the step and in the lab.
+  for (const table of ['table[data-matrix="weights"][data-head="0"]', 'table[data-lab-matrix="renormalized"]', 'table[data-lab-matrix="neg_inf"]']) {
+    const row = await page.$$eval(`${table} td[data-row="6"]`, (tds) => tds.map((td) => td.textContent.trim()));
+    assert.ok(row.every((t) => !/\d/.test(t)), `${table} row 6: ${row.join(' ')}`);
+  }
+});
+
+test('an asked score cannot be read one multiplication away: its scaled and masked twins are hidden', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&ask=scores.0:6,1`);
+  const t = await page.evaluate(() => window.attentionExplorer.trace().heads[0]);
+  const text = await everyNumberShown(page);
+  const scaled = t.scores[6][1] / Math.sqrt(t.keys[0].length);
+  for (const shown of [t.scores[6][1].toFixed(4), scaled.toFixed(4)]) assert.ok(!text.includes(shown), `${shown} is on the page`);
+  for (const name of ['scaled_scores', 'masked_scores']) {
+    assert.doesNotMatch(await page.textContent(cellSelector(name, 6, 1)), /\d/, name);
+  }
 });

@@ -41,7 +41,7 @@ pub fn read_state_dict_json(text: &str) -> Result<(StateDict, Option<usize>), St
     if text.len() > MAX_DICT_BYTES {
         return Err(format!("longer than {MAX_DICT_BYTES} bytes"));
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| not_json(text, e))?;
     match value.get("state_dict") {
         Some(dict) => Ok((
             state_dict_of_value(dict).map_err(|e| format!("state_dict: {e}"))?,
@@ -51,6 +51,21 @@ pub fn read_state_dict_json(text: &str) -> Result<(StateDict, Option<usize>), St
                 .map(|h| h as usize),
         )),
         None => Ok((state_dict_of_value(&value)?, None)),
+    }
+}
+
+/// Why `text` is not JSON: Python's `json.dumps` writes a NaN or an infinity as `NaN` or
+/// `Infinity`, which JSON has no numbers for; said so, not as a parser's column.
+fn not_json(text: &str, e: serde_json::Error) -> String {
+    let at = (e.column() > 0).then(|| {
+        let line = text.lines().nth(e.line().saturating_sub(1)).unwrap_or("");
+        line.get(e.column().saturating_sub(1)..).unwrap_or("")
+    });
+    match at {
+        Some(rest) if ["NaN", "Infinity", "-Infinity"].iter().any(|t| rest.starts_with(t)) => {
+            "it holds NaN or Infinity (Python's json writes them; they are not numbers): every number must be finite".into()
+        }
+        _ => format!("not valid JSON ({e})"),
     }
 }
 
@@ -110,6 +125,10 @@ pub fn read_safetensors(bytes: &[u8]) -> Result<(StateDict, Option<usize>), Stri
     use safetensors::{Dtype, SafeTensors};
     if bytes.len() > MAX_DICT_BYTES {
         return Err(format!("larger than {MAX_DICT_BYTES} bytes"));
+    }
+    // torch.save writes a zip (PK…) or a bare pickle (0x80, protocol): code, not numbers.
+    if bytes.starts_with(b"PK\x03\x04") || bytes.first() == Some(&0x80) {
+        return Err("it is a PyTorch pickle (torch.save's .pt or .pth), which could run code, so it is not opened: save the state dict with safetensors.torch.save_file, or as JSON with the snippet above".into());
     }
     let not_safetensors = |e: safetensors::SafeTensorError| format!("not a safetensors file ({e})");
     let (_, metadata) = SafeTensors::read_metadata(bytes).map_err(not_safetensors)?;
@@ -427,7 +446,7 @@ pub fn read_torch_file(text: &str) -> Result<Model, String> {
     if text.len() > MAX_DICT_BYTES {
         return Err(format!("longer than {MAX_DICT_BYTES} bytes"));
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| not_json(text, e))?;
     let field = |name: &str| {
         value
             .get(name)

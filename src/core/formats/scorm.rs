@@ -41,11 +41,18 @@ pub fn app_files(bytes: &[u8]) -> Result<Vec<String>, String> {
     Ok(files)
 }
 
-/// `index.html` with the adapter loaded before the app.
-pub fn with_adapter(index_html: &str) -> String {
+/// The pass mark a package reports `passed` at when the teacher sets none: every answer right.
+pub const DEFAULT_PASS_MARK: u8 = 100;
+
+/// `index.html` with the adapter loaded before the app, passing at `pass_mark` % of the score
+/// (`data-package` also tells the page it registers no service worker: the package has none).
+pub fn with_adapter(index_html: &str, pass_mark: u8) -> String {
     index_html.replacen(
         "</head>",
-        &format!("<script src=\"./{ADAPTER}\" defer></script></head>"),
+        &format!(
+            "<script src=\"./{ADAPTER}\" data-package data-pass-mark=\"{}\" defer></script></head>",
+            pass_mark.min(100)
+        ),
         1,
     )
 }

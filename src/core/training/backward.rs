@@ -12,7 +12,7 @@ use crate::core::forward::trace::{
 };
 use crate::core::model::positions::{rotate, rotate_backward, Positions, Rope};
 use crate::core::model::{linear_backward, Biases, Editable, Head, Model, Projection, Scale};
-use crate::core::text::fmt_significant;
+use crate::core::text::fmt_scientific;
 use crate::core::training::objective::{Goal, Objective};
 
 /// The gradient of the loss with respect to one head's projections and intermediates.
@@ -243,16 +243,15 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
     }
 }
 
-/// ∂L/∂`name`[i][j] = `x` in words: what raising the number does to the loss. Gradients are
-/// written to three significant digits, in powers of ten when small (the table's decimals
-/// would write 1.6e-5 as 0.0000); a zero gradient leaves the number alone.
+/// ∂L/∂`name`[i][j] = `x` in words: what raising the number does to the loss, in powers of
+/// ten as the gradient's cells are; a zero gradient leaves the number alone.
 pub fn gradient_words(name: &str, (i, j): (usize, usize), x: f64) -> String {
-    let head = format!("∂L/∂{name}[{i}][{j}] = {}", fmt_significant(x, 3));
+    let head = format!("∂L/∂{name}[{i}][{j}] = {}", fmt_scientific(x));
     if x == 0.0 {
         return format!("{head}: raising this number a little does not change the loss, so a training step leaves it as it is.");
     }
     let way = if x > 0.0 { "raise" } else { "lower" };
-    let by = fmt_significant((0.01 * x).abs(), 2);
+    let by = fmt_scientific((0.01 * x).abs());
     format!("{head}: raising this number by 0.01 would {way} the loss by about {by}, so a training step moves it the other way.")
 }
 

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::ui::on_demand::chunk;
 use crate::ui::state::use_app;
-use crate::ui::{embed, share};
+use crate::ui::{api, embed, share};
 
 chunk! {
     /// The exercises' runtime and their summary line.
@@ -26,6 +26,8 @@ fn Engine() -> impl IntoView {
         state.trace.with(|t| exercises.follow_goals(t, edits));
     });
     embed::report_results(state);
+    api::install_progress(state);
+    embed::take_progress_back(state);
     let total = exercises.spec.with_value(|s| s.list.len());
     let done = move || {
         exercises.progress.with(|p| {

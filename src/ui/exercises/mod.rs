@@ -65,18 +65,30 @@ impl ExerciseState {
         self.said.set(vec![None; n]);
     }
 
-    /// Takes back the progress saved for these exercises (by exercise id).
-    pub fn restore(self, saved: &[(String, Progress)]) {
+    /// Takes back the progress saved for these exercises (by exercise id); says how many.
+    pub fn restore(self, saved: &[(String, Progress)]) -> usize {
         let ids: Vec<String> = self
             .spec
             .with_value(|s| s.list.iter().map(Exercise::id).collect());
+        let mut restored = 0;
         self.progress.update(|progress| {
             for (slot, id) in progress.iter_mut().zip(ids) {
                 if let Some((_, p)) = saved.iter().find(|(saved, _)| *saved == id) {
                     *slot = p.clone();
+                    restored += 1;
                 }
             }
         });
+        restored
+    }
+
+    /// Every exercise's progress as the saved work and `progress()` write it (one line each).
+    pub fn progress_text(self) -> String {
+        let ids = self
+            .spec
+            .with_value(|s| s.list.iter().map(Exercise::id).collect::<Vec<_>>());
+        let progress = self.progress.get_untracked();
+        exercise::write_progress(&ids.into_iter().zip(progress).collect::<Vec<_>>())
     }
 
     /// Whether the page has any exercise (or lock).

@@ -7,7 +7,7 @@ use nalgebra::DMatrix;
 
 use crate::core::teaching::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
 use crate::core::views::heatmap::{Heat, NUMBERS_MAX_SIDE};
-use crate::core::views::pipeline::QUERY_BY_KEY;
+use crate::core::views::pipeline::{Matrix, QUERY_BY_KEY};
 use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::labs::frame::{LabText, RangeField, Stat};
 use crate::ui::matrix::LabMatrix;
@@ -91,6 +91,8 @@ pub fn MaskLab() -> impl IntoView {
                 heat=Heat::Unit
                 grey_future=Signal::stored(true)
                 flagged=flagged
+                // Head 0's weights when the model is causal (an asked weight is hidden here too).
+                same_as=Matrix::Weights
             />
         }
     };

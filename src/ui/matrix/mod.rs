@@ -166,7 +166,8 @@ pub fn MatrixView(
                     data-action="toggle-gradient"
                     hidden=move || !has_gradient.get()
                     aria-pressed=move || (face.get() == Face::Gradient).to_string()
-                    aria-label=format!("Show the loss's gradient with respect to {}", spec.label())
+                    // The visible text starts the name (WCAG 2.5.3: a voice user says "∂L").
+                    aria-label=format!("∂L: show the loss's gradient with respect to {}", spec.label())
                     on:click=toggle_gradient
                 >
                     "∂L"
@@ -190,7 +191,18 @@ pub fn LabMatrix(
     #[prop(optional)] corner: &'static str,
     #[prop(optional, into)] grey_future: Option<Signal<bool>>,
     #[prop(default = None)] flagged: Option<Signal<DMatrix<bool>>>,
+    /// The page's matrix (of head 0) whose numbers this table shows: what an open exercise
+    /// hides there, it hides too.
+    #[prop(optional)]
+    same_as: Option<Matrix>,
 ) -> impl IntoView {
+    let cover = match (use_context::<ExerciseState>(), same_as) {
+        (Some(e), Some(m)) if e.any() => {
+            let cover = e.cover(m, Some(0));
+            Signal::derive(move || cover.get().without_answers())
+        }
+        _ => Signal::stored(Cover::default()),
+    };
     let spec = MatrixSpec {
         look: use_look(),
         name,
@@ -206,7 +218,7 @@ pub fn LabMatrix(
         flagged,
         lab: true,
         grad: false,
-        cover: Signal::stored(Cover::default()),
+        cover,
         editor: None,
         on_cell_click: None,
         on_row_click: None,

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::teaching::exercise::Cover;
-use crate::core::text::{fmt, fmt_significant};
+use crate::core::text::{fmt, fmt_scientific};
 use crate::core::views::heatmap::Heat;
 use crate::ui::state::{CellEditor, Look};
 
@@ -82,8 +82,8 @@ pub struct CellView {
     pub masked: bool,
     /// Flagged (see [`MatrixSpec::flagged`]).
     pub flagged: bool,
-    /// Written to three significant digits, in powers of ten when small, whatever the
-    /// decimals: a gradient (1.6e-5 at four decimals would read 0.0000).
+    /// Written in powers of ten, whatever the decimals: a gradient (1.6e-5 at four decimals
+    /// would read 0.0000).
     pub scientific: bool,
 }
 
@@ -109,7 +109,7 @@ impl CellView {
     /// The value with the page's precision (−∞ as "−∞"), or scientific.
     pub fn text(&self) -> String {
         if self.scientific {
-            fmt_significant(self.value, 3)
+            fmt_scientific(self.value)
         } else {
             fmt(self.value, self.precision)
         }

@@ -1,10 +1,11 @@
-//! What the page hides while exercises are open: an asked cell's answer field, the same number
-//! wherever else it shows (its twin tables, an asked context row in the concatenation and the
-//! output), and a predicted row, until each is answered or shown.
+//! What the page hides while exercises are open: an asked cell's answer field, every number that
+//! equals it or gives it in one step (the scaled and masked scores beside a score, the rest of
+//! an asked weight's row, an asked context row in the concatenation and the output), and a
+//! predicted row, until each is answered or shown.
 
 use crate::core::views::pipeline::Matrix;
 
-use super::kinds::{twins, Exercise, PREDICTED};
+use super::kinds::{gives_away, Exercise, PREDICTED};
 use super::params::Exercises;
 use super::progress::Progress;
 
@@ -34,6 +35,13 @@ impl Cover {
             .map(|&(_, _, e)| e)
     }
 
+    /// As a table without answer fields shows it (a lab's): the answers are hidden cells.
+    pub fn without_answers(mut self) -> Cover {
+        self.cells
+            .extend(self.answers.drain(..).map(|(i, j, _)| (i, j)));
+        self
+    }
+
     /// Whether cell (`i`, `j`) shows no number.
     pub fn covers(&self, i: usize, j: usize) -> bool {
         self.rows.contains(&i) || self.cells.contains(&(i, j)) || self.answer_at(i, j).is_some()
@@ -48,15 +56,27 @@ impl Exercises {
             if e.shown(p) {
                 continue;
             }
+            // A row of weights sums to 1: its other weights give an asked one away.
+            let row_of_weights = |cell: super::kinds::CellRef| {
+                PREDICTED.contains(&cell.matrix) && PREDICTED.contains(&matrix)
+            };
             match *e {
                 Exercise::Ask(cell) if cell.matrix == matrix && cell.head == head => {
                     cover.answers.push((cell.row, cell.col, k));
+                    if row_of_weights(cell) {
+                        cover.rows.push(cell.row);
+                    }
                 }
-                // The same number elsewhere: a hidden cell.
+                // The same number elsewhere, or one a step from it: a hidden cell (a row of
+                // weights).
                 Exercise::Ask(cell)
-                    if cell.head == head && twins(cell.matrix).contains(&matrix) =>
+                    if cell.head == head && gives_away(cell.matrix).contains(&matrix) =>
                 {
-                    cover.cells.push((cell.row, cell.col));
+                    if row_of_weights(cell) {
+                        cover.rows.push(cell.row);
+                    } else {
+                        cover.cells.push((cell.row, cell.col));
+                    }
                 }
                 // A context row is a block of the concatenation's row.
                 Exercise::Ask(cell)

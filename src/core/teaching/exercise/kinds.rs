@@ -144,11 +144,14 @@ pub const PREDICTED: [Matrix; 3] = [
     Matrix::MaskedWeightsRenormalized,
 ];
 
-/// The matrices that show the same numbers as `matrix` (on the cells a causal mask leaves).
-pub fn twins(matrix: Matrix) -> &'static [Matrix] {
+/// The matrices whose cell gives `matrix`'s away at a glance: the same number (the masked
+/// scores are the scaled ones on the cells the mask leaves; the renormalized weights are the
+/// weights), or one multiplication apart (a score is its scaled score times √dₖ, shown beside).
+pub fn gives_away(matrix: Matrix) -> &'static [Matrix] {
     match matrix {
-        Matrix::ScaledScores => &[Matrix::MaskedScores],
-        Matrix::MaskedScores => &[Matrix::ScaledScores],
+        Matrix::Scores => &[Matrix::ScaledScores, Matrix::MaskedScores],
+        Matrix::ScaledScores => &[Matrix::Scores, Matrix::MaskedScores],
+        Matrix::MaskedScores => &[Matrix::Scores, Matrix::ScaledScores],
         Matrix::Weights => &[Matrix::MaskedWeightsRenormalized],
         Matrix::MaskedWeightsRenormalized => &[Matrix::Weights],
         _ => &[],

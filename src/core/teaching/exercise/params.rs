@@ -16,6 +16,15 @@ const MASKED: &str =
 /// Most exercises of each kind a link may hold.
 const MAX_EACH: usize = 16;
 
+/// One entry of each kind, for a message: `ask=`, `predict=`, `goal=`.
+fn example(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Ask => "scores.0:6,1",
+        Kind::Predict => "weights.0:6",
+        Kind::Goal => "weights.0:6,4>=0.5",
+    }
+}
+
 /// The exercises of a link and what they lock.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Exercises {
@@ -45,11 +54,28 @@ impl Exercises {
     /// `model`; the error names the entry and what is allowed.
     pub fn read(&mut self, kind: Kind, text: &str, model: &Model) -> Result<(), String> {
         let trace = Trace::of(model);
-        let read: Vec<Exercise> = text
+        let entries: Vec<&str> = text
             .split(';')
-            .filter(|e| !e.trim().is_empty())
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
             .take(MAX_EACH)
-            .map(|entry| read_one(kind, entry.trim(), &trace, model.causal))
+            .collect();
+        if entries.is_empty() {
+            return Err(format!(
+                "it names nothing (as {}={})",
+                kind.key(),
+                example(kind)
+            ));
+        }
+        // The link's message quotes the whole value: an entry is named only among several.
+        let read: Vec<Exercise> = entries
+            .iter()
+            .map(|entry| {
+                read_one(kind, entry, &trace, model.causal).map_err(|e| match entries.len() {
+                    1 => e,
+                    _ => format!("{}: {e}", crate::core::text::clip(entry)),
+                })
+            })
             .collect::<Result<_, _>>()?;
         self.list.retain(|e| e.kind() != kind);
         self.list.extend(read);
@@ -75,11 +101,22 @@ impl Exercises {
     /// Reads `lock=embedding,w_value`; refused when it would leave `model` nothing to edit.
     pub fn read_locks(&mut self, text: &str, model: &Model) -> Result<(), String> {
         let mut locks = Vec::new();
-        for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            let key = lockable().find(|k| *k == name).ok_or_else(|| {
+        let names: Vec<&str> = text
+            .split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .collect();
+        if names.is_empty() {
+            return Err("it names nothing (as lock=embedding,w_value)".into());
+        }
+        for name in &names {
+            let key = lockable().find(|k| k == name).ok_or_else(|| {
                 format!(
-                    "“{}” is not a matrix the learner edits (use {})",
-                    crate::core::text::clip(name),
+                    "{} not a matrix the learner edits (use {})",
+                    match names.len() {
+                        1 => "it is".to_owned(),
+                        _ => format!("“{}” is", crate::core::text::clip(name)),
+                    },
                     lockable().collect::<Vec<_>>().join(", ")
                 )
             })?;
@@ -116,8 +153,8 @@ impl Exercises {
     }
 }
 
+/// One entry; the message does not repeat it (the link's quotes it, the maker picked it).
 fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exercise, String> {
-    let clipped = crate::core::text::clip(entry);
     match kind {
         Kind::Ask => {
             let cell = read_cell_ref(entry, trace)?;
@@ -126,12 +163,12 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
                 && cell.matrix != Matrix::Weights
                 && is_future(cell.row, cell.col)
             {
-                return Err(format!("{clipped}: {MASKED}"));
+                return Err(MASKED.into());
             }
             Ok(Exercise::Ask(cell))
         }
         Kind::Predict => {
-            let bad = || format!("“{clipped}” is not weights[.HEAD]:ROW (as weights.0:6)");
+            let bad = || "it is not weights[.HEAD]:ROW (as weights.0:6)".to_owned();
             let (matrix, row) = entry.split_once(':').ok_or_else(bad)?;
             let (name, head) = head_of(matrix).ok_or_else(bad)?;
             if name != "weights" {
@@ -140,17 +177,18 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
             let row: usize = row.trim().parse().map_err(|_| bad())?;
             let weights = Matrix::Weights
                 .in_trace(trace, head)
-                .ok_or_else(|| format!("{clipped}: the model has no head {head}"))?;
+                .ok_or_else(|| format!("the model has no head {head}"))?;
             if row >= weights.nrows() {
                 return Err(format!(
-                    "{clipped}: use a row from 0 to {}",
+                    "use a row from 0 to {}",
                     weights.nrows().saturating_sub(1)
                 ));
             }
             if causal && row == 0 {
-                return Err(format!(
-                    "{clipped}: under the causal mask the first word sees only itself; predict a later row"
-                ));
+                return Err(
+                    "under the causal mask the first word sees only itself; predict a later row"
+                        .into(),
+                );
             }
             Ok(Exercise::Predict { head, row })
         }
@@ -159,9 +197,9 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
                 (Some((c, x)), None) => (c, x.trim().parse().map(Bound::AtLeast)),
                 (None, Some((c, x))) => (c, x.trim().parse().map(Bound::AtMost)),
                 _ => {
-                    return Err(format!(
-                        "“{clipped}” is not MATRIX[.HEAD]:ROW,COL>=X or <=X (as weights.0:6,4>=0.5)"
-                    ))
+                    return Err(
+                        "it is not MATRIX[.HEAD]:ROW,COL>=X or <=X (as weights.0:6,4>=0.5)".into(),
+                    )
                 }
             };
             let bound = bound
@@ -169,10 +207,10 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
                 .filter(|b| match b {
                     Bound::AtLeast(x) | Bound::AtMost(x) => x.is_finite(),
                 })
-                .ok_or_else(|| format!("{clipped}: the bound is not a number"))?;
+                .ok_or("the bound is not a number")?;
             let cell = read_cell_ref(cell.trim(), trace)?;
             if cell.matrix.axes() == Axes::QueryByKey && causal && is_future(cell.row, cell.col) {
-                return Err(format!("{clipped}: {MASKED}"));
+                return Err(MASKED.into());
             }
             let impossible = cell.matrix.heat() == crate::core::views::heatmap::Heat::Unit
                 && match bound {
@@ -180,14 +218,10 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
                     Bound::AtMost(x) => x < 0.0,
                 };
             if impossible {
-                return Err(format!(
-                    "{clipped}: a weight is between 0 and 1, so this bound cannot be met"
-                ));
+                return Err("a weight is between 0 and 1, so this bound cannot be met".into());
             }
             if cell.value(trace).is_some_and(|v| bound.met(v)) {
-                return Err(format!(
-                    "{clipped}: the model meets it already, so there is nothing to reach"
-                ));
+                return Err("the model meets it already, so there is nothing to reach".into());
             }
             Ok(Exercise::Goal(cell, bound))
         }
@@ -204,8 +238,7 @@ fn head_of(text: &str) -> Option<(&str, usize)> {
 
 /// `MATRIX[.HEAD]:ROW,COL` of a computed matrix that `trace` has.
 fn read_cell_ref(entry: &str, trace: &Trace) -> Result<CellRef, String> {
-    let clipped = crate::core::text::clip(entry);
-    let bad = || format!("“{clipped}” is not MATRIX[.HEAD]:ROW,COL (as scores.0:6,1)");
+    let bad = || "it is not MATRIX[.HEAD]:ROW,COL (as scores.0:6,1)".to_owned();
     let (matrix, at) = entry.split_once(':').ok_or_else(bad)?;
     let (name, head) = head_of(matrix.trim()).ok_or_else(bad)?;
     let (row, col) = at.split_once(',').ok_or_else(bad)?;
@@ -215,31 +248,28 @@ fn read_cell_ref(entry: &str, trace: &Trace) -> Result<CellRef, String> {
     );
     let matrix = Matrix::named(name).ok_or_else(|| {
         format!(
-            "{clipped}: there is no matrix “{}” ({COMPUTED})",
+            "there is no matrix “{}” ({COMPUTED})",
             crate::core::text::clip(name)
         )
     })?;
     if matrix.editable(0).is_some() {
         return Err(format!(
-            "{clipped}: {} is a number the learner sets, not one to compute ({COMPUTED})",
+            "{} is a number the learner sets, not one to compute ({COMPUTED})",
             matrix.key()
         ));
     }
     let head = matrix.pick().map(|_| head);
     if let Some(h) = head {
         if h >= trace.heads.len() {
-            return Err(format!(
-                "{clipped}: use a head from 0 to {}",
-                trace.heads.len() - 1
-            ));
+            return Err(format!("use a head from 0 to {}", trace.heads.len() - 1));
         }
     }
     let m = matrix
         .in_trace(trace, head.unwrap_or(0))
-        .ok_or_else(|| format!("{clipped}: this model does not compute {}", matrix.key()))?;
+        .ok_or_else(|| format!("this model does not compute {}", matrix.key()))?;
     if row >= m.nrows() || col >= m.ncols() {
         return Err(format!(
-            "{clipped}: the cell is outside the {} × {} matrix",
+            "the cell is outside the {} × {} matrix",
             m.nrows(),
             m.ncols()
         ));

@@ -3,7 +3,8 @@
 use super::kinds::{Bound, Exercise, Kind};
 use super::progress::{Outcome, Progress};
 
-/// What a result message and `results()` say of an exercise: `expected` only once it is
+/// What a result message and `results()` say of an exercise: `finished` once its result is
+/// final (answered right or revealed, predicted, the goal met), `expected` only once it is
 /// shown (right, revealed or predicted), and the same as an xAPI statement whose object is
 /// `activity` (the page's address) with the exercise's id. Written with one `format!` (strings
 /// escaped by serde_json): less code in the page than serde's derive or JSON values.
@@ -43,7 +44,7 @@ pub fn result_json(
     let object = text(&format!("{activity}#exercise={iri_id}"));
     let score = exercise.score(progress);
     format!(
-        r#"{{"exercise":{id},"kind":"{kind}","result":"{result}","correct":{correct},"score":{score},"attempts":{attempts},"response":{response}{expected},"statement":{{"verb":{{"id":"http://adlnet.gov/expapi/verbs/{verb}","display":{{"en-US":"{verb}"}}}},"object":{{"objectType":"Activity","id":{object},"definition":{{"name":{{"en-US":"Attention Explorer: {kind} {plain}"}},"type":"http://adlnet.gov/expapi/activities/cmi.interaction","interactionType":"{interaction}"}}}},"result":{{"success":{correct},"completion":{finished},"score":{{"scaled":{score}}},"response":{statement_response}}}}}}}"#,
+        r#"{{"exercise":{id},"kind":"{kind}","result":"{result}","correct":{correct},"finished":{finished},"score":{score},"attempts":{attempts},"response":{response}{expected},"statement":{{"verb":{{"id":"http://adlnet.gov/expapi/verbs/{verb}","display":{{"en-US":"{verb}"}}}},"object":{{"objectType":"Activity","id":{object},"definition":{{"name":{{"en-US":"Attention Explorer: {kind} {plain}"}},"type":"http://adlnet.gov/expapi/activities/cmi.interaction","interactionType":"{interaction}"}}}},"result":{{"success":{correct},"completion":{finished},"score":{{"scaled":{score}}},"response":{statement_response}}}}}}}"#,
         id = text(&id),
         plain = id,
         kind = kind.key(),
