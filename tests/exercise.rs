@@ -560,3 +560,32 @@ fn an_asked_weight_hides_its_row_wherever_it_shows_and_a_lab_table_has_no_answer
         .cover(&progress, Matrix::Weights, Some(1))
         .is_empty());
 }
+
+#[test]
+fn an_embed_of_exercises_needs_their_steps_those_before_and_where_a_goal_is_reached() {
+    use attention_explorer::core::views::pipeline::{Shape, Step};
+    let model = dog();
+    let mut exercises = Exercises::default();
+    exercises.read(Kind::Ask, "scores.0:6,1", &model).unwrap();
+    exercises
+        .read(Kind::Goal, "weights.0:6,4>=0.5", &model)
+        .unwrap();
+    exercises.read_locks("embedding,w_value", &model).unwrap();
+    let shape = Shape::of(&model);
+    let goal = exercises.list[1];
+    // W_query and W_key are free: the projections step; the embedding is locked.
+    assert_eq!(exercises.reached_through(&goal, shape), [Step::Projections]);
+    assert_eq!(
+        exercises.steps(shape),
+        [
+            Step::Projections,
+            Step::Qkv,
+            Step::Scores,
+            Step::Mask,
+            Step::Softmax
+        ]
+    );
+    assert!(exercises
+        .reached_through(&exercises.list[0], shape)
+        .is_empty());
+}

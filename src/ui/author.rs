@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::formats::link::{params, snippet, Embed, Page, Part};
+use crate::core::formats::link::{params, Embed, Page, Part};
 use crate::core::formats::scorm;
 use crate::core::model::Editable;
 use crate::core::teaching::exercise::{lockable, Exercises, Kind};
@@ -13,6 +13,7 @@ use crate::core::views::pipeline::Matrix;
 use crate::ui::export::download_bytes;
 use crate::ui::fields::{accept, IntegerField};
 use crate::ui::on_demand::{chunk, Loaded};
+use crate::ui::scroll::scroll_to;
 use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::{use_app, AppState};
 use wasm_bindgen_futures::JsFuture;
@@ -116,6 +117,19 @@ fn AuthorPanel() -> impl IntoView {
     let exercises = state.exercises;
     let (draft, picked) = (exercises.draft, exercises.picked);
     let error = RwSignal::new(None::<String>);
+    // A new pick answers "Pick a cell first" (and any message about the last one).
+    Effect::new(move |_| {
+        picked.track();
+        error.set(None);
+    });
+    let close = move || exercises.authoring.set(false);
+    // Esc closes the maker (unless a field used it), as it closes the walk.
+    let esc = window_event_listener(leptos::ev::keydown, move |e| {
+        if e.key() == "Escape" && !e.default_prevented() {
+            close();
+        }
+    });
+    on_cleanup(move || esc.remove());
     let side = RwSignal::new(true);
     let bound = RwSignal::new("0.5".to_owned());
     let add = move |kind: Kind| {
@@ -180,14 +194,7 @@ fn AuthorPanel() -> impl IntoView {
     let link = Memo::new(move |_| {
         draft.with(|d| page_url(&exercise_query(state, d, false), &fragment.get()))
     });
-    let snippet_text = Memo::new(move |_| {
-        draft.with(|d| {
-            snippet(
-                &page_url(&exercise_query(state, d, true), &fragment.get()),
-                900,
-            )
-        })
-    });
+
     let picked_text = move || {
         match picked.get() {
         Some(cell) => state.trace.with(|t| format!("Picked: {}.", cell.describe(t))),
@@ -215,10 +222,13 @@ fn AuthorPanel() -> impl IntoView {
     let is_weights = move || picked.with(|p| p.is_some_and(|c| c.matrix == Matrix::Weights));
     view! {
         <div class="author-panel" role="region" aria-label="Make an exercise">
-            <h2 class="author-title">"Make an exercise"</h2>
+            <div class="author-head">
+                <h2 class="author-title">"Make an exercise"</h2>
+                <button type="button" class="author-close" data-action="author-close" aria-label="Close the exercise maker" on:click=move |_| close()>"×"</button>
+            </div>
             <p data-stat="author_picked">{picked_text}</p>
             <div class="exercise-actions">
-                <button type="button" data-action="author-ask" on:click=move |_| add(Kind::Ask)>"Ask this"</button>
+                <button type="button" data-action="author-ask" disabled=move || picked.with(Option::is_none) on:click=move |_| add(Kind::Ask)>"Ask this"</button>
                 <button type="button" data-action="author-predict" disabled=move || !is_weights() title="A row of the weights" on:click=move |_| add(Kind::Predict)>"Predict this row"</button>
             </div>
             <div class="exercise-actions">
@@ -233,7 +243,7 @@ fn AuthorPanel() -> impl IntoView {
                     <span class="visually-hidden">"Bound"</span>
                     <input type="text" inputmode="decimal" size="6" data-control="author-bound" prop:value=move || bound.get() on:input=move |ev| bound.set(event_target_value(&ev))/>
                 </label>
-                <button type="button" data-action="author-goal" on:click=move |_| add(Kind::Goal)>"Set a goal here"</button>
+                <button type="button" data-action="author-goal" disabled=move || picked.with(Option::is_none) on:click=move |_| add(Kind::Goal)>"Set a goal here"</button>
             </div>
             {move || error.get().map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
             <ul class="author-list" aria-label="The exercise so far">
@@ -264,10 +274,14 @@ fn AuthorPanel() -> impl IntoView {
                 <input type="text" readonly data-export="exercise-link" prop:value=move || link.get()/>
             </label>
             <p><a href=move || link.get() target="_blank" rel="noopener" data-action="author-try">"Try it as a learner"</a></p>
-            <label class="field wide">
-                <span>"Embed snippet (the Embed button carries the exercise too)"</span>
-                <textarea readonly rows="6" data-export="exercise-snippet" prop:value=move || snippet_text.get()></textarea>
-            </label>
+            // One snippet writer: the Embed dialog's, which measures the frame's height in its
+            // preview and starts from the steps the exercise needs.
+            <p>
+                <button type="button" data-action="author-embed" disabled=move || draft.with(|d| d.list.is_empty()) on:click=move |_| {
+                    state.embedding.set(true);
+                    request_animation_frame(|| scroll_to("embed-dialog".into()));
+                }>"Embed this exercise…"</button>
+            </p>
             <div class="exercise-actions">
                 <IntegerField control="scorm-pass-mark" label="Pass mark (% of the score)" min=0 max=100 value=pass_mark.into() on_change=accept(move |n| pass_mark.set(n))/>
                 <button type="button" data-action="scorm" disabled=move || draft.with(|d| d.list.is_empty()) on:click=scorm>

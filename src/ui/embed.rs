@@ -327,7 +327,7 @@ extern "C" {
 /// says whether it worked; and a warning when this server would leave the frame blank.
 #[component]
 pub fn EmbedButton() -> impl IntoView {
-    let open = RwSignal::new(false);
+    let open = use_app().embedding;
     view! {
         <button type="button" data-action="embed" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
             "Embed"
@@ -346,8 +346,15 @@ fn EmbedDialog() -> impl IntoView {
     let state = use_app();
     let shape = state.shape.get_untracked();
     let hidden = state.hidden.get_untracked();
+    // An exercise's embed shows the steps it needs (not every step: a frame thousands of pixels
+    // tall, the goal's value far from what the learner edits).
+    let exercises = state.exercises.draft.get_untracked();
     let choice = RwSignal::new(Choice {
-        steps: in_order(|s| s.on_page(shape) && !hidden.contains(&s)),
+        steps: if exercises.list.is_empty() {
+            in_order(|s| s.on_page(shape) && !hidden.contains(&s))
+        } else {
+            exercises.steps(shape)
+        },
         controls: Controls::None,
         theme: Theme::Auto,
     });
@@ -399,7 +406,7 @@ fn EmbedDialog() -> impl IntoView {
         }
     };
     view! {
-        <div class="embed-dialog" role="group" aria-label="Embed in a course page">
+        <div class="embed-dialog" id="embed-dialog" role="group" aria-label="Embed in a course page">
             <fieldset class="embed-steps">
                 <legend>"Steps to show"</legend>
                 {Step::ALL.into_iter().filter(|s| s.on_page(shape)).map(step_box).collect_view()}

@@ -167,6 +167,8 @@ pub struct AppState {
     pub gradients: Memo<Option<Gradients>>,
     /// An embed's steps (`steps=`), numbered 1, 2, … in it; `None`: the pipeline's numbers.
     pub numbered: Option<&'static [Step]>,
+    /// The Embed dialog is open (its button, or the exercise maker's "Embed this exercise").
+    pub embedding: RwSignal<bool>,
     /// Notified each time the URL and the saved work have been brought up to date (after
     /// [`crate::ui::share::keep_in_url`]'s pause): links made from the state follow it.
     pub written: Trigger,
@@ -254,6 +256,7 @@ impl AppState {
             numbered: None,
             controls: Level::All,
             written: Trigger::new(),
+            embedding: RwSignal::new(false),
             exercises: ExerciseState::default(),
             training: RwSignal::new(Setup::default()),
             objective,

@@ -219,13 +219,12 @@ test('embedded in a sandboxed frame, every kind works and posts its results to t
   assert.deepEqual(answer.results, await inside.evaluate(() => window.attentionExplorer.results()));
 });
 
-test('the exercise maker: pick cells, ask, predict, set a goal, lock; the link, the snippet and the Embed dialog carry it', async () => {
+test('the exercise maker: pick cells, ask, predict, set a goal, lock; the link and the Embed dialog carry it', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
   await page.click('[data-action="author"]');
   await page.waitForSelector('[data-action="author-ask"]');
-  // Nothing picked yet.
-  await page.click('[data-action="author-ask"]');
-  assert.match(await page.textContent('.author-panel [role="alert"]'), /^Pick a cell first/);
+  // Nothing picked yet: nothing to ask or set a goal on.
+  for (const action of ['author-ask', 'author-predict', 'author-goal']) assert.ok(await page.isDisabled(`[data-action="${action}"]`), action);
   await page.click(cellSelector('scores', 6, 1));
   assert.equal(await page.textContent('[data-stat="author_picked"]'), 'Picked: scores Q·Kᵀ, head 0, she → dog.');
   assert.ok(await page.isDisabled('[data-action="author-predict"]'), 'a row of the weights only');
@@ -242,12 +241,11 @@ test('the exercise maker: pick cells, ask, predict, set a goal, lock; the link, 
   assert.equal(await page.$$eval('.author-list li', (l) => l.length), 3);
   const link = await page.inputValue('[data-export="exercise-link"]');
   assert.match(link, /\?ask=scores\.0:6,1&predict=weights\.0:6&goal=weights\.0:6,4>=0\.5&lock=embedding,w_value#m=/);
-  assert.match(await page.inputValue('[data-export="exercise-snippet"]'), /embed=1&amp;ask=scores\.0:6,1&amp;predict=weights\.0:6/);
   await picture(page.locator('.author-panel'), output('exercise-maker-desktop-light.png'));
-  // The Embed dialog carries it.
-  await page.click('[data-action="embed"]');
+  // The Embed dialog carries it, with the steps it needs.
+  await page.click('[data-action="author-embed"]');
   await page.waitForSelector('[data-control="embed-step"]');
-  assert.match(await page.inputValue('.embed-dialog textarea'), /ask=scores\.0:6,1/);
+  assert.match(await page.inputValue('.embed-dialog textarea'), /embed=1&amp;steps=projections,qkv,scores,mask,weights&amp;ask=scores\.0:6,1&amp;predict=weights\.0:6/);
   // The link opens the exercise.
   const { page: learner } = await open(env.browser, link);
   assert.deepEqual(await learner.$$eval('[data-exercise]', (e) => e.map((x) => x.dataset.kind)), ['ask', 'predict', 'goal']);

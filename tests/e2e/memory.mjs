@@ -1,12 +1,16 @@
-// `node tests/e2e/memory.mjs [EDITS]` (after `trunk build --release`): does memory stay flat over a
-// long editing session? At the limits (64 tokens, 16 heads, d_in = d_k = d_v = 128) it makes
+// `node tests/e2e/memory.mjs [EDITS] [--cpu-slowdown N]` (after `trunk build --release`): does
+// memory stay flat over a long editing session, also on a slow machine (Chrome's CPU throttling,
+// N times slower: edits then come faster than frames)? At the limits (64 tokens, 16 heads,
+// d_in = d_k = d_v = 128) it makes
 // EDITS (default 1 000) scripted edits, each of a different cell and each followed by a painted
 // frame, and prints the wasm module's memory (`attentionExplorer.memoryBytes()`) and the JS heap
 // (after a forced garbage collection) after the first 100 and after all of them. A
 // measurement, not a test.
 import { startServer, launch, seededState } from './harness.mjs';
 
-const edits = Number(process.argv[2] ?? 1000);
+const args = process.argv.slice(2);
+const slowdown = args.includes('--cpu-slowdown') ? Number(args[args.indexOf('--cpu-slowdown') + 1]) : 1;
+const edits = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--cpu-slowdown') ?? 1000);
 const { server, base } = await startServer();
 const browser = await launch();
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -18,6 +22,7 @@ const limits = await seededState(page, 64, { d_in: 128, d_k: 128, d_v: 128, head
 await page.goto(`${base}?preset=dog`);
 await page.waitForSelector('[data-matrix="weights"]');
 await page.evaluate((state) => window.attentionExplorer.load(state), limits);
+if (slowdown > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
 
 /** Edits cells `from` … `to` − 1 of a walk that never repeats a cell, one frame each. */
 const editCells = (from, to) => page.evaluate(async ({ from, to }) => {
@@ -45,7 +50,7 @@ const first = await measure();
 await editCells(100, edits);
 const last = await measure();
 const ratio = (key) => `${((last[key] / first[key] - 1) * 100).toFixed(1)} %`;
-console.log(`after 100 edits: wasm ${mb(first.wasm)}, JS heap ${mb(first.heap)}`);
+console.log(`CPU ${slowdown}× slower; after 100 edits: wasm ${mb(first.wasm)}, JS heap ${mb(first.heap)}`);
 console.log(`after ${edits} edits: wasm ${mb(last.wasm)} (${ratio('wasm')}), JS heap ${mb(last.heap)} (${ratio('heap')})`);
 await browser.close();
 server.close();

@@ -219,3 +219,44 @@ test('an asked score cannot be read one multiplication away: its scaled and mask
     assert.doesNotMatch(await page.textContent(cellSelector(name, 6, 1)), /\d/, name);
   }
 });
+
+test('the exercise maker closes with × or Esc, stands beside the page on a desktop, and says nothing stale', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  const box = (selector) => page.locator(selector).first().boundingBox();
+  const buttonsAt = await box('[data-action="embed"]');
+  // Panels the settings open go below the row of buttons: the buttons stay where they were.
+  await page.click('[data-action="import-torch"]');
+  await page.waitForSelector('.import-torch');
+  assert.deepEqual(await box('[data-action="embed"]'), buttonsAt);
+  await page.click('[data-action="import-torch"]');
+  await page.click('[data-action="author"]');
+  await page.waitForSelector('.author-panel');
+  for (const action of ['author-ask', 'author-goal']) assert.ok(await page.isDisabled(`[data-action="${action}"]`), action);
+  // Beside the page: it covers neither the lines nor a table.
+  const panel = await box('.author-panel');
+  for (const covered of ['figure.lines', 'table[data-matrix="weights"]', 'table[data-matrix="w_query"]']) {
+    const b = await box(covered);
+    assert.ok(b.x + b.width <= panel.x, `${covered} ends at ${b.x + b.width}, the panel starts at ${panel.x}`);
+  }
+  await page.click(cellSelector('scores', 6, 1));
+  assert.equal(await page.locator('.author-panel [role="alert"]').count(), 0);
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('.author-panel', { state: 'detached' });
+  await page.click('[data-action="author"]');
+  await page.click('[data-action="author-close"]');
+  await page.waitForSelector('.author-panel', { state: 'detached' });
+  assert.equal(await page.getAttribute('[data-action="author"]', 'aria-expanded'), 'false');
+});
+
+test('a goal\'s live value shows where the learner edits towards it, not only 3 000 px away in its step', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&goal=weights.0:6,4>=0.5&lock=embedding,w_value`);
+  const echo = page.locator('#step-projections [data-goal-echo="weights.0:6,4>=0.5"]');
+  await echo.waitFor();
+  assert.match(await echo.textContent(), /^Goal\. Edit the model until .* Edit here; now 0\.\d{4}: not yet\.$/);
+  assert.equal(await page.locator('#step-embedding [data-goal-echo]').count(), 0, 'the embedding is locked');
+  for (const [col, value] of [[0, 5], [1, -5]]) {
+    assert.equal(await page.evaluate(([c, v]) => window.attentionExplorer.edit('w_query', 0, 1, c, v), [col, value]), null);
+  }
+  await page.waitForSelector('#step-projections [data-goal-echo][data-goal-met="true"]');
+  assert.match(await echo.textContent(), /met\.$/);
+});

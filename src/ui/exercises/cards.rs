@@ -21,10 +21,12 @@ struct CardsOf(Step);
 #[component]
 pub fn ExerciseCards(step: Step) -> impl IntoView {
     let state = use_app();
-    let any = state
-        .exercises
-        .spec
-        .with_value(|s| s.list.iter().any(|e| e.step() == step));
+    let shape = state.shape.get_untracked();
+    let any = state.exercises.spec.with_value(|s| {
+        s.list
+            .iter()
+            .any(|e| e.step() == step || s.reached_through(e, shape).contains(&step))
+    });
     any.then(|| {
         provide_context(CardsOf(step));
         view! { <Loaded load=exercise_cards what="the exercise"/> }
@@ -40,17 +42,57 @@ chunk! {
 fn Cards() -> impl IntoView {
     let state = use_app();
     let CardsOf(step) = expect_context::<CardsOf>();
-    let here: Vec<(usize, Exercise)> = state.exercises.spec.with_value(|s| {
-        s.list
-            .iter()
-            .copied()
-            .enumerate()
-            .filter(|(_, e)| e.step() == step)
-            .collect()
-    });
-    here.into_iter()
-        .map(|(index, e)| view! { <Card index exercise=e/> })
-        .collect_view()
+    let shape = state.shape.get_untracked();
+    let (here, echoes): (Vec<(usize, Exercise)>, Vec<(usize, Exercise)>) =
+        state.exercises.spec.with_value(|s| {
+            s.list
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|(_, e)| e.step() == step || s.reached_through(e, shape).contains(&step))
+                .partition(|(_, e)| e.step() == step)
+        });
+    view! {
+        {echoes.into_iter().map(|(_, e)| view! { <GoalEcho exercise=e/> }).collect_view()}
+        {here.into_iter().map(|(index, e)| view! { <Card index exercise=e/> }).collect_view()}
+    }
+}
+
+/// A goal's live value where the learner edits towards it (its card is in its own step, maybe
+/// thousands of pixels away): `data-goal-echo` and `data-goal-met`.
+#[component]
+fn GoalEcho(exercise: Exercise) -> impl IntoView {
+    let state = use_app();
+    let Exercise::Goal(cell, bound) = exercise else {
+        return ().into_any();
+    };
+    let value = Memo::new(move |_| state.trace.with(|t| cell.value(t)));
+    let met = move || value.get().is_some_and(|v| bound.met(v));
+    let hidden = move || {
+        PREDICTED.contains(&cell.matrix)
+            && cell
+                .head
+                .is_some_and(|h| state.exercises.hides_row(h, cell.row))
+    };
+    let words = move || {
+        let question = state.trace.with(|t| exercise.question(t));
+        let now = match value.get() {
+            _ if hidden() => "its value is hidden until you predict its row".to_owned(),
+            Some(v) => format!(
+                "now {}: {}",
+                fmt(v, state.look.precision.get()),
+                if met() { "met" } else { "not yet" }
+            ),
+            None => "the model no longer has this cell".to_owned(),
+        };
+        format!("{question} Edit here; {now}.")
+    };
+    view! {
+        <p class="goal-echo" data-goal-echo=exercise.id() data-goal-met=move || met().to_string() role="status">
+            <strong>"Goal. "</strong>{words}
+        </p>
+    }
+    .into_any()
 }
 
 /// One exercise's card: its element carries `data-exercise`, `data-kind`, `data-result` and

@@ -4,7 +4,7 @@
 use crate::core::forward::softmax::is_future;
 use crate::core::forward::trace::Trace;
 use crate::core::model::{Editable, Model};
-use crate::core::views::pipeline::{Axes, Matrix};
+use crate::core::views::pipeline::{in_order, Axes, Matrix, Shape, Step};
 
 use super::kinds::{Bound, CellRef, Exercise, Kind};
 
@@ -145,6 +145,37 @@ impl Exercises {
     /// Whether the matrix called `key` is locked.
     pub fn locked(&self, key: &str) -> bool {
         self.locks.contains(&key)
+    }
+
+    /// The steps where the learner may edit towards `goal`: those of the matrices not locked
+    /// (on a page of `shape`), where its live value is shown too. None for another kind.
+    pub fn reached_through(&self, exercise: &Exercise, shape: Shape) -> Vec<Step> {
+        if exercise.kind() != Kind::Goal {
+            return Vec::new();
+        }
+        in_order(|step| {
+            step.on_page(shape)
+                && Editable::EVERY
+                    .into_iter()
+                    .any(|e| !self.locked(e.key()) && Matrix::of(e).step() == step)
+        })
+    }
+
+    /// The steps an embed of these exercises needs, in pipeline order: each one's own and the
+    /// step before it (what it is computed from), and for a goal the steps it is reached
+    /// through; on a page of `shape`.
+    pub fn steps(&self, shape: Shape) -> Vec<Step> {
+        let on_page: Vec<Step> = in_order(|s| s.on_page(shape));
+        let mut needed: Vec<Step> = Vec::new();
+        for e in &self.list {
+            let own = e.step();
+            needed.push(own);
+            if let Some(k) = on_page.iter().position(|&s| s == own) {
+                needed.extend(k.checked_sub(1).map(|b| on_page[b]));
+            }
+            needed.extend(self.reached_through(e, shape));
+        }
+        in_order(|s| on_page.contains(&s) && needed.contains(&s))
     }
 
     /// Whether a head's row of weights is hidden until predicted (while `open`).

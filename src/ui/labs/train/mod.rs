@@ -297,7 +297,11 @@ pub fn TrainLab() -> impl IntoView {
             </LossPlot>
             <p>
                 <button type="button" data-action="train-dog" on:click=dog_backwards>"Train the dog example from random weights"</button>
-                " The dog's embedding with projections drawn at random (the seed above), trained until “she” attends to “dog” as much as in the tutorial (0.883): compare the trained W_query and W_key with the hand-made ones, one of many that work."
+                // The tutorial's number is an answer while an exercise is open on the page.
+                {format!(
+                    " The dog's embedding with projections drawn at random (the seed above), trained until “she” attends to “dog” as much as in the tutorial{}: compare the trained W_query and W_key with the hand-made ones, one of many that work.",
+                    if state.exercises.any() { String::new() } else { format!(" ({DOG_SHE_WEIGHT_DOG})") }
+                )}
             </p>
             <Race objective=objective/>
     }
