@@ -43,15 +43,15 @@ fn Cards() -> impl IntoView {
     let state = use_app();
     let CardsOf(step) = expect_context::<CardsOf>();
     let shape = state.shape.get_untracked();
-    let (here, echoes): (Vec<(usize, Exercise)>, Vec<(usize, Exercise)>) =
-        state.exercises.spec.with_value(|s| {
-            s.list
-                .iter()
-                .copied()
-                .enumerate()
-                .filter(|(_, e)| e.step() == step || s.reached_through(e, shape).contains(&step))
-                .partition(|(_, e)| e.step() == step)
-        });
+    type Numbered = Vec<(usize, Exercise)>;
+    let (here, echoes): (Numbered, Numbered) = state.exercises.spec.with_value(|s| {
+        s.list
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, e)| e.step() == step || s.reached_through(e, shape).contains(&step))
+            .partition(|(_, e)| e.step() == step)
+    });
     view! {
         {echoes.into_iter().map(|(_, e)| view! { <GoalEcho exercise=e/> }).collect_view()}
         {here.into_iter().map(|(index, e)| view! { <Card index exercise=e/> }).collect_view()}
