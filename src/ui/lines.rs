@@ -8,6 +8,7 @@ use crate::core::text::fmt;
 use crate::core::views::lines::{
     font_px, height, stroke_opacity, stroke_width, token_y, visible, KEY_X, QUERY_X, WIDTH,
 };
+use crate::ui::matrix::figure::{save_drawing, save_menu};
 use crate::ui::state::use_app;
 
 /// One head's weights from the followed token (the last one until the learner picks another).
@@ -103,6 +104,7 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
     view! {
         <figure class="lines">
             <figcaption>{description}</figcaption>
+            <div class="figure-actions" on:click=|ev| save_drawing(ev, "attention-lines")>{save_menu("the attention lines", Signal::stored(false), None)}</div>
             <svg
                 data-view="lines"
                 data-head=head.to_string()

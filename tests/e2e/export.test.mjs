@@ -6,8 +6,10 @@ import { useBrowser, open, runWithTorch } from './harness.mjs';
 
 const env = useBrowser();
 
-/** Clicks `selector` and returns the text of the file it downloads. */
+/** Opens the save menu `selector` is in, clicks it and returns the text of the file it
+ * downloads. */
 async function downloaded(page, selector) {
+  await page.$eval(selector, (button) => { button.closest('details').open = true; });
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
   return { name: download.suggestedFilename(), text: await readFile(await download.path(), 'utf8') };
 }

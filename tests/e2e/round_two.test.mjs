@@ -3,6 +3,7 @@
 // on the page before its fix.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { useBrowser, open, newPage, newContext, watch, showLab, eventually, state, cellSelector, paste, assertClose } from './harness.mjs';
 
 const env = useBrowser();
@@ -259,4 +260,50 @@ test('a goal\'s live value shows where the learner edits towards it, not only 3 
   }
   await page.waitForSelector('#step-projections [data-goal-echo][data-goal-met="true"]');
   assert.match(await echo.textContent(), /met\.$/);
+});
+
+/** Opens the save menu `selector` is in, clicks it and returns the download's name and bytes. */
+async function downloaded(page, selector) {
+  await page.$eval(selector, (button) => { button.closest('details').open = true; });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  return { name: download.suggestedFilename(), bytes: await readFile(await download.path()) };
+}
+
+/** A PNG's width and height, from its header. */
+const pngSize = (bytes) => {
+  assert.deepEqual([...bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'a PNG');
+  return [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+};
+
+test('figures for slides: a matrix, its heat map, the attention lines and the loss curve as SVG and as PNG at print resolution', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&theme=dark`);
+  const weights = 'figure:has([data-matrix="weights"][data-head="0"])';
+  const svg = await downloaded(page, `${weights} [data-action="download-svg"]`);
+  assert.equal(svg.name, 'weights-head0.svg');
+  const text = svg.bytes.toString();
+  assert.match(text, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.ok(text.includes('>0.8830<') && text.includes('>she<') && text.includes('fill="#111827"'), 'numbers, labels, the dark panel');
+  const width = Number(text.match(/width="([\d.]+)"/)[1]);
+  const png = await downloaded(page, `${weights} [data-action="download-png"]`);
+  assert.equal(png.name, 'weights-head0.png');
+  const [w, h] = pngSize(png.bytes);
+  assert.equal(w, Math.round(width * 300 / 96), 'drawn at 300 dpi');
+  assert.ok(h > 500, `${w} × ${h}`);
+  // As a heat map: the colours without the numbers.
+  await page.click(`${weights} [data-action="toggle-view"]`);
+  const map = (await downloaded(page, `${weights} [data-action="download-svg"]`)).bytes.toString();
+  assert.ok(!map.includes('>0.8830<') && map.includes('>she<'));
+  // The attention lines, with their words, in the page's colours.
+  const lines = (await downloaded(page, 'figure.lines [data-action="download-svg"]'));
+  assert.equal(lines.name, 'attention-lines.svg');
+  assert.match(lines.bytes.toString(), /<line[^>]*stroke="rgb/);
+  assert.ok(lines.bytes.toString().includes('>dog<'));
+  pngSize((await downloaded(page, 'figure.lines [data-action="download-png"]')).bytes);
+  // The loss curve after a step.
+  await showLab(page, 'lab-train');
+  await page.click('[data-action="train-step"]');
+  await page.waitForSelector('#lab-train path[data-curve="loss"]', { state: 'attached' });
+  const loss = await downloaded(page, '#lab-train figure.loss-plot >> nth=0 >> [data-action="download-svg"]');
+  assert.equal(loss.name, 'loss.svg');
+  assert.match(loss.bytes.toString(), /data-curve="loss"/);
 });

@@ -9,16 +9,19 @@ use nalgebra::DMatrix;
 use crate::core::formats::report::matrix_csv;
 use crate::core::teaching::exercise::CellRef;
 use crate::core::teaching::exercise::Cover;
+use crate::core::views::figure::file_stem;
 use crate::core::views::heatmap::{Face, Heat};
 use crate::core::views::pipeline::Matrix;
 use crate::ui::exercises::ExerciseState;
 use crate::ui::export::download;
+use crate::ui::matrix::figure::{clicked, save, save_menu, Picture};
 use crate::ui::state::{use_look, AppState, CellEditor};
 use gradient::GradientTable;
 use heatmap::HeatMap;
 use table::MatrixTable;
 
 pub mod cell_input;
+pub mod figure;
 pub mod gradient;
 pub mod heatmap;
 pub mod keyboard;
@@ -136,9 +139,25 @@ pub fn MatrixView(
             None => view! { <MatrixTable spec/> }.into_any(),
         },
     };
+    let caption_of_images = spec.label();
+    let gradient_values = gradient.map(|g| g.matrix);
+    let save_image = move |ev: leptos::ev::MouseEvent| {
+        if let Some(format) = clicked(&ev) {
+            let face = face.get_untracked();
+            let spec = Box::new(spec);
+            save(
+                Picture::Matrix {
+                    spec,
+                    face,
+                    gradient: gradient_values,
+                },
+                format,
+            );
+        }
+    };
     view! {
         <figure class="matrix">
-            <figcaption>
+            <figcaption on:click=save_image>
                 <span class="matrix-title">{title}</span>
                 {head.map(|h| view! { <span class="matrix-head">{format!(" · head {h}")}</span> })}
                 {editor.is_some().then(|| if locked {
@@ -172,7 +191,7 @@ pub fn MatrixView(
                 >
                     "∂L"
                 </button>
-                {csv_button(&spec)}
+                {save_menu(&caption_of_images, covered.into(), Some(csv_button(&spec).into_any()))}
             </figcaption>
             {body}
         </figure>
@@ -224,19 +243,30 @@ pub fn LabMatrix(
         on_row_click: None,
     };
     let shape = move || values.with(|m| format!("{} × {}", m.nrows(), m.ncols()));
+    let save_image = move |ev: leptos::ev::MouseEvent| {
+        if let Some(format) = clicked(&ev) {
+            let picture = Picture::Matrix {
+                spec: Box::new(spec),
+                face: Face::Numbers,
+                gradient: None,
+            };
+            save(picture, format);
+        }
+    };
     view! {
         <figure class="matrix">
-            <figcaption>
+            <figcaption on:click=save_image>
                 <span class="matrix-title">{title}</span>
                 <span class="shape">{shape}</span>
-                {csv_button(&spec)}
+                {save_menu(title, Signal::stored(false), Some(csv_button(&spec).into_any()))}
             </figcaption>
             <MatrixTable spec/>
         </figure>
     }
 }
 
-/// The button that downloads a matrix as CSV (hidden while an exercise covers some of it).
+/// The button that downloads a matrix as CSV (in the save menu, hidden while an exercise
+/// covers some of it).
 // Inlined: a call from the page's module to a function shared with a chunk cost 0.8 KB there.
 #[inline(always)]
 fn csv_button(spec: &MatrixSpec) -> impl IntoView {
@@ -246,7 +276,6 @@ fn csv_button(spec: &MatrixSpec) -> impl IntoView {
         matrix,
         row_labels,
         col_labels,
-        cover,
         ..
     } = *spec;
     view! {
@@ -254,16 +283,12 @@ fn csv_button(spec: &MatrixSpec) -> impl IntoView {
             type="button"
             class="face-toggle"
             data-action="download-csv"
-            hidden=move || cover.with(|c| !c.is_empty())
             aria-label=format!("Download {} as CSV", spec.label())
             on:click=move |_| {
                 let csv = matrix.with_untracked(|m| {
                     row_labels.with_untracked(|r| col_labels.with_untracked(|c| matrix_csv(m, r, c)))
                 });
-                let file = match head {
-                    Some(h) => format!("{name}-head{h}.csv"),
-                    None => format!("{name}.csv"),
-                };
+                let file = format!("{}.csv", file_stem(name, head));
                 download(&file, "text/csv", &csv);
             }
         >

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::core::training::lab::loss_curves;
+use crate::ui::matrix::figure::{save_drawing, save_menu};
 
 /// The plot's box, in SVG units.
 const PLOT: (f64, f64) = (320.0, 140.0);
@@ -60,6 +61,7 @@ pub fn LossPlot(
                 <text class="axis-label" x=PLOT.0 / 2.0 y=PLOT.1 + 20.0 text-anchor="middle">"step"</text>
             </svg>
             <figcaption>{children()}</figcaption>
+            <div class="figure-actions" on:click=|ev| save_drawing(ev, "loss")>{save_menu("the loss curves", Signal::stored(false), None)}</div>
         </figure>
     }
 }
