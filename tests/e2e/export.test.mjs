@@ -9,7 +9,9 @@ const env = useBrowser();
 /** Opens the save menu `selector` is in, clicks it and returns the text of the file it
  * downloads. */
 async function downloaded(page, selector) {
-  await page.$eval(selector, (button) => { button.closest('details').open = true; });
+  // A figure's save menu opens first (the state's and the trace's are in "Save, load or share").
+  await page.waitForSelector(selector, { state: 'attached' });
+  await page.$eval(selector, (button) => button.closest('details.figure-save')?.setAttribute('open', ''));
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
   return { name: download.suggestedFilename(), text: await readFile(await download.path(), 'utf8') };
 }

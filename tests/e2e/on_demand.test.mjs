@@ -30,15 +30,22 @@ const PARTS = {
   split_author_panel: { click: '[data-action="author"]', shows: '[data-action="author-ask"]' },
   split_positions_body: { select: ['[data-control="positions"]', 'sinusoidal'], shows: '#step-positions table[data-matrix]' },
   split_save_panel: { click: '.save summary', shows: '[data-control="state"]' },
+  // Draws a figure and offers it: what shows is the download.
+  split_figure_saver: { click: 'figure:has(table[data-matrix="weights"]) [data-action="download-svg"]', download: true },
 };
 const EXERCISES = { split_exercise_cards: '[data-exercise]', split_exercise_engine: '[data-stat="exercises_done"]' };
 
 async function use(page, part) {
-  const { near, click, select, shows } = PARTS[part];
+  const { near, click, select, shows, download } = PARTS[part];
   if (near) await page.$eval(near, (s) => s.scrollIntoView());
-  if (click) { await page.$eval(click, (b) => b.scrollIntoView()); await page.click(click); }
+  if (click) {
+    // A figure's save menu opens first.
+    await page.$eval(click, (b) => { b.closest('details.figure-save')?.setAttribute('open', ''); b.scrollIntoView(); });
+    if (download) await Promise.all([page.waitForEvent('download'), page.click(click)]);
+    else await page.click(click);
+  }
   if (select) await page.selectOption(...select);
-  await page.waitForSelector(shows, { state: 'attached' });
+  if (shows) await page.waitForSelector(shows, { state: 'attached' });
 }
 
 test('the page asks for its chunks only after its first screen, and for each other part when first used', async () => {
@@ -57,7 +64,7 @@ test('the page asks for its chunks only after its first screen, and for each oth
   // Ready means their figures are there, without scrolling to them.
   assert.equal(await page.getAttribute('[data-stat="renormalized_ok"]', 'data-value'), 'true');
   assert.ok(await page.$('#lab-train h2'), 'a lab\'s frame is there from the start (the walk and the nav reach it)');
-  for (const part of ['split_train_lab', 'split_order_lab', 'split_embed_dialog', 'split_import_panel', 'split_pytorch_panel', 'split_author_panel', 'split_positions_body', 'split_save_panel']) {
+  for (const part of ['split_train_lab', 'split_order_lab', 'split_embed_dialog', 'split_import_panel', 'split_pytorch_panel', 'split_author_panel', 'split_positions_body', 'split_save_panel', 'split_figure_saver']) {
     await use(page, part);
     assert.ok(seen.includes(part), `${part}: asked for when used (${seen})`);
   }
