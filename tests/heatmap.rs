@@ -165,3 +165,23 @@ fn long_labels_are_cut() {
     assert_eq!(fit_label("antidisestablishment"), "antidisesta…");
     assert_eq!(fit_label("antidisestablishment").chars().count(), 12);
 }
+
+#[test]
+fn a_dark_map_shows_a_weight_a_quarter_up_its_scale_at_three_to_one() {
+    let p = Palette::DARK;
+    let quarter = contrast(p.map_cell(Heat::Unit, 0.25), p.panel);
+    assert!(quarter >= 3.0, "{quarter:.2}");
+    assert_eq!(
+        p.map_cell(Heat::Unit, 1.0),
+        p.unit,
+        "the top at full strength"
+    );
+    assert_eq!(p.map_cell(Heat::Unit, 0.0), p.panel);
+    // Brighter than the tables' ramp everywhere between.
+    let table = contrast(p.cell(Heat::Unit, 0.25), p.panel);
+    assert!(
+        quarter > table,
+        "{quarter:.2} against the table's {table:.2}"
+    );
+    assert_eq!(p.map_cell(Heat::Signed, -0.5), p.cell(Heat::Signed, -0.5));
+}

@@ -307,3 +307,36 @@ test('figures for slides: a matrix, its heat map, the attention lines and the lo
   assert.equal(loss.name, 'loss.svg');
   assert.match(loss.bytes.toString(), /data-curve="loss"/);
 });
+
+test('a 22-token weights map in dark mode: every weight a quarter up its scale stands 3:1 off the panel', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&theme=dark`);
+  await page.fill('[data-control="sentence"]', Array.from({ length: 22 }, (_, i) => `w${i}`).join(' '));
+  const map = page.locator('canvas[data-matrix="weights"][data-head="0"]');
+  await map.waitFor();
+  await map.scrollIntoViewIfNeeded();
+  const weights = (await page.evaluate(() => window.attentionExplorer.trace())).heads[0].weights;
+  const seen = weights.flatMap((row, i) => row.slice(0, i + 1));
+  const [low, high] = [Math.min(...seen), Math.max(...seen)];
+  const box = await map.boundingBox();
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.map((v) => { const c = v / 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const panel = [0x11, 0x18, 0x27];
+  let checked = 0;
+  // Points over the map's lower triangle (where a causal map's weights are).
+  const points = [];
+  for (let a = 0; a < 14; a += 1) for (let b = 0; b <= a; b += 1) points.push([0.12 + (0.86 * (b + 0.5)) / 14, 0.12 + (0.86 * (a + 0.5)) / 14]);
+  for (const [fx, fy] of points) {
+    await map.hover({ position: { x: fx * box.width, y: fy * box.height } });
+    const readout = page.locator('#weights-0-readout [data-value]');
+    const [i, j] = await Promise.all(['data-row', 'data-col'].map((a) => readout.getAttribute(a)).map(async (v) => Number(await v)));
+    if (j > i || (weights[i][j] - low) / (high - low) < 0.25) continue;
+    // The cell's middle, away from the cursor's outline.
+    const pixel = await map.evaluate((c, [x, y]) => [...c.getContext('2d').getImageData(Math.round(x * devicePixelRatio), Math.round(y * devicePixelRatio), 1, 1).data].slice(0, 3), [fx * box.width, fy * box.height]);
+    assert.ok(contrast(pixel, panel) >= 3, `weights[${i}][${j}] = ${weights[i][j]}: ${pixel} is ${contrast(pixel, panel).toFixed(2)}:1`);
+    checked += 1;
+  }
+  assert.ok(checked >= 3, `${checked} cells checked`);
+});

@@ -118,7 +118,12 @@ pub fn matrix_svg(f: &MatrixFigure) -> (String, f64, f64) {
             let fill = if grey {
                 f.palette.masked
             } else {
-                f.palette.cell(f.heat, f.heat.level(value, span))
+                let level = f.heat.level(value, span);
+                // As the page shows it: a table's ramp, or a heat map's.
+                match f.decimals {
+                    Some(_) => f.palette.cell(f.heat, level),
+                    None => f.palette.map_cell(f.heat, level),
+                }
             };
             svg += &format!(
                 r#"<rect x="{x}" y="{y}" width="{cell_w}" height="{LINE}" fill="{}" stroke="{}" stroke-width="0.5"/>
