@@ -393,7 +393,7 @@ fn pixel(canvas: &HtmlCanvasElement, x: f64, y: f64) -> [u8; 3] {
 }
 
 #[wasm_bindgen_test]
-async fn a_heat_map_paints_each_cell_in_the_tables_colours_with_labels_and_legend() {
+async fn a_heat_map_paints_each_cell_in_the_map_colours_with_labels_and_legend() {
     let root = mount_app().await;
     toggle_face(&root, "weights").await;
     let canvas = heat_map(&root, "weights");
@@ -413,7 +413,7 @@ async fn a_heat_map_paints_each_cell_in_the_tables_colours_with_labels_and_legen
     let span = Heat::Unit.span(weights, true);
     for (i, j) in [(6, 1), (6, 3), (0, 0), (8, 2)] {
         let (x, y) = layout.cell_origin(i, j);
-        let expected = palette.cell(Heat::Unit, Heat::Unit.level(weights[(i, j)], span));
+        let expected = palette.map_cell(Heat::Unit, Heat::Unit.level(weights[(i, j)], span));
         let got = pixel(&canvas, x + layout.cell_w / 2.0, y + layout.cell_h / 2.0);
         let near = got.iter().zip(expected).all(|(a, b)| a.abs_diff(b) <= 2);
         assert!(
