@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use crate::core::forward::softmax::is_future;
-use crate::core::teaching::exercise::{Exercise, Outcome, Progress, PREDICTED};
+use crate::core::teaching::exercise::{Bound, CellRef, Exercise, Outcome, Progress, PREDICTED};
 use crate::core::text::fmt;
 use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::exercises::ExerciseState;
@@ -66,33 +66,58 @@ fn GoalEcho(exercise: Exercise) -> impl IntoView {
     let Exercise::Goal(cell, bound) = exercise else {
         return ().into_any();
     };
-    let value = Memo::new(move |_| state.trace.with(|t| cell.value(t)));
-    let met = move || value.get().is_some_and(|v| bound.met(v));
-    let hidden = move || {
-        PREDICTED.contains(&cell.matrix)
-            && cell
-                .head
-                .is_some_and(|h| state.exercises.hides_row(h, cell.row))
-    };
+    let (now, met) = goal_now(state, cell, bound);
     let words = move || {
         let question = state.trace.with(|t| exercise.question(t));
-        let now = match value.get() {
-            _ if hidden() => "its value is hidden until you predict its row".to_owned(),
-            Some(v) => format!(
+        let now = match now() {
+            GoalNow::Hidden => "its value is hidden until you predict its row".to_owned(),
+            GoalNow::Value(v) => format!(
                 "now {}: {}",
                 fmt(v, state.look.precision.get()),
-                if met() { "met" } else { "not yet" }
+                if met.get() { "met" } else { "not yet" }
             ),
-            None => "the model no longer has this cell".to_owned(),
+            GoalNow::Gone => "the model no longer has this cell".to_owned(),
         };
         format!("{question} Edit here; {now}.")
     };
     view! {
-        <p class="goal-echo" data-goal-echo=exercise.id() data-goal-met=move || met().to_string() role="status">
+        <p class="goal-echo" data-goal-echo=exercise.id() data-goal-met=move || met.get().to_string() role="status">
             <strong>"Goal. "</strong>{words}
         </p>
     }
     .into_any()
+}
+
+/// Where a goal's cell stands now, for its card and its echoes.
+enum GoalNow {
+    /// Hidden while a prediction hides its row.
+    Hidden,
+    Value(f64),
+    /// The model no longer has the cell (its sentence or sizes changed).
+    Gone,
+}
+
+/// The goal's value now, and whether it meets `bound`.
+fn goal_now(
+    state: AppState,
+    cell: CellRef,
+    bound: Bound,
+) -> (impl Fn() -> GoalNow + Copy + Send + Sync, Memo<bool>) {
+    let value = Memo::new(move |_| state.trace.with(|t| cell.value(t)));
+    let met = Memo::new(move |_| value.get().is_some_and(|v| bound.met(v)));
+    let now = move || match value.get() {
+        Some(_)
+            if PREDICTED.contains(&cell.matrix)
+                && cell
+                    .head
+                    .is_some_and(|h| state.exercises.hides_row(h, cell.row)) =>
+        {
+            GoalNow::Hidden
+        }
+        Some(v) => GoalNow::Value(v),
+        None => GoalNow::Gone,
+    };
+    (now, met)
 }
 
 /// One exercise's card: its element carries `data-exercise`, `data-kind`, `data-result` and
@@ -114,24 +139,18 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
             predict_actions(state, index, head, row, progress).into_any()
         }
         Exercise::Goal(cell, bound) => {
-            // Not while a prediction hides its row.
-            let hidden = move || {
-                PREDICTED.contains(&cell.matrix)
-                    && cell.head.is_some_and(|h| exercises.hides_row(h, cell.row))
-            };
-            let value = Memo::new(move |_| state.trace.with(|t| cell.value(t)));
-            let met = move || value.get().is_some_and(|v| bound.met(v));
+            let (now, met) = goal_now(state, cell, bound);
             let locks = exercises.spec.with_value(|s| s.locks.join(", "));
             view! {
-                <p class="goal-now" data-goal-met=move || met().to_string()>
-                    {move || match value.get() {
-                        Some(_) if hidden() => "Its value is hidden until you predict its row.".into(),
-                        Some(v) => format!(
+                <p class="goal-now" data-goal-met=move || met.get().to_string()>
+                    {move || match now() {
+                        GoalNow::Hidden => "Its value is hidden until you predict its row.".into(),
+                        GoalNow::Value(v) => format!(
                             "Now {}: {}.",
                             fmt(v, state.look.precision.get()),
-                            if met() { "the goal is met" } else { "not yet" }
+                            if met.get() { "the goal is met" } else { "not yet" }
                         ),
-                        None => "The model no longer has this cell (its sentence or sizes changed).".into(),
+                        GoalNow::Gone => "The model no longer has this cell (its sentence or sizes changed).".into(),
                     }}
                 </p>
                 {(!locks.is_empty()).then(|| view! { <p class="goal-locks">{format!("Locked: {locks}.")}</p> })}
