@@ -59,8 +59,9 @@ import { fileURLToPath } from 'node:url';
  * for a refused lane and the labs' own settings, 440.1 KB. Issue 30 (the page as used, round
  * two: the RoPE offer, live targets and gradient faces, progress for embeds, the asked numbers
  * hidden, a goal's value where it is reached, the PNG and SVG buttons of every figure, whose
- * drawing is a chunk, and the save menu): 449.5 KB, 1.4 KB over its +8 KB (left to trim). */
-const BUDGET = 450_000;
+ * drawing is a chunk, and the save menu): 449.7 KB, then 446.5 KB with the stylesheet and the
+ * glue stripped of their comments at build (www/minify.mjs: 3.2 KB). */
+const BUDGET = 447_000;
 /** The chunks and the service worker: what a visit fetches after the first screen, all told
  * (issue 21: 216.0 KB; issue 29's save panel as a chunk, 4.1 KB, and the code it shares with
  * other chunks split into eleven more small shared ones: 228.8 KB; then 229.4 KB; issue 30: the
