@@ -589,3 +589,33 @@ fn an_embed_of_exercises_needs_their_steps_those_before_and_where_a_goal_is_reac
         .reached_through(&exercises.list[0], shape)
         .is_empty());
 }
+
+#[test]
+fn an_asked_score_is_given_away_by_its_rows_weights_and_a_query_by_the_scores() {
+    use attention_explorer::core::views::pipeline::{Shape, Step};
+    let model = dog();
+    let mut exercises = Exercises::default();
+    exercises
+        .read(Kind::Ask, "scores.0:6,1;queries.0:6,1", &model)
+        .unwrap();
+    // The embed an exercise of scores needs shows Q, K and the scores, not the weights.
+    let scores_only = Exercises {
+        list: exercises.list[..1].to_vec(),
+        ..Exercises::default()
+    };
+    assert!(scores_only
+        .leaked_by(&scores_only.steps(Shape::of(&model)))
+        .is_empty());
+    let leaked: Vec<(String, Step)> = exercises
+        .leaked_by(&[Step::Scores, Step::Softmax])
+        .into_iter()
+        .map(|(e, step, _)| (e.id(), step))
+        .collect();
+    assert_eq!(
+        leaked,
+        [
+            ("scores.0:6,1".to_owned(), Step::Softmax),
+            ("queries.0:6,1".to_owned(), Step::Scores)
+        ]
+    );
+}

@@ -66,8 +66,9 @@ const BUDGET = 447_000;
  * (issue 21: 216.0 KB; issue 29's save panel as a chunk, 4.1 KB, and the code it shares with
  * other chunks split into eleven more small shared ones: 228.8 KB; then 229.4 KB; issue 30: the
  * exercises' progress and SCORM pass mark, the maker's and the Embed dialog's changes, the
- * figure drawing chunk: 240.1 KB). */
-const ON_DEMAND_BUDGET = 240_500;
+ * figure drawing chunk: 240.1 KB; the maker's and the Embed dialog's warnings of a step that
+ * gives an asked number away: 242.7 KB). */
+const ON_DEMAND_BUDGET = 243_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;

@@ -9,13 +9,14 @@ use crate::core::formats::link::{params, Embed, Page, Part};
 use crate::core::formats::scorm;
 use crate::core::model::Editable;
 use crate::core::teaching::exercise::{lockable, Exercises, Kind};
-use crate::core::views::pipeline::Matrix;
+use crate::core::views::pipeline::{in_order, Matrix};
 use crate::ui::export::download_bytes;
 use crate::ui::fields::{accept, IntegerField};
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::scroll::scroll_to;
 use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::{use_app, AppState};
+use crate::ui::steps::text as steps_text_of;
 use wasm_bindgen_futures::JsFuture;
 
 /// The button that opens the panel.
@@ -219,6 +220,8 @@ fn AuthorPanel() -> impl IntoView {
             packing.set(Some(said));
         });
     };
+    let shape = state.shape.get_untracked();
+    let on_page = in_order(|s| s.on_page(shape));
     let is_weights = move || picked.with(|p| p.is_some_and(|c| c.matrix == Matrix::Weights));
     view! {
         <div class="author-panel" role="region" aria-label="Make an exercise">
@@ -258,6 +261,11 @@ fn AuthorPanel() -> impl IntoView {
                     }
                 }).collect_view())}
             </ul>
+            {move || draft.with(|d| d.leaked_by(&on_page)).into_iter().map(|(asked, step, how)| view! {
+                <p class="note" data-stat="author-leak">
+                    {format!("The link shows every step, and step {} ({}) gives {} away: {how}. The embed leaves it out.", step.number(shape), steps_text_of(step).short_title, asked.id())}
+                </p>
+            }).collect_view()}
             <fieldset class="author-locks">
                 <legend>"Lock (the learner may not edit)"</legend>
                 {lockable_here.into_iter().map(|name| view! {

@@ -416,6 +416,11 @@ fn EmbedDialog() -> impl IntoView {
             {move || choice.with(|c| c.steps.is_empty()).then(|| view! {
                 <p class="field-error" role="alert">"Choose at least one step to show."</p>
             })}
+            {move || state.exercises.draft.with(|d| choice.with(|c| d.leaked_by(&c.steps))).into_iter().map(|(asked, step, how)| view! {
+                <p class="field-error" role="alert" data-stat="embed-leak">
+                    {format!("Step {} ({}) gives {} away: {how}. Leave it out, unless learners may check their answer there.", step.number(shape), steps_text_of(step).short_title, asked.id())}
+                </p>
+            }).collect_view()}
             <label class="field wide embed-snippet">
                 <span>"Paste this into a course page (the frame fits its height by the script)"</span>
                 <textarea readonly rows="6" data-export="embed" prop:value=move || text.get() on:focus=select_all></textarea>

@@ -249,6 +249,23 @@ test('the exercise maker closes with × or Esc, stands beside the page on a desk
   assert.equal(await page.getAttribute('[data-action="author"]', 'aria-expanded'), 'false');
 });
 
+test('the maker says which step gives an asked score away, and the Embed dialog warns when the teacher ticks it', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.click('[data-action="author"]');
+  await page.waitForSelector('.author-panel');
+  await page.click(cellSelector('scores', 6, 1));
+  await page.click('[data-action="author-ask"]');
+  // The link is the full page: its weights give the score back from another of its row.
+  assert.match(await page.textContent('[data-stat="author-leak"]'), /step \d+ \(.*\) gives scores\.0:6,1 away: two weights of its row/);
+  await page.click('[data-action="author-embed"]');
+  await page.waitForSelector('[data-control="embed-step"]');
+  assert.equal(await page.locator('[data-stat="embed-leak"]').count(), 0, 'the steps the exercise needs give nothing away');
+  await page.check('[data-control="embed-step"][value="weights"]');
+  assert.match(await page.textContent('[data-stat="embed-leak"]'), /gives scores\.0:6,1 away/);
+  await page.uncheck('[data-control="embed-step"][value="weights"]');
+  await page.waitForSelector('[data-stat="embed-leak"]', { state: 'detached' });
+});
+
 test('a goal\'s live value shows where the learner edits towards it, not only 3 000 px away in its step', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog&goal=weights.0:6,4>=0.5&lock=embedding,w_value`);
   const echo = page.locator('#step-projections [data-goal-echo="weights.0:6,4>=0.5"]');

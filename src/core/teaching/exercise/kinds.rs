@@ -158,6 +158,29 @@ pub fn gives_away(matrix: Matrix) -> &'static [Matrix] {
     }
 }
 
+/// The steps whose numbers give an asked cell of `matrix` back in one step of arithmetic,
+/// with how: the page hides the twins of [`gives_away`], not these, so the maker warns when an
+/// embed shows them.
+pub fn leaks(matrix: Matrix) -> &'static [(Step, &'static str)] {
+    const FROM_WEIGHTS: &str = "two weights of its row are the exponentials of their scores, so their ratio gives the difference of two scores, and the other score is shown";
+    const FROM_SCORES: &str = "a score is a query's components times a key's: with the others shown, one subtraction and one division give it";
+    const FROM_PROJECTED: &str = "each number of Q, K and V is a row of X times a column of its projection: with the others shown, one subtraction and one division give it";
+    match matrix {
+        Matrix::Scores | Matrix::ScaledScores | Matrix::MaskedScores => {
+            &[(Step::Softmax, FROM_WEIGHTS)]
+        }
+        Matrix::Queries | Matrix::Keys => &[
+            (Step::Scores, FROM_SCORES),
+            (Step::Scale, FROM_SCORES),
+            (Step::Mask, FROM_SCORES),
+        ],
+        Matrix::Values => &[(Step::Context, "a context number is a row of weights times a column of V: with the others shown, one subtraction and one division give it")],
+        Matrix::Weight(_) | Matrix::Bias(_) => &[(Step::Qkv, FROM_PROJECTED)],
+        Matrix::Context => &[(Step::OutProj, "an output number is a row of the concatenation times a column of W_output: with the others shown, one subtraction and one division give it")],
+        _ => &[],
+    }
+}
+
 impl Exercise {
     /// Its kind.
     pub fn kind(&self) -> Kind {

@@ -12,7 +12,7 @@ mod result;
 
 pub use check::{check, hint, is_right, largest, predict, read_answer, worked, Verdict};
 pub use cover::Cover;
-pub use kinds::{gives_away, Bound, CellRef, Exercise, Kind, PREDICTED, TRIES};
+pub use kinds::{gives_away, leaks, Bound, CellRef, Exercise, Kind, PREDICTED, TRIES};
 pub use params::{lockable, Exercises};
 pub use progress::{read_progress, write_progress, Outcome, Progress};
 pub use result::{result_json, Expected};

@@ -6,7 +6,7 @@ use crate::core::forward::trace::Trace;
 use crate::core::model::{Editable, Model};
 use crate::core::views::pipeline::{in_order, Axes, Matrix, Shape, Step};
 
-use super::kinds::{Bound, CellRef, Exercise, Kind};
+use super::kinds::{leaks, Bound, CellRef, Exercise, Kind};
 
 /// What a refused cell's message suggests instead.
 const COMPUTED: &str = "use one the page computes, as queries, scores, weights, context";
@@ -176,6 +176,23 @@ impl Exercises {
             needed.extend(self.reached_through(e, shape));
         }
         in_order(|s| on_page.contains(&s) && needed.contains(&s))
+    }
+
+    /// The asked cells that the steps `shown` give away ([`leaks`]): the exercise, the step and
+    /// how.
+    pub fn leaked_by(&self, shown: &[Step]) -> Vec<(Exercise, Step, &'static str)> {
+        let mut leaked = Vec::new();
+        for e in &self.list {
+            if let Exercise::Ask(cell) = e {
+                leaked.extend(
+                    leaks(cell.matrix)
+                        .iter()
+                        .filter(|(step, _)| shown.contains(step))
+                        .map(|&(step, how)| (*e, step, how)),
+                );
+            }
+        }
+        leaked
     }
 
     /// Whether a head's row of weights is hidden until predicted (while `open`).
