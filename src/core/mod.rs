@@ -3,12 +3,13 @@
 //!
 //! Rooms, from the bottom up (each imports only from the rooms before it, and within itself
 //! without a circle; `tests/architecture.rs` enforces it): [`text`], [`model`], [`forward`],
-//! [`training`] and [`document`], [`views`], [`teaching`], [`formats`].
+//! [`training`], [`document`] and [`pretrained`], [`views`], [`teaching`], [`formats`].
 
 pub mod document;
 pub mod formats;
 pub mod forward;
 pub mod model;
+pub mod pretrained;
 pub mod teaching;
 pub mod text;
 pub mod training;

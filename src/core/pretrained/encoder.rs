@@ -1,0 +1,252 @@
+//! The encoder's forward pass, as transformers' `BertModel` computes it on one sentence (token
+//! type 0, no padding, no mask): its attention is the page's own heads and output projection.
+
+use nalgebra::DMatrix;
+
+use crate::core::forward::trace::{attend, concat_columns, project_output, HeadTrace};
+use crate::core::model::{add_row, Head, OutputProjection, Scale};
+
+use super::config::Config;
+use super::wordpiece::Vocabulary;
+
+/// `nn.LayerNorm` over each row (biased variance).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerNorm {
+    /// 1 × hidden, multiplies each normalised row.
+    pub weight: DMatrix<f64>,
+    /// 1 × hidden, added after.
+    pub bias: DMatrix<f64>,
+    /// Added to the variance.
+    pub eps: f64,
+}
+
+impl LayerNorm {
+    /// Each row less its mean, over its standard deviation, times the weight, plus the bias.
+    pub fn apply(&self, x: &DMatrix<f64>) -> DMatrix<f64> {
+        let n = x.ncols() as f64;
+        let mut out = x.clone();
+        for mut row in out.row_iter_mut() {
+            let mean = row.sum() / n;
+            let variance = row.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
+            let scale = 1.0 / (variance + self.eps).sqrt();
+            for (c, v) in row.iter_mut().enumerate() {
+                *v = (*v - mean) * scale * self.weight[c] + self.bias[c];
+            }
+        }
+        out
+    }
+}
+
+/// A linear layer on row vectors: `x @ w + b` (`nn.Linear`'s weight transposed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dense {
+    /// in × out.
+    pub w: DMatrix<f64>,
+    /// 1 × out.
+    pub b: DMatrix<f64>,
+}
+
+impl Dense {
+    /// `x @ w + b`.
+    pub fn apply(&self, x: &DMatrix<f64>) -> DMatrix<f64> {
+        let mut out = x * &self.w;
+        add_row(&mut out, &self.b);
+        out
+    }
+}
+
+/// GELU as PyTorch's default (`approximate="none"`): `x · ½(1 + erf(x/√2))`.
+pub fn gelu(x: f64) -> f64 {
+    x * 0.5 * (1.0 + libm::erf(x * std::f64::consts::FRAC_1_SQRT_2))
+}
+
+/// One encoder layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    /// Its heads, each `hidden / heads` wide, with their biases.
+    pub heads: Vec<Head>,
+    /// The projection after the heads' concatenation (`attention.output.dense`).
+    pub output: OutputProjection,
+    /// After the attention's residual (`attention.output.LayerNorm`).
+    pub attention_norm: LayerNorm,
+    /// The feed-forward network's first layer, GELU after it (`intermediate.dense`).
+    pub ffn_in: Dense,
+    /// Its second (`output.dense`).
+    pub ffn_out: Dense,
+    /// After the feed-forward residual (`output.LayerNorm`).
+    pub output_norm: LayerNorm,
+}
+
+/// The encoder: embeddings and layers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Encoder {
+    /// Its shape.
+    pub config: Config,
+    /// Its WordPiece vocabulary.
+    pub vocabulary: Vocabulary,
+    /// The word embeddings, vocabulary × hidden by rows, as stored (float32 or narrower): half
+    /// of the model, of which a sentence reads a few rows.
+    words: Vec<f32>,
+    /// The learned positions (positions × hidden).
+    pub positions: DMatrix<f64>,
+    /// Token type 0's row (1 × hidden).
+    pub token_type: DMatrix<f64>,
+    /// After the embeddings' sum.
+    pub embedding_norm: LayerNorm,
+    /// The layers, first to last.
+    pub layers: Vec<Layer>,
+}
+
+/// Every intermediate of one layer on a sentence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerTrace {
+    /// The hidden state entering it (tokens × hidden).
+    pub input: DMatrix<f64>,
+    /// Each head's Q, K, V, scores, weights and context (a knocked-out head's weights and
+    /// context are zeros).
+    pub heads: Vec<HeadTrace>,
+    /// The heads' context vectors side by side.
+    pub concatenated: DMatrix<f64>,
+    /// `concatenated @ W_output + b_output`.
+    pub attended: DMatrix<f64>,
+    /// `LayerNorm(input + attended)`.
+    pub attention_normed: DMatrix<f64>,
+    /// `GELU(attention_normed @ W_in + b_in)`.
+    pub intermediate: DMatrix<f64>,
+    /// `LayerNorm(attention_normed + intermediate @ W_out + b_out)`: the layer's output.
+    pub output: DMatrix<f64>,
+}
+
+/// The encoder on one sentence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EncoderTrace {
+    /// Its WordPiece tokens, `[CLS]` … `[SEP]`.
+    pub tokens: Vec<String>,
+    /// Their ids.
+    pub ids: Vec<u32>,
+    /// The embeddings' sum after its LayerNorm: the first layer's input.
+    pub embedded: DMatrix<f64>,
+    /// Each layer.
+    pub layers: Vec<LayerTrace>,
+}
+
+impl Encoder {
+    /// An encoder of these parts; `words` holds `config.vocabulary` rows of `config.hidden`.
+    pub fn new(
+        config: Config,
+        vocabulary: Vocabulary,
+        words: Vec<f32>,
+        positions: DMatrix<f64>,
+        token_type: DMatrix<f64>,
+        embedding_norm: LayerNorm,
+        layers: Vec<Layer>,
+    ) -> Encoder {
+        Encoder {
+            config,
+            vocabulary,
+            words,
+            positions,
+            token_type,
+            embedding_norm,
+            layers,
+        }
+    }
+
+    /// The sentence's WordPiece tokens and ids, or why not (past [`super::MAX_PIECES`] tokens
+    /// or the learned positions).
+    pub fn tokenize(&self, sentence: &str) -> Result<(Vec<String>, Vec<u32>), String> {
+        let tokens = self.vocabulary.encode(sentence)?;
+        if tokens.len() > self.config.positions {
+            return Err(format!(
+                "it makes {} tokens and the model knows {} positions",
+                tokens.len(),
+                self.config.positions
+            ));
+        }
+        let ids = self.vocabulary.ids(&tokens);
+        Ok((tokens, ids))
+    }
+
+    /// The word embeddings of `ids` (tokens × hidden).
+    pub fn word_rows(&self, ids: &[u32]) -> DMatrix<f64> {
+        let h = self.config.hidden;
+        DMatrix::from_fn(ids.len(), h, |r, c| {
+            f64::from(self.words[ids[r] as usize * h + c])
+        })
+    }
+
+    /// `LayerNorm(word + position + token type 0)`: the first layer's input.
+    pub fn embed(&self, ids: &[u32]) -> DMatrix<f64> {
+        let mut sum = self.word_rows(ids) + self.positions.rows(0, ids.len());
+        add_row(&mut sum, &self.token_type);
+        self.embedding_norm.apply(&sum)
+    }
+
+    /// Layer `l` on the hidden state `x`, the heads in `knocked` knocked out (their weights
+    /// × 0, as transformers' `head_mask`).
+    pub fn run_layer(&self, l: usize, x: &DMatrix<f64>, knocked: &[usize]) -> LayerTrace {
+        let layer = &self.layers[l];
+        let heads: Vec<HeadTrace> = layer
+            .heads
+            .iter()
+            .enumerate()
+            .map(|(h, head)| {
+                let mut trace = attend(x, head, false, Scale::SqrtDk);
+                if knocked.contains(&h) {
+                    trace.weights.fill(0.0);
+                    trace.context.fill(0.0);
+                }
+                trace
+            })
+            .collect();
+        let concatenated = concat_columns(&heads.iter().map(|h| &h.context).collect::<Vec<_>>());
+        let attended = project_output(&concatenated, &layer.output);
+        let attention_normed = layer.attention_norm.apply(&(x + &attended));
+        let intermediate = layer.ffn_in.apply(&attention_normed).map(gelu);
+        let output = layer
+            .output_norm
+            .apply(&(&attention_normed + layer.ffn_out.apply(&intermediate)));
+        LayerTrace {
+            input: x.clone(),
+            heads,
+            concatenated,
+            attended,
+            attention_normed,
+            intermediate,
+            output,
+        }
+    }
+
+    /// The whole encoder on `sentence`, the `(layer, head)` pairs in `knocked` knocked out.
+    pub fn run(&self, sentence: &str, knocked: &[(usize, usize)]) -> Result<EncoderTrace, String> {
+        if let Some(&(l, h)) = knocked
+            .iter()
+            .find(|&&(l, h)| l >= self.config.layers || h >= self.config.heads)
+        {
+            return Err(format!(
+                "there is no head {h} in layer {l}: layers count 0 to {}, heads 0 to {}",
+                self.config.layers - 1,
+                self.config.heads - 1
+            ));
+        }
+        let (tokens, ids) = self.tokenize(sentence)?;
+        let embedded = self.embed(&ids);
+        let mut layers: Vec<LayerTrace> = Vec::with_capacity(self.layers.len());
+        for l in 0..self.layers.len() {
+            let x = layers.last().map_or(&embedded, |t| &t.output);
+            let heads: Vec<usize> = knocked
+                .iter()
+                .filter(|&&(at, _)| at == l)
+                .map(|&(_, h)| h)
+                .collect();
+            let trace = self.run_layer(l, x, &heads);
+            layers.push(trace);
+        }
+        Ok(EncoderTrace {
+            tokens,
+            ids,
+            embedded,
+            layers,
+        })
+    }
+}

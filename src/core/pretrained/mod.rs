@@ -1,0 +1,18 @@
+//! A trained BERT-family encoder (as transformers' `BertModel` runs it, one sentence, no
+//! padding): WordPiece tokens, the embedding sum and its LayerNorm, then per layer the page's own
+//! attention heads (`forward::trace::attend`) with their output projection, residual and
+//! LayerNorm, the feed-forward network (GELU) with its residual and LayerNorm; heads knocked out
+//! as transformers' `head_mask` does. Read from a Hugging Face folder (`config.json`, `vocab.txt`,
+//! `model.safetensors`).
+
+pub mod config;
+pub mod encoder;
+pub mod read;
+pub mod wordpiece;
+
+pub use config::Config;
+pub use encoder::{Encoder, EncoderTrace, LayerTrace};
+#[cfg(not(target_arch = "wasm32"))]
+pub use read::read_folder;
+pub use read::read_parts;
+pub use wordpiece::{Vocabulary, MAX_PIECES};

@@ -1,0 +1,227 @@
+//! An encoder from a Hugging Face folder's three files: `config.json`, `vocab.txt` and
+//! `model.safetensors` (float32, float16, bfloat16 or float64; names with or without `bert.`,
+//! LayerNorm as `weight`/`bias` or the older `gamma`/`beta`).
+
+use nalgebra::DMatrix;
+use safetensors::{Dtype, SafeTensors};
+
+use crate::core::model::{Biases, Head, OutputProjection};
+
+use super::config::Config;
+use super::encoder::{Dense, Encoder, Layer, LayerNorm};
+use super::wordpiece::Vocabulary;
+
+/// The folder's files, each named in a message about it.
+pub const FILES: [&str; 3] = ["config.json", "vocab.txt", "model.safetensors"];
+
+/// The tensors of a safetensors file, by the names BERT gives them.
+struct Tensors<'a> {
+    file: SafeTensors<'a>,
+    prefix: &'static str,
+}
+
+impl Tensors<'_> {
+    /// A tensor's numbers (row-major) as f32, which every stored dtype converts to exactly,
+    /// checked against the shape the config gives it.
+    fn numbers(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
+        let full = format!("{}{name}", self.prefix);
+        let alternative = name
+            .strip_suffix(".weight")
+            .filter(|n| n.ends_with("LayerNorm"))
+            .map(|n| format!("{}{n}.gamma", self.prefix))
+            .or_else(|| {
+                name.strip_suffix(".bias")
+                    .filter(|n| n.ends_with("LayerNorm"))
+                    .map(|n| format!("{}{n}.beta", self.prefix))
+            });
+        let view = self
+            .file
+            .tensor(&full)
+            .or_else(|e| alternative.map_or(Err(e), |a| self.file.tensor(&a)))
+            .map_err(|_| format!("model.safetensors has no tensor {full}"))?;
+        if view.shape() != shape {
+            return Err(format!(
+                "model.safetensors's {full} is {:?}, and config.json makes it {shape:?}",
+                view.shape()
+            ));
+        }
+        let bytes = view.data();
+        let numbers: Vec<f32> = match view.dtype() {
+            Dtype::F32 => bytes
+                .chunks_exact(4)
+                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                .collect(),
+            Dtype::F16 => bytes
+                .chunks_exact(2)
+                .map(|b| f16_to_f32(u16::from_le_bytes([b[0], b[1]])))
+                .collect(),
+            Dtype::BF16 => bytes
+                .chunks_exact(2)
+                .map(|b| f32::from_bits(u32::from(u16::from_le_bytes([b[0], b[1]])) << 16))
+                .collect(),
+            Dtype::F64 => bytes
+                .chunks_exact(8)
+                .map(|b| f64::from_le_bytes(b.try_into().unwrap_or([0; 8])) as f32)
+                .collect(),
+            other => {
+                return Err(format!(
+                    "model.safetensors's {full} holds {other:?}, not floating-point numbers"
+                ))
+            }
+        };
+        if let Some(bad) = numbers.iter().position(|x| !x.is_finite()) {
+            return Err(format!(
+                "model.safetensors's {full} holds {} at {bad}",
+                numbers[bad]
+            ));
+        }
+        Ok(numbers)
+    }
+
+    /// How many rows a tensor has (1 if it is missing: reading it then says so).
+    fn first_dimension(&self, name: &str) -> usize {
+        self.file
+            .tensor(&format!("{}{name}", self.prefix))
+            .ok()
+            .and_then(|v| v.shape().first().copied())
+            .unwrap_or(1)
+            .max(1)
+    }
+
+    /// A `[rows, cols]` tensor as a matrix.
+    fn matrix(&self, name: &str, rows: usize, cols: usize) -> Result<DMatrix<f64>, String> {
+        let numbers = self.numbers(name, &[rows, cols])?;
+        Ok(DMatrix::from_fn(rows, cols, |r, c| {
+            f64::from(numbers[r * cols + c])
+        }))
+    }
+
+    /// A `[n]` tensor as one row.
+    fn row(&self, name: &str, n: usize) -> Result<DMatrix<f64>, String> {
+        let numbers = self.numbers(name, &[n])?;
+        Ok(DMatrix::from_fn(1, n, |_, c| f64::from(numbers[c])))
+    }
+
+    /// An `nn.Linear(inputs, outputs)` as `x @ w + b`.
+    fn dense(&self, name: &str, inputs: usize, outputs: usize) -> Result<Dense, String> {
+        Ok(Dense {
+            w: self
+                .matrix(&format!("{name}.weight"), outputs, inputs)?
+                .transpose(),
+            b: self.row(&format!("{name}.bias"), outputs)?,
+        })
+    }
+
+    fn layer_norm(&self, name: &str, n: usize, eps: f64) -> Result<LayerNorm, String> {
+        Ok(LayerNorm {
+            weight: self.row(&format!("{name}.weight"), n)?,
+            bias: self.row(&format!("{name}.bias"), n)?,
+            eps,
+        })
+    }
+}
+
+/// A float16's value (exact in f32).
+fn f16_to_f32(bits: u16) -> f32 {
+    let sign = if bits & 0x8000 == 0 { 1.0 } else { -1.0 };
+    let exponent = i32::from((bits >> 10) & 0x1f);
+    let fraction = f32::from(bits & 0x3ff);
+    match exponent {
+        0 => sign * fraction * 2f32.powi(-24),
+        0x1f if fraction == 0.0 => sign * f32::INFINITY,
+        0x1f => f32::NAN,
+        _ => sign * (1.0 + fraction / 1024.0) * 2f32.powi(exponent - 15),
+    }
+}
+
+/// An encoder from the folder's `config.json`, `vocab.txt` and `model.safetensors`, or what is
+/// wrong with them.
+pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, String> {
+    let config = Config::read(config)?;
+    let vocabulary = Vocabulary::read(vocab)?;
+    if vocabulary.len() > config.vocabulary {
+        return Err(format!(
+            "vocab.txt has {} pieces and config.json's vocab_size is {}",
+            vocabulary.len(),
+            config.vocabulary
+        ));
+    }
+    let file = SafeTensors::deserialize(weights)
+        .map_err(|e| format!("model.safetensors is not a safetensors file ({e})"))?;
+    let prefix = if file.names().iter().any(|n| n.starts_with("bert.embeddings.")) {
+        "bert."
+    } else {
+        ""
+    };
+    let t = Tensors { file, prefix };
+    let (h, eps) = (config.hidden, config.eps);
+    let words = t.numbers(
+        "embeddings.word_embeddings.weight",
+        &[config.vocabulary, h],
+    )?;
+    let positions = t.matrix("embeddings.position_embeddings.weight", config.positions, h)?;
+    // Only type 0 is used: one sentence.
+    let types = t.first_dimension("embeddings.token_type_embeddings.weight");
+    let token_type = t
+        .matrix("embeddings.token_type_embeddings.weight", types, h)?
+        .rows(0, 1)
+        .into_owned();
+    let embedding_norm = t.layer_norm("embeddings.LayerNorm", h, eps)?;
+    let size = config.head_size();
+    let mut layers = Vec::with_capacity(config.layers);
+    for l in 0..config.layers {
+        let name = |part: &str| format!("encoder.layer.{l}.{part}");
+        let [query, key, value] = ["query", "key", "value"]
+            .map(|p| t.dense(&name(&format!("attention.self.{p}")), h, h));
+        let (query, key, value) = (query?, key?, value?);
+        let heads = (0..config.heads)
+            .map(|k| {
+                let cols = |d: &Dense| d.w.columns(k * size, size).into_owned();
+                let bias = |d: &Dense| d.b.columns(k * size, size).into_owned();
+                Head {
+                    w_query: cols(&query),
+                    w_key: cols(&key),
+                    w_value: cols(&value),
+                    biases: Some(Biases {
+                        b_query: bias(&query),
+                        b_key: bias(&key),
+                        b_value: bias(&value),
+                    }),
+                }
+            })
+            .collect();
+        let output = t.dense(&name("attention.output.dense"), h, h)?;
+        layers.push(Layer {
+            heads,
+            output: OutputProjection {
+                w_output: output.w,
+                b_output: Some(output.b),
+            },
+            attention_norm: t.layer_norm(&name("attention.output.LayerNorm"), h, eps)?,
+            ffn_in: t.dense(&name("intermediate.dense"), h, config.intermediate)?,
+            ffn_out: t.dense(&name("output.dense"), config.intermediate, h)?,
+            output_norm: t.layer_norm(&name("output.LayerNorm"), h, eps)?,
+        });
+    }
+    Ok(Encoder::new(
+        config,
+        vocabulary,
+        words,
+        positions,
+        token_type,
+        embedding_norm,
+        layers,
+    ))
+}
+
+/// An encoder from a Hugging Face folder on disk.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_folder(dir: &std::path::Path) -> Result<Encoder, String> {
+    let read = |name: &str| {
+        std::fs::read(dir.join(name)).map_err(|e| format!("{}: {e}", dir.join(name).display()))
+    };
+    let text = |name: &str| {
+        String::from_utf8(read(name)?).map_err(|_| format!("{name} is not UTF-8 text"))
+    };
+    read_parts(&text(FILES[0])?, &text(FILES[1])?, &read(FILES[2])?)
+}

