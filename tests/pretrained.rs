@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use attention_explorer::core::pretrained::{read_folder, Encoder};
+use attention_explorer::core::pretrained::{read_folder, Encoder, Vocabulary, MAX_PIECES};
 use nalgebra::DMatrix;
+use proptest::prelude::*;
 use serde_json::Value;
 
 /// Where `www/pretrained.mjs` puts the model (or `ATTENTION_PRETRAINED`).
@@ -98,7 +99,11 @@ fn every_layers_every_heads_weights_equal_transformers_within_1e_9() {
         for (l, layer) in case["weights"].as_array().unwrap().iter().enumerate() {
             for (h, weights) in layer.as_array().unwrap().iter().enumerate() {
                 let d = largest_difference(&trace.layers[l].heads[h].weights, &matrix(weights));
-                assert!(d < 1e-9, "{sentence} {:?}: layer {l} head {h} off by {d:e}", knocked(case));
+                assert!(
+                    d < 1e-9,
+                    "{sentence} {:?}: layer {l} head {h} off by {d:e}",
+                    knocked(case)
+                );
                 worst = worst.max(d);
             }
         }
@@ -134,7 +139,12 @@ fn a_knocked_out_head_is_head_masks_weights_times_zero() {
     assert_eq!(by_hand.output, knocked.layers[2].output);
     assert!(largest_difference(&plain.layers[2].output, &knocked.layers[2].output) > 1e-3);
     // Layers above change, and a head that is not there is refused by name.
-    assert!(largest_difference(&plain.layers[5].heads[11].weights, &knocked.layers[5].heads[11].weights) > 1e-6);
+    assert!(
+        largest_difference(
+            &plain.layers[5].heads[11].weights,
+            &knocked.layers[5].heads[11].weights
+        ) > 1e-6
+    );
     let err = encoder.run(sentence, &[(6, 0)]).unwrap_err();
     assert!(err.contains("no head 0 in layer 6"), "{err}");
 }
@@ -143,12 +153,81 @@ fn a_knocked_out_head_is_head_masks_weights_times_zero() {
 fn it_sends_it_to_the_animal_as_the_issue_measured() {
     let Some(encoder) = encoder() else { return };
     let trace = encoder
-        .run("The animal didn't cross the street because it was too tired.", &[])
+        .run(
+            "The animal didn't cross the street because it was too tired.",
+            &[],
+        )
         .unwrap();
     let at = |t: &str| trace.tokens.iter().position(|x| x == t).unwrap();
     let (it, animal) = (at("it"), at("animal"));
     let weight = |l: usize, h: usize, k: usize| trace.layers[l].heads[h].weights[(it, k)];
-    assert!((weight(3, 1, animal) - 0.68).abs() < 0.01, "{}", weight(3, 1, animal));
-    assert!((weight(5, 11, animal) - 0.67).abs() < 0.01, "{}", weight(5, 11, animal));
+    assert!(
+        (weight(3, 1, animal) - 0.68).abs() < 0.01,
+        "{}",
+        weight(3, 1, animal)
+    );
+    assert!(
+        (weight(5, 11, animal) - 0.67).abs() < 0.01,
+        "{}",
+        weight(5, 11, animal)
+    );
     assert!(weight(0, 2, it - 1) > 0.995, "{}", weight(0, 2, it - 1));
+}
+
+/// The package's vocabulary alone (the tokenizer's tests need no weights).
+fn vocabulary() -> Option<&'static Vocabulary> {
+    static VOCABULARY: OnceLock<Option<Vocabulary>> = OnceLock::new();
+    VOCABULARY
+        .get_or_init(|| {
+            let text = std::fs::read_to_string(folder().join("vocab.txt")).ok()?;
+            Some(Vocabulary::read(&text).expect("vocab.txt reads"))
+        })
+        .as_ref()
+        .or_else(|| {
+            eprintln!(
+                "SKIPPED: no vocab.txt in {} (run `node www/pretrained.mjs`)",
+                folder().display()
+            );
+            None
+        })
+}
+
+#[test]
+fn wordpiece_equals_bert_tokenizer_on_random_text() {
+    let Some(vocabulary) = vocabulary() else {
+        return;
+    };
+    let cases: Value = serde_json::from_str(include_str!("fixtures/wordpiece_cases.json")).unwrap();
+    for case in cases["cases"].as_array().unwrap() {
+        let text = case["text"].as_str().unwrap();
+        let expected: Vec<String> = serde_json::from_value(case["tokens"].clone()).unwrap();
+        match vocabulary.encode(text) {
+            Ok(tokens) => assert_eq!(tokens, expected, "{text:?}"),
+            Err(e) => assert!(expected.len() > MAX_PIECES, "{text:?}: {e}"),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Any text: no panic; `[CLS]` … `[SEP]` of pieces in the vocabulary, or a message past
+    /// 64 tokens; and whitespace is a hard edge: two texts joined by a space make the pieces of
+    /// each, in turn.
+    #[test]
+    fn any_text_makes_pieces_of_the_vocabulary(a in "\\PC{0,40}", b in "[a-zA-Z0-9 ,.!?éüß東京😀-]{0,30}") {
+        let Some(vocabulary) = vocabulary() else { return Ok(()) };
+        let inner = |t: &str| vocabulary.encode(t).map(|p| p[1..p.len() - 1].to_vec());
+        if let (Ok(x), Ok(y), Ok(both)) = (inner(&a), inner(&b), inner(&format!("{a} {b}"))) {
+            prop_assert_eq!(both, [x, y].concat());
+        }
+        if let Ok(pieces) = vocabulary.encode(&a) {
+            prop_assert!(pieces.len() <= MAX_PIECES);
+            prop_assert_eq!(pieces.first().map(String::as_str), Some("[CLS]"));
+            prop_assert_eq!(pieces.last().map(String::as_str), Some("[SEP]"));
+            for (piece, id) in pieces.iter().zip(vocabulary.ids(&pieces)) {
+                prop_assert_eq!(vocabulary.piece(id), Some(piece.as_str()));
+            }
+        }
+    }
 }

@@ -36,8 +36,8 @@ impl Config {
     /// Reads `config.json`: a BERT encoder (`model_type` "bert", GELU, absolute positions) within
     /// the page's limits, or what is not.
     pub fn read(text: &str) -> Result<Config, String> {
-        let json: Value = serde_json::from_str(text)
-            .map_err(|e| format!("config.json is not JSON ({e})"))?;
+        let json: Value =
+            serde_json::from_str(text).map_err(|e| format!("config.json is not JSON ({e})"))?;
         let text_of = |key: &str| json.get(key).and_then(Value::as_str);
         let size = |key: &str| {
             json.get(key)
@@ -105,7 +105,7 @@ impl Config {
         if let Some(refused) = refused {
             return Err(refused);
         }
-        if self.hidden % self.heads != 0 {
+        if !self.hidden.is_multiple_of(self.heads) {
             return Err(format!(
                 "its hidden size {} is not a multiple of its {} heads",
                 self.hidden, self.heads

@@ -148,17 +148,18 @@ pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, 
     }
     let file = SafeTensors::deserialize(weights)
         .map_err(|e| format!("model.safetensors is not a safetensors file ({e})"))?;
-    let prefix = if file.names().iter().any(|n| n.starts_with("bert.embeddings.")) {
+    let prefix = if file
+        .names()
+        .iter()
+        .any(|n| n.starts_with("bert.embeddings."))
+    {
         "bert."
     } else {
         ""
     };
     let t = Tensors { file, prefix };
     let (h, eps) = (config.hidden, config.eps);
-    let words = t.numbers(
-        "embeddings.word_embeddings.weight",
-        &[config.vocabulary, h],
-    )?;
+    let words = t.numbers("embeddings.word_embeddings.weight", &[config.vocabulary, h])?;
     let positions = t.matrix("embeddings.position_embeddings.weight", config.positions, h)?;
     // Only type 0 is used: one sentence.
     let types = t.first_dimension("embeddings.token_type_embeddings.weight");
@@ -171,8 +172,8 @@ pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, 
     let mut layers = Vec::with_capacity(config.layers);
     for l in 0..config.layers {
         let name = |part: &str| format!("encoder.layer.{l}.{part}");
-        let [query, key, value] = ["query", "key", "value"]
-            .map(|p| t.dense(&name(&format!("attention.self.{p}")), h, h));
+        let [query, key, value] =
+            ["query", "key", "value"].map(|p| t.dense(&name(&format!("attention.self.{p}")), h, h));
         let (query, key, value) = (query?, key?, value?);
         let heads = (0..config.heads)
             .map(|k| {

@@ -7,7 +7,9 @@
 
 use std::collections::HashMap;
 
-use unicode_general_category::{get_general_category, GeneralCategory};
+// Hugging Face tokenizers' own tables (Unicode 9), so that a mark or symbol newer than them is
+// what it is there.
+use unicode_categories::UnicodeCategories;
 use unicode_normalization::UnicodeNormalization;
 
 /// Most tokens a sentence may have, `[CLS]` and `[SEP]` included.
@@ -161,7 +163,7 @@ fn basic_words(text: &str) -> Vec<String> {
     }
     let normalized: String = cleaned
         .nfd()
-        .filter(|&c| get_general_category(c) != GeneralCategory::NonspacingMark)
+        .filter(|c| !c.is_mark_nonspacing())
         .flat_map(char::to_lowercase)
         .collect();
     let mut words = Vec::new();
@@ -184,30 +186,15 @@ fn basic_words(text: &str) -> Vec<String> {
     words
 }
 
-/// A control character: a C category but tab, newline and return.
+/// A control character: Cc, Cf or Co but tab, newline and return (an unassigned code point is
+/// kept, to become `[UNK]`).
 fn is_control(c: char) -> bool {
-    use GeneralCategory::*;
-    !matches!(c, '\t' | '\n' | '\r')
-        && matches!(
-            get_general_category(c),
-            Control | Format | Unassigned | PrivateUse | Surrogate
-        )
+    !matches!(c, '\t' | '\n' | '\r') && c.is_other()
 }
 
 /// Punctuation: ASCII's non-letters and non-digits, or a P category.
 fn is_punctuation(c: char) -> bool {
-    use GeneralCategory::*;
-    c.is_ascii_punctuation()
-        || matches!(
-            get_general_category(c),
-            ConnectorPunctuation
-                | DashPunctuation
-                | OpenPunctuation
-                | ClosePunctuation
-                | InitialPunctuation
-                | FinalPunctuation
-                | OtherPunctuation
-        )
+    c.is_ascii_punctuation() || c.is_punctuation()
 }
 
 /// A CJK ideograph, by the blocks the tokenizer lists (0x2B920, not 0x2B820, as it has it).
