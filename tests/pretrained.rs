@@ -3,6 +3,9 @@
 //! read from the folder `node www/pretrained.mjs` unpacks (.ci/tools.sh runs it). Without that
 //! folder the tests that need it say they are skipped and pass.
 
+// Files on disk: native only.
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
