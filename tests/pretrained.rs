@@ -246,3 +246,79 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn attention_trace_pretrained_prints_transformers_numbers() {
+    let Some(_) = encoder() else { return };
+    let case = cases().iter().find(|c| !knocked(c).is_empty()).unwrap();
+    let ablate: Vec<String> = knocked(case)
+        .iter()
+        .map(|(l, h)| format!("{l}:{h}"))
+        .collect();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-trace"))
+        .args(["--pretrained", folder().to_str().unwrap(), "--sentence"])
+        .arg(case["sentence"].as_str().unwrap())
+        .args(["--ablate", &ablate.join(","), "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed["tokens"], case["tokens"]);
+    assert_eq!(printed["ids"], case["ids"]);
+    let d = largest_difference(&matrix(&printed["embedded"]), &matrix(&case["embedded"]));
+    assert!(d < 1e-9, "embedded off by {d:e}");
+    for (l, layer) in case["weights"].as_array().unwrap().iter().enumerate() {
+        for (h, weights) in layer.as_array().unwrap().iter().enumerate() {
+            let got = matrix(&printed["layers"][l]["heads"][h]["weights"]);
+            assert!(
+                largest_difference(&got, &matrix(weights)) < 1e-9,
+                "layer {l} head {h}"
+            );
+        }
+    }
+    let last = matrix(&printed["layers"][5]["output"]);
+    assert!(largest_difference(&last, &matrix(&case["layer_outputs"]["5"])) < 1e-9);
+    // Bad input: a message, no panic.
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_attention-trace"))
+        .args([
+            "--pretrained",
+            folder().to_str().unwrap(),
+            "--sentence",
+            "x",
+            "--ablate",
+            "6:0",
+        ])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no head 0 in layer 6"));
+}
+
+#[test]
+fn a_bad_folder_is_refused_by_name() {
+    use attention_explorer::core::pretrained::read_parts;
+    let config = r#"{"model_type": "bert", "hidden_size": 384, "num_hidden_layers": 6, "num_attention_heads": 12, "intermediate_size": 1536, "vocab_size": 30522, "max_position_embeddings": 512, "hidden_act": "gelu"}"#;
+    let vocab = "[PAD]\n[UNK]\n[CLS]\n[SEP]\nthe\n";
+    let err = |c: &str, v: &str, w: &[u8]| read_parts(c, v, w).unwrap_err();
+    assert!(err("{", vocab, b"").contains("config.json is not JSON"));
+    assert!(err(&config.replace("bert", "gpt2"), vocab, b"").contains("“gpt2” model"));
+    assert!(err(&config.replace("\"gelu\"", "\"relu\""), vocab, b"").contains("“relu”"));
+    assert!(err(&config.replace("384", "768"), vocab, b"").contains("hidden size is 768"));
+    assert!(err(&config.replace(": 12,", ": 7,"), vocab, b"").contains("not a multiple"));
+    assert!(
+        err(&config.replace("\"num_hidden_layers\": 6,", ""), vocab, b"")
+            .contains("num_hidden_layers")
+    );
+    assert!(err(config, "[PAD]\nthe\n", b"").contains("vocab.txt has no [CLS]"));
+    assert!(
+        err(config, vocab, b"not a file").contains("model.safetensors is not a safetensors file")
+    );
+    // A file of the right kind without the tensors.
+    let empty = safetensors::serialize(Vec::<(&str, safetensors::tensor::TensorView)>::new(), None)
+        .unwrap();
+    assert!(err(config, vocab, &empty).contains("no tensor embeddings.word_embeddings.weight"));
+}

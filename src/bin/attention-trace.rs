@@ -2,24 +2,30 @@
 //!
 //! attention-trace [--preset NAME | --state FILE | --from-torch FILE] [--format json|markdown|state]
 //!                 [--to-torch] [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]
+//! attention-trace --pretrained DIR --sentence TEXT [--ablate L:H,…] [--format json]
 //!
 //! `--from-torch` reads `{"sentence", "embedding", "causal", "num_heads", "state_dict"}` (an
 //! `nn.MultiheadAttention` state dict as lists); `--to-torch` prints that file for the model.
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use attention_explorer::core::formats::multihead::{read_torch_file, torch_file};
-use attention_explorer::core::formats::report::{gradients_json, trace_json, trace_markdown};
+use attention_explorer::core::formats::report::{
+    encoder_json, gradients_json, trace_json, trace_markdown,
+};
 use attention_explorer::core::formats::state::{read_state, state_value, write_state};
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::presets::{preset, PRESETS};
+use attention_explorer::core::pretrained::{read_folder, read_heads};
 use attention_explorer::core::training::{gradients, train, Objective, Optimizer, DEFAULT_LR};
 
 const USAGE: &str = "usage: attention-trace [--preset NAME | --state FILE | --from-torch FILE]
                        [--format json|markdown|state] [--to-torch]
                        [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]
-  FILE may be - for standard input";
+       attention-trace --pretrained DIR --sentence TEXT [--ablate L:H,…] [--format json]
+  FILE may be - for standard input; DIR is a Hugging Face folder of a BERT encoder
+  (config.json, vocab.txt, model.safetensors); layers and heads count from 0";
 
 /// `value` as a `T` that passes `ok`, or a message naming the flag's `what`.
 fn parsed<T: std::str::FromStr>(
@@ -47,7 +53,37 @@ fn read_text(path: &str) -> Result<String, String> {
     }
 }
 
+/// `--pretrained DIR --sentence TEXT [--ablate L:H,…] [--format json]`: the encoder's run.
+fn run_pretrained(args: &[String]) -> Result<String, String> {
+    let (mut dir, mut sentence, mut ablate) = (None, None, Vec::new());
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = it
+            .next()
+            .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+        match flag.as_str() {
+            "--pretrained" => dir = Some(value.clone()),
+            "--sentence" => sentence = Some(value.clone()),
+            "--ablate" => ablate = read_heads(value).map_err(|e| format!("--ablate: {e}"))?,
+            "--format" if value == "json" => {}
+            "--format" => return Err("--pretrained writes JSON: use --format json".into()),
+            _ => return Err(format!("{flag} does not go with --pretrained\n{USAGE}")),
+        }
+    }
+    let dir = dir.unwrap_or_default();
+    let sentence = sentence.ok_or_else(|| format!("--pretrained needs --sentence\n{USAGE}"))?;
+    let encoder =
+        read_folder(std::path::Path::new(&dir)).map_err(|e| format!("--pretrained {dir}: {e}"))?;
+    let trace = encoder
+        .run(&sentence, &ablate)
+        .map_err(|e| format!("the sentence: {e}"))?;
+    Ok(serde_json::to_string(&encoder_json(&trace)).expect("JSON values serialise"))
+}
+
 fn run(args: &[String]) -> Result<String, String> {
+    if args.iter().any(|a| a == "--pretrained") {
+        return run_pretrained(args);
+    }
     let mut source = None;
     let mut format = "json".to_owned();
     let (mut objective, mut steps, mut optimizer, mut lr) = (None, None, None, None);
@@ -153,7 +189,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(out) => {
-            println!("{out}");
+            // A reader that stops early (`| head`) is not an error.
+            let _ = writeln!(std::io::stdout(), "{out}");
             ExitCode::SUCCESS
         }
         Err(e) => {

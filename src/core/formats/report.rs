@@ -4,6 +4,7 @@ use nalgebra::DMatrix;
 use serde_json::{json, Value};
 
 use crate::core::forward::trace::Trace;
+use crate::core::pretrained::EncoderTrace;
 use crate::core::text::fmt;
 use crate::core::training::Gradients;
 use crate::core::views::pipeline::{head_matrices, Axes};
@@ -64,6 +65,30 @@ pub fn trace_json(trace: &Trace) -> Value {
         out["positioned"] = rows(p);
     }
     out
+}
+
+/// A trained encoder's run as `attention-trace --pretrained` prints it: `tokens`, `ids`,
+/// `embedded` (after the embeddings' LayerNorm), and per layer each head's `weights` (query ×
+/// key) and the layer's `output`.
+pub fn encoder_json(trace: &EncoderTrace) -> Value {
+    let layers: Vec<Value> = trace
+        .layers
+        .iter()
+        .map(|layer| {
+            let heads: Vec<Value> = layer
+                .heads
+                .iter()
+                .map(|h| json!({ "weights": rows(&h.weights) }))
+                .collect();
+            json!({ "heads": heads, "output": rows(&layer.output) })
+        })
+        .collect();
+    json!({
+        "tokens": trace.tokens,
+        "ids": trace.ids,
+        "embedded": rows(&trace.embedded),
+        "layers": layers,
+    })
 }
 
 /// The loss's gradient as `attention-trace --objective` prints it: `embedding`, and per head the

@@ -250,3 +250,23 @@ impl Encoder {
         })
     }
 }
+
+/// `L:H,L:H,…` (layers and heads counted from 0, as transformers counts them): the heads to knock
+/// out, or which entry is not one.
+pub fn read_heads(text: &str) -> Result<Vec<(usize, usize)>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .map(|entry| {
+            entry
+                .split_once(':')
+                .and_then(|(l, h)| Some((l.trim().parse().ok()?, h.trim().parse().ok()?)))
+                .ok_or_else(|| {
+                    format!(
+                        "“{}” is not LAYER:HEAD (as 3:1, counted from 0)",
+                        crate::core::text::clip(entry)
+                    )
+                })
+        })
+        .collect()
+}

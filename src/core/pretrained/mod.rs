@@ -11,7 +11,7 @@ pub mod read;
 pub mod wordpiece;
 
 pub use config::Config;
-pub use encoder::{Encoder, EncoderTrace, LayerTrace};
+pub use encoder::{read_heads, Encoder, EncoderTrace, LayerTrace};
 #[cfg(not(target_arch = "wasm32"))]
 pub use read::read_folder;
 pub use read::read_parts;
