@@ -322,3 +322,53 @@ fn a_bad_folder_is_refused_by_name() {
         .unwrap();
     assert!(err(config, vocab, &empty).contains("no tensor embeddings.word_embeddings.weight"));
 }
+
+#[test]
+fn the_shipped_float16_file_is_within_2e_3_of_the_float32_model_on_every_weight() {
+    use attention_explorer::core::pretrained::{pack, read_packed};
+    let Some(encoder) = encoder() else { return };
+    let dir = folder();
+    let text = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let weights = std::fs::read(dir.join("model.safetensors")).unwrap();
+    let packed = pack(&text("config.json"), &text("vocab.txt"), &weights, "test").unwrap();
+    assert!(packed.len() <= 48_000_000, "{} bytes", packed.len());
+    // The word embeddings come last: the rest is one range at the file's start.
+    let words = 30_522 * 384 * 2;
+    let file = safetensors::SafeTensors::deserialize(&packed).unwrap();
+    let header = packed.len()
+        - file
+            .tensors()
+            .iter()
+            .map(|(_, v)| v.data().len())
+            .sum::<usize>();
+    let (_, metadata) = safetensors::SafeTensors::read_metadata(&packed).unwrap();
+    let at = metadata
+        .info("embeddings.word_embeddings.weight")
+        .unwrap()
+        .data_offsets;
+    assert_eq!(
+        (header + at.0, header + at.1),
+        (packed.len() - words, packed.len())
+    );
+    let shipped = read_packed(&packed).unwrap();
+    let mut sentences: Vec<&str> = cases()
+        .iter()
+        .map(|c| c["sentence"].as_str().unwrap())
+        .collect();
+    sentences.push("The animal didn't cross the street because it was too tired.");
+    let mut worst = 0.0_f64;
+    for sentence in sentences {
+        let (a, b) = (
+            encoder.run(sentence, &[]).unwrap(),
+            shipped.run(sentence, &[]).unwrap(),
+        );
+        assert_eq!(a.tokens, b.tokens);
+        for (la, lb) in a.layers.iter().zip(&b.layers) {
+            for (ha, hb) in la.heads.iter().zip(&lb.heads) {
+                worst = worst.max(largest_difference(&ha.weights, &hb.weights));
+            }
+        }
+    }
+    eprintln!("float16: every attention weight within {worst:e} of float32");
+    assert!(worst < 2e-3, "{worst}");
+}

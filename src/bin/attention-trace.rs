@@ -3,6 +3,7 @@
 //! attention-trace [--preset NAME | --state FILE | --from-torch FILE] [--format json|markdown|state]
 //!                 [--to-torch] [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]
 //! attention-trace --pretrained DIR --sentence TEXT [--ablate L:H,…] [--format json]
+//! attention-trace --pack DIR --out FILE
 //!
 //! `--from-torch` reads `{"sentence", "embedding", "causal", "num_heads", "state_dict"}` (an
 //! `nn.MultiheadAttention` state dict as lists); `--to-torch` prints that file for the model.
@@ -17,15 +18,17 @@ use attention_explorer::core::formats::report::{
 use attention_explorer::core::formats::state::{read_state, state_value, write_state};
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::presets::{preset, PRESETS};
-use attention_explorer::core::pretrained::{read_folder, read_heads};
+use attention_explorer::core::pretrained::{pack, read_folder, read_heads};
 use attention_explorer::core::training::{gradients, train, Objective, Optimizer, DEFAULT_LR};
 
 const USAGE: &str = "usage: attention-trace [--preset NAME | --state FILE | --from-torch FILE]
                        [--format json|markdown|state] [--to-torch]
                        [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]
        attention-trace --pretrained DIR --sentence TEXT [--ablate L:H,…] [--format json]
+       attention-trace --pack DIR --out FILE
   FILE may be - for standard input; DIR is a Hugging Face folder of a BERT encoder
-  (config.json, vocab.txt, model.safetensors); layers and heads count from 0";
+  (config.json, vocab.txt, model.safetensors) or the float16 file --pack makes of one (what
+  the page ships); layers and heads count from 0";
 
 /// `value` as a `T` that passes `ok`, or a message naming the flag's `what`.
 fn parsed<T: std::str::FromStr>(
@@ -80,9 +83,37 @@ fn run_pretrained(args: &[String]) -> Result<String, String> {
     Ok(serde_json::to_string(&encoder_json(&trace)).expect("JSON values serialise"))
 }
 
+/// `--pack DIR --out FILE`: the folder as the one float16 file the page ships.
+fn run_pack(args: &[String]) -> Result<String, String> {
+    let [flag, dir, out_flag, out] = args else {
+        return Err(format!("--pack takes a folder and --out FILE\n{USAGE}"));
+    };
+    if flag != "--pack" || out_flag != "--out" {
+        return Err(format!("--pack takes a folder and --out FILE\n{USAGE}"));
+    }
+    let dir = std::path::Path::new(dir);
+    let read = |name: &str| {
+        std::fs::read(dir.join(name)).map_err(|e| format!("{}: {e}", dir.join(name).display()))
+    };
+    let text =
+        |name: &str| String::from_utf8(read(name)?).map_err(|_| format!("{name} is not text"));
+    let source = std::fs::read_to_string(dir.join("SOURCE")).unwrap_or_default();
+    let packed = pack(
+        &text("config.json")?,
+        &text("vocab.txt")?,
+        &read("model.safetensors")?,
+        source.trim(),
+    )?;
+    std::fs::write(out, &packed).map_err(|e| format!("{out}: {e}"))?;
+    Ok(format!("{out}: {} bytes", packed.len()))
+}
+
 fn run(args: &[String]) -> Result<String, String> {
     if args.iter().any(|a| a == "--pretrained") {
         return run_pretrained(args);
+    }
+    if args.first().is_some_and(|a| a == "--pack") {
+        return run_pack(args);
     }
     let mut source = None;
     let mut format = "json".to_owned();

@@ -3,15 +3,17 @@
 //! attention heads (`forward::trace::attend`) with their output projection, residual and
 //! LayerNorm, the feed-forward network (GELU) with its residual and LayerNorm; heads knocked out
 //! as transformers' `head_mask` does. Read from a Hugging Face folder (`config.json`, `vocab.txt`,
-//! `model.safetensors`).
+//! `model.safetensors`) or from the one float16 file the page ships ([`pack`]).
 
 pub mod config;
 pub mod encoder;
+pub mod pack;
 pub mod read;
 pub mod wordpiece;
 
 pub use config::Config;
 pub use encoder::{read_heads, Encoder, EncoderTrace, LayerTrace};
+pub use pack::{pack, read_packed};
 #[cfg(not(target_arch = "wasm32"))]
 pub use read::read_folder;
 pub use read::read_parts;

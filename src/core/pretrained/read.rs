@@ -53,7 +53,7 @@ impl Tensors<'_> {
                 .collect(),
             Dtype::F16 => bytes
                 .chunks_exact(2)
-                .map(|b| f16_to_f32(u16::from_le_bytes([b[0], b[1]])))
+                .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
                 .collect(),
             Dtype::BF16 => bytes
                 .chunks_exact(2)
@@ -118,19 +118,6 @@ impl Tensors<'_> {
             bias: self.row(&format!("{name}.bias"), n)?,
             eps,
         })
-    }
-}
-
-/// A float16's value (exact in f32).
-fn f16_to_f32(bits: u16) -> f32 {
-    let sign = if bits & 0x8000 == 0 { 1.0 } else { -1.0 };
-    let exponent = i32::from((bits >> 10) & 0x1f);
-    let fraction = f32::from(bits & 0x3ff);
-    match exponent {
-        0 => sign * fraction * 2f32.powi(-24),
-        0x1f if fraction == 0.0 => sign * f32::INFINITY,
-        0x1f => f32::NAN,
-        _ => sign * (1.0 + fraction / 1024.0) * 2f32.powi(exponent - 15),
     }
 }
 
@@ -215,14 +202,22 @@ pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, 
     ))
 }
 
-/// An encoder from a Hugging Face folder on disk.
+/// An encoder from a Hugging Face folder on disk, or from the file the page ships
+/// ([`super::pack`]).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn read_folder(dir: &std::path::Path) -> Result<Encoder, String> {
-    let read = |name: &str| {
-        std::fs::read(dir.join(name)).map_err(|e| format!("{}: {e}", dir.join(name).display()))
+pub fn read_folder(path: &std::path::Path) -> Result<Encoder, String> {
+    let read = |path: &std::path::Path| {
+        std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
     };
+    if path.is_file() {
+        return super::pack::read_packed(&read(path)?);
+    }
     let text = |name: &str| {
-        String::from_utf8(read(name)?).map_err(|_| format!("{name} is not UTF-8 text"))
+        String::from_utf8(read(&path.join(name))?).map_err(|_| format!("{name} is not UTF-8 text"))
     };
-    read_parts(&text(FILES[0])?, &text(FILES[1])?, &read(FILES[2])?)
+    read_parts(
+        &text(FILES[0])?,
+        &text(FILES[1])?,
+        &read(&path.join(FILES[2]))?,
+    )
 }
