@@ -61,7 +61,7 @@ pub fn pack(config: &str, vocab: &str, weights: &[u8], source: &str) -> Result<V
     }
     let mut text = Value::Object(header).to_string();
     // The data starts on an 8-byte boundary, as the safetensors writer aligns it.
-    while (8 + text.len()) % 8 != 0 {
+    while !text.len().is_multiple_of(8) {
         text.push(' ');
     }
     let mut out = Vec::with_capacity(8 + text.len() + data.len());
