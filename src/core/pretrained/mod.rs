@@ -14,7 +14,6 @@ pub mod wordpiece;
 pub use config::Config;
 pub use encoder::{read_heads, Encoder, EncoderTrace, LayerTrace};
 pub use pack::{pack, read_packed};
-#[cfg(not(target_arch = "wasm32"))]
 pub use read::read_folder;
 pub use read::read_parts;
 pub use wordpiece::{Vocabulary, MAX_PIECES};

@@ -204,7 +204,6 @@ pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, 
 
 /// An encoder from a Hugging Face folder on disk, or from the file the page ships
 /// ([`super::pack`]).
-#[cfg(not(target_arch = "wasm32"))]
 pub fn read_folder(path: &std::path::Path) -> Result<Encoder, String> {
     let read = |path: &std::path::Path| {
         std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
