@@ -13,7 +13,6 @@ pub mod wordpiece;
 
 pub use config::Config;
 pub use encoder::{read_heads, Encoder, EncoderTrace, LayerTrace};
-pub use pack::{pack, read_packed};
-pub use read::read_folder;
-pub use read::read_parts;
+pub use pack::pack;
+pub use read::{read_folder, read_packed, read_parts};
 pub use wordpiece::{Vocabulary, MAX_PIECES};

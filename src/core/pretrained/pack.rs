@@ -1,15 +1,13 @@
 //! The one file the page ships: a safetensors file of float16 tensors whose metadata holds
 //! `config.json` and `vocab.txt`, the word embeddings last, so that a reader can fetch the rest
-//! in one range and then only the rows of a sentence's pieces. Read by the same code as a folder.
+//! in one range and then only the rows of a sentence's pieces. Read by the same code as a folder
+//! (`read::read_packed`).
 
 use safetensors::{Dtype, SafeTensors};
 use serde_json::{json, Map, Value};
 
-use super::encoder::Encoder;
-use super::read::{read_parts, FILES};
+use super::read::{read_parts, FORMAT};
 
-/// The metadata's `format`.
-pub const FORMAT: &str = "attention-explorer pretrained 1";
 /// The word embeddings' tensor, placed last.
 const WORDS: &str = "embeddings.word_embeddings.weight";
 
@@ -69,29 +67,4 @@ pub fn pack(config: &str, vocab: &str, weights: &[u8], source: &str) -> Result<V
     out.extend(text.as_bytes());
     out.extend(data);
     Ok(out)
-}
-
-/// The metadata of a packed file: (`config.json`, `vocab.txt`, `source`), or None for another
-/// safetensors file.
-pub fn packed_parts(bytes: &[u8]) -> Option<(String, String, String)> {
-    let (_, metadata) = SafeTensors::read_metadata(bytes).ok()?;
-    let meta = metadata.metadata().as_ref()?;
-    if meta.get("format").map(String::as_str) != Some(FORMAT) {
-        return None;
-    }
-    let part = |k: &str| meta.get(k).cloned();
-    Some((
-        part("config")?,
-        part("vocab")?,
-        part("source").unwrap_or_default(),
-    ))
-}
-
-/// The encoder in a packed file, or what is wrong with it.
-pub fn read_packed(bytes: &[u8]) -> Result<Encoder, String> {
-    let (config, vocab, _) = packed_parts(bytes).ok_or(format!(
-        "not a packed model (a safetensors file whose metadata holds {} and {})",
-        FILES[0], FILES[1]
-    ))?;
-    read_parts(&config, &vocab, bytes)
 }

@@ -11,6 +11,9 @@ use super::config::Config;
 use super::encoder::{Dense, Encoder, Layer, LayerNorm};
 use super::wordpiece::Vocabulary;
 
+/// The packed file's metadata `format` ([`super::pack`]).
+pub const FORMAT: &str = "attention-explorer pretrained 1";
+
 /// The folder's files, each named in a message about it.
 pub const FILES: [&str; 3] = ["config.json", "vocab.txt", "model.safetensors"];
 
@@ -209,7 +212,7 @@ pub fn read_folder(path: &std::path::Path) -> Result<Encoder, String> {
         std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
     };
     if path.is_file() {
-        return super::pack::read_packed(&read(path)?);
+        return read_packed(&read(path)?);
     }
     let text = |name: &str| {
         String::from_utf8(read(&path.join(name))?).map_err(|_| format!("{name} is not UTF-8 text"))
@@ -219,4 +222,29 @@ pub fn read_folder(path: &std::path::Path) -> Result<Encoder, String> {
         &text(FILES[1])?,
         &read(&path.join(FILES[2]))?,
     )
+}
+
+/// The metadata of a packed file: (`config.json`, `vocab.txt`, `source`), or None for another
+/// safetensors file.
+pub fn packed_parts(bytes: &[u8]) -> Option<(String, String, String)> {
+    let (_, metadata) = SafeTensors::read_metadata(bytes).ok()?;
+    let meta = metadata.metadata().as_ref()?;
+    if meta.get("format").map(String::as_str) != Some(FORMAT) {
+        return None;
+    }
+    let part = |k: &str| meta.get(k).cloned();
+    Some((
+        part("config")?,
+        part("vocab")?,
+        part("source").unwrap_or_default(),
+    ))
+}
+
+/// The encoder in a packed file, or what is wrong with it.
+pub fn read_packed(bytes: &[u8]) -> Result<Encoder, String> {
+    let (config, vocab, _) = packed_parts(bytes).ok_or(format!(
+        "not a packed model (a safetensors file whose metadata holds {} and {})",
+        FILES[0], FILES[1]
+    ))?;
+    read_parts(&config, &vocab, bytes)
 }
