@@ -5,16 +5,18 @@
 //   later     the chunks, fetched when their part of the page is first needed
 //   worker    the service worker, registered once the page is ready
 //   teachers  the examples for course pages and the SCORM package's adapter: never by the page
+//   model     the trained model's file and code: when the learner opens it (kept once fetched)
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const dir = process.env.TRUNK_STAGING_DIR;
-const when = (name) => (/^(split|chunk)_.*\.wasm$/.test(name) ? 'later'
+const when = (name) => (/^models\/|^split_pretrained_panel-/.test(name) ? 'model'
+  : /^(split|chunk)_.*\.wasm$/.test(name) ? 'later'
   : name === 'sw.js' ? 'worker'
     : /^(embed-example|scorm-adapter)\b/.test(name) ? 'teachers' : 'first');
-const manifest = { first: [], later: [], worker: [], teachers: [] };
+const manifest = { first: [], later: [], worker: [], teachers: [], model: [] };
 for (const file of readdirSync(dir, { recursive: true }).map((f) => f.replaceAll('\\', '/')).sort()) {
-  if (/\.(wasm|js|css)$/.test(file)) manifest[when(file)].push(file);
+  if (/\.(wasm|js|css|safetensors)$/.test(file)) manifest[when(file)].push(file);
 }
 // The service worker is written after this list (it holds it), under this name.
 if (!manifest.worker.includes('sw.js')) manifest.worker.push('sw.js');

@@ -6,6 +6,9 @@ const PREFIX = `attention-explorer ${registration.scope} `;
 const CACHE = PREFIX + VERSION;
 // A name with its content's hash (Trunk's and www/split/post.mjs's): a kept copy is the one asked for.
 const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
+// The trained model's file and code (build.json's "model"): not kept at install (45 MB), but
+// kept once fetched, so that it opens offline after its first use; a new build drops them.
+const ON_USE = /\/models\/|\/split_pretrained_panel-/;
 
 // From the server, not the browser's HTTP cache (which may hold an older page).
 addEventListener('install', (e) => e.waitUntil(caches.open(CACHE)
@@ -17,7 +20,16 @@ addEventListener('fetch', (e) => {
   const { request } = e;
   if (request.method !== 'GET' || !request.url.startsWith(registration.scope)) return;
   const kept = () => caches.match(request.mode === 'navigate' ? './' : request, { cacheName: CACHE });
-  if (HASHED.test(new URL(request.url).pathname)) {
+  const path = new URL(request.url).pathname;
+  if (ON_USE.test(path)) {
+    e.respondWith(kept().then((r) => r ?? fetch(request).then((fetched) => {
+      if (fetched.ok) {
+        const copy = fetched.clone();
+        e.waitUntil(caches.open(CACHE).then((c) => c.put(request, copy)));
+      }
+      return fetched;
+    })));
+  } else if (HASHED.test(path)) {
     e.respondWith(kept().then((r) => r ?? fetch(request)));
   } else {
     // The page and the files whose names stay from build to build (__wasm_split.js, the

@@ -12,7 +12,7 @@ use crate::core::teaching::exercise::{lockable, Exercises, Kind};
 use crate::core::views::pipeline::{in_order, Matrix};
 use crate::ui::export::download_bytes;
 use crate::ui::fields::{accept, IntegerField};
-use crate::ui::on_demand::{chunk, Loaded};
+use crate::ui::on_demand::{chunk, PanelButton};
 use crate::ui::scroll::scroll_to;
 use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::{use_app, AppState};
@@ -22,19 +22,8 @@ use wasm_bindgen_futures::JsFuture;
 /// The button that opens the panel.
 #[component]
 pub fn AuthorButton() -> impl IntoView {
-    let exercises = use_app().exercises;
-    let authoring = exercises.authoring;
-    view! {
-        <button
-            type="button"
-            data-action="author"
-            aria-expanded=move || authoring.get().to_string()
-            on:click=move |_| authoring.update(|a| *a = !*a)
-        >
-            "Make an exercise"
-        </button>
-        {move || authoring.get().then(|| view! { <Loaded load=author_panel what="the exercise maker"/> })}
-    }
+    let open = use_app().exercises.authoring;
+    view! { <PanelButton action="author" label="Make an exercise" load=author_panel what="the exercise maker" open=open/> }
 }
 
 chunk! {

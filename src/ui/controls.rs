@@ -16,6 +16,7 @@ use crate::ui::export::{CopyPytorch, Files};
 use crate::ui::fields::{accept, IntegerField, IntegerFieldProps, PositionsField};
 use crate::ui::import_torch::ImportTorchButton;
 use crate::ui::on_demand::{chunk, Loaded};
+use crate::ui::pretrained::PretrainedButton;
 use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::use_app;
 
@@ -97,7 +98,7 @@ pub fn Controls(level: Level) -> impl IntoView {
                 "Re-initialise with seed"
             </button> })}
             {precision}
-            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <ImportTorchButton/> <EmbedButton/> <AuthorButton/> })}
+            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <ImportTorchButton/> <PretrainedButton/> <EmbedButton/> <AuthorButton/> })}
         </div>
         <EditBar level/>
     }

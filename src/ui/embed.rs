@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 use crate::core::formats::link::{params, snippet, Controls, Embed, Page, Part, Shown, Theme};
 use crate::core::views::pipeline::{in_order, Step};
 use crate::ui::api;
-use crate::ui::on_demand::{chunk, Loaded};
+use crate::ui::on_demand::{chunk, PanelButton};
 use crate::ui::share::{self, model_code, page_url};
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::text as steps_text_of;
@@ -328,12 +328,7 @@ extern "C" {
 #[component]
 pub fn EmbedButton() -> impl IntoView {
     let open = use_app().embedding;
-    view! {
-        <button type="button" data-action="embed" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
-            "Embed"
-        </button>
-        {move || open.get().then(|| view! { <Loaded load=embed_dialog what="the Embed dialog"/> })}
-    }
+    view! { <PanelButton action="embed" label="Embed" load=embed_dialog what="the Embed dialog" open=open/> }
 }
 
 chunk! {

@@ -12,7 +12,7 @@ use crate::core::formats::multihead::{
 };
 use crate::core::model::limits::MAX_HEADS;
 use crate::ui::fields::{accept, IntegerField};
-use crate::ui::on_demand::{chunk, Loaded};
+use crate::ui::on_demand::{chunk, PanelButton};
 use crate::ui::state::{use_app, AppState};
 
 /// How a `.safetensors` file for this panel is written (the metadata names the heads).
@@ -22,13 +22,7 @@ const SAFETENSORS_SNIPPET: &str = "from safetensors.torch import save_file\n\
 /// The button and, once opened, its panel.
 #[component]
 pub fn ImportTorchButton() -> impl IntoView {
-    let open = RwSignal::new(false);
-    view! {
-        <button type="button" data-action="import-torch" aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
-            "Import from PyTorch"
-        </button>
-        {move || open.get().then(|| view! { <Loaded load=import_panel what="the PyTorch import"/> })}
-    }
+    view! { <PanelButton action="import-torch" label="Import from PyTorch" load=import_panel what="the PyTorch import"/> }
 }
 
 chunk! {

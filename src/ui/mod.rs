@@ -20,6 +20,7 @@ pub mod lines;
 pub mod matrix;
 pub mod on_demand;
 pub mod panic;
+pub mod pretrained;
 pub mod scroll;
 pub mod share;
 pub mod state;

@@ -141,6 +141,25 @@ pub fn Loaded(load: fn() -> Loading, what: &'static str) -> impl IntoView {
     }
 }
 
+/// A button that opens and closes a panel fetched on demand (`data-action=action`,
+/// `aria-expanded`); `open` is the page's when others open or close it too.
+#[component]
+pub fn PanelButton(
+    action: &'static str,
+    label: &'static str,
+    load: fn() -> Loading,
+    what: &'static str,
+    #[prop(optional)] open: Option<RwSignal<bool>>,
+) -> impl IntoView {
+    let open = open.unwrap_or_else(|| RwSignal::new(false));
+    view! {
+        <button type="button" data-action=action aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
+            {label}
+        </button>
+        {move || open.get().then(|| view! { <Loaded load=load what=what/> })}
+    }
+}
+
 /// As [`Loaded`], fetched when its place comes near the screen, and kept once fetched; `soon`,
 /// also once the page's first screen is painted and the browser idle (a lab whose figures
 /// scripts read, and find-in-page finds, without scrolling to it).

@@ -32,6 +32,8 @@ const PARTS = {
   split_save_panel: { click: '.save summary', shows: '[data-control="state"]' },
   // Draws a figure and offers it: what shows is the download.
   split_figure_saver: { click: 'figure:has(table[data-matrix="weights"]) [data-action="download-svg"]', download: true },
+  // Then it fetches the model itself (tests/e2e/pretrained.test.mjs).
+  split_pretrained_panel: { click: '[data-action="load-pretrained"]', shows: '[data-stat="pretrained-progress"], [data-view="model"]' },
 };
 const EXERCISES = { split_exercise_cards: '[data-exercise]', split_exercise_engine: '[data-stat="exercises_done"]' };
 
@@ -64,7 +66,7 @@ test('the page asks for its chunks only after its first screen, and for each oth
   // Ready means their figures are there, without scrolling to them.
   assert.equal(await page.getAttribute('[data-stat="renormalized_ok"]', 'data-value'), 'true');
   assert.ok(await page.$('#lab-train h2'), 'a lab\'s frame is there from the start (the walk and the nav reach it)');
-  for (const part of ['split_train_lab', 'split_order_lab', 'split_embed_dialog', 'split_import_panel', 'split_pytorch_panel', 'split_author_panel', 'split_positions_body', 'split_save_panel', 'split_figure_saver']) {
+  for (const part of ['split_train_lab', 'split_order_lab', 'split_embed_dialog', 'split_import_panel', 'split_pytorch_panel', 'split_author_panel', 'split_positions_body', 'split_save_panel', 'split_figure_saver', 'split_pretrained_panel']) {
     await use(page, part);
     assert.ok(seen.includes(part), `${part}: asked for when used (${seen})`);
   }

@@ -559,6 +559,9 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
 #[component]
 pub fn Thumbnail(
     head: usize,
+    /// A trained model's layer (`data-layer`), when it has several.
+    #[prop(optional)]
+    layer: Option<usize>,
     matrix: Signal<DMatrix<f64>>,
     /// Grey the cells above the diagonal (causal).
     causal: Signal<bool>,
@@ -583,7 +586,7 @@ pub fn Thumbnail(
         });
     });
     view! {
-        <canvas node_ref=canvas data-matrix="weights" data-head=head.to_string() data-view="thumbnail" aria-hidden="true"></canvas>
+        <canvas node_ref=canvas data-matrix="weights" data-layer=layer.map(|l| l.to_string()) data-head=head.to_string() data-view="thumbnail" aria-hidden="true"></canvas>
     }
 }
 

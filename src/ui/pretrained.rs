@@ -1,0 +1,312 @@
+//! "Open a trained model": all-MiniLM-L6-v2 (`core::pretrained`), fetched only when asked, with
+//! the bytes so far and a Cancel button, then run on the page's sentence: its WordPiece tokens
+//! and ids, and the model view, every layer × head's weights as a thumbnail, the words saying
+//! which heads send the followed piece where. Its own wasm chunk: the encoder, the tokenizer and
+//! their Unicode tables are not in the first download.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{ProgressEvent, XmlHttpRequest, XmlHttpRequestResponseType};
+
+use crate::core::pretrained::{read_packed, Encoder, EncoderTrace};
+use crate::core::text::fmt;
+use crate::ui::matrix::heatmap::Thumbnail;
+use crate::ui::on_demand::{chunk, PanelButton};
+use crate::ui::state::use_app;
+
+/// The file `www/pack-model.mjs` puts beside the app.
+const MODEL_FILE: &str = "models/all-minilm-l6-v2.safetensors";
+/// A weight from which the words name where a head sends the followed piece.
+const CLEAR: f64 = 0.5;
+
+/// The button and, once opened, the panel.
+#[component]
+pub fn PretrainedButton() -> impl IntoView {
+    view! { <PanelButton action="load-pretrained" label="Open a trained model" load=pretrained_panel what="the trained model's code"/> }
+}
+
+chunk! {
+    /// The trained model's panel, in its own wasm chunk.
+    pretrained_panel => PretrainedPanel().into_any()
+}
+
+/// Where the model is.
+#[derive(Clone)]
+enum Stage {
+    /// Bytes received, of how many (when the server says).
+    Fetching(f64, Option<f64>),
+    /// Read from its bytes.
+    Reading,
+    Ready(Arc<Encoder>),
+    /// Why not, in words; the page keeps working.
+    Failed(String),
+}
+
+/// Fetches `path` as bytes, saying the progress; `done` gets them or why not. The request is
+/// returned so that it can be cancelled.
+fn fetch_with_progress(
+    path: &str,
+    progress: impl Fn(f64, Option<f64>) + 'static,
+    done: impl FnOnce(Result<Vec<u8>, String>) + 'static,
+) -> Result<XmlHttpRequest, String> {
+    let failed = |_| format!("{path} could not be requested");
+    let xhr = XmlHttpRequest::new().map_err(failed)?;
+    xhr.open("GET", path).map_err(failed)?;
+    xhr.set_response_type(XmlHttpRequestResponseType::Arraybuffer);
+    let on_progress = Closure::<dyn Fn(ProgressEvent)>::new(move |e: ProgressEvent| {
+        progress(e.loaded(), e.length_computable().then(|| e.total()));
+    });
+    xhr.set_onprogress(Some(on_progress.as_ref().unchecked_ref()));
+    on_progress.forget();
+    let request = xhr.clone();
+    let file = path.to_owned();
+    // One of load, error and abort ends the request: the first to come answers.
+    let done = std::rc::Rc::new(std::cell::Cell::new(Some(done)));
+    let answer = move |result: Result<Vec<u8>, String>| {
+        if let Some(done) = done.take() {
+            done(result);
+        }
+    };
+    let on_end = Closure::<dyn Fn(ProgressEvent)>::new(move |e: ProgressEvent| {
+        let result = match e.type_().as_str() {
+            "load" if request.status().unwrap_or(0) == 200 => request
+                .response()
+                .map(|b| js_sys::Uint8Array::new(&b).to_vec())
+                .map_err(|_| format!("{file} could not be read")),
+            "load" => Err(format!(
+                "the server answered {} for {file}",
+                request.status().unwrap_or(0)
+            )),
+            "abort" => Err("Cancelled.".into()),
+            _ => Err(format!(
+                "{file} could not be fetched (the connection may be down)"
+            )),
+        };
+        answer(result);
+    });
+    for event in ["load", "error", "abort"] {
+        let _ = xhr.add_event_listener_with_callback(event, on_end.as_ref().unchecked_ref());
+    }
+    on_end.forget();
+    xhr.send().map_err(failed)?;
+    Ok(xhr)
+}
+
+/// Megabytes, as the progress line says them.
+fn megabytes(bytes: f64) -> String {
+    format!("{:.1} MB", bytes / 1e6)
+}
+
+#[component]
+fn PretrainedPanel() -> impl IntoView {
+    let stage = RwSignal::new(Stage::Fetching(0.0, None));
+    let request = StoredValue::new_local(None::<XmlHttpRequest>);
+    let start = move || {
+        stage.set(Stage::Fetching(0.0, None));
+        let fetched = fetch_with_progress(
+            MODEL_FILE,
+            move |got, of| stage.set(Stage::Fetching(got, of)),
+            move |bytes| match bytes {
+                Ok(bytes) => {
+                    stage.set(Stage::Reading);
+                    // A frame first, so that "Reading" shows before the work.
+                    request_animation_frame(move || {
+                        set_timeout(
+                            move || {
+                                stage.set(match read_packed(&bytes) {
+                                    Ok(encoder) => Stage::Ready(Arc::new(encoder)),
+                                    Err(e) => Stage::Failed(format!(
+                                        "The trained model could not be read: {e}."
+                                    )),
+                                })
+                            },
+                            std::time::Duration::ZERO,
+                        )
+                    });
+                }
+                Err(e) => stage.set(Stage::Failed(format!(
+                    "{} The rest of the page works; try again when you are online.",
+                    if e == "Cancelled." {
+                        e
+                    } else {
+                        format!("The trained model could not be fetched: {e}.")
+                    }
+                ))),
+            },
+        );
+        match fetched {
+            Ok(xhr) => request.set_value(Some(xhr)),
+            Err(e) => stage.set(Stage::Failed(format!("{e}."))),
+        }
+    };
+    start();
+    on_cleanup(move || {
+        if let Some(xhr) = request.get_value() {
+            let _ = xhr.abort();
+        }
+    });
+    let cancel = move |_| {
+        if let Some(xhr) = request.get_value() {
+            let _ = xhr.abort();
+        }
+    };
+    view! {
+        <section class="pretrained" id="pretrained" aria-label="A trained model">
+            <h2>"A trained model: all-MiniLM-L6-v2"</h2>
+            <p class="note">"6 layers × 12 heads, trained by sentence-transformers (Apache-2.0), run here on your sentence with every number equal to Hugging Face transformers' (stored as float16: each weight within 0.001)."</p>
+            {move || match stage.get() {
+                Stage::Fetching(got, of) => view! {
+                    <p role="status" data-stat="pretrained-progress">
+                        <progress value=got.to_string() max=of.unwrap_or(0.0).to_string()></progress>
+                        " "
+                        {match of {
+                            Some(of) => format!("Fetching the model: {} of {}", megabytes(got), megabytes(of)),
+                            None => format!("Fetching the model: {}", megabytes(got)),
+                        }}
+                        " "
+                        <button type="button" data-action="cancel-pretrained" on:click=cancel>"Cancel"</button>
+                    </p>
+                }.into_any(),
+                Stage::Reading => view! { <p role="status" data-stat="pretrained-progress">"Reading the model…"</p> }.into_any(),
+                Stage::Failed(why) => view! {
+                    <p class="field-error" role="alert" data-stat="pretrained-error">
+                        {why}
+                        " "
+                        <button type="button" data-action="retry-pretrained" on:click=move |_| start()>"Try again"</button>
+                    </p>
+                }.into_any(),
+                Stage::Ready(encoder) => view! { <ModelView encoder=encoder/> }.into_any(),
+            }}
+        </section>
+    }
+}
+
+/// The model on the page's sentence: its pieces, and every layer × head's weights.
+#[component]
+fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
+    let state = use_app();
+    let sentence = Memo::new(move |_| state.model.with(|m| m.sentence().to_owned()));
+    let run = {
+        let encoder = encoder.clone();
+        Memo::new(move |_| sentence.with(|s| encoder.run(s, &[])).map(Arc::new))
+    };
+    // The followed piece: the first word's, until the learner picks another.
+    let followed = RwSignal::new(1_usize);
+    let opened = RwSignal::new(None::<(usize, usize)>);
+    let config = encoder.config.clone();
+    view! {
+        {move || match run.get() {
+            Err(e) => view! { <p class="field-error" role="alert" data-stat="pretrained-error">{format!("The sentence: {e}.")}</p> }.into_any(),
+            Ok(trace) => {
+                let n = trace.tokens.len();
+                let followed_now = move || followed.get().min(n - 1);
+                view! {
+                    <p class="note">"Its own tokens (WordPiece: a word it does not know whole is cut into known pieces, “##” marking a piece inside a word). Click one to follow it."</p>
+                    <ol class="pretrained-tokens" data-stat="pretrained-tokens">
+                        {trace.tokens.iter().zip(&trace.ids).enumerate().map(|(i, (t, id))| view! {
+                            <li>
+                                <button type="button" class="token" data-token=i.to_string() data-id=id.to_string()
+                                    aria-pressed=move || (followed_now() == i).to_string()
+                                    on:click=move |_| followed.set(i)>
+                                    {t.clone()}<sub>{id.to_string()}</sub>
+                                </button>
+                            </li>
+                        }).collect_view()}
+                    </ol>
+                    <HeadWords trace=trace.clone() followed=Signal::derive(followed_now)/>
+                    <div class="model-view" data-view="model" role="group" aria-label="Every layer's heads' weights">
+                        {(0..config.layers).map(|l| {
+                            let trace = trace.clone();
+                            view! {
+                                <div class="model-layer">
+                                    <span class="model-layer-name">{format!("layer {l}")}</span>
+                                    {(0..config.heads).map(|h| {
+                                        let weights = trace.layers[l].heads[h].weights.clone();
+                                        view! {
+                                            <button type="button" class="model-head" data-layer=l.to_string() data-head=h.to_string()
+                                                aria-label=format!("Layer {l}, head {h}") aria-pressed=move || (opened.get() == Some((l, h))).to_string()
+                                                on:click=move |_| opened.set(Some((l, h)))>
+                                                <Thumbnail head=h layer=l matrix=Signal::stored(weights) causal=Signal::stored(false)/>
+                                            </button>
+                                        }
+                                    }).collect_view()}
+                                </div>
+                            }
+                        }).collect_view()}
+                    </div>
+                    {move || opened.get().map(|(l, h)| {
+                        let weights = trace.layers[l].heads[h].weights.clone();
+                        view! { <OpenedHead layer=l head=h weights=weights tokens=trace.tokens.clone() followed=followed_now()/> }
+                    })}
+                }.into_any()
+            }
+        }}
+    }
+}
+
+/// Which heads send the followed piece where: each head whose largest weight from it is at least
+/// [`CLEAR`], by layer, named by the piece it goes to; those that go to `[CLS]` or `[SEP]` counted
+/// apart (where a head rests when it has nothing to find).
+#[component]
+fn HeadWords(trace: Arc<EncoderTrace>, followed: Signal<usize>) -> impl IntoView {
+    view! {
+        <p class="pretrained-words" data-stat="pretrained-words">
+            {move || {
+                let q = followed.get();
+                let token = |i: usize| format!("“{}”", trace.tokens[i]);
+                let (mut said, mut resting) = (Vec::new(), 0);
+                for (l, layer) in trace.layers.iter().enumerate() {
+                    for (h, head) in layer.heads.iter().enumerate() {
+                        let (k, w) = head.weights.row(q).iter().copied().enumerate().fold((0, f64::MIN), |best, (k, w)| if w > best.1 { (k, w) } else { best });
+                        if w < CLEAR {
+                            continue;
+                        }
+                        if matches!(trace.tokens[k].as_str(), "[CLS]" | "[SEP]") {
+                            resting += 1;
+                        } else {
+                            said.push(format!("layer {l} head {h} to {} ({})", token(k), fmt(w, 2)));
+                        }
+                    }
+                }
+                let rest = match resting {
+                    0 => String::new(),
+                    1 => " One more sends it to [CLS] or [SEP], where a head rests when it finds nothing to do.".into(),
+                    n => format!(" {n} more send it to [CLS] or [SEP], where a head rests when it finds nothing to do."),
+                };
+                if said.is_empty() {
+                    format!("No head sends {} as much as half its attention to another word.{rest}", token(q))
+                } else {
+                    format!("From {}, at least half the attention: {}.{rest}", token(q), said.join("; "))
+                }
+            }}
+        </p>
+    }
+}
+
+/// One head opened: the followed piece's weights over every piece, as numbers.
+#[component]
+fn OpenedHead(
+    layer: usize,
+    head: usize,
+    weights: DMatrix<f64>,
+    tokens: Vec<String>,
+    followed: usize,
+) -> impl IntoView {
+    view! {
+        <div class="pretrained-head" data-view="pretrained-head" data-layer=layer.to_string() data-head=head.to_string()>
+            <h3>{format!("Layer {layer}, head {head}: where “{}” looks", tokens[followed])}</h3>
+            <table class="matrix">
+                <thead><tr>{tokens.iter().map(|t| view! { <th scope="col">{t.clone()}</th> }).collect_view()}</tr></thead>
+                <tbody><tr>
+                    {weights.row(followed).iter().enumerate().map(|(k, &w)| view! {
+                        <td data-row=followed.to_string() data-col=k.to_string() data-value=w.to_string()>{fmt(w, 4)}</td>
+                    }).collect_view()}
+                </tr></tbody>
+            </table>
+        </div>
+    }
+}

@@ -1,0 +1,90 @@
+// End-to-end: the trained model (issue 31), opened as a learner does: the file fetched with its
+// progress, the page's sentence in WordPiece, every layer × head as a thumbnail, a head opened,
+// its numbers equal to `attention-trace --pretrained` on the same shipped file; a cancelled or
+// failed fetch said, the rest of the page working; offline once fetched.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { useBrowser, open, projectRoot, eventually, picture, output } from './harness.mjs';
+
+const env = useBrowser();
+const SHIPPED = join(projectRoot, 'dist', 'models', 'all-minilm-l6-v2.safetensors');
+const SENTENCE = "The animal didn't cross the street because it was too tired.";
+
+/** The command line's run of the shipped file. */
+function cli(sentence) {
+  const out = execFileSync('cargo', ['run', '--quiet', '--bin', 'attention-trace', '--', '--pretrained', SHIPPED, '--sentence', sentence], { cwd: projectRoot, maxBuffer: 1 << 28 });
+  return JSON.parse(out.toString());
+}
+
+async function openModel(page) {
+  await page.click('[data-action="load-pretrained"]');
+  await page.waitForSelector('[data-view="model"]', { timeout: 60_000 });
+}
+
+const skip = !existsSync(SHIPPED) && 'no dist/models/ (run .ci/tools.sh, then build)';
+
+test('a learner opens the trained model: its pieces, 6 × 12 thumbnails, and a head equal to the command line', { skip }, async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.fill('[data-control="sentence"]', SENTENCE);
+  await page.press('[data-control="sentence"]', 'Enter');
+  await openModel(page);
+  const expected = cli(SENTENCE);
+  const tokens = await page.$$eval('[data-stat="pretrained-tokens"] [data-token]', (b) => b.map((x) => [x.firstChild.textContent, Number(x.dataset.id)]));
+  assert.deepEqual(tokens, expected.tokens.map((t, i) => [t, expected.ids[i]]));
+  const thumbnails = await page.$$eval('[data-view="model"] [data-view="thumbnail"]', (c) => c.map((x) => `${x.dataset.layer}:${x.dataset.head}`));
+  assert.equal(thumbnails.length, 72);
+  assert.deepEqual(thumbnails.slice(0, 2), ['0:0', '0:1']);
+  // Follow "it", open layer 3 head 1: "it" looks at "animal".
+  const it = expected.tokens.indexOf('it');
+  await page.click(`[data-stat="pretrained-tokens"] [data-token="${it}"]`);
+  await page.click('.model-head[data-layer="3"][data-head="1"]');
+  const row = await page.$$eval('[data-view="pretrained-head"] td[data-value]', (c) => c.map((x) => Number(x.dataset.value)));
+  const want = expected.layers[3].heads[1].weights[it];
+  assert.equal(row.length, want.length);
+  row.forEach((w, k) => assert.ok(Math.abs(w - want[k]) <= 1e-9, `key ${k}: ${w} vs ${want[k]}`));
+  assert.ok(want[expected.tokens.indexOf('animal')] > 0.6);
+  const words = await page.textContent('[data-stat="pretrained-words"]');
+  assert.match(words, /^From “it”, at least half the attention: layer 0 head 2 to “because” \(1\.00\);.* layer 3 head 1 to “animal” \(0\.68\);.* layer 5 head 11 to “animal” \(0\.67\)\. \d+ more send it to \[CLS\] or \[SEP\]/);
+  for (const [name, viewport, theme] of [['desktop-light', { width: 1280, height: 900 }, 'light'], ['phone-dark', { width: 390, height: 844 }, 'dark']]) {
+    await page.setViewportSize(viewport);
+    await page.emulateMedia({ colorScheme: theme });
+    await picture(page.locator('#pretrained'), output(`pretrained-${name}.png`));
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${name}: the page scrolls sideways`);
+  }
+});
+
+test('a fetch that fails or is cancelled says so, and the page keeps working', { skip }, async () => {
+  const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.route(/models\/all-minilm-l6-v2\.safetensors$/, (route) => route.fulfill({ status: 404, body: '' }));
+  await page.click('[data-action="load-pretrained"]');
+  await page.waitForSelector('[data-stat="pretrained-error"]');
+  assert.match(await page.textContent('[data-stat="pretrained-error"]'), /could not be fetched: the server answered 404.*The rest of the page works/);
+  // A slow server: Cancel stops it.
+  await page.unroute(/models\//);
+  await page.route(/models\/all-minilm-l6-v2\.safetensors$/, () => {});
+  await page.click('[data-action="retry-pretrained"]');
+  await page.click('[data-action="cancel-pretrained"]');
+  await eventually(() => page.textContent('[data-stat="pretrained-error"]'), (t) => /Cancelled\./.test(t ?? ''));
+  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
+  // The browser logged the 404; that is expected here.
+  assert.ok(errors.some((e) => /404/.test(e)), JSON.stringify(errors));
+  errors.length = 0;
+});
+
+test('once opened, the trained model opens offline', { skip }, async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  // Controlled by the worker, so that it keeps what the page fetches.
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  await openModel(page);
+  await page.context().setOffline(true);
+  env.server.refusing = true;
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  await openModel(page);
+  assert.equal(await page.locator('[data-view="model"] [data-view="thumbnail"]').count(), 72);
+});
