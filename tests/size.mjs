@@ -61,9 +61,10 @@ import { fileURLToPath } from 'node:url';
  * hidden, a goal's value where it is reached, the PNG and SVG buttons of every figure, whose
  * drawing is a chunk, and the save menu): 449.7 KB, then 446.5 KB with the stylesheet and the
  * glue stripped of their comments at build (www/minify.mjs: 3.2 KB). Issue 31 (a trained model)
- * adds only its button and the fetch with progress (the split loader stripped too): 447.2 KB;
- * the model's code (101 KB) and weights (45.7 MB) come when it is opened, counted apart. */
-const BUDGET = 447_500;
+ * adds only its button and the fetch with progress (the split loader stripped too): 447.2 KB,
+ * and the pause helper the URL and the model share (ui/pause.rs), 447.7 KB; the model's code
+ * (102 KB) and weights (45.7 MB) come when it is opened, counted apart. */
+const BUDGET = 448_000;
 /** The chunks and the service worker: what a visit fetches after the first screen, all told
  * (issue 21: 216.0 KB; issue 29's save panel as a chunk, 4.1 KB, and the code it shares with
  * other chunks split into eleven more small shared ones: 228.8 KB; then 229.4 KB; issue 30: the

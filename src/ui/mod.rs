@@ -20,6 +20,7 @@ pub mod lines;
 pub mod matrix;
 pub mod on_demand;
 pub mod panic;
+pub mod pause;
 pub mod pretrained;
 pub mod scroll;
 pub mod share;

@@ -16,10 +16,13 @@ use crate::core::pretrained::{read_packed, Encoder, EncoderTrace};
 use crate::core::text::fmt;
 use crate::ui::matrix::heatmap::Thumbnail;
 use crate::ui::on_demand::{chunk, PanelButton};
+use crate::ui::pause::AfterPause;
 use crate::ui::state::use_app;
 
 /// The file `www/pack-model.mjs` puts beside the app.
 const MODEL_FILE: &str = "models/all-minilm-l6-v2.safetensors";
+/// How long the sentence's typing pauses before the model runs on it.
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(300);
 /// A weight from which the words name where a head sends the followed piece.
 const CLEAR: f64 = 0.5;
 
@@ -189,7 +192,18 @@ fn PretrainedPanel() -> impl IntoView {
 #[component]
 fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let state = use_app();
-    let sentence = Memo::new(move |_| state.model.with(|m| m.sentence().to_owned()));
+    // The model follows the sentence once its typing pauses: six layers between two keystrokes
+    // would hold each one up by a tenth of a second.
+    let sentence = RwSignal::new(state.model.with_untracked(|m| m.sentence().to_owned()));
+    let pause = AfterPause::new(SETTLE);
+    Effect::new(move |_| {
+        let typed = state.model.with(|m| m.sentence().to_owned());
+        if typed != sentence.get_untracked() {
+            pause.changed(move || {
+                sentence.set(state.model.with_untracked(|m| m.sentence().to_owned()))
+            });
+        }
+    });
     let run = {
         let encoder = encoder.clone();
         Memo::new(move |_| sentence.with(|s| encoder.run(s, &[])).map(Arc::new))

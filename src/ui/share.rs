@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use crate::core::formats::link::{encode_model, read_link, write_fragment, Link, MAX_LINK_CHARS};
 use crate::core::model::{Dims, Model};
 use crate::core::teaching::exercise::{read_progress, Progress};
+use crate::ui::pause::AfterPause;
 use crate::ui::state::AppState;
 
 /// How long the page waits after the last change before writing the URL and saving.
@@ -153,12 +154,9 @@ pub fn fragment_now(state: AppState) -> String {
 /// Keeps the URL's fragment and the saved work (under `work_key`) in step with the page:
 /// written [`WRITE_DELAY`] after the last change, never on opening.
 pub fn keep_in_url(state: AppState, work_key: String) {
-    // One timer per pause, not one per edit: it waits until WRITE_DELAY has passed since the
-    // last change. (A timer set and cleared at each edit left its callback to the JS collector,
-    // and the wasm memory grew by them between collections: 5 % over 900 edits.)
-    let last_change = StoredValue::new(None::<f64>);
+    let pause = AfterPause::new(WRITE_DELAY);
     let write = move || {
-        last_change.set_value(None);
+        pause.done();
         let fragment = fragment_now(state);
         // Beyond a URL's limit the link keeps no model; the saved work still does.
         replace_fragment(if fragment.len() <= MAX_LINK_CHARS {
@@ -173,46 +171,14 @@ pub fn keep_in_url(state: AppState, work_key: String) {
     Effect::new(move |first: Option<()>| {
         state.model.track();
         state.shown();
-        if first.is_none() {
-            return;
-        }
-        let waiting = last_change.get_value().is_some();
-        last_change.set_value(Some(now_ms()));
-        if !waiting {
-            write_after_pause(last_change, write.clone(), WRITE_DELAY);
+        if first.is_some() {
+            pause.changed(write.clone());
         }
     }); // A reload or a closed tab within the delay: the change is saved all the same (the reload
         // itself asked for the URL from before it, so the page offers the saved work back).
     let _ = window_event_listener(leptos::ev::pagehide, move |_| {
-        if last_change.get_value().is_some() {
+        if pause.pending() {
             flush();
         }
     });
-}
-
-/// Milliseconds on the page's clock.
-fn now_ms() -> f64 {
-    js_sys::Date::now()
-}
-
-/// Calls `write` once [`WRITE_DELAY`] has passed since the last change (`last_change`), after
-/// waiting `wait` first; nothing if it was written meanwhile (a page hidden).
-fn write_after_pause(
-    last_change: StoredValue<Option<f64>>,
-    write: impl Fn() + Clone + 'static,
-    wait: Duration,
-) {
-    set_timeout(
-        move || {
-            let Some(Some(at)) = last_change.try_get_value() else {
-                return;
-            };
-            let quiet = Duration::from_secs_f64(((now_ms() - at) / 1000.0).max(0.0));
-            match WRITE_DELAY.checked_sub(quiet) {
-                Some(left) if !left.is_zero() => write_after_pause(last_change, write, left),
-                _ => write(),
-            }
-        },
-        wait,
-    );
 }

@@ -48,6 +48,13 @@ test('a learner opens the trained model: its pieces, 6 × 12 thumbnails, and a h
   assert.ok(want[expected.tokens.indexOf('animal')] > 0.6);
   const words = await page.textContent('[data-stat="pretrained-words"]');
   assert.match(words, /^From “it”, at least half the attention: layer 0 head 2 to “because” \(1\.00\);.* layer 3 head 1 to “animal” \(0\.68\);.* layer 5 head 11 to “animal” \(0\.67\)\. \d+ more send it to \[CLS\] or \[SEP\]/);
+  // Retyped, the sentence reaches the model once the typing pauses.
+  await page.fill('[data-control="sentence"]', 'Unbelievably, it rained.');
+  await eventually(() => page.$$eval('[data-stat="pretrained-tokens"] [data-token]', (b) => b.map((x) => x.firstChild.textContent)), (t) => t.join(' ') === cli('Unbelievably, it rained.').tokens.join(' '));
+  await page.fill('[data-control="sentence"]', SENTENCE);
+  await eventually(() => page.locator('[data-stat="pretrained-tokens"] [data-token]').count(), (n) => n === expected.tokens.length);
+  await page.click(`[data-stat="pretrained-tokens"] [data-token="${it}"]`);
+  await page.click('.model-head[data-layer="3"][data-head="1"]');
   for (const [name, viewport, theme] of [['desktop-light', { width: 1280, height: 900 }, 'light'], ['phone-dark', { width: 390, height: 844 }, 'dark']]) {
     await page.setViewportSize(viewport);
     await page.emulateMedia({ colorScheme: theme });
