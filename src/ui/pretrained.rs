@@ -49,12 +49,12 @@ enum Stage {
     Failed(String),
 }
 
-/// Fetches `path` as bytes, saying the progress; `done` gets them or why not. The request is
-/// returned so that it can be cancelled.
+/// Fetches `path` as bytes, saying the progress; `done` gets them, or why not (None: cancelled).
+/// The request is returned so that it can be cancelled.
 fn fetch_with_progress(
     path: &str,
     progress: impl Fn(f64, Option<f64>) + 'static,
-    done: impl FnOnce(Result<Vec<u8>, String>) + 'static,
+    done: impl FnOnce(Result<Vec<u8>, Option<String>>) + 'static,
 ) -> Result<XmlHttpRequest, String> {
     let failed = |_| format!("{path} could not be requested");
     let xhr = XmlHttpRequest::new().map_err(failed)?;
@@ -69,7 +69,7 @@ fn fetch_with_progress(
     let file = path.to_owned();
     // One of load, error and abort ends the request: the first to come answers.
     let done = std::rc::Rc::new(std::cell::Cell::new(Some(done)));
-    let answer = move |result: Result<Vec<u8>, String>| {
+    let answer = move |result: Result<Vec<u8>, Option<String>>| {
         if let Some(done) = done.take() {
             done(result);
         }
@@ -79,15 +79,15 @@ fn fetch_with_progress(
             "load" if request.status().unwrap_or(0) == 200 => request
                 .response()
                 .map(|b| js_sys::Uint8Array::new(&b).to_vec())
-                .map_err(|_| format!("{file} could not be read")),
-            "load" => Err(format!(
+                .map_err(|_| Some(format!("{file} could not be read"))),
+            "load" => Err(Some(format!(
                 "the server answered {} for {file}",
                 request.status().unwrap_or(0)
-            )),
-            "abort" => Err("Cancelled.".into()),
-            _ => Err(format!(
+            ))),
+            "abort" => Err(None),
+            _ => Err(Some(format!(
                 "{file} could not be fetched (the connection may be down)"
-            )),
+            ))),
         };
         answer(result);
     });
@@ -113,7 +113,8 @@ fn PretrainedPanel() -> impl IntoView {
         let fetched = fetch_with_progress(
             MODEL_FILE,
             move |got, of| stage.set(Stage::Fetching(got, of)),
-            move |bytes| match bytes {
+            move |bytes| {
+                match bytes {
                 Ok(bytes) => {
                     stage.set(Stage::Reading);
                     // A frame first, so that "Reading" shows before the work.
@@ -131,14 +132,13 @@ fn PretrainedPanel() -> impl IntoView {
                         )
                     });
                 }
-                Err(e) => stage.set(Stage::Failed(format!(
-                    "{} The rest of the page works; try again when you are online.",
-                    if e == "Cancelled." {
-                        e
-                    } else {
-                        format!("The trained model could not be fetched: {e}.")
-                    }
+                Err(None) => stage.set(Stage::Failed(
+                    "Cancelled: nothing was kept. The rest of the page works.".into(),
+                )),
+                Err(Some(e)) => stage.set(Stage::Failed(format!(
+                    "The trained model could not be fetched: {e}. The rest of the page works; try again when you are online."
                 ))),
+            }
             },
         );
         match fetched {

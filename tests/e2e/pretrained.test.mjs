@@ -74,7 +74,7 @@ test('a fetch that fails or is cancelled says so, and the page keeps working', {
   await page.route(/models\/all-minilm-l6-v2\.safetensors$/, () => {});
   await page.click('[data-action="retry-pretrained"]');
   await page.click('[data-action="cancel-pretrained"]');
-  await eventually(() => page.textContent('[data-stat="pretrained-error"]'), (t) => /Cancelled\./.test(t ?? ''));
+  await eventually(() => page.textContent('[data-stat="pretrained-error"]'), (t) => /^Cancelled: nothing was kept\. The rest of the page works\./.test(t ?? ''));
   assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
   // The browser logged the 404; that is expected here.
   assert.ok(errors.some((e) => /404/.test(e)), JSON.stringify(errors));
