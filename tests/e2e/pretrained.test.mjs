@@ -55,7 +55,7 @@ test('a learner opens the trained model: its pieces, 6 × 12 thumbnails, and a h
   await eventually(() => page.locator('[data-stat="pretrained-tokens"] [data-token]').count(), (n) => n === expected.tokens.length);
   await page.click(`[data-stat="pretrained-tokens"] [data-token="${it}"]`);
   await page.click('.model-head[data-layer="3"][data-head="1"]');
-  for (const [name, viewport, theme] of [['desktop-light', { width: 1280, height: 900 }, 'light'], ['phone-dark', { width: 390, height: 844 }, 'dark']]) {
+  for (const [name, viewport, theme] of [['desktop-light', { width: 1280, height: 900 }, 'light'], ['desktop-dark', { width: 1280, height: 900 }, 'dark'], ['phone-light', { width: 390, height: 844 }, 'light'], ['phone-dark', { width: 390, height: 844 }, 'dark']]) {
     await page.setViewportSize(viewport);
     await page.emulateMedia({ colorScheme: theme });
     await picture(page.locator('#pretrained'), output(`pretrained-${name}.png`));
