@@ -85,8 +85,9 @@ pub struct Encoder {
     /// Its WordPiece vocabulary.
     pub vocabulary: Vocabulary,
     /// The word embeddings, vocabulary × hidden by rows, as stored (float32 or narrower): half
-    /// of the model, of which a sentence reads a few rows.
-    words: Vec<f32>,
+    /// of the model, of which a sentence reads a few rows (`config.vocabulary` × `config.hidden`:
+    /// set only by the reader, which checks it).
+    pub(super) words: Vec<f32>,
     /// The learned positions (positions × hidden).
     pub positions: DMatrix<f64>,
     /// Token type 0's row (1 × hidden).
@@ -131,27 +132,6 @@ pub struct EncoderTrace {
 }
 
 impl Encoder {
-    /// An encoder of these parts; `words` holds `config.vocabulary` rows of `config.hidden`.
-    pub fn new(
-        config: Config,
-        vocabulary: Vocabulary,
-        words: Vec<f32>,
-        positions: DMatrix<f64>,
-        token_type: DMatrix<f64>,
-        embedding_norm: LayerNorm,
-        layers: Vec<Layer>,
-    ) -> Encoder {
-        Encoder {
-            config,
-            vocabulary,
-            words,
-            positions,
-            token_type,
-            embedding_norm,
-            layers,
-        }
-    }
-
     /// The sentence's WordPiece tokens and ids, or why not (past [`super::MAX_PIECES`] tokens
     /// or the learned positions).
     pub fn tokenize(&self, sentence: &str) -> Result<(Vec<String>, Vec<u32>), String> {

@@ -194,7 +194,7 @@ pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, 
             output_norm: t.layer_norm(&name("output.LayerNorm"), h, eps)?,
         });
     }
-    Ok(Encoder::new(
+    Ok(Encoder {
         config,
         vocabulary,
         words,
@@ -202,7 +202,7 @@ pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, 
         token_type,
         embedding_norm,
         layers,
-    ))
+    })
 }
 
 /// An encoder from a Hugging Face folder on disk, or from the file the page ships
