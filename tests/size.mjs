@@ -71,8 +71,9 @@ const BUDGET = 448_000;
  * exercises' progress and SCORM pass mark, the maker's and the Embed dialog's changes, the
  * figure drawing chunk: 240.1 KB; the maker's and the Embed dialog's warnings of a step that
  * gives an asked number away: 242.7 KB; issue 31's thumbnails with a layer, the code they share
- * with the trained model's chunk split off, and the worker keeping that chunk once used: 246.0 KB). */
-const ON_DEMAND_BUDGET = 246_500;
+ * with the trained model's chunk split off, and the worker keeping that chunk once used: 246.0 KB;
+ * then 246.6 KB as the shared chunks moved with the model's knock-out). */
+const ON_DEMAND_BUDGET = 247_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;

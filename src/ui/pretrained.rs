@@ -1,7 +1,7 @@
 //! "Open a trained model": all-MiniLM-L6-v2 (`core::pretrained`), fetched only when asked, with
 //! the bytes so far and a Cancel button, then run on the page's sentence: its WordPiece tokens
 //! and ids, and the model view, every layer × head's weights as a thumbnail, the words saying
-//! which heads send the followed piece where. Its own wasm chunk: the encoder, the tokenizer and
+//! which heads send the followed piece where, and heads knocked out. Its own wasm chunk: the encoder, the tokenizer and
 //! their Unicode tables are not in the first download.
 
 use std::sync::Arc;
@@ -204,9 +204,15 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
             });
         }
     });
+    // The heads knocked out (layer, head), as transformers' head_mask.
+    let knocked = RwSignal::new(Vec::<(usize, usize)>::new());
     let run = {
         let encoder = encoder.clone();
-        Memo::new(move |_| sentence.with(|s| encoder.run(s, &[])).map(Arc::new))
+        Memo::new(move |_| {
+            knocked
+                .with(|k| sentence.with(|s| encoder.run(s, k)))
+                .map(Arc::new)
+        })
     };
     // The followed piece: the first word's, until the learner picks another.
     let followed = RwSignal::new(1_usize);
@@ -242,6 +248,7 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                                         let weights = trace.layers[l].heads[h].weights.clone();
                                         view! {
                                             <button type="button" class="model-head" data-layer=l.to_string() data-head=h.to_string()
+                                                class:knocked=move || knocked.with(|k| k.contains(&(l, h)))
                                                 aria-label=format!("Layer {l}, head {h}") aria-pressed=move || (opened.get() == Some((l, h))).to_string()
                                                 on:click=move |_| opened.set(Some((l, h)))>
                                                 <Thumbnail head=h layer=l matrix=Signal::stored(weights) causal=Signal::stored(false)/>
@@ -254,7 +261,7 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                     </div>
                     {move || opened.get().map(|(l, h)| {
                         let weights = trace.layers[l].heads[h].weights.clone();
-                        view! { <OpenedHead layer=l head=h weights=weights tokens=trace.tokens.clone() followed=followed_now()/> }
+                        view! { <OpenedHead layer=l head=h weights=weights tokens=trace.tokens.clone() followed=followed_now() knocked=knocked/> }
                     })}
                 }.into_any()
             }
@@ -309,10 +316,25 @@ fn OpenedHead(
     weights: DMatrix<f64>,
     tokens: Vec<String>,
     followed: usize,
+    knocked: RwSignal<Vec<(usize, usize)>>,
 ) -> impl IntoView {
+    let this = (layer, head);
+    let toggle = move |ev| {
+        let out = event_target_checked(&ev);
+        knocked.update(|k| {
+            k.retain(|x| *x != this);
+            if out {
+                k.push(this);
+            }
+        });
+    };
     view! {
         <div class="pretrained-head" data-view="pretrained-head" data-layer=layer.to_string() data-head=head.to_string()>
             <h3>{format!("Layer {layer}, head {head}: where “{}” looks", tokens[followed])}</h3>
+            <label class="field check">
+                <input type="checkbox" data-control="knockout" prop:checked=move || knocked.with(|k| k.contains(&this)) on:change=toggle/>
+                <span>"Knock this head out (its weights × 0, as transformers' head_mask): every later layer is computed without it"</span>
+            </label>
             <table class="matrix">
                 <thead><tr>{tokens.iter().map(|t| view! { <th scope="col">{t.clone()}</th> }).collect_view()}</tr></thead>
                 <tbody><tr>

@@ -63,6 +63,30 @@ test('a learner opens the trained model: its pieces, 6 × 12 thumbnails, and a h
   }
 });
 
+test('a head knocked out: its weights are zeros and every later layer equals attention-trace --ablate', { skip }, async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.fill('[data-control="sentence"]', SENTENCE);
+  await openModel(page);
+  const plain = cli(SENTENCE);
+  const ablated = JSON.parse(execFileSync('cargo', ['run', '--quiet', '--bin', 'attention-trace', '--', '--pretrained', SHIPPED, '--sentence', SENTENCE, '--ablate', '0:2'], { cwd: projectRoot, maxBuffer: 1 << 28 }).toString());
+  const it = plain.tokens.indexOf('it');
+  await page.click(`[data-stat="pretrained-tokens"] [data-token="${it}"]`);
+  await page.click('.model-head[data-layer="0"][data-head="2"]');
+  await page.check('[data-control="knockout"]');
+  await eventually(() => page.$$eval('[data-view="pretrained-head"] td[data-value]', (c) => c.map((x) => Number(x.dataset.value))), (row) => row.every((w) => w === 0));
+  assert.ok(await page.$('.model-head.knocked[data-layer="0"][data-head="2"]'));
+  await page.click('.model-head[data-layer="5"][data-head="11"]');
+  const row = await page.$$eval('[data-view="pretrained-head"] td[data-value]', (c) => c.map((x) => Number(x.dataset.value)));
+  const want = ablated.layers[5].heads[11].weights[it];
+  row.forEach((w, k) => assert.ok(Math.abs(w - want[k]) <= 1e-9, `key ${k}: ${w} vs ${want[k]}`));
+  assert.ok(want.some((w, k) => Math.abs(w - plain.layers[5].heads[11].weights[it][k]) > 1e-4), 'the knock-out changes layer 5');
+  // Back in: the plain numbers again.
+  await page.click('.model-head[data-layer="0"][data-head="2"]');
+  await page.uncheck('[data-control="knockout"]');
+  await page.click('.model-head[data-layer="5"][data-head="11"]');
+  await eventually(() => page.$eval('[data-view="pretrained-head"] td[data-col="2"]', (c) => Number(c.dataset.value)), (w) => Math.abs(w - plain.layers[5].heads[11].weights[it][2]) <= 1e-9);
+});
+
 test('a fetch that fails or is cancelled says so, and the page keeps working', { skip }, async () => {
   const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
   await page.route(/models\/all-minilm-l6-v2\.safetensors$/, (route) => route.fulfill({ status: 404, body: '' }));
