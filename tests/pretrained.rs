@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use attention_explorer::core::pretrained::{read_folder, Encoder, Vocabulary, MAX_PIECES};
+use attention_explorer::core::teaching::labs::heads_sending;
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -187,6 +188,23 @@ fn it_sends_it_to_the_animal_as_the_issue_measured() {
         weight(5, 11, animal)
     );
     assert!(weight(0, 2, it - 1) > 0.995, "{}", weight(0, 2, it - 1));
+    // The page's words come from these: the heads that send "it" at least half their attention.
+    let (sending, resting) = heads_sending(&trace, it, 0.5);
+    for (l, h, k) in [(0, 2, it - 1), (3, 1, animal), (5, 11, animal)] {
+        assert!(
+            sending.iter().any(|s| (s.0, s.1, s.2) == (l, h, k)),
+            "layer {l} head {h}"
+        );
+    }
+    assert!(sending
+        .iter()
+        .all(|s| s.3 >= 0.5 && !trace.tokens[s.2].starts_with('[')));
+    assert!(resting > 0 && sending.len() + resting <= 72);
+    assert_eq!(
+        heads_sending(&trace, 99, 0.5),
+        (Vec::new(), 0),
+        "no such piece"
+    );
 }
 
 /// The package's vocabulary alone (the tokenizer's tests need no weights).

@@ -1,8 +1,9 @@
 //! "Open a trained model": all-MiniLM-L6-v2 (`core::pretrained`), fetched only when asked, with
 //! the bytes so far and a Cancel button, then run on the page's sentence: its WordPiece tokens
 //! and ids, and the model view, every layer × head's weights as a thumbnail, the words saying
-//! which heads send the followed piece where, and heads knocked out. Its own wasm chunk: the encoder, the tokenizer and
-//! their Unicode tables are not in the first download.
+//! which heads send the followed piece where (`teaching::labs::heads_sending`), and heads knocked
+//! out. Its own wasm chunk: the encoder, the tokenizer and their Unicode tables are not in the
+//! first download.
 
 use std::sync::Arc;
 
@@ -13,6 +14,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{ProgressEvent, XmlHttpRequest, XmlHttpRequestResponseType};
 
 use crate::core::pretrained::{read_packed, Encoder, EncoderTrace};
+use crate::core::teaching::labs::heads_sending;
 use crate::core::text::fmt;
 use crate::ui::matrix::heatmap::Thumbnail;
 use crate::ui::on_demand::{chunk, PanelButton};
@@ -104,6 +106,35 @@ fn megabytes(bytes: f64) -> String {
     format!("{:.1} MB", bytes / 1e6)
 }
 
+/// Where a finished fetch leaves the panel: reading the bytes (a frame later, so that "Reading"
+/// shows before the work), or saying why not.
+fn arrived(stage: RwSignal<Stage>, fetched: Result<Vec<u8>, Option<String>>) {
+    let why = match fetched {
+        Ok(bytes) => {
+            stage.set(Stage::Reading);
+            request_animation_frame(move || {
+                set_timeout(
+                    move || {
+                        stage.set(match read_packed(&bytes) {
+                            Ok(encoder) => Stage::Ready(Arc::new(encoder)),
+                            Err(e) => {
+                                Stage::Failed(format!("The trained model could not be read: {e}."))
+                            }
+                        })
+                    },
+                    std::time::Duration::ZERO,
+                )
+            });
+            return;
+        }
+        Err(None) => "Cancelled: nothing was kept.".to_owned(),
+        Err(Some(e)) => {
+            format!("The trained model could not be fetched: {e}; try again when you are online.")
+        }
+    };
+    stage.set(Stage::Failed(format!("{why} The rest of the page works.")));
+}
+
 #[component]
 fn PretrainedPanel() -> impl IntoView {
     let stage = RwSignal::new(Stage::Fetching(0.0, None));
@@ -113,33 +144,7 @@ fn PretrainedPanel() -> impl IntoView {
         let fetched = fetch_with_progress(
             MODEL_FILE,
             move |got, of| stage.set(Stage::Fetching(got, of)),
-            move |bytes| {
-                match bytes {
-                Ok(bytes) => {
-                    stage.set(Stage::Reading);
-                    // A frame first, so that "Reading" shows before the work.
-                    request_animation_frame(move || {
-                        set_timeout(
-                            move || {
-                                stage.set(match read_packed(&bytes) {
-                                    Ok(encoder) => Stage::Ready(Arc::new(encoder)),
-                                    Err(e) => Stage::Failed(format!(
-                                        "The trained model could not be read: {e}."
-                                    )),
-                                })
-                            },
-                            std::time::Duration::ZERO,
-                        )
-                    });
-                }
-                Err(None) => stage.set(Stage::Failed(
-                    "Cancelled: nothing was kept. The rest of the page works.".into(),
-                )),
-                Err(Some(e)) => stage.set(Stage::Failed(format!(
-                    "The trained model could not be fetched: {e}. The rest of the page works; try again when you are online."
-                ))),
-            }
-            },
+            move |fetched| arrived(stage, fetched),
         );
         match fetched {
             Ok(xhr) => request.set_value(Some(xhr)),
@@ -188,7 +193,12 @@ fn PretrainedPanel() -> impl IntoView {
     }
 }
 
-/// The model on the page's sentence: its pieces, and every layer × head's weights.
+/// The model's run on the sentence, or why not.
+type Run = Memo<Result<Arc<EncoderTrace>, String>>;
+
+/// The model on the page's sentence: its pieces, and every layer × head's weights. Built once;
+/// a new run repaints the maps and the opened head's numbers (a knock-out keeps the focus on
+/// its checkbox), and a new sentence rebuilds only the pieces.
 #[component]
 fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let state = use_app();
@@ -206,66 +216,68 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     });
     // The heads knocked out (layer, head), as transformers' head_mask.
     let knocked = RwSignal::new(Vec::<(usize, usize)>::new());
-    let run = {
-        let encoder = encoder.clone();
-        Memo::new(move |_| {
-            knocked
-                .with(|k| sentence.with(|s| encoder.run(s, k)))
-                .map(Arc::new)
+    let config = encoder.config.clone();
+    let run: Run = Memo::new(move |_| {
+        knocked
+            .with(|k| sentence.with(|s| encoder.run(s, k)))
+            .map(Arc::new)
+    });
+    let pieces = Memo::new(move |_| {
+        run.with(|r| {
+            r.as_ref()
+                .map(|t| (t.tokens.clone(), t.ids.clone()))
+                .unwrap_or_default()
         })
-    };
+    });
     // The followed piece: the first word's, until the learner picks another.
     let followed = RwSignal::new(1_usize);
+    let followed_now = Signal::derive(move || {
+        followed
+            .get()
+            .min(pieces.with(|(t, _)| t.len().saturating_sub(1)))
+    });
     let opened = RwSignal::new(None::<(usize, usize)>);
-    let config = encoder.config.clone();
+    let weights = move |l: usize, h: usize| {
+        Signal::derive(move || {
+            run.with(|r| match r {
+                Ok(t) => t.layers[l].heads[h].weights.clone(),
+                Err(_) => DMatrix::zeros(0, 0),
+            })
+        })
+    };
     view! {
-        {move || match run.get() {
-            Err(e) => view! { <p class="field-error" role="alert" data-stat="pretrained-error">{format!("The sentence: {e}.")}</p> }.into_any(),
-            Ok(trace) => {
-                let n = trace.tokens.len();
-                let followed_now = move || followed.get().min(n - 1);
-                view! {
-                    <p class="note">"Its own tokens (WordPiece: a word it does not know whole is cut into known pieces, “##” marking a piece inside a word). Click one to follow it."</p>
-                    <ol class="pretrained-tokens" data-stat="pretrained-tokens">
-                        {trace.tokens.iter().zip(&trace.ids).enumerate().map(|(i, (t, id))| view! {
-                            <li>
-                                <button type="button" class="token" data-token=i.to_string() data-id=id.to_string()
-                                    aria-pressed=move || (followed_now() == i).to_string()
-                                    on:click=move |_| followed.set(i)>
-                                    {t.clone()}<sub>{id.to_string()}</sub>
-                                </button>
-                            </li>
-                        }).collect_view()}
-                    </ol>
-                    <HeadWords trace=trace.clone() followed=Signal::derive(followed_now)/>
-                    <div class="model-view" data-view="model" role="group" aria-label="Every layer's heads' weights">
-                        {(0..config.layers).map(|l| {
-                            let trace = trace.clone();
-                            view! {
-                                <div class="model-layer">
-                                    <span class="model-layer-name">{format!("layer {l}")}</span>
-                                    {(0..config.heads).map(|h| {
-                                        let weights = trace.layers[l].heads[h].weights.clone();
-                                        view! {
-                                            <button type="button" class="model-head" data-layer=l.to_string() data-head=h.to_string()
-                                                class:knocked=move || knocked.with(|k| k.contains(&(l, h)))
-                                                aria-label=format!("Layer {l}, head {h}") aria-pressed=move || (opened.get() == Some((l, h))).to_string()
-                                                on:click=move |_| opened.set(Some((l, h)))>
-                                                <Thumbnail head=h layer=l matrix=Signal::stored(weights) causal=Signal::stored(false)/>
-                                            </button>
-                                        }
-                                    }).collect_view()}
-                                </div>
-                            }
+        {move || run.with(|r| r.as_ref().err().map(|e| view! { <p class="field-error" role="alert" data-stat="pretrained-error">{format!("The sentence: {e}.")}</p> }))}
+        <div hidden=move || run.with(Result::is_err)>
+            <p class="note">"Its own tokens (WordPiece: a word it does not know whole is cut into known pieces, “##” marking a piece inside a word). Click one to follow it."</p>
+            <ol class="pretrained-tokens" data-stat="pretrained-tokens">
+                {move || pieces.with(|(tokens, ids)| tokens.iter().zip(ids).enumerate().map(|(i, (t, id))| view! {
+                    <li>
+                        <button type="button" class="token" data-token=i.to_string() data-id=id.to_string()
+                            aria-pressed=move || (followed_now.get() == i).to_string()
+                            on:click=move |_| followed.set(i)>
+                            {t.clone()}<sub>{id.to_string()}</sub>
+                        </button>
+                    </li>
+                }).collect_view())}
+            </ol>
+            {move || run.get().ok().map(|trace| view! { <HeadWords trace=trace followed=followed_now/> })}
+            <div class="model-view" data-view="model" role="group" aria-label="Every layer's heads' weights">
+                {(0..config.layers).map(|l| view! {
+                    <div class="model-layer">
+                        <span class="model-layer-name">{format!("layer {l}")}</span>
+                        {(0..config.heads).map(|h| view! {
+                            <button type="button" class="model-head" data-layer=l.to_string() data-head=h.to_string()
+                                class:knocked=move || knocked.with(|k| k.contains(&(l, h)))
+                                aria-label=format!("Layer {l}, head {h}") aria-pressed=move || (opened.get() == Some((l, h))).to_string()
+                                on:click=move |_| opened.set(Some((l, h)))>
+                                <Thumbnail head=h layer=l matrix=weights(l, h) causal=Signal::stored(false)/>
+                            </button>
                         }).collect_view()}
                     </div>
-                    {move || opened.get().map(|(l, h)| {
-                        let weights = trace.layers[l].heads[h].weights.clone();
-                        view! { <OpenedHead layer=l head=h weights=weights tokens=trace.tokens.clone() followed=followed_now() knocked=knocked/> }
-                    })}
-                }.into_any()
-            }
-        }}
+                }).collect_view()}
+            </div>
+            {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h run=run followed=followed_now knocked=knocked/> })}
+        </div>
     }
 }
 
@@ -279,20 +291,11 @@ fn HeadWords(trace: Arc<EncoderTrace>, followed: Signal<usize>) -> impl IntoView
             {move || {
                 let q = followed.get();
                 let token = |i: usize| format!("“{}”", trace.tokens[i]);
-                let (mut said, mut resting) = (Vec::new(), 0);
-                for (l, layer) in trace.layers.iter().enumerate() {
-                    for (h, head) in layer.heads.iter().enumerate() {
-                        let (k, w) = head.weights.row(q).iter().copied().enumerate().fold((0, f64::MIN), |best, (k, w)| if w > best.1 { (k, w) } else { best });
-                        if w < CLEAR {
-                            continue;
-                        }
-                        if matches!(trace.tokens[k].as_str(), "[CLS]" | "[SEP]") {
-                            resting += 1;
-                        } else {
-                            said.push(format!("layer {l} head {h} to {} ({})", token(k), fmt(w, 2)));
-                        }
-                    }
-                }
+                let (sending, resting) = heads_sending(&trace, q, CLEAR);
+                let said: Vec<String> = sending
+                    .iter()
+                    .map(|&(l, h, k, w)| format!("layer {l} head {h} to {} ({})", token(k), fmt(w, 2)))
+                    .collect();
                 let rest = match resting {
                     0 => String::new(),
                     1 => " One more sends it to [CLS] or [SEP], where a head rests when it finds nothing to do.".into(),
@@ -308,14 +311,14 @@ fn HeadWords(trace: Arc<EncoderTrace>, followed: Signal<usize>) -> impl IntoView
     }
 }
 
-/// One head opened: the followed piece's weights over every piece, as numbers.
+/// One head opened: the followed piece's weights over every piece, as numbers, and its
+/// knock-out.
 #[component]
 fn OpenedHead(
     layer: usize,
     head: usize,
-    weights: DMatrix<f64>,
-    tokens: Vec<String>,
-    followed: usize,
+    run: Run,
+    followed: Signal<usize>,
     knocked: RwSignal<Vec<(usize, usize)>>,
 ) -> impl IntoView {
     let this = (layer, head);
@@ -328,20 +331,39 @@ fn OpenedHead(
             }
         });
     };
+    // (the followed piece, the pieces, its row of weights)
+    let row = Memo::new(move |_| {
+        let q = followed.get();
+        run.with(|r| match r {
+            Ok(t) if q < t.tokens.len() => (
+                q,
+                t.tokens.clone(),
+                t.layers[layer].heads[head]
+                    .weights
+                    .row(q)
+                    .iter()
+                    .copied()
+                    .collect::<Vec<f64>>(),
+            ),
+            _ => (q, Vec::new(), Vec::new()),
+        })
+    });
     view! {
         <div class="pretrained-head" data-view="pretrained-head" data-layer=layer.to_string() data-head=head.to_string()>
-            <h3>{format!("Layer {layer}, head {head}: where “{}” looks", tokens[followed])}</h3>
+            <h3>{move || row.with(|(q, tokens, _)| format!("Layer {layer}, head {head}: where “{}” looks", tokens.get(*q).map_or("", String::as_str)))}</h3>
             <label class="field check">
                 <input type="checkbox" data-control="knockout" prop:checked=move || knocked.with(|k| k.contains(&this)) on:change=toggle/>
                 <span>"Knock this head out (its weights × 0, as transformers' head_mask): every later layer is computed without it"</span>
             </label>
             <table class="matrix">
-                <thead><tr>{tokens.iter().map(|t| view! { <th scope="col">{t.clone()}</th> }).collect_view()}</tr></thead>
-                <tbody><tr>
-                    {weights.row(followed).iter().enumerate().map(|(k, &w)| view! {
-                        <td data-row=followed.to_string() data-col=k.to_string() data-value=w.to_string()>{fmt(w, 4)}</td>
-                    }).collect_view()}
-                </tr></tbody>
+                {move || row.with(|(q, tokens, weights)| view! {
+                    <thead><tr>{tokens.iter().map(|t| view! { <th scope="col">{t.clone()}</th> }).collect_view()}</tr></thead>
+                    <tbody><tr>
+                        {weights.iter().enumerate().map(|(k, &w)| view! {
+                            <td data-row=q.to_string() data-col=k.to_string() data-value=w.to_string()>{fmt(w, 4)}</td>
+                        }).collect_view()}
+                    </tr></tbody>
+                })}
             </table>
         </div>
     }

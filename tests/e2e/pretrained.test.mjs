@@ -48,6 +48,10 @@ test('a learner opens the trained model: its pieces, 6 × 12 thumbnails, and a h
   assert.ok(want[expected.tokens.indexOf('animal')] > 0.6);
   const words = await page.textContent('[data-stat="pretrained-words"]');
   assert.match(words, /^From “it”, at least half the attention: layer 0 head 2 to “because” \(1\.00\);.* layer 3 head 1 to “animal” \(0\.68\);.* layer 5 head 11 to “animal” \(0\.67\)\. \d+ more send it to \[CLS\] or \[SEP\]/);
+  // Past 64 pieces the model says so; the page's own steps keep the sentence.
+  await page.fill('[data-control="sentence"]', Array.from({ length: 63 }, (_, i) => `w${i}`).join(' '));
+  await eventually(() => page.locator('#pretrained [data-stat="pretrained-error"]').count(), (n) => n === 1);
+  assert.match(await page.textContent('#pretrained [data-stat="pretrained-error"]'), /^The sentence: it makes more than 64 tokens with \[CLS\] and \[SEP\]; shorten it\.$/);
   // Retyped, the sentence reaches the model once the typing pauses.
   await page.fill('[data-control="sentence"]', 'Unbelievably, it rained.');
   await eventually(() => page.$$eval('[data-stat="pretrained-tokens"] [data-token]', (b) => b.map((x) => x.firstChild.textContent)), (t) => t.join(' ') === cli('Unbelievably, it rained.').tokens.join(' '));
@@ -72,7 +76,10 @@ test('a head knocked out: its weights are zeros and every later layer equals att
   const it = plain.tokens.indexOf('it');
   await page.click(`[data-stat="pretrained-tokens"] [data-token="${it}"]`);
   await page.click('.model-head[data-layer="0"][data-head="2"]');
-  await page.check('[data-control="knockout"]');
+  // By keyboard: the page recomputes every layer and the focus stays on the checkbox.
+  await page.focus('[data-control="knockout"]');
+  await page.keyboard.press('Space');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.control), 'knockout');
   await eventually(() => page.$$eval('[data-view="pretrained-head"] td[data-value]', (c) => c.map((x) => Number(x.dataset.value))), (row) => row.every((w) => w === 0));
   assert.ok(await page.$('.model-head.knocked[data-layer="0"][data-head="2"]'));
   await page.click('.model-head[data-layer="5"][data-head="11"]');

@@ -1,5 +1,5 @@
 //! The numbers behind the labs: the model's scores under each scaling, the two masking methods
-//! as the scores grow, and what each head attends to. The √dₖ experiment is in `sqrt_dk`.
+//! as the scores grow, and what each head attends to (a trained encoder's too). The √dₖ experiment is in `sqrt_dk`.
 
 use nalgebra::DMatrix;
 
@@ -8,6 +8,7 @@ use crate::core::forward::softmax::{
 };
 use crate::core::forward::trace::Trace;
 use crate::core::model::Scale;
+use crate::core::pretrained::EncoderTrace;
 
 /// How one scaling treats a model's scores (averaged over every head and query).
 #[derive(Clone, Debug, PartialEq)]
@@ -136,6 +137,33 @@ pub fn most_attended(trace: &Trace, query: usize) -> Option<Vec<(usize, f64)>> {
                 .flatten()
         })
         .collect()
+}
+
+/// Where a trained encoder's heads send the piece `query`: each head whose largest weight from it
+/// is at least `at_least`, as (layer, head, key, weight) in layer order, and apart how many of
+/// those send it to `[CLS]` or `[SEP]` (where a head rests when it has nothing to find).
+pub fn heads_sending(
+    trace: &EncoderTrace,
+    query: usize,
+    at_least: f64,
+) -> (Vec<(usize, usize, usize, f64)>, usize) {
+    let (mut sending, mut resting) = (Vec::new(), 0);
+    for (l, layer) in trace.layers.iter().enumerate() {
+        for (h, head) in layer.heads.iter().enumerate() {
+            let row = (query < head.weights.nrows()).then(|| head.weights.row(query));
+            match row.and_then(|r| largest(r.iter().copied())) {
+                Some((k, w)) if w >= at_least => {
+                    if matches!(trace.tokens[k].as_str(), "[CLS]" | "[SEP]") {
+                        resting += 1;
+                    } else {
+                        sending.push((l, h, k, w));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    (sending, resting)
 }
 
 /// The key a row of weights gives the most, and its weight; of tied keys the first, so that
