@@ -6,43 +6,16 @@
 // Files on disk: native only.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use attention_explorer::core::pretrained::{read_folder, Encoder, Vocabulary, MAX_PIECES};
+mod common;
+
+use attention_explorer::core::pretrained::{Vocabulary, MAX_PIECES};
 use attention_explorer::core::teaching::labs::heads_sending;
+use common::{pretrained_encoder as encoder, pretrained_folder as folder};
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 use serde_json::Value;
-
-/// Where `www/pretrained.mjs` puts the model (or `ATTENTION_PRETRAINED`).
-fn folder() -> PathBuf {
-    std::env::var_os("ATTENTION_PRETRAINED").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/pretrained/all-minilm-l6-v2"),
-        PathBuf::from,
-    )
-}
-
-/// The model, read once for every test; None (said) when it is not there.
-fn encoder() -> Option<&'static Encoder> {
-    static ENCODER: OnceLock<Option<Encoder>> = OnceLock::new();
-    ENCODER
-        .get_or_init(|| {
-            let dir = folder();
-            if !dir.join("model.safetensors").exists() {
-                return None;
-            }
-            Some(read_folder(&dir).expect("the package's folder reads"))
-        })
-        .as_ref()
-        .or_else(|| {
-            eprintln!(
-                "SKIPPED: no trained model in {} (run `node www/pretrained.mjs`)",
-                folder().display()
-            );
-            None
-        })
-}
 
 /// A gzipped fixture's cases (a 10-byte header, the file's name, deflate, 8 bytes).
 fn unzipped_cases(gz: &[u8]) -> Vec<Value> {

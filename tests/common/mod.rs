@@ -1,6 +1,10 @@
 //! Helpers shared by the native tests: fixtures and matrix comparison.
 #![allow(dead_code)] // each test file uses a different subset
 
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use attention_explorer::core::pretrained::{read_folder, Encoder};
 use nalgebra::DMatrix;
 use serde_json::Value;
 
@@ -106,4 +110,33 @@ pub fn torch_output(model: &attention_explorer::core::model::Model) -> Option<DM
         .find_map(|l| l.strip_prefix("JSON "))
         .expect("the script prints its output");
     Some(matrix(&serde_json::from_str(json).expect("JSON")))
+}
+
+/// Where `www/pretrained.mjs` puts the model (or `ATTENTION_PRETRAINED`).
+pub fn pretrained_folder() -> PathBuf {
+    std::env::var_os("ATTENTION_PRETRAINED").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/pretrained/all-minilm-l6-v2"),
+        PathBuf::from,
+    )
+}
+
+/// The model, read once for every test; None (said) when it is not there.
+pub fn pretrained_encoder() -> Option<&'static Encoder> {
+    static ENCODER: OnceLock<Option<Encoder>> = OnceLock::new();
+    ENCODER
+        .get_or_init(|| {
+            let dir = pretrained_folder();
+            if !dir.join("model.safetensors").exists() {
+                return None;
+            }
+            Some(read_folder(&dir).expect("the package's folder reads"))
+        })
+        .as_ref()
+        .or_else(|| {
+            eprintln!(
+                "SKIPPED: no trained model in {} (run `node www/pretrained.mjs`)",
+                pretrained_folder().display()
+            );
+            None
+        })
 }

@@ -77,6 +77,10 @@ pub enum Edit {
     },
     /// A whole model: a preset, a loaded state, the saved work.
     Open(Box<Model>),
+    /// A trained model's layer on the sentence as typed, cut by the model's own tokenizer (which
+    /// the page holds beside the document): its keystrokes are one undo step, as
+    /// [`Edit::Sentence`]'s are.
+    Retyped(Box<Model>),
     /// The model after a training step: the steps until the next [`Edit::Seal`] (a Run until
     /// Pause, one Step) are one undo step.
     Train(Box<Model>),
@@ -270,7 +274,15 @@ pub fn apply(
         return Err(refusal);
     }
     // Typing (a number, the sentence) and a training run go on until sealed; the rest seal.
-    let sealing = !matches!(edit, Edit::Cell { .. } | Edit::Sentence(_) | Edit::Train(_));
+    let sealing = !matches!(
+        edit,
+        Edit::Cell { .. } | Edit::Sentence(_) | Edit::Retyped(_) | Edit::Train(_)
+    );
+    if model.layered().is_some() {
+        if let Some(why) = kept_by_a_trained_layer(&edit) {
+            return Err(why.into());
+        }
+    }
     let changed = change(model, history, seed, edit)?;
     session.count(sealing, changed.model);
     Ok(changed)
@@ -421,6 +433,10 @@ fn change(
             next.check_limits()?;
             return Ok(replace(model, history, EditKey::Training, *next));
         }
+        Edit::Retyped(next) => {
+            next.check_limits()?;
+            return Ok(replace(model, history, EditKey::Sentence, *next));
+        }
         // Nothing to take back (or repeat) changes nothing.
         Edit::Undo => {
             if !history.undo(model) {
@@ -434,6 +450,34 @@ fn change(
         }
     }
     Ok(both)
+}
+
+/// Why a trained model's layer refuses `edit`, if it does: it keeps the shape and settings it was
+/// trained with, and its input X is what the layers below make of the sentence.
+fn kept_by_a_trained_layer(edit: &Edit) -> Option<&'static str> {
+    Some(match edit {
+        Edit::Cell { target, .. } | Edit::Set { target, .. } | Edit::Paste { target, .. }
+            if *target == Editable::Embedding =>
+        {
+            "X is what the layers below make of the sentence: change their weights (pick a lower layer) to change it"
+        }
+        Edit::Sentence(_) => {
+            "a trained model's sentence is cut by its own tokenizer: type it in the sentence box"
+        }
+        Edit::Resize(_) => "a trained model's layer keeps the sizes it was trained with",
+        Edit::Reinitialise => {
+            "a trained model's numbers are not drawn from a seed: undo or open the layer again to get them back"
+        }
+        Edit::Positions { .. } => {
+            "a trained model's learned positions are already in X, added before its first layer"
+        }
+        Edit::Biases(_) | Edit::OutputProjection(_) => {
+            "a trained model's layer keeps its biases and output projection as trained"
+        }
+        Edit::Causal(_) => "an encoder has no causal mask: every piece sees every other",
+        Edit::Scale(_) => "a trained model's layer divides by √dₖ, as it was trained",
+        _ => return None,
+    })
 }
 
 /// Replaces the model, remembering the one before for undo unless this continues the open

@@ -1,6 +1,8 @@
 //! The model a learner edits: an embedding table and one or more attention heads.
 
+mod editable;
 mod head;
+mod layered;
 pub mod limits;
 pub mod positions;
 pub mod presets;
@@ -16,10 +18,12 @@ use crate::core::model::positions::Positions;
 use crate::core::model::tokens::Tokens;
 use crate::core::model::torch_rng::TorchRng;
 
+pub use editable::Editable;
 pub use head::{
     add_row, linear_backward, seeded_biases, seeded_output, Biases, Head, LinearGradient,
     OutputProjection, Projection,
 };
+pub use layered::{Attention, Layered, WeightChange};
 
 /// The number of rows of the embedding table the tutorial draws from (`nn.Embedding(50_000, d)`).
 pub const TUTORIAL_VOCAB_SIZE: usize = 50_000;
@@ -83,72 +87,6 @@ impl Scale {
     }
 }
 
-/// A matrix the learner edits directly.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Editable {
-    /// The embedding table (vocabulary × d_in).
-    Embedding,
-    /// A head's projection.
-    Weight(usize, Projection),
-    /// A head's bias of one projection (when it has biases).
-    Bias(usize, Projection),
-    /// W_output, after the concatenation (when there is an output projection).
-    OutputWeight,
-    /// The learned positions' table (when positions are learned).
-    Positions,
-    /// b_output (when the output projection has a bias).
-    OutputBias,
-}
-
-impl Editable {
-    /// One of each kind (head 0 for a head's), in the order the scripting API lists them.
-    pub const EVERY: [Editable; 10] = [
-        Editable::Embedding,
-        Editable::Weight(0, Projection::Query),
-        Editable::Weight(0, Projection::Key),
-        Editable::Weight(0, Projection::Value),
-        Editable::Bias(0, Projection::Query),
-        Editable::Bias(0, Projection::Key),
-        Editable::Bias(0, Projection::Value),
-        Editable::OutputWeight,
-        Editable::OutputBias,
-        Editable::Positions,
-    ];
-
-    /// The same kind of matrix in head `head` (itself if it is not a head's).
-    pub fn in_head(self, head: usize) -> Editable {
-        match self {
-            Editable::Weight(_, p) => Editable::Weight(head, p),
-            Editable::Bias(_, p) => Editable::Bias(head, p),
-            other => other,
-        }
-    }
-
-    /// The matrix's name in the saved state and the DOM contract (`data-matrix`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Editable::Embedding => "embedding",
-            Editable::Weight(_, p) => p.key(),
-            Editable::Bias(_, p) => match p {
-                Projection::Query => "b_query",
-                Projection::Key => "b_key",
-                Projection::Value => "b_value",
-            },
-            Editable::OutputWeight => "w_output",
-            Editable::Positions => "positions",
-            Editable::OutputBias => "b_output",
-        }
-    }
-
-    /// Its head, for a head's matrix.
-    pub fn head(self) -> Option<usize> {
-        match self {
-            Editable::Weight(h, _) | Editable::Bias(h, _) => Some(h),
-            _ => None,
-        }
-    }
-}
-
 /// Everything the trace is computed from. Build it with [`Model::new`] or read it from a saved
 /// state, so that its shapes always agree.
 #[derive(Clone, Debug, PartialEq)]
@@ -166,6 +104,8 @@ pub struct Model {
     output: Option<OutputProjection>,
     /// How word order enters, if at all.
     positions: Positions,
+    /// The trained model this is one layer of, if it is.
+    layered: Option<Layered>,
 }
 
 /// The embedding rows of words the page has seen, so that a word deleted and typed again gets
@@ -226,7 +166,53 @@ impl Model {
         causal: bool,
         scale: Scale,
     ) -> Result<Model, String> {
-        let tokens = Tokens::new(sentence);
+        Model::of_tokens(
+            sentence,
+            Tokens::new(sentence),
+            embedding,
+            heads,
+            causal,
+            scale,
+        )
+    }
+
+    /// One layer of a trained model on `sentence`: `x`, the hidden state entering it (a row per
+    /// piece), stands for the embedding; its heads (with their biases) and output projection
+    /// are the page's, unmasked and scaled by √dₖ as the encoder is.
+    pub fn of_layer(
+        sentence: &str,
+        pieces: Vec<String>,
+        x: DMatrix<f64>,
+        heads: Vec<Head>,
+        output: OutputProjection,
+        layered: Layered,
+    ) -> Result<Model, String> {
+        let mut model = Model::of_tokens(
+            sentence,
+            Tokens::pieces(pieces),
+            x,
+            heads,
+            false,
+            Scale::SqrtDk,
+        )?
+        .with_output(Some(output))?;
+        model.layered = Some(layered);
+        Ok(model)
+    }
+
+    /// The trained model this is one layer of, if it is.
+    pub fn layered(&self) -> Option<&Layered> {
+        self.layered.as_ref()
+    }
+
+    fn of_tokens(
+        sentence: &str,
+        tokens: Tokens,
+        embedding: DMatrix<f64>,
+        heads: Vec<Head>,
+        causal: bool,
+        scale: Scale,
+    ) -> Result<Model, String> {
         if tokens.is_empty() {
             return Err("the sentence has no words".into());
         }
@@ -274,6 +260,7 @@ impl Model {
             scale,
             output: None,
             positions: Positions::None,
+            layered: None,
         })
     }
 

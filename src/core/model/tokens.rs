@@ -39,6 +39,16 @@ impl Tokens {
         }
     }
 
+    /// A trained model's pieces, as its own tokenizer cut them: each place its own row (the
+    /// hidden state entering a layer differs at every place, whatever the piece).
+    pub fn pieces(pieces: Vec<String>) -> Self {
+        Tokens {
+            ids: (0..pieces.len()).collect(),
+            vocabulary: pieces.clone(),
+            words: pieces,
+        }
+    }
+
     /// The number of tokens in the sentence.
     pub fn len(&self) -> usize {
         self.words.len()

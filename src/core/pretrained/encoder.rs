@@ -1,10 +1,12 @@
 //! The encoder's forward pass, as transformers' `BertModel` computes it on one sentence (token
 //! type 0, no padding, no mask): its attention is the page's own heads and output projection.
 
+use std::sync::Arc;
+
 use nalgebra::DMatrix;
 
 use crate::core::forward::trace::{attend, concat_columns, project_output, HeadTrace};
-use crate::core::model::{add_row, Head, OutputProjection, Scale};
+use crate::core::model::{add_row, Attention, Scale};
 
 use super::config::Config;
 use super::wordpiece::Vocabulary;
@@ -63,10 +65,9 @@ pub fn gelu(x: f64) -> f64 {
 /// One encoder layer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layer {
-    /// Its heads, each `hidden / heads` wide, with their biases.
-    pub heads: Vec<Head>,
-    /// The projection after the heads' concatenation (`attention.output.dense`).
-    pub output: OutputProjection,
+    /// Its heads and the projection after them, as trained: shared with a page that puts this
+    /// layer in the pipeline.
+    pub attention: Arc<Attention>,
     /// After the attention's residual (`attention.output.LayerNorm`).
     pub attention_norm: LayerNorm,
     /// The feed-forward network's first layer, GELU after it (`intermediate.dense`).
@@ -165,8 +166,19 @@ impl Encoder {
     /// Layer `l` on the hidden state `x`, the heads in `knocked` knocked out (their weights
     /// × 0, as transformers' `head_mask`).
     pub fn run_layer(&self, l: usize, x: &DMatrix<f64>, knocked: &[usize]) -> LayerTrace {
+        self.run_layer_with(l, x, &self.layers[l].attention, knocked)
+    }
+
+    /// Layer `l` on `x` with `attention` in place of its own (a learner's edit of it).
+    pub fn run_layer_with(
+        &self,
+        l: usize,
+        x: &DMatrix<f64>,
+        attention: &Attention,
+        knocked: &[usize],
+    ) -> LayerTrace {
         let layer = &self.layers[l];
-        let heads: Vec<HeadTrace> = layer
+        let heads: Vec<HeadTrace> = attention
             .heads
             .iter()
             .enumerate()
@@ -180,7 +192,7 @@ impl Encoder {
             })
             .collect();
         let concatenated = concat_columns(&heads.iter().map(|h| &h.context).collect::<Vec<_>>());
-        let attended = project_output(&concatenated, &layer.output);
+        let attended = project_output(&concatenated, &attention.output);
         let attention_normed = layer.attention_norm.apply(&(x + &attended));
         let intermediate = layer.ffn_in.apply(&attention_normed).map(gelu);
         let output = layer

@@ -2,10 +2,12 @@
 //! `model.safetensors` (float32, float16, bfloat16 or float64; names with or without `bert.`,
 //! LayerNorm as `weight`/`bias` or the older `gamma`/`beta`).
 
+use std::sync::Arc;
+
 use nalgebra::DMatrix;
 use safetensors::{Dtype, SafeTensors};
 
-use crate::core::model::{Biases, Head, OutputProjection};
+use crate::core::model::{Attention, Biases, Head, OutputProjection};
 
 use super::config::Config;
 use super::encoder::{Dense, Encoder, Layer, LayerNorm};
@@ -183,11 +185,13 @@ pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, 
             .collect();
         let output = t.dense(&name("attention.output.dense"), h, h)?;
         layers.push(Layer {
-            heads,
-            output: OutputProjection {
-                w_output: output.w,
-                b_output: Some(output.b),
-            },
+            attention: Arc::new(Attention {
+                heads,
+                output: OutputProjection {
+                    w_output: output.w,
+                    b_output: Some(output.b),
+                },
+            }),
             attention_norm: t.layer_norm(&name("attention.output.LayerNorm"), h, eps)?,
             ffn_in: t.dense(&name("intermediate.dense"), h, config.intermediate)?,
             ffn_out: t.dense(&name("output.dense"), config.intermediate, h)?,

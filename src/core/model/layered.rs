@@ -1,0 +1,93 @@
+//! A model that is one layer of a trained encoder: which model, which layer, and what the learner
+//! changed in its other layers (the chosen layer's own numbers are the model's). The encoder's
+//! millions of numbers stay with it; a model keeps only what makes this page differ from them.
+
+use std::sync::Arc;
+
+use nalgebra::DMatrix;
+
+use super::editable::Editable;
+use super::head::{Head, OutputProjection};
+
+/// A layer's attention: its heads (with biases) and the output projection after them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attention {
+    /// Its heads, each `hidden / heads` wide.
+    pub heads: Vec<Head>,
+    /// The projection after the heads' concatenation (`attention.output.dense`).
+    pub output: OutputProjection,
+}
+
+impl Attention {
+    /// The matrix `target` names in it (none for the embedding and positions: the hidden state
+    /// X is what the layers below make).
+    pub fn matrix(&self, target: Editable) -> Option<&DMatrix<f64>> {
+        match target {
+            Editable::Weight(h, p) => self.heads.get(h).map(|head| &head[p]),
+            Editable::Bias(h, p) => self.heads.get(h)?.biases.as_ref().map(|b| &b[p]),
+            Editable::OutputWeight => Some(&self.output.w_output),
+            Editable::OutputBias => self.output.b_output.as_ref(),
+            Editable::Embedding | Editable::Positions => None,
+        }
+    }
+
+    /// [`Attention::matrix`], to change.
+    pub fn matrix_mut(&mut self, target: Editable) -> Option<&mut DMatrix<f64>> {
+        match target {
+            Editable::Weight(h, p) => self.heads.get_mut(h).map(|head| &mut head[p]),
+            Editable::Bias(h, p) => self.heads.get_mut(h)?.biases.as_mut().map(|b| &mut b[p]),
+            Editable::OutputWeight => Some(&mut self.output.w_output),
+            Editable::OutputBias => self.output.b_output.as_mut(),
+            Editable::Embedding | Editable::Positions => None,
+        }
+    }
+}
+
+/// Where a layer model comes from.
+#[derive(Clone, Debug)]
+pub struct Layered {
+    /// The trained model's name, as its file is called (`all-minilm-l6-v2`).
+    pub name: String,
+    /// The layer in the page, counted from 0.
+    pub layer: usize,
+    /// How many layers the model has.
+    pub layers: usize,
+    /// The pieces' ids in its vocabulary.
+    pub ids: Vec<u32>,
+    /// The heads knocked out, (layer, head), as transformers' `head_mask`.
+    pub knocked: Vec<(usize, usize)>,
+    /// The cells the learner changed in the other layers.
+    pub changes: Vec<WeightChange>,
+    /// The chosen layer's attention as trained, shared with the encoder's reader: what the
+    /// learner's changes are told from.
+    pub trained: Arc<Attention>,
+}
+
+/// Equal when they say the same; the trained numbers compared only when they are not the same
+/// copy.
+impl PartialEq for Layered {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+            && self.layer == other.layer
+            && self.layers == other.layers
+            && self.ids == other.ids
+            && self.knocked == other.knocked
+            && self.changes == other.changes
+            && (Arc::ptr_eq(&self.trained, &other.trained) || self.trained == other.trained)
+    }
+}
+
+/// One number of a layer's attention as the learner set it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WeightChange {
+    /// The layer, counted from 0.
+    pub layer: usize,
+    /// The matrix (a head's projection or bias, the output projection or its bias).
+    pub target: Editable,
+    /// Its row.
+    pub row: usize,
+    /// Its column.
+    pub col: usize,
+    /// The number.
+    pub value: f64,
+}

@@ -1,0 +1,236 @@
+//! A trained model's layer as the page's model (core::pretrained::layer): the page's own trace
+//! of it equals the encoder's layer, an edit of one layer's weight changes every layer above
+//! exactly as the same weight changed in the encoder does, the changed cells go with a change of
+//! layer, sentence or knocked head, and what a layer keeps is refused by the reducer. Skipped
+//! (said) without the model, as tests/pretrained.rs is.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::sync::Arc;
+
+use attention_explorer::core::document::edit::{Document, Edit};
+use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::{Dims, Editable, Model, Projection, WeightChange};
+use attention_explorer::core::pretrained::{changed_cells, Encoder, EncoderTrace, Opening};
+use common::pretrained_encoder as encoder;
+use nalgebra::DMatrix;
+
+const SENTENCE: &str = "The animal didn't cross the street because it was too tired.";
+const NAME: &str = "all-minilm-l6-v2";
+
+fn opening(layer: usize) -> Opening {
+    Opening {
+        sentence: SENTENCE.into(),
+        layer,
+        knocked: Vec::new(),
+        changes: Vec::new(),
+    }
+}
+
+fn largest_difference(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
+    assert_eq!(a.shape(), b.shape());
+    a.iter()
+        .zip(b.iter())
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+/// The whole encoder run as the page runs it: a layer at a time, the page's layer from `model`.
+fn run_in_page(encoder: &Encoder, model: &Model) -> Vec<DMatrix<f64>> {
+    let ids = &model.layered().unwrap().ids;
+    let mut x = encoder.embed(ids);
+    let mut outputs = Vec::new();
+    for l in 0..encoder.layers.len() {
+        x = encoder.layer_in_page(model, l, &x).unwrap().output;
+        outputs.push(x.clone());
+    }
+    outputs
+}
+
+#[test]
+fn a_layers_model_is_the_encoders_layer_seen_by_the_pages_own_trace() {
+    let Some(encoder) = encoder() else { return };
+    let plain: EncoderTrace = encoder.run(SENTENCE, &[]).unwrap();
+    for layer in [0, 3, 5] {
+        let model = encoder.open_layer(NAME, opening(layer)).unwrap();
+        assert_eq!(model.tokens().words, plain.tokens);
+        assert_eq!(model.layered().unwrap().ids, plain.ids);
+        // X: the hidden state entering the layer, a row per piece.
+        assert_eq!(model.embedded(), plain.layers[layer].input);
+        let trace = Trace::of(&model);
+        for (h, head) in plain.layers[layer].heads.iter().enumerate() {
+            assert!(largest_difference(&trace.heads[h].weights, &head.weights) < 1e-12);
+        }
+        assert_eq!(changed_cells(&model), Some(Vec::new()));
+    }
+}
+
+#[test]
+fn an_edit_of_layer_0_changes_layer_5_as_the_same_weight_changed_in_the_encoder() {
+    let Some(encoder) = encoder() else { return };
+    let mut document = Document::new(encoder.open_layer(NAME, opening(0)).unwrap());
+    let target = Editable::Weight(2, Projection::Query);
+    document
+        .apply(
+            Edit::Cell {
+                target,
+                row: 7,
+                col: 3,
+                value: 40.0,
+            },
+            None,
+        )
+        .unwrap();
+    let model = &document.model;
+    let change = WeightChange {
+        layer: 0,
+        target,
+        row: 7,
+        col: 3,
+        value: 40.0,
+    };
+    assert_eq!(changed_cells(&model), Some(vec![change]));
+
+    let mut edited = encoder.clone();
+    Arc::make_mut(&mut edited.layers[0].attention).heads[2].w_query[(7, 3)] = 40.0;
+    let by_hand = edited.run(SENTENCE, &[]).unwrap();
+    let in_page = run_in_page(encoder, model);
+    assert_eq!(in_page[5], by_hand.layers[5].output);
+    let plain = encoder.run(SENTENCE, &[]).unwrap();
+    assert!(largest_difference(&in_page[5], &plain.layers[5].output) > 1e-3);
+
+    // Layer 4 opened: the edit is kept, and its X is what the edited layers below make.
+    let up = encoder.reopen(model, |o| o.layer = 4).unwrap();
+    assert_eq!(up.embedded(), by_hand.layers[4].input);
+    assert_eq!(up.layered().unwrap().changes, vec![change]);
+    assert_eq!(changed_cells(&up), Some(vec![change]));
+    // Back to layer 0: the edited number is in its W_query again.
+    let down = encoder.reopen(&up, |o| o.layer = 0).unwrap();
+    assert_eq!(down.heads()[2].w_query[(7, 3)], 40.0);
+    assert_eq!(down.layered().unwrap().changes, Vec::new());
+    // A new sentence keeps it too.
+    let retyped = encoder
+        .reopen(model, |o| o.sentence = "it was too tired".into())
+        .unwrap();
+    assert_eq!(retyped.heads()[2].w_query[(7, 3)], 40.0);
+    assert_eq!(
+        retyped.tokens().words,
+        ["[CLS]", "it", "was", "too", "tired", "[SEP]"]
+    );
+}
+
+#[test]
+fn a_knocked_head_of_any_layer_runs_as_the_encoders_head_mask() {
+    let Some(encoder) = encoder() else { return };
+    let model = encoder.open_layer(NAME, opening(3)).unwrap();
+    for knocked in [(1, 4), (3, 1)] {
+        let out = encoder
+            .reopen(&model, |o| o.knocked = vec![knocked])
+            .unwrap();
+        let expected = encoder.run(SENTENCE, &[knocked]).unwrap();
+        let in_page = run_in_page(encoder, &out);
+        for (l, output) in in_page.iter().enumerate() {
+            assert!(
+                largest_difference(output, &expected.layers[l].output) < 1e-12,
+                "layer {l}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_trained_layer_refuses_what_it_keeps_and_says_why() {
+    let Some(encoder) = encoder() else { return };
+    let mut document = Document::new(encoder.open_layer(NAME, opening(1)).unwrap());
+    let before = document.model.clone();
+    let refused = [
+        (
+            Edit::Cell {
+                target: Editable::Embedding,
+                row: 0,
+                col: 0,
+                value: 1.0,
+            },
+            "X is what the layers below make",
+        ),
+        (Edit::Sentence("a cat".into()), "its own tokenizer"),
+        (
+            Edit::Resize(Dims {
+                d_in: 384,
+                d_k: 16,
+                d_v: 32,
+                heads: 12,
+            }),
+            "sizes",
+        ),
+        (Edit::Causal(true), "no causal mask"),
+        (Edit::Reinitialise, "not drawn from a seed"),
+    ];
+    for (edit, why) in refused {
+        let error = document.apply(edit, None).unwrap_err();
+        assert!(error.contains(why), "{error}");
+        assert_eq!(document.model, before);
+    }
+}
+
+#[test]
+fn an_opening_that_does_not_fit_is_refused_by_name() {
+    let Some(encoder) = encoder() else { return };
+    let change = |target, row, col, value| WeightChange {
+        layer: 1,
+        target,
+        row,
+        col,
+        value,
+    };
+    let cases = [
+        (
+            Opening {
+                layer: 6,
+                ..opening(0)
+            },
+            "no layer 6",
+        ),
+        (
+            Opening {
+                knocked: vec![(2, 12)],
+                ..opening(0)
+            },
+            "no head 12 in layer 2",
+        ),
+        (
+            Opening {
+                changes: vec![change(Editable::Embedding, 0, 0, 1.0)],
+                ..opening(0)
+            },
+            "embedding of layer 1",
+        ),
+        (
+            Opening {
+                changes: vec![change(Editable::Weight(0, Projection::Key), 384, 0, 1.0)],
+                ..opening(0)
+            },
+            "w_key of layer 1, row 384",
+        ),
+        (
+            Opening {
+                changes: vec![change(Editable::OutputWeight, 0, 0, f64::NAN)],
+                ..opening(0)
+            },
+            "not a number within ±1e6",
+        ),
+        (
+            Opening {
+                sentence: "word ".repeat(70),
+                ..opening(0)
+            },
+            "64",
+        ),
+    ];
+    for (opening, why) in cases {
+        let error = encoder.open_layer(NAME, opening).unwrap_err();
+        assert!(error.contains(why), "{error}");
+    }
+}
