@@ -11,17 +11,20 @@ mod common;
 use std::sync::Arc;
 
 use attention_explorer::core::document::edit::{Document, Edit};
+use attention_explorer::core::formats::link::{encode_model, read_link};
+use attention_explorer::core::formats::state::{read_state, write_state};
+use attention_explorer::core::formats::trained::read_trained;
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, WeightChange};
-use attention_explorer::core::pretrained::{changed_cells, Encoder, EncoderTrace, Opening};
+use attention_explorer::core::pretrained::{changed_cells, Encoder, EncoderTrace, LayerOpening};
 use common::pretrained_encoder as encoder;
 use nalgebra::DMatrix;
 
 const SENTENCE: &str = "The animal didn't cross the street because it was too tired.";
 const NAME: &str = "all-minilm-l6-v2";
 
-fn opening(layer: usize) -> Opening {
-    Opening {
+fn opening(layer: usize) -> LayerOpening {
+    LayerOpening {
         sentence: SENTENCE.into(),
         layer,
         knocked: Vec::new(),
@@ -187,42 +190,42 @@ fn an_opening_that_does_not_fit_is_refused_by_name() {
     };
     let cases = [
         (
-            Opening {
+            LayerOpening {
                 layer: 6,
                 ..opening(0)
             },
             "no layer 6",
         ),
         (
-            Opening {
+            LayerOpening {
                 knocked: vec![(2, 12)],
                 ..opening(0)
             },
             "no head 12 in layer 2",
         ),
         (
-            Opening {
+            LayerOpening {
                 changes: vec![change(Editable::Embedding, 0, 0, 1.0)],
                 ..opening(0)
             },
             "embedding of layer 1",
         ),
         (
-            Opening {
+            LayerOpening {
                 changes: vec![change(Editable::Weight(0, Projection::Key), 384, 0, 1.0)],
                 ..opening(0)
             },
             "w_key of layer 1, row 384",
         ),
         (
-            Opening {
+            LayerOpening {
                 changes: vec![change(Editable::OutputWeight, 0, 0, f64::NAN)],
                 ..opening(0)
             },
             "not a number within ±1e6",
         ),
         (
-            Opening {
+            LayerOpening {
                 sentence: "word ".repeat(70),
                 ..opening(0)
             },
@@ -232,5 +235,72 @@ fn an_opening_that_does_not_fit_is_refused_by_name() {
     for (opening, why) in cases {
         let error = encoder.open_layer(NAME, opening).unwrap_err();
         assert!(error.contains(why), "{error}");
+    }
+}
+
+#[test]
+fn a_layers_state_is_what_opens_it_again_and_reads_back() {
+    let Some(encoder) = encoder() else { return };
+    let mut model = encoder
+        .reopen(&encoder.open_layer(NAME, opening(2)).unwrap(), |o| {
+            o.knocked = vec![(1, 4)];
+            o.changes = vec![WeightChange {
+                layer: 0,
+                target: Editable::OutputBias,
+                row: 0,
+                col: 9,
+                value: 1.5,
+            }];
+        })
+        .unwrap();
+    model.set(Editable::Bias(3, Projection::Value), 0, 5, -0.25);
+    let written = write_state(&model);
+    let value: serde_json::Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(
+        value,
+        serde_json::json!({"version": 2, "pretrained": {"model": NAME, "sentence": SENTENCE, "layer": 2,
+            "knocked": [[1, 4]], "changes": [[0, "b_output", null, 0, 9, 1.5], [2, "b_value", 3, 0, 5, -0.25]]}})
+    );
+    // A link carries it as the state's `pretrained`, opened once the model is fetched.
+    let link = read_link("", &format!("m={}", encode_model(&model, None)));
+    assert!(link.carries_model && link.messages.is_empty());
+    let (name, opening) = read_trained(link.pretrained.as_deref().unwrap()).unwrap();
+    assert_eq!(name, NAME);
+    assert_eq!(encoder.open_layer(&name, opening).unwrap(), model);
+    // As a state to load, it says what it needs.
+    assert!(read_state(&written)
+        .unwrap_err()
+        .to_string()
+        .contains("names a trained model"));
+}
+
+#[test]
+fn a_bad_pretrained_state_names_its_field() {
+    for (text, why) in [
+        ("[1]", "pretrained.model must be text"),
+        (
+            r#"{"model": "m", "sentence": "a", "layer": -1}"#,
+            "pretrained.layer must be a whole number",
+        ),
+        (
+            r#"{"model": "m", "sentence": "a", "layer": 0, "knocked": [[1]]}"#,
+            "pretrained.knocked[0] must be [layer, head]",
+        ),
+        (
+            r#"{"model": "m", "sentence": "a", "layer": 0, "changes": [[0, "w_nope", 0, 0, 0, 1]]}"#,
+            "pretrained.changes[0] names “w_nope”",
+        ),
+        (
+            r#"{"model": "m", "sentence": "a", "layer": 0, "changes": [[0, "w_query", null, 0, 0, 1]]}"#,
+            "without a head",
+        ),
+        (
+            r#"{"model": "m", "sentence": "a", "layer": 0, "changes": [[0, "w_query", 0, 0, 0]]}"#,
+            "must be [layer, matrix",
+        ),
+        ("{", "not valid JSON"),
+    ] {
+        let error = read_trained(text).unwrap_err();
+        assert!(error.contains(why), "{text}: {error}");
     }
 }

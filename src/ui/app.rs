@@ -35,6 +35,7 @@ pub fn App() -> impl IntoView {
         start.walk && !embed,
         embed,
     );
+    state.pretrained.set(start.pretrained.clone());
     // Once per page: the embed's steps, for their badges.
     state.numbered = start
         .steps

@@ -13,25 +13,38 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{ProgressEvent, XmlHttpRequest, XmlHttpRequestResponseType};
 
-use crate::core::pretrained::{read_packed, Encoder, EncoderTrace};
+use crate::core::document::edit::Edit;
+use crate::core::formats::trained::read_trained;
+use crate::core::model::{Model, WeightChange};
+use crate::core::pretrained::{read_packed, Encoder, EncoderTrace, LayerOpening, LayerTrace};
+use crate::core::teaching::exercise::Cover;
 use crate::core::teaching::labs::heads_sending;
 use crate::core::text::fmt;
-use crate::ui::matrix::heatmap::Thumbnail;
+use crate::core::views::heatmap::Heat;
+use crate::ui::matrix::heatmap::{HeatMap, Thumbnail};
+use crate::ui::matrix::MatrixSpec;
 use crate::ui::on_demand::{chunk, PanelButton};
-use crate::ui::pause::AfterPause;
-use crate::ui::state::use_app;
+use crate::ui::state::{use_app, use_look, AppState};
 
 /// The file `www/pack-model.mjs` puts beside the app.
 const MODEL_FILE: &str = "models/all-minilm-l6-v2.safetensors";
-/// How long the sentence's typing pauses before the model runs on it.
-const SETTLE: std::time::Duration = std::time::Duration::from_millis(300);
+/// The trained model's name, in the page's model and its links.
+const NAME: &str = "all-minilm-l6-v2";
 /// A weight from which the words name where a head sends the followed piece.
 const CLEAR: f64 = 0.5;
 
 /// The button and, once opened, the panel.
 #[component]
 pub fn PretrainedButton() -> impl IntoView {
-    view! { <PanelButton action="load-pretrained" label="Open a trained model" load=pretrained_panel what="the trained model's code"/> }
+    let state = use_app();
+    // A link or the saved work naming the trained model opens it.
+    let open = RwSignal::new(false);
+    Effect::new(move |_| {
+        if state.pretrained.with(Option::is_some) {
+            open.set(true);
+        }
+    });
+    view! { <PanelButton action="load-pretrained" label="Open a trained model" load=pretrained_panel what="the trained model's code" open=open/> }
 }
 
 chunk! {
@@ -193,35 +206,213 @@ fn PretrainedPanel() -> impl IntoView {
     }
 }
 
-/// The model's run on the sentence, or why not.
-type Run = Memo<Result<Arc<EncoderTrace>, String>>;
+/// The whole encoder on the page's sentence, the page's layer as the page has it; None while the
+/// page shows another model.
+type Run = RwSignal<Option<Arc<EncoderTrace>>>;
 
-/// The model on the page's sentence: its pieces, and every layer × head's weights. Built once;
-/// a new run repaints the maps and the opened head's numbers (a knock-out keeps the focus on
-/// its checkbox), and a new sentence rebuilds only the pieces.
+/// What the layers below the page's layer ran on: while it is the same, an edit of the page's
+/// layer reruns only that layer and those above.
+#[derive(Clone, PartialEq)]
+struct Below {
+    sentence: String,
+    layer: usize,
+    knocked: Vec<(usize, usize)>,
+    changes: Vec<WeightChange>,
+}
+
+impl Below {
+    fn of(model: &Model) -> Option<Below> {
+        let layered = model.layered()?;
+        Some(Below {
+            sentence: model.sentence().to_owned(),
+            layer: layered.layer,
+            knocked: layered.knocked.clone(),
+            changes: layered.changes.clone(),
+        })
+    }
+}
+
+/// The layers below the page's as last run, and what they ran on.
+type Kept = StoredValue<Option<(Below, Arc<EncoderTrace>)>>;
+
+/// One run of the encoder on the page's model.
+#[derive(Clone)]
+struct Running {
+    state: AppState,
+    encoder: Arc<Encoder>,
+    run: Run,
+    /// The latest run's number, and this one's.
+    generation: (StoredValue<u64>, u64),
+    kept: Kept,
+    below: Below,
+}
+
+/// Runs the encoder on the page's model whenever it changes, a layer per task so that the page
+/// answers clicks and typing between them; a newer change drops an older run.
+fn keep_running(encoder: Arc<Encoder>, run: Run) {
+    let state = use_app();
+    let generation = StoredValue::new(0_u64);
+    let kept: Kept = StoredValue::new(None);
+    Effect::new(move |_| {
+        let Some(below) = state.model.with(Below::of) else {
+            run.set(None);
+            return;
+        };
+        let g = generation.get_value() + 1;
+        generation.set_value(g);
+        let (tokens, ids) = state.model.with_untracked(|m| {
+            let ids = m.layered().map(|l| l.ids.clone()).unwrap_or_default();
+            (m.tokens().words.clone(), ids)
+        });
+        // The layers below the page's stand while only the page's layer changed.
+        let (start, layers) = match kept.get_value() {
+            Some((was, trace)) if was == below => {
+                (below.layer, trace.layers[..below.layer].to_vec())
+            }
+            _ => (0, Vec::new()),
+        };
+        let embedded = encoder.embed(&ids);
+        let x = layers
+            .last()
+            .map_or_else(|| embedded.clone(), |l| l.output.clone());
+        let trace = EncoderTrace {
+            tokens,
+            ids,
+            embedded,
+            layers,
+        };
+        let running = Running {
+            state,
+            encoder: encoder.clone(),
+            run,
+            generation: (generation, g),
+            kept,
+            below,
+        };
+        running.layer(start, x, trace);
+    });
+}
+
+impl Running {
+    /// Runs layer `l` on `x` unless a newer run began, then the next a task later; the last
+    /// one publishes the whole run.
+    fn layer(self, l: usize, x: DMatrix<f64>, mut trace: EncoderTrace) {
+        let (generation, g) = self.generation;
+        if generation.try_get_value() != Some(g) {
+            return;
+        }
+        let Some(layer) = self
+            .state
+            .model
+            .with_untracked(|m| self.encoder.layer_in_page(m, l, &x))
+        else {
+            return;
+        };
+        let x = layer.output.clone();
+        trace.layers.push(layer);
+        if l + 1 < self.encoder.layers.len() {
+            set_timeout(
+                move || self.layer(l + 1, x, trace),
+                std::time::Duration::ZERO,
+            );
+        } else {
+            let trace = Arc::new(trace);
+            self.kept.set_value(Some((self.below, trace.clone())));
+            self.run.set(Some(trace));
+        }
+    }
+}
+
+/// The page's model for `layer` of the trained model: the page's trained model opened at another
+/// layer, or the model opened on the page's sentence.
+fn layer_model(encoder: &Encoder, model: &Model, layer: usize) -> Result<Model, String> {
+    if model.layered().is_some() {
+        return encoder.reopen(model, |o| o.layer = layer);
+    }
+    encoder.open_layer(
+        NAME,
+        LayerOpening {
+            sentence: model.sentence().to_owned(),
+            layer,
+            knocked: Vec::new(),
+            changes: Vec::new(),
+        },
+    )
+}
+
+/// The trained model in the page: a layer picker, its pieces, and every layer × head's weights.
+/// Built once; a new run repaints the maps and the opened head's numbers (a knock-out keeps the
+/// focus on its checkbox), and a new sentence rebuilds only the pieces.
 #[component]
 fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let state = use_app();
-    // The model follows the sentence once its typing pauses: six layers between two keystrokes
-    // would hold each one up by a tenth of a second.
-    let sentence = RwSignal::new(state.model.with_untracked(|m| m.sentence().to_owned()));
-    let pause = AfterPause::new(SETTLE);
-    Effect::new(move |_| {
-        let typed = state.model.with(|m| m.sentence().to_owned());
-        if typed != sentence.get_untracked() {
-            pause.changed(move || {
-                sentence.set(state.model.with_untracked(|m| m.sentence().to_owned()))
-            });
+    let retyping = encoder.clone();
+    state.retype.set_value(Some(Arc::new(move |text: &str| {
+        state
+            .model
+            .with_untracked(|m| retyping.reopen(m, |o| o.sentence = text.to_owned()))
+    })));
+    on_cleanup(move || state.retype.set_value(None));
+    let error = RwSignal::new(None::<String>);
+    let put = {
+        let encoder = encoder.clone();
+        move |layer: usize| {
+            let opened = state
+                .model
+                .with_untracked(|m| layer_model(&encoder, m, layer))
+                .and_then(|m| state.apply(Edit::Open(Box::new(m))));
+            error.set(opened.err().map(|e| format!("The trained model: {e}.")));
         }
+    };
+    // Opened, the model goes into the page: as a link or the saved work names it, else at its
+    // first layer (undo brings the page back).
+    match state.pretrained.try_update(Option::take).flatten() {
+        Some(named) => {
+            let opened = read_trained(&named).and_then(|(name, opening)| {
+                if name == NAME {
+                    encoder
+                        .open_layer(NAME, opening)
+                        .and_then(|m| state.apply(Edit::Open(Box::new(m))))
+                } else {
+                    Err(format!(
+                        "the link names “{}”, and this page has {NAME}",
+                        crate::core::text::clip(&name)
+                    ))
+                }
+            });
+            error.set(
+                opened
+                    .err()
+                    .map(|e| format!("The trained model the link names could not be opened: {e}.")),
+            );
+        }
+        None if state.model.with_untracked(|m| m.layered().is_none()) => put(0),
+        None => {}
+    }
+    let run: Run = RwSignal::new(None);
+    keep_running(encoder.clone(), run);
+    let layered = Memo::new(move |_| {
+        state
+            .model
+            .with(|m| m.layered().map(|l| (l.layer, l.knocked.clone())))
     });
-    // The heads knocked out (layer, head), as transformers' head_mask.
-    let knocked = RwSignal::new(Vec::<(usize, usize)>::new());
-    let config = encoder.config.clone();
-    let run: Run = Memo::new(move |_| {
-        knocked
-            .with(|k| sentence.with(|s| encoder.run(s, k)))
-            .map(Arc::new)
-    });
+    let knock = {
+        let encoder = encoder.clone();
+        Callback::new(move |((l, h), out): ((usize, usize), bool)| {
+            let knocked = state
+                .model
+                .with_untracked(|m| {
+                    encoder.reopen(m, |o| {
+                        o.knocked.retain(|x| *x != (l, h));
+                        if out {
+                            o.knocked.push((l, h));
+                        }
+                    })
+                })
+                .and_then(|m| state.apply(Edit::Open(Box::new(m))));
+            error.set(knocked.err().map(|e| format!("The trained model: {e}.")));
+        })
+    };
     let pieces = Memo::new(move |_| {
         run.with(|r| {
             r.as_ref()
@@ -229,10 +420,9 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                 .unwrap_or_default()
         })
     });
-    // The followed piece: the first word's, until the learner picks another.
-    let followed = RwSignal::new(1_usize);
-    let followed_now = Signal::derive(move || {
-        followed
+    let followed = Signal::derive(move || {
+        state
+            .query
             .get()
             .min(pieces.with(|(t, _)| t.len().saturating_sub(1)))
     });
@@ -240,34 +430,47 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let weights = move |l: usize, h: usize| {
         Signal::derive(move || {
             run.with(|r| match r {
-                Ok(t) => t.layers[l].heads[h].weights.clone(),
-                Err(_) => DMatrix::zeros(0, 0),
+                Some(t) => t.layers[l].heads[h].weights.clone(),
+                None => DMatrix::zeros(0, 0),
             })
         })
     };
+    let config = encoder.config.clone();
+    let put_again = put.clone();
     view! {
-        {move || run.with(|r| r.as_ref().err().map(|e| view! { <p class="field-error" role="alert" data-stat="pretrained-error">{format!("The sentence: {e}.")}</p> }))}
-        <div hidden=move || run.with(Result::is_err)>
-            <p class="note">"Its own tokens (WordPiece: a word it does not know whole is cut into known pieces, “##” marking a piece inside a word). Click one to follow it."</p>
+        {move || error.get().map(|e| view! { <p class="field-error" role="alert" data-stat="pretrained-error">{e}</p> })}
+        <p class="note" hidden=move || layered.with(Option::is_some)>
+            "The page shows another model now. "
+            <button type="button" data-action="pretrained-in-page" on:click=move |_| put_again(0)>"Put the trained model back in the page"</button>
+        </p>
+        <div hidden=move || layered.with(Option::is_none)>
+            <label class="field">
+                <span>"Layer in the page"</span>
+                <select data-control="layer" prop:value=move || layered.with(|l| l.as_ref().map_or(0, |l| l.0).to_string())
+                    on:change=move |ev| if let Ok(l) = event_target_value(&ev).parse() { put(l) }>
+                    {(0..config.layers).map(|l| view! { <option value=l.to_string()>{format!("layer {l}")}</option> }).collect_view()}
+                </select>
+            </label>
+            <p class="note">"The steps below are this layer: X is the hidden state entering it, W_query, W_key and W_value are its 12 heads' (with their biases), and W_output joins them again. Change any weight and every layer above is computed again. Layers count from 0, as transformers counts them. Its own tokens (WordPiece: a word it does not know whole is cut into known pieces, “##” marking a piece inside a word); click one to follow it."</p>
             <ol class="pretrained-tokens" data-stat="pretrained-tokens">
                 {move || pieces.with(|(tokens, ids)| tokens.iter().zip(ids).enumerate().map(|(i, (t, id))| view! {
                     <li>
                         <button type="button" class="token" data-token=i.to_string() data-id=id.to_string()
-                            aria-pressed=move || (followed_now.get() == i).to_string()
-                            on:click=move |_| followed.set(i)>
+                            aria-pressed=move || (followed.get() == i).to_string()
+                            on:click=move |_| state.selected.set(Some(i))>
                             {t.clone()}<sub>{id.to_string()}</sub>
                         </button>
                     </li>
                 }).collect_view())}
             </ol>
-            {move || run.get().ok().map(|trace| view! { <HeadWords trace=trace followed=followed_now/> })}
+            {move || run.get().map(|trace| view! { <HeadWords trace=trace followed=followed/> })}
             <div class="model-view" data-view="model" role="group" aria-label="Every layer's heads' weights">
                 {(0..config.layers).map(|l| view! {
-                    <div class="model-layer">
+                    <div class="model-layer" class:in-page=move || layered.with(|p| p.as_ref().is_some_and(|p| p.0 == l))>
                         <span class="model-layer-name">{format!("layer {l}")}</span>
                         {(0..config.heads).map(|h| view! {
                             <button type="button" class="model-head" data-layer=l.to_string() data-head=h.to_string()
-                                class:knocked=move || knocked.with(|k| k.contains(&(l, h)))
+                                class:knocked=move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))
                                 aria-label=format!("Layer {l}, head {h}") aria-pressed=move || (opened.get() == Some((l, h))).to_string()
                                 on:click=move |_| opened.set(Some((l, h)))>
                                 <Thumbnail head=h layer=l matrix=weights(l, h) causal=Signal::stored(false)/>
@@ -276,7 +479,8 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                     </div>
                 }).collect_view()}
             </div>
-            {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h run=run followed=followed_now knocked=knocked/> })}
+            {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h run=run followed=followed knocked=Signal::derive(move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))) knock=knock/> })}
+            {move || run.get().zip(layered.get()).map(|(trace, (l, _))| view! { <LayerSteps trace=trace layer=l/> })}
         </div>
     }
 }
@@ -319,23 +523,15 @@ fn OpenedHead(
     head: usize,
     run: Run,
     followed: Signal<usize>,
-    knocked: RwSignal<Vec<(usize, usize)>>,
+    knocked: Signal<bool>,
+    knock: Callback<((usize, usize), bool)>,
 ) -> impl IntoView {
-    let this = (layer, head);
-    let toggle = move |ev| {
-        let out = event_target_checked(&ev);
-        knocked.update(|k| {
-            k.retain(|x| *x != this);
-            if out {
-                k.push(this);
-            }
-        });
-    };
+    let toggle = move |ev| knock.run(((layer, head), event_target_checked(&ev)));
     // (the followed piece, the pieces, its row of weights)
     let row = Memo::new(move |_| {
         let q = followed.get();
         run.with(|r| match r {
-            Ok(t) if q < t.tokens.len() => (
+            Some(t) if q < t.tokens.len() => (
                 q,
                 t.tokens.clone(),
                 t.layers[layer].heads[head]
@@ -352,7 +548,7 @@ fn OpenedHead(
         <div class="pretrained-head" data-view="pretrained-head" data-layer=layer.to_string() data-head=head.to_string()>
             <h3>{move || row.with(|(q, tokens, _)| format!("Layer {layer}, head {head}: where “{}” looks", tokens.get(*q).map_or("", String::as_str)))}</h3>
             <label class="field check">
-                <input type="checkbox" data-control="knockout" prop:checked=move || knocked.with(|k| k.contains(&this)) on:change=toggle/>
+                <input type="checkbox" data-control="knockout" prop:checked=move || knocked.get() on:change=toggle/>
                 <span>"Knock this head out (its weights × 0, as transformers' head_mask): every later layer is computed without it"</span>
             </label>
             <table class="matrix">
@@ -366,5 +562,82 @@ fn OpenedHead(
                 })}
             </table>
         </div>
+    }
+}
+
+/// A part of a layer's run.
+type Part = fn(&LayerTrace) -> &DMatrix<f64>;
+
+/// From the page's layer to the next: the heads' joined output, the residual and LayerNorm, the
+/// feed-forward network and its residual and LayerNorm, read-only, each with its formula.
+#[component]
+fn LayerSteps(trace: Arc<EncoderTrace>, layer: usize) -> impl IntoView {
+    let state = use_app();
+    let words = Signal::stored(trace.tokens.clone());
+    let next = if layer + 1 < trace.layers.len() {
+        format!("X of layer {}", layer + 1)
+    } else {
+        "the model's output".to_owned()
+    };
+    let steps: [(&'static str, &'static str, String, Part); 4] = [
+        (
+            "layer_attended",
+            "attended",
+            "attended = concat(heads) · W_output + b_output: what the layer's attention adds to each piece".into(),
+            |t| &t.attended,
+        ),
+        (
+            "layer_normed",
+            "h",
+            "h = LayerNorm(X + attended): the residual keeps X, and LayerNorm brings each row to mean 0 and variance 1 (then its trained scale and shift)".into(),
+            |t| &t.attention_normed,
+        ),
+        (
+            "layer_ffn",
+            "GELU(h · W_in + b_in)",
+            "The feed-forward network, each piece on its own: 384 → 1536 numbers, GELU (x · Φ(x)) keeping mostly the positive ones".into(),
+            |t| &t.intermediate,
+        ),
+        (
+            "layer_output",
+            "output",
+            format!("output = LayerNorm(h + GELU(h · W_in + b_in) · W_out + b_out): {next}"),
+            |t| &t.output,
+        ),
+    ];
+    view! {
+        <section class="layer-steps" data-view="layer-steps" aria-label=format!("From layer {layer} to the next")>
+            <h3>{format!("From layer {layer} to the next (computed, not edited)")}</h3>
+            {steps.into_iter().map(|(name, title, formula, pick)| {
+                let m = pick(&trace.layers[layer]).clone();
+                let columns = Signal::stored((0..m.ncols()).map(|c| c.to_string()).collect::<Vec<_>>());
+                let spec = MatrixSpec {
+                    look: use_look(),
+                    name,
+                    title,
+                    head: None,
+                    corner: "piece ╲ number",
+                    matrix: Signal::stored(m),
+                    row_labels: words,
+                    col_labels: columns,
+                    heat: Heat::Signed,
+                    highlight_row: Signal::derive(move || Some(state.query.get())),
+                    grey_future: Signal::stored(false),
+                    flagged: None,
+                    lab: true,
+                    grad: false,
+                    editor: None,
+                    cover: Signal::stored(Cover::default()),
+                    on_cell_click: None,
+                    on_row_click: Some(Callback::new(move |i| state.selected.set(Some(i)))),
+                };
+                view! {
+                    <figure class="layer-step">
+                        <figcaption><code>{formula}</code></figcaption>
+                        <HeatMap spec=spec/>
+                    </figure>
+                }
+            }).collect_view()}
+        </section>
     }
 }

@@ -134,6 +134,10 @@ thread_local! {
 pub fn model_code(state: AppState) -> String {
     let seed = state.seed.get_untracked();
     state.model.with_untracked(|m| {
+        // A trained model's layer is written as what opens it again.
+        if m.layered().is_some() {
+            return encode_model(m, None);
+        }
         SEEDED.with_borrow_mut(|cache| {
             let key = (m.sentence().to_owned(), m.dims(), seed);
             if cache.as_ref().map(|(k, _)| k) != Some(&key) {

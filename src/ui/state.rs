@@ -22,6 +22,9 @@ use crate::core::views::pipeline::{stops, Lab, Matrix, Pick, Shape, Step, Stop};
 use crate::ui::exercises::ExerciseState;
 use crate::ui::theme;
 
+/// A trained model's layer on a sentence, or why not.
+pub type Retype = std::sync::Arc<dyn Fn(&str) -> Result<Model, String> + Send + Sync>;
+
 /// What a click on a cell asked to have explained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Detail {
@@ -114,6 +117,12 @@ pub struct AppState {
     pub seed: RwSignal<u64>,
     /// An exercise page's locks and the edits made (a goal's attempts); read, not watched.
     pub session: StoredValue<Session>,
+    /// A trained model's tokenizer and layers below the page's, while its panel holds them: the
+    /// page's layer on a sentence as typed (see [`Edit::Retyped`]).
+    pub retype: StoredValue<Option<Retype>>,
+    /// A trained model's layer a link or the saved work names (its state's `pretrained`, as
+    /// JSON text), until its panel has fetched the model and opened it.
+    pub pretrained: RwSignal<Option<String>>,
 
     // The view: what the URL carries besides the model (decimals and faces are in `look`).
     /// The token followed as the query, highlighted in every step.
@@ -232,6 +241,8 @@ impl AppState {
             history: RwSignal::new(History::default()),
             seed,
             session: StoredValue::new(Session::default()),
+            retype: StoredValue::new(None),
+            pretrained: RwSignal::new(None),
             selected,
             focused_head,
             hidden,
@@ -351,7 +362,17 @@ impl AppState {
     /// (no signal is touched) and says why. Each signal is notified only if it changed.
     pub fn apply(self, edit: Edit) -> Result<(), String> {
         let (model, history, seed, session) = (self.model, self.history, self.seed, self.session);
-        let typed = matches!(edit, Edit::Sentence(_))
+        // A trained model's sentence is cut by its own tokenizer, which its panel holds.
+        let edit = match edit {
+            Edit::Sentence(text) if model.with_untracked(|m| m.layered().is_some()) => {
+                match self.retype.get_value() {
+                    Some(retype) => Edit::Retyped(Box::new(retype(&text)?)),
+                    None => Edit::Sentence(text),
+                }
+            }
+            other => other,
+        };
+        let typed = matches!(edit, Edit::Sentence(_) | Edit::Retyped(_))
             .then(|| {
                 let followed = self.selected.get_untracked();
                 model.with_untracked(|m| edit::followed_before(followed, m))
@@ -413,6 +434,7 @@ impl AppState {
     /// with why, and then nothing changes.
     pub fn open(self, link: &Link) -> Result<(), String> {
         self.apply(Edit::Open(Box::new(link.model.clone())))?;
+        self.pretrained.set(link.pretrained.clone());
         self.show_as(&link.shown);
         Ok(())
     }

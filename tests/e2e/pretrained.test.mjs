@@ -7,17 +7,23 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { useBrowser, open, projectRoot, eventually, picture, output } from './harness.mjs';
+import { useBrowser, open, projectRoot, eventually, picture, output, trace, state, linkSettled } from './harness.mjs';
 
 const env = useBrowser();
 const SHIPPED = join(projectRoot, 'dist', 'models', 'all-minilm-l6-v2.safetensors');
 const SENTENCE = "The animal didn't cross the street because it was too tired.";
 
 /** The command line's run of the shipped file. */
-function cli(sentence) {
-  const out = execFileSync('cargo', ['run', '--quiet', '--bin', 'attention-trace', '--', '--pretrained', SHIPPED, '--sentence', sentence], { cwd: projectRoot, maxBuffer: 1 << 28 });
+function cli(sentence, ...more) {
+  const out = execFileSync('cargo', ['run', '--quiet', '--bin', 'attention-trace', '--', '--pretrained', SHIPPED, '--sentence', sentence, ...more], { cwd: projectRoot, maxBuffer: 1 << 28 });
   return JSON.parse(out.toString());
 }
+
+/** The largest difference between two lists of rows. */
+const largest = (a, b) => Math.max(...a.flatMap((row, i) => row.map((x, j) => Math.abs(x - b[i][j]))));
+
+/** The opened head's row of weights, from the model view. */
+const openedRow = (page) => page.$$eval('[data-view="pretrained-head"] td[data-value]', (c) => c.map((x) => Number(x.dataset.value)));
 
 async function openModel(page) {
   await page.click('[data-action="load-pretrained"]');
@@ -48,11 +54,11 @@ test('a learner opens the trained model: its pieces, 6 × 12 thumbnails, and a h
   assert.ok(want[expected.tokens.indexOf('animal')] > 0.6);
   const words = await page.textContent('[data-stat="pretrained-words"]');
   assert.match(words, /^From “it”, at least half the attention: layer 0 head 2 to “because” \(1\.00\);.* layer 3 head 1 to “animal” \(0\.68\);.* layer 5 head 11 to “animal” \(0\.67\)\. \d+ more send it to \[CLS\] or \[SEP\]/);
-  // Past 64 pieces the model says so; the page's own steps keep the sentence.
+  // Past 64 pieces the sentence box says so and keeps the last sentence.
   await page.fill('[data-control="sentence"]', Array.from({ length: 63 }, (_, i) => `w${i}`).join(' '));
-  await eventually(() => page.locator('#pretrained [data-stat="pretrained-error"]').count(), (n) => n === 1);
-  assert.match(await page.textContent('#pretrained [data-stat="pretrained-error"]'), /^The sentence: it makes more than 64 tokens with \[CLS\] and \[SEP\]; shorten it\.$/);
-  // Retyped, the sentence reaches the model once the typing pauses.
+  await eventually(() => page.locator('#sentence-error').count(), (n) => n === 1);
+  assert.match(await page.textContent('#sentence-error'), /^Sentence: it makes more than 64 tokens with \[CLS\] and \[SEP\]; shorten it\. Still using the last one\.$/);
+  // Retyped, the sentence reaches the model.
   await page.fill('[data-control="sentence"]', 'Unbelievably, it rained.');
   await eventually(() => page.$$eval('[data-stat="pretrained-tokens"] [data-token]', (b) => b.map((x) => x.firstChild.textContent)), (t) => t.join(' ') === cli('Unbelievably, it rained.').tokens.join(' '));
   await page.fill('[data-control="sentence"]', SENTENCE);
@@ -72,7 +78,7 @@ test('a head knocked out: its weights are zeros and every later layer equals att
   await page.fill('[data-control="sentence"]', SENTENCE);
   await openModel(page);
   const plain = cli(SENTENCE);
-  const ablated = JSON.parse(execFileSync('cargo', ['run', '--quiet', '--bin', 'attention-trace', '--', '--pretrained', SHIPPED, '--sentence', SENTENCE, '--ablate', '0:2'], { cwd: projectRoot, maxBuffer: 1 << 28 }).toString());
+  const ablated = cli(SENTENCE, '--ablate', '0:2');
   const it = plain.tokens.indexOf('it');
   await page.click(`[data-stat="pretrained-tokens"] [data-token="${it}"]`);
   await page.click('.model-head[data-layer="0"][data-head="2"]');
@@ -125,4 +131,56 @@ test('once opened, the trained model opens offline', { skip }, async () => {
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
   await openModel(page);
   assert.equal(await page.locator('[data-view="model"] [data-view="thumbnail"]').count(), 72);
+});
+
+test('a layer in the page: its heads equal the command line, an edit of layer 0 changes layer 5, and reload brings it back', { skip }, async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.fill('[data-control="sentence"]', SENTENCE);
+  await openModel(page);
+  const plain = cli(SENTENCE);
+  // Opened, layer 0 is the page's model: its pieces are the tokens, its 12 heads the pipeline's.
+  assert.equal(await page.inputValue('[data-control="layer"]'), '0');
+  const tokens = await page.$$eval('.tokens [data-token] .token-word', (w) => w.map((x) => x.textContent));
+  assert.deepEqual(tokens, plain.tokens);
+  for (const layer of [0, 3]) {
+    await page.selectOption('[data-control="layer"]', String(layer));
+    const heads = await eventually(() => trace(page), (t) => t.heads.length === 12 && largest(t.heads[1].weights, plain.layers[layer].heads[1].weights) <= 1e-9);
+    heads.heads.forEach((h, i) => assert.ok(largest(h.weights, plain.layers[layer].heads[i].weights) <= 1e-9, `layer ${layer} head ${i}`));
+  }
+  // X is what the layers below make: it cannot be typed over, and says why.
+  assert.match(await page.evaluate(() => window.attentionExplorer.edit('embedding', 0, 1, 0, 2)), /X is what the layers below make of the sentence/);
+  // An edit of layer 0's W_query: every layer above is computed again, layer 5 included.
+  await page.selectOption('[data-control="layer"]', '0');
+  const it = plain.tokens.indexOf('it');
+  await page.click(`[data-stat="pretrained-tokens"] [data-token="${it}"]`);
+  await page.click('.model-head[data-layer="5"][data-head="11"]');
+  const before = await openedRow(page);
+  assert.ok(largest([before], [plain.layers[5].heads[11].weights[it]]) <= 1e-9);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 2, 7, 3, 40)), null);
+  const after = await eventually(() => openedRow(page), (row) => largest([row], [before]) > 1e-4);
+  const saved = await state(page);
+  assert.deepEqual(saved.pretrained.changes, [[0, 'w_query', 2, 7, 3, 40]]);
+  assert.equal(saved.pretrained.layer, 0);
+  // Undo: the trained numbers again.
+  await page.click('[data-action="undo"]');
+  await eventually(() => openedRow(page), (row) => largest([row], [before]) <= 1e-12);
+  await page.click('[data-action="redo"]');
+  await eventually(() => openedRow(page), (row) => largest([row], [after]) <= 1e-12);
+  // Layer 3 in the page, then a reload: the layer, the edit and the numbers come back.
+  await page.selectOption('[data-control="layer"]', '3');
+  const shown = await eventually(() => trace(page), (t) => t.heads.length === 12 && largest(t.heads[1].weights, plain.layers[3].heads[1].weights) > 1e-6);
+  await linkSettled(page);
+  await page.reload();
+  await page.waitForSelector('[data-view="model"]', { timeout: 60_000 });
+  await eventually(() => page.inputValue('[data-control="layer"]'), (l) => l === '3');
+  const back = await eventually(() => trace(page), (t) => t.heads.length === 12);
+  assert.ok(largest(back.heads[1].weights, shown.heads[1].weights) <= 1e-12);
+  assert.deepEqual((await state(page)).pretrained.changes, [[0, 'w_query', 2, 7, 3, 40]]);
+  for (const [name, viewport, theme] of [['desktop-light', { width: 1280, height: 900 }, 'light'], ['phone-dark', { width: 390, height: 844 }, 'dark']]) {
+    await page.setViewportSize(viewport);
+    await page.emulateMedia({ colorScheme: theme });
+    await picture(page.locator('[data-view="layer-steps"]'), output(`pretrained-layer-steps-${name}.png`));
+    await picture(page.locator('#step-embedding'), output(`pretrained-x-${name}.png`));
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${name}: the page scrolls sideways`);
+  }
 });

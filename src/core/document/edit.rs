@@ -210,7 +210,7 @@ impl Document {
     /// Applies `edit`; `followed` is the token followed before it, and the result the token
     /// followed after it. A refused edit changes nothing and says why.
     pub fn apply(&mut self, edit: Edit, followed: Option<usize>) -> Result<Option<usize>, String> {
-        let typed = matches!(edit, Edit::Sentence(_))
+        let typed = matches!(edit, Edit::Sentence(_) | Edit::Retyped(_))
             .then(|| followed_before(followed, &self.model))
             .flatten();
         let parts = (&mut self.model, &mut self.history, &mut self.seed);

@@ -1,6 +1,6 @@
 //! What goes in and out: the saved state ([`state`]), links ([`link`]), PyTorch state dicts
 //! ([`multihead`]) and scripts ([`pytorch`]), the trace as JSON and Markdown ([`report`]), and
-//! SCORM packages ([`scorm`]).
+//! SCORM packages ([`scorm`]); a trained model's layer as what opens it again ([`trained`]).
 
 pub mod link;
 pub mod multihead;
@@ -8,3 +8,4 @@ pub mod pytorch;
 pub mod report;
 pub mod scorm;
 pub mod state;
+pub mod trained;

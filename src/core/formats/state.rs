@@ -21,6 +21,8 @@ use crate::core::model::limits::{check_sentence, MAX_ABS_VALUE, MAX_DIM, MAX_HEA
 use crate::core::model::positions::{Positions, DEFAULT_BASE, KINDS};
 use crate::core::model::{Biases, Head, Model, OutputProjection, Projection, Scale};
 
+use super::trained::trained_value;
+
 /// The version of a state with nothing of version 2 in it.
 pub const STATE_VERSION: u64 = 1;
 /// The newest version this app reads and writes.
@@ -106,11 +108,17 @@ struct SavedHead {
 
 /// The model as a saved state (compact JSON, numbers in shortest round-trip form).
 pub fn write_state(model: &Model) -> String {
+    if let Some(trained) = trained_value(model) {
+        return trained.to_string();
+    }
     serde_json::to_string(&saved(model)).expect("a state of finite numbers always serialises")
 }
 
 /// The model as a saved state, as a JSON value (for formats built on it, such as links).
 pub fn state_value(model: &Model) -> serde_json::Value {
+    if let Some(trained) = trained_value(model) {
+        return trained;
+    }
     serde_json::to_value(saved(model)).expect("a state of finite numbers always serialises")
 }
 
@@ -193,6 +201,12 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
             ))
         }
         Some(_) => {}
+    }
+    if object.contains_key("pretrained") {
+        return Err(error(
+            "pretrained",
+            "names a trained model, which opens once the page has fetched it (open the state as a link or saved work, or open the trained model first)",
+        ));
     }
     let state: SavedState = serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();

@@ -15,7 +15,7 @@ use super::encoder::{Encoder, LayerTrace};
 
 /// What a layer model is opened with, besides the encoder: what a link or the saved work names.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Opening {
+pub struct LayerOpening {
     /// The sentence.
     pub sentence: String,
     /// The layer in the page, counted from 0.
@@ -26,12 +26,12 @@ pub struct Opening {
     pub changes: Vec<WeightChange>,
 }
 
-impl Opening {
+impl LayerOpening {
     /// What opens `model` again (a layer model), with `sentence`, `layer` or `knocked` changed by
     /// `change`.
-    pub fn of(model: &Model) -> Option<Opening> {
+    pub fn of(model: &Model) -> Option<LayerOpening> {
         let layered = model.layered()?;
-        Some(Opening {
+        Some(LayerOpening {
             sentence: model.sentence().to_owned(),
             layer: layered.layer,
             knocked: layered.knocked.clone(),
@@ -45,8 +45,8 @@ impl Encoder {
     /// entering the layer (the layers below run with their changed cells and knocked heads) as
     /// the embedding, the layer's heads and output projection with its changed cells. The error
     /// names what does not fit.
-    pub fn open_layer(&self, name: &str, opening: Opening) -> Result<Model, String> {
-        let Opening {
+    pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, String> {
+        let LayerOpening {
             sentence,
             layer,
             knocked,
@@ -78,13 +78,14 @@ impl Encoder {
     pub fn reopen(
         &self,
         model: &Model,
-        change: impl FnOnce(&mut Opening),
+        change: impl FnOnce(&mut LayerOpening),
     ) -> Result<Model, String> {
         let name = model
             .layered()
             .map(|l| l.name.clone())
             .ok_or("the page does not show a trained model")?;
-        let mut opening = Opening::of(model).ok_or("the page does not show a trained model")?;
+        let mut opening =
+            LayerOpening::of(model).ok_or("the page does not show a trained model")?;
         change(&mut opening);
         self.open_layer(&name, opening)
     }

@@ -265,6 +265,8 @@ const MAP_TARGET_PX: f64 = 360.0;
 const MAP_MAX_WIDTH_PX: f64 = 1100.0;
 const CELL_MIN_PX: f64 = 3.0;
 const CELL_MAX_PX: f64 = 22.0;
+/// The tallest row of a map squeezed to the page's width.
+const WIDE_ROW_MAX_PX: f64 = 12.0;
 /// Room between labels and cells.
 const GAP_PX: f64 = 4.0;
 
@@ -314,8 +316,18 @@ impl Layout {
         let cell = (MAP_TARGET_PX / side)
             .floor()
             .clamp(CELL_MIN_PX, CELL_MAX_PX);
-        let cell_w = if cols as f64 * cell > MAP_MAX_WIDTH_PX {
+        let squeezed = cols as f64 * cell > MAP_MAX_WIDTH_PX;
+        let cell_w = if squeezed {
             (MAP_MAX_WIDTH_PX / cols as f64).floor().max(1.0)
+        } else {
+            cell
+        };
+        // A map squeezed to the page's width (a trained model's 384 or 1536 numbers a piece)
+        // keeps rows tall enough to tell apart.
+        let cell = if squeezed {
+            (MAP_TARGET_PX / 3.0 / rows.max(1) as f64)
+                .floor()
+                .clamp(cell, WIDE_ROW_MAX_PX)
         } else {
             cell
         };

@@ -38,9 +38,23 @@ pub fn EmbeddingStep() -> impl IntoView {
     })
     .into();
 
+    // A trained model's layer: X is the hidden state entering it, computed by the layers below.
+    let layer = Memo::new(move |_| state.model.with(|m| m.layered().map(|l| l.layer)));
+
     view! {
         <StepSection step=Step::Embedding text=&TEXT>
+            {move || layer.get().map(|l| view! {
+                <p class="note" data-note="hidden-state">
+                    {if l == 0 {
+                        "In the trained model, X entering layer 0 is each piece's word embedding plus its position's and token type 0's rows, after a LayerNorm. ".to_owned()
+                    } else {
+                        format!("In the trained model, X entering layer {l} is layer {}'s output (see “From layer {} to the next” in the model's panel). ", l - 1, l - 1)
+                    }}
+                    "It is computed, not typed: change a lower layer's weights to change it. Each place has its own row, so a piece used twice has two."
+                </p>
+            })}
             <div class="heads">
+                <div class="contents" hidden=move || layer.with(Option::is_some)>
                 <MatrixView
                     of=Matrix::Embedding
                     values=embedding
@@ -49,6 +63,7 @@ pub fn EmbeddingStep() -> impl IntoView {
                     highlight_row=selected_word
                     editor=state.editor(Editable::Embedding)
                 />
+                </div>
                 <MatrixView
                     of=Matrix::Embedded
                     values=embedded

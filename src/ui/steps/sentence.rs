@@ -23,6 +23,8 @@ pub fn SentenceStep() -> impl IntoView {
     let state = use_app();
     let error = RwSignal::new(None::<String>);
     let tokens = Memo::new(move |_| state.model.with(|m| m.tokens().clone()));
+    // A trained model's pieces and their ids in its own vocabulary.
+    let pieces = move || state.model.with(|m| m.layered().map(|l| l.ids.clone()));
 
     // Each keystroke retokenises; words already known keep their embedding rows.
     let on_input = move |ev| match state.apply(Edit::Sentence(event_target_value(&ev))) {
@@ -56,6 +58,7 @@ pub fn SentenceStep() -> impl IntoView {
             }}
             <ul class="tokens" aria-label="Tokens">
                 {move || tokens.with(|t| t.words.iter().zip(&t.ids).enumerate().map(|(i, (word, &id))| {
+                    let id = state.model.with(|m| m.layered().map_or(id, |l| l.ids[i] as usize));
                     let word = word.clone();
                     view! {
                         <li><button
@@ -71,7 +74,10 @@ pub fn SentenceStep() -> impl IntoView {
                     }
                 }).collect_view())}
             </ul>
-            <p class="vocabulary">
+            {move || pieces().is_some().then(|| view! {
+                <p class="note" data-note="wordpiece">"The trained model cuts the sentence with its own tokenizer (WordPiece: lower-cased, punctuation apart, a word it does not know whole cut into known pieces, “##” marking a piece inside a word), between [CLS] and [SEP]; each id is the piece's place in its vocabulary of 30 522. Each place has its own row of X below."</p>
+            })}
+            <p class="vocabulary" hidden=move || pieces().is_some()>
                 "Vocabulary (" {move || tokens.with(|t| t.vocabulary.len())} " words): "
                 {move || tokens.with(|t| t.vocabulary.iter().enumerate().map(|(i, w)| format!("{i} {w}")).collect::<Vec<_>>().join(" · "))}
             </p>

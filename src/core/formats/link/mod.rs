@@ -17,7 +17,7 @@ use crate::core::teaching::exercise::Exercises;
 use crate::core::text::clip;
 
 pub use base64url::{base64url, from_base64url};
-pub use model_code::{decode_model, encode_model, Base};
+pub use model_code::{decode_json, decode_model, encode_model, model_of_json, Base};
 pub use page::{
     Controls, Embed, FaceChoice, Link, Page, Shown, Theme, DEFAULT_DECIMALS, MAX_DECIMALS,
     MAX_LINK_CHARS,
@@ -56,6 +56,7 @@ pub fn read_link(search: &str, hash: &str) -> Link {
         exercises: Exercises::default(),
         messages: Vec::new(),
         model_error: None,
+        pretrained: None,
     };
     if search.len() + hash.len() > MAX_LINK_CHARS {
         link.messages.push(format!(
@@ -77,7 +78,17 @@ pub fn read_link(search: &str, hash: &str) -> Link {
 
     // The model first: the other parameters are checked against it.
     let model = if let Some(m) = last("m") {
-        Some(decode_model(m))
+        match decode_json(m) {
+            Ok(json) => match json.get("pretrained") {
+                Some(trained) => {
+                    link.pretrained = Some(trained.to_string());
+                    link.carries_model = true;
+                    None
+                }
+                None => Some(model_of_json(json)),
+            },
+            Err(e) => Some(Err(e)),
+        }
     } else if let Some(json) = last("state") {
         Some(
             read_state(json)
@@ -178,16 +189,19 @@ pub fn opening(link: Link, saved: Option<&str>) -> Opening {
                 model: saved.model,
                 preset: saved.preset,
                 shown: saved.shown,
+                pretrained: saved.pretrained,
                 ..link
             },
             restored: true,
             restorable: None,
         },
-        Some(saved) if saved.model != link.model => Opening {
-            start: link,
-            restored: false,
-            restorable: Some(saved),
-        },
+        Some(saved) if saved.model != link.model || saved.pretrained != link.pretrained => {
+            Opening {
+                start: link,
+                restored: false,
+                restorable: Some(saved),
+            }
+        }
         _ => Opening {
             start: link,
             restored: false,

@@ -96,6 +96,8 @@ pub fn encode_model(model: &Model, seeded: Option<(u64, &Model)>) -> String {
         .enumerate()
         .map(|(i, p)| (Base::Preset(p.name), built(i)))
         .chain(seeded.map(|(seed, m)| (Base::Seed(seed, m.dims()), m)));
+    // A trained model's layer is written as what opens it again: no base shares its numbers.
+    let candidates = candidates.filter(|_| model.layered().is_none());
     let best = candidates
         .map(|(b, m)| (shared(model, m), b, m))
         .filter(|(n, ..)| *n > 0)
@@ -218,6 +220,11 @@ fn merge(value: &mut Value, base: &Value) {
 /// the inflated size (a deflate bomb stops at the longest state there can be), and a seeded base's sizes before it is drawn; the result is validated as a
 /// saved state.
 pub fn decode_model(text: &str) -> Result<(Model, Option<&'static str>), String> {
+    model_of_json(decode_json(text)?)
+}
+
+/// The state an `m=` code holds, as JSON (a base not yet merged in).
+pub fn decode_json(text: &str) -> Result<Value, String> {
     if text.len() > MAX_LINK_CHARS {
         return Err(format!("longer than {MAX_LINK_CHARS} characters"));
     }
@@ -229,8 +236,11 @@ pub fn decode_model(text: &str) -> Result<(Model, Option<&'static str>), String>
             }
             _ => "it is not deflated data: the link may be cut short".into(),
         })?;
-    let mut json: Value =
-        serde_json::from_slice(&body).map_err(|e| format!("its state is not valid JSON ({e})"))?;
+    serde_json::from_slice(&body).map_err(|e| format!("its state is not valid JSON ({e})"))
+}
+
+/// The model of a state [`decode_json`] read, its base merged in, and the preset it is.
+pub fn model_of_json(mut json: Value) -> Result<(Model, Option<&'static str>), String> {
     let Some(object) = json.as_object_mut() else {
         return Err("its state is not a JSON object".into());
     };

@@ -145,6 +145,10 @@ pub struct Link {
     pub messages: Vec<String>,
     /// Why the model it carries could not be read, if it could not.
     pub model_error: Option<String>,
+    /// A trained model's layer it names (its state's `pretrained`, as JSON text: read by
+    /// [`crate::core::formats::trained::read_trained`] once the page has fetched the model);
+    /// `model` meanwhile is the default example.
+    pub pretrained: Option<String>,
 }
 
 impl Link {

@@ -1,0 +1,151 @@
+//! A trained model's layer in a saved state or a link: not its millions of numbers but what
+//! opens it again from the model file, the learner's changed cells with it.
+//!
+//! ```json
+//! {"version": 2, "pretrained": {"model": "all-minilm-l6-v2", "sentence": "…", "layer": 3,
+//!  "knocked": [[1, 4]], "changes": [[0, "w_query", 2, 7, 3, 0.5], [5, "b_output", null, 0, 9, 1]]}}
+//! ```
+//! A change is `[layer, matrix, head (null for w_output and b_output), row, column, value]`,
+//! layers and heads counted from 0 as transformers counts them.
+
+use serde_json::{json, Value};
+
+use crate::core::model::{Editable, Model, Projection, WeightChange};
+use crate::core::pretrained::{changed_cells, LayerOpening};
+
+use super::state::STATE_VERSION_2;
+
+/// Most changed cells a state may carry (a whole layer's attention is 590 000 numbers: past
+/// this many, save the work as a file of your own model instead).
+pub const MAX_CHANGES: usize = 20_000;
+
+/// A layer model's state, None for other models.
+pub fn trained_value(model: &Model) -> Option<Value> {
+    let layered = model.layered()?;
+    let changes: Vec<Value> = changed_cells(model)?
+        .iter()
+        .map(|c| {
+            json!([
+                c.layer,
+                c.target.key(),
+                c.target.head(),
+                c.row,
+                c.col,
+                c.value
+            ])
+        })
+        .collect();
+    Some(json!({
+        "version": STATE_VERSION_2,
+        "pretrained": {
+            "model": layered.name,
+            "sentence": model.sentence(),
+            "layer": layered.layer,
+            "knocked": layered.knocked,
+            "changes": changes,
+        }
+    }))
+}
+
+/// The trained model a state's `pretrained` (as JSON text) names and what to open of it, or
+/// which field cannot be read.
+pub fn read_trained(text: &str) -> Result<(String, LayerOpening), String> {
+    let p: Value =
+        serde_json::from_str(text).map_err(|e| format!("pretrained is not valid JSON ({e})"))?;
+    let text = |field: &str| {
+        p.get(field)
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("pretrained.{field} must be text"))
+    };
+    let whole = |v: &Value, field: &str| {
+        v.as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| format!("{field} must be a whole number from 0"))
+    };
+    let list = |field: &str| match p.get(field) {
+        None => Ok(Vec::new()),
+        Some(Value::Array(a)) => Ok(a.clone()),
+        Some(_) => Err(format!("pretrained.{field} must be a list")),
+    };
+    let name = text("model")?.to_owned();
+    let sentence = text("sentence")?.to_owned();
+    let layer = whole(p.get("layer").unwrap_or(&Value::Null), "pretrained.layer")?;
+    let knocked = list("knocked")?
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let field = format!("pretrained.knocked[{i}]");
+            match k.as_array().map(Vec::as_slice) {
+                Some([l, h]) => Ok((whole(l, &field)?, whole(h, &field)?)),
+                _ => Err(format!("{field} must be [layer, head]")),
+            }
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let changes = list("changes")?;
+    if changes.len() > MAX_CHANGES {
+        return Err(format!(
+            "pretrained.changes holds {} cells; the limit is {MAX_CHANGES}",
+            changes.len()
+        ));
+    }
+    let changes = changes
+        .iter()
+        .enumerate()
+        .map(|(i, c)| read_change(c).map_err(|e| format!("pretrained.changes[{i}] {e}")))
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((
+        name,
+        LayerOpening {
+            sentence,
+            layer,
+            knocked,
+            changes,
+        },
+    ))
+}
+
+/// `[layer, matrix, head, row, column, value]`.
+fn read_change(c: &Value) -> Result<WeightChange, String> {
+    let shape = "must be [layer, matrix, head or null, row, column, value]";
+    let Some([layer, key, head, row, col, value]) = c.as_array().map(Vec::as_slice) else {
+        return Err(shape.into());
+    };
+    let whole = |v: &Value| v.as_u64().and_then(|n| usize::try_from(n).ok());
+    let (Some(layer), Some(key), Some(row), Some(col), Some(value)) = (
+        whole(layer),
+        key.as_str(),
+        whole(row),
+        whole(col),
+        value.as_f64(),
+    ) else {
+        return Err(shape.into());
+    };
+    let head = whole(head);
+    let target = match (key, head) {
+        ("w_output", None) => Editable::OutputWeight,
+        ("b_output", None) => Editable::OutputBias,
+        (key, Some(h)) => Projection::ALL
+            .into_iter()
+            .flat_map(|p| [Editable::Weight(h, p), Editable::Bias(h, p)])
+            .find(|t| t.key() == key)
+            .ok_or_else(|| {
+                format!(
+                    "names “{}”, not a matrix of a head",
+                    crate::core::text::clip(key)
+                )
+            })?,
+        (key, None) => {
+            return Err(format!(
+                "names “{}” without a head",
+                crate::core::text::clip(key)
+            ))
+        }
+    };
+    Ok(WeightChange {
+        layer,
+        target,
+        row,
+        col,
+        value,
+    })
+}
