@@ -289,7 +289,13 @@ fn keep_running(encoder: Arc<Encoder>, run: Run) {
             kept,
             below,
         };
-        running.layer(start, x, trace);
+        // After the next frame: the page's own steps paint first.
+        request_animation_frame(move || {
+            set_timeout(
+                move || running.layer(start, x, trace),
+                std::time::Duration::ZERO,
+            )
+        });
     });
 }
 
@@ -451,6 +457,14 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                     {(0..config.layers).map(|l| view! { <option value=l.to_string()>{format!("layer {l}")}</option> }).collect_view()}
                 </select>
             </label>
+            {move || layered.with(|p| p.as_ref().and_then(|(l, knocked)| {
+                let here: Vec<String> = knocked.iter().filter(|k| k.0 == *l).map(|k| k.1.to_string()).collect();
+                (!here.is_empty()).then(|| view! {
+                    <p class="note" data-note="knocked-in-page">
+                        {format!("Knocked out in this layer: head {}. The page's steps still show what such a head computes; the layers above get zeros from it.", here.join(", head "))}
+                    </p>
+                })
+            }))}
             <p class="note">"The steps below are this layer: X is the hidden state entering it, W_query, W_key and W_value are its 12 heads' (with their biases), and W_output joins them again. Change any weight and every layer above is computed again. Layers count from 0, as transformers counts them. Its own tokens (WordPiece: a word it does not know whole is cut into known pieces, “##” marking a piece inside a word); click one to follow it."</p>
             <ol class="pretrained-tokens" data-stat="pretrained-tokens">
                 {move || pieces.with(|(tokens, ids)| tokens.iter().zip(ids).enumerate().map(|(i, (t, id))| view! {

@@ -1,4 +1,4 @@
-// `node tests/e2e/bench.mjs` (after `trunk build --release`): how long the built page takes to open
+// `node tests/e2e/bench.mjs [--trained]` (after `trunk build --release`): how long the built page takes to open
 // a model, to load one through the scripting API, and to show an edit. A measurement, not a test.
 import { startServer, launch, seededState } from './harness.mjs';
 
@@ -64,6 +64,54 @@ async function report(name, preset, state = null, section = null) {
   console.log(`${name}\n   ${state ? loaded : opened}  ${cells} cells, ${maps} canvases;  edit → ms, median / p95:  W_query: ${both(w)};  embedding: ${both(e)}`);
 }
 
+/** The trained model (when the build has it): layer 0 in the page on a 16-piece sentence, the
+ * model view's layer 5 head 11 opened. For 20 edits of layer 0's W_query: ms to the next frame
+ * (the page's own steps), to layer 5's numbers changed (every later layer run, a task per
+ * layer), and the longest task meanwhile (what a click or a keystroke could wait for). */
+async function trained() {
+  await page.goto(`${base}?preset=dog`);
+  await page.waitForSelector('[data-matrix="weights"]');
+  await page.fill('[data-control="sentence"]', "The animal didn't cross the street because it was too tired.");
+  await page.click('[data-action="load-pretrained"]');
+  const opened = await page.waitForSelector('[data-view="model"]', { timeout: 60_000 }).then(() => true, () => false);
+  if (!opened) return console.log('trained model: not in this build');
+  await page.click('.model-head[data-layer="5"][data-head="11"]');
+  await page.waitForSelector('[data-view="pretrained-head"] td[data-value]');
+  const t = await page.evaluate(async () => {
+    const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const row = () => [...document.querySelectorAll('[data-view="pretrained-head"] td[data-value]')].map((c) => c.dataset.value).join();
+    const longest = [];
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => longest.push([e.startTime, e.duration]))).observe({ type: 'longtask' });
+    const frame = [];
+    const all = [];
+    const task = [];
+    for (let k = 0; k < 20; k++) {
+      await nextFrame();
+      const before = row();
+      const start = performance.now();
+      const error = window.attentionExplorer.edit('w_query', 2, 7, 3, k % 2 ? 40 : -40 + k);
+      if (error) throw new Error(error);
+      await nextFrame();
+      frame.push(performance.now() - start);
+      while (row() === before) await new Promise((resolve) => setTimeout(resolve, 1));
+      const end = performance.now();
+      all.push(end - start);
+      await new Promise((resolve) => setTimeout(resolve, 60)); // the observer reports a moment later
+      task.push(Math.max(0, ...longest.filter(([s]) => s >= start && s <= end).map(([, d]) => d)));
+    }
+    const median = (x) => x.sort((a, b) => a - b)[Math.floor(x.length / 2)];
+    return { frame: median(frame), all: median(all), task: median(task), worst: Math.max(...task) };
+  });
+  console.log(`trained model, layer 0 in the page, 16 pieces; edit of W_query → ms, median of 20:\n   the page's steps ${fmt(t.frame)}, every later layer ${fmt(t.all)}, longest task meanwhile ${fmt(t.task)} (worst ${fmt(t.worst)})`);
+}
+
+if (process.argv.includes('--trained')) {
+  await trained();
+  await browser.close();
+  server.close();
+  process.exit(0);
+}
+
 // States made by the page itself, before any timing.
 await page.goto(`${base}?preset=raschka`);
 await page.waitForSelector('[data-matrix="weights"]');
@@ -79,5 +127,6 @@ await report('64 tokens, d_in 64, d_k = d_v = 16, 8 heads, causal', 'dog', mid);
 await report('  the same, looking at the weights', 'dog', mid, '#step-weights');
 await report('the limits: 64 tokens, 16 heads, d 128', 'dog', limits);
 await report('  the same, looking at the weights', 'dog', limits, '#step-weights');
+await trained();
 await browser.close();
 server.close();
