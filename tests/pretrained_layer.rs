@@ -17,6 +17,7 @@ use attention_explorer::core::formats::trained::read_trained;
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, WeightChange};
 use attention_explorer::core::pretrained::{changed_cells, Encoder, EncoderTrace, LayerOpening};
+use attention_explorer::core::training::{train, Goal, Objective, Optimizer, Param, Target};
 use common::pretrained_encoder as encoder;
 use nalgebra::DMatrix;
 
@@ -94,7 +95,7 @@ fn an_edit_of_layer_0_changes_layer_5_as_the_same_weight_changed_in_the_encoder(
         col: 3,
         value: 40.0,
     };
-    assert_eq!(changed_cells(&model), Some(vec![change]));
+    assert_eq!(changed_cells(model), Some(vec![change]));
 
     let mut edited = encoder.clone();
     Arc::make_mut(&mut edited.layers[0].attention).heads[2].w_query[(7, 3)] = 40.0;
@@ -303,4 +304,47 @@ fn a_bad_pretrained_state_names_its_field() {
         let error = read_trained(text).unwrap_err();
         assert!(error.contains(why), "{text}: {error}");
     }
+}
+
+#[test]
+fn the_training_lab_trains_a_trained_layers_attention_and_never_its_x() {
+    let Some(encoder) = encoder() else { return };
+    let model = encoder.open_layer(NAME, opening(3)).unwrap();
+    let (it, street) = (10, 8);
+    assert_eq!(model.tokens().words[it], "it");
+    assert_eq!(model.tokens().words[street], "street");
+    // Layer 3 head 1 sends "it" to "animal": train it towards "street" instead.
+    let objective = Objective {
+        goal: Goal::Attend(vec![Target {
+            head: 1,
+            query: it,
+            key: street,
+        }]),
+        train: Param::ALL.to_vec(),
+    };
+    assert!(!Param::Embedding.in_model(&model));
+    let trained = train(&model, &objective, Optimizer::Adam { lr: 0.01 }, 5);
+    assert!(trained.refused.is_none());
+    assert!(
+        trained.losses[5] < trained.losses[0],
+        "{:?}",
+        trained.losses
+    );
+    assert_eq!(trained.model.embedded(), model.embedded());
+    assert_eq!(trained.model.layered().unwrap().layer, 3);
+    let mut document = Document::new(model);
+    document
+        .apply(Edit::Train(Box::new(trained.model.clone())), None)
+        .unwrap();
+    let changes = changed_cells(&document.model).unwrap();
+    assert!(changes.iter().all(|c| c.layer == 3));
+    assert!(changes.len() > 1000, "{}", changes.len());
+    // What it writes opens the same numbers again.
+    let (name, opening) = read_trained(
+        &serde_json::from_str::<serde_json::Value>(&write_state(&document.model)).unwrap()
+            ["pretrained"]
+            .to_string(),
+    )
+    .unwrap();
+    assert_eq!(encoder.open_layer(&name, opening).unwrap(), trained.model);
 }

@@ -370,31 +370,43 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
             error.set(opened.err().map(|e| format!("The trained model: {e}.")));
         }
     };
-    // Opened, the model goes into the page: as a link or the saved work names it, else at its
-    // first layer (undo brings the page back).
-    match state.pretrained.try_update(Option::take).flatten() {
-        Some(named) => {
-            let opened = read_trained(&named).and_then(|(name, opening)| {
-                if name == NAME {
-                    encoder
-                        .open_layer(NAME, opening)
-                        .and_then(|m| state.apply(Edit::Open(Box::new(m))))
-                } else {
-                    Err(format!(
-                        "the link names “{}”, and this page has {NAME}",
-                        crate::core::text::clip(&name)
-                    ))
-                }
-            });
-            error.set(
-                opened
-                    .err()
-                    .map(|e| format!("The trained model the link names could not be opened: {e}.")),
-            );
+    // Opened, the model goes into the page: as a link, the saved work or a loaded state names
+    // it (then, or whenever one does), else at its first layer (undo brings the page back).
+    let (opening, put_first) = (encoder.clone(), put.clone());
+    Effect::new(move |first: Option<()>| {
+        // Taken only when there: taking notifies, and this effect watches it.
+        let named = state
+            .pretrained
+            .with(Option::is_some)
+            .then(|| state.pretrained.try_update(Option::take).flatten())
+            .flatten();
+        match named {
+            Some(named) => {
+                let encoder = &opening;
+                let opened = read_trained(&named).and_then(|(name, opening)| {
+                    if name == NAME {
+                        encoder
+                            .open_layer(NAME, opening)
+                            .and_then(|m| state.apply(Edit::Open(Box::new(m))))
+                    } else {
+                        Err(format!(
+                            "it names “{}”, and this page has {NAME}",
+                            crate::core::text::clip(&name)
+                        ))
+                    }
+                });
+                error.set(
+                    opened
+                        .err()
+                        .map(|e| format!("The trained model's layer could not be opened: {e}.")),
+                );
+            }
+            None if first.is_none() && state.model.with_untracked(|m| m.layered().is_none()) => {
+                put_first(0)
+            }
+            None => {}
         }
-        None if state.model.with_untracked(|m| m.layered().is_none()) => put(0),
-        None => {}
-    }
+    });
     let run: Run = RwSignal::new(None);
     keep_running(encoder.clone(), run);
     let layered = Memo::new(move |_| {

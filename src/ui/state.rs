@@ -426,6 +426,14 @@ impl AppState {
     /// message says why. Every way a state comes in (the load box, a file, the scripting API
     /// and its postMessage twin) goes through here.
     pub fn load_state(self, json: &str) -> Result<(), String> {
+        // A trained model's layer opens once the model's panel has the model.
+        if let Some(trained) = serde_json::from_str::<serde_json::Value>(json)
+            .ok()
+            .and_then(|v| v.get("pretrained").map(ToString::to_string))
+        {
+            self.pretrained.set(Some(trained));
+            return Ok(());
+        }
         let model = crate::core::formats::state::read_state(json).map_err(|e| e.to_string())?;
         self.apply(Edit::Open(Box::new(model)))
     }

@@ -176,6 +176,11 @@ test('a layer in the page: its heads equal the command line, an edit of layer 0 
   const back = await eventually(() => trace(page), (t) => t.heads.length === 12);
   assert.ok(largest(back.heads[1].weights, shown.heads[1].weights) <= 1e-12);
   assert.deepEqual((await state(page)).pretrained.changes, [[0, 'w_query', 2, 7, 3, 40]]);
+  // The state, loaded into another page, opens the model there with the same layer and edit.
+  const other = (await open(env.browser, `${env.base}?preset=raschka`)).page;
+  assert.equal(await other.evaluate((s) => window.attentionExplorer.load(s), saved), null);
+  await other.waitForSelector('[data-view="model"]', { timeout: 60_000 });
+  await eventually(() => state(other), (s) => s.pretrained?.layer === 0 && s.pretrained.changes.length === 1);
   for (const [name, viewport, theme] of [['desktop-light', { width: 1280, height: 900 }, 'light'], ['phone-dark', { width: 390, height: 844 }, 'dark']]) {
     await page.setViewportSize(viewport);
     await page.emulateMedia({ colorScheme: theme });

@@ -108,15 +108,16 @@ struct SavedHead {
 
 /// The model as a saved state (compact JSON, numbers in shortest round-trip form).
 pub fn write_state(model: &Model) -> String {
-    if let Some(trained) = trained_value(model) {
-        return trained.to_string();
+    if model.layered().is_some() {
+        return state_value(model).to_string();
     }
     serde_json::to_string(&saved(model)).expect("a state of finite numbers always serialises")
 }
 
 /// The model as a saved state, as a JSON value (for formats built on it, such as links).
 pub fn state_value(model: &Model) -> serde_json::Value {
-    if let Some(trained) = trained_value(model) {
+    if let Some(mut trained) = trained_value(model) {
+        trained["version"] = STATE_VERSION_2.into();
         return trained;
     }
     serde_json::to_value(saved(model)).expect("a state of finite numbers always serialises")

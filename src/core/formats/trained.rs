@@ -13,13 +13,12 @@ use serde_json::{json, Value};
 use crate::core::model::{Editable, Model, Projection, WeightChange};
 use crate::core::pretrained::{changed_cells, LayerOpening};
 
-use super::state::STATE_VERSION_2;
+/// Most changed cells a state may carry: every number of a layer's attention at the limits of
+/// a trained model (hidden 384: 4 × 384 × 384 weights and 4 × 384 biases), as training every
+/// matrix of a layer changes them all.
+pub const MAX_CHANGES: usize = 4 * 384 * 385;
 
-/// Most changed cells a state may carry (a whole layer's attention is 590 000 numbers: past
-/// this many, save the work as a file of your own model instead).
-pub const MAX_CHANGES: usize = 20_000;
-
-/// A layer model's state, None for other models.
+/// A layer model's state (without its version, which the state adds), None for other models.
 pub fn trained_value(model: &Model) -> Option<Value> {
     let layered = model.layered()?;
     let changes: Vec<Value> = changed_cells(model)?
@@ -36,7 +35,6 @@ pub fn trained_value(model: &Model) -> Option<Value> {
         })
         .collect();
     Some(json!({
-        "version": STATE_VERSION_2,
         "pretrained": {
             "model": layered.name,
             "sentence": model.sentence(),

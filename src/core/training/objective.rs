@@ -48,8 +48,12 @@ impl Param {
     }
 
     /// Whether `model` has it (W_output only with an output projection, the positions' table
-    /// only when learned): the training lab offers only these.
+    /// only when learned; a trained model's layer has no embedding to train: its X is what the
+    /// layers below make): the training lab offers and trains only these.
     pub fn in_model(self, model: &Model) -> bool {
+        if self == Param::Embedding && model.layered().is_some() {
+            return false;
+        }
         self.matrices(1)
             .into_iter()
             .any(|e| model.matrix(e).is_some())

@@ -185,7 +185,7 @@ impl Moments {
 fn trained(model: &Model, train: &[Param]) -> Vec<Editable> {
     Param::ALL
         .into_iter()
-        .filter(|p| train.contains(p))
+        .filter(|p| train.contains(p) && p.in_model(model))
         .flat_map(|p| p.matrices(model.heads().len()))
         .filter(|&m| model.matrix(m).is_some())
         .collect()
