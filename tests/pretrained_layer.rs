@@ -263,8 +263,17 @@ fn a_layers_state_is_what_opens_it_again_and_reads_back() {
             "knocked": [[1, 4]], "changes": [[0, "b_output", null, 0, 9, 1.5], [2, "b_value", 3, 0, 5, -0.25]]}})
     );
     // A link carries it as the state's `pretrained`, opened once the model is fetched.
-    let link = read_link("", &format!("m={}", encode_model(&model, None)));
-    assert!(link.carries_model && link.messages.is_empty());
+    // The followed piece and head past the default example's are kept for the layer.
+    let link = read_link(
+        "",
+        &format!("m={}&focus=10&head=5", encode_model(&model, None)),
+    );
+    assert!(
+        link.carries_model && link.messages.is_empty(),
+        "{:?}",
+        link.messages
+    );
+    assert_eq!((link.shown.focus, link.shown.head), (Some(10), Some(5)));
     let (name, opening) = read_trained(link.pretrained.as_deref().unwrap()).unwrap();
     assert_eq!(name, NAME);
     assert_eq!(encoder.open_layer(&name, opening).unwrap(), model);

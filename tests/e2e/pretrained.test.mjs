@@ -173,6 +173,9 @@ test('a layer in the page: its heads equal the command line, an edit of layer 0 
   await page.reload();
   await page.waitForSelector('[data-view="model"]', { timeout: 60_000 });
   await eventually(() => page.inputValue('[data-control="layer"]'), (l) => l === '3');
+  // The followed piece ("it", past the default example's tokens) came back with it, unrefused.
+  assert.equal(await page.locator('.load-message').count(), 0);
+  await eventually(() => page.getAttribute(`.tokens [data-token="${it}"]`, 'aria-pressed'), (p) => p === 'true');
   const back = await eventually(() => trace(page), (t) => t.heads.length === 12);
   assert.ok(largest(back.heads[1].weights, shown.heads[1].weights) <= 1e-12);
   assert.deepEqual((await state(page)).pretrained.changes, [[0, 'w_query', 2, 7, 3, 40]]);

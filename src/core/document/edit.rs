@@ -462,7 +462,7 @@ fn kept_by_a_trained_layer(edit: &Edit) -> Option<&'static str> {
             "X is what the layers below make of the sentence: change their weights (pick a lower layer) to change it"
         }
         Edit::Sentence(_) => {
-            "a trained model's sentence is cut by its own tokenizer: type it in the sentence box"
+            "a trained model's sentence is cut by its own tokenizer, which comes with the model: open it again (Open a trained model)"
         }
         Edit::Resize(_) => "a trained model's layer keeps the sizes it was trained with",
         Edit::Reinitialise => {

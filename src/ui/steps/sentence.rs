@@ -5,8 +5,12 @@ use leptos::prelude::*;
 use crate::core::document::edit::Edit;
 use crate::core::model::tokens::invisible_characters;
 use crate::core::views::pipeline::Step;
+use crate::ui::pause::AfterPause;
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{StepSection, StepText};
+
+/// How long a trained model's sentence waits for the typing to pause.
+const TRAINED_PAUSE: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
@@ -27,9 +31,21 @@ pub fn SentenceStep() -> impl IntoView {
     let pieces = move || state.model.with(|m| m.layered().map(|l| l.ids.clone()));
 
     // Each keystroke retokenises; words already known keep their embedding rows.
-    let on_input = move |ev| match state.apply(Edit::Sentence(event_target_value(&ev))) {
+    let retokenise = move |text: String| match state.apply(Edit::Sentence(text)) {
         Ok(()) => error.set(None),
         Err(e) => error.set(Some(format!("Sentence: {e}. Still using the last one."))),
+    };
+    // A trained model runs the layers below the page's on each new sentence (57 ms a keystroke
+    // at layer 5): it waits for a pause in the typing.
+    let typed = StoredValue::new(String::new());
+    let pause = AfterPause::new(TRAINED_PAUSE);
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        if state.model.with_untracked(|m| m.layered().is_none()) {
+            return retokenise(text);
+        }
+        typed.set_value(text);
+        pause.changed(move || retokenise(typed.get_value()));
     };
 
     view! {

@@ -2,7 +2,7 @@
 //! TensorFlow Playground's `State.PROPS`): a new setting in the link is one entry here.
 
 use super::page::{Controls, FaceChoice, Link, Page, Theme, MAX_DECIMALS};
-use crate::core::model::limits::MAX_HEADS;
+use crate::core::model::limits::{MAX_HEADS, MAX_TOKENS};
 use crate::core::teaching::exercise::Kind;
 use crate::core::text::clip;
 use crate::core::training::lab::Setup;
@@ -81,7 +81,12 @@ pub const PARAMS: [Param; 24] = [
         name: "focus",
         part: Part::Fragment,
         read: |l, v| {
-            l.shown.focus = Some(index(v, l.model.tokens().len(), "token")?);
+            // A trained model's layer is not open yet: its pieces are checked when it is.
+            let tokens = match l.pretrained {
+                Some(_) => MAX_TOKENS,
+                None => l.model.tokens().len(),
+            };
+            l.shown.focus = Some(index(v, tokens, "token")?);
             Ok(())
         },
         write: |p| p.shown.focus.map(|i| i.to_string()),
@@ -90,7 +95,11 @@ pub const PARAMS: [Param; 24] = [
         name: "head",
         part: Part::Fragment,
         read: |l, v| {
-            l.shown.head = Some(index(v, l.model.heads().len(), "head")?);
+            let heads = match l.pretrained {
+                Some(_) => MAX_HEADS,
+                None => l.model.heads().len(),
+            };
+            l.shown.head = Some(index(v, heads, "head")?);
             Ok(())
         },
         write: |p| p.shown.head.map(|h| h.to_string()),
