@@ -357,3 +357,31 @@ fn the_training_lab_trains_a_trained_layers_attention_and_never_its_x() {
     .unwrap();
     assert_eq!(encoder.open_layer(&name, opening).unwrap(), trained.model);
 }
+
+#[test]
+fn a_teachers_link_names_a_trained_model_and_its_layer() {
+    let link = read_link("?preset=raschka&pretrained=all-minilm-l6-v2&layer=3", "");
+    assert!(
+        link.carries_model && link.messages.is_empty(),
+        "{:?}",
+        link.messages
+    );
+    let (name, opening) = read_trained(link.pretrained.as_deref().unwrap()).unwrap();
+    assert_eq!(name, NAME);
+    assert_eq!(opening.layer, 3);
+    assert_eq!(opening.sentence, "Life is short, eat dessert first");
+    assert_eq!((opening.knocked.len(), opening.changes.len()), (0, 0));
+    let bad = read_link("?pretrained=all-minilm-l6-v2&layer=two", "");
+    assert!(
+        bad.messages[0].contains("layer=“two” was ignored"),
+        "{:?}",
+        bad.messages
+    );
+    assert_eq!(
+        read_trained(bad.pretrained.as_deref().unwrap())
+            .unwrap()
+            .1
+            .layer,
+        0
+    );
+}

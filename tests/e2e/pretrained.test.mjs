@@ -184,6 +184,11 @@ test('a layer in the page: its heads equal the command line, an edit of layer 0 
   assert.equal(await other.evaluate((s) => window.attentionExplorer.load(s), saved), null);
   await other.waitForSelector('[data-view="model"]', { timeout: 60_000 });
   await eventually(() => state(other), (s) => s.pretrained?.layer === 0 && s.pretrained.changes.length === 1);
+  // A teacher's link names the model and a layer: it opens on the link's sentence.
+  const taught = (await open(env.browser, `${env.base}?preset=raschka&pretrained=all-minilm-l6-v2&layer=2`)).page;
+  await taught.waitForSelector('[data-view="model"]', { timeout: 60_000 });
+  await eventually(() => taught.inputValue('[data-control="layer"]'), (l) => l === '2');
+  assert.deepEqual((await state(taught)).pretrained, { model: 'all-minilm-l6-v2', sentence: 'Life is short, eat dessert first', layer: 2, knocked: [], changes: [] });
   for (const [name, viewport, theme] of [['desktop-light', { width: 1280, height: 900 }, 'light'], ['phone-dark', { width: 390, height: 844 }, 'dark']]) {
     await page.setViewportSize(viewport);
     await page.emulateMedia({ colorScheme: theme });

@@ -123,6 +123,25 @@ pub fn read_link(search: &str, hash: &str) -> Link {
         None => {}
     }
 
+    // A trained model named by the query (a teacher's link), unless the model code names one.
+    if let (Some(name), None) = (last("pretrained"), &link.pretrained) {
+        let layer = last("layer").map_or(Ok(0), str::parse::<usize>);
+        if layer.is_err() {
+            link.messages.push(format!(
+                "The link's layer=“{}” was ignored: use a whole number from 0 (layers count from 0).",
+                clip(last("layer").unwrap_or_default())
+            ));
+        }
+        let text = |s: &str| serde_json::Value::from(s).to_string();
+        link.pretrained = Some(format!(
+            r#"{{"model":{},"sentence":{},"layer":{}}}"#,
+            text(name),
+            text(link.model.sentence()),
+            layer.unwrap_or(0)
+        ));
+        link.carries_model = true;
+    }
+
     for (key, value) in &pairs {
         let Some(param) = params::param(key) else {
             let known: Vec<_> = PARAMS.iter().map(|p| p.name).collect();

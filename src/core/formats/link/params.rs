@@ -45,7 +45,7 @@ fn never(_: &Page) -> Option<String> {
 }
 
 /// Every parameter a link may carry, in the query or the fragment, in the order written.
-pub const PARAMS: [Param; 24] = [
+pub const PARAMS: [Param; 26] = [
     // The model: read before the others (see read_link), which are checked against it.
     Param {
         name: "m",
@@ -61,6 +61,20 @@ pub const PARAMS: [Param; 24] = [
     },
     Param {
         name: "preset",
+        part: Part::ReadOnly,
+        read: read_first,
+        write: never,
+    },
+    // A trained model's layer (`?pretrained=all-minilm-l6-v2&layer=3`), on the link's sentence:
+    // read with the model, opened once the page has fetched it.
+    Param {
+        name: "pretrained",
+        part: Part::ReadOnly,
+        read: read_first,
+        write: never,
+    },
+    Param {
+        name: "layer",
         part: Part::ReadOnly,
         read: read_first,
         write: never,
