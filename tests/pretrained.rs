@@ -12,7 +12,7 @@ mod common;
 
 use attention_explorer::core::pretrained::{Vocabulary, MAX_PIECES};
 use attention_explorer::core::teaching::labs::heads_sending;
-use common::{pretrained_encoder as encoder, pretrained_folder as folder};
+use common::{largest_difference, pretrained_encoder as encoder, pretrained_folder as folder};
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -49,14 +49,6 @@ fn cases() -> &'static Vec<Value> {
 fn matrix(v: &Value) -> DMatrix<f64> {
     let rows: Vec<Vec<f64>> = serde_json::from_value(v.clone()).unwrap();
     DMatrix::from_fn(rows.len(), rows[0].len(), |r, c| rows[r][c])
-}
-
-fn largest_difference(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
-    assert_eq!(a.shape(), b.shape());
-    a.iter()
-        .zip(b.iter())
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
 }
 
 fn knocked(case: &Value) -> Vec<(usize, usize)> {

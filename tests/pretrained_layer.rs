@@ -18,7 +18,7 @@ use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, WeightChange};
 use attention_explorer::core::pretrained::{changed_cells, Encoder, EncoderTrace, LayerOpening};
 use attention_explorer::core::training::{train, Goal, Objective, Optimizer, Param, Target};
-use common::pretrained_encoder as encoder;
+use common::{largest_difference, pretrained_encoder as encoder};
 use nalgebra::DMatrix;
 
 const SENTENCE: &str = "The animal didn't cross the street because it was too tired.";
@@ -31,14 +31,6 @@ fn opening(layer: usize) -> LayerOpening {
         knocked: Vec::new(),
         changes: Vec::new(),
     }
-}
-
-fn largest_difference(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
-    assert_eq!(a.shape(), b.shape());
-    a.iter()
-        .zip(b.iter())
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
 }
 
 /// The whole encoder run as the page runs it: a layer at a time, the page's layer from `model`.

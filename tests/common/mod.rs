@@ -140,3 +140,12 @@ pub fn pretrained_encoder() -> Option<&'static Encoder> {
             None
         })
 }
+
+/// The largest difference between two matrices of one shape.
+pub fn largest_difference(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
+    assert_eq!(a.shape(), b.shape());
+    a.iter()
+        .zip(b.iter())
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
