@@ -118,6 +118,55 @@ fn an_edit_of_layer_0_changes_layer_5_as_the_same_weight_changed_in_the_encoder(
 }
 
 #[test]
+fn undo_keeps_a_trained_layer_as_its_changed_cells_and_brings_it_back_whole() {
+    let Some(encoder) = encoder() else { return };
+    let mut document = Document::new(encoder.open_layer(NAME, opening(0)).unwrap());
+    let target = Editable::Weight(4, Projection::Key);
+    let cell = Edit::Cell {
+        target,
+        row: 1,
+        col: 2,
+        value: -0.0,
+    };
+    document.apply(cell, None).unwrap();
+    let edited = document.model.clone();
+    // Every layer picked in turn, and a knock-out: each step keeps X and the changes, not the
+    // layer's 12 heads (4.7 MB a model).
+    let mut pages = vec![edited.clone()];
+    for layer in 1..6 {
+        let next = encoder
+            .reopen(&document.model, |o| o.layer = layer)
+            .unwrap();
+        document.apply(Edit::Open(Box::new(next)), None).unwrap();
+        pages.push(document.model.clone());
+    }
+    let knocked = encoder
+        .reopen(&document.model, |o| o.knocked.push((5, 3)))
+        .unwrap();
+    document.apply(Edit::Open(Box::new(knocked)), None).unwrap();
+    assert!(
+        document.history.bytes() < 600_000,
+        "{} bytes kept for 7 steps",
+        document.history.bytes()
+    );
+    for page in pages.iter().rev() {
+        document.apply(Edit::Undo, None).unwrap();
+        assert_eq!(&document.model, page);
+    }
+    // The -0 typed over a trained number came back as -0.
+    assert_eq!(
+        document.model.matrix(target).unwrap()[(1, 2)].to_bits(),
+        (-0.0_f64).to_bits()
+    );
+    document.apply(Edit::Undo, None).unwrap();
+    assert_eq!(changed_cells(&document.model), Some(Vec::new()));
+    for page in &pages {
+        document.apply(Edit::Redo, None).unwrap();
+        assert_eq!(&document.model, page);
+    }
+}
+
+#[test]
 fn a_knocked_head_of_any_layer_runs_as_the_encoders_head_mask() {
     let Some(encoder) = encoder() else { return };
     let model = encoder.open_layer(NAME, opening(3)).unwrap();

@@ -315,7 +315,7 @@ impl Running {
             return;
         };
         let x = layer.output.clone();
-        trace.layers.push(layer);
+        trace.layers.push(Arc::new(layer));
         if l + 1 < self.encoder.layers.len() {
             set_timeout(
                 move || self.layer(l + 1, x, trace),
@@ -506,7 +506,7 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                 }).collect_view()}
             </div>
             {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h run=run followed=followed knocked=Signal::derive(move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))) knock=knock/> })}
-            {move || run.get().zip(layered.get()).map(|(trace, (l, _))| view! { <LayerSteps trace=trace layer=l/> })}
+            <LayerSteps run=run layer=Signal::derive(move || layered.with(|p| p.as_ref().map_or(0, |p| p.0)))/>
         </div>
     }
 }
@@ -595,55 +595,69 @@ fn OpenedHead(
 type Part = fn(&LayerTrace) -> &DMatrix<f64>;
 
 /// From the page's layer to the next: the heads' joined output, the residual and LayerNorm, the
-/// feed-forward network and its residual and LayerNorm, read-only, each with its formula.
+/// feed-forward network and its residual and LayerNorm, read-only, each with its formula. Built
+/// once: a new run or another layer repaints the maps.
 #[component]
-fn LayerSteps(trace: Arc<EncoderTrace>, layer: usize) -> impl IntoView {
+fn LayerSteps(run: Run, layer: Signal<usize>) -> impl IntoView {
     let state = use_app();
-    let words = Signal::stored(trace.tokens.clone());
-    let next = if layer + 1 < trace.layers.len() {
-        format!("X of layer {}", layer + 1)
-    } else {
-        "the model's output".to_owned()
+    let words = Signal::derive(move || {
+        run.with(|r| r.as_ref().map(|t| t.tokens.clone()).unwrap_or_default())
+    });
+    let layers = move || run.with(|r| r.as_ref().map_or(0, |t| t.layers.len()));
+    let next = move || {
+        let l = layer.get() + 1;
+        if l < layers() {
+            format!("X of layer {l}")
+        } else {
+            "the model's output".to_owned()
+        }
     };
-    let steps: [(&'static str, &'static str, String, Part); 4] = [
+    let steps: [(&'static str, &'static str, &'static str, Part); 4] = [
         (
             "layer_attended",
             "attended",
-            "attended = concat(heads) · W_output + b_output: what the layer's attention adds to each piece".into(),
+            "attended = concat(heads) · W_output + b_output: what the layer's attention adds to each piece",
             |t| &t.attended,
         ),
         (
             "layer_normed",
             "h",
-            "h = LayerNorm(X + attended): the residual keeps X, and LayerNorm brings each row to mean 0 and variance 1 (then its trained scale and shift)".into(),
+            "h = LayerNorm(X + attended): the residual keeps X, and LayerNorm brings each row to mean 0 and variance 1 (then its trained scale and shift)",
             |t| &t.attention_normed,
         ),
         (
             "layer_ffn",
             "GELU(h · W_in + b_in)",
-            "The feed-forward network, each piece on its own: 384 → 1536 numbers, GELU (x · Φ(x)) keeping mostly the positive ones".into(),
+            "The feed-forward network, each piece on its own: 384 → 1536 numbers, GELU (x · Φ(x)) keeping mostly the positive ones",
             |t| &t.intermediate,
         ),
         (
             "layer_output",
             "output",
-            format!("output = LayerNorm(h + GELU(h · W_in + b_in) · W_out + b_out): {next}"),
+            "output = LayerNorm(h + GELU(h · W_in + b_in) · W_out + b_out): ",
             |t| &t.output,
         ),
     ];
     view! {
-        <section class="layer-steps" data-view="layer-steps" aria-label=format!("From layer {layer} to the next")>
-            <h3>{format!("From layer {layer} to the next (computed, not edited)")}</h3>
+        <section class="layer-steps" data-view="layer-steps" hidden=move || run.with(Option::is_none)
+            aria-label=move || format!("From layer {} to the next", layer.get())>
+            <h3>{move || format!("From layer {} to the next (computed, not edited)", layer.get())}</h3>
             {steps.into_iter().map(|(name, title, formula, pick)| {
-                let m = pick(&trace.layers[layer]).clone();
-                let columns = Signal::stored((0..m.ncols()).map(|c| c.to_string()).collect::<Vec<_>>());
+                let matrix = Memo::new(move |_| {
+                    run.with(|r| {
+                        r.as_ref()
+                            .and_then(|t| t.layers.get(layer.get()))
+                            .map_or_else(|| DMatrix::zeros(0, 0), |t| pick(t).clone())
+                    })
+                });
+                let columns = Signal::derive(move || (0..matrix.with(DMatrix::ncols)).map(|c| c.to_string()).collect::<Vec<_>>());
                 let spec = MatrixSpec {
                     look: use_look(),
                     name,
                     title,
                     head: None,
                     corner: "piece ╲ number",
-                    matrix: Signal::stored(m),
+                    matrix: matrix.into(),
                     row_labels: words,
                     col_labels: columns,
                     heat: Heat::Signed,
@@ -657,9 +671,10 @@ fn LayerSteps(trace: Arc<EncoderTrace>, layer: usize) -> impl IntoView {
                     on_cell_click: None,
                     on_row_click: Some(Callback::new(move |i| state.selected.set(Some(i)))),
                 };
+                let leads_on = name == "layer_output";
                 view! {
                     <figure class="layer-step">
-                        <figcaption><code>{formula}</code></figcaption>
+                        <figcaption><code>{formula}{move || leads_on.then(next)}</code></figcaption>
                         <HeatMap spec=spec/>
                     </figure>
                 }

@@ -5,6 +5,7 @@
 
 use std::collections::VecDeque;
 
+use crate::core::model::layer_record::LayerRecord;
 use crate::core::model::{Editable, Head, Model, WordRows};
 
 /// What an edit touched: the keystrokes of one number, or of the sentence, make one undo step.
@@ -42,6 +43,8 @@ enum Change {
         values: Vec<Vec<f64>>,
     },
     Model(Box<Model>),
+    /// A trained model's layer, kept as its changes from the trained numbers.
+    Layer(Box<LayerRecord>),
 }
 
 impl Change {
@@ -54,6 +57,7 @@ impl Change {
                     + values.iter().map(|r| r.len() * 8 + 24).sum::<usize>()
             }
             Change::Model(m) => model_bytes(m),
+            Change::Layer(r) => std::mem::size_of::<Change>() + r.bytes(),
         }
     }
 
@@ -90,7 +94,18 @@ impl Change {
                     values: now,
                 }
             }
-            Change::Model(before) => Change::Model(Box::new(std::mem::replace(model, *before))),
+            Change::Model(before) => Change::of_model(std::mem::replace(model, *before)),
+            Change::Layer(before) => {
+                Change::of_model(std::mem::replace(model, before.into_model()))
+            }
+        }
+    }
+
+    /// What brings `model` back: a trained layer as its changes, another model whole.
+    fn of_model(model: Model) -> Change {
+        match LayerRecord::of(model) {
+            Ok(record) => Change::Layer(Box::new(record)),
+            Err(model) => Change::Model(model),
         }
     }
 }
@@ -220,7 +235,7 @@ impl History {
     /// (the sentence) extend the step instead.
     pub fn record_model(&mut self, before: Model, key: EditKey) {
         if self.starts_step(key) {
-            self.push(Change::Model(Box::new(before)));
+            self.push(Change::of_model(before));
         }
         self.open_edit = (key != EditKey::Other).then_some(key);
         self.future.clear();

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use nalgebra::DMatrix;
 
 use super::editable::Editable;
-use super::head::{Head, OutputProjection};
+use super::head::{Head, OutputProjection, Projection};
 
 /// A layer's attention: its heads (with biases) and the output projection after them.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +40,32 @@ impl Attention {
             Editable::OutputBias => self.output.b_output.as_mut(),
             Editable::Embedding | Editable::Positions => None,
         }
+    }
+
+    /// These numbers with `changes` written in (those outside are passed over: they were
+    /// checked when they were read).
+    pub fn with_changes<'a>(&self, changes: impl IntoIterator<Item = &'a WeightChange>) -> Self {
+        let mut changed = self.clone();
+        for c in changes {
+            if let Some(cell) = changed
+                .matrix_mut(c.target)
+                .and_then(|m| m.get_mut((c.row, c.col)))
+            {
+                *cell = c.value;
+            }
+        }
+        changed
+    }
+
+    /// Every matrix a layer's attention has.
+    pub fn targets(&self) -> impl Iterator<Item = Editable> {
+        (0..self.heads.len())
+            .flat_map(|h| {
+                Projection::ALL
+                    .into_iter()
+                    .flat_map(move |p| [Editable::Weight(h, p), Editable::Bias(h, p)])
+            })
+            .chain([Editable::OutputWeight, Editable::OutputBias])
     }
 }
 

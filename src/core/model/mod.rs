@@ -2,6 +2,7 @@
 
 mod editable;
 mod head;
+pub mod layer_record;
 mod layered;
 pub mod limits;
 pub mod positions;

@@ -128,8 +128,8 @@ pub struct EncoderTrace {
     pub ids: Vec<u32>,
     /// The embeddings' sum after its LayerNorm: the first layer's input.
     pub embedded: DMatrix<f64>,
-    /// Each layer.
-    pub layers: Vec<LayerTrace>,
+    /// Each layer (shared: a page that reruns the layers above an edit keeps those below).
+    pub layers: Vec<Arc<LayerTrace>>,
 }
 
 impl Encoder {
@@ -223,7 +223,7 @@ impl Encoder {
         }
         let (tokens, ids) = self.tokenize(sentence)?;
         let embedded = self.embed(&ids);
-        let mut layers: Vec<LayerTrace> = Vec::with_capacity(self.layers.len());
+        let mut layers: Vec<Arc<LayerTrace>> = Vec::with_capacity(self.layers.len());
         for l in 0..self.layers.len() {
             let x = layers.last().map_or(&embedded, |t| &t.output);
             let heads: Vec<usize> = knocked
@@ -232,7 +232,7 @@ impl Encoder {
                 .map(|&(_, h)| h)
                 .collect();
             let trace = self.run_layer(l, x, &heads);
-            layers.push(trace);
+            layers.push(Arc::new(trace));
         }
         Ok(EncoderTrace {
             tokens,

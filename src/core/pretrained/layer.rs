@@ -9,7 +9,7 @@ use std::sync::Arc;
 use nalgebra::DMatrix;
 
 use crate::core::model::limits::within_limits;
-use crate::core::model::{Attention, Editable, Layered, Model, Projection, WeightChange};
+use crate::core::model::{Attention, Layered, Model, WeightChange};
 
 use super::encoder::{Encoder, LayerTrace};
 
@@ -118,16 +118,7 @@ impl Encoder {
         if ours.peek().is_none() {
             return Cow::Borrowed(trained);
         }
-        let mut changed = trained.clone();
-        for c in ours {
-            if let Some(cell) = changed
-                .matrix_mut(c.target)
-                .and_then(|m| m.get_mut((c.row, c.col)))
-            {
-                *cell = c.value;
-            }
-        }
-        Cow::Owned(changed)
+        Cow::Owned(trained.with_changes(ours))
     }
 
     /// Why a layer, knocked heads or changed cells do not fit this encoder, if they do not.
@@ -191,40 +182,17 @@ fn heads_in(knocked: &[(usize, usize)], l: usize) -> Vec<usize> {
 /// layer's (told from its trained numbers), layer by layer. None for other models.
 pub fn changed_cells(model: &Model) -> Option<Vec<WeightChange>> {
     let layered = model.layered()?;
-    let trained = &*layered.trained;
-    let mut changes: Vec<WeightChange> = layered
-        .changes
-        .iter()
-        .filter(|c| c.layer < layered.layer)
-        .copied()
-        .collect();
-    let targets = (0..trained.heads.len())
-        .flat_map(|h| {
-            Projection::ALL
-                .into_iter()
-                .flat_map(move |p| [Editable::Weight(h, p), Editable::Bias(h, p)])
-        })
-        .chain([Editable::OutputWeight, Editable::OutputBias]);
-    for target in targets {
-        let (Some(now), Some(was)) = (model.matrix(target), trained.matrix(target)) else {
-            continue;
-        };
-        for ((row, col), &value) in now
+    let others = |keep: fn(usize, usize) -> bool| {
+        layered
+            .changes
             .iter()
-            .enumerate()
-            .map(|(i, v)| ((i % now.nrows(), i / now.nrows()), v))
-        {
-            if was.get((row, col)).map(|t| t.to_bits()) != Some(value.to_bits()) {
-                changes.push(WeightChange {
-                    layer: layered.layer,
-                    target,
-                    row,
-                    col,
-                    value,
-                });
-            }
-        }
-    }
-    changes.extend(layered.changes.iter().filter(|c| c.layer > layered.layer));
-    Some(changes)
+            .filter(move |c| keep(c.layer, layered.layer))
+            .copied()
+    };
+    Some(
+        others(|l, page| l < page)
+            .chain(model.own_changes())
+            .chain(others(|l, page| l > page))
+            .collect(),
+    )
 }
