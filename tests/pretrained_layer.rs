@@ -17,6 +17,9 @@ use attention_explorer::core::formats::trained::read_trained;
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, WeightChange};
 use attention_explorer::core::pretrained::{changed_cells, Encoder, EncoderTrace, LayerOpening};
+use attention_explorer::core::teaching::order::{
+    order_of_pieces, reordered_inputs, trained_moves, Reorder,
+};
 use attention_explorer::core::training::{train, Goal, Objective, Optimizer, Param, Target};
 use common::{largest_difference, pretrained_encoder as encoder};
 use nalgebra::DMatrix;
@@ -164,6 +167,30 @@ fn undo_keeps_a_trained_layer_as_its_changed_cells_and_brings_it_back_whole() {
         document.apply(Edit::Redo, None).unwrap();
         assert_eq!(&document.model, page);
     }
+}
+
+#[test]
+fn a_trained_models_learned_positions_are_all_it_knows_of_order() {
+    let Some(encoder) = encoder() else { return };
+    let model = encoder.open_layer(NAME, opening(2)).unwrap();
+    let n = model.tokens().len();
+    let order = order_of_pieces(n, Reorder::Shuffle(3));
+    // [CLS] and [SEP] stay at the ends; the pieces between are reordered.
+    assert_eq!((order[0], order[n - 1]), (0, n - 1));
+    assert_ne!(order, (0..n).collect::<Vec<_>>());
+    let inputs = reordered_inputs(encoder, &model, order).unwrap();
+    let [with, without] = trained_moves(encoder, &model, &inputs).unwrap();
+    let largest = |moves: &[f64]| moves.iter().copied().fold(0.0, f64::max);
+    assert!(largest(&with) > 0.1, "with positions: {with:?}");
+    assert!(largest(&without) < 1e-9, "without positions: {without:?}");
+    // Unmoved, nothing moves.
+    let unmoved = reordered_inputs(encoder, &model, (0..n).collect()).unwrap();
+    let [same, _] = trained_moves(encoder, &model, &unmoved).unwrap();
+    assert_eq!(largest(&same), 0.0);
+    // The page's own order lab has no trained model to run.
+    let plain = attention_explorer::core::model::presets::preset("dog").unwrap();
+    assert!(reordered_inputs(encoder, &plain, vec![0, 1]).is_none());
+    assert!(trained_moves(encoder, &plain, &inputs).is_none());
 }
 
 #[test]
@@ -425,4 +452,26 @@ fn a_teachers_link_names_a_trained_model_and_its_layer() {
             .layer,
         0
     );
+}
+
+#[test]
+fn a_teachers_link_asks_about_a_trained_layers_head_before_it_is_open() {
+    let exercises = "ask=weights.3:8,4&predict=weights.11:9&goal=weights.3:8,4>=0.9&lock=w_key";
+    let link = read_link(
+        &format!("?pretrained=all-minilm-l6-v2&layer=2&{exercises}"),
+        "",
+    );
+    assert!(link.messages.is_empty(), "{:?}", link.messages);
+    assert_eq!(link.exercises.list.len(), 3);
+    assert_eq!(link.exercises.locks.len(), 1);
+    // Against the page's own model the same heads are not there.
+    let plain = read_link(&format!("?{exercises}"), "");
+    assert!(
+        plain.messages.iter().any(|m| m.contains("no head")),
+        "{:?}",
+        plain.messages
+    );
+    // Past what any trained layer holds, still said.
+    let far = read_link("?pretrained=all-minilm-l6-v2&ask=weights.16:0,0", "");
+    assert!(!far.messages.is_empty());
 }

@@ -67,8 +67,10 @@ import { fileURLToPath } from 'node:url';
  * (the page's model of a trained layer, the reducer's refusals, a link and the saved work
  * naming it, a loaded state naming it, the steps' notes, the sentence waiting for a pause in the
  * typing, a teacher's `pretrained=…&layer=…`) adds 5.4 KB: 453.1 KB (the link's `pretrained` read in the
- * model's chunk saved 3.2 KB of it); issue 32 takes the first download apart. */
-const BUDGET = 453_500;
+ * model's chunk saved 3.2 KB of it); exercises in such a link, read against the largest
+ * shapes a trained layer has until it opens, and the seam the trained model's panel lends the
+ * page through (its code stays in its chunk): 454.4 KB. Issue 32 takes the first download apart. */
+const BUDGET = 454_500;
 /** The chunks and the service worker: what a visit fetches after the first screen, all told
  * (issue 21: 216.0 KB; issue 29's save panel as a chunk, 4.1 KB, and the code it shares with
  * other chunks split into eleven more small shared ones: 228.8 KB; then 229.4 KB; issue 30: the
@@ -76,8 +78,10 @@ const BUDGET = 453_500;
  * figure drawing chunk: 240.1 KB; the maker's and the Embed dialog's warnings of a step that
  * gives an asked number away: 242.7 KB; issue 31's thumbnails with a layer, the code they share
  * with the trained model's chunk split off, and the worker keeping that chunk once used: 246.0 KB;
- * then 246.6 KB as the shared chunks moved with the model's knock-out). */
-const ON_DEMAND_BUDGET = 247_000;
+ * then 246.6 KB as the shared chunks moved with the model's knock-out; the order lab on a
+ * trained layer, its pieces with and without the learned positions, 5.9 KB, and an exercise
+ * card's "Show head H", 0.6 KB: 253.8 KB). */
+const ON_DEMAND_BUDGET = 254_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;

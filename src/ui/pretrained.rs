@@ -19,12 +19,13 @@ use crate::core::model::{Model, WeightChange};
 use crate::core::pretrained::{read_packed, Encoder, EncoderTrace, LayerOpening, LayerTrace};
 use crate::core::teaching::exercise::Cover;
 use crate::core::teaching::labs::heads_sending;
+use crate::core::teaching::order::{reordered_inputs, trained_moves, ReorderedInputs};
 use crate::core::text::fmt;
 use crate::core::views::heatmap::Heat;
 use crate::ui::matrix::heatmap::{HeatMap, Thumbnail};
 use crate::ui::matrix::MatrixSpec;
 use crate::ui::on_demand::{chunk, PanelButton};
-use crate::ui::state::{use_app, use_look, AppState};
+use crate::ui::state::{use_app, use_look, AppState, TrainedModel};
 
 /// The file `www/pack-model.mjs` puts beside the app.
 const MODEL_FILE: &str = "models/all-minilm-l6-v2.safetensors";
@@ -206,6 +207,20 @@ fn PretrainedPanel() -> impl IntoView {
     }
 }
 
+impl TrainedModel for Encoder {
+    fn retype(&self, model: &Model, text: &str) -> Result<Model, String> {
+        self.reopen(model, |o| o.sentence = text.to_owned())
+    }
+
+    fn reordered_inputs(&self, model: &Model, order: Vec<usize>) -> Option<ReorderedInputs> {
+        reordered_inputs(self, model, order)
+    }
+
+    fn moves(&self, model: &Model, inputs: &ReorderedInputs) -> Option<[Vec<f64>; 2]> {
+        trained_moves(self, model, inputs)
+    }
+}
+
 /// The whole encoder on the page's sentence, the page's layer as the page has it; None while the
 /// page shows another model.
 type Run = RwSignal<Option<Arc<EncoderTrace>>>;
@@ -352,13 +367,8 @@ fn layer_model(encoder: &Encoder, model: &Model, layer: usize) -> Result<Model, 
 #[component]
 fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let state = use_app();
-    let retyping = encoder.clone();
-    state.retype.set_value(Some(Arc::new(move |text: &str| {
-        state
-            .model
-            .with_untracked(|m| retyping.reopen(m, |o| o.sentence = text.to_owned()))
-    })));
-    on_cleanup(move || state.retype.set_value(None));
+    state.trained.set_value(Some(encoder.clone()));
+    on_cleanup(move || state.trained.set_value(None));
     let error = RwSignal::new(None::<String>);
     let put = {
         let encoder = encoder.clone();

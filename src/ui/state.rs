@@ -4,6 +4,7 @@
 //! of an [`Edit`], which runs the core's one reducer.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -15,6 +16,7 @@ use crate::core::forward::trace::Trace;
 use crate::core::model::presets::DEFAULT_SEED;
 use crate::core::model::presets::{followed_by_default, matching, preset_named};
 use crate::core::model::{Editable, Model};
+use crate::core::teaching::order::ReorderedInputs;
 use crate::core::training::lab::Setup;
 use crate::core::training::{gradients, Gradients, Objective};
 use crate::core::views::heatmap::{Face, Palette};
@@ -22,8 +24,16 @@ use crate::core::views::pipeline::{stops, Lab, Matrix, Pick, Shape, Step, Stop};
 use crate::ui::exercises::ExerciseState;
 use crate::ui::theme;
 
-/// A trained model's layer on a sentence, or why not.
-pub type Retype = std::sync::Arc<dyn Fn(&str) -> Result<Model, String> + Send + Sync>;
+/// What a trained model's panel lends the page while it holds the model: the page calls it, and
+/// its code stays in the panel's chunk (none of it in the first download).
+pub trait TrainedModel: Send + Sync {
+    /// `model` (a layer of it) on a sentence as typed (see [`Edit::Retyped`]), or why not.
+    fn retype(&self, model: &Model, text: &str) -> Result<Model, String>;
+    /// The order lab's hidden states of `model`'s pieces as they are and in `order`.
+    fn reordered_inputs(&self, model: &Model, order: Vec<usize>) -> Option<ReorderedInputs>;
+    /// What reordering them does to `model`'s layer, with the learned positions and without.
+    fn moves(&self, model: &Model, inputs: &ReorderedInputs) -> Option<[Vec<f64>; 2]>;
+}
 
 /// What a click on a cell asked to have explained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,9 +127,9 @@ pub struct AppState {
     pub seed: RwSignal<u64>,
     /// An exercise page's locks and the edits made (a goal's attempts); read, not watched.
     pub session: StoredValue<Session>,
-    /// A trained model's tokenizer and layers below the page's, while its panel holds them: the
-    /// page's layer on a sentence as typed (see [`Edit::Retyped`]).
-    pub retype: StoredValue<Option<Retype>>,
+    /// The trained model, while its panel holds it: its tokenizer for the sentence box, its
+    /// layers for the order lab.
+    pub trained: StoredValue<Option<Arc<dyn TrainedModel>>>,
     /// A trained model's layer a link or the saved work names (its state's `pretrained`, as
     /// JSON text), until its panel has fetched the model and opened it.
     pub pretrained: RwSignal<Option<String>>,
@@ -241,7 +251,7 @@ impl AppState {
             history: RwSignal::new(History::default()),
             seed,
             session: StoredValue::new(Session::default()),
-            retype: StoredValue::new(None),
+            trained: StoredValue::new(None),
             pretrained: RwSignal::new(None),
             selected,
             focused_head,
@@ -365,8 +375,10 @@ impl AppState {
         // A trained model's sentence is cut by its own tokenizer, which its panel holds.
         let edit = match edit {
             Edit::Sentence(text) if model.with_untracked(|m| m.layered().is_some()) => {
-                match self.retype.get_value() {
-                    Some(retype) => Edit::Retyped(Box::new(retype(&text)?)),
+                match self.trained.get_value() {
+                    Some(trained) => Edit::Retyped(Box::new(
+                        model.with_untracked(|m| trained.retype(m, &text))?,
+                    )),
                     None => Edit::Sentence(text),
                 }
             }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { useBrowser, open, projectRoot, eventually, picture, output, trace, state, linkSettled } from './harness.mjs';
+import { useBrowser, open, projectRoot, eventually, picture, output, trace, state, linkSettled, showLab } from './harness.mjs';
 
 const env = useBrowser();
 const SHIPPED = join(projectRoot, 'dist', 'models', 'all-minilm-l6-v2.safetensors');
@@ -196,4 +196,35 @@ test('a layer in the page: its heads equal the command line, an edit of layer 0 
     await picture(page.locator('#step-embedding'), output(`pretrained-x-${name}.png`));
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${name}: the page scrolls sideways`);
   }
+});
+
+test('a teacher asks about a trained head before it is open; the order lab shows the learned positions are all it knows of order', { skip }, async () => {
+  const asked = 'weights.3:5,2';
+  const { page } = await open(env.browser, `${env.base}?pretrained=all-minilm-l6-v2&layer=2&ask=${asked}`);
+  await page.waitForSelector('[data-view="model"]', { timeout: 60_000 });
+  await eventually(() => page.inputValue('[data-control="layer"]'), (l) => l === '2');
+  // Read against the layer, not refused against the example shown while it was fetched.
+  assert.equal(await page.locator('.load-message').count(), 0);
+  const opened = await eventually(() => trace(page), (t) => t.heads.length === 12);
+  const value = opened.heads[3].weights[5][2];
+  // 12 heads are shown one at a time: the card shows the one it asks about.
+  await page.click(`[data-exercise="${asked}"] [data-action="show-head"]`);
+  await page.fill(`[data-answer="${asked}"]`, value.toFixed(4));
+  await page.press(`[data-answer="${asked}"]`, 'Enter');
+  await page.waitForSelector(`[data-exercise="${asked}"][data-result="correct"]`);
+
+  await showLab(page, 'lab-order');
+  const stat = (name) => page.$eval(`[data-stat="${name}"]`, (s) => Number(s.dataset.value));
+  await eventually(() => stat('order_max_diff'), (d) => d > 0.1);
+  assert.ok(await stat('order_no_positions_diff') < 1e-9, `${await stat('order_no_positions_diff')}`);
+  assert.match(await page.textContent('#lab-order .lab-verdict'), /The learned positions are how this model knows it\.$/);
+  // Reversed: [CLS] and [SEP] stay where they are, the pieces between change places.
+  await page.click('#lab-order [data-action="order-reverse"]');
+  const places = await eventually(
+    () => page.$$eval('#lab-order .order-table tbody tr', (rows) => rows.map((r) => [r.querySelector('th').textContent, r.querySelector('td').textContent])),
+    (rows) => rows.length === opened.tokens.length && rows[1][1] === `1 → ${rows.length - 2}`,
+  );
+  assert.deepEqual(places[0], ['[CLS]', '0 → 0']);
+  assert.deepEqual(places.at(-1), ['[SEP]', `${places.length - 1} → ${places.length - 1}`]);
+  await picture(page.locator('#lab-order'), output('pretrained-order-lab.png'));
 });

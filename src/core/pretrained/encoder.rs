@@ -158,7 +158,16 @@ impl Encoder {
 
     /// `LayerNorm(word + position + token type 0)`: the first layer's input.
     pub fn embed(&self, ids: &[u32]) -> DMatrix<f64> {
-        let mut sum = self.word_rows(ids) + self.positions.rows(0, ids.len());
+        self.embed_with(ids, true)
+    }
+
+    /// [`Encoder::embed`], the learned positions left out when `positions` is false (then
+    /// nothing in the encoder sees the pieces' order: the order lab).
+    pub fn embed_with(&self, ids: &[u32], positions: bool) -> DMatrix<f64> {
+        let mut sum = self.word_rows(ids);
+        if positions {
+            sum += self.positions.rows(0, ids.len());
+        }
         add_row(&mut sum, &self.token_type);
         self.embedding_norm.apply(&sum)
     }

@@ -54,12 +54,7 @@ impl Encoder {
         } = opening;
         self.check_opening(layer, &knocked, &changes)?;
         let (pieces, ids) = self.tokenize(&sentence)?;
-        let mut x = self.embed(&ids);
-        for l in 0..layer {
-            x = self
-                .run_layer_with(l, &x, &self.attention(l, &changes), &heads_in(&knocked, l))
-                .output;
-        }
+        let x = self.input_of(layer, &ids, &knocked, &changes, true);
         let trained = Arc::clone(&self.layers[layer].attention);
         let Attention { heads, output } = self.attention(layer, &changes).into_owned();
         let layered = Layered {
@@ -109,6 +104,40 @@ impl Encoder {
             self.attention(l, &layered.changes)
         };
         Some(self.run_layer_with(l, x, &attention, &knocked))
+    }
+
+    /// The hidden state entering `layer` for the pieces `ids`: the layers below with their
+    /// `changes` and `knocked` heads, on the embedding with or without the learned `positions`.
+    fn input_of(
+        &self,
+        layer: usize,
+        ids: &[u32],
+        knocked: &[(usize, usize)],
+        changes: &[WeightChange],
+        positions: bool,
+    ) -> DMatrix<f64> {
+        let mut x = self.embed_with(ids, positions);
+        for l in 0..layer {
+            x = self
+                .run_layer_with(l, &x, &self.attention(l, changes), &heads_in(knocked, l))
+                .output;
+        }
+        x
+    }
+
+    /// The hidden state entering `model`'s layer (a layer model of this encoder) for the pieces
+    /// `ids` (its own, or in another order), with or without the learned `positions`.
+    pub fn layer_input(&self, model: &Model, ids: &[u32], positions: bool) -> Option<DMatrix<f64>> {
+        let layered = model.layered()?;
+        (layered.layer < self.layers.len()).then(|| {
+            self.input_of(
+                layered.layer,
+                ids,
+                &layered.knocked,
+                &layered.changes,
+                positions,
+            )
+        })
     }
 
     /// Layer `l`'s attention with the `changes` made to it (its own when there are none).

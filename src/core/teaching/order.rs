@@ -4,9 +4,12 @@
 //! (permutation equivariance); with positions they change. Also RoPE's shift property, and the
 //! two RoPE conventions on the same weights.
 
+use nalgebra::DMatrix;
+
 use crate::core::forward::trace::Trace;
 use crate::core::model::positions::{rotate_from, Positions, Rope, DEFAULT_BASE};
 use crate::core::model::Model;
+use crate::core::pretrained::Encoder;
 
 /// A way to reorder the words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,17 +74,99 @@ pub fn reordered(model: &Model, order: &[usize]) -> Result<Model, String> {
 /// For each word (by its place before), the largest difference between its output row before
 /// and after the reordering: all zero (to rounding) when attention cannot see the order.
 pub fn output_moves(before: &Trace, after: &Trace, order: &[usize]) -> Vec<f64> {
+    row_moves(&before.output, &after.output, order)
+}
+
+/// For each row of `before`, the largest difference from its row of `after`, where `order` put it.
+fn row_moves(before: &DMatrix<f64>, after: &DMatrix<f64>, order: &[usize]) -> Vec<f64> {
     let mut moves = vec![0.0; order.len()];
     for (new, &old) in order.iter().enumerate() {
         moves[old] = before
-            .output
             .row(old)
             .iter()
-            .zip(after.output.row(new).iter())
+            .zip(after.row(new).iter())
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f64::max);
     }
     moves
+}
+
+/// Where `order` puts each word: `places[i]` is the new place of the word at place `i`.
+pub fn new_places(order: &[usize]) -> Vec<usize> {
+    let mut places = vec![0; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        places[old] = new;
+    }
+    places
+}
+
+/// The new order of a trained model's `n` pieces: `how` among those between `[CLS]` and
+/// `[SEP]`, which stay at the ends, where the model always has them.
+pub fn order_of_pieces(n: usize, how: Reorder) -> Vec<usize> {
+    if n < 3 {
+        return (0..n).collect();
+    }
+    std::iter::once(0)
+        .chain(order(n - 2, how).into_iter().map(|i| i + 1))
+        .chain([n - 1])
+        .collect()
+}
+
+/// The hidden states entering a trained layer model's layer for its pieces as they are and in
+/// `order` (the layers below run again), with the model's learned positions and without: what
+/// [`trained_moves`] compares, computed once while only the layer's own numbers change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReorderedInputs {
+    order: Vec<usize>,
+    /// `[with positions, without]`, each `[as they are, reordered]`.
+    x: [[DMatrix<f64>; 2]; 2],
+}
+
+impl ReorderedInputs {
+    /// The new order: `order[j]` is the old place of the piece now at place `j`.
+    pub fn order(&self) -> &[usize] {
+        &self.order
+    }
+}
+
+/// [`ReorderedInputs`] of `model` (none for other models).
+pub fn reordered_inputs(
+    encoder: &Encoder,
+    model: &Model,
+    order: Vec<usize>,
+) -> Option<ReorderedInputs> {
+    let ids = &model.layered()?.ids;
+    let reordered: Vec<u32> = order.iter().map(|&i| ids[i]).collect();
+    let both = |positions: bool| {
+        Some([
+            encoder.layer_input(model, ids, positions)?,
+            encoder.layer_input(model, &reordered, positions)?,
+        ])
+    };
+    Some(ReorderedInputs {
+        x: [both(true)?, both(false)?],
+        order,
+    })
+}
+
+/// What reordering a trained layer model's pieces does to its layer's attention output
+/// (`attended`): for each piece, the largest change of its row, with the model's learned
+/// positions (`[0]`) and with them left out (`[1]`). None for other models.
+pub fn trained_moves(
+    encoder: &Encoder,
+    model: &Model,
+    inputs: &ReorderedInputs,
+) -> Option<[Vec<f64>; 2]> {
+    let layer = model.layered()?.layer;
+    let attended = |x: &DMatrix<f64>| encoder.layer_in_page(model, layer, x).map(|t| t.attended);
+    let moves = |[before, after]: &[DMatrix<f64>; 2]| {
+        Some(row_moves(
+            &attended(before)?,
+            &attended(after)?,
+            &inputs.order,
+        ))
+    };
+    Some([moves(&inputs.x[0])?, moves(&inputs.x[1])?])
 }
 
 /// RoPE's shift property on head `head`'s queries and keys (before rotation): the score of

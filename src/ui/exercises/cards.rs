@@ -169,6 +169,12 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
             aria-label=format!("Exercise: {}", exercise.kind().key())
         >
             <p class="exercise-question"><strong>"Exercise. "</strong>{question}</p>
+            // Its head may be one the page does not show (one head at a time past a size).
+            {move || exercise.head().filter(|h| !state.visible_heads.with(|v| v.contains(h))).map(|h| view! {
+                <p class="exercise-actions">
+                    <button type="button" data-action="show-head" on:click=move |_| state.focused_head.set(h)>{format!("Show head {h}")}</button>
+                </p>
+            })}
             {body}
             <p class="exercise-said" role="status" aria-live="polite">{said}</p>
         </div>

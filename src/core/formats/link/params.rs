@@ -2,13 +2,46 @@
 //! TensorFlow Playground's `State.PROPS`): a new setting in the link is one entry here.
 
 use super::page::{Controls, FaceChoice, Link, Page, Theme, MAX_DECIMALS};
-use crate::core::model::limits::{MAX_HEADS, MAX_TOKENS};
-use crate::core::teaching::exercise::Kind;
+use nalgebra::DMatrix;
+
+use crate::core::model::limits::{MAX_DIM, MAX_HEADS, MAX_TOKENS};
+use crate::core::model::{Head, Model, Scale};
+use crate::core::teaching::exercise::{Exercises, Kind};
 use crate::core::text::clip;
 use crate::core::training::lab::Setup;
 use crate::core::training::{Optimizer, DEFAULT_LR};
 use crate::core::views::heatmap::Face;
 use crate::core::views::pipeline::{in_order, Matrix, Step};
+
+/// `read` of the link's exercises against its model; while a trained model's layer is still to
+/// open (`pretrained=`), against a stand-in of the largest shapes such a layer may have (the cells
+/// are checked against the layer itself when the learner answers).
+fn with_exercises(
+    l: &mut Link,
+    read: impl FnOnce(&mut Exercises, &Model) -> Result<(), String>,
+) -> Result<(), String> {
+    match l.pretrained {
+        Some(_) => read(&mut l.exercises, &largest_layer()?),
+        None => read(&mut l.exercises, &l.model),
+    }
+}
+
+/// A model of [`MAX_TOKENS`] words and [`MAX_HEADS`] heads of [`MAX_DIM`] wide queries, keys
+/// and values, its numbers 0 (one input number: the shapes are what counts).
+fn largest_layer() -> Result<Model, String> {
+    let words: Vec<String> = (0..MAX_TOKENS).map(|i| format!("w{i}")).collect();
+    let zeros = || DMatrix::zeros(1, MAX_DIM);
+    let heads = (0..MAX_HEADS)
+        .map(|_| Head::new(zeros(), zeros(), zeros()))
+        .collect();
+    Model::new(
+        &words.join(" "),
+        DMatrix::zeros(MAX_TOKENS, 1),
+        heads,
+        false,
+        Scale::SqrtDk,
+    )
+}
 
 /// Most entries a list parameter (`steps`, `hide`, `faces`) may hold.
 const MAX_LIST: usize = 64;
@@ -280,25 +313,25 @@ pub const PARAMS: [Param; 26] = [
     Param {
         name: "ask",
         part: Part::Query,
-        read: |l, v| l.exercises.read(Kind::Ask, v, &l.model),
+        read: |l, v| with_exercises(l, |e, m| e.read(Kind::Ask, v, m)),
         write: |p| p.exercises?.write(Kind::Ask),
     },
     Param {
         name: "predict",
         part: Part::Query,
-        read: |l, v| l.exercises.read(Kind::Predict, v, &l.model),
+        read: |l, v| with_exercises(l, |e, m| e.read(Kind::Predict, v, m)),
         write: |p| p.exercises?.write(Kind::Predict),
     },
     Param {
         name: "goal",
         part: Part::Query,
-        read: |l, v| l.exercises.read(Kind::Goal, v, &l.model),
+        read: |l, v| with_exercises(l, |e, m| e.read(Kind::Goal, v, m)),
         write: |p| p.exercises?.write(Kind::Goal),
     },
     Param {
         name: "lock",
         part: Part::Query,
-        read: |l, v| l.exercises.read_locks(v, &l.model),
+        read: |l, v| with_exercises(l, |e, m| e.read_locks(v, m)),
         write: |p| p.exercises?.write_locks(),
     },
     Param {

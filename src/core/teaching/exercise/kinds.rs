@@ -240,6 +240,14 @@ impl Exercise {
         }
     }
 
+    /// The head it is about (None: the heads' joined output).
+    pub fn head(&self) -> Option<usize> {
+        match self {
+            Exercise::Ask(cell) | Exercise::Goal(cell, _) => cell.head,
+            Exercise::Predict { head, .. } => Some(*head),
+        }
+    }
+
     /// The question, in words.
     pub fn question(&self, trace: &Trace) -> String {
         let word = |i: usize| word(trace, i);
