@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Session;
+use crate::core::formats::link::Controls as Level;
 use crate::core::formats::link::{opening, Link};
 use crate::core::model::presets::PRESETS;
 use crate::core::text::sentence;
@@ -11,6 +12,7 @@ use crate::core::views::pipeline::Step;
 use crate::ui::controls::Controls;
 use crate::ui::exercises::engine::exercise_engine;
 use crate::ui::on_demand::{Loaded, Opening};
+use crate::ui::pretrained::PretrainedInEmbed;
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::PipelineNav;
 use crate::ui::walk::Walk;
@@ -104,6 +106,8 @@ pub fn App() -> impl IntoView {
             {state.exercises.any().then(|| view! { <Loaded load=exercise_engine what="the exercises"/> })}
             {(!embed).then(PipelineNav)}
             <Controls level=start.controls()/>
+            // The settings hold the trained model's button; an embed without them opens it too.
+            {(embed && start.controls() != Level::All).then(PretrainedInEmbed)}
             // Each lab follows its step, except in an embed.
             {Step::ALL
                 .into_iter()

@@ -24,7 +24,7 @@ use crate::core::text::fmt;
 use crate::core::views::heatmap::Heat;
 use crate::ui::matrix::heatmap::{HeatMap, Thumbnail};
 use crate::ui::matrix::MatrixSpec;
-use crate::ui::on_demand::{chunk, PanelButton};
+use crate::ui::on_demand::{chunk, Loaded, PanelButton};
 use crate::ui::state::{use_app, use_look, AppState, TrainedModel};
 
 /// The file `www/pack-model.mjs` puts beside the app.
@@ -46,6 +46,17 @@ pub fn PretrainedButton() -> impl IntoView {
         }
     });
     view! { <PanelButton action="load-pretrained" label="Open a trained model" load=pretrained_panel what="the trained model's code" open=open/> }
+}
+
+/// In an embed without the settings (where the button is): the trained model a link names,
+/// fetched and opened all the same; only its progress, or why not, is shown.
+#[component]
+pub fn PretrainedInEmbed() -> impl IntoView {
+    let state = use_app();
+    state
+        .pretrained
+        .with_untracked(Option::is_some)
+        .then(|| view! { <Loaded load=pretrained_panel what="the trained model's code"/> })
 }
 
 chunk! {
@@ -151,6 +162,7 @@ fn arrived(stage: RwSignal<Stage>, fetched: Result<Vec<u8>, Option<String>>) {
 
 #[component]
 fn PretrainedPanel() -> impl IntoView {
+    let state = use_app();
     let stage = RwSignal::new(Stage::Fetching(0.0, None));
     let request = StoredValue::new_local(None::<XmlHttpRequest>);
     let start = move || {
@@ -179,7 +191,7 @@ fn PretrainedPanel() -> impl IntoView {
     view! {
         <section class="pretrained" id="pretrained" aria-label="A trained model">
             <h2>"A trained model: all-MiniLM-L6-v2"</h2>
-            <p class="note">"6 layers × 12 heads, trained by sentence-transformers (Apache-2.0), run here on your sentence with every number equal to Hugging Face transformers' (stored as float16: each weight within 0.001)."</p>
+            <p class="note" hidden=state.embedded>"6 layers × 12 heads, trained by sentence-transformers (Apache-2.0), run here on your sentence with every number equal to Hugging Face transformers' (stored as float16: each weight within 0.001)."</p>
             {move || match stage.get() {
                 Stage::Fetching(got, of) => view! {
                     <p role="status" data-stat="pretrained-progress">
@@ -417,6 +429,15 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
             None => {}
         }
     });
+    let error_line = move || {
+        error.get().map(
+            |e| view! { <p class="field-error" role="alert" data-stat="pretrained-error">{e}</p> },
+        )
+    };
+    // An embed shows the steps its author chose: the layer in them, not the model view.
+    if state.embedded {
+        return error_line.into_any();
+    }
     let run: Run = RwSignal::new(None);
     keep_running(encoder.clone(), run);
     let layered = Memo::new(move |_| {
@@ -466,7 +487,7 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let config = encoder.config.clone();
     let put_again = put.clone();
     view! {
-        {move || error.get().map(|e| view! { <p class="field-error" role="alert" data-stat="pretrained-error">{e}</p> })}
+        {error_line}
         <p class="note" hidden=move || layered.with(Option::is_some)>
             "The page shows another model now. "
             <button type="button" data-action="pretrained-in-page" on:click=move |_| put_again(0)>"Put the trained model back in the page"</button>
@@ -519,6 +540,7 @@ fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
             <LayerSteps run=run layer=Signal::derive(move || layered.with(|p| p.as_ref().map_or(0, |p| p.0)))/>
         </div>
     }
+    .into_any()
 }
 
 /// Which heads send the followed piece where: each head whose largest weight from it is at least

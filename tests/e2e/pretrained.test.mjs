@@ -228,3 +228,16 @@ test('a teacher asks about a trained head before it is open; the order lab shows
   assert.deepEqual(places.at(-1), ['[SEP]', `${places.length - 1} → ${places.length - 1}`]);
   await picture(page.locator('#lab-order'), output('pretrained-order-lab.png'));
 });
+
+test('an embed of a trained layer, without the settings, fetches the model and shows the layer in its steps', { skip }, async () => {
+  const { page } = await open(env.browser, `${env.base}?embed=1&steps=weights&pretrained=all-minilm-l6-v2&layer=2&head=3`, { width: 390, height: 844 });
+  const shown = await eventually(() => trace(page), (t) => t.heads.length === 12, { timeout: 60_000 });
+  assert.equal((await state(page)).pretrained.layer, 2);
+  // The steps the author chose, the head the link names; not the model view.
+  assert.equal(await page.locator('[data-view="model"]').count(), 0);
+  assert.deepEqual(await page.$$eval('section[id^="step-"]', (s) => s.map((e) => e.id)), ['step-weights']);
+  // Head 3 in full (a map or a table, by size), the others as thumbnails to pick.
+  await page.waitForSelector('[data-matrix="weights"][data-head="3"]:not([data-view="thumbnail"])');
+  assert.ok(largest(shown.heads[3].weights, (await trace(page)).heads[3].weights) === 0);
+  await picture(page.locator('main'), output('pretrained-embed-phone.png'));
+});
