@@ -69,8 +69,9 @@ import { fileURLToPath } from 'node:url';
  * typing, a teacher's `pretrained=…&layer=…`) adds 5.4 KB: 453.1 KB (the link's `pretrained` read in the
  * model's chunk saved 3.2 KB of it); exercises in such a link, read against the largest
  * shapes a trained layer has until it opens, and the seam the trained model's panel lends the
- * page through (its code stays in its chunk): 454.4 KB. Issue 32 takes the first download apart. */
-const BUDGET = 454_500;
+ * page through (its code stays in its chunk): 454.4 KB; an embed opening the trained layer its link
+ * names, 454.6 KB. Issue 32 takes the first download apart. */
+const BUDGET = 454_700;
 /** The chunks and the service worker: what a visit fetches after the first screen, all told
  * (issue 21: 216.0 KB; issue 29's save panel as a chunk, 4.1 KB, and the code it shares with
  * other chunks split into eleven more small shared ones: 228.8 KB; then 229.4 KB; issue 30: the
