@@ -456,13 +456,14 @@ fn a_teachers_link_names_a_trained_model_and_its_layer() {
 
 #[test]
 fn a_teachers_link_asks_about_a_trained_layers_head_before_it_is_open() {
-    let exercises = "ask=weights.3:8,4&predict=weights.11:9&goal=weights.3:8,4>=0.9&lock=w_key";
+    // Goals either way: nothing the stand-in computes meets one already.
+    let exercises = "ask=weights.3:8,4&predict=weights.11:9&goal=weights.3:8,4>=0.9;scores.2:1,1<=0.5&lock=w_key";
     let link = read_link(
         &format!("?pretrained=all-minilm-l6-v2&layer=2&{exercises}"),
         "",
     );
     assert!(link.messages.is_empty(), "{:?}", link.messages);
-    assert_eq!(link.exercises.list.len(), 3);
+    assert_eq!(link.exercises.list.len(), 4);
     assert_eq!(link.exercises.locks.len(), 1);
     // Against the page's own model the same heads are not there.
     let plain = read_link(&format!("?{exercises}"), "");

@@ -27,7 +27,8 @@ fn with_exercises(
 }
 
 /// A model of [`MAX_TOKENS`] words and [`MAX_HEADS`] heads of [`MAX_DIM`] wide queries, keys
-/// and values, its numbers 0 (one input number: the shapes are what counts).
+/// and values: only its shapes count. Its input is NaN, so that every number it computes is, and
+/// no goal reads as met already.
 fn largest_layer() -> Result<Model, String> {
     let words: Vec<String> = (0..MAX_TOKENS).map(|i| format!("w{i}")).collect();
     let zeros = || DMatrix::zeros(1, MAX_DIM);
@@ -36,7 +37,7 @@ fn largest_layer() -> Result<Model, String> {
         .collect();
     Model::new(
         &words.join(" "),
-        DMatrix::zeros(MAX_TOKENS, 1),
+        DMatrix::from_element(MAX_TOKENS, 1, f64::NAN),
         heads,
         false,
         Scale::SqrtDk,
