@@ -1,13 +1,46 @@
 // Runs before the first paint (a blocking classic script, same-origin for the CSP). Sets
 // <html data-theme> as the wasm will (theme= in the fragment or query, else the system's mode),
-// so a page asked for dark never flashes light while its code loads; and if that code cannot
+// so a page asked for dark never flashes light while its code loads; shows the opening page
+// written at build time when the visit opens it; and if that code cannot
 // load, says so in the loading line instead of leaving a blank page. Registers the service worker.
 (() => {
   const fragment = location.hash.slice(1);
   const asked = new URLSearchParams(fragment.includes('=') ? fragment : '').get('theme')
     ?? new URLSearchParams(location.search).get('theme');
   const dark = asked === 'dark' || (asked !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches);
-  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
+  const root = document.documentElement;
+  root.dataset.theme = dark ? 'dark' : 'light';
+  // The opening page written at build time (www/prerender.mjs), when this visit opens it: no
+  // link asking for more than a preset (and a theme), no saved work to bring back. The default
+  // page is in this HTML; another preset's is fetched. The app takes it over once it mounts.
+  try {
+    const snapshots = JSON.parse(root.dataset.prerendered || '{}');
+    const params = new URLSearchParams(location.search);
+    new URLSearchParams(fragment.includes('=') ? fragment : '').forEach((value, key) => params.append(key, value));
+    params.delete('theme');
+    const keys = [...params.keys()];
+    const inline = Object.keys(snapshots).find((name) => snapshots[name] === '');
+    const wanted = keys.length === 0 ? inline : keys.length === 1 && keys[0] === 'preset' ? params.get('preset') : undefined;
+    let saved = null;
+    try { saved = localStorage.getItem('attention-explorer:work'); } catch {}
+    if (wanted in snapshots && saved === null) {
+      // Laid out for it from the first paint (the loading line floats), so nothing moves when it shows.
+      root.dataset.snapshot = wanted;
+      if (wanted !== inline) {
+        root.dataset.fetching = '';
+        const parsed = new Promise((done) => addEventListener('DOMContentLoaded', done));
+        fetch(`./${snapshots[wanted]}`).then((r) => (r.ok ? r.text() : Promise.reject()))
+          .then((html) => parsed.then(() => {
+            const shown = document.getElementById('prerendered');
+            // Not once the app is there (it removes the loading line).
+            if (shown && document.getElementById('boot')) shown.outerHTML = html;
+            else delete root.dataset.snapshot;
+          }))
+          .catch(() => { delete root.dataset.snapshot; })
+          .finally(() => { delete root.dataset.fetching; });
+      }
+    }
+  } catch {}
   const failed = () => {
     const line = document.getElementById('boot-status');
     if (!line) return;

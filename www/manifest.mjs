@@ -2,7 +2,8 @@
 // list of the build's files, `build.json`, by when the page needs each. The service worker
 // (www/offline.mjs), the SCORM packer (ui/author.rs) and tests/size.mjs all read it.
 //   first     what the page fetches before its first screen
-//   later     the chunks, fetched when their part of the page is first needed
+//   later     the chunks, fetched when their part of the page is first needed, and the
+//             opening pages of the presets but the first (www/prerender.mjs)
 //   worker    the service worker, registered once the page is ready
 //   teachers  the examples for course pages and the SCORM package's adapter: never by the page
 //   model     the trained model's file and code: when the learner opens it (kept once fetched)
@@ -11,12 +12,12 @@ import { join } from 'node:path';
 
 const dir = process.env.TRUNK_STAGING_DIR;
 const when = (name) => (/^models\/|^split_pretrained_panel-/.test(name) ? 'model'
-  : /^(split|chunk)_.*\.wasm$/.test(name) ? 'later'
+  : /^(split|chunk)_.*\.wasm$|^prerendered-.*\.html$/.test(name) ? 'later'
   : name === 'sw.js' ? 'worker'
     : /^(embed-example|scorm-adapter)\b/.test(name) ? 'teachers' : 'first');
 const manifest = { first: [], later: [], worker: [], teachers: [], model: [] };
 for (const file of readdirSync(dir, { recursive: true }).map((f) => f.replaceAll('\\', '/')).sort()) {
-  if (/\.(wasm|js|css|safetensors)$/.test(file)) manifest[when(file)].push(file);
+  if (/\.(wasm|js|css|safetensors)$|^prerendered-.*\.html$/.test(file)) manifest[when(file)].push(file);
 }
 // The service worker is written after this list (it holds it), under this name.
 if (!manifest.worker.includes('sw.js')) manifest.worker.push('sw.js');

@@ -21,6 +21,7 @@ pub mod matrix;
 pub mod on_demand;
 pub mod panic;
 pub mod pause;
+pub mod prerendered;
 pub mod pretrained;
 pub mod scroll;
 pub mod share;
@@ -30,12 +31,16 @@ pub mod theme;
 pub mod undo_keys;
 pub mod walk;
 
-/// Installs the panic hook, takes away `index.html`'s loading line and mounts the app on
-/// `<body>`.
+/// Installs the panic hook, takes away `index.html`'s loading line, mounts the app on `<body>`
+/// and hands it the opening page written at build time, if the visit shows it.
 pub fn start() {
     panic::install();
-    if let Some(boot) = leptos::prelude::document().get_element_by_id("boot") {
+    let document = leptos::prelude::document();
+    if let Some(boot) = document.get_element_by_id("boot") {
         boot.remove();
     }
     leptos::mount::mount_to_body(app::App);
+    if let Ok(Some(live)) = document.query_selector("body > main:not(#prerendered)") {
+        prerendered::take_over(&live);
+    }
 }

@@ -1,0 +1,141 @@
+//! The opening page written at build time (`www/prerender.mjs`), shown while the wasm arrives,
+//! handed over to the live page the moment it mounts: the two are the same DOM (the snapshot
+//! is the app's own first frame), so element N of one is element N of the other. What the
+//! learner did meanwhile comes along: numbers typed (applied as if typed now), the focus, and
+//! how far each box was scrolled.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{
+    Element, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
+};
+
+/// A field the learner changed in the snapshot, by its place among the live page's elements.
+enum Typed {
+    Text(usize, String),
+    Ticked(usize),
+    Picked(usize, String),
+}
+
+/// Replaces `#prerendered` (when there is one) by `live`, the app's `<main>` just mounted after
+/// it. Called in the task that mounted it, so the browser never paints between the two.
+pub fn take_over(live: &Element) {
+    let document = document();
+    let Some(snapshot) = document.get_element_by_id("prerendered") else {
+        return;
+    };
+    let root = document.document_element();
+    // Shown, not still on its way (www/boot.js fetches a preset's).
+    let shown = root
+        .as_ref()
+        .is_some_and(|r| r.has_attribute("data-snapshot") && !r.has_attribute("data-fetching"));
+    let old = snapshot.query_selector_all("*").ok();
+    let new = live.query_selector_all("*").ok();
+    let pairs = match (shown, old, new) {
+        (true, Some(old), Some(new)) if old.length() == new.length() => (0..old.length())
+            .filter_map(|i| Some((old.item(i)?.dyn_into::<Element>().ok()?, i as usize)))
+            .collect::<Vec<_>>(),
+        _ => Vec::new(),
+    };
+    let focused = document.active_element();
+    let mut typed = Vec::new();
+    let mut scrolled = Vec::new();
+    let mut focus = None;
+    for (el, i) in &pairs {
+        if el.scroll_left() != 0 || el.scroll_top() != 0 {
+            scrolled.push((*i, el.scroll_left(), el.scroll_top()));
+        }
+        if focused.as_ref() == Some(el) {
+            focus = Some(*i);
+        }
+        if let Some(input) = el.dyn_ref::<HtmlInputElement>() {
+            if matches!(input.type_().as_str(), "checkbox" | "radio") {
+                if input.checked() != input.default_checked() {
+                    typed.push(Typed::Ticked(*i));
+                }
+            } else if input.value() != input.default_value() {
+                typed.push(Typed::Text(*i, input.value()));
+            }
+        } else if let Some(area) = el.dyn_ref::<HtmlTextAreaElement>() {
+            if Ok(area.value()) != area.default_value() {
+                typed.push(Typed::Text(*i, area.value()));
+            }
+        } else if let Some(select) = el.dyn_ref::<HtmlSelectElement>() {
+            let picked = select.selected_index();
+            let default = (0..select.length()).find(|&k| {
+                select
+                    .item(k)
+                    .and_then(|o| o.get_attribute("selected"))
+                    .is_some()
+            });
+            if default.is_some_and(|d| d as i32 != picked) {
+                typed.push(Typed::Picked(*i, select.value()));
+            }
+        }
+    }
+    snapshot.remove();
+    if let Some(root) = root {
+        root.remove_attribute("data-snapshot").ok();
+    }
+    if typed.is_empty() && scrolled.is_empty() && focus.is_none() {
+        return;
+    }
+    // Once the live page's own first effects have run (its cells' numbers written), before it
+    // is painted.
+    let live = live.clone();
+    leptos::task::spawn_local(async move {
+        let Ok(all) = live.query_selector_all("*") else {
+            return;
+        };
+        let at = |i: usize| {
+            all.item(i as u32)
+                .and_then(|n| n.dyn_into::<HtmlElement>().ok())
+        };
+        for (i, left, top) in scrolled {
+            if let Some(el) = at(i) {
+                el.set_scroll_left(left);
+                el.set_scroll_top(top);
+            }
+        }
+        for change in typed {
+            match change {
+                Typed::Ticked(i) => at(i).inspect(|el| el.click()),
+                Typed::Text(i, text) => at(i).inspect(|el| {
+                    el.focus().ok();
+                    if let Some(input) = el.dyn_ref::<HtmlInputElement>() {
+                        input.set_value(&text);
+                    } else if let Some(area) = el.dyn_ref::<HtmlTextAreaElement>() {
+                        area.set_value(&text);
+                    }
+                    fire(el, "input");
+                    if focus != Some(i) {
+                        el.blur().ok();
+                    }
+                }),
+                Typed::Picked(i, value) => at(i).inspect(|el| {
+                    if let Some(select) = el.dyn_ref::<HtmlSelectElement>() {
+                        select.set_value(&value);
+                        fire(el, "change");
+                    }
+                }),
+            };
+        }
+        if let Some(el) = focus.and_then(at) {
+            el.focus().ok();
+            // The caret after what was typed, as it was.
+            if let Some(input) = el.dyn_ref::<HtmlInputElement>() {
+                let end = input.value().encode_utf16().count() as u32;
+                input.set_selection_range(end, end).ok();
+            }
+        }
+    });
+}
+
+/// Dispatches a bubbling `kind` event on `el`, as the browser does for the learner's input.
+fn fire(el: &HtmlElement, kind: &str) {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    if let Ok(event) = web_sys::Event::new_with_event_init_dict(kind, &init) {
+        el.dispatch_event(&event).ok();
+    }
+}

@@ -1,0 +1,92 @@
+// End-to-end: the opening page written at build time (issue 32, www/prerender.mjs). With the wasm
+// held back, a visit to the default page or a preset's link shows its real tables at once; when
+// the wasm arrives the app takes the page over: the same data-value in every cell, no table
+// moved (layout shifts measured), a number typed meanwhile kept and committed, the focus kept,
+// no console error or CSP violation. A visit that opens anything else shows the loading line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useBrowser, newContext, watch, state, cellSelector, eventually } from './harness.mjs';
+
+const env = useBrowser();
+const WASM = /attention-explorer-[0-9a-f]+_bg\.wasm$/;
+
+/** Opens `url` in a fresh context with the main wasm held until `release()` is called. */
+async function held(url, options = {}) {
+  const context = await newContext(env, { viewport: { width: 1280, height: 900 }, ...options });
+  const page = await context.newPage();
+  watch(page, url);
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.sample}`));
+    window.shifts = [];
+    new PerformanceObserver((list) => window.shifts.push(...list.getEntries().map((e) => e.value)))
+      .observe({ type: 'layout-shift', buffered: true });
+  });
+  let release;
+  const gate = new Promise((done) => { release = done; });
+  // A request the page dropped meanwhile (a reload) cannot be continued: nothing to do then.
+  await page.route(WASM, async (route) => { await gate; await route.continue().catch(() => {}); });
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  return { page, release };
+}
+
+/** Every cell of the page's tables: where it is, its value and its box. */
+const cells = (page) => page.$$eval('main:not(#boot) table[data-matrix] [data-value]', (all) => all
+  .filter((c) => c.closest('main').checkVisibility())
+  .map((c) => {
+    const t = c.closest('table');
+    const box = c.getBoundingClientRect();
+    return `${t.dataset.matrix}/${t.dataset.head ?? ''}/${c.dataset.row},${c.dataset.col}=${c.dataset.value} @${Math.round(box.x)},${Math.round(box.y + scrollY)}`;
+  }));
+
+const ready = (page) => page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 60000 });
+
+for (const [name, url, scheme] of [['the default page', '', 'light'], ['the default page in dark', '', 'dark'], ['a preset\u2019s link', '?preset=raschka', 'light']]) {
+  test(`${name}: its tables before the wasm, the same cells in the same places after it`, async () => {
+    const { page, release } = await held(env.base + url, { colorScheme: scheme });
+    await page.waitForSelector('#prerendered table[data-matrix="weights"]', { state: 'visible' });
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme);
+    assert.match(await page.textContent('#boot-status'), /Loading/);
+    const before = await cells(page);
+    assert.ok(before.length > 100, `${before.length} cells shown before the wasm`);
+    release();
+    await ready(page);
+    assert.equal(await page.$('#prerendered'), null);
+    assert.equal(await page.$('#boot'), null);
+    assert.deepEqual(await cells(page), before);
+    const shifts = await page.evaluate(() => window.shifts);
+    assert.equal(shifts.reduce((a, b) => a + b, 0), 0, `layout shifts ${shifts}`);
+  });
+}
+
+test('a number typed before the wasm is kept, committed once it arrives, with the focus', async () => {
+  const { page, release } = await held(env.base);
+  const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
+  await page.click(cell);
+  await page.fill(cell, '0.77');
+  const weights = (scope) => page.$$eval(`${scope} table[data-matrix="weights"] [data-value]`, (all) => all.map((c) => c.dataset.value).join());
+  const weightsBefore = await weights('#prerendered');
+  release();
+  await ready(page);
+  const live = `${cellSelector('w_query', 0, 0)} input`;
+  assert.equal(await page.$eval(live, (i) => [i.value, i === document.activeElement].join()), '0.77,true');
+  assert.equal((await state(page)).heads[0].w_query[0][0], 0.77);
+  assert.notEqual(await eventually(() => weights('main'), (w) => w !== weightsBefore), weightsBefore);
+});
+
+test('a visit that opens anything else shows the loading line, not the default page', async () => {
+  for (const url of ['?preset=raschka&focus=2', '#decimals=3']) {
+    const { page, release } = await held(env.base + url);
+    assert.equal(await page.isVisible('#prerendered'), false, url);
+    assert.equal(await page.isVisible('#boot-status'), true, url);
+    release();
+    await ready(page);
+  }
+  // Saved work in this browser: the page brings it back, so the default page is not shown.
+  const { page, release } = await held(env.base);
+  await page.evaluate(() => localStorage.setItem('attention-explorer:work', 'preset=raschka'));
+  await page.reload({ waitUntil: 'domcontentloaded' });
+  assert.equal(await page.isVisible('#prerendered'), false);
+  release();
+  await ready(page);
+  assert.match(await page.textContent('.work-note'), /last work/);
+});

@@ -1,0 +1,136 @@
+// Post-build step (www/post-build.mjs), release builds only: the opening page written into the
+// HTML, so that a learner sees its tables before the wasm has arrived (issue 32). It is the app's
+// own render: the built page opened in headless Chromium and its <main> taken in the first frame
+// after the app mounts, the DOM the app itself paints first, so the app can take it over without
+// a flash or a jump (src/ui/prerendered.rs carries over what was typed, scrolled and focused).
+// The default page goes into index.html; each other preset into a file of its own, fetched by
+// www/boot.js when a link asks for that preset. Inline styles (the cells' --heat) become rules
+// of a stylesheet, since the strict Content-Security-Policy refuses style attributes in HTML.
+// Without Chromium the page is built without it, and opens with its loading line as before.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { createRequire } from 'node:module';
+import { extname, join, normalize } from 'node:path';
+
+const dir = process.env.TRUNK_STAGING_DIR;
+const CHROMIUM = '/usr/bin/chromium';
+const say = (line) => console.log(`prerender: ${line}`);
+
+/** Runs in the page before its scripts: keeps the app's <main> as it is in its first frame. */
+function capture() {
+  new MutationObserver((_, watch) => {
+    const main = [...(document.body?.children ?? [])].find((e) => e.tagName === 'MAIN' && !e.id);
+    if (!main) return;
+    watch.disconnect();
+    requestAnimationFrame(() => {
+      // What the app set as properties is written as attributes, so the HTML holds it.
+      for (const input of main.querySelectorAll('input, textarea')) {
+        if (input.type === 'checkbox' || input.type === 'radio') input.toggleAttribute('checked', input.checked);
+        else if (input.tagName === 'TEXTAREA') input.textContent = input.value;
+        else input.setAttribute('value', input.value);
+      }
+      for (const option of main.querySelectorAll('option')) option.toggleAttribute('selected', option.selected);
+      window.prerendered = main.outerHTML;
+    });
+  }).observe(document, { childList: true, subtree: true });
+}
+
+async function render(browser, base, query, colorScheme) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.addInitScript(capture);
+  await page.goto(base + query);
+  await page.waitForFunction(() => typeof window.prerendered === 'string', null, { timeout: 60000 });
+  const html = await page.evaluate(() => window.prerendered);
+  const presets = await page.$$eval('[data-control="preset"] option', (os) => os.map((o) => o.value).filter(Boolean));
+  await context.close();
+  if (errors.length) throw new Error(`prerender: ${query || 'the default page'} logged ${errors.join('; ')}`);
+  return { html, presets };
+}
+
+/** A static server of the staging folder, on a free port. */
+function serve() {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
+  const server = createServer((req, res) => {
+    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
+    if (!file.startsWith(dir) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+  });
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
+}
+
+async function prerender(chromium) {
+  const server = await serve();
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  try {
+    const opening = await render(browser, base, '', 'light');
+    const [first, ...others] = opening.presets;
+    // One snapshot serves both themes and the first preset's own link: checked, not assumed.
+    for (const [query, scheme] of [['', 'dark'], [`?preset=${first}`, 'light']]) {
+      if ((await render(browser, base, query, scheme)).html !== opening.html) {
+        throw new Error(`prerender: the page at "${query}" in ${scheme} differs from the default page's first frame`);
+      }
+    }
+    const pages = { [first]: opening.html };
+    for (const name of others) pages[name] = (await render(browser, base, `?preset=${name}`, 'light')).html;
+    return pages;
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+const hashed = (prefix, text, ext) => `${prefix}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.${ext}`;
+
+async function main() {
+  if (process.env.TRUNK_PROFILE !== 'release') return;
+  let chromium;
+  try {
+    ({ chromium } = createRequire(join(process.cwd(), '/'))('playwright-core'));
+  } catch {}
+  if (!chromium || !existsSync(CHROMIUM)) {
+    say(`no ${CHROMIUM} or playwright-core: the page is built without its first screen in the HTML (it shows its loading line until the wasm has arrived)`);
+    return;
+  }
+  const pages = await prerender(chromium);
+  // Each distinct inline style once, as a rule keyed by an attribute.
+  const styles = new Map();
+  const unstyled = (html) => html.replace(/ style="([^"]*)"/g, (_, style) => {
+    const text = style.replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+    if (!styles.has(text)) styles.set(text, styles.size.toString(36));
+    return ` data-ps="${styles.get(text)}"`;
+  });
+  const [first, ...others] = Object.keys(pages);
+  const mains = Object.fromEntries(Object.entries(pages).map(([name, html]) => [
+    name, unstyled(html).replace(/^<main/, `<main id="prerendered" data-preset="${name}"`),
+  ]));
+  const files = { [first]: '' };
+  for (const name of others) {
+    files[name] = hashed(`prerendered-${name}`, mains[name], 'html');
+    writeFileSync(join(dir, files[name]), mains[name]);
+  }
+  const css = [...styles].map(([text, key]) => `[data-ps="${key}"]{${text}}`).join('\n') + '\n';
+  const cssName = hashed('prerendered', css, 'css');
+  writeFileSync(join(dir, cssName), css);
+  const integrity = `sha384-${createHash('sha384').update(css).digest('base64')}`;
+  const page = join(dir, 'index.html');
+  const html = readFileSync(page, 'utf8');
+  const boot = /<\/main>/;
+  if (!boot.test(html)) throw new Error('prerender: index.html has no <main id="boot">');
+  writeFileSync(page, html
+    .replace('<html lang="en">', `<html lang="en" data-prerendered="${JSON.stringify(files).replaceAll('"', '&quot;')}">`)
+    .replace('</head>', `  <link rel="stylesheet" href="./${cssName}" integrity="${integrity}" crossorigin="anonymous">\n  </head>`)
+    .replace(boot, `</main>\n    ${mains[first]}`));
+  say(`the opening page of ${Object.keys(pages).join(', ')} (${styles.size} styles)`);
+}
+
+await main();
