@@ -128,7 +128,8 @@ async function main() {
   if (!boot.test(html)) throw new Error('prerender: index.html has no <main id="boot">');
   writeFileSync(page, html
     .replace('<html lang="en">', `<html lang="en" data-prerendered="${JSON.stringify(files).replaceAll('"', '&quot;')}">`)
-    .replace('</head>', `  <link rel="stylesheet" href="./${cssName}" integrity="${integrity}" crossorigin="anonymous">\n  </head>`)
+    // Beside the page's stylesheet, asked for as early.
+    .replace(/<link rel="stylesheet"[^>]*>/, (link) => `${link}\n    <link rel="stylesheet" href="./${cssName}" integrity="${integrity}" crossorigin="anonymous">`)
     .replace(boot, `</main>\n    ${mains[first]}`));
   say(`the opening page of ${Object.keys(pages).join(', ')} (${styles.size} styles)`);
 }
