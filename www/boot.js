@@ -26,6 +26,8 @@
     if (wanted in snapshots && saved === null) {
       // Laid out for it from the first paint (the loading line floats), so nothing moves when it shows.
       root.dataset.snapshot = wanted;
+      // The boxes scrolled in it, whose scroll the app keeps (src/ui/prerendered.rs).
+      addEventListener('scroll', (e) => { if (e.target instanceof Element && e.target.closest('#prerendered')) e.target.dataset.scrolled = ''; }, { capture: true, passive: true });
       if (wanted !== inline) {
         root.dataset.fetching = '';
         const parsed = new Promise((done) => addEventListener('DOMContentLoaded', done));

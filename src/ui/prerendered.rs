@@ -2,7 +2,7 @@
 //! handed over to the live page the moment it mounts: the two are the same DOM (the snapshot
 //! is the app's own first frame), so element N of one is element N of the other. What the
 //! learner did meanwhile comes along: numbers typed (applied as if typed now), the focus, and
-//! how far each box was scrolled.
+//! how far each box was scrolled (the page's own scroll stays as it is).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -42,7 +42,9 @@ pub fn take_over(live: &Element) {
     let mut scrolled = Vec::new();
     let mut focus = None;
     for (el, i) in &pairs {
-        if el.scroll_left() != 0 || el.scroll_top() != 0 {
+        // Only boxes the learner scrolled (www/boot.js marks them): reading any box's offset
+        // would lay out both pages at once.
+        if el.has_attribute("data-scrolled") {
             scrolled.push((*i, el.scroll_left(), el.scroll_top()));
         }
         if focused.as_ref() == Some(el) {
@@ -73,7 +75,46 @@ pub fn take_over(live: &Element) {
             }
         }
     }
+    // A step out of sight is laid out at its last painted height, else at a guess
+    // (`contain-intrinsic-size` in style.css): the live page's steps have painted none yet. Scrolled
+    // down, the steps above would then move what is on screen; given the snapshot's heights, the
+    // live page is laid out as it was.
+    let heights: Vec<(usize, f64)> = if window().scroll_y().unwrap_or(0.0) > 0.0 {
+        pairs
+            .iter()
+            .filter(|(el, _)| el.class_list().contains("step"))
+            .filter_map(|(el, i)| {
+                // The content box's, as `contain-intrinsic-size` takes it (style.css sizes
+                // border boxes).
+                let style = window().get_computed_style(el).ok()??;
+                let px = |name: &str| -> Option<f64> {
+                    let value = style.get_property_value(name).ok()?;
+                    value.trim_end_matches("px").parse().ok()
+                };
+                let content = px("height")?
+                    - px("padding-top")?
+                    - px("padding-bottom")?
+                    - px("border-top-width")?
+                    - px("border-bottom-width")?;
+                Some((*i, content))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     snapshot.remove();
+    if let Ok(all) = live.query_selector_all("*") {
+        for (i, height) in heights {
+            if let Some(el) = all
+                .item(i as u32)
+                .and_then(|n| n.dyn_into::<HtmlElement>().ok())
+            {
+                el.style()
+                    .set_property("contain-intrinsic-size", &format!("auto {height}px"))
+                    .ok();
+            }
+        }
+    }
     if let Some(root) = root {
         root.remove_attribute("data-snapshot").ok();
     }

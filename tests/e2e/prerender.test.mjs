@@ -90,3 +90,15 @@ test('a visit that opens anything else shows the loading line, not the default p
   await ready(page);
   assert.match(await page.textContent('.work-note'), /last work/);
 });
+
+test('on a phone, a wide table scrolled before the wasm stays scrolled, and where it was on the screen', async () => {
+  const { page, release } = await held(env.base, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const wide = await page.$$eval('#prerendered .scroll', (boxes) => boxes.findIndex((b) => b.scrollWidth > b.clientWidth + 40));
+  assert.ok(wide >= 0, 'a table wider than the phone');
+  await page.$$eval('#prerendered .scroll', (boxes, i) => { boxes[i].scrollIntoView(); boxes[i].scrollLeft = 40; }, wide);
+  const top = await page.$$eval('#prerendered .scroll', (boxes, i) => Math.round(boxes[i].getBoundingClientRect().top) + 0, wide);
+  release();
+  await ready(page);
+  // Where it is on the screen, not scrollY: a lab arriving above it moves the page's scroll with it.
+  assert.deepEqual(await page.$$eval('main .scroll', (boxes, i) => [boxes[i].scrollLeft, Math.round(boxes[i].getBoundingClientRect().top) + 0], wide), [40, top]);
+});
