@@ -72,10 +72,11 @@ import { fileURLToPath } from 'node:url';
  * page through (its code stays in its chunk): 454.4 KB; an embed opening the trained layer its link
  * names, 454.6 KB. Issue 32 counts the HTML too, since it now holds the opening page's tables
  * (www/prerender.mjs: 16.9 KB gzipped, and their colours a stylesheet of 2.6 KB), with the
- * boot script choosing it and the app taking it over (2.9 KB): 477.1 KB. */
-const BUDGET = 477_200;
+ * boot script choosing it and the app taking it over (2.9 KB): 477.1 KB; keeping what is on
+ * screen for a learner who scrolled before the takeover (the steps' heights), 478.6 KB. */
+const BUDGET = 478_700;
 /** What the browser needs before it paints the opening page's tables (issue 32): the HTML with
- * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.8 KB. */
+ * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.9 KB. */
 const SCREEN_BUDGET = 27_000;
 /** The chunks and the service worker: what a visit fetches after the first screen, all told
  * (issue 21: 216.0 KB; issue 29's save panel as a chunk, 4.1 KB, and the code it shares with
