@@ -31,7 +31,7 @@ pub fn take_over(live: &Element) {
         .is_some_and(|r| r.has_attribute("data-snapshot") && !r.has_attribute("data-fetching"));
     let old = snapshot.query_selector_all("*").ok();
     let new = live.query_selector_all("*").ok();
-    let pairs = match (shown, old, new) {
+    let pairs = match (shown, old, &new) {
         (true, Some(old), Some(new)) if old.length() == new.length() => (0..old.length())
             .filter_map(|i| Some((old.item(i)?.dyn_into::<Element>().ok()?, i as usize)))
             .collect::<Vec<_>>(),
@@ -103,7 +103,7 @@ pub fn take_over(live: &Element) {
         Vec::new()
     };
     snapshot.remove();
-    if let Ok(all) = live.query_selector_all("*") {
+    if let Some(all) = new {
         for (i, height) in heights {
             if let Some(el) = all
                 .item(i as u32)
