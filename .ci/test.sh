@@ -28,7 +28,7 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 echo "== release build (www/split/wasm-bindgen splits off the code loaded on demand)"
 PATH="$PWD/www/split:$PATH" trunk build --release
 
-echo "== size budget (gzip -9 of dist/'s wasm, js and css)"
+echo "== size budget (gzip -9 of dist/'s wasm, js, css and the HTML)"
 node tests/size.mjs
 
 echo "== end-to-end tests (Playwright, headless Chromium)"
