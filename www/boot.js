@@ -5,8 +5,8 @@
 // load, says so in the loading line instead of leaving a blank page. Registers the service worker.
 (() => {
   const fragment = location.hash.slice(1);
-  const asked = new URLSearchParams(fragment.includes('=') ? fragment : '').get('theme')
-    ?? new URLSearchParams(location.search).get('theme');
+  const inFragment = new URLSearchParams(fragment.includes('=') ? fragment : '');
+  const asked = inFragment.get('theme') ?? new URLSearchParams(location.search).get('theme');
   const dark = asked === 'dark' || (asked !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches);
   const root = document.documentElement;
   root.dataset.theme = dark ? 'dark' : 'light';
@@ -16,7 +16,7 @@
   try {
     const snapshots = JSON.parse(root.dataset.prerendered || '{}');
     const params = new URLSearchParams(location.search);
-    new URLSearchParams(fragment.includes('=') ? fragment : '').forEach((value, key) => params.append(key, value));
+    inFragment.forEach((value, key) => params.append(key, value));
     params.delete('theme');
     const keys = [...params.keys()];
     const inline = Object.keys(snapshots).find((name) => snapshots[name] === '');

@@ -46,11 +46,16 @@ async function render(browser, base, query, colorScheme) {
   await page.goto(base + query);
   await page.waitForFunction(() => typeof window.prerendered === 'string', null, { timeout: 60000 });
   const html = await page.evaluate(() => window.prerendered);
-  const presets = await page.$$eval('[data-control="preset"] option', (os) => os.map((o) => o.value).filter(Boolean));
   await context.close();
   if (errors.length) throw new Error(`prerender: ${query || 'the default page'} logged ${errors.join('; ')}`);
-  return { html, presets };
+  return html;
 }
+
+/** The presets the page offers, in its picker's order (the first is the default page's). */
+const presetsIn = (html) => {
+  const picker = html.match(/data-control="preset"[^]*?<\/select>/)?.[0] ?? '';
+  return [...picker.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
+};
 
 /** A static server of the staging folder, on a free port. */
 function serve() {
@@ -73,15 +78,15 @@ async function prerender(chromium) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   try {
     const opening = await render(browser, base, '', 'light');
-    const [first, ...others] = opening.presets;
+    const [first, ...others] = presetsIn(opening);
     // One snapshot serves both themes and the first preset's own link: checked, not assumed.
     for (const [query, scheme] of [['', 'dark'], [`?preset=${first}`, 'light']]) {
-      if ((await render(browser, base, query, scheme)).html !== opening.html) {
+      if ((await render(browser, base, query, scheme)) !== opening) {
         throw new Error(`prerender: the page at "${query}" in ${scheme} differs from the default page's first frame`);
       }
     }
-    const pages = { [first]: opening.html };
-    for (const name of others) pages[name] = (await render(browser, base, `?preset=${name}`, 'light')).html;
+    const pages = { [first]: opening };
+    for (const name of others) pages[name] = await render(browser, base, `?preset=${name}`, 'light');
     return pages;
   } finally {
     await browser.close();
