@@ -108,11 +108,11 @@ fn every_bad_form_is_refused_with_a_message_naming_it_and_the_rest_is_read() {
         ("goal=weights.0:6,4", "The link's goal=“weights.0:6,4” was ignored: it is not MATRIX[.HEAD]:ROW,COL>=X or <=X (as weights.0:6,4>=0.5)."),
         ("goal=weights.0:6,4>=1.5", "The link's goal=“weights.0:6,4>=1.5” was ignored: a weight is between 0 and 1, so this bound cannot be met."),
         ("goal=weights.0:6,1>=0.5", "The link's goal=“weights.0:6,1>=0.5” was ignored: the model meets it already, so there is nothing to reach."),
-        ("lock=w_quey", "The link's lock=“w_quey” was ignored: it is not a matrix the learner edits (use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions)."),
+        ("lock=w_quey", "The link's lock=“w_quey” was ignored: it is not a matrix the learner edits (use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions, source_embedding)."),
         ("ask=", "The link's ask=“” was ignored: it names nothing (as ask=scores.0:6,1)."),
         ("lock=", "The link's lock=“” was ignored: it names nothing (as lock=embedding,w_value)."),
         ("ask=scores.0:6,1;scores.0:9,1", "The link's ask=“scores.0:6,1;scores.0:9,1” was ignored: scores.0:9,1: the cell is outside the 9 × 9 matrix."),
-        ("lock=embedding,w_quey", "The link's lock=“embedding,w_quey” was ignored: “w_quey” is not a matrix the learner edits (use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions)."),
+        ("lock=embedding,w_quey", "The link's lock=“embedding,w_quey” was ignored: “w_quey” is not a matrix the learner edits (use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions, source_embedding)."),
         ("lock=embedding,w_query,w_key,w_value", "The link's lock=“embedding,w_query,w_key,w_value” was ignored: it locks every matrix of the model: leave one free (as lock=embedding,w_value)."),
     ];
     for (query, message) in cases {

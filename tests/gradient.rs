@@ -279,7 +279,11 @@ fn a_target_fits_while_the_model_still_has_it_and_each_gradient_is_found_by_its_
             m.has_gradient()
                 && !matches!(
                     m,
-                    Matrix::Positions | Matrix::Bias(_) | Matrix::OutputWeight | Matrix::OutputBias
+                    Matrix::Positions
+                        | Matrix::Bias(_)
+                        | Matrix::OutputWeight
+                        | Matrix::OutputBias
+                        | Matrix::SourceEmbedding
                 ),
             "{m:?}"
         );

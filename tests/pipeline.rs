@@ -31,6 +31,7 @@ fn steps_have_one_key_number_and_id_each_in_pipeline_order() {
         heads: 2,
         projected: true,
         positions: true,
+        source: false,
     };
     for (i, step) in Step::ALL.into_iter().enumerate() {
         assert_eq!(step.number(all), i + 1);
@@ -46,6 +47,7 @@ fn steps_have_one_key_number_and_id_each_in_pipeline_order() {
         heads,
         projected,
         positions: false,
+        source: false,
     };
     // A step only some models have numbers the later ones only while it is there.
     assert_eq!(Step::Projections.number(shape(1, false)), 3);
@@ -63,6 +65,7 @@ fn the_walk_stops_at_each_step_on_the_page_then_its_lab() {
         heads,
         projected,
         positions: false,
+        source: false,
     };
     let one = stops(shape(1, false));
     assert_eq!(one.len(), 13, "nine steps and four labs");

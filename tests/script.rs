@@ -26,7 +26,7 @@ fn bad_calls_get_a_message_naming_what_is_wrong() {
     };
     assert_eq!(
         err("scores", 0.0, 0.0, 0.0, 1.0),
-        "there is no editable matrix “scores”: use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions"
+        "there is no editable matrix “scores”: use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions, source_embedding"
     );
     assert_eq!(
         err("w_query", 1.0, 0.0, 0.0, 1.0),

@@ -64,6 +64,10 @@ pub fn trace_json(trace: &Trace) -> Value {
     if let Some(p) = &trace.positioned {
         out["positioned"] = rows(p);
     }
+    if let Some((tokens, embedded)) = &trace.source {
+        out["source_tokens"] = json!(tokens.words);
+        out["source_embedded"] = rows(embedded);
+    }
     out
 }
 
@@ -123,6 +127,9 @@ pub fn gradients_json(g: &Gradients) -> Value {
     if let Some(p) = &g.positions {
         out["positions"] = rows(p);
     }
+    if let Some(s) = &g.source {
+        out["source_embedding"] = rows(s);
+    }
     if let Some((w, b)) = &g.output {
         out["w_output"] = rows(w);
         if let Some(b) = b {
@@ -132,10 +139,17 @@ pub fn gradients_json(g: &Gradients) -> Value {
     out
 }
 
-/// One Markdown table: rows labelled with tokens, columns with tokens (queries × keys) or indices.
-fn table(title: &str, m: &DMatrix<f64>, tokens: &[String], axes: Axes, precision: usize) -> String {
+/// One Markdown table: rows labelled with tokens, columns with the keys' tokens (queries ×
+/// keys) or indices.
+fn table(
+    title: &str,
+    m: &DMatrix<f64>,
+    (tokens, keys): (&[String], &[String]),
+    axes: Axes,
+    precision: usize,
+) -> String {
     let (title, header): (String, Vec<String>) = if axes == Axes::QueryByKey {
-        (format!("{title} (query × key)"), tokens.to_vec())
+        (format!("{title} (query × key)"), keys.to_vec())
     } else {
         (
             title.to_owned(),
@@ -158,7 +172,7 @@ fn table(title: &str, m: &DMatrix<f64>, tokens: &[String], axes: Axes, precision
 
 /// Every step as a Markdown table with token labels, `precision` decimals, in page order.
 pub fn trace_markdown(trace: &Trace, precision: usize) -> String {
-    let t = &trace.tokens.words;
+    let t = (&trace.tokens.words[..], &trace.key_tokens().words[..]);
     let ids: Vec<String> = trace
         .tokens
         .words
@@ -177,11 +191,21 @@ pub fn trace_markdown(trace: &Trace, precision: usize) -> String {
     if let Some(p) = &trace.positioned {
         out += &table("positioned", p, t, Axes::TokensByIndex, precision);
     }
+    if let Some((_, s)) = &trace.source {
+        out += &table(
+            "source_embedded",
+            s,
+            (t.1, t.1),
+            Axes::TokensByIndex,
+            precision,
+        );
+    }
     for (i, h) in trace.heads.iter().enumerate() {
         out += &format!("## Head {i}\n\n");
         for (info, pick) in head_matrices() {
             if let Some(m) = pick(h) {
-                out += &table(info.key(), m, t, info.axes(), precision);
+                let rows = if info.rows_are_keys() { (t.1, t.1) } else { t };
+                out += &table(info.key(), m, rows, info.axes(), precision);
             }
         }
     }

@@ -9,7 +9,10 @@
 //! `w_output` ((Σ d_v) × d_out) and `b_output` (d_out) at the top, and `positions`
 //! (`{"kind": "none" | "sinusoidal" | "rope_half" | "rope_interleaved", "base": 10000}` or
 //! `{"kind": "learned", "learned": [[…]]}`, a row per token). A model without any of them is written as version 1, so that
-//! its links and files stay exactly what they were; both versions are read.
+//! its links and files stay exactly what they were; both versions are read. Version 2 also has
+//! the variants: `"kv_heads": G` with a top-level `"kv"` list of G entries (`w_key`, `w_value`,
+//! optional `b_key`, `b_value`), the heads then holding only `w_query` (and `b_query`); and
+//! `"source": {"sentence", "embedding"}` for cross-attention.
 //! Reading validates everything and names the offending field; it never panics.
 
 use std::fmt;
@@ -17,9 +20,11 @@ use std::fmt;
 use nalgebra::DMatrix;
 use serde::{Deserialize, Serialize};
 
-use crate::core::model::limits::{check_sentence, MAX_ABS_VALUE, MAX_DIM, MAX_HEADS, MAX_TOKENS};
+use crate::core::model::limits::{
+    check_kv_heads, check_sentence, MAX_ABS_VALUE, MAX_DIM, MAX_HEADS, MAX_TOKENS,
+};
 use crate::core::model::positions::{Positions, DEFAULT_BASE, KINDS};
-use crate::core::model::{Biases, Head, Model, OutputProjection, Projection, Scale};
+use crate::core::model::{Biases, Head, Model, OutputProjection, Projection, Scale, Source};
 
 use super::trained::trained_value;
 
@@ -32,7 +37,7 @@ pub const STATE_VERSION_2: u64 = 2;
 /// longer is refused before parsing, so a huge link or file costs nothing.
 pub const MAX_STATE_BYTES: usize = 25 * (MAX_TOKENS * MAX_DIM // the embedding
         + (MAX_HEADS * 3 + MAX_HEADS) * MAX_DIM * MAX_DIM // the weights and W_output
-        + MAX_TOKENS * MAX_DIM // a learned table
+        + 2 * MAX_TOKENS * MAX_DIM // a learned table, a source's embedding
         + MAX_HEADS * 3 * MAX_DIM + MAX_DIM) // the biases and b_output
         + 256 * 1024;
 
@@ -80,6 +85,32 @@ struct SavedState {
     w_output: Option<Vec<Vec<f64>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     b_output: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kv_heads: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    kv: Option<Vec<SavedKv>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    source: Option<SavedSource>,
+}
+
+/// A key/value head shared by a group of query heads.
+#[derive(Serialize, Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct SavedKv {
+    w_key: Vec<Vec<f64>>,
+    w_value: Vec<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    b_key: Option<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    b_value: Option<Vec<f64>>,
+}
+
+/// Cross-attention's source sentence and its embedding table.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedSource {
+    sentence: String,
+    embedding: Vec<Vec<f64>>,
 }
 
 /// The positions as written (read by hand: [`read_positions`]).
@@ -92,12 +123,14 @@ struct SavedPositions {
     learned: Option<Vec<Vec<f64>>>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize, Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
 struct SavedHead {
     w_query: Vec<Vec<f64>>,
-    w_key: Vec<Vec<f64>>,
-    w_value: Vec<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    w_key: Option<Vec<Vec<f64>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    w_value: Option<Vec<Vec<f64>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     b_query: Option<Vec<f64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -127,7 +160,12 @@ fn saved(model: &Model) -> SavedState {
     let rows = |m: &DMatrix<f64>| m.row_iter().map(|r| r.iter().copied().collect()).collect();
     let row = |m: &DMatrix<f64>| m.iter().copied().collect();
     let positions = model.positions();
-    let version_2 = model.has_biases() || model.output().is_some() || *positions != Positions::None;
+    let version_2 = model.has_biases()
+        || model.output().is_some()
+        || *positions != Positions::None
+        || model.shares_kv()
+        || model.source().is_some();
+    let shared = model.shares_kv();
     SavedState {
         version: if version_2 {
             STATE_VERSION_2
@@ -150,16 +188,37 @@ fn saved(model: &Model) -> SavedState {
             .iter()
             .map(|h| {
                 let b = h.biases.as_ref();
+                let own = (!shared).then_some(h);
+                let own_b = b.filter(|_| !shared);
                 SavedHead {
                     w_query: rows(&h.w_query),
-                    w_key: rows(&h.w_key),
-                    w_value: rows(&h.w_value),
+                    w_key: own.map(|h| rows(&h.w_key)),
+                    w_value: own.map(|h| rows(&h.w_value)),
                     b_query: b.map(|b| row(&b.b_query)),
-                    b_key: b.map(|b| row(&b.b_key)),
-                    b_value: b.map(|b| row(&b.b_value)),
+                    b_key: own_b.map(|b| row(&b.b_key)),
+                    b_value: own_b.map(|b| row(&b.b_value)),
                 }
             })
             .collect(),
+        kv_heads: shared.then(|| model.kv_heads()),
+        kv: shared.then(|| {
+            (0..model.kv_heads())
+                .map(|g| {
+                    let h = &model.heads()[model.kv_leader(g)];
+                    let b = h.biases.as_ref();
+                    SavedKv {
+                        w_key: rows(&h.w_key),
+                        w_value: rows(&h.w_value),
+                        b_key: b.map(|b| row(&b.b_key)),
+                        b_value: b.map(|b| row(&b.b_value)),
+                    }
+                })
+                .collect()
+        }),
+        source: model.source().map(|s| SavedSource {
+            sentence: s.sentence().to_owned(),
+            embedding: rows(s.embedding()),
+        }),
         causal: model.causal,
         scale: model.scale,
         w_output: model.output().map(|o| rows(&o.w_output)),
@@ -234,16 +293,50 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
             format!("has {} heads; the limit is {MAX_HEADS}", state.heads.len()),
         ));
     }
+    let groups = read_groups(&state)?;
     let mut heads = Vec::with_capacity(state.heads.len());
-    for (h, saved) in state.heads.iter().enumerate() {
-        let field = |p: Projection| format!("heads[{h}].{}", p.key());
-        let w_query = matrix(&field(Projection::Query), &saved.w_query, Some(d_in))?;
-        let w_key = matrix(&field(Projection::Key), &saved.w_key, Some(d_in))?;
-        let w_value = matrix(&field(Projection::Value), &saved.w_value, Some(d_in))?;
+    for (h, own) in state.heads.iter().enumerate() {
+        // A head of a group takes its keys and values from the group's entry of `kv`.
+        let (saved, kv_at) = match (&groups, &state.kv) {
+            (Some(per), Some(kv)) => {
+                let g = h / per;
+                let k = &kv[g];
+                (
+                    SavedHead {
+                        w_query: own.w_query.clone(),
+                        b_query: own.b_query.clone(),
+                        w_key: Some(k.w_key.clone()),
+                        w_value: Some(k.w_value.clone()),
+                        b_key: k.b_key.clone(),
+                        b_value: k.b_value.clone(),
+                    },
+                    Some(g),
+                )
+            }
+            _ => (own.clone(), None),
+        };
+        let field = |name: &str| match (kv_at, name) {
+            (Some(g), "w_key" | "w_value" | "b_key" | "b_value") => format!("kv[{g}].{name}"),
+            _ => format!("heads[{h}].{name}"),
+        };
+        let given = |m: &Option<Vec<Vec<f64>>>, p: Projection| {
+            m.clone().ok_or_else(|| error(field(p.key()), "missing: a head has w_query, w_key and w_value (or, with kv_heads, only w_query)"))
+        };
+        let w_query = matrix(&field("w_query"), &saved.w_query, Some(d_in))?;
+        let w_key = matrix(
+            &field("w_key"),
+            &given(&saved.w_key, Projection::Key)?,
+            Some(d_in),
+        )?;
+        let w_value = matrix(
+            &field("w_value"),
+            &given(&saved.w_value, Projection::Value)?,
+            Some(d_in),
+        )?;
         if w_key.ncols() != w_query.ncols() {
-            return Err(error(field(Projection::Key), format!("has {} columns but w_query has {}: keys and queries must have the same width d_k", w_key.ncols(), w_query.ncols())));
+            return Err(error(field("w_key"), format!("has {} columns but w_query has {}: keys and queries must have the same width d_k", w_key.ncols(), w_query.ncols())));
         }
-        let biases = read_biases(h, saved, &w_query, &w_value)?;
+        let biases = read_biases(&field, &saved, &w_query, &w_value)?;
         heads.push(Head {
             w_query,
             w_key,
@@ -253,11 +346,81 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
     }
     let output = read_output(&state, &heads)?;
     let positions = read_positions(object.get("positions"), tokens.len(), d_in)?;
-    Model::new(&state.sentence, embedding, heads, state.causal, state.scale)
+    let source = read_source(&state, d_in)?;
+    let model = Model::new(&state.sentence, embedding, heads, state.causal, state.scale)
         .and_then(|m| m.with_output(output))
         .map_err(|m| error("state", m))?
         .with_positions(positions)
-        .map_err(|m| error("positions", m))
+        .map_err(|m| error("positions", m))?;
+    let model = match groups {
+        Some(per) => model
+            .with_kv_heads(state.heads.len() / per)
+            .map_err(|m| error("kv_heads", m))?,
+        None => model,
+    };
+    model.with_source(source).map_err(|m| error("source", m))
+}
+
+/// With `kv_heads`: how many query heads share each entry of `kv` (checked: G divides the
+/// heads, `kv` has G entries, the heads hold only their queries). Without: no `kv`.
+fn read_groups(state: &SavedState) -> Result<Option<usize>, StateError> {
+    let heads = state.heads.len();
+    let Some(g) = state.kv_heads else {
+        return match state.kv {
+            Some(_) => Err(error("kv", "needs kv_heads: the number of key/value heads")),
+            None => Ok(None),
+        };
+    };
+    check_kv_heads(heads, g).map_err(|m| error("kv_heads", m.replacen("kv_heads ", "", 1)))?;
+    let kv = state.kv.as_ref().ok_or_else(|| {
+        error(
+            "kv",
+            format!("missing: kv_heads = {g} needs a list of {g} key/value heads"),
+        )
+    })?;
+    if kv.len() != g {
+        return Err(error(
+            "kv",
+            format!("has {} entries, expected kv_heads = {g}", kv.len()),
+        ));
+    }
+    for (h, head) in state.heads.iter().enumerate() {
+        let extra = [
+            ("w_key", head.w_key.is_some()),
+            ("w_value", head.w_value.is_some()),
+            ("b_key", head.b_key.is_some()),
+            ("b_value", head.b_value.is_some()),
+        ];
+        if let Some((name, _)) = extra.iter().find(|(_, given)| *given) {
+            return Err(error(format!("heads[{h}].{name}"), format!("with kv_heads the keys and values are in kv[{}]: a head holds only w_query (and b_query)", h / (heads / g))));
+        }
+    }
+    Ok(Some(heads / g))
+}
+
+/// `source`: its sentence within the limits, a row of d_in numbers per word of its vocabulary.
+fn read_source(state: &SavedState, d_in: usize) -> Result<Option<Source>, StateError> {
+    let Some(saved) = &state.source else {
+        return Ok(None);
+    };
+    let tokens = check_sentence(&saved.sentence).map_err(|m| error("source.sentence", m))?;
+    let vocab = tokens.vocabulary.len();
+    if saved.embedding.len() != vocab {
+        return Err(error("source.embedding", format!("has {} rows but the source's vocabulary has {vocab} words (one row per word, in sorted order)", saved.embedding.len())));
+    }
+    let embedding = matrix("source.embedding", &saved.embedding, None)?;
+    if embedding.ncols() != d_in {
+        return Err(error(
+            "source.embedding",
+            format!(
+                "rows have {} numbers, expected d_in = {d_in} (the embedding's width)",
+                embedding.ncols()
+            ),
+        ));
+    }
+    Source::new(&saved.sentence, embedding)
+        .map(Some)
+        .map_err(|m| error("source", m))
 }
 
 /// `positions` as the state writes it; absent means none.
@@ -332,7 +495,7 @@ fn read_positions(
 
 /// A head's biases: all three or none, each as wide as its projection.
 fn read_biases(
-    h: usize,
+    field: &dyn Fn(&str) -> String,
     saved: &SavedHead,
     w_query: &DMatrix<f64>,
     w_value: &DMatrix<f64>,
@@ -348,7 +511,7 @@ fn read_biases(
         ("b_key", d_k, "d_k"),
         ("b_value", d_v, "d_v"),
     ]) {
-        let field = format!("heads[{h}].{name}");
+        let field = field(name);
         let b = b.as_ref().ok_or_else(|| {
             error(
                 &field,

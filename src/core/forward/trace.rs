@@ -57,6 +57,9 @@ pub struct Trace {
     /// With sinusoidal or learned positions: the embedded sentence plus the table, which the
     /// projections take.
     pub positioned: Option<DMatrix<f64>>,
+    /// With cross-attention: the source's tokens and embedded rows (m × d_in), which the keys
+    /// and values are computed from.
+    pub source: Option<(Tokens, DMatrix<f64>)>,
     /// Each head's intermediates.
     pub heads: Vec<HeadTrace>,
     /// With an output projection, the heads' context vectors side by side (n × Σ d_v).
@@ -79,16 +82,19 @@ impl Trace {
         let positioned = model.added_positions(&embedded);
         let x = positioned.as_ref().unwrap_or(&embedded);
         let rope = model.positions().rope();
+        let source = model.source().map(|s| (s.tokens().clone(), s.embedded()));
+        let kv_x = source.as_ref().map_or(x, |s| &s.1);
         let heads: Vec<HeadTrace> = model
             .heads()
             .iter()
-            .map(|h| attend_with(x, h, model.causal, model.scale, rope))
+            .map(|h| attend_to(x, kv_x, h, model.causal, model.scale, rope))
             .collect();
         let (concatenated, output) = output_of(&heads, model.output());
         Trace {
             tokens: model.tokens().clone(),
             embedded,
             positioned,
+            source,
             heads,
             concatenated,
             output,
@@ -105,6 +111,11 @@ impl Trace {
         self.scale
     }
 
+    /// The tokens the keys belong to: the source's with cross-attention, else the sentence's.
+    pub fn key_tokens(&self) -> &Tokens {
+        self.source.as_ref().map_or(&self.tokens, |s| &s.0)
+    }
+
     /// The trace of `model`, reusing whatever of `previous` its edit left alone: after an edit of
     /// one head's weights only that head is recomputed, and after an edit of the embedding only
     /// the edited tokens' queries, keys and values (then every head's scores onwards). Also says
@@ -114,7 +125,13 @@ impl Trace {
         let Some(mut trace) = previous else {
             return (Trace::of(model), true);
         };
-        let same_setting = trace.causal == model.causal
+        let same_source = match (&trace.source, model.source()) {
+            (None, None) => true,
+            (Some((tokens, rows)), Some(s)) => tokens == s.tokens() && *rows == s.embedded(),
+            _ => false,
+        };
+        let same_setting = same_source
+            && trace.causal == model.causal
             && trace.scale == model.scale
             && trace.inputs.len() == model.heads().len()
             && trace.tokens == *model.tokens()
@@ -128,6 +145,8 @@ impl Trace {
         let embedded = model.embedded();
         let positioned = model.added_positions(&embedded);
         let x = positioned.as_ref().unwrap_or(&embedded);
+        let source_rows = trace.source.as_ref().map(|s| s.1.clone());
+        let kv_x = source_rows.as_ref().unwrap_or(x);
         let before = trace.positioned.as_ref().unwrap_or(&trace.embedded);
         let moved: Vec<usize> = (0..x.nrows())
             .filter(|&t| x.row(t) != before.row(t))
@@ -136,7 +155,7 @@ impl Trace {
         let mut changed = !moved.is_empty() || trace.projection.as_ref() != model.output();
         for (h, head) in model.heads().iter().enumerate() {
             if trace.inputs[h] != *head {
-                trace.heads[h] = attend_with(x, head, model.causal, model.scale, rope);
+                trace.heads[h] = attend_to(x, kv_x, head, model.causal, model.scale, rope);
                 trace.inputs[h] = head.clone();
                 changed = true;
             } else if !moved.is_empty() {
@@ -146,8 +165,11 @@ impl Trace {
                 for &t in &moved {
                     let row: DMatrix<f64> = x.rows(t, 1).into();
                     q.set_row(t, &head.project(&row, Projection::Query).row(0));
-                    k.set_row(t, &head.project(&row, Projection::Key).row(0));
-                    v.set_row(t, &head.project(&row, Projection::Value).row(0));
+                    // A source's keys and values do not move with the sentence.
+                    if source_rows.is_none() {
+                        k.set_row(t, &head.project(&row, Projection::Key).row(0));
+                        v.set_row(t, &head.project(&row, Projection::Value).row(0));
+                    }
                 }
                 trace.heads[h] = attend_projected(q, k, v, model.causal, model.scale, rope);
             }
@@ -168,6 +190,7 @@ impl Trace {
         if query >= h.queries.nrows() || key >= h.keys.nrows() {
             return None;
         }
+        let keys_words = &self.key_tokens().words;
         // With RoPE the score is of the rotated query and key.
         let (queries, keys) = (
             h.queries_rotated.as_ref().unwrap_or(&h.queries),
@@ -181,7 +204,7 @@ impl Trace {
             .collect();
         Some(ScoreTerms {
             query: self.tokens.words[query].clone(),
-            key: self.tokens.words[key].clone(),
+            key: keys_words[key].clone(),
             terms,
             total: h.scores[(query, key)],
         })
@@ -193,10 +216,11 @@ impl Trace {
         if query >= h.context.nrows() {
             return None;
         }
+        let keys_words = &self.key_tokens().words;
         let terms = (0..h.values.nrows())
             .map(|j| {
                 (
-                    self.tokens.words[j].clone(),
+                    keys_words[j].clone(),
                     h.weights[(query, j)],
                     h.values.row(j).iter().copied().collect(),
                 )
@@ -224,10 +248,23 @@ pub fn attend_with(
     scale: Scale,
     rope: Option<(f64, Rope)>,
 ) -> HeadTrace {
+    attend_to(x, x, head, causal, scale, rope)
+}
+
+/// One head whose queries come from `x` and keys and values from `kv_x` (`x` itself in
+/// self-attention, the source sentence in cross-attention).
+pub fn attend_to(
+    x: &DMatrix<f64>,
+    kv_x: &DMatrix<f64>,
+    head: &Head,
+    causal: bool,
+    scale: Scale,
+    rope: Option<(f64, Rope)>,
+) -> HeadTrace {
     attend_projected(
         head.project(x, Projection::Query),
-        head.project(x, Projection::Key),
-        head.project(x, Projection::Value),
+        head.project(kv_x, Projection::Key),
+        head.project(kv_x, Projection::Value),
         causal,
         scale,
         rope,

@@ -17,11 +17,13 @@ pub enum Editable {
     Positions,
     /// b_output (when the output projection has a bias).
     OutputBias,
+    /// The source sentence's embedding table (with cross-attention).
+    SourceEmbedding,
 }
 
 impl Editable {
     /// One of each kind (head 0 for a head's), in the order the scripting API lists them.
-    pub const EVERY: [Editable; 10] = [
+    pub const EVERY: [Editable; 11] = [
         Editable::Embedding,
         Editable::Weight(0, Projection::Query),
         Editable::Weight(0, Projection::Key),
@@ -32,6 +34,7 @@ impl Editable {
         Editable::OutputWeight,
         Editable::OutputBias,
         Editable::Positions,
+        Editable::SourceEmbedding,
     ];
 
     /// The same kind of matrix in head `head` (itself if it is not a head's).
@@ -56,6 +59,7 @@ impl Editable {
             Editable::OutputWeight => "w_output",
             Editable::Positions => "positions",
             Editable::OutputBias => "b_output",
+            Editable::SourceEmbedding => "source_embedding",
         }
     }
 

@@ -27,7 +27,7 @@ impl Attention {
             Editable::Bias(h, p) => self.heads.get(h)?.biases.as_ref().map(|b| &b[p]),
             Editable::OutputWeight => Some(&self.output.w_output),
             Editable::OutputBias => self.output.b_output.as_ref(),
-            Editable::Embedding | Editable::Positions => None,
+            Editable::Embedding | Editable::Positions | Editable::SourceEmbedding => None,
         }
     }
 
@@ -38,7 +38,7 @@ impl Attention {
             Editable::Bias(h, p) => self.heads.get_mut(h)?.biases.as_mut().map(|b| &mut b[p]),
             Editable::OutputWeight => Some(&mut self.output.w_output),
             Editable::OutputBias => self.output.b_output.as_mut(),
-            Editable::Embedding | Editable::Positions => None,
+            Editable::Embedding | Editable::Positions | Editable::SourceEmbedding => None,
         }
     }
 

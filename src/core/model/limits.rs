@@ -38,3 +38,19 @@ pub fn check_sentence(sentence: &str) -> Result<Tokens, String> {
     }
     Ok(tokens)
 }
+
+/// Whether `g` key/value heads can serve `heads` query heads: `g` must divide them (1 is
+/// multi-query attention, `heads` itself is one key and value per head).
+pub fn check_kv_heads(heads: usize, g: usize) -> Result<(), String> {
+    if g == 0 || g > heads || !heads.is_multiple_of(g) {
+        let divisors: Vec<String> = (1..=heads)
+            .filter(|&d| heads.is_multiple_of(d))
+            .map(|d| d.to_string())
+            .collect();
+        return Err(format!(
+            "kv_heads must divide the {heads} heads ({}), not {g}",
+            divisors.join(", ")
+        ));
+    }
+    Ok(())
+}

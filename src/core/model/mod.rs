@@ -8,8 +8,10 @@ pub mod limits;
 pub mod positions;
 pub mod presets;
 mod reshape;
+mod source;
 pub mod tokens;
 pub mod torch_rng;
+mod variants;
 
 use nalgebra::{DMatrix, RowDVector};
 use serde::{Deserialize, Serialize};
@@ -25,9 +27,8 @@ pub use head::{
     OutputProjection, Projection,
 };
 pub use layered::{Attention, Layered, WeightChange};
-
-/// The number of rows of the embedding table the tutorial draws from (`nn.Embedding(50_000, d)`).
-pub const TUTORIAL_VOCAB_SIZE: usize = 50_000;
+pub use source::Source;
+pub use tokens::TUTORIAL_VOCAB_SIZE;
 
 /// What the scores are divided by before the softmax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -107,6 +108,11 @@ pub struct Model {
     positions: Positions,
     /// The trained model this is one layer of, if it is.
     layered: Option<Layered>,
+    /// Key/value heads: each shared by `heads / kv_heads` query heads (equal to the heads'
+    /// number when none share).
+    kv_heads: usize,
+    /// Cross-attention's second sentence, which the keys and values come from.
+    source: Option<Source>,
 }
 
 /// The embedding rows of words the page has seen, so that a word deleted and typed again gets
@@ -252,6 +258,7 @@ impl Model {
                 }
             }
         }
+        let kv_heads = heads.len();
         Ok(Model {
             sentence: sentence.to_owned(),
             tokens,
@@ -262,12 +269,19 @@ impl Model {
             output: None,
             positions: Positions::None,
             layered: None,
+            kv_heads,
+            source: None,
         })
     }
 
     /// The same model with these positions, if they fit (a learned table of n × d_in, an even
     /// d_k for RoPE); the message says why not.
     pub fn with_positions(mut self, positions: Positions) -> Result<Model, String> {
+        if self.source.is_some() && positions != Positions::None {
+            return Err(
+                "positions with a source sentence are not shown: remove the source first".into(),
+            );
+        }
         let d_ks: Vec<usize> = self.heads.iter().map(Head::d_k).collect();
         positions.check(self.tokens.len(), self.embedding.ncols(), &d_ks)?;
         self.positions = positions;
@@ -296,7 +310,9 @@ impl Model {
     /// What `from` adds beside its heads (the output projection, the positions), on this model.
     fn with_parts_of(self, from: &Model) -> Result<Model, String> {
         self.with_output(from.output.clone())?
-            .with_positions(from.positions.clone())
+            .with_positions(from.positions.clone())?
+            // The same d_in: the source keeps its rows and nothing is drawn.
+            .with_variants_of(from, 0)
     }
 
     /// The same model with this output projection (or none); its rows must match the
@@ -467,6 +483,7 @@ impl Model {
                 Positions::Learned(t) => Some(t),
                 _ => None,
             },
+            Editable::SourceEmbedding => self.source.as_ref().map(|s| &s.embedding),
         }
     }
 
@@ -503,6 +520,7 @@ impl Model {
                 Positions::Learned(t) => Some(t),
                 _ => None,
             },
+            Editable::SourceEmbedding => self.source.as_mut().map(|s| &mut s.embedding),
         }
     }
 
@@ -535,6 +553,7 @@ impl Model {
     /// Writes a block of numbers with its top-left at (`row`, `col`); what falls outside the
     /// matrix is dropped.
     pub fn paste(&mut self, target: Editable, row: usize, col: usize, block: &[Vec<f64>]) {
+        let target = self.kv_home(target);
         let Some(m) = self.matrix_mut(target) else {
             return;
         };
@@ -545,6 +564,7 @@ impl Model {
                 }
             }
         }
+        self.share_kv();
     }
 }
 

@@ -90,7 +90,8 @@ impl Model {
             self.scale,
         )?
         .with_output(self.output.clone())?
-        .with_positions(positions)
+        .with_positions(positions)?
+        .with_variants_of(self, seed)
     }
 
     /// New sizes. Numbers whose position still exists are kept; new positions are filled from a
@@ -153,7 +154,9 @@ impl Model {
             )),
             other => other.clone(),
         };
-        model.with_positions(positions)
+        model
+            .with_positions(positions)?
+            .with_variants_of(self, seed)
     }
 }
 
@@ -174,7 +177,7 @@ fn same_bits<'a>(
 }
 
 /// `base` with the top-left block that `top` covers taken from `top`.
-fn overlay(base: &DMatrix<f64>, top: &DMatrix<f64>) -> DMatrix<f64> {
+pub(crate) fn overlay(base: &DMatrix<f64>, top: &DMatrix<f64>) -> DMatrix<f64> {
     DMatrix::from_fn(base.nrows(), base.ncols(), |i, j| {
         top.get((i, j)).copied().unwrap_or(base[(i, j)])
     })

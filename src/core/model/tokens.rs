@@ -1,5 +1,8 @@
 //! Sentence → words → sorted vocabulary → token ids, as the Raschka tutorial does it.
 
+/// The number of rows of the embedding table the tutorial draws from (`nn.Embedding(50_000, d)`).
+pub const TUTORIAL_VOCAB_SIZE: usize = 50_000;
+
 /// A tokenised sentence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tokens {

@@ -53,6 +53,8 @@ pub struct Gradients {
     pub output: Option<(DMatrix<f64>, Option<DMatrix<f64>>)>,
     /// ∂L/∂positions, with learned positions (a row per token).
     pub positions: Option<DMatrix<f64>>,
+    /// ∂L/∂source embedding, with cross-attention (source vocabulary × d_in).
+    pub source: Option<DMatrix<f64>>,
 }
 
 impl Gradients {
@@ -69,6 +71,7 @@ impl Gradients {
             Editable::OutputWeight => self.output.as_ref().map(|o| &o.0),
             Editable::OutputBias => self.output.as_ref()?.1.as_ref(),
             Editable::Positions => self.positions.as_ref(),
+            Editable::SourceEmbedding => self.source.as_ref(),
         }
     }
 }
@@ -86,6 +89,7 @@ struct Forward {
 /// With RoPE, `queries` and `keys` are the rotated ones the scores are taken from.
 fn forward(
     x: &DMatrix<f64>,
+    kv_x: &DMatrix<f64>,
     head: &Head,
     causal: bool,
     scale: Scale,
@@ -93,8 +97,8 @@ fn forward(
 ) -> Forward {
     let (mut queries, mut keys, values) = (
         head.project(x, Projection::Query),
-        head.project(x, Projection::Key),
-        head.project(x, Projection::Value),
+        head.project(kv_x, Projection::Key),
+        head.project(kv_x, Projection::Value),
     );
     if let Some((base, pairs)) = rope {
         queries = rotate(&queries, base, pairs, 1.0);
@@ -117,19 +121,21 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
     let embedded = model.positioned();
     let n = embedded.nrows();
     let rope = model.positions().rope();
+    let kv_x = model.keys_from(&embedded);
+    let m = kv_x.nrows();
     let heads: Vec<Forward> = model
         .heads()
         .iter()
-        .map(|h| forward(&embedded, h, model.causal, model.scale, rope))
+        .map(|h| forward(&embedded, &kv_x, h, model.causal, model.scale, rope))
         .collect();
     let mut d_projection = None;
     // ∂L/∂masked from a log-softmax loss, beside ∂L/∂weights (shown, not used backwards: it is
     // −1/w, infinite where a weight underflowed).
-    let mut d_log = vec![DMatrix::zeros(n, n); heads.len()];
+    let mut d_log = vec![DMatrix::zeros(n, m); heads.len()];
     let (loss, mut d_weights, d_output) = match &objective.goal {
         Goal::Attend(targets) => {
             let share = 1.0 / targets.len() as f64;
-            let mut d: Vec<DMatrix<f64>> = heads.iter().map(|_| DMatrix::zeros(n, n)).collect();
+            let mut d: Vec<DMatrix<f64>> = heads.iter().map(|_| DMatrix::zeros(n, m)).collect();
             let mut loss = 0.0;
             for t in targets {
                 let h = &heads[t.head];
@@ -163,13 +169,15 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
             };
             (
                 loss,
-                vec![DMatrix::zeros(n, n); heads.len()],
+                vec![DMatrix::zeros(n, m); heads.len()],
                 Some(d_concatenated),
             )
         }
     };
     let mut d_embedded = DMatrix::zeros(n, embedded.ncols());
+    let mut d_kv_x = DMatrix::zeros(m, embedded.ncols());
     let x_t = embedded.transpose();
+    let kv_x_t = kv_x.transpose();
     let mut column = 0;
     let grads = model
         .heads()
@@ -196,9 +204,10 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
                 d_keys = rotate_backward(&d_keys, base, pairs);
             }
             let q = linear_backward(&x_t, &head.w_query, &d_queries);
-            let k = linear_backward(&x_t, &head.w_key, &d_keys);
-            let v = linear_backward(&x_t, &head.w_value, &d_values);
-            d_embedded += q.x + k.x + v.x;
+            let k = linear_backward(&kv_x_t, &head.w_key, &d_keys);
+            let v = linear_backward(&kv_x_t, &head.w_value, &d_values);
+            d_embedded += q.x;
+            d_kv_x += k.x + v.x;
             let biases = head.biases.as_ref().map(|_| Biases {
                 b_query: q.b,
                 b_key: k.b,
@@ -217,13 +226,16 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
                 context: d_context,
             }
         })
-        .collect();
-    // embedded = embedding[ids]: each token's gradient goes back to its word's row.
-    let mut embedding = DMatrix::zeros(model.embedding().nrows(), embedded.ncols());
-    for (t, &id) in model.tokens().ids.iter().enumerate() {
-        let row = embedding.row(id) + d_embedded.row(t);
-        embedding.set_row(id, &row);
+        .collect::<Vec<_>>();
+    let grads = shared_kv_backward(model, grads);
+    // Without a source the keys and values are the sentence's own.
+    let source = model
+        .source()
+        .map(|s| to_rows(&s.tokens().ids, s.embedding().nrows(), &d_kv_x));
+    if source.is_none() {
+        d_embedded += d_kv_x;
     }
+    let embedding = to_rows(&model.tokens().ids, model.embedding().nrows(), &d_embedded);
     // An attention target is reached before W_output: the loss does not depend on it (zeros,
     // not no gradient: its ∂L face shows them and says so).
     let d_projection = d_projection.or_else(|| {
@@ -240,7 +252,50 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
         heads: grads,
         output: d_projection,
         positions,
+        source,
     }
+}
+
+/// embedded = embedding[ids]: each token's gradient goes back to its word's row (of `rows`).
+fn to_rows(ids: &[usize], rows: usize, d_embedded: &DMatrix<f64>) -> DMatrix<f64> {
+    let mut table = DMatrix::zeros(rows, d_embedded.ncols());
+    for (t, &id) in ids.iter().enumerate() {
+        let row = table.row(id) + d_embedded.row(t);
+        table.set_row(id, &row);
+    }
+    table
+}
+
+/// A key/value head shared by a group of query heads gets the sum of their gradients: each
+/// head of the group shows (and a step applies) the same sum, so the copies stay equal.
+fn shared_kv_backward(model: &Model, mut grads: Vec<HeadGradient>) -> Vec<HeadGradient> {
+    if !model.shares_kv() {
+        return grads;
+    }
+    for g in 0..model.kv_heads() {
+        let group: Vec<usize> = (0..grads.len()).filter(|&h| model.kv_of(h) == g).collect();
+        let sum = |pick: fn(&HeadGradient) -> Option<&DMatrix<f64>>| {
+            group
+                .iter()
+                .filter_map(|&h| pick(&grads[h]).cloned())
+                .reduce(|a, b| a + b)
+        };
+        let (w_key, w_value) = (sum(|h| Some(&h.w_key)), sum(|h| Some(&h.w_value)));
+        let b_key = sum(|h| h.biases.as_ref().map(|b| &b.b_key));
+        let b_value = sum(|h| h.biases.as_ref().map(|b| &b.b_value));
+        for &h in &group {
+            let grad = &mut grads[h];
+            grad.w_key
+                .clone_from(w_key.as_ref().expect("a group has heads"));
+            grad.w_value
+                .clone_from(w_value.as_ref().expect("a group has heads"));
+            if let (Some(b), Some(k), Some(v)) = (grad.biases.as_mut(), &b_key, &b_value) {
+                b.b_key.clone_from(k);
+                b.b_value.clone_from(v);
+            }
+        }
+    }
+    grads
 }
 
 /// ∂L/∂`name`[i][j] = `x` in words: what raising the number does to the loss, in powers of

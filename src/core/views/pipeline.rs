@@ -126,6 +126,8 @@ pub struct Shape {
     pub projected: bool,
     /// Whether word order is put back (any positions but none).
     pub positions: bool,
+    /// Whether the keys and values come from a source sentence (cross-attention).
+    pub source: bool,
 }
 
 impl Shape {
@@ -135,6 +137,7 @@ impl Shape {
             heads: model.heads().len(),
             projected: model.output().is_some(),
             positions: *model.positions() != crate::core::model::positions::Positions::None,
+            source: model.source().is_some(),
         }
     }
 }
@@ -223,6 +226,10 @@ pub enum Matrix {
     Positions,
     /// X + P.
     Positioned,
+    /// Cross-attention's source sentence's embedding table (source vocabulary × d_in).
+    SourceEmbedding,
+    /// The embedded source sentence S (source tokens × d_in), which keys and values come from.
+    SourceEmbedded,
     /// A head's W_query, W_key or W_value.
     Weight(Projection),
     /// A head's bias of one projection.
@@ -265,11 +272,13 @@ use Projection::{Key as K, Query as Q, Value as V};
 
 impl Matrix {
     /// Every matrix, in the page's order.
-    pub const ALL: [Matrix; 26] = [
+    pub const ALL: [Matrix; 28] = [
         Matrix::Embedding,
         Matrix::Embedded,
         Matrix::Positions,
         Matrix::Positioned,
+        Matrix::SourceEmbedding,
+        Matrix::SourceEmbedded,
         Matrix::Weight(Q),
         Matrix::Weight(K),
         Matrix::Weight(V),
@@ -296,7 +305,7 @@ impl Matrix {
 
     /// (`data-matrix` name, caption, step, axes, colouring), in [`Matrix::ALL`]'s order: a table
     /// (data), not a match (code). The name is also in `faces=`, exercises and the trace JSON.
-    const ABOUT: [(&'static str, &'static str, Step, Axes, Heat); 26] = {
+    const ABOUT: [(&'static str, &'static str, Step, Axes, Heat); 28] = {
         use Axes::{IndexByIndex as II, QueryByKey as QK, TokensByIndex as TI, WordsByIndex as WI};
         use Heat::{Signed as S, Unit as U};
         [
@@ -304,6 +313,20 @@ impl Matrix {
             ("embedded", "embedded sentence X", Step::Embedding, TI, S),
             ("positions", "positions P", Step::Positions, TI, S),
             ("positioned", "X + P", Step::Positions, TI, S),
+            (
+                "source_embedding",
+                "source's embedding table",
+                Step::Embedding,
+                WI,
+                S,
+            ),
+            (
+                "source_embedded",
+                "embedded source S",
+                Step::Embedding,
+                TI,
+                S,
+            ),
             ("w_query", "W_query", Step::Projections, II, S),
             ("w_key", "W_key", Step::Projections, II, S),
             ("w_value", "W_value", Step::Projections, II, S),
@@ -343,30 +366,10 @@ impl Matrix {
 
     /// Its place in [`Matrix::ALL`] (and [`Matrix::ABOUT`]).
     fn index(self) -> usize {
-        match self {
-            Matrix::Embedding => 0,
-            Matrix::Embedded => 1,
-            Matrix::Positions => 2,
-            Matrix::Positioned => 3,
-            Matrix::Weight(p) => 4 + p as usize,
-            Matrix::Bias(p) => 7 + p as usize,
-            Matrix::Queries => 10,
-            Matrix::Keys => 11,
-            Matrix::Values => 12,
-            Matrix::QueriesRotated => 13,
-            Matrix::KeysRotated => 14,
-            Matrix::Scores => 15,
-            Matrix::ScaledScores => 16,
-            Matrix::MaskedScores => 17,
-            Matrix::MaskedWeightsSimple => 18,
-            Matrix::MaskedWeightsRenormalized => 19,
-            Matrix::Weights => 20,
-            Matrix::Context => 21,
-            Matrix::Concatenated => 22,
-            Matrix::OutputWeight => 23,
-            Matrix::OutputBias => 24,
-            Matrix::Output => 25,
-        }
+        Matrix::ALL
+            .iter()
+            .position(|&m| m == self)
+            .expect("every matrix is in Matrix::ALL")
     }
 
     fn about(self) -> (&'static str, &'static str, Step, Axes, Heat) {
@@ -413,6 +416,15 @@ impl Matrix {
         Matrix::ALL.into_iter().find(|m| m.key() == key)
     }
 
+    /// Whether its rows (columns, for a query-by-key matrix) are the keys' tokens: the source's
+    /// with cross-attention.
+    pub fn rows_are_keys(self) -> bool {
+        matches!(
+            self,
+            Matrix::Keys | Matrix::Values | Matrix::KeysRotated | Matrix::SourceEmbedded
+        )
+    }
+
     /// Whether the cells above the diagonal are greyed under a causal mask.
     pub fn greys_future(self) -> bool {
         self.step() >= Step::Mask && self.axes() == Axes::QueryByKey
@@ -443,6 +455,8 @@ impl Matrix {
             Matrix::Context => |h| Some(&h.context),
             Matrix::Embedding
             | Matrix::Embedded
+            | Matrix::SourceEmbedding
+            | Matrix::SourceEmbedded
             | Matrix::Positions
             | Matrix::Positioned
             | Matrix::Weight(_)
@@ -459,6 +473,7 @@ impl Matrix {
         match self {
             Matrix::Embedded => Some(&trace.embedded),
             Matrix::Positioned => trace.positioned.as_ref(),
+            Matrix::SourceEmbedded => trace.source.as_ref().map(|s| &s.1),
             Matrix::Concatenated => trace.concatenated.as_ref(),
             Matrix::Output => Some(&trace.output),
             _ => (self.pick()?)(trace.heads.get(head)?),
@@ -470,6 +485,7 @@ impl Matrix {
         Some(match self {
             Matrix::Embedding => Editable::Embedding,
             Matrix::Positions => Editable::Positions,
+            Matrix::SourceEmbedding => Editable::SourceEmbedding,
             Matrix::Weight(p) => Editable::Weight(head, p),
             Matrix::Bias(p) => Editable::Bias(head, p),
             Matrix::OutputWeight => Editable::OutputWeight,
@@ -487,6 +503,7 @@ impl Matrix {
             Editable::Bias(_, p) => Matrix::Bias(p),
             Editable::OutputWeight => Matrix::OutputWeight,
             Editable::OutputBias => Matrix::OutputBias,
+            Editable::SourceEmbedding => Matrix::SourceEmbedding,
         }
     }
 

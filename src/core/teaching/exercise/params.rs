@@ -157,6 +157,7 @@ impl Exercises {
             step.on_page(shape)
                 && Editable::EVERY
                     .into_iter()
+                    .filter(|&e| e != Editable::SourceEmbedding || shape.source)
                     .any(|e| !self.locked(e.key()) && Matrix::of(e).step() == step)
         })
     }
