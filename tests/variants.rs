@@ -1,5 +1,6 @@
 //! Grouped-query heads and cross-attention against PyTorch's `scaled_dot_product_attention`
 //! (`fixtures/variant_cases.json`), their saved state, their gradients and their refusals.
+#![cfg(not(target_arch = "wasm32"))] // runs attention-trace and Python
 
 mod common;
 
@@ -374,4 +375,33 @@ fn a_source_shares_rows_with_the_sentence_and_refuses_a_mask() {
     assert_eq!(trace.key_tokens().words, ["the", "dog", "sat"]);
     let terms = trace.score_terms(0, 0, 1).unwrap();
     assert_eq!(terms.key, "dog");
+}
+
+#[test]
+fn copy_as_pytorch_writes_shared_heads_once_and_checks_them_with_the_fused_function() {
+    use attention_explorer::core::formats::pytorch::pytorch_script;
+    let all = cases();
+    for kind in ["gqa", "cross"] {
+        for case in all.iter().filter(|c| c["kind"] == kind).take(4) {
+            let model = read_state_value(&case["state"]).unwrap();
+            let script = pytorch_script(&model, None);
+            assert!(script.contains("scaled_dot_product_attention"), "{kind}");
+            if kind == "gqa" {
+                assert!(
+                    script.contains("enable_gqa=True")
+                        && script.contains("# one per key/value head")
+                );
+            } else {
+                assert!(script.contains("source_embedded = source_embedding[source_ids]"));
+            }
+            // Run by torch where there is one (CI's machine has none): the page's numbers.
+            if let Some((out, printed)) = common::torch_run(&model) {
+                assert_close(kind, &out, &Trace::of(&model).output, 1e-9);
+                assert!(
+                    printed.contains("the same as scaled_dot_product_attention: True"),
+                    "{printed}"
+                );
+            }
+        }
+    }
 }

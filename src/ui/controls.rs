@@ -25,6 +25,7 @@ use crate::ui::state::use_app;
 pub fn Controls(level: Level) -> impl IntoView {
     let state = use_app();
     let dims = Memo::new(move |_| state.model.with(Model::dims));
+    let kv_heads = Memo::new(move |_| state.model.with(Model::kv_heads));
     let resize = move |change: fn(&mut Dims, usize), n: u64| {
         let mut d = dims.get_untracked();
         change(&mut d, n as usize);
@@ -85,6 +86,14 @@ pub fn Controls(level: Level) -> impl IntoView {
             {dim_field("d_k", "d_k", MAX_DIM, |d| d.d_k, |d, n| d.d_k = n)}
             {dim_field("d_v", "d_v", MAX_DIM, |d| d.d_v, |d, n| d.d_v = n)}
             {dim_field("heads", "Heads", MAX_HEADS, |d| d.heads, |d, n| d.heads = n)}
+            <IntegerField
+                control="kv_heads"
+                label="KV heads"
+                min=1
+                max=MAX_HEADS as u64
+                value=Signal::derive(move || kv_heads.get() as u64)
+                on_change=Callback::new(move |n| state.apply(Edit::KvHeads(n as usize)))
+            />
             <Layers/>
             {all.then(|| view! { <IntegerField
                 control="seed"

@@ -16,6 +16,9 @@ use crate::ui::state::use_app;
 pub fn AttentionLines(head: usize) -> impl IntoView {
     let state = use_app();
     let n = Memo::new(move |_| state.words.with(Vec::len));
+    // The keys: the source sentence's tokens with cross-attention.
+    let m = Memo::new(move |_| state.key_words.with(Vec::len));
+    let places = Memo::new(move |_| n.get().max(m.get()));
     let query = state.query;
     // The followed row of the weights: only its change redraws the lines.
     let row = Memo::new(move |_| {
@@ -33,8 +36,8 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
         })
     });
     let causal = state.causal;
-    let y = move |k: usize| token_y(k, n.get());
-    let font = move || font_px(n.get());
+    let y = move |k: usize| token_y(k, places.get());
+    let font = move || font_px(places.get());
 
     // One <line> per key, kept across edits: an edit only rewrites their attributes. A key the
     // query may not see (causal) has no line at all.
@@ -42,7 +45,7 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
         move |j: usize| visible(causal.get(), query.get(), j) && row.with(|r| !r.is_empty());
     let weight = move |j: usize| row.with(|r| r.get(j).copied().unwrap_or(0.0));
     let lines = move || {
-        (0..n.get())
+        (0..m.get())
             .map(|j| {
                 view! {
                     <Show when=move || visible(j)>
@@ -61,35 +64,44 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
             })
             .collect_view()
     };
-    let tokens = move || {
-        state.words.get().into_iter().enumerate().map(|(k, word)| {
-            let followed = move || query.get() == k;
-            let label = word.clone();
-            view! {
-                <text
-                    class="query-token"
-                    class:followed=followed
-                    x=QUERY_X
-                    y=y(k)
-                    text-anchor="end"
-                    dominant-baseline="middle"
-                    font-size=font
-                    on:click=move |_| state.selected.set(Some(k))
-                >
-                    {label}
-                </text>
-                <text class="key-token" x=KEY_X y=y(k) dominant-baseline="middle" font-size=font>{word}</text>
-            }
+    let keys = move || {
+        state.key_words.get().into_iter().enumerate().map(|(k, word)| view! {
+            <text class="key-token" x=KEY_X y=y(k) dominant-baseline="middle" font-size=font>{word}</text>
         }).collect_view()
     };
-    let height = move || height(n.get());
+    let tokens = move || {
+        state
+            .words
+            .get()
+            .into_iter()
+            .enumerate()
+            .map(|(k, word)| {
+                let followed = move || query.get() == k;
+                view! {
+                    <text
+                        class="query-token"
+                        class:followed=followed
+                        x=QUERY_X
+                        y=y(k)
+                        text-anchor="end"
+                        dominant-baseline="middle"
+                        font-size=font
+                        on:click=move |_| state.selected.set(Some(k))
+                    >
+                        {word}
+                    </text>
+                }
+            })
+            .collect_view()
+    };
+    let height = move || height(places.get());
     let description = move || {
         let i = query.get();
         let word = state.words.with(|w| w.get(i).cloned().unwrap_or_default());
         let top = row.with(|r| largest(r.iter().copied()));
         let most = top.map(|(j, w)| {
             let key = state
-                .words
+                .key_words
                 .with(|ws| ws.get(j).cloned().unwrap_or_default());
             format!(", most to “{key}” ({})", fmt(w, state.look.precision.get()))
         });
@@ -117,6 +129,7 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
             >
                 <g class="attention-lines">{lines}</g>
                 {tokens}
+                {keys}
             </svg>
             <p class="note">"Click a token on the left to follow it."</p>
         </figure>

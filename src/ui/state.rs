@@ -157,8 +157,12 @@ pub struct AppState {
     pub causal: Memo<bool>,
     /// Sentence words, for row and column labels; changes only when the sentence does.
     pub words: Memo<Vec<String>>,
+    /// The keys' tokens: the source sentence's with cross-attention, else the sentence's.
+    pub key_words: Memo<Vec<String>>,
     /// The number of heads.
     pub heads: Memo<usize>,
+    /// Each head's key/value head's first query head: itself unless heads share keys and values.
+    pub kv_leaders: Memo<Vec<usize>>,
     /// Which steps the page has (the heads, an output projection).
     pub shape: Memo<Shape>,
     /// The heads whose tables are in the page, in order.
@@ -233,6 +237,7 @@ impl AppState {
         });
         let selected = RwSignal::new(None::<usize>);
         let words = Memo::new(move |_| model.with(|m| m.tokens().words.clone()));
+        let key_words = Memo::new(move |_| model.with(|m| m.key_tokens().words.clone()));
         let query = Memo::new(move |_| {
             let n = words.with(Vec::len);
             selected
@@ -266,7 +271,15 @@ impl AppState {
             trace,
             causal: Memo::new(move |_| model.with(|m| m.causal)),
             words,
+            key_words,
             heads,
+            kv_leaders: Memo::new(move |_| {
+                model.with(|m| {
+                    (0..m.heads().len())
+                        .map(|h| m.kv_leader(m.kv_of(h)))
+                        .collect()
+                })
+            }),
             shape,
             visible_heads,
             query,
@@ -457,6 +470,13 @@ impl AppState {
         self.pretrained.set(link.pretrained.clone());
         self.show_as(&link.shown);
         Ok(())
+    }
+
+    /// The first head of the group whose keys and values head `h` uses (`h` itself when none
+    /// are shared): the one head that shows them.
+    pub fn kv_leader(self, h: usize) -> Memo<usize> {
+        let leaders = self.kv_leaders;
+        Memo::new(move |_| leaders.with(|l| l.get(h).copied().unwrap_or(h)))
     }
 
     /// One head's matrix from the trace. A memo, so a table re-renders only when its own numbers

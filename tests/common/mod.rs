@@ -83,6 +83,12 @@ pub fn assert_gradient(
 /// or `None`, said on stderr, when that Python has no torch (CI's machine has none).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn torch_output(model: &attention_explorer::core::model::Model) -> Option<DMatrix<f64>> {
+    torch_run(model).map(|(output, _)| output)
+}
+
+/// [`torch_output`] and everything the script printed.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn torch_run(model: &attention_explorer::core::model::Model) -> Option<(DMatrix<f64>, String)> {
     use std::process::Command;
     let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
     let has_torch = Command::new(&python)
@@ -109,7 +115,10 @@ pub fn torch_output(model: &attention_explorer::core::model::Model) -> Option<DM
         .lines()
         .find_map(|l| l.strip_prefix("JSON "))
         .expect("the script prints its output");
-    Some(matrix(&serde_json::from_str(json).expect("JSON")))
+    Some((
+        matrix(&serde_json::from_str(json).expect("JSON")),
+        stdout.clone(),
+    ))
 }
 
 /// Where `www/pretrained.mjs` puts the model (or `ATTENTION_PRETRAINED`).

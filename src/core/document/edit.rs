@@ -11,7 +11,7 @@ use crate::core::model::check_dims;
 use crate::core::model::limits::check_sentence;
 use crate::core::model::positions::{Positions, DEFAULT_BASE};
 use crate::core::model::presets::{follows, DEFAULT_SEED};
-use crate::core::model::{Dims, Editable, Model, Scale};
+use crate::core::model::{Dims, Editable, Model, Scale, Source};
 
 /// One change to the document.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,6 +75,12 @@ pub enum Edit {
         /// The base of sinusoidal and RoPE angles.
         base: f64,
     },
+    /// Key/value heads shared by groups of query heads (a divisor of the heads; the heads' own
+    /// number for none shared, 1 for multi-query attention).
+    KvHeads(usize),
+    /// Cross-attention's source sentence as typed (its keystrokes one undo step, as the
+    /// sentence's), or none: the keys and values from the sentence itself again.
+    Source(Option<String>),
     /// A whole model: a preset, a loaded state, the saved work.
     Open(Box<Model>),
     /// A trained model's layer on the sentence as typed, cut by the model's own tokenizer (which
@@ -276,7 +282,11 @@ pub fn apply(
     // Typing (a number, the sentence) and a training run go on until sealed; the rest seal.
     let sealing = !matches!(
         edit,
-        Edit::Cell { .. } | Edit::Sentence(_) | Edit::Retyped(_) | Edit::Train(_)
+        Edit::Cell { .. }
+            | Edit::Sentence(_)
+            | Edit::Source(Some(_))
+            | Edit::Retyped(_)
+            | Edit::Train(_)
     );
     if model.layered().is_some() {
         if let Some(why) = kept_by_a_trained_layer(&edit) {
@@ -413,7 +423,23 @@ fn change(
                 ..Changed::default()
             });
         }
+        Edit::KvHeads(g) => {
+            let next = model.clone().with_kv_heads(g)?;
+            return Ok(replace(model, history, EditKey::Other, next));
+        }
+        Edit::Source(text) => {
+            let source = text
+                .map(|t| {
+                    Source::retyped(&t, model.source(), model.tokens(), model.embedding(), *seed)
+                })
+                .transpose()?;
+            let next = model.clone().with_source(source)?;
+            return Ok(replace(model, history, EditKey::Source, next));
+        }
         Edit::Causal(on) => {
+            if on && model.source().is_some() {
+                return Err("a causal mask hides later tokens of the same sentence; with a source sentence every query sees every source token: remove the source first".into());
+            }
             let mut next = model.clone();
             next.causal = on;
             return Ok(replace(model, history, EditKey::Other, next));
@@ -475,6 +501,8 @@ fn kept_by_a_trained_layer(edit: &Edit) -> Option<&'static str> {
             "a trained model's layer keeps its biases and output projection as trained"
         }
         Edit::Causal(_) => "an encoder has no causal mask: every piece sees every other",
+        Edit::KvHeads(_) => "a trained model's layer keeps a key and a value per head, as trained",
+        Edit::Source(_) => "a trained model's layer attends within its own sentence",
         Edit::Scale(_) => "a trained model's layer divides by √dₖ, as it was trained",
         _ => return None,
     })

@@ -15,6 +15,8 @@ pub enum EditKey {
     Cell(Editable, usize, usize),
     /// The typing of the sentence.
     Sentence,
+    /// The typing of cross-attention's source sentence.
+    Source,
     /// Training steps (a Run, until it pauses).
     Training,
     /// Anything else; never merged with the edit before it.

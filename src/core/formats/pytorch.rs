@@ -140,24 +140,51 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
         strings(&tokens.vocabulary),
         tensor(model.embedding(), "", grad),
     );
+    if let Some(source) = model.source() {
+        let source_text =
+            serde_json::to_string(source.sentence()).expect("a string always serialises");
+        let _ = writeln!(
+            s,
+            "# Cross-attention: the keys and values come from the source sentence.\n\
+             source = {source_text}\n\
+             source_words = {}\n\
+             source_vocab = sorted(set(source_words))\n\
+             source_ids = torch.tensor([source_vocab.index(w) for w in source_words])\n\
+             source_embedding = {}\n\
+             source_embedded = source_embedding[source_ids]\n",
+            strings(&source.tokens().words),
+            tensor(source.embedding(), "", grad),
+        );
+    }
+    // Shared keys and values are written once per key/value head.
+    let kv_heads: Vec<usize> = (0..model.kv_heads()).map(|g| model.kv_leader(g)).collect();
     for p in Projection::ALL {
-        let heads: Vec<String> = model
-            .heads()
+        let (of, per) = match p {
+            Projection::Query => ((0..model.heads().len()).collect(), "head"),
+            _ if model.shares_kv() => (kv_heads.clone(), "key/value head"),
+            _ => ((0..model.heads().len()).collect::<Vec<_>>(), "head"),
+        };
+        let heads: Vec<String> = of
             .iter()
-            .map(|h| format!("    {},", tensor(&h[p], "    ", grad)))
+            .map(|&h| format!("    {},", tensor(&model.heads()[h][p], "    ", grad)))
             .collect();
         let _ = writeln!(
             s,
-            "{} = [  # one per head\n{}\n]",
+            "{} = [  # one per {per}\n{}\n]",
             p.key(),
             heads.join("\n")
         );
     }
     if model.has_biases() {
         for p in Projection::ALL {
-            let heads: Vec<String> = model
-                .heads()
+            let of = match p {
+                Projection::Query => (0..model.heads().len()).collect(),
+                _ if model.shares_kv() => kv_heads.clone(),
+                _ => (0..model.heads().len()).collect::<Vec<_>>(),
+            };
+            let heads: Vec<String> = of
                 .iter()
+                .map(|&h| &model.heads()[h])
                 .map(|h| {
                     let b = h
                         .biases
@@ -181,10 +208,28 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
         Scale::None => "scores",
     };
     let causal = if model.causal { "True" } else { "False" };
-    let (bq, bk, bv) = if model.has_biases() {
-        (" + b_query[h]", " + b_key[h]", " + b_value[h]")
+    // Query head h uses key/value head h // (H / G).
+    let (kv, kv_line) = if model.shares_kv() {
+        (
+            "kv",
+            "    kv = h // (len(w_query) // len(w_key))  # the key/value head it shares\n",
+        )
     } else {
-        ("", "", "")
+        ("h", "")
+    };
+    let (bq, bk, bv) = if model.has_biases() {
+        (
+            " + b_query[h]".to_owned(),
+            format!(" + b_key[{kv}]"),
+            format!(" + b_value[{kv}]"),
+        )
+    } else {
+        Default::default()
+    };
+    let kv_input = if model.source().is_some() {
+        "source_embedded"
+    } else {
+        input
     };
     let concat = if model.output().is_some() {
         "concatenated"
@@ -197,9 +242,10 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
          n = len(words)\n\
          head_weights, contexts = [], []\n\
          for h in range(len(w_query)):\n\
+         {kv_line}\
          \x20   queries = {input} @ w_query[h]{bq}\n\
-         \x20   keys = {input} @ w_key[h]{bk}\n\
-         \x20   values = {input} @ w_value[h]{bv}\n\
+         \x20   keys = {kv_input} @ w_key[{kv}]{bk}\n\
+         \x20   values = {kv_input} @ w_value[{kv}]{bv}\n\
          {rope}\
          \x20   scores = queries @ keys.T\n\
          \x20   scaled = {scaling}\n\
@@ -230,6 +276,7 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
         );
     }
     let _ = writeln!(s, "print(f\"output:\\n{{output}}\")");
+    sdpa_check(model, input, kv_input, &mut s);
     if let Some(objective) = objective {
         let loss = match &objective.goal {
             Goal::Attend(targets) => {
@@ -277,4 +324,49 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
         }
     }
     s
+}
+
+/// With shared key/value heads or a source (and no RoPE, which rotates inside the heads):
+/// the same heads through PyTorch's fused `scaled_dot_product_attention`, compared.
+fn sdpa_check(model: &Model, input: &str, kv_input: &str, s: &mut String) {
+    let same_widths = model
+        .heads()
+        .iter()
+        .all(|h| h.d_k() == model.dims().d_k && h.d_v() == model.dims().d_v);
+    if !(model.shares_kv() || model.source().is_some())
+        || model.positions().rope().is_some()
+        || !same_widths
+    {
+        return;
+    }
+    let scale = match model.scale {
+        Scale::SqrtDk => "None",
+        Scale::Dk => "1 / w_query[0].shape[1]",
+        Scale::None => "1.0",
+    };
+    let (bq, bk, bv) = if model.has_biases() {
+        (" + b_query[h]", " + b_key[g]", " + b_value[g]")
+    } else {
+        ("", "", "")
+    };
+    let gqa = if model.shares_kv() {
+        ", enable_gqa=True"
+    } else {
+        ""
+    };
+    let concat = if model.output().is_some() {
+        "concatenated"
+    } else {
+        "output"
+    };
+    let _ = write!(
+        s,
+        "\n# The same with PyTorch's fused attention: queries (H, n, d_k), keys and values \
+         (G, m, d) per key/value head.\n\
+         q = torch.stack([{input} @ w_query[h]{bq} for h in range(len(w_query))])\n\
+         k = torch.stack([{kv_input} @ w_key[g]{bk} for g in range(len(w_key))])\n\
+         v = torch.stack([{kv_input} @ w_value[g]{bv} for g in range(len(w_value))])\n\
+         fused = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale={scale}{gqa})\n\
+         print(\"the same as scaled_dot_product_attention:\", torch.allclose(torch.cat(list(fused), dim=1), {concat}))\n"
+    );
 }

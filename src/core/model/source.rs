@@ -43,6 +43,18 @@ impl Source {
         embedding: &DMatrix<f64>,
         seed: u64,
     ) -> Result<Source, String> {
+        Source::retyped(sentence, None, tokens_of, embedding, seed)
+    }
+
+    /// [`Source::drawn`], a word of `before` (the source as it was) keeping the row it had
+    /// there, edits included.
+    pub fn retyped(
+        sentence: &str,
+        before: Option<&Source>,
+        tokens_of: &Tokens,
+        embedding: &DMatrix<f64>,
+        seed: u64,
+    ) -> Result<Source, String> {
         let tokens = check_sentence(sentence).map_err(|e| format!("the source {e}"))?;
         let own = &tokens_of.vocabulary;
         let d_in = embedding.ncols();
@@ -54,9 +66,15 @@ impl Source {
             .vocabulary
             .iter()
             .enumerate()
-            .map(|(i, w)| match own.binary_search(w) {
-                Ok(k) => embedding.row(k).into_owned(),
-                Err(_) => fresh.row(i).into_owned(),
+            .map(|(i, w)| {
+                let kept = before.and_then(|b| {
+                    let k = b.tokens.vocabulary.binary_search(w).ok()?;
+                    Some(b.embedding.row(k).into_owned())
+                });
+                kept.unwrap_or_else(|| match own.binary_search(w) {
+                    Ok(k) => embedding.row(k).into_owned(),
+                    Err(_) => fresh.row(i).into_owned(),
+                })
             })
             .collect();
         Source::new(sentence, DMatrix::from_rows(&rows))

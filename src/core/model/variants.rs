@@ -13,7 +13,7 @@ use crate::core::model::positions::Positions;
 use crate::core::model::reshape::overlay;
 use crate::core::model::source::Source;
 use crate::core::model::tokens::Tokens;
-use crate::core::model::{Editable, Model, Projection};
+use crate::core::model::{Editable, Head, Model, Projection};
 
 impl Model {
     /// The number of key/value heads: the number of heads unless query heads share them.
@@ -80,6 +80,17 @@ impl Model {
             }
             other => other,
         }
+    }
+
+    /// The bytes a decoder's KV cache keeps per token (one layer, float16 as deployed models
+    /// store it): (with these key/value heads, with a key and a value per query head).
+    pub fn kv_bytes_per_token(&self) -> (usize, usize) {
+        let width = |h: &Head| 2 * (h.d_k() + h.d_v());
+        let separate = self.heads.iter().map(width).sum();
+        let shared = (0..self.kv_heads)
+            .map(|g| width(&self.heads[self.kv_leader(g)]))
+            .sum();
+        (shared, separate)
     }
 
     /// The source sentence of cross-attention, if any.

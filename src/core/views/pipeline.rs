@@ -425,6 +425,19 @@ impl Matrix {
         )
     }
 
+    /// Whether query heads that share a key/value head share it (keys, values and their
+    /// weights and biases).
+    pub fn shared_by_kv_heads(self) -> bool {
+        matches!(
+            self,
+            Matrix::Weight(Projection::Key | Projection::Value)
+                | Matrix::Bias(Projection::Key | Projection::Value)
+                | Matrix::Keys
+                | Matrix::Values
+                | Matrix::KeysRotated
+        )
+    }
+
     /// Whether the cells above the diagonal are greyed under a causal mask.
     pub fn greys_future(self) -> bool {
         self.step() >= Step::Mask && self.axes() == Axes::QueryByKey

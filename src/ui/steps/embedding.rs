@@ -38,6 +38,23 @@ pub fn EmbeddingStep() -> impl IntoView {
     })
     .into();
 
+    let source_vocabulary: Signal<Vec<String>> = Memo::new(move |_| {
+        state.model.with(|m| {
+            m.source()
+                .map(|s| s.tokens().vocabulary.clone())
+                .unwrap_or_default()
+        })
+    })
+    .into();
+    let source_embedded: Signal<DMatrix<f64>> = Memo::new(move |_| {
+        state.trace.with(|t| {
+            t.source
+                .as_ref()
+                .map_or_else(|| DMatrix::zeros(0, 0), |s| s.1.clone())
+        })
+    })
+    .into();
+    let has_source = Memo::new(move |_| state.model.with(|m| m.source().is_some()));
     // A trained model's layer: X is the hidden state entering it, computed by the layers below.
     let layer = Memo::new(move |_| state.model.with(|m| m.layered().map(|l| l.layer)));
 
@@ -73,6 +90,24 @@ pub fn EmbeddingStep() -> impl IntoView {
                     on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
                 />
             </div>
+            <Show when=move || has_source.get()>
+                <p class="note" data-note="source">"Cross-attention: the source sentence has its own table (a word the sentence also has starts with its row there). Its embedded tokens S give the keys and values; X gives the queries."</p>
+                <div class="heads">
+                    <MatrixView
+                        of=Matrix::SourceEmbedding
+                        values=state.model_matrix(Editable::SourceEmbedding)
+                        row_labels=source_vocabulary
+                        col_labels=d_in_labels
+                        editor=state.editor(Editable::SourceEmbedding)
+                    />
+                    <MatrixView
+                        of=Matrix::SourceEmbedded
+                        values=source_embedded
+                        row_labels=state.key_words.into()
+                        col_labels=d_in_labels
+                    />
+                </div>
+            </Show>
         </StepSection>
     }
 }

@@ -7,7 +7,7 @@ use crate::core::formats::link::Controls as Level;
 use crate::core::views::pipeline::{in_order, Axes, Matrix, Step, Stop};
 use crate::ui::exercises::cards::ExerciseCards;
 use crate::ui::matrix::{index_labels, MatrixView};
-use crate::ui::state::{use_app, Detail};
+use crate::ui::state::{use_app, AppState, Detail};
 
 /// What the page says about a step; each step's file holds its own, beside its view.
 pub struct StepText {
@@ -101,6 +101,30 @@ pub fn Breakdown(kind: &'static str) -> impl IntoView {
     }
 }
 
+/// `view` of head `h`'s `of`, or, when `h` shares it with the first head of its group, a line
+/// that says whose it is: a shared key or value is shown once.
+pub fn unless_shared<V: IntoView + 'static>(
+    state: AppState,
+    of: Matrix,
+    h: usize,
+    view: impl Fn() -> V + Send + Sync + 'static,
+) -> impl IntoView {
+    let leader = state.kv_leader(h);
+    move || {
+        let from = leader.get();
+        if !of.shared_by_kv_heads() || from == h {
+            // Built untracked: the table's own memos repaint it, this only swaps it.
+            return untrack(&view).into_any();
+        }
+        view! {
+            <p class="shared-kv note" data-shared=of.key() data-head=h.to_string() data-from=from.to_string()>
+                {format!("{} of head {h}: head {from}'s, shared", of.title())}
+            </p>
+        }
+        .into_any()
+    }
+}
+
 /// The same matrix of every head (`of`: its title, axes, colouring and where it is in a head's
 /// trace), side by side, rows labelled with the tokens (the queries). Clicking a row follows
 /// that token; `on_cell_click` gets (head, row, col).
@@ -114,10 +138,10 @@ pub fn HeadMatrices(
     Some(view! {
         <div class="heads">
             <For each=move || state.visible_heads.get() key=|h| *h let:h>
-                {
+                {unless_shared(state, of, h, move || {
                     let values = state.head_matrix(h, pick);
                     let col_labels = match of {
-                        _ if of.axes() == Axes::QueryByKey => state.words.into(),
+                        _ if of.axes() == Axes::QueryByKey => state.key_words.into(),
                         // RoPE's rotated queries and keys: each component says its pair.
                         Matrix::QueriesRotated | Matrix::KeysRotated => Memo::new(move |_| {
                             let d = values.with(|m| m.ncols());
@@ -131,7 +155,7 @@ pub fn HeadMatrices(
                             of
                             head=Some(h)
                             values
-                            row_labels=state.words.into()
+                            row_labels=if of.rows_are_keys() { state.key_words } else { state.words }.into()
                             col_labels
                             highlight_row=Signal::derive(move || Some(state.query.get()))
                             on_cell_click=Callback::new(move |(i, j)| {
@@ -143,7 +167,7 @@ pub fn HeadMatrices(
                             on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
                         />
                     }
-                }
+                })}
             </For>
         </div>
     })

@@ -6,7 +6,7 @@ use crate::core::model::{Editable, Projection};
 use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::{use_app, AppState};
-use crate::ui::steps::frame::{StepSection, StepText};
+use crate::ui::steps::frame::{unless_shared, StepSection, StepText};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
@@ -41,11 +41,11 @@ pub fn ProjectionsStep() -> impl IntoView {
         <StepSection step=Step::Projections text=&TEXT>
             <For each=move || state.visible_heads.get() key=|h| *h let:h>
                 <div class="heads">
-                    {Projection::ALL.map(|p| editable_table(state, Editable::Weight(h, p)))}
+                    {Projection::ALL.map(|p| unless_shared(state, Matrix::Weight(p), h, move || editable_table(state, Editable::Weight(h, p))))}
                 </div>
                 <Show when=move || has_biases.get()>
                     <div class="heads biases">
-                        {Projection::ALL.map(|p| editable_table(state, Editable::Bias(h, p)))}
+                        {Projection::ALL.map(|p| unless_shared(state, Matrix::Bias(p), h, move || editable_table(state, Editable::Bias(h, p))))}
                     </div>
                 </Show>
             </For>

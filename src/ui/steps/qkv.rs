@@ -27,6 +27,7 @@ pub fn QkvStep() -> impl IntoView {
             <HeadMatrices of=Matrix::Keys/>
             <HeadMatrices of=Matrix::Values/>
             </div>
+            <KvNote/>
             <Show when=move || rope.get()>
                 <p>"With RoPE the scores are taken from the queries and keys rotated by each token's place (the column labels name each component's pair):"</p>
                 <div class="side-by-side">
@@ -35,5 +36,49 @@ pub fn QkvStep() -> impl IntoView {
                 </div>
             </Show>
         </StepSection>
+    }
+}
+
+/// Which heads share their keys and values, and what a decoder caches per token for them.
+#[component]
+fn KvNote() -> impl IntoView {
+    let state = use_app();
+    let about = Memo::new(move |_| {
+        state.model.with(|m| {
+            let (h, g) = (m.heads().len(), m.kv_heads());
+            let (shared, separate) = m.kv_bytes_per_token();
+            let groups: Vec<String> = (0..g)
+                .map(|k| {
+                    let first = m.kv_leader(k);
+                    let last = first + h / g - 1;
+                    if first == last {
+                        format!("head {first}")
+                    } else {
+                        format!("heads {first}–{last}")
+                    }
+                })
+                .collect();
+            (h, g, shared, separate, groups.join(", "))
+        })
+    });
+    move || {
+        let (h, g, shared, separate, groups) = about.get();
+        let sharing = if g < h {
+            format!("{h} query heads share {g} key/value head{} ({}: {groups} each use one K and V, shown once). ", if g == 1 { "" } else { "s" }, if g == 1 { "multi-query attention" } else { "grouped-query attention" })
+        } else {
+            String::new()
+        };
+        view! {
+            <p class="note" data-note="kv-heads">
+                {sharing}
+                "A decoder keeps every token's K and V (its KV cache): "
+                <span data-stat="kv_bytes_per_token">{shared}</span>
+                {if g < h {
+                    format!(" bytes per token in float16 here, against {separate} with a key and a value per query head.")
+                } else {
+                    " bytes per token in float16. Set KV heads below the heads and query heads share them: the cache shrinks.".to_owned()
+                }}
+            </p>
+        }
     }
 }

@@ -64,6 +64,9 @@ pub fn SentenceStep() -> impl IntoView {
                 />
             </label>
             {move || error.get().map(|e| view! { <p class="field-error" id="sentence-error" role="alert">{e}</p> })}
+            <Show when=move || pieces().is_none()>
+                <SourceField/>
+            </Show>
             {move || {
                 let hidden = state.model.with(|m| invisible_characters(m.sentence()));
                 (!hidden.is_empty()).then(|| view! {
@@ -98,5 +101,38 @@ pub fn SentenceStep() -> impl IntoView {
                 {move || tokens.with(|t| t.vocabulary.iter().enumerate().map(|(i, w)| format!("{i} {w}")).collect::<Vec<_>>().join(" · "))}
             </p>
         </StepSection>
+    }
+}
+
+/// Cross-attention's second sentence: typed, the keys and values come from it (its words get
+/// rows of their own table, a word of the sentence its row there); emptied, from the sentence.
+#[component]
+fn SourceField() -> impl IntoView {
+    let state = use_app();
+    let error = RwSignal::new(None::<String>);
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        let source = (!text.trim().is_empty()).then_some(text);
+        match state.apply(Edit::Source(source)) {
+            Ok(()) => error.set(None),
+            Err(e) => error.set(Some(format!("Source: {e}. Still using the last one."))),
+        }
+    };
+    view! {
+        <label class="sentence-field">
+            <span title="Cross-attention: the queries come from the sentence, the keys and values from this one (as a translation model's decoder reads its source)">"Source"</span>
+            <input
+                type="text"
+                dir="auto"
+                data-control="source"
+                placeholder="empty: the keys and values come from the sentence"
+                prop:value=move || state.model.with(|m| m.source().map(|s| s.sentence().to_owned()).unwrap_or_default())
+                on:input=on_input
+                on:blur=move |_| { state.apply(Edit::Seal).ok(); }
+                aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
+                aria-describedby=move || error.with(|e| e.is_some().then_some("source-error"))
+            />
+        </label>
+        {move || error.get().map(|e| view! { <p class="field-error" id="source-error" role="alert">{e}</p> })}
     }
 }

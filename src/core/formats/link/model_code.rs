@@ -254,7 +254,16 @@ pub fn model_of_json(mut json: Value) -> Result<(Model, Option<&'static str>), S
             .and_then(Value::as_str)
             .unwrap_or_default();
         let base = state_value(&base.build(sentence)?);
+        let grouped = json.get("kv_heads").is_some();
         merge(&mut json, &base);
+        // Grouped heads hold only their queries: the base's keys and values are not theirs.
+        if let (true, Some(Value::Array(heads))) = (grouped, json.get_mut("heads")) {
+            for head in heads.iter_mut().filter_map(Value::as_object_mut) {
+                for key in ["w_key", "w_value", "b_key", "b_value"] {
+                    head.remove(key);
+                }
+            }
+        }
     }
     let model = read_state_value(&json).map_err(|e| e.to_string())?;
     // The preset's name only while nothing differs from it.

@@ -1,0 +1,152 @@
+//! The FlashAttention lab: softmax(Q·Kᵀ/s)·V computed a tile at a time, never holding the
+//! n × m matrix. For a block of queries it walks over the key tiles keeping, per query, the
+//! running maximum m, the running sum l and the running output O (the online softmax): a new
+//! tile's larger maximum rescales what came before by e^(m_old − m_new). After the last tile,
+//! O / l is the context.
+
+use nalgebra::DMatrix;
+
+use crate::core::forward::trace::HeadTrace;
+
+/// The running state of one block of queries after one key tile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FlashTile {
+    /// The block of queries (rows `rows.0..rows.1`).
+    pub rows: (usize, usize),
+    /// The key tile just taken (columns `keys.0..keys.1`).
+    pub keys: (usize, usize),
+    /// Whether the causal mask hid the whole tile from the block: skipped, nothing computed.
+    pub skipped: bool,
+    /// The tile's scaled (and masked) scores (block × tile); empty when skipped.
+    pub scores: DMatrix<f64>,
+    /// e^(m_old − m_new) per query: how much what came before shrinks.
+    pub rescale: Vec<f64>,
+    /// The running maximum per query.
+    pub m: Vec<f64>,
+    /// The running sum of e^(score − m) per query.
+    pub l: Vec<f64>,
+    /// The running output, not yet divided by l (block × d_v).
+    pub o: DMatrix<f64>,
+}
+
+/// Why a tile size is refused: 0, or past the number of keys.
+pub fn check_block(block: usize, keys: usize) -> Result<(), String> {
+    if block == 0 || block > keys {
+        return Err(format!(
+            "flash_block must be a whole number from 1 to {keys} (the keys), not {block}"
+        ));
+    }
+    Ok(())
+}
+
+/// Every tile of every block of queries, in order, for one head (`causal`: the mask skips the
+/// tiles wholly above the diagonal). The scores are taken from the head's (rotated) queries and
+/// keys divided by `divisor`, as the page's are.
+pub fn walk(head: &HeadTrace, divisor: f64, causal: bool, block: usize) -> Vec<FlashTile> {
+    let q = head.queries_rotated.as_ref().unwrap_or(&head.queries);
+    let k = head.keys_rotated.as_ref().unwrap_or(&head.keys);
+    let v = &head.values;
+    let (n, m, d_v) = (q.nrows(), k.nrows(), v.ncols());
+    let block = block.clamp(1, m.max(1));
+    let mut tiles = Vec::new();
+    for r0 in (0..n).step_by(block) {
+        let r1 = (r0 + block).min(n);
+        let rows = r1 - r0;
+        let (mut mx, mut l) = (vec![f64::NEG_INFINITY; rows], vec![0.0; rows]);
+        let mut o = DMatrix::zeros(rows, d_v);
+        for c0 in (0..m).step_by(block) {
+            let c1 = (c0 + block).min(m);
+            // Every key of the tile lies after every query of the block.
+            if causal && c0 > r1 - 1 {
+                tiles.push(FlashTile {
+                    rows: (r0, r1),
+                    keys: (c0, c1),
+                    skipped: true,
+                    scores: DMatrix::zeros(0, 0),
+                    rescale: vec![1.0; rows],
+                    m: mx.clone(),
+                    l: l.clone(),
+                    o: o.clone(),
+                });
+                continue;
+            }
+            let scores = DMatrix::from_fn(rows, c1 - c0, |i, j| {
+                if causal && c0 + j > r0 + i {
+                    f64::NEG_INFINITY
+                } else {
+                    q.row(r0 + i).dot(&k.row(c0 + j)) / divisor
+                }
+            });
+            let mut rescale = vec![1.0; rows];
+            for i in 0..rows {
+                let m_new = scores.row(i).iter().copied().fold(mx[i], f64::max);
+                // A row with nothing seen yet (−∞ both) has nothing to rescale.
+                rescale[i] = if m_new == f64::NEG_INFINITY {
+                    1.0
+                } else {
+                    (mx[i] - m_new).exp()
+                };
+                let p: Vec<f64> = scores
+                    .row(i)
+                    .iter()
+                    .map(|&s| {
+                        if s == f64::NEG_INFINITY {
+                            0.0
+                        } else {
+                            (s - m_new).exp()
+                        }
+                    })
+                    .collect();
+                l[i] = rescale[i] * l[i] + p.iter().sum::<f64>();
+                for c in 0..d_v {
+                    let added: f64 = p.iter().enumerate().map(|(j, w)| w * v[(c0 + j, c)]).sum();
+                    o[(i, c)] = rescale[i] * o[(i, c)] + added;
+                }
+                mx[i] = m_new;
+            }
+            tiles.push(FlashTile {
+                rows: (r0, r1),
+                keys: (c0, c1),
+                skipped: false,
+                scores,
+                rescale,
+                m: mx.clone(),
+                l: l.clone(),
+                o: o.clone(),
+            });
+        }
+    }
+    tiles
+}
+
+/// The context the walk gives: each block's last tile's O divided by l, stacked.
+pub fn output(tiles: &[FlashTile], n: usize, d_v: usize) -> DMatrix<f64> {
+    let mut out = DMatrix::zeros(n, d_v);
+    for t in tiles {
+        if t.keys.1 < tiles_end(tiles, t.rows) {
+            continue;
+        }
+        for i in 0..t.rows.1 - t.rows.0 {
+            for c in 0..d_v {
+                out[(t.rows.0 + i, c)] = t.o[(i, c)] / t.l[i];
+            }
+        }
+    }
+    out
+}
+
+/// The last key column the walk reaches for the block `rows`.
+fn tiles_end(tiles: &[FlashTile], rows: (usize, usize)) -> usize {
+    tiles
+        .iter()
+        .filter(|t| t.rows == rows)
+        .map(|t| t.keys.1)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The numbers the walk holds at once, B·B scores and B·d_v of output, against the n·m a full
+/// scores matrix takes.
+pub fn numbers_held(block: usize, d_v: usize, n: usize, m: usize) -> (usize, usize) {
+    (block * block + block * d_v, n * m)
+}
