@@ -68,8 +68,11 @@ fn the_walk_stops_at_each_step_on_the_page_then_its_lab() {
         source: false,
     };
     let one = stops(shape(1, false));
-    assert_eq!(one.len(), 13, "nine steps and four labs");
+    assert_eq!(one.len(), 15, "nine steps and six labs");
     assert_eq!(one[12], Stop::Lab(Lab::Order));
+    assert_eq!(one[13], Stop::Lab(Lab::KvCache));
+    assert_eq!(one[14], Stop::Lab(Lab::Flash));
+    assert_eq!(Stop::Lab(Lab::KvCache).id(), "lab-kv-cache");
     assert_eq!(one[6], Stop::Lab(Lab::SqrtDk));
     assert_eq!(one[5], Stop::Step(Step::Scale));
     assert_eq!(one[8], Stop::Lab(Lab::Mask));

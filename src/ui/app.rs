@@ -114,7 +114,7 @@ pub fn App() -> impl IntoView {
                 .filter(|&step| show(step))
                 .map(|step| view! {
                     {steps::render(step)}
-                    {(!embed).then(|| step.lab().map(labs::render))}
+                    {(!embed).then(|| step.labs().iter().map(|&lab| labs::render(lab)).collect_view())}
                 })
                 .collect_view()}
             {embed.then(|| view! { <embed::OpenFull first/> })}

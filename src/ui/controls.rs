@@ -152,9 +152,11 @@ fn EditBar(level: Level) -> impl IntoView {
     let state = use_app();
     // Why Reset changed nothing (an exercise's lock); gone with the next change of the model.
     let refused = RwSignal::new(None::<String>);
+    let causal_refused = RwSignal::new(None::<String>);
     Effect::new(move |_| {
         state.model.track();
         refused.set(None);
+        causal_refused.set(None);
     });
     view! {
         <div class="edit-bar" role="group" aria-label="Edit and follow">
@@ -177,10 +179,16 @@ fn EditBar(level: Level) -> impl IntoView {
                         data-control="causal"
                         prop:checked=move || state.causal.get()
                         on:change=move |ev| {
-                            state.apply(Edit::Causal(event_target_checked(&ev))).ok();
+                            let on = event_target_checked(&ev);
+                            if let Err(e) = state.apply(Edit::Causal(on)) {
+                                // The box goes back to what the model is, and says why.
+                                causal_refused.set(Some(sentence(&format!("Causal mask: {e}"))));
+                                event_target::<web_sys::HtmlInputElement>(&ev).set_checked(!on);
+                            }
                         }
                     />
                     <span>"Causal mask"</span>
+                    {move || causal_refused.get().map(|e| view! { <span class="field-error" role="alert" data-stat="causal-refused">{e}</span> })}
                 </label>
                 <label class="field">
                     <span>"Scale scores"</span>

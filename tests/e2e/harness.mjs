@@ -157,6 +157,8 @@ const LAB_READY = {
   'lab-mask': '[data-stat="renormalized_ok"]',
   'lab-train': '[data-action="train-step"]',
   'lab-order': '[data-stat="order_max_diff"]',
+  'lab-kv-cache': '[data-stat="cache_max_diff"]',
+  'lab-flash': '[data-stat="flash_max_diff"]',
 };
 
 /** Scrolls the lab `id` (as `lab-train`) into view and waits until its body is drawn. */

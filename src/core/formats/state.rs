@@ -85,17 +85,24 @@ struct SavedState {
     w_output: Option<Vec<Vec<f64>>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     b_output: Option<Vec<f64>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The variants' fields, allowed here and read by hand from the JSON ([`read_variants`]),
+    /// as `positions` is.
+    #[serde(default, skip_serializing, rename = "kv_heads")]
+    _kv_heads: Option<serde::de::IgnoredAny>,
+    #[serde(default, skip_serializing, rename = "kv")]
+    _kv: Option<serde::de::IgnoredAny>,
+    #[serde(default, skip_serializing, rename = "source")]
+    _source: Option<serde::de::IgnoredAny>,
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     kv_heads: Option<usize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     kv: Option<Vec<SavedKv>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     source: Option<SavedSource>,
 }
 
 /// A key/value head shared by a group of query heads.
-#[derive(Serialize, Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
+#[derive(Serialize, Clone)]
 struct SavedKv {
     w_key: Vec<Vec<f64>>,
     w_value: Vec<Vec<f64>>,
@@ -106,8 +113,7 @@ struct SavedKv {
 }
 
 /// Cross-attention's source sentence and its embedding table.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Serialize)]
 struct SavedSource {
     sentence: String,
     embedding: Vec<Vec<f64>>,
@@ -127,10 +133,11 @@ struct SavedPositions {
 #[serde(deny_unknown_fields)]
 struct SavedHead {
     w_query: Vec<Vec<f64>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    w_key: Option<Vec<Vec<f64>>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    w_value: Option<Vec<Vec<f64>>>,
+    /// Empty when the head shares a key/value head (an empty list is no matrix either).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    w_key: Vec<Vec<f64>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    w_value: Vec<Vec<f64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     b_query: Option<Vec<f64>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -175,6 +182,9 @@ fn saved(model: &Model) -> SavedState {
         sentence: model.sentence().to_owned(),
         embedding: rows(model.embedding()),
         _positions: None,
+        _kv_heads: None,
+        _kv: None,
+        _source: None,
         positions: (*positions != Positions::None).then(|| SavedPositions {
             kind: positions.kind(),
             base: positions.base(),
@@ -192,8 +202,8 @@ fn saved(model: &Model) -> SavedState {
                 let own_b = b.filter(|_| !shared);
                 SavedHead {
                     w_query: rows(&h.w_query),
-                    w_key: own.map(|h| rows(&h.w_key)),
-                    w_value: own.map(|h| rows(&h.w_value)),
+                    w_key: own.map(|h| rows(&h.w_key)).unwrap_or_default(),
+                    w_value: own.map(|h| rows(&h.w_value)).unwrap_or_default(),
                     b_query: b.map(|b| row(&b.b_query)),
                     b_key: own_b.map(|b| row(&b.b_key)),
                     b_value: own_b.map(|b| row(&b.b_value)),
@@ -293,11 +303,12 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
             format!("has {} heads; the limit is {MAX_HEADS}", state.heads.len()),
         ));
     }
-    let groups = read_groups(&state)?;
+    let variants = read_variants(object)?;
+    let groups = read_groups(&state, &variants)?;
     let mut heads = Vec::with_capacity(state.heads.len());
     for (h, own) in state.heads.iter().enumerate() {
         // A head of a group takes its keys and values from the group's entry of `kv`.
-        let (saved, kv_at) = match (&groups, &state.kv) {
+        let (saved, kv_at) = match (&groups, &variants.kv) {
             (Some(per), Some(kv)) => {
                 let g = h / per;
                 let k = &kv[g];
@@ -305,8 +316,8 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
                     SavedHead {
                         w_query: own.w_query.clone(),
                         b_query: own.b_query.clone(),
-                        w_key: Some(k.w_key.clone()),
-                        w_value: Some(k.w_value.clone()),
+                        w_key: k.w_key.clone(),
+                        w_value: k.w_value.clone(),
                         b_key: k.b_key.clone(),
                         b_value: k.b_value.clone(),
                     },
@@ -319,8 +330,11 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
             (Some(g), "w_key" | "w_value" | "b_key" | "b_value") => format!("kv[{g}].{name}"),
             _ => format!("heads[{h}].{name}"),
         };
-        let given = |m: &Option<Vec<Vec<f64>>>, p: Projection| {
-            m.clone().ok_or_else(|| error(field(p.key()), "missing: a head has w_query, w_key and w_value (or, with kv_heads, only w_query)"))
+        let given = |m: &Vec<Vec<f64>>, p: Projection| {
+            if m.is_empty() {
+                return Err(error(field(p.key()), "missing: a head has w_query, w_key and w_value (or, with kv_heads, only w_query)"));
+            }
+            Ok(m.clone())
         };
         let w_query = matrix(&field("w_query"), &saved.w_query, Some(d_in))?;
         let w_key = matrix(
@@ -346,7 +360,7 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
     }
     let output = read_output(&state, &heads)?;
     let positions = read_positions(object.get("positions"), tokens.len(), d_in)?;
-    let source = read_source(&state, d_in)?;
+    let source = read_source(variants.source, d_in)?;
     let model = Model::new(&state.sentence, embedding, heads, state.causal, state.scale)
         .and_then(|m| m.with_output(output))
         .map_err(|m| error("state", m))?
@@ -361,18 +375,126 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
     model.with_source(source).map_err(|m| error("source", m))
 }
 
+/// The variants' fields as written, read by hand from the JSON (typed, each would cost the
+/// page serde's reader of its types).
+struct Variants {
+    kv_heads: Option<usize>,
+    kv: Option<Vec<SavedKv>>,
+    source: Option<SavedSource>,
+}
+
+fn read_variants(
+    object: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Variants, StateError> {
+    let kv_heads = object
+        .get("kv_heads")
+        .map(|g| {
+            g.as_u64()
+                .map(|g| g as usize)
+                .ok_or_else(|| error("kv_heads", "must be a whole number"))
+        })
+        .transpose()?;
+    let kv = object
+        .get("kv")
+        .map(|kv| {
+            let list = kv
+                .as_array()
+                .ok_or_else(|| error("kv", "expected a list of key/value heads"))?;
+            list.iter()
+                .enumerate()
+                .map(|(g, entry)| {
+                    let at = |f: &str| format!("kv[{g}].{f}");
+                    let entry =
+                        fields_of(entry, &at(""), &["w_key", "w_value", "b_key", "b_value"])?;
+                    Ok(SavedKv {
+                        w_key: rows_at(entry.get("w_key"), &at("w_key"))?,
+                        w_value: rows_at(entry.get("w_value"), &at("w_value"))?,
+                        b_key: entry
+                            .get("b_key")
+                            .map(|b| numbers_at(b, &at("b_key")))
+                            .transpose()?,
+                        b_value: entry
+                            .get("b_value")
+                            .map(|b| numbers_at(b, &at("b_value")))
+                            .transpose()?,
+                    })
+                })
+                .collect::<Result<Vec<_>, StateError>>()
+        })
+        .transpose()?;
+    let source = object
+        .get("source")
+        .map(|source| {
+            let source = fields_of(source, "source.", &["sentence", "embedding"])?;
+            Ok(SavedSource {
+                sentence: source
+                    .get("sentence")
+                    .and_then(|s| s.as_str())
+                    .ok_or_else(|| error("source.sentence", "missing or not text"))?
+                    .to_owned(),
+                embedding: rows_at(source.get("embedding"), "source.embedding")?,
+            })
+        })
+        .transpose()?;
+    Ok(Variants {
+        kv_heads,
+        kv,
+        source,
+    })
+}
+
+/// `value` as an object holding no field but `known` (`at` prefixes the field's name).
+fn fields_of<'a>(
+    value: &'a serde_json::Value,
+    at: &str,
+    known: &[&str],
+) -> Result<&'a serde_json::Map<String, serde_json::Value>, StateError> {
+    let object = value.as_object().ok_or_else(|| {
+        error(
+            at.trim_end_matches('.'),
+            format!("expected an object with {}", known.join(", ")),
+        )
+    })?;
+    match object.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) => Err(error(
+            format!("{at}{k}"),
+            format!("unknown field: expected {}", known.join(", ")),
+        )),
+        None => Ok(object),
+    }
+}
+
+/// A list of rows of numbers, read by hand (as rows of a matrix they are checked after).
+fn rows_at(value: Option<&serde_json::Value>, field: &str) -> Result<Vec<Vec<f64>>, StateError> {
+    let row = |r: &serde_json::Value| -> Option<Vec<f64>> {
+        r.as_array()?.iter().map(|x| x.as_f64()).collect()
+    };
+    value
+        .and_then(|v| v.as_array())
+        .and_then(|rows| rows.iter().map(row).collect())
+        .ok_or_else(|| error(field, "missing or not a list of rows of numbers"))
+}
+
+/// A list of numbers, read by hand.
+fn numbers_at(value: &serde_json::Value, field: &str) -> Result<Vec<f64>, StateError> {
+    value
+        .as_array()
+        .and_then(|xs| xs.iter().map(|x| x.as_f64()).collect())
+        .ok_or_else(|| error(field, "not a list of numbers"))
+}
+
 /// With `kv_heads`: how many query heads share each entry of `kv` (checked: G divides the
 /// heads, `kv` has G entries, the heads hold only their queries). Without: no `kv`.
-fn read_groups(state: &SavedState) -> Result<Option<usize>, StateError> {
+fn read_groups(state: &SavedState, variants: &Variants) -> Result<Option<usize>, StateError> {
     let heads = state.heads.len();
-    let Some(g) = state.kv_heads else {
-        return match state.kv {
+    let Some(g) = variants.kv_heads else {
+        return match variants.kv {
             Some(_) => Err(error("kv", "needs kv_heads: the number of key/value heads")),
             None => Ok(None),
         };
     };
     check_kv_heads(heads, g).map_err(|m| error("kv_heads", m.replacen("kv_heads ", "", 1)))?;
-    let kv = state.kv.as_ref().ok_or_else(|| {
+    let kv = variants.kv.as_ref().ok_or_else(|| {
         error(
             "kv",
             format!("missing: kv_heads = {g} needs a list of {g} key/value heads"),
@@ -386,8 +508,8 @@ fn read_groups(state: &SavedState) -> Result<Option<usize>, StateError> {
     }
     for (h, head) in state.heads.iter().enumerate() {
         let extra = [
-            ("w_key", head.w_key.is_some()),
-            ("w_value", head.w_value.is_some()),
+            ("w_key", !head.w_key.is_empty()),
+            ("w_value", !head.w_value.is_empty()),
             ("b_key", head.b_key.is_some()),
             ("b_value", head.b_value.is_some()),
         ];
@@ -399,8 +521,8 @@ fn read_groups(state: &SavedState) -> Result<Option<usize>, StateError> {
 }
 
 /// `source`: its sentence within the limits, a row of d_in numbers per word of its vocabulary.
-fn read_source(state: &SavedState, d_in: usize) -> Result<Option<Source>, StateError> {
-    let Some(saved) = &state.source else {
+fn read_source(source: Option<SavedSource>, d_in: usize) -> Result<Option<Source>, StateError> {
+    let Some(saved) = source else {
         return Ok(None);
     };
     let tokens = check_sentence(&saved.sentence).map_err(|m| error("source.sentence", m))?;
@@ -457,14 +579,7 @@ fn read_positions(
     };
     if kind == "learned" {
         // By hand: serde's reader of a Value into rows would be more code in the page.
-        let row = |r: &serde_json::Value| -> Option<Vec<f64>> {
-            r.as_array()?.iter().map(|x| x.as_f64()).collect()
-        };
-        let rows: Vec<Vec<f64>> = object
-            .get("learned")
-            .and_then(|l| l.as_array())
-            .and_then(|l| l.iter().map(row).collect())
-            .ok_or_else(|| error(at("learned"), "missing or not a list of rows of numbers"))?;
+        let rows = rows_at(object.get("learned"), &at("learned"))?;
         if rows.len() != n {
             return Err(error(
                 at("learned"),

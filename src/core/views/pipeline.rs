@@ -94,14 +94,14 @@ impl Step {
         format!("step-{}", self.key())
     }
 
-    /// The lab whose section follows this step's, if any.
-    pub fn lab(self) -> Option<Lab> {
+    /// The labs whose sections follow this step's, in order.
+    pub fn labs(self) -> &'static [Lab] {
         match self {
-            Step::Scale => Some(Lab::SqrtDk),
-            Step::Mask => Some(Lab::Mask),
-            Step::Softmax => Some(Lab::Train),
-            Step::Context => Some(Lab::Order),
-            _ => None,
+            Step::Scale => &[Lab::SqrtDk],
+            Step::Mask => &[Lab::Mask],
+            Step::Softmax => &[Lab::Train],
+            Step::Context => &[Lab::Order, Lab::KvCache, Lab::Flash],
+            _ => &[],
         }
     }
 
@@ -158,6 +158,10 @@ pub enum Lab {
     Train,
     /// Shuffle the words: what attention sees of word order, with and without positions.
     Order,
+    /// Decode one token at a time, keeping the keys and values.
+    KvCache,
+    /// The softmax a tile at a time (FlashAttention's online softmax).
+    Flash,
 }
 
 impl Lab {
@@ -168,6 +172,8 @@ impl Lab {
             Lab::Mask => "lab-mask",
             Lab::Train => "lab-train",
             Lab::Order => "lab-order",
+            Lab::KvCache => "lab-kv-cache",
+            Lab::Flash => "lab-flash",
         }
     }
 }
@@ -196,7 +202,7 @@ pub fn stops(shape: Shape) -> Vec<Stop> {
     Step::ALL
         .into_iter()
         .filter(|s| s.on_page(shape))
-        .flat_map(|s| std::iter::once(Stop::Step(s)).chain(s.lab().map(Stop::Lab)))
+        .flat_map(|s| std::iter::once(Stop::Step(s)).chain(s.labs().iter().map(|&l| Stop::Lab(l))))
         .collect()
 }
 

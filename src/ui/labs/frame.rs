@@ -46,10 +46,21 @@ pub fn Stat(
     /// The figure; NaN shows as "NaN".
     #[prop(into)]
     value: Signal<f64>,
+    /// A count: shown as a whole number.
+    #[prop(optional)]
+    whole: bool,
 ) -> impl IntoView {
+    let text = move || {
+        let x = value.get();
+        if whole {
+            x.to_string()
+        } else {
+            crate::core::text::fmt_significant(x, 4)
+        }
+    };
     view! {
         <span class="stat" data-stat=name data-value=move || value.get().to_string()>
-            {move || crate::core::text::fmt_significant(value.get(), 4)}
+            {text}
         </span>
     }
 }

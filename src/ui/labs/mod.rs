@@ -1,5 +1,6 @@
 //! Experiments beside the steps they explain: why √dₖ (after the scaling), why −∞ (after the
-//! mask), training the weights (after the softmax), word order (after the context), and what
+//! mask), training the weights (after the softmax), word order, the KV cache and FlashAttention's
+//! tiles (after the context), and what
 //! several heads add (inside the output step). The numbers come from
 //! `core::sqrt_dk` and `core::labs`; these components only draw them. Each lab's file holds its
 //! words and its view; `frame` what they share.
@@ -10,8 +11,10 @@ use crate::core::views::pipeline::Lab;
 use crate::ui::on_demand::{chunk, LoadedNear, Loading};
 use frame::{LabSection, LabText};
 
+pub mod flash;
 pub mod frame;
 pub mod heads;
+pub mod kv_cache;
 pub mod mask;
 pub mod order;
 pub mod sqrt_dk;
@@ -24,6 +27,8 @@ pub fn text(lab: Lab) -> &'static LabText {
         Lab::Mask => &mask::TEXT,
         Lab::Train => &train::TEXT,
         Lab::Order => &order::TEXT,
+        Lab::KvCache => &kv_cache::TEXT,
+        Lab::Flash => &flash::TEXT,
     }
 }
 
@@ -34,13 +39,15 @@ pub fn render(lab: Lab) -> AnyView {
     match lab {
         Lab::SqrtDk => provide_context(sqrt_dk::Setting::default()),
         Lab::Mask => provide_context(mask::Exponent(RwSignal::new(0))),
-        Lab::Train | Lab::Order => {}
+        Lab::Train | Lab::Order | Lab::KvCache | Lab::Flash => {}
     }
     let (load, soon): (fn() -> Loading, bool) = match lab {
         Lab::SqrtDk => (sqrt_dk_lab, true),
         Lab::Mask => (mask_lab, true),
         Lab::Train => (train_lab, false),
         Lab::Order => (order_lab, false),
+        Lab::KvCache => (kv_cache_lab, false),
+        Lab::Flash => (flash_lab, false),
     };
     view! {
         <LabSection lab text=text(lab)>
@@ -68,4 +75,14 @@ chunk! {
 chunk! {
     /// The training lab's body, in its own wasm chunk.
     train_lab => train::TrainLab().into_any()
+}
+
+chunk! {
+    /// The KV cache lab's body, in its own wasm chunk.
+    kv_cache_lab => kv_cache::KvCacheLab().into_any()
+}
+
+chunk! {
+    /// The FlashAttention lab's body, in its own wasm chunk.
+    flash_lab => flash::FlashLab().into_any()
 }

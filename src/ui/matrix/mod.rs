@@ -198,8 +198,8 @@ pub fn MatrixView(
     }
 }
 
-/// A lab's matrix: numbers only (`data-lab-matrix`), rows and columns the sentence's words,
-/// beside the page's own tables.
+/// A lab's matrix: numbers only (`data-lab-matrix`), rows (and unless said, columns) the
+/// sentence's words, beside the page's own tables.
 #[component]
 pub fn LabMatrix(
     name: &'static str,
@@ -207,6 +207,9 @@ pub fn LabMatrix(
     values: Signal<DMatrix<f64>>,
     words: Signal<Vec<String>>,
     heat: Heat,
+    /// The columns' labels, when they are not `words` (keys, components).
+    #[prop(optional, into)]
+    columns: Option<Signal<Vec<String>>>,
     #[prop(optional)] corner: &'static str,
     #[prop(optional, into)] grey_future: Option<Signal<bool>>,
     #[prop(default = None)] flagged: Option<Signal<DMatrix<bool>>>,
@@ -230,7 +233,7 @@ pub fn LabMatrix(
         corner,
         matrix: values,
         row_labels: words,
-        col_labels: words,
+        col_labels: columns.unwrap_or(words),
         heat,
         highlight_row: Signal::derive(|| None),
         grey_future: grey_future.unwrap_or_else(|| Signal::stored(false)),

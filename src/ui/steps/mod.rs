@@ -85,7 +85,7 @@ pub fn PipelineNav() -> impl IntoView {
                         <Show when=move || step.on_page(state.shape.get())>
                             <a href=format!("#{}", step.id()) on:click=jump(step.id())>{text(step).short_title}</a>
                         </Show>
-                        {step.lab().map(|lab| view! { <a class="lab-link" href=format!("#{}", lab.id()) on:click=jump(lab.id().to_owned())>{labs::text(lab).short_title}</a> })}
+                        {step.labs().iter().map(|&lab| view! { <a class="lab-link" href=format!("#{}", lab.id()) on:click=jump(lab.id().to_owned())>{labs::text(lab).short_title}</a> }).collect_view()}
                     }
                 })
                 .collect_view()}

@@ -1,0 +1,152 @@
+//! The FlashAttention lab: the learner's head computed a tile of keys at a time with the online
+//! softmax (running maximum m, sum l and output O), until O / l is the context. The numbers come
+//! from `core::flash`; its body is a wasm chunk of its own.
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+use crate::core::model::limits::MAX_TOKENS;
+use crate::core::teaching::flash::{check_block, numbers_held, output, walk, FlashTile};
+use crate::core::text::fmt_significant;
+use crate::core::views::heatmap::Heat;
+use crate::ui::fields::IntegerField;
+use crate::ui::labs::frame::{LabText, Stat};
+use crate::ui::matrix::LabMatrix;
+use crate::ui::state::use_app;
+
+/// What the page says about this lab.
+pub const TEXT: LabText = LabText {
+    title: "FlashAttention: the softmax a tile at a time",
+    short_title: "Tiles lab",
+    hint: "Step through the key tiles: when a tile holds a larger score, m grows and what was summed so far shrinks by e^(m_old − m_new). After the last tile, O / l is the context, without the n × n matrix ever being held.",
+};
+
+#[component]
+pub fn FlashLab() -> impl IntoView {
+    let state = use_app();
+    let block = RwSignal::new(2usize);
+    let at = RwSignal::new(0usize);
+    let head = Memo::new(move |_| {
+        state
+            .visible_heads
+            .with(|v| v.first().copied().unwrap_or(0))
+    });
+    let keys = Memo::new(move |_| state.key_words.with(Vec::len));
+    let tiles = Memo::new(move |_| {
+        let b = block.get().min(keys.get().max(1));
+        state.model.with(|m| {
+            state.trace.with(|t| {
+                t.heads.get(head.get()).map_or_else(Vec::new, |h| {
+                    let divisor = m.scale.divisor(m.heads()[head.get()].d_k());
+                    walk(h, divisor, m.causal, b)
+                })
+            })
+        })
+    });
+    let max_diff = Signal::derive(move || {
+        tiles.with(|tiles| {
+            state.trace.with(|t| {
+                t.heads.get(head.get()).map_or(f64::NAN, |h| {
+                    let out = output(tiles, h.context.nrows(), h.context.ncols());
+                    (&out - &h.context).abs().max()
+                })
+            })
+        })
+    });
+    let tile =
+        Memo::new(move |_| tiles.with(|t| t.get(at.get().min(t.len().saturating_sub(1))).cloned()));
+    let count = move |skipped: bool| {
+        Signal::derive(move || {
+            tiles.with(|t| t.iter().filter(|x| x.skipped == skipped).count() as f64)
+        })
+    };
+    let held = Signal::derive(move || {
+        let d_v = state
+            .trace
+            .with(|t| t.heads.get(head.get()).map_or(0, |h| h.values.ncols()));
+        numbers_held(block.get(), d_v, state.words.with(Vec::len), keys.get())
+    });
+    let pick = move |f: fn(&FlashTile) -> DMatrix<f64>| -> Signal<DMatrix<f64>> {
+        Memo::new(move |_| tile.with(|t| t.as_ref().map_or_else(|| DMatrix::zeros(0, 0), f))).into()
+    };
+    let rows: Signal<Vec<String>> = Memo::new(move |_| {
+        let (r0, r1) = tile.with(|t| t.as_ref().map_or((0, 0), |t| t.rows));
+        state
+            .words
+            .with(|w| w.get(r0..r1).map(<[String]>::to_vec).unwrap_or_default())
+    })
+    .into();
+    let tile_keys: Signal<Vec<String>> = Memo::new(move |_| {
+        let (c0, c1) = tile.with(|t| t.as_ref().map_or((0, 0), |t| t.keys));
+        state
+            .key_words
+            .with(|w| w.get(c0..c1).map(<[String]>::to_vec).unwrap_or_default())
+    })
+    .into();
+    let columns: Signal<Vec<String>> = Memo::new(move |_| {
+        let d = tile.with(|t| t.as_ref().map_or(0, |t| t.o.ncols()));
+        (0..d).map(|j| j.to_string()).collect()
+    })
+    .into();
+    let list = |xs: &[f64]| {
+        xs.iter()
+            .map(|&x| fmt_significant(x, 4))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let running = move || {
+        tile.with(|t| {
+            t.as_ref().map(|t| {
+                let place = format!(
+                    "Queries {}–{} against keys {}–{}{}",
+                    t.rows.0,
+                    t.rows.1 - 1,
+                    t.keys.0,
+                    t.keys.1 - 1,
+                    if t.skipped { ": skipped, the causal mask hides every key of this tile from every query of the block" } else { "" }
+                );
+                view! {
+                    <p data-view="flash-state">
+                        {place} <br/>
+                        "rescale e^(m_old − m_new): [" {list(&t.rescale)} "]" <br/>
+                        "m: [" {list(&t.m)} "] · l: [" {list(&t.l)} "]"
+                    </p>
+                }
+            })
+        })
+    };
+    view! {
+        <p>"FlashAttention never holds the whole matrix of scores: for a block of queries it takes the keys a tile at a time, keeping per query the largest score so far (m), the sum of e^(score − m) (l) and the output so far (O). A tile with a larger score rescales what came before by e^(m_old − m_new); after the last tile O / l is the context, the same numbers."</p>
+        <div class="lab-controls">
+            <IntegerField
+                control="flash_block"
+                label="Tile size"
+                min=0
+                max=MAX_TOKENS as u64
+                value=Signal::derive(move || block.get() as u64)
+                on_change=Callback::new(move |b: u64| {
+                    check_block(b as usize, keys.get_untracked())?;
+                    block.set(b as usize);
+                    at.set(0);
+                    Ok(())
+                })
+            />
+            <button type="button" data-action="flash-step" disabled=move || { at.get() + 1 >= tiles.with(Vec::len) } on:click=move |_| at.update(|a| *a += 1)>"Next tile"</button>
+            <button type="button" data-action="flash-reset" on:click=move |_| at.set(0)>"Start again"</button>
+            <span>{move || format!("Tile {} of {}, head {}", at.get().min(tiles.with(Vec::len).saturating_sub(1)) + 1, tiles.with(Vec::len), head.get())}</span>
+        </div>
+        {running}
+        <div class="side-by-side">
+            <LabMatrix name="flash-scores" title="this tile's scores" values=pick(|t| t.scores.clone()) words=rows columns=tile_keys heat=Heat::Signed/>
+            <LabMatrix name="flash-output" title="running O (before ÷ l)" values=pick(|t| t.o.clone()) words=rows columns heat=Heat::Signed/>
+        </div>
+        <p>
+            "Tiles computed: " <Stat name="flash_tiles" whole=true value=count(false)/>
+            ", skipped by the causal mask: " <Stat name="flash_skipped" whole=true value=count(true)/>
+            " · O / l against the page's context, largest difference: " <Stat name="flash_max_diff" value=max_diff/>
+            " · numbers held at once (B·B + B·d_v): " <Stat name="flash_numbers_held" whole=true value=Signal::derive(move || held.get().0 as f64)/>
+            " against " <Stat name="flash_numbers_full" whole=true value=Signal::derive(move || held.get().1 as f64)/>
+            " for the whole matrix of scores."
+        </p>
+    }
+}

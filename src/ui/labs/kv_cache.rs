@@ -1,0 +1,101 @@
+//! The KV cache lab: the learner's causal model decoding one token at a time, the cache of K and
+//! V growing by a row a step, beside the full computation's row. The numbers come from
+//! `core::kv_cache`; its body is a wasm chunk of its own.
+
+use leptos::prelude::*;
+use nalgebra::DMatrix;
+
+use crate::core::teaching::kv_cache::{decode, refusal, DecodeStep};
+use crate::core::views::heatmap::Heat;
+use crate::ui::labs::frame::{LabText, Stat};
+use crate::ui::matrix::LabMatrix;
+use crate::ui::state::use_app;
+
+/// What the page says about this lab.
+pub const TEXT: LabText = LabText {
+    title: "The KV cache: decoding one token at a time",
+    short_title: "KV cache lab",
+    hint: "Press Decode next token: only the new token's query, key and value are computed; its key and value join the cache, and one row of weights is taken against it. It equals the full causal computation's row.",
+};
+
+#[component]
+pub fn KvCacheLab() -> impl IntoView {
+    let state = use_app();
+    let t = RwSignal::new(0usize);
+    let head = Memo::new(move |_| {
+        state
+            .visible_heads
+            .with(|v| v.first().copied().unwrap_or(0))
+    });
+    let n = Memo::new(move |_| state.words.with(Vec::len));
+    let why_not = Memo::new(move |_| state.model.with(refusal));
+    let step = Memo::new(move |_| {
+        let at = t.get().min(n.get().saturating_sub(1));
+        state
+            .model
+            .with(|m| state.trace.with(|tr| decode(m, tr, head.get(), at)))
+    });
+    let pick = move |f: fn(&DecodeStep) -> DMatrix<f64>| -> Signal<DMatrix<f64>> {
+        Memo::new(move |_| step.with(|s| s.as_ref().map_or_else(|| DMatrix::zeros(0, 0), f))).into()
+    };
+    let stat = move |f: fn(&DecodeStep) -> f64| -> Signal<f64> {
+        Signal::derive(move || step.with(|s| s.as_ref().map_or(f64::NAN, f)))
+    };
+    let seen: Signal<Vec<String>> = Memo::new(move |_| {
+        let at = step.with(|s| s.as_ref().map_or(0, |s| s.t));
+        state
+            .words
+            .with(|w| w[..=at.min(w.len().saturating_sub(1))].to_vec())
+    })
+    .into();
+    let current: Signal<Vec<String>> = Memo::new(move |_| {
+        let at = step.with(|s| s.as_ref().map_or(0, |s| s.t));
+        state
+            .words
+            .with(|w| w.get(at).cloned().into_iter().collect())
+    })
+    .into();
+    let components = |f: fn(&DecodeStep) -> usize| -> Signal<Vec<String>> {
+        Memo::new(move |_| {
+            let d = step.with(|s| s.as_ref().map_or(0, f));
+            (0..d).map(|j| j.to_string()).collect()
+        })
+        .into()
+    };
+    let full_row: Signal<DMatrix<f64>> = Memo::new(move |_| {
+        let at = step.with(|s| s.as_ref().map_or(0, |s| s.t));
+        state.trace.with(|tr| {
+            tr.heads.get(head.get()).map_or_else(
+                || DMatrix::zeros(0, 0),
+                |h| h.weights.view((at, 0), (1, at + 1)).into_owned(),
+            )
+        })
+    })
+    .into();
+    view! {
+        <p>"A decoder writes one token at a time, and token t may look only at tokens 0…t. The keys and values of the earlier tokens do not change when a token is added, so it keeps them (the KV cache) and computes only the new token's query, key and value."</p>
+        {move || why_not.get().map(|w| view! { <p class="note" data-note="kv-cache-refused">{format!("This lab needs a causal model: {w}.")}</p> })}
+        <div class="lab-controls" hidden=move || why_not.with(Option::is_some)>
+            <button type="button" data-action="decode-step" disabled=move || { t.get() + 1 >= n.get() } on:click=move |_| t.update(|t| *t += 1)>"Decode next token"</button>
+            <button type="button" data-action="decode-reset" on:click=move |_| t.set(0)>"Start again"</button>
+            <span>{move || format!("Step {} of {}: “{}”, head {}", step.with(|s| s.as_ref().map_or(0, |s| s.t)), n.get().saturating_sub(1), current.with(|c| c.first().cloned().unwrap_or_default()), head.get())}</span>
+        </div>
+        <div class="side-by-side" hidden=move || why_not.with(Option::is_some)>
+            <LabMatrix name="kv-query" title="new query" values=pick(|s| s.query.clone()) words=current columns=components(|s| s.query.ncols()) heat=Heat::Signed/>
+            <LabMatrix name="kv-keys" title="cache of K" values=pick(|s| s.keys.clone()) words=seen columns=components(|s| s.keys.ncols()) heat=Heat::Signed/>
+            <LabMatrix name="kv-values" title="cache of V" values=pick(|s| s.values.clone()) words=seen columns=components(|s| s.values.ncols()) heat=Heat::Signed/>
+        </div>
+        <div class="side-by-side" hidden=move || why_not.with(Option::is_some)>
+            <LabMatrix name="kv-scores" title="one row of scores" values=pick(|s| s.scores.clone()) words=current columns=seen heat=Heat::Signed/>
+            <LabMatrix name="kv-weights" title="its softmax" values=pick(|s| s.weights.clone()) words=current columns=seen heat=Heat::Unit/>
+            <LabMatrix name="kv-full-weights" title="the full computation's row" values=full_row words=current columns=seen heat=Heat::Unit/>
+        </div>
+        <p hidden=move || why_not.with(Option::is_some)>
+            "Rows in the cache: " <Stat name="cache_rows" whole=true value=stat(|s| (s.t + 1) as f64)/>
+            " · largest difference from the full causal computation: " <Stat name="cache_max_diff" value=stat(|s| s.max_diff)/>
+            " · multiply-adds this step, every head: " <Stat name="macs_cached" whole=true value=stat(|s| s.macs_cached as f64)/>
+            " with the cache, " <Stat name="macs_full" whole=true value=stat(|s| s.macs_full as f64)/>
+            " running every token again. The saving grows with each token: without the cache a sentence of n tokens costs about n times more."
+        </p>
+    }
+}
