@@ -1,4 +1,4 @@
-// `node tests/e2e/bench.mjs [--trained]` (after `trunk build --release`): how long the built page takes to open
+// `node tests/e2e/bench.mjs [--trained | --variants]` (after `trunk build --release`): how long the built page takes to open
 // a model, to load one through the scripting API, and to show an edit. A measurement, not a test.
 import { startServer, launch, seededState } from './harness.mjs';
 
@@ -107,6 +107,38 @@ async function trained() {
 
 if (process.argv.includes('--trained')) {
   await trained();
+  await browser.close();
+  server.close();
+  process.exit(0);
+}
+
+/** The variants at the limits (64 tokens, 16 heads, d 128): as they are, with 4 key/value
+ * heads, and with a 64-token source sentence; the same edits timed on each, in one run. */
+async function variants() {
+  const made = async (then) => {
+    await page.goto(`${base}?preset=raschka`);
+    await page.waitForSelector('[data-matrix="weights"]');
+    await seededState(page, 64, { d_in: 128, d_k: 128, d_v: 128, heads: 16 });
+    await then();
+    return page.evaluate(() => window.attentionExplorer.state());
+  };
+  const plain = await made(async () => {});
+  const grouped = await made(async () => {
+    await page.fill('[data-control="kv_heads"]', '4');
+    await page.waitForFunction(() => window.attentionExplorer.state().kv_heads === 4);
+  });
+  const crossed = await made(async () => {
+    await page.fill('[data-control="source"]', Array.from({ length: 64 }, (_, i) => `s${i}`).join(' '));
+    await page.waitForFunction(() => window.attentionExplorer.state().source?.embedding.length === 64);
+  });
+  for (const [name, state] of [['the limits', plain], ['  with kv_heads 4', grouped], ['  with a 64-token source', crossed]]) {
+    await report(name, 'dog', state);
+    await report(`${name}, looking at the weights`, 'dog', state, '#step-weights');
+  }
+}
+
+if (process.argv.includes('--variants')) {
+  await variants();
   await browser.close();
   server.close();
   process.exit(0);

@@ -103,18 +103,31 @@ pub fn Breakdown(kind: &'static str) -> impl IntoView {
 
 /// `view` of head `h`'s `of`, or, when `h` shares it with the first head of its group, a line
 /// that says whose it is: a shared key or value is shown once.
-pub fn unless_shared<V: IntoView + 'static>(
+pub fn unless_shared(
     state: AppState,
     of: Matrix,
     h: usize,
-    view: impl Fn() -> V + Send + Sync + 'static,
-) -> impl IntoView {
+    view: impl Fn() -> AnyView + Send + Sync + 'static,
+) -> AnyView {
+    if !of.shared_by_kv_heads() {
+        return view();
+    }
     let leader = state.kv_leader(h);
-    move || {
+    shared_or(of, h, leader, std::sync::Arc::new(view))
+}
+
+/// [`unless_shared`]'s swap, once for every view.
+fn shared_or(
+    of: Matrix,
+    h: usize,
+    leader: Memo<usize>,
+    view: std::sync::Arc<dyn Fn() -> AnyView + Send + Sync>,
+) -> AnyView {
+    (move || {
         let from = leader.get();
-        if !of.shared_by_kv_heads() || from == h {
+        if from == h {
             // Built untracked: the table's own memos repaint it, this only swaps it.
-            return untrack(&view).into_any();
+            return untrack(|| view());
         }
         view! {
             <p class="shared-kv note" data-shared=of.key() data-head=h.to_string() data-from=from.to_string()>
@@ -122,7 +135,8 @@ pub fn unless_shared<V: IntoView + 'static>(
             </p>
         }
         .into_any()
-    }
+    })
+    .into_any()
 }
 
 /// The same matrix of every head (`of`: its title, axes, colouring and where it is in a head's
@@ -167,6 +181,7 @@ pub fn HeadMatrices(
                             on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
                         />
                     }
+                    .into_any()
                 })}
             </For>
         </div>

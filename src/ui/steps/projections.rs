@@ -41,11 +41,11 @@ pub fn ProjectionsStep() -> impl IntoView {
         <StepSection step=Step::Projections text=&TEXT>
             <For each=move || state.visible_heads.get() key=|h| *h let:h>
                 <div class="heads">
-                    {Projection::ALL.map(|p| unless_shared(state, Matrix::Weight(p), h, move || editable_table(state, Editable::Weight(h, p))))}
+                    {Projection::ALL.map(|p| unless_shared(state, Matrix::Weight(p), h, move || editable_table(state, Editable::Weight(h, p)).into_any()))}
                 </div>
                 <Show when=move || has_biases.get()>
                     <div class="heads biases">
-                        {Projection::ALL.map(|p| unless_shared(state, Matrix::Bias(p), h, move || editable_table(state, Editable::Bias(h, p))))}
+                        {Projection::ALL.map(|p| unless_shared(state, Matrix::Bias(p), h, move || editable_table(state, Editable::Bias(h, p)).into_any()))}
                     </div>
                 </Show>
             </For>
