@@ -405,3 +405,75 @@ fn copy_as_pytorch_writes_shared_heads_once_and_checks_them_with_the_fused_funct
         }
     }
 }
+
+#[test]
+fn no_form_of_a_variant_state_or_edit_panics() {
+    let broken: Vec<(&str, Value)> = vec![
+        ("kv_heads", json!(-1)),
+        ("kv_heads", json!(2.5)),
+        ("kv_heads", json!("2")),
+        ("kv_heads", json!(64)),
+        ("kv", json!([])),
+        ("kv", json!({})),
+        ("kv", json!([{"w_key": [[1.0]], "w_value": [[1.0]]}])),
+        ("kv", json!([{"w_key": [], "w_value": [[]]}])),
+        ("kv", json!([{"w_key": [["a"]], "w_value": [[1.0]]}])),
+        (
+            "kv",
+            json!([{"w_key": [[1.0]], "w_value": [[1.0]], "b_key": [1.0, 2.0]}]),
+        ),
+        ("source", json!(null)),
+        ("source", json!("the cat")),
+        (
+            "source",
+            json!({"sentence": "a b", "embedding": [[1.0], [2.0, 3.0]]}),
+        ),
+        (
+            "source",
+            json!({"sentence": "a b", "embedding": [[1e300, 1.0], [2.0, 3.0]]}),
+        ),
+        ("source", json!({"sentence": 7, "embedding": []})),
+    ];
+    for case in cases() {
+        for (key, value) in &broken {
+            let mut state = case["state"].clone();
+            state[*key] = value.clone();
+            if let Ok(model) = read_state_value(&state) {
+                let _ = Trace::of(&model);
+            }
+        }
+    }
+    let mut model = raschka_multihead(4);
+    model.causal = false;
+    let (mut history, mut seed, mut session) = (History::default(), 1, Session::default());
+    for edit in [
+        Edit::KvHeads(0),
+        Edit::KvHeads(3),
+        Edit::KvHeads(17),
+        Edit::KvHeads(2),
+        Edit::Source(Some(" ".into())),
+        Edit::Source(Some("w ".repeat(70))),
+        Edit::Source(Some("x".repeat(2000))),
+        Edit::Source(Some("the cat, sat".into())),
+        Edit::Causal(true),
+        Edit::Positions {
+            kind: "sinusoidal".into(),
+            base: 10_000.0,
+        },
+        Edit::Resize(Dims {
+            heads: 3,
+            d_in: 5,
+            ..model.dims()
+        }),
+        Edit::Sentence("a b c d e f g h".into()),
+        Edit::Source(None),
+        Edit::Undo,
+        Edit::Undo,
+        Edit::Redo,
+    ] {
+        let _ = apply((&mut model, &mut history, &mut seed), &mut session, edit);
+        let trace = Trace::of(&model);
+        assert_eq!(trace.heads[0].weights.ncols(), model.key_tokens().len());
+        assert_eq!(read_state(&write_state(&model)).unwrap(), model);
+    }
+}

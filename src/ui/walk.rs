@@ -28,7 +28,7 @@ fn hint(stop: Stop) -> &'static str {
 }
 
 /// What the walk's last stop adds: what the learner has now seen, and where to go next.
-const SUMMARY: &str = "That is the whole of self-attention: tokens, embeddings, three projections, scores, ÷√dₖ, the mask, softmax and the weighted sum of values, the labs showed why √dₖ and why −∞, training moved the weights towards a target, and shuffling the words showed that attention alone is blind to order until positions put it back. Where next: type a sentence of your own, edit a weight and watch every weight move, or open another example.";
+const SUMMARY: &str = "That is the whole of self-attention: tokens, embeddings, three projections, scores, ÷√dₖ, the mask, softmax and the weighted sum of values, the labs showed why √dₖ and why −∞, training moved the weights towards a target, and shuffling the words showed that attention alone is blind to order until positions put it back; the KV cache and the tiles computed the same numbers as decoders and FlashAttention do. Where next: type a sentence of your own, edit a weight and watch every weight move, or open another example.";
 
 /// Focuses a button once the walk's panel has been shown (signals update the page after this
 /// handler returns).

@@ -136,7 +136,7 @@ test('the scripting API loads, edits and refuses with messages, undo included', 
   assert.match(await api(page, 'load', '{"version": 3}'), /version/);
   assert.match(await api(page, 'load', 'not json'), /.+/);
   assert.deepEqual(await api(page, 'state'), original, 'a refused load changes nothing');
-  assert.equal(await api(page, 'edit', 'scores', 0, 0, 0, 1), 'there is no editable matrix “scores”: use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions');
+  assert.equal(await api(page, 'edit', 'scores', 0, 0, 0, 1), 'there is no editable matrix “scores”: use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions, source_embedding');
   assert.match(await api(page, 'edit', 'w_query', 0, 2, 0, 1), /^row 2 is out of range/);
   assert.match(await api(page, 'edit', 'w_query', 0, 0, 0, Infinity), /not a finite number/);
   assert.equal(await api(page, 'edit', 'w_query', 0, 0, 0, '2'), 'value must be a number');

@@ -111,7 +111,7 @@ test('heads: the concatenation shows its shapes and each head its own most-atten
 
 /** The ids of the walk's stops with one head (the output step appears only with several). */
 const STOPS = ['step-sentence', 'step-embedding', 'step-projections', 'step-qkv', 'step-scores', 'step-scale', 'lab-sqrt-dk',
-  'step-mask', 'lab-mask', 'step-weights', 'lab-train', 'step-context', 'lab-order'];
+  'step-mask', 'lab-mask', 'step-weights', 'lab-train', 'step-context', 'lab-order', 'lab-kv-cache', 'lab-flash'];
 
 const current = (page) => page.$$eval('[aria-current="step"]', (els) => els.map((e) => e.id));
 
@@ -165,7 +165,7 @@ test('?walk=1 opens in the walk; with several heads it ends at the output, and E
   const { page, errors } = await open(env.browser, `${env.base}?preset=raschka-multihead&walk=1`);
   const stops = [...STOPS, 'step-output'];
   await page.waitForFunction(() => document.querySelector('#step-sentence').getAttribute('aria-current') === 'step');
-  assert.match(await page.textContent('.walk-where'), /^1 of 14 · Sentence → tokens/, 'one numbering: the walk\'s');
+  assert.match(await page.textContent('.walk-where'), /^1 of 16 · Sentence → tokens/, 'one numbering: the walk\'s');
   for (let i = 1; i < stops.length; i++) await page.click('[data-action="walk-next"]');
   await page.waitForFunction(() => document.querySelector('#step-output').getAttribute('aria-current') === 'step');
   await page.click('[data-action="walk-end"]');

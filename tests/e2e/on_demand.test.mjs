@@ -24,6 +24,8 @@ const PARTS = {
   split_mask_lab: { shows: '#lab-mask [data-stat="renormalized_ok"]' },
   split_train_lab: { near: '#lab-train', shows: '[data-action="train-step"]' },
   split_order_lab: { near: '#lab-order', shows: '[data-action="order-shuffle"]' },
+  split_kv_cache_lab: { near: '#lab-kv-cache', shows: '[data-action="decode-step"]' },
+  split_flash_lab: { near: '#lab-flash', shows: '[data-action="flash-step"]' },
   split_embed_dialog: { click: '[data-action="embed"]', shows: '[data-control="embed-step"]' },
   split_import_panel: { click: '[data-action="import-torch"]', shows: '[data-action="import-torch-apply"]' },
   split_pytorch_panel: { click: '[data-action="copy-pytorch"]', shows: 'pre[data-export="pytorch"]' },
@@ -66,7 +68,7 @@ test('the page asks for its chunks only after its first screen, and for each oth
   // Ready means their figures are there, without scrolling to them.
   assert.equal(await page.getAttribute('[data-stat="renormalized_ok"]', 'data-value'), 'true');
   assert.ok(await page.$('#lab-train h2'), 'a lab\'s frame is there from the start (the walk and the nav reach it)');
-  for (const part of ['split_train_lab', 'split_order_lab', 'split_embed_dialog', 'split_import_panel', 'split_pytorch_panel', 'split_author_panel', 'split_positions_body', 'split_save_panel', 'split_figure_saver', 'split_pretrained_panel']) {
+  for (const part of ['split_train_lab', 'split_order_lab', 'split_kv_cache_lab', 'split_flash_lab', 'split_embed_dialog', 'split_import_panel', 'split_pytorch_panel', 'split_author_panel', 'split_positions_body', 'split_save_panel', 'split_figure_saver', 'split_pretrained_panel']) {
     await use(page, part);
     assert.ok(seen.includes(part), `${part}: asked for when used (${seen})`);
   }

@@ -183,7 +183,7 @@ test('the scripting API refuses what a learner could not type', async () => {
     '“2000000” is too large: use a number from −1e6 to 1e6',
     'row 0.5 is out of range: use a whole number from 0 to 2',
     'head 9 is out of range: use a whole number from 0 to 0',
-    'there is no editable matrix “nope”: use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions',
+    'there is no editable matrix “nope”: use embedding, w_query, w_key, w_value, b_query, b_key, b_value, w_output, b_output, positions, source_embedding',
     'value must be a number',
     /^state: not valid JSON \(EOF while parsing/,
     'state: expected a JSON object',

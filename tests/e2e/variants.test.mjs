@@ -4,7 +4,7 @@
 // keep them; the KV cache and FlashAttention labs give the page's own numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, showLab, numberStat, coreTrace, assertSameTrace, linkSettled, state, trace, labMatrix, assertClose, cellSelector } from './harness.mjs';
+import { useBrowser, open, showLab, numberStat, coreTrace, assertSameTrace, linkSettled, state, trace, labMatrix, assertClose, cellSelector, runWithTorch, picture, output, overflow } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -82,6 +82,12 @@ test('cross-attention: a source sentence gives keys and values, refuses the mask
   await page.waitForSelector('[data-stat="causal-refused"]');
   assert.equal(await page.isChecked('[data-control="causal"]'), false);
   assert.equal((await state(page)).causal, false);
+  // The link and a reload bring the source and its edited row back.
+  await linkSettled(page);
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.equal((await state(page)).source.embedding[0][0], 1.5);
+  assert.equal(await page.inputValue('[data-control="source"]'), 'the cat sat');
   // Emptied, the keys come from the sentence again.
   await page.fill('[data-control="source"]', '');
   await page.waitForFunction(() => !('source' in window.attentionExplorer.state()));
@@ -125,4 +131,46 @@ test('the FlashAttention lab: tiles with the online softmax give the context, th
   assert.match(await page.textContent('#flash_block-error'), /from 1 to 9/);
   assert.equal(await numberStat(page, 'flash_tiles'), 6);
   assert.deepEqual(errors, []);
+});
+
+test('"Copy as PyTorch" of shared heads and of a source checks itself against scaled_dot_product_attention', async (t) => {
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka-multihead`);
+  await page.fill('[data-control="kv_heads"]', '1');
+  await page.waitForFunction(() => window.attentionExplorer.state().kv_heads === 1);
+  await page.click('[data-action="copy-pytorch"]');
+  const script = await page.textContent('pre[data-export="pytorch"]');
+  assert.match(script, /enable_gqa=True/);
+  assert.deepEqual(errors, []);
+  const printed = await runWithTorch(t, script, '[output.tolist(), torch.allclose(torch.cat(list(fused), dim=1), output)]');
+  if (!printed) return;
+  assertClose(printed[0], (await trace(page)).output, 'output');
+  assert.equal(printed[1], true);
+});
+
+test('screenshots of the variants: desktop and phone, light and dark', async () => {
+  for (const [width, height, device] of [[1280, 900, 'desktop'], [390, 844, 'phone']]) {
+    for (const scheme of ['light', 'dark']) {
+      const name = (what) => output(`variants-${what}-${device}-${scheme}.png`);
+      const { page, errors } = await open(env.browser, `${env.base}?preset=raschka-multihead`, { width, height });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.fill('[data-control="kv_heads"]', '2');
+      await page.waitForFunction(() => window.attentionExplorer.state().kv_heads === 2);
+      await picture(page.locator('#step-qkv'), name('grouped'));
+      await page.fill('[data-control="source"]', 'the cat sat on the mat');
+      await page.waitForFunction(() => window.attentionExplorer.state().source);
+      await picture(page.locator('#step-weights'), name('cross'));
+      await page.fill('[data-control="source"]', '');
+      await page.check('[data-control="causal"]');
+      await showLab(page, 'lab-kv-cache');
+      for (let i = 0; i < 3; i++) await page.click('[data-action="decode-step"]');
+      await picture(page.locator('#lab-kv-cache'), name('kv-cache'));
+      await showLab(page, 'lab-flash');
+      await page.click('[data-action="flash-step"]');
+      await picture(page.locator('#lab-flash'), name('flash'));
+      const wider = await overflow(page);
+      assert.ok(wider <= 0, `${device} ${scheme}: the page is ${wider}px wider than the screen`);
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
+  }
 });

@@ -103,11 +103,15 @@ impl Target {
     /// Whether the loss can be taken of it on `model`: the head, query and key in range and,
     /// under the causal mask, the key not in the query's future.
     pub fn check(self, model: &Model) -> Result<(), String> {
-        let (heads, n) = (model.heads().len(), model.tokens().len());
+        let (heads, n, m) = (
+            model.heads().len(),
+            model.tokens().len(),
+            model.key_tokens().len(),
+        );
         for (name, i, limit) in [
             ("head", self.head, heads),
             ("query", self.query, n),
-            ("key", self.key, n),
+            ("key", self.key, m),
         ] {
             if i >= limit {
                 return Err(format!("{name} is {i}, beyond 0 … {}", limit - 1));

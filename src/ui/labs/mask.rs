@@ -88,6 +88,7 @@ pub fn MaskLab() -> impl IntoView {
                 corner=QUERY_BY_KEY
                 values=matrix
                 words=state.words.into()
+                columns=state.key_words
                 heat=Heat::Unit
                 grey_future=Signal::stored(true)
                 flagged=flagged

@@ -17,7 +17,10 @@ pub fn Targets(
     targets: Memo<Vec<Target>>,
 ) -> impl IntoView {
     let state = use_app();
-    let word = move |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
+    // Keys are the source's tokens with cross-attention.
+    let word = move |words: Memo<Vec<String>>, k: usize| {
+        words.with(|w| w.get(k).cloned().unwrap_or_default())
+    };
     // The key a query starts at: the one it attends to second most.
     let key_for = move |head: usize, query: usize| {
         state.model.with_untracked(|m| {
@@ -54,14 +57,14 @@ pub fn Targets(
         });
         write(list);
     };
-    let options = move |count: usize, chosen: usize, shown: &dyn Fn(usize) -> bool| {
-        (0..count)
+    let options = move |words: Memo<Vec<String>>, chosen: usize, shown: &dyn Fn(usize) -> bool| {
+        (0..words.with(Vec::len))
             .filter(|&j| shown(j))
-            .map(|j| view! { <option value=j.to_string() selected=j == chosen>{format!("{j} “{}”", word(j))}</option> })
+            .map(|j| view! { <option value=j.to_string() selected=j == chosen>{format!("{j} “{}”", word(words, j))}</option> })
             .collect_view()
     };
     let row = move |(k, t): (usize, Target)| {
-        let n = state.words.with(Vec::len);
+        state.key_words.track();
         let heads = state.heads.get();
         let causal = state.causal.get();
         let number =
@@ -79,11 +82,11 @@ pub fn Targets(
                     <select data-control="train-query" on:change=move |ev| {
                         let q = number(ev);
                         set(k, &|t| { t.query = q; t.key = key_for(t.head, q); })
-                    }>{options(n, t.query, &|_| true)}</select>
+                    }>{options(state.words, t.query, &|_| true)}</select>
                 </label>
                 <label class="field"><span>"attend to"</span>
                     <select data-control="train-key" on:change=move |ev| { let j = number(ev); set(k, &|t| t.key = j) }>
-                        {options(n, t.key, &|j| visible(causal, t.query, j))}
+                        {options(state.key_words, t.key, &|j| visible(causal, t.query, j))}
                     </select>
                 </label>
                 {(targets.with(Vec::len) > 1).then(|| view! {
