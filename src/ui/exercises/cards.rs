@@ -238,7 +238,7 @@ fn predict_actions(
     let choice = RwSignal::new(None::<usize>);
     // A new sentence rebuilds the options: the choice made among the old ones is gone.
     Effect::new(move |_| {
-        state.words.track();
+        state.key_words.track();
         choice.set(None);
     });
     let confirm = move |_| match choice.get_untracked() {
@@ -251,7 +251,7 @@ fn predict_actions(
     let options = move || {
         let causal = state.causal.get();
         state
-            .words
+            .key_words
             .get()
             .into_iter()
             .enumerate()

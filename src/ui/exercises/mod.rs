@@ -197,7 +197,7 @@ impl ExerciseState {
         match exercise::predict(head, row, trace, choice, &mut progress) {
             Ok(right) => {
                 let best = exercise::largest(trace, head, row)
-                    .and_then(|k| trace.tokens.words.get(k).cloned())
+                    .and_then(|k| trace.key_tokens().words.get(k).cloned())
                     .unwrap_or_default();
                 let words = if right {
                     format!("Right: it attends most to “{best}”.")

@@ -65,7 +65,10 @@ pub fn HeadsPicture() -> impl IntoView {
                     .get()
                     .iter()
                     .enumerate()
-                    .map(|(h, &(key, w))| format!("head {h} → “{}” ({})", word(key), fmt(w, p)))
+                    .map(|(h, &(key, w))| {
+                        let key = state.key_words.with(|k| k.get(key).cloned().unwrap_or_default());
+                        format!("head {h} → “{key}” ({})", fmt(w, p))
+                    })
                     .collect::<Vec<_>>()
                     .join(", ");
                 let distinct = {

@@ -181,11 +181,10 @@ pub fn predict(
     }
     let best = largest(trace, head, row)
         .ok_or("the model no longer has this row (its sentence or heads changed)")?;
-    if choice >= trace.tokens.words.len() {
-        return Err(format!(
-            "choose a word from 0 to {}",
-            trace.tokens.words.len() - 1
-        ));
+    // The keys: the source's words with cross-attention.
+    let keys = trace.key_tokens().len();
+    if choice >= keys {
+        return Err(format!("choose a word from 0 to {}", keys - 1));
     }
     // Equal weights (as a row that sees one word): either word of the largest is right.
     let w = &trace.heads[head].weights;
