@@ -105,6 +105,7 @@ test('the KV cache lab decodes a token at a time to the full causal computation'
   // "she" looks at "dog" as the page says.
   assert.ok(Math.abs(weights[0][1] - 0.883) < 5e-4);
   assert.equal(await numberStat(page, 'macs_full'), 7 * await numberStat(page, 'macs_cached'));
+  assert.match(await page.textContent('[data-note="kv-cache-words"]'), /^“she” attends most to “dog” \(0\.88\d*\), as the full computation's row 6 does\. The cache now holds 7 keys and values; .* \(7× fewer\)\.$/);
   await page.click('[data-action="decode-reset"]');
   await page.waitForFunction(() => document.querySelector('[data-stat="cache_rows"]').dataset.value === '1');
   // Without the mask it says why it cannot decode.
@@ -123,8 +124,12 @@ test('the FlashAttention lab: tiles with the online softmax give the context, th
   assert.equal(await numberStat(page, 'flash_tiles'), 6);
   assert.equal(await numberStat(page, 'flash_skipped'), 3);
   assert.equal(await numberStat(page, 'flash_numbers_full'), 81);
+  assert.match(await page.textContent('[data-view="flash-state"]'), /The block's first tile/);
   await page.click('[data-action="flash-step"]');
   assert.match(await page.textContent('[data-view="flash-state"]'), /Queries 0–2 against keys 3–5: skipped/);
+  // The second block's second tile: a query whose maximum grows says by how much the sum shrinks.
+  for (let i = 0; i < 3; i++) await page.click('[data-action="flash-step"]');
+  assert.match(await page.textContent('[data-view="flash-state"]'), /Queries 3–5 against keys 3–5[\s\S]*(m rises to|No query's maximum grows)/);
   // A tile size past the keys is named and the last good one kept.
   await page.fill('[data-control="flash_block"]', '10');
   await page.waitForSelector('[data-control="flash_block"][aria-invalid="true"]');

@@ -105,9 +105,26 @@ pub fn FlashLab() -> impl IntoView {
                     t.keys.1 - 1,
                     if t.skipped { ": skipped, the causal mask hides every key of this tile from every query of the block" } else { "" }
                 );
+                let grew = (0..t.rescale.len())
+                    .filter(|&i| t.rescale[i] > 0.0 && t.rescale[i] < 1.0)
+                    .min_by(|&a, &b| t.rescale[a].total_cmp(&t.rescale[b]));
+                let said = match grew {
+                    _ if t.skipped => String::new(),
+                    _ if t.keys.0 == 0 => "The block's first tile: m starts at each query's largest score here, l and O from its e^(score − m).".to_owned(),
+                    Some(i) => {
+                        let word = state.words.with(|w| w.get(t.rows.0 + i).cloned().unwrap_or_default());
+                        format!(
+                            "For “{word}” this tile holds a larger score: m rises to {}, so what was summed before is multiplied by e^(m_old − m_new) = {}.",
+                            fmt_significant(t.m[i], 4),
+                            fmt_significant(t.rescale[i], 4)
+                        )
+                    }
+                    None => "No query's maximum grows in this tile: nothing before it is rescaled, its e^(score − m) only add to l and O.".to_owned(),
+                };
                 view! {
                     <p data-view="flash-state">
                         {place} <br/>
+                        {said} <br/>
                         "rescale e^(m_old − m_new): [" {list(&t.rescale)} "]" <br/>
                         "m: [" {list(&t.m)} "] · l: [" {list(&t.l)} "]"
                     </p>

@@ -72,6 +72,26 @@ pub fn KvCacheLab() -> impl IntoView {
         })
     })
     .into();
+    // What this step did, in words that follow its numbers.
+    let words = move || {
+        step.with(|s| {
+            let s = s.as_ref()?;
+            let word = |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
+            let (most, w) = crate::core::teaching::labs::largest(s.weights.row(0).iter().copied())?;
+            let p = state.look.precision.get();
+            Some(format!(
+                "“{}” attends most to “{}” ({}), as the full computation's row {} does. The cache now holds {} keys and values; this step took {} multiply-adds, {} without the cache ({}× fewer).",
+                word(s.t),
+                word(most),
+                crate::core::text::fmt(w, p),
+                s.t,
+                s.t + 1,
+                s.macs_cached,
+                s.macs_full,
+                s.macs_full / s.macs_cached.max(1)
+            ))
+        })
+    };
     view! {
         <p>"A decoder writes one token at a time, and token t may look only at tokens 0…t. The keys and values of the earlier tokens do not change when a token is added, so it keeps them (the KV cache) and computes only the new token's query, key and value."</p>
         {move || why_not.get().map(|w| view! { <p class="note" data-note="kv-cache-refused">{format!("This lab needs a causal model: {w}.")}</p> })}
@@ -90,6 +110,7 @@ pub fn KvCacheLab() -> impl IntoView {
             <LabMatrix name="kv-weights" title="its softmax" values=pick(|s| s.weights.clone()) words=current columns=seen heat=Heat::Unit/>
             <LabMatrix name="kv-full-weights" title="the full computation's row" values=full_row words=current columns=seen heat=Heat::Unit/>
         </div>
+        <p class="lab-words" data-note="kv-cache-words" hidden=move || why_not.with(Option::is_some)>{words}</p>
         <p hidden=move || why_not.with(Option::is_some)>
             "Rows in the cache: " <Stat name="cache_rows" whole=true value=stat(|s| (s.t + 1) as f64)/>
             " · largest difference from the full causal computation: " <Stat name="cache_max_diff" value=stat(|s| s.max_diff)/>
