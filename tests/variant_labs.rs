@@ -97,6 +97,15 @@ fn the_labs_refuse_what_they_cannot_show() {
     let trace = Trace::of(&model);
     let step = kv_cache::decode(&model, &trace, 0, 6).unwrap();
     assert!((step.weights[(0, 1)] - 0.883).abs() < 5e-4);
+    // With the cache: the new token's q, k, v and a row of 7 keys; without: 7 tokens' q, k, v
+    // and, under the mask, 1 + 2 + … + 7 = 28 query–key pairs.
     let (cached, full) = kv_cache::macs(&model, 6);
-    assert_eq!(full, 7 * cached);
+    let d = model.dims();
+    let (projections, per_key) = (d.d_in * (2 * d.d_k + d.d_v), d.d_k + d.d_v);
+    assert_eq!(cached, projections + 7 * per_key);
+    assert_eq!(full, 7 * projections + 28 * per_key);
+    // A model without the mask or with a source is not decoded.
+    let mut open = dog();
+    open.causal = false;
+    assert!(kv_cache::decode(&open, &Trace::of(&open), 0, 3).is_none());
 }

@@ -477,3 +477,48 @@ fn no_form_of_a_variant_state_or_edit_panics() {
         assert_eq!(read_state(&write_state(&model)).unwrap(), model);
     }
 }
+
+#[test]
+fn heads_that_differ_do_not_share_and_a_source_is_not_exported_as_self_attention() {
+    // Two heads of different widths, and two with biases on one only.
+    let mut state: Value = serde_json::from_str(&write_state(&raschka_multihead(2))).unwrap();
+    state["heads"][1]["w_value"] = json!(vec![vec![0.5; 2]; 3]);
+    let model = read_state_value(&state).unwrap();
+    assert!(model
+        .with_kv_heads(1)
+        .unwrap_err()
+        .contains("head 1 differs from head 0"));
+    let mut state: Value = serde_json::from_str(&write_state(&raschka_multihead(2))).unwrap();
+    for b in ["b_query", "b_key", "b_value"] {
+        state["heads"][0][b] = json!(vec![
+            0.1;
+            state["heads"][0]["w_query"][0]
+                .as_array()
+                .unwrap()
+                .len()
+        ]);
+    }
+    state["heads"][0]["b_value"] = json!(vec![
+        0.1;
+        state["heads"][0]["w_value"][0]
+            .as_array()
+            .unwrap()
+            .len()
+    ]);
+    state["version"] = json!(2);
+    let model = read_state_value(&state).unwrap();
+    assert!(model.with_kv_heads(1).is_err());
+
+    let mut model = dog();
+    model.causal = false;
+    let source = Source::drawn(
+        "a b c d e f g h i j k l",
+        model.tokens(),
+        model.embedding(),
+        2,
+    )
+    .unwrap();
+    let model = model.with_source(Some(source)).unwrap();
+    let e = attention_explorer::core::formats::multihead::to_state_dict(&model).unwrap_err();
+    assert!(e.contains("source"), "{e}");
+}

@@ -104,8 +104,9 @@ test('the KV cache lab decodes a token at a time to the full causal computation'
   assertClose(weights, [(await trace(page)).heads[0].weights[6].slice(0, 7)], 'the decoded row');
   // "she" looks at "dog" as the page says.
   assert.ok(Math.abs(weights[0][1] - 0.883) < 5e-4);
-  assert.equal(await numberStat(page, 'macs_full'), 7 * await numberStat(page, 'macs_cached'));
-  assert.match(await page.textContent('[data-note="kv-cache-words"]'), /^“she” attends most to “dog” \(0\.88\d*\), as the full computation's row 6 does\. The cache now holds 7 keys and values; .* \(7× fewer\)\.$/);
+  const [cached, full] = [await numberStat(page, 'macs_cached'), await numberStat(page, 'macs_full')];
+  assert.ok(full > 3 * cached, `${full} against ${cached}`);
+  assert.match(await page.textContent('[data-note="kv-cache-words"]'), /^“she” attends most to “dog” \(0\.88\d*\), as the full computation's row 6 does\. The cache now holds 7 keys and values; this step took \d+ multiply-adds, \d+ without the cache \(\d+× fewer\)\.$/);
   await page.click('[data-action="decode-reset"]');
   await page.waitForFunction(() => document.querySelector('[data-stat="cache_rows"]').dataset.value === '1');
   // Without the mask it says why it cannot decode.

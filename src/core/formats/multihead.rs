@@ -502,6 +502,9 @@ pub fn read_torch_file(text: &str) -> Result<Model, String> {
 /// projection), so PyTorch computes the same numbers. Refused, with the reason, when the heads
 /// do not have PyTorch's shapes (every d_k = d_v = E/H) or the scaling is not ÷√dₖ.
 pub fn to_state_dict(model: &Model) -> Result<(Value, usize), String> {
+    if model.source().is_some() {
+        return Err("this exports self-attention: with a source sentence, call nn.MultiheadAttention(query=x, key=source, value=source) on it (Copy as PyTorch writes it out)".into());
+    }
     let e = model.embedding().ncols();
     let h = model.heads().len();
     let d = e / h;

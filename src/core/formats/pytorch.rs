@@ -304,16 +304,17 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
              loss.backward()  # autograd: every parameter's .grad\n\
              print(f\"loss: {{loss.item()}}\")\n\
              print(f\"embedding.grad:\\n{{embedding.grad}}\")\n\
-             for h in range(len(w_query)):\n\
-             \x20   for name, w in ((\"w_query\", w_query[h]), (\"w_key\", w_key[h]), (\"w_value\", w_value[h])):\n\
-             \x20       print(f\"head {{h}} {{name}}.grad:\\n{{w.grad}}\")\n"
+             # One per head; shared keys and values one per key/value head.\n\
+             for name, ws in ((\"w_query\", w_query), (\"w_key\", w_key), (\"w_value\", w_value)):\n\
+             \x20   for h, w in enumerate(ws):\n\
+             \x20       print(f\"{{name}}[{{h}}].grad:\\n{{w.grad}}\")\n"
         );
         if model.has_biases() {
             let _ = writeln!(
                 s,
-                "for h in range(len(w_query)):\n\
-                 \x20   for name, b in ((\"b_query\", b_query[h]), (\"b_key\", b_key[h]), (\"b_value\", b_value[h])):\n\
-                 \x20       print(f\"head {{h}} {{name}}.grad:\\n{{b.grad}}\")"
+                "for name, bs in ((\"b_query\", b_query), (\"b_key\", b_key), (\"b_value\", b_value)):\n\
+                 \x20   for h, b in enumerate(bs):\n\
+                 \x20       print(f\"{{name}}[{{h}}].grad:\\n{{b.grad}}\")"
             );
         }
         if let Some(o) = model.output() {

@@ -390,7 +390,7 @@ fn read_variants(
         .get("kv_heads")
         .map(|g| {
             g.as_u64()
-                .map(|g| g as usize)
+                .and_then(|g| usize::try_from(g).ok())
                 .ok_or_else(|| error("kv_heads", "must be a whole number"))
         })
         .transpose()?;

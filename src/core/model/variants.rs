@@ -45,6 +45,17 @@ impl Model {
         if g < h && self.layered.is_some() {
             return Err("a trained model's layer keeps a key and a value per head".into());
         }
+        // Heads that share must be alike: the same d_k and d_v, biases on all or none.
+        let shape = |head: &Head| (head.d_k(), head.d_v(), head.biases.is_some());
+        let per = h / g;
+        if let Some(k) =
+            (0..h).find(|&k| shape(&self.heads[k]) != shape(&self.heads[k / per * per]))
+        {
+            return Err(format!(
+                "head {k} differs from head {} in d_k, d_v or biases, so they cannot share a key/value head",
+                k / per * per
+            ));
+        }
         self.kv_heads = g;
         self.share_kv();
         Ok(self)

@@ -52,7 +52,9 @@ pub fn decode(model: &Model, trace: &Trace, head: usize, t: usize) -> Option<Dec
     let h = model.heads().get(head)?;
     let full = trace.heads.get(head)?;
     let x = model.positioned();
-    if t >= x.nrows() {
+    // The trace must be this causal model's, its weights n × n.
+    if refusal(model).is_some() || t >= x.nrows() || full.weights.shape() != (x.nrows(), x.nrows())
+    {
         return None;
     }
     let rope = model.positions().rope();
@@ -101,7 +103,8 @@ pub fn decode(model: &Model, trace: &Trace, head: usize, t: usize) -> Option<Dec
 
 /// The multiply-adds of decoding token `t` over every head: (with the cache, without).
 /// With the cache, the new token's projections (a key and a value per key/value head) and one
-/// row of scores and of the weighted sum; without, all of that for each of the t + 1 tokens.
+/// row of scores and of the weighted sum; without, every token's projections again and, under
+/// the mask, 1 + 2 + … + (t + 1) scores and weighted values.
 pub fn macs(model: &Model, t: usize) -> (usize, usize) {
     let d_in = model.embedding().ncols();
     let seen = t + 1;
@@ -113,7 +116,10 @@ pub fn macs(model: &Model, t: usize) -> (usize, usize) {
             d_in * (h.d_k() + h.d_v())
         })
         .sum();
-    let attend_row: usize = heads.iter().map(|h| seen * (h.d_k() + h.d_v())).sum();
-    let cached = queries + kv + attend_row;
-    (cached, seen * cached)
+    let per_key: usize = heads.iter().map(|h| h.d_k() + h.d_v()).sum();
+    let pairs = seen * (seen + 1) / 2;
+    (
+        queries + kv + seen * per_key,
+        seen * (queries + kv) + pairs * per_key,
+    )
 }

@@ -56,7 +56,7 @@ fn shuffle(items: &mut [usize], seed: u64) {
 }
 
 /// `model` with its words in `order` (see [`order`]): the same words keep their embedding rows
-/// (the vocabulary is the same set), the positions stay with the places.
+/// (the vocabulary is the same set), the positions stay with the places, a source stays.
 pub fn reordered(model: &Model, order: &[usize]) -> Result<Model, String> {
     let words = &model.tokens().words;
     let sentence: Vec<&str> = order.iter().map(|&i| words[i].as_str()).collect();
@@ -68,7 +68,9 @@ pub fn reordered(model: &Model, order: &[usize]) -> Result<Model, String> {
         model.scale,
     )?
     .with_output(model.output().cloned())?
-    .with_positions(model.positions().clone())
+    .with_positions(model.positions().clone())?
+    .with_kv_heads(model.kv_heads())?
+    .with_source(model.source().cloned())
 }
 
 /// For each word (by its place before), the largest difference between its output row before

@@ -364,6 +364,9 @@ pub fn scrambled(model: &Model, seed: u64) -> Model {
     .and_then(|m| m.with_positions(model.positions().clone()))
     .and_then(|m| m.with_biases_on(model.has_biases(), seed))
     .and_then(|m| m.with_output_drawn_like(model, seed))
+    // Shared heads and a source stay.
+    .and_then(|m| m.with_kv_heads(model.kv_heads()))
+    .and_then(|m| m.with_source(model.source().cloned()))
     .unwrap_or_else(|_| model.clone())
 }
 

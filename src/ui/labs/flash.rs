@@ -64,7 +64,12 @@ pub fn FlashLab() -> impl IntoView {
         let d_v = state
             .trace
             .with(|t| t.heads.get(head.get()).map_or(0, |h| h.values.ncols()));
-        numbers_held(block.get(), d_v, state.words.with(Vec::len), keys.get())
+        numbers_held(
+            block.get().min(keys.get()),
+            d_v,
+            state.words.with(Vec::len),
+            keys.get(),
+        )
     });
     let pick = move |f: fn(&FlashTile) -> DMatrix<f64>| -> Signal<DMatrix<f64>> {
         Memo::new(move |_| tile.with(|t| t.as_ref().map_or_else(|| DMatrix::zeros(0, 0), f))).into()

@@ -22,6 +22,12 @@ pub const TEXT: LabText = LabText {
 pub fn KvCacheLab() -> impl IntoView {
     let state = use_app();
     let t = RwSignal::new(0usize);
+    // A new sentence or model decodes from the start.
+    Effect::new(move |_| {
+        state.words.track();
+        state.causal.track();
+        t.set(0);
+    });
     let head = Memo::new(move |_| {
         state
             .visible_heads
@@ -65,10 +71,13 @@ pub fn KvCacheLab() -> impl IntoView {
     let full_row: Signal<DMatrix<f64>> = Memo::new(move |_| {
         let at = step.with(|s| s.as_ref().map_or(0, |s| s.t));
         state.trace.with(|tr| {
-            tr.heads.get(head.get()).map_or_else(
-                || DMatrix::zeros(0, 0),
-                |h| h.weights.view((at, 0), (1, at + 1)).into_owned(),
-            )
+            tr.heads
+                .get(head.get())
+                .filter(|h| at < h.weights.nrows() && at < h.weights.ncols())
+                .map_or_else(
+                    || DMatrix::zeros(0, 0),
+                    |h| h.weights.view((at, 0), (1, at + 1)).into_owned(),
+                )
         })
     })
     .into();

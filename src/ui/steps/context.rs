@@ -38,16 +38,23 @@ pub fn ContextStep() -> impl IntoView {
                 .words
                 .with(|ws| ws.get(k).cloned().unwrap_or_default())
         };
+        let key_word = |k: usize| {
+            state
+                .key_words
+                .with(|ws| ws.get(k).cloned().unwrap_or_default())
+        };
+        // With a source no value row is the query's own.
+        let own = i == j && state.model.with(|m| m.source().is_none());
         let heads = if state.heads.get() > 1 {
             format!(" in head {h}")
         } else {
             String::new()
         };
         let how = if w > 0.5 { "mostly" } else { "partly" };
-        let row = if i == j {
+        let row = if own {
             "its own value row".to_owned()
         } else {
-            format!("the value row of “{}”", word(j))
+            format!("the value row of “{}”", key_word(j))
         };
         Some(format!(
             "Here “{}” pays {:.1}% of its attention{heads} to “{}”, so its context vector is {how} {row}.",

@@ -43,10 +43,14 @@ pub fn QkvStep() -> impl IntoView {
 #[component]
 fn KvNote() -> impl IntoView {
     let state = use_app();
-    let about = Memo::new(move |_| {
+    // Memos of types the page has already: each new type of memo is code in the page.
+    let bytes = Memo::new(move |_| state.model.with(|m| m.kv_bytes_per_token().0));
+    let sharing = Memo::new(move |_| {
         state.model.with(|m| {
             let (h, g) = (m.heads().len(), m.kv_heads());
-            let (shared, separate) = m.kv_bytes_per_token();
+            if g == h {
+                return String::new();
+            }
             let groups: Vec<String> = (0..g)
                 .map(|k| {
                     let first = m.kv_leader(k);
@@ -58,27 +62,29 @@ fn KvNote() -> impl IntoView {
                     }
                 })
                 .collect();
-            (h, g, shared, separate, groups.join(", "))
+            format!(
+                "{h} query heads share {g} key/value head{} ({}: {} each use one K and V, shown once). ",
+                if g == 1 { "" } else { "s" },
+                if g == 1 { "multi-query attention" } else { "grouped-query attention" },
+                groups.join(", ")
+            )
         })
     });
-    move || {
-        let (h, g, shared, separate, groups) = about.get();
-        let sharing = if g < h {
-            format!("{h} query heads share {g} key/value head{} ({}: {groups} each use one K and V, shown once). ", if g == 1 { "" } else { "s" }, if g == 1 { "multi-query attention" } else { "grouped-query attention" })
-        } else {
-            String::new()
-        };
-        view! {
-            <p class="note" data-note="kv-heads">
-                {sharing}
-                "A decoder keeps every token's K and V (its KV cache): "
-                <span data-stat="kv_bytes_per_token">{shared}</span>
-                {if g < h {
-                    format!(" bytes per token in float16 here, against {separate} with a key and a value per query head.")
-                } else {
-                    " bytes per token in float16. Set KV heads below the heads and query heads share them: the cache shrinks.".to_owned()
-                }}
-            </p>
-        }
+    let against = Memo::new(move |_| {
+        state.model.with(|m| {
+            if m.shares_kv() {
+                format!(" bytes per token in float16 here, against {} with a key and a value per query head.", m.kv_bytes_per_token().1)
+            } else {
+                " bytes per token in float16. Set KV heads below the heads and query heads share them: the cache shrinks.".to_owned()
+            }
+        })
+    });
+    view! {
+        <p class="note" data-note="kv-heads">
+            {sharing}
+            "A decoder keeps every token's K and V (its KV cache): "
+            <span data-stat="kv_bytes_per_token">{bytes}</span>
+            {against}
+        </p>
     }
 }

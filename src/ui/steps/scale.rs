@@ -54,7 +54,8 @@ fn ScalingComparison() -> impl IntoView {
         let (causal, scale) = state.model.with(|m| (m.causal, m.scale));
         (scale, state.trace.with(|t| scaling_effects(t, causal)))
     });
-    let n = Memo::new(move |_| state.words.with(Vec::len));
+    // A row's keys: the source's tokens with cross-attention.
+    let n = Memo::new(move |_| state.key_words.with(Vec::len));
     view! {
         <div class="scroll">
         <table class="lab" data-lab="scaling" node_ref=table>

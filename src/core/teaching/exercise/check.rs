@@ -89,8 +89,21 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
     let (h, i, j) = (cell.head.unwrap_or(0), cell.row, cell.col);
     let word = |i: usize| word(trace, i);
     let head = trace.heads.get(h);
+    // Past the matrix's rows (a cell of another shape), no numbers rather than a panic.
     let row_of = |m: &nalgebra::DMatrix<f64>, r: usize| -> Vec<String> {
+        if r >= m.nrows() {
+            return Vec::new();
+        }
         m.row(r).iter().map(|&x| n(x)).collect()
+    };
+    // A key's word: the source's with cross-attention.
+    let key_word = |j: usize| {
+        trace
+            .key_tokens()
+            .words
+            .get(j)
+            .cloned()
+            .unwrap_or_else(|| format!("word {j}"))
     };
     match cell.matrix {
         Matrix::Scores => match trace.score_terms(h, i, j) {
@@ -103,7 +116,7 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
                 format!(
                     "A score is the dot product of the query row of “{}” and the key row of “{}”: multiply them component by component and add: {}.",
                     word(i),
-                    word(j),
+                    key_word(j),
                     factors.join(" + ")
                 )
             }
@@ -136,14 +149,18 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
         },
         Matrix::Queries | Matrix::Keys | Matrix::Values => {
             let x = trace.positioned.as_ref().unwrap_or(&trace.embedded);
+            // Keys and values come from the source's rows with cross-attention.
+            let (x, word) = match (&trace.source, cell.matrix) {
+                (Some((_, s)), Matrix::Keys | Matrix::Values) => (s, key_word(i)),
+                _ => (x, word(i)),
+            };
             let w = match cell.matrix {
                 Matrix::Queries => "W_query",
                 Matrix::Keys => "W_key",
                 _ => "W_value",
             };
             format!(
-                "Multiply the row of “{}” ([{}]) by column {j} of {w} and add the products (then the bias, if there is one).",
-                word(i),
+                "Multiply the row of “{word}” ([{}]) by column {j} of {w} and add the products (then the bias, if there is one).",
                 row_of(x, i).join(", ")
             )
         }
@@ -190,7 +207,7 @@ pub fn predict(
     let w = &trace.heads[head].weights;
     let right = w[(row, choice)] >= w[(row, best)];
     progress.attempts = 1;
-    progress.response = Some(trace.tokens.words[choice].clone());
+    progress.response = Some(trace.key_tokens().words[choice].clone());
     progress.outcome = if right {
         Outcome::Correct
     } else {

@@ -284,7 +284,7 @@ pub fn TrainLab() -> impl IntoView {
             <p>
                 "Loss " <Stat name="loss" value=loss/>
                 {move || (!matching.get()).then(|| view! {
-                    " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", word(t.query), word(t.key)))} " " <Stat name="target_weight" value=weight/>
+                    " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", word(t.query), state.key_words.with(|w| w.get(t.key).cloned().unwrap_or_default())))} " " <Stat name="target_weight" value=weight/>
                 })}
                 // After a reload the model may be trained, but its curve is not kept: said so.
                 {move || if losses.with(Vec::is_empty) { " · no steps on this page yet (a curve is not kept in links or saved work)" } else { " · steps " }}
