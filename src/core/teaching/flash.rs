@@ -122,10 +122,13 @@ pub fn walk(head: &HeadTrace, divisor: f64, causal: bool, block: usize) -> Vec<F
 /// The context the walk gives: each block's last tile's O divided by l, stacked.
 pub fn output(tiles: &[FlashTile], n: usize, d_v: usize) -> DMatrix<f64> {
     let mut out = DMatrix::zeros(n, d_v);
-    for t in tiles {
-        if t.keys.1 < tiles_end(tiles, t.rows) {
-            continue;
-        }
+    // The walk takes a block's tiles in a run: its last is the one before the next block's.
+    let last = tiles
+        .iter()
+        .zip(tiles.iter().skip(1).map(Some).chain([None]))
+        .filter(|(t, next)| next.is_none_or(|next| next.rows != t.rows))
+        .map(|(t, _)| t);
+    for t in last {
         for i in 0..t.rows.1 - t.rows.0 {
             for c in 0..d_v {
                 out[(t.rows.0 + i, c)] = t.o[(i, c)] / t.l[i];
@@ -135,14 +138,10 @@ pub fn output(tiles: &[FlashTile], n: usize, d_v: usize) -> DMatrix<f64> {
     out
 }
 
-/// The last key column the walk reaches for the block `rows`.
-fn tiles_end(tiles: &[FlashTile], rows: (usize, usize)) -> usize {
-    tiles
-        .iter()
-        .filter(|t| t.rows == rows)
-        .map(|t| t.keys.1)
-        .max()
-        .unwrap_or(0)
+/// The largest difference between the walk's context and `head`'s (the page's).
+pub fn max_diff(tiles: &[FlashTile], head: &HeadTrace) -> f64 {
+    let (n, d_v) = head.context.shape();
+    (output(tiles, n, d_v) - &head.context).abs().max()
 }
 
 /// The numbers the walk holds at once, B·B scores and B·d_v of output, against the n·m a full

@@ -26,6 +26,8 @@ pub struct DecodeStep {
     pub weights: DMatrix<f64>,
     /// The new token's context (1 × d_v).
     pub context: DMatrix<f64>,
+    /// Row t of the full causal computation's weights, up to t (1 × (t + 1)).
+    pub full_weights: DMatrix<f64>,
     /// The largest difference between `weights` and `context` and row t of the full causal
     /// computation's.
     pub max_diff: f64,
@@ -82,8 +84,9 @@ pub fn decode(model: &Model, trace: &Trace, head: usize, t: usize) -> Option<Dec
     let scores = (&query * keys.transpose()) / model.scale.divisor(h.d_k());
     let weights = softmax_rows(&scores);
     let context = &weights * &values;
+    let full_weights = full.weights.view((t, 0), (1, t + 1)).into_owned();
     let max_diff = (0..=t)
-        .map(|j| (weights[(0, j)] - full.weights[(t, j)]).abs())
+        .map(|j| (weights[(0, j)] - full_weights[(0, j)]).abs())
         .chain((0..h.d_v()).map(|j| (context[(0, j)] - full.context[(t, j)]).abs()))
         .fold(0.0, f64::max);
     let (macs_cached, macs_full) = macs(model, t);
@@ -95,6 +98,7 @@ pub fn decode(model: &Model, trace: &Trace, head: usize, t: usize) -> Option<Dec
         scores,
         weights,
         context,
+        full_weights,
         max_diff,
         macs_cached,
         macs_full,

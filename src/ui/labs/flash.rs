@@ -6,12 +6,12 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::model::limits::MAX_TOKENS;
-use crate::core::teaching::flash::{check_block, numbers_held, output, walk, FlashTile};
+use crate::core::teaching::flash::{check_block, max_diff, numbers_held, walk, FlashTile};
 use crate::core::text::fmt_significant;
 use crate::core::views::heatmap::Heat;
 use crate::ui::fields::IntegerField;
 use crate::ui::labs::frame::{LabText, Stat};
-use crate::ui::matrix::LabMatrix;
+use crate::ui::matrix::{index_labels, LabMatrix};
 use crate::ui::state::use_app;
 
 /// What the page says about this lab.
@@ -46,10 +46,9 @@ pub fn FlashLab() -> impl IntoView {
     let max_diff = Signal::derive(move || {
         tiles.with(|tiles| {
             state.trace.with(|t| {
-                t.heads.get(head.get()).map_or(f64::NAN, |h| {
-                    let out = output(tiles, h.context.nrows(), h.context.ncols());
-                    (&out - &h.context).abs().max()
-                })
+                t.heads
+                    .get(head.get())
+                    .map_or(f64::NAN, |h| max_diff(tiles, h))
             })
         })
     });
@@ -88,11 +87,7 @@ pub fn FlashLab() -> impl IntoView {
             .with(|w| w.get(c0..c1).map(<[String]>::to_vec).unwrap_or_default())
     })
     .into();
-    let columns: Signal<Vec<String>> = Memo::new(move |_| {
-        let d = tile.with(|t| t.as_ref().map_or(0, |t| t.o.ncols()));
-        (0..d).map(|j| j.to_string()).collect()
-    })
-    .into();
+    let columns = index_labels(move || tile.with(|t| t.as_ref().map_or(0, |t| t.o.ncols())));
     let list = |xs: &[f64]| {
         xs.iter()
             .map(|&x| fmt_significant(x, 4))

@@ -8,7 +8,7 @@ use nalgebra::DMatrix;
 use crate::core::teaching::kv_cache::{decode, refusal, DecodeStep};
 use crate::core::views::heatmap::Heat;
 use crate::ui::labs::frame::{LabText, Stat};
-use crate::ui::matrix::LabMatrix;
+use crate::ui::matrix::{index_labels, LabMatrix};
 use crate::ui::state::use_app;
 
 /// What the page says about this lab.
@@ -61,26 +61,8 @@ pub fn KvCacheLab() -> impl IntoView {
             .with(|w| w.get(at).cloned().into_iter().collect())
     })
     .into();
-    let components = |f: fn(&DecodeStep) -> usize| -> Signal<Vec<String>> {
-        Memo::new(move |_| {
-            let d = step.with(|s| s.as_ref().map_or(0, f));
-            (0..d).map(|j| j.to_string()).collect()
-        })
-        .into()
-    };
-    let full_row: Signal<DMatrix<f64>> = Memo::new(move |_| {
-        let at = step.with(|s| s.as_ref().map_or(0, |s| s.t));
-        state.trace.with(|tr| {
-            tr.heads
-                .get(head.get())
-                .filter(|h| at < h.weights.nrows() && at < h.weights.ncols())
-                .map_or_else(
-                    || DMatrix::zeros(0, 0),
-                    |h| h.weights.view((at, 0), (1, at + 1)).into_owned(),
-                )
-        })
-    })
-    .into();
+    let components =
+        |f: fn(&DecodeStep) -> usize| index_labels(move || step.with(|s| s.as_ref().map_or(0, f)));
     // What this step did, in words that follow its numbers.
     let words = move || {
         step.with(|s| {
@@ -117,7 +99,7 @@ pub fn KvCacheLab() -> impl IntoView {
         <div class="side-by-side" hidden=move || why_not.with(Option::is_some)>
             <LabMatrix name="kv-scores" title="one row of scores" values=pick(|s| s.scores.clone()) words=current columns=seen heat=Heat::Signed/>
             <LabMatrix name="kv-weights" title="its softmax" values=pick(|s| s.weights.clone()) words=current columns=seen heat=Heat::Unit/>
-            <LabMatrix name="kv-full-weights" title="the full computation's row" values=full_row words=current columns=seen heat=Heat::Unit/>
+            <LabMatrix name="kv-full-weights" title="the full computation's row" values=pick(|s| s.full_weights.clone()) words=current columns=seen heat=Heat::Unit/>
         </div>
         <p class="lab-words" data-note="kv-cache-words" hidden=move || why_not.with(Option::is_some)>{words}</p>
         <p hidden=move || why_not.with(Option::is_some)>
