@@ -135,7 +135,10 @@ fn bad_positions_are_named() {
             json!({"kind": "none", "angle": 1}),
             "positions.angle: unknown field",
         ),
-        (json!("none"), "positions: expected an object"),
+        (
+            json!("none"),
+            "positions: invalid type: string \"none\", expected an object",
+        ),
     ] {
         state["version"] = json!(2);
         state["positions"] = positions;

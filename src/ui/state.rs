@@ -353,7 +353,7 @@ impl AppState {
                 .map(|(&(name, head), &face)| (name, head, face))
                 .collect()
         });
-        faces.sort_by_key(|&(matrix, head, _)| (matrix.key(), head));
+        faces.sort_unstable_by_key(|&(matrix, head, _)| (matrix.key(), head));
         Shown {
             seed: (seed != DEFAULT_SEED).then_some(seed),
             // A place the sentence being typed does not reach yet is not in the link.

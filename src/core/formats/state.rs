@@ -18,7 +18,8 @@
 use std::fmt;
 
 use nalgebra::DMatrix;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use crate::core::model::limits::{
     check_kv_heads, check_sentence, MAX_ABS_VALUE, MAX_DIM, MAX_HEADS, MAX_TOKENS,
@@ -65,39 +66,28 @@ fn error(field: impl Into<String>, message: impl Into<String>) -> StateError {
     }
 }
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The state as written; read by hand from the JSON ([`read_saved`]): serde's typed reader with
+/// a tracker of the path to a bad value cost the page more than the reader below.
+#[derive(Serialize)]
 struct SavedState {
     version: u64,
     sentence: String,
     embedding: Vec<Vec<f64>>,
-    /// Allowed here, checked on the JSON itself (see [`read_state_value`]): typed, it would
-    /// cost the page serde's generic value reader.
-    #[serde(default, skip_serializing, rename = "positions")]
-    _positions: Option<serde::de::IgnoredAny>,
-    /// Written from the model; read by hand like `_positions`.
-    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    /// Written from the model; read by [`read_positions`].
+    #[serde(skip_serializing_if = "Option::is_none")]
     positions: Option<SavedPositions>,
     heads: Vec<SavedHead>,
     causal: bool,
     scale: Scale,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     w_output: Option<Vec<Vec<f64>>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     b_output: Option<Vec<f64>>,
-    /// The variants' fields, allowed here and read by hand from the JSON ([`read_variants`]),
-    /// as `positions` is.
-    #[serde(default, skip_serializing, rename = "kv_heads")]
-    _kv_heads: Option<serde::de::IgnoredAny>,
-    #[serde(default, skip_serializing, rename = "kv")]
-    _kv: Option<serde::de::IgnoredAny>,
-    #[serde(default, skip_serializing, rename = "source")]
-    _source: Option<serde::de::IgnoredAny>,
-    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     kv_heads: Option<usize>,
-    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     kv: Option<Vec<SavedKv>>,
-    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     source: Option<SavedSource>,
 }
 
@@ -106,9 +96,9 @@ struct SavedState {
 struct SavedKv {
     w_key: Vec<Vec<f64>>,
     w_value: Vec<Vec<f64>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     b_key: Option<Vec<f64>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     b_value: Option<Vec<f64>>,
 }
 
@@ -129,20 +119,19 @@ struct SavedPositions {
     learned: Option<Vec<Vec<f64>>>,
 }
 
-#[derive(Serialize, Deserialize, Clone)]
-#[serde(deny_unknown_fields)]
+#[derive(Serialize, Clone)]
 struct SavedHead {
     w_query: Vec<Vec<f64>>,
     /// Empty when the head shares a key/value head (an empty list is no matrix either).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     w_key: Vec<Vec<f64>>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     w_value: Vec<Vec<f64>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     b_query: Option<Vec<f64>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     b_key: Option<Vec<f64>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     b_value: Option<Vec<f64>>,
 }
 
@@ -181,10 +170,6 @@ fn saved(model: &Model) -> SavedState {
         },
         sentence: model.sentence().to_owned(),
         embedding: rows(model.embedding()),
-        _positions: None,
-        _kv_heads: None,
-        _kv: None,
-        _source: None,
         positions: (*positions != Positions::None).then(|| SavedPositions {
             kind: positions.kind(),
             base: positions.base(),
@@ -278,13 +263,7 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
             "names a trained model, which opens once the page has fetched it (open the state as a link or saved work, or open the trained model first)",
         ));
     }
-    let state: SavedState = serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        error(
-            if path == "." { "state".into() } else { path },
-            e.into_inner().to_string(),
-        )
-    })?;
+    let state = read_saved(value)?;
 
     let tokens = check_sentence(&state.sentence).map_err(|m| error("sentence", m))?;
     let vocab = tokens.vocabulary.len();
@@ -303,12 +282,11 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
             format!("has {} heads; the limit is {MAX_HEADS}", state.heads.len()),
         ));
     }
-    let variants = read_variants(object)?;
-    let groups = read_groups(&state, &variants)?;
+    let groups = read_groups(&state)?;
     let mut heads = Vec::with_capacity(state.heads.len());
     for (h, own) in state.heads.iter().enumerate() {
         // A head of a group takes its keys and values from the group's entry of `kv`.
-        let (saved, kv_at) = match (&groups, &variants.kv) {
+        let (saved, kv_at) = match (&groups, &state.kv) {
             (Some(per), Some(kv)) => {
                 let g = h / per;
                 let k = &kv[g];
@@ -360,7 +338,7 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
     }
     let output = read_output(&state, &heads)?;
     let positions = read_positions(object.get("positions"), tokens.len(), d_in)?;
-    let source = read_source(variants.source, d_in)?;
+    let source = read_source(state.source.as_ref(), d_in)?;
     let model = Model::new(&state.sentence, embedding, heads, state.causal, state.scale)
         .and_then(|m| m.with_output(output))
         .map_err(|m| error("state", m))?
@@ -375,48 +353,33 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
     model.with_source(source).map_err(|m| error("source", m))
 }
 
-/// The variants' fields as written, read by hand from the JSON (typed, each would cost the
-/// page serde's reader of its types).
-struct Variants {
-    kv_heads: Option<usize>,
-    kv: Option<Vec<SavedKv>>,
-    source: Option<SavedSource>,
-}
-
-fn read_variants(
-    object: &serde_json::Map<String, serde_json::Value>,
-) -> Result<Variants, StateError> {
-    let kv_heads = object
-        .get("kv_heads")
-        .map(|g| {
-            g.as_u64()
-                .and_then(|g| usize::try_from(g).ok())
-                .ok_or_else(|| error("kv_heads", "must be a whole number"))
-        })
-        .transpose()?;
+/// The fields of a state's JSON, each checked for its type; a bad value is named by its place
+/// (`heads[0].w_key[1][0]: invalid type: string "x", expected a number`).
+fn read_saved(value: &Value) -> Result<SavedState, StateError> {
+    let object = fields_of(value, "", &TOP_FIELDS)?;
+    let required = |name: &str| {
+        object
+            .get(name)
+            .ok_or_else(|| error(name, format!("missing field `{name}`")))
+    };
+    let heads = list(required("heads")?, "heads")?;
     let kv = object
         .get("kv")
         .map(|kv| {
-            let list = kv
-                .as_array()
-                .ok_or_else(|| error("kv", "expected a list of key/value heads"))?;
-            list.iter()
+            let kv = list(kv, "kv")?;
+            kv.iter()
                 .enumerate()
                 .map(|(g, entry)| {
-                    let at = |f: &str| format!("kv[{g}].{f}");
-                    let entry =
-                        fields_of(entry, &at(""), &["w_key", "w_value", "b_key", "b_value"])?;
+                    let at = format!("kv[{g}].");
+                    let entry = fields_of(entry, &at, &KV_FIELDS)?;
+                    let (w_key, w_value, b_key, b_value) = key_value(entry, &at)?;
+                    let missing =
+                        |name| error(format!("{at}{name}"), format!("missing field `{name}`"));
                     Ok(SavedKv {
-                        w_key: rows_at(entry.get("w_key"), &at("w_key"))?,
-                        w_value: rows_at(entry.get("w_value"), &at("w_value"))?,
-                        b_key: entry
-                            .get("b_key")
-                            .map(|b| numbers_at(b, &at("b_key")))
-                            .transpose()?,
-                        b_value: entry
-                            .get("b_value")
-                            .map(|b| numbers_at(b, &at("b_value")))
-                            .transpose()?,
+                        w_key: w_key.ok_or_else(|| missing("w_key"))?,
+                        w_value: w_value.ok_or_else(|| missing("w_value"))?,
+                        b_key,
+                        b_value,
                     })
                 })
                 .collect::<Result<Vec<_>, StateError>>()
@@ -426,75 +389,207 @@ fn read_variants(
         .get("source")
         .map(|source| {
             let source = fields_of(source, "source.", &["sentence", "embedding"])?;
+            let field = |name: &str| {
+                source.get(name).ok_or_else(|| {
+                    error(format!("source.{name}"), format!("missing field `{name}`"))
+                })
+            };
             Ok(SavedSource {
-                sentence: source
-                    .get("sentence")
-                    .and_then(|s| s.as_str())
-                    .ok_or_else(|| error("source.sentence", "missing or not text"))?
-                    .to_owned(),
-                embedding: rows_at(source.get("embedding"), "source.embedding")?,
+                sentence: text(field("sentence")?, "source.sentence")?,
+                embedding: rows_of(field("embedding")?, "source.embedding")?,
             })
         })
         .transpose()?;
-    Ok(Variants {
-        kv_heads,
+    let scale = required("scale")?;
+    Ok(SavedState {
+        version: STATE_VERSION,
+        sentence: text(required("sentence")?, "sentence")?,
+        embedding: rows_of(required("embedding")?, "embedding")?,
+        positions: None,
+        heads: heads
+            .iter()
+            .enumerate()
+            .map(|(h, head)| {
+                let at = format!("heads[{h}].");
+                let head = fields_of(head, &at, &HEAD_FIELDS)?;
+                let (w_key, w_value, b_key, b_value) = key_value(head, &at)?;
+                Ok(SavedHead {
+                    w_query: optional(head, &at, "w_query", rows_of)?
+                        .ok_or_else(|| error(format!("{at}w_query"), "missing field `w_query`"))?,
+                    w_key: w_key.unwrap_or_default(),
+                    w_value: w_value.unwrap_or_default(),
+                    b_query: optional(head, &at, "b_query", numbers_of)?,
+                    b_key,
+                    b_value,
+                })
+            })
+            .collect::<Result<_, StateError>>()?,
+        causal: {
+            let causal = required("causal")?;
+            causal
+                .as_bool()
+                .ok_or_else(|| error("causal", format!("{} a boolean", invalid_type(causal))))?
+        },
+        scale: scale.as_str().and_then(Scale::from_key).ok_or_else(|| {
+            error(
+                "scale",
+                format!("{} one of sqrt_dk, dk, none", invalid_type(scale)),
+            )
+        })?,
+        w_output: optional(object, "", "w_output", rows_of)?,
+        b_output: optional(object, "", "b_output", numbers_of)?,
+        kv_heads: object
+            .get("kv_heads")
+            .map(|g| {
+                g.as_u64()
+                    .and_then(|g| usize::try_from(g).ok())
+                    .ok_or_else(|| error("kv_heads", "must be a whole number"))
+            })
+            .transpose()?,
         kv,
         source,
     })
 }
 
+const TOP_FIELDS: [&str; 12] = [
+    "version",
+    "sentence",
+    "embedding",
+    "positions",
+    "heads",
+    "causal",
+    "scale",
+    "w_output",
+    "b_output",
+    "kv_heads",
+    "kv",
+    "source",
+];
+const HEAD_FIELDS: [&str; 6] = ["w_query", "w_key", "w_value", "b_query", "b_key", "b_value"];
+const KV_FIELDS: [&str; 4] = ["w_key", "w_value", "b_key", "b_value"];
+
+/// Keys and values of a head or a `kv` entry (`at` its place, ending in a dot), each optional.
+type KeyValue = (
+    Option<Vec<Vec<f64>>>,
+    Option<Vec<Vec<f64>>>,
+    Option<Vec<f64>>,
+    Option<Vec<f64>>,
+);
+
+fn key_value(object: &Map<String, Value>, at: &str) -> Result<KeyValue, StateError> {
+    Ok((
+        optional(object, at, "w_key", rows_of)?,
+        optional(object, at, "w_value", rows_of)?,
+        optional(object, at, "b_key", numbers_of)?,
+        optional(object, at, "b_value", numbers_of)?,
+    ))
+}
+
+/// The field `name` of `object` read by `read`, if it is there.
+fn optional<T>(
+    object: &Map<String, Value>,
+    at: &str,
+    name: &str,
+    read: fn(&Value, &str) -> Result<T, StateError>,
+) -> Result<Option<T>, StateError> {
+    object
+        .get(name)
+        .map(|v| read(v, &format!("{at}{name}")))
+        .transpose()
+}
+
 /// `value` as an object holding no field but `known` (`at` prefixes the field's name).
 fn fields_of<'a>(
-    value: &'a serde_json::Value,
+    value: &'a Value,
     at: &str,
     known: &[&str],
-) -> Result<&'a serde_json::Map<String, serde_json::Value>, StateError> {
+) -> Result<&'a Map<String, Value>, StateError> {
     let object = value.as_object().ok_or_else(|| {
         error(
-            at.trim_end_matches('.'),
-            format!("expected an object with {}", known.join(", ")),
+            if at.is_empty() {
+                "state"
+            } else {
+                at.trim_end_matches('.')
+            },
+            format!(
+                "{} an object with {}",
+                invalid_type(value),
+                known.join(", ")
+            ),
         )
     })?;
     match object.keys().find(|k| !known.contains(&k.as_str())) {
         Some(k) => Err(error(
             format!("{at}{k}"),
-            format!("unknown field: expected {}", known.join(", ")),
+            format!("unknown field `{k}`, expected one of {}", known.join(", ")),
         )),
         None => Ok(object),
     }
 }
 
-/// A list of rows of numbers, read by hand (as rows of a matrix they are checked after).
-fn rows_at(value: Option<&serde_json::Value>, field: &str) -> Result<Vec<Vec<f64>>, StateError> {
-    let row = |r: &serde_json::Value| -> Option<Vec<f64>> {
-        r.as_array()?.iter().map(|x| x.as_f64()).collect()
+/// What serde would say of a value of the wrong type: `invalid type: string "x"`.
+fn invalid_type(value: &Value) -> String {
+    let what = match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => format!("boolean `{b}`"),
+        Value::Number(n) => format!("number {n}"),
+        Value::String(s) => format!("string {s:?}"),
+        Value::Array(_) => "a list".to_owned(),
+        Value::Object(_) => "an object".to_owned(),
     };
-    value
-        .and_then(|v| v.as_array())
-        .and_then(|rows| rows.iter().map(row).collect())
-        .ok_or_else(|| error(field, "missing or not a list of rows of numbers"))
+    format!("invalid type: {what}, expected")
 }
 
-/// A list of numbers, read by hand.
-fn numbers_at(value: &serde_json::Value, field: &str) -> Result<Vec<f64>, StateError> {
+fn list<'a>(value: &'a Value, field: &str) -> Result<&'a Vec<Value>, StateError> {
     value
         .as_array()
-        .and_then(|xs| xs.iter().map(|x| x.as_f64()).collect())
-        .ok_or_else(|| error(field, "not a list of numbers"))
+        .ok_or_else(|| error(field, format!("{} a list", invalid_type(value))))
+}
+
+fn text(value: &Value, field: &str) -> Result<String, StateError> {
+    value
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| error(field, format!("{} text", invalid_type(value))))
+}
+
+/// A list of rows of numbers (as rows of a matrix they are checked after).
+fn rows_of(value: &Value, field: &str) -> Result<Vec<Vec<f64>>, StateError> {
+    list(value, field)?
+        .iter()
+        .enumerate()
+        .map(|(i, row)| numbers_of(row, &format!("{field}[{i}]")))
+        .collect()
+}
+
+/// A list of numbers, a bad one named by its place.
+fn numbers_of(value: &Value, field: &str) -> Result<Vec<f64>, StateError> {
+    list(value, field)?
+        .iter()
+        .enumerate()
+        .map(|(j, x)| {
+            x.as_f64().ok_or_else(|| {
+                error(
+                    format!("{field}[{j}]"),
+                    format!("{} a number", invalid_type(x)),
+                )
+            })
+        })
+        .collect()
 }
 
 /// With `kv_heads`: how many query heads share each entry of `kv` (checked: G divides the
 /// heads, `kv` has G entries, the heads hold only their queries). Without: no `kv`.
-fn read_groups(state: &SavedState, variants: &Variants) -> Result<Option<usize>, StateError> {
+fn read_groups(state: &SavedState) -> Result<Option<usize>, StateError> {
     let heads = state.heads.len();
-    let Some(g) = variants.kv_heads else {
-        return match variants.kv {
+    let Some(g) = state.kv_heads else {
+        return match state.kv {
             Some(_) => Err(error("kv", "needs kv_heads: the number of key/value heads")),
             None => Ok(None),
         };
     };
     check_kv_heads(heads, g).map_err(|m| error("kv_heads", m.replacen("kv_heads ", "", 1)))?;
-    let kv = variants.kv.as_ref().ok_or_else(|| {
+    let kv = state.kv.as_ref().ok_or_else(|| {
         error(
             "kv",
             format!("missing: kv_heads = {g} needs a list of {g} key/value heads"),
@@ -521,7 +616,7 @@ fn read_groups(state: &SavedState, variants: &Variants) -> Result<Option<usize>,
 }
 
 /// `source`: its sentence within the limits, a row of d_in numbers per word of its vocabulary.
-fn read_source(source: Option<SavedSource>, d_in: usize) -> Result<Option<Source>, StateError> {
+fn read_source(source: Option<&SavedSource>, d_in: usize) -> Result<Option<Source>, StateError> {
     let Some(saved) = source else {
         return Ok(None);
     };
@@ -555,18 +650,7 @@ fn read_positions(
         return Ok(Positions::None);
     };
     let at = |f: &str| format!("positions.{f}");
-    let object = value
-        .as_object()
-        .ok_or_else(|| error("positions", "expected an object with a \"kind\""))?;
-    if let Some(k) = object
-        .keys()
-        .find(|k| !["kind", "base", "learned"].contains(&k.as_str()))
-    {
-        return Err(error(
-            at(k),
-            "unknown field: positions have kind, base and learned",
-        ));
-    }
+    let object = fields_of(value, "positions.", &["kind", "base", "learned"])?;
     let kind = object
         .get("kind")
         .and_then(|k| k.as_str())
@@ -578,8 +662,10 @@ fn read_positions(
             .ok_or_else(|| error(at("base"), "must be a number"))?,
     };
     if kind == "learned" {
-        // By hand: serde's reader of a Value into rows would be more code in the page.
-        let rows = rows_at(object.get("learned"), &at("learned"))?;
+        let rows = object
+            .get("learned")
+            .ok_or_else(|| error(at("learned"), "missing: a row per token"))
+            .and_then(|l| rows_of(l, &at("learned")))?;
         if rows.len() != n {
             return Err(error(
                 at("learned"),

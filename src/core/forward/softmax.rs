@@ -22,6 +22,12 @@ pub fn softmax_rows(scores: &DMatrix<f64>) -> DMatrix<f64> {
     t.transpose()
 }
 
+/// Sorts `order` (indices) by their weights, largest first, ties in index order: the page's one
+/// sort of weights (each sort a closure calls is its own code in the page).
+pub fn largest_first(order: &mut [usize], weight: &dyn Fn(usize) -> f64) {
+    order.sort_unstable_by(|&a, &b| weight(b).total_cmp(&weight(a)).then(a.cmp(&b)));
+}
+
 /// The backward of [`softmax_rows`]: ∂L/∂scores from the weights it gave and ∂L/∂weights. Each
 /// row's gradient is weights · (∂L/∂weights − their weighted mean); a masked score (weight 0)
 /// gets nothing back.

@@ -5,7 +5,7 @@ use crate::core::text::fmt;
 use nalgebra::DMatrix;
 
 use crate::core::forward::softmax::{
-    mask_future, masked_weights_simple, renormalize_rows, softmax_rows,
+    largest_first, mask_future, masked_weights_simple, renormalize_rows, softmax_rows,
 };
 use crate::core::model::positions::{rotate, Positions, Rope};
 use crate::core::model::tokens::Tokens;
@@ -426,11 +426,16 @@ pub struct ContextTerms {
 impl ContextTerms {
     /// The weighted sum, largest weights first, with `precision` decimals; zero weights left out.
     pub fn describe(&self, precision: usize) -> String {
-        let mut terms: Vec<_> = self.terms.iter().filter(|(_, w, _)| *w != 0.0).collect();
-        terms.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let sum: Vec<String> = terms
+        let mut order: Vec<usize> = (0..self.terms.len())
+            .filter(|&j| self.terms[j].1 != 0.0)
+            .collect();
+        largest_first(&mut order, &|j| self.terms[j].1);
+        let sum: Vec<String> = order
             .iter()
-            .map(|(token, w, _)| format!("{} × {token}", fmt(*w, precision)))
+            .map(|&j| {
+                let (token, w, _) = &self.terms[j];
+                format!("{} × {token}", fmt(*w, precision))
+            })
             .collect();
         let total: Vec<String> = self.total.iter().map(|x| fmt(*x, precision)).collect();
         format!(

@@ -14,7 +14,7 @@ pub mod torch_rng;
 mod variants;
 
 use nalgebra::{DMatrix, RowDVector};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::core::model::limits::{within_limits, MAX_DIM, MAX_HEADS};
 use crate::core::model::positions::Positions;
@@ -31,7 +31,7 @@ pub use source::Source;
 pub use tokens::TUTORIAL_VOCAB_SIZE;
 
 /// What the scores are divided by before the softmax.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum Scale {
     /// Divide by √dₖ: keeps the scores' variance near 1 whatever dₖ is (the transformer's choice).

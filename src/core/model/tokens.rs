@@ -25,7 +25,7 @@ impl Tokens {
             .map(str::to_owned)
             .collect();
         let mut vocabulary = words.clone();
-        vocabulary.sort();
+        vocabulary.sort_unstable();
         vocabulary.dedup();
         let ids = words
             .iter()
@@ -81,7 +81,7 @@ pub fn invisible_characters(sentence: &str) -> Vec<String> {
         })
         .map(|c| format!("U+{:04X}", c as u32))
         .collect();
-    found.sort();
+    found.sort_unstable();
     found.dedup();
     found
 }

@@ -6,7 +6,7 @@
 use nalgebra::DMatrix;
 use serde_json::Value;
 
-use crate::core::forward::softmax::{is_future, neg_log_softmax};
+use crate::core::forward::softmax::{is_future, largest_first, neg_log_softmax};
 use crate::core::forward::trace::Trace;
 use crate::core::model::{Editable, Model, Projection};
 
@@ -294,6 +294,6 @@ pub fn second_key(weights: &DMatrix<f64>, query: usize, causal: bool) -> usize {
     let mut order: Vec<usize> = (0..row.len())
         .filter(|&j| !(causal && is_future(query, j)))
         .collect();
-    order.sort_by(|&a, &b| row[b].total_cmp(&row[a]));
+    largest_first(&mut order, &|j| row[j]);
     order.get(1).or(order.first()).copied().unwrap_or(0)
 }
