@@ -2,33 +2,13 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
 use attention_explorer::core::formats::state::write_state;
 use attention_explorer::core::model::presets::raschka;
-use common::{matrix, number};
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_attention-trace"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the command starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
+use common::{attention_trace, matrix, number};
 
 #[test]
 fn json_has_every_step_and_writes_minus_infinity_as_a_string() {
-    let out = run(&["--preset", "dog", "--format", "json"], "");
+    let out = attention_trace(&["--preset", "dog", "--format", "json"], "");
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["tokens"][6], "she");
@@ -55,7 +35,7 @@ fn json_has_every_step_and_writes_minus_infinity_as_a_string() {
 
 #[test]
 fn non_causal_json_has_no_masking_methods() {
-    let out = run(&["--preset", "raschka"], "");
+    let out = attention_trace(&["--preset", "raschka"], "");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["heads"][0].get("masked_weights_simple").is_none());
     assert!((number(&v["heads"][0]["weights"][1][1]) - 0.6870).abs() < 5e-5);
@@ -63,7 +43,7 @@ fn non_causal_json_has_no_masking_methods() {
 
 #[test]
 fn reads_a_state_from_stdin_and_prints_markdown() {
-    let out = run(
+    let out = attention_trace(
         &["--state", "-", "--format", "markdown"],
         &write_state(&raschka()),
     );
@@ -84,14 +64,14 @@ fn reads_a_state_from_stdin_and_prints_markdown() {
 fn reads_a_state_file() {
     let path = std::env::temp_dir().join(format!("attention-trace-{}.json", std::process::id()));
     std::fs::write(&path, write_state(&raschka())).unwrap();
-    let out = run(&["--state", path.to_str().unwrap()], "");
+    let out = attention_trace(&["--state", path.to_str().unwrap()], "");
     std::fs::remove_file(&path).ok();
     assert!(out.status.success());
 }
 
 #[test]
 fn a_bad_state_exits_non_zero_with_the_error() {
-    let out = run(&["--state", "-"], r#"{"version": 3}"#);
+    let out = attention_trace(&["--state", "-"], r#"{"version": 3}"#);
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
@@ -109,7 +89,7 @@ fn bad_arguments_exit_non_zero() {
         &["--bogus", "1"],
         &["--state"],
     ] {
-        let out = run(args, "");
+        let out = attention_trace(args, "");
         assert!(!out.status.success(), "{args:?}");
         assert!(!out.stderr.is_empty());
     }
@@ -130,7 +110,7 @@ fn an_objective_adds_the_loss_and_every_gradient_and_train_adds_the_losses_and_t
     std::fs::write(&objective, case["objective"].to_string()).unwrap();
     let objective = objective.to_str().unwrap();
     let state = case["state"].to_string();
-    let out = run(&["--state", "-", "--objective", objective], &state);
+    let out = attention_trace(&["--state", "-", "--objective", objective], &state);
     assert!(
         out.status.success(),
         "{}",
@@ -155,7 +135,7 @@ fn an_objective_adds_the_loss_and_every_gradient_and_train_adds_the_losses_and_t
     let run_ = &case["train"];
     let (steps, lr) = (run_["steps"].to_string(), run_["lr"].to_string());
     let optimizer = run_["optimizer"].as_str().unwrap();
-    let out = run(
+    let out = attention_trace(
         &[
             "--state",
             "-",
@@ -212,7 +192,7 @@ fn an_objective_adds_the_loss_and_every_gradient_and_train_adds_the_losses_and_t
             "reading",
         ),
     ] {
-        let out = run(&args, "");
+        let out = attention_trace(&args, "");
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{args:?}: {err}");

@@ -6,8 +6,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use attention_explorer::core::formats::multihead::{
     import_into, read_safetensors, read_state_dict_json, read_torch_file, state_dict_of_value,
     to_state_dict, torch_file,
@@ -17,7 +15,7 @@ use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::model::{seeded_biases, seeded_output, Editable, Model, Projection};
 use attention_explorer::core::training::{gradients, Objective};
-use common::{assert_close, fixture, matrix};
+use common::{assert_close, attention_trace, fixture, matrix};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -307,10 +305,7 @@ fn the_command_line_reads_and_writes_pytorch() {
     let file = dir.join("module.json");
     std::fs::write(&file, case["torch"].to_string()).unwrap();
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_attention-trace"))
-            .args(args)
-            .output()
-            .unwrap();
+        let out = attention_trace(args, "");
         assert!(
             out.status.success(),
             "{}",
@@ -331,10 +326,7 @@ fn the_command_line_reads_and_writes_pytorch() {
     assert!(state.starts_with("{\"version\":2,"));
     let back: Value = serde_json::from_str(&run(&["--from-torch", path, "--to-torch"])).unwrap();
     assert_eq!(back["num_heads"], case["torch"]["num_heads"]);
-    let out = Command::new(env!("CARGO_BIN_EXE_attention-trace"))
-        .args(["--preset", "dog", "--to-torch"])
-        .output()
-        .unwrap();
+    let out = attention_trace(&["--preset", "dog", "--to-torch"], "");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--to-torch: nn.MultiheadAttention"));
 }

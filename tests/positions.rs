@@ -7,8 +7,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use attention_explorer::core::formats::state::{read_state, write_state};
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::positions::{rotate_from, Positions, Rope};
@@ -19,7 +17,7 @@ use attention_explorer::core::teaching::order::{
     Reorder,
 };
 use attention_explorer::core::training::{gradients, Objective};
-use common::{assert_close, fixture, matrix};
+use common::{assert_close, attention_trace, fixture, matrix};
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -67,21 +65,7 @@ fn every_kind_equals_pytorch_in_the_core_and_the_command() {
         assert_eq!(read_state(&write_state(&model)).unwrap(), model, "case {c}");
     }
     for (c, case) in cases().iter().enumerate().step_by(4) {
-        let out = Command::new(env!("CARGO_BIN_EXE_attention-trace"))
-            .args(["--state", "-"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(case["state"].to_string().as_bytes())?;
-                child.wait_with_output()
-            })
-            .unwrap();
+        let out = attention_trace(&["--state", "-"], &case["state"].to_string());
         assert!(out.status.success());
         check(c, &serde_json::from_slice(&out.stdout).unwrap(), case);
     }

@@ -12,7 +12,9 @@ mod common;
 
 use attention_explorer::core::pretrained::{Vocabulary, MAX_PIECES};
 use attention_explorer::core::teaching::labs::heads_sending;
-use common::{largest_difference, pretrained_encoder as encoder, pretrained_folder as folder};
+use common::{
+    attention_trace, largest_difference, pretrained_encoder as encoder, pretrained_folder as folder,
+};
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -238,12 +240,20 @@ fn attention_trace_pretrained_prints_transformers_numbers() {
         .iter()
         .map(|(l, h)| format!("{l}:{h}"))
         .collect();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_attention-trace"))
-        .args(["--pretrained", folder().to_str().unwrap(), "--sentence"])
-        .arg(case["sentence"].as_str().unwrap())
-        .args(["--ablate", &ablate.join(","), "--format", "json"])
-        .output()
-        .unwrap();
+    let (folder, ablate) = (folder(), ablate.join(","));
+    let out = attention_trace(
+        &[
+            "--pretrained",
+            folder.to_str().unwrap(),
+            "--sentence",
+            case["sentence"].as_str().unwrap(),
+            "--ablate",
+            &ablate,
+            "--format",
+            "json",
+        ],
+        "",
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -266,17 +276,17 @@ fn attention_trace_pretrained_prints_transformers_numbers() {
     let last = matrix(&printed["layers"][5]["output"]);
     assert!(largest_difference(&last, &matrix(&case["layer_outputs"]["5"])) < 1e-9);
     // Bad input: a message, no panic.
-    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_attention-trace"))
-        .args([
+    let refused = attention_trace(
+        &[
             "--pretrained",
-            folder().to_str().unwrap(),
+            folder.to_str().unwrap(),
             "--sentence",
             "x",
             "--ablate",
             "6:0",
-        ])
-        .output()
-        .unwrap();
+        ],
+        "",
+    );
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("no head 0 in layer 6"));
 }

@@ -4,9 +4,6 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use attention_explorer::core::document::edit::{apply, Edit, Session};
 use attention_explorer::core::document::history::History;
 use attention_explorer::core::formats::state::{read_state, read_state_value, write_state};
@@ -14,7 +11,7 @@ use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::presets::{dog, raschka};
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Source};
 use attention_explorer::core::training::{gradients, Objective};
-use common::{assert_close, assert_gradient, fixture, matrix};
+use common::{assert_close, assert_gradient, attention_trace, fixture, matrix};
 use serde_json::{json, Value};
 
 fn cases() -> Vec<Value> {
@@ -82,19 +79,7 @@ fn grouped_query_and_cross_attention_equal_pytorch() {
 #[test]
 fn attention_trace_reads_the_variants() {
     for case in cases().iter().step_by(3) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_attention-trace"))
-            .args(["--state", "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the command starts");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(case["state"].to_string().as_bytes())
-            .unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = attention_trace(&["--state", "-"], &case["state"].to_string());
         assert!(out.status.success());
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         let heads = v["heads"].as_array().unwrap();
@@ -313,6 +298,17 @@ fn shared_keys_and_a_source_get_their_gradients() {
         g.of(Editable::Weight(0, Projection::Key)),
         g.of(Editable::Weight(1, Projection::Key))
     );
+    // The group's K and V, shown once, get the sum of what its heads' separate copies would.
+    let apart = gradients(&model.clone().with_kv_heads(4).unwrap(), &objective);
+    for (h, pair) in [(0, [0, 1]), (3, [2, 3])] {
+        let sum = |pick: fn(
+            &attention_explorer::core::training::HeadGradient,
+        ) -> &nalgebra::DMatrix<f64>| {
+            pick(&apart.heads[pair[0]]) + pick(&apart.heads[pair[1]])
+        };
+        assert_close("shared ∂K", &g.heads[h].keys, &sum(|x| &x.keys), 1e-12);
+        assert_close("shared ∂V", &g.heads[h].values, &sum(|x| &x.values), 1e-12);
+    }
 
     let mut cross = raschka_multihead(2);
     cross.causal = false;

@@ -109,7 +109,7 @@ pub struct CellEditor {
     pub done: Callback<()>,
 }
 
-/// Every head's n × n tables are shown side by side while heads × n² stays within this; beyond
+/// Every head's n × m tables are shown side by side while heads × n × m stays within this; beyond
 /// it, one head at a time (with a picker), so that an edit repaints a few thousand cells, not
 /// tens of thousands (measured: 16 tokens × 4 heads took 108 ms per edit with all heads shown).
 pub const ALL_HEADS_CELL_BUDGET: usize = 600;
@@ -218,8 +218,10 @@ impl AppState {
         let shape = Memo::new(move |_| model.with(Shape::of));
         let focused_head = RwSignal::new(0);
         let visible_heads = Memo::new(move |_| {
-            let (n, h) = model.with(|m| (m.tokens().len(), m.heads().len()));
-            if h * n * n <= ALL_HEADS_CELL_BUDGET {
+            // n × m tables: m keys, the source's tokens when there is one.
+            let (n, m, h) =
+                model.with(|m| (m.tokens().len(), m.key_tokens().len(), m.heads().len()));
+            if h * n * m <= ALL_HEADS_CELL_BUDGET {
                 (0..h).collect()
             } else {
                 vec![focused_head.get().min(h - 1)]

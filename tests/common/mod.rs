@@ -8,6 +8,22 @@ use attention_explorer::core::pretrained::{read_folder, Encoder};
 use nalgebra::DMatrix;
 use serde_json::Value;
 
+/// `attention-trace ARGS` with `stdin` as its input: its status, output and messages.
+pub fn attention_trace(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_attention-trace"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the command starts");
+    // A command that refuses its arguments may exit before reading its input.
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
 /// A fixture file from `tests/fixtures/`.
 pub fn fixture(name: &str) -> Value {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));

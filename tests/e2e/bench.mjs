@@ -1,6 +1,10 @@
 // `node tests/e2e/bench.mjs [--trained | --variants]` (after `trunk build --release`): how long the built page takes to open
 // a model, to load one through the scripting API, and to show an edit. A measurement, not a test.
 import { startServer, launch, seededState } from './harness.mjs';
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** For `count` `attentionExplorer.edit` calls, milliseconds from the call until the page's work
  * is done (every effect has run: the next task) and until the next frame is painted (a
@@ -123,18 +127,90 @@ async function variants() {
     return page.evaluate(() => window.attentionExplorer.state());
   };
   const plain = await made(async () => {});
-  const grouped = await made(async () => {
+  const toKv4 = async () => {
     await page.fill('[data-control="kv_heads"]', '4');
     await page.waitForFunction(() => window.attentionExplorer.state().kv_heads === 4);
-  });
-  const crossed = await made(async () => {
+  };
+  const toSource = async () => {
     await page.fill('[data-control="source"]', Array.from({ length: 64 }, (_, i) => `s${i}`).join(' '));
     await page.waitForFunction(() => window.attentionExplorer.state().source?.embedding.length === 64);
-  });
+  };
+  const grouped = await made(toKv4);
+  const crossed = await made(toSource);
   for (const [name, state] of [['the limits', plain], ['  with kv_heads 4', grouped], ['  with a 64-token source', crossed]]) {
     await report(name, 'dog', state);
     await report(`${name}, looking at the weights`, 'dog', state, '#step-weights');
   }
+  // Beside the floor (../shared/perf/floor, plain JS, no variants): 64 tokens and 16 heads whose
+  // weights are tables, the page's three models against the floor's plain one, typed into
+  // W_query[0][0] of head 0 as a learner types, round by round in one browser.
+  const small = { d_in: 16, d_k: 8, d_v: 8, heads: 16 };
+  const sized = async (then) => {
+    await page.goto(`${base}?preset=raschka`);
+    await page.waitForSelector('[data-matrix="weights"]');
+    await seededState(page, 64, small);
+    await then();
+    return page.evaluate(() => window.attentionExplorer.state());
+  };
+  const floor = await floorServer();
+  const pages = [];
+  for (const [name, then] of [['page, plain', async () => {}], ['page, kv_heads 4', toKv4], ['page, a 64-token source', toSource]]) {
+    const state = encodeURIComponent(JSON.stringify(await sized(then)));
+    pages.push([name, `${base}#state=${state}`]);
+    if (name === 'page, plain') pages.push(['floor, plain', `${floor.base}#state=${state}`]);
+  }
+  const opened = [];
+  for (const [name, url] of pages) {
+    const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await p.goto(url);
+    await p.waitForSelector('table[data-matrix="w_query"] td[data-row] input', { timeout: 60_000 });
+    opened.push([name, p, []]);
+  }
+  for (let round = 0; round < 130; round++) {
+    for (const [, p, times] of opened) {
+      const t = await typedToFrame(p);
+      if (round >= 10) times.push(t); // the first ten warm up
+    }
+  }
+  const floorMedian = median(opened.find(([name]) => name.startsWith('floor'))[2]);
+  console.log('beside the floor: 64 tokens, 16 heads, d_in 16, d_k = d_v = 8; typed into W_query → next frame, ms, median / p95 of 120');
+  for (const [name, p, times] of opened) {
+    console.log(`   ${name.padEnd(26)} ${fmt(median(times))} / ${fmt(p95(times))}  (${(median(times) / floorMedian).toFixed(2)}× the floor's median)`);
+    await p.close();
+  }
+  floor.server.close();
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
+
+/** W_query[0][0] of head 0 typed into (as `../shared/perf/latency.mjs` does): ms from the input
+ * event to the next frame. */
+function typedToFrame(page) {
+  return page.evaluate(async () => {
+    const table = document.querySelector('table[data-matrix="w_query"][data-head="0"]') || document.querySelector('table[data-matrix="w_query"]');
+    const input = table.querySelector('td[data-row="0"][data-col="0"] input');
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const start = performance.now();
+    input.value = String((parseFloat(input.value) || 0) > 0.6 ? 0.5 : 0.75);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    return performance.now() - start;
+  });
+}
+
+/** ../shared/perf/floor served on a port of its own. */
+async function floorServer() {
+  const dir = join(dirname(fileURLToPath(import.meta.url)), '../../../shared/perf/floor');
+  const server = createServer(async (req, res) => {
+    const path = normalize(new URL(req.url, 'http://localhost').pathname.slice(1) || 'index.html');
+    const type = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json' }[extname(path)] ?? 'application/octet-stream';
+    const body = await readFile(join(dir, path.startsWith('..') ? 'missing' : path)).catch(() => null);
+    if (body) res.writeHead(200, { 'content-type': type }).end(body);
+    else res.writeHead(404).end();
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, base: `http://127.0.0.1:${server.address().port}/` };
 }
 
 if (process.argv.includes('--variants')) {

@@ -267,7 +267,8 @@ fn to_rows(ids: &[usize], rows: usize, d_embedded: &DMatrix<f64>) -> DMatrix<f64
 }
 
 /// A key/value head shared by a group of query heads gets the sum of their gradients: each
-/// head of the group shows (and a step applies) the same sum, so the copies stay equal.
+/// head of the group shows (and a step applies) the same sum, so the copies stay equal; its
+/// K and V, shown once for the group, show the sum too.
 fn shared_kv_backward(model: &Model, mut grads: Vec<HeadGradient>) -> Vec<HeadGradient> {
     if !model.shares_kv() {
         return grads;
@@ -281,6 +282,7 @@ fn shared_kv_backward(model: &Model, mut grads: Vec<HeadGradient>) -> Vec<HeadGr
                 .reduce(|a, b| a + b)
         };
         let (w_key, w_value) = (sum(|h| Some(&h.w_key)), sum(|h| Some(&h.w_value)));
+        let (keys, values) = (sum(|h| Some(&h.keys)), sum(|h| Some(&h.values)));
         let b_key = sum(|h| h.biases.as_ref().map(|b| &b.b_key));
         let b_value = sum(|h| h.biases.as_ref().map(|b| &b.b_value));
         for &h in &group {
@@ -289,6 +291,10 @@ fn shared_kv_backward(model: &Model, mut grads: Vec<HeadGradient>) -> Vec<HeadGr
                 .clone_from(w_key.as_ref().expect("a group has heads"));
             grad.w_value
                 .clone_from(w_value.as_ref().expect("a group has heads"));
+            grad.keys
+                .clone_from(keys.as_ref().expect("a group has heads"));
+            grad.values
+                .clone_from(values.as_ref().expect("a group has heads"));
             if let (Some(b), Some(k), Some(v)) = (grad.biases.as_mut(), &b_key, &b_value) {
                 b.b_key.clone_from(k);
                 b.b_value.clone_from(v);

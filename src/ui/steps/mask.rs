@@ -21,15 +21,24 @@ pub const TEXT: StepText = StepText {
 pub fn MaskStep() -> impl IntoView {
     let state = use_app();
     let causal = state.causal;
+    let has_source = Memo::new(move |_| state.model.with(|m| m.source().is_some()));
+    let refused = RwSignal::new(None::<String>);
     view! {
         <StepSection step=Step::Mask text=&TEXT>
             <Show
                 when=move || causal.get()
-                fallback=move || view! {
-                    <p class="note">
-                        "Causal is off: every token sees every other token. "
-                        <button type="button" data-action="causal-on" on:click=move |_| { state.apply(Edit::Causal(true)).ok(); }>"Turn the causal mask on"</button>
-                    </p>
+                fallback=move || if has_source.get() {
+                    view! {
+                        <p class="note" data-note="no-mask-with-source">"No causal mask with a source sentence: every query sees every source token, as a translation model's decoder reads all of its source. Remove the source to mask the sentence's later tokens."</p>
+                    }.into_any()
+                } else {
+                    view! {
+                        <p class="note">
+                            "Causal is off: every token sees every other token. "
+                            <button type="button" data-action="causal-on" on:click=move |_| refused.set(state.apply(Edit::Causal(true)).err())>"Turn the causal mask on"</button>
+                            {move || refused.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+                        </p>
+                    }.into_any()
                 }
             >
                 <HeadMatrices of=Matrix::MaskedScores/>
