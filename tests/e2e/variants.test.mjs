@@ -82,6 +82,9 @@ test('cross-attention: a source sentence gives keys and values, refuses the mask
   await page.waitForSelector('[data-stat="causal-refused"]');
   assert.equal(await page.isChecked('[data-control="causal"]'), false);
   assert.equal((await state(page)).causal, false);
+  // The masking step says why, with no button that would be refused.
+  assert.match(await page.textContent('[data-note="no-mask-with-source"]'), /No causal mask with a source sentence/);
+  assert.equal(await page.locator('[data-action="causal-on"]').count(), 0);
   // The link and a reload bring the source and its edited row back.
   await linkSettled(page);
   await page.reload();
@@ -91,6 +94,7 @@ test('cross-attention: a source sentence gives keys and values, refuses the mask
   // Emptied, the keys come from the sentence again.
   await page.fill('[data-control="source"]', '');
   await page.waitForFunction(() => !('source' in window.attentionExplorer.state()));
+  await page.waitForSelector('[data-action="causal-on"]', { state: 'attached' });
   assert.deepEqual(errors, []);
 });
 
