@@ -111,6 +111,14 @@ test('the KV cache lab decodes a token at a time to the full causal computation'
   const [cached, full] = [await numberStat(page, 'macs_cached'), await numberStat(page, 'macs_full')];
   assert.ok(full > 3 * cached, `${full} against ${cached}`);
   assert.match(await page.textContent('[data-note="kv-cache-words"]'), /^“she” attends most to “dog” \(0\.88\d*\), as the full computation's row 6 does\. The cache now holds 7 keys and values; this step took \d+ multiply-adds, \d+ without the cache \(\d+× fewer\)\.$/);
+  // On to the end: every decoded row is the full computation's.
+  for (const t of [7, 8]) {
+    await page.click('[data-action="decode-step"]');
+    await page.waitForFunction((rows) => document.querySelector('[data-stat="cache_rows"]').dataset.value === rows, String(t + 1));
+    assertClose(await labMatrix(page, 'kv-weights'), [(await trace(page)).heads[0].weights[t].slice(0, t + 1)], `decoded row ${t}`);
+    assert.ok(await numberStat(page, 'cache_max_diff') <= 1e-12);
+  }
+  assert.equal(await page.isDisabled('[data-action="decode-step"]'), true);
   await page.click('[data-action="decode-reset"]');
   await page.waitForFunction(() => document.querySelector('[data-stat="cache_rows"]').dataset.value === '1');
   // Without the mask it says why it cannot decode.
@@ -135,6 +143,11 @@ test('the FlashAttention lab: tiles with the online softmax give the context, th
   // The second block's second tile: a query whose maximum grows says by how much the sum shrinks.
   for (let i = 0; i < 3; i++) await page.click('[data-action="flash-step"]');
   assert.match(await page.textContent('[data-view="flash-state"]'), /Queries 3–5 against keys 3–5[\s\S]*(m rises to|No query's maximum grows)/);
+  // Every tile walked: the last block's last tile, and the button then stops.
+  for (let i = 0; i < 4; i++) await page.click('[data-action="flash-step"]');
+  assert.match(await page.textContent('[data-view="flash-state"]'), /Queries 6–8 against keys 6–8/);
+  assert.equal(await page.isDisabled('[data-action="flash-step"]'), true);
+  assert.ok(await numberStat(page, 'flash_max_diff') <= 1e-12);
   // A tile size past the keys is named and the last good one kept.
   await page.fill('[data-control="flash_block"]', '10');
   await page.waitForSelector('[data-control="flash_block"][aria-invalid="true"]');
