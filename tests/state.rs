@@ -294,3 +294,61 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn optional_fields_may_be_null_and_bad_values_are_named_by_their_place() {
+    // As serde's reader took an optional field's null: absent.
+    let mut state = valid();
+    state["version"] = json!(2);
+    state["w_output"] = Value::Null;
+    state["heads"][0]["b_query"] = Value::Null;
+    assert!(read_state(&state.to_string()).unwrap().output().is_none());
+    for (path, bad, field, says) in [
+        (
+            &["embedding", "0", "1"][..],
+            json!(true),
+            "embedding[0][1]",
+            "invalid type: boolean `true`, expected a number",
+        ),
+        (
+            &["embedding", "1"],
+            json!(3),
+            "embedding[1]",
+            "invalid type: number 3, expected a list",
+        ),
+        (
+            &["heads", "0"],
+            json!([]),
+            "heads[0]",
+            "invalid type: a list, expected an object with w_query",
+        ),
+        (
+            &["sentence"],
+            json!(["a"]),
+            "sentence",
+            "invalid type: a list, expected text",
+        ),
+        (
+            &["causal"],
+            Value::Null,
+            "causal",
+            "invalid type: null, expected a boolean",
+        ),
+        (
+            &["scale"],
+            json!("sqrt"),
+            "scale",
+            "unknown scaling `sqrt`, expected one of sqrt_dk, dk, none",
+        ),
+    ] {
+        let (f, message) = refused_value(with(path, bad));
+        assert_eq!(f, field);
+        assert!(message.starts_with(says), "{f}: {message}");
+    }
+    let mut state = valid();
+    state["heads"][0].as_object_mut().unwrap().remove("w_query");
+    assert_eq!(
+        refused_value(state),
+        ("heads[0].w_query".into(), "missing field `w_query`".into())
+    );
+}

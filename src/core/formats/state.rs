@@ -431,10 +431,11 @@ fn read_saved(value: &Value) -> Result<SavedState, StateError> {
                 .ok_or_else(|| error("causal", format!("{} a boolean", invalid_type(causal))))?
         },
         scale: scale.as_str().and_then(Scale::from_key).ok_or_else(|| {
-            error(
-                "scale",
-                format!("{} one of sqrt_dk, dk, none", invalid_type(scale)),
-            )
+            let what = match scale.as_str() {
+                Some(s) => format!("unknown scaling `{s}`, expected"),
+                None => invalid_type(scale),
+            };
+            error("scale", format!("{what} one of sqrt_dk, dk, none"))
         })?,
         w_output: optional(object, "", "w_output", rows_of)?,
         b_output: optional(object, "", "b_output", numbers_of)?,
@@ -485,7 +486,8 @@ fn key_value(object: &Map<String, Value>, at: &str) -> Result<KeyValue, StateErr
     ))
 }
 
-/// The field `name` of `object` read by `read`, if it is there.
+/// The field `name` of `object` read by `read`, if it is there (`null` is not there, as serde's
+/// reader of an optional field took it).
 fn optional<T>(
     object: &Map<String, Value>,
     at: &str,
@@ -494,6 +496,7 @@ fn optional<T>(
 ) -> Result<Option<T>, StateError> {
     object
         .get(name)
+        .filter(|v| !v.is_null())
         .map(|v| read(v, &format!("{at}{name}")))
         .transpose()
 }
