@@ -139,7 +139,9 @@ test('the FlashAttention lab: tiles with the online softmax give the context, th
   assert.equal(await numberStat(page, 'flash_numbers_full'), 81);
   assert.match(await page.textContent('[data-view="flash-state"]'), /The block's first tile/);
   await page.click('[data-action="flash-step"]');
-  assert.match(await page.textContent('[data-view="flash-state"]'), /Queries 0–2 against keys 3–5: skipped/);
+  assert.match(await page.textContent('[data-view="flash-state"]'), /Queries 0–2 against keys 3–5: skipped[\s\S]*m, l and O stay as they were/);
+  // A skipped tile has no scores to show.
+  assert.equal(await page.locator('table[data-lab-matrix="flash-scores"]').count(), 0);
   // The second block's second tile: a query whose maximum grows says by how much the sum shrinks.
   for (let i = 0; i < 3; i++) await page.click('[data-action="flash-step"]');
   assert.match(await page.textContent('[data-view="flash-state"]'), /Queries 3–5 against keys 3–5[\s\S]*(m rises to|No query's maximum grows)/);

@@ -263,7 +263,7 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
             "names a trained model, which opens once the page has fetched it (open the state as a link or saved work, or open the trained model first)",
         ));
     }
-    let state = read_saved(value)?;
+    let state = read_saved(object)?;
 
     let tokens = check_sentence(&state.sentence).map_err(|m| error("sentence", m))?;
     let vocab = tokens.vocabulary.len();
@@ -353,33 +353,27 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
     model.with_source(source).map_err(|m| error("source", m))
 }
 
-/// The fields of a state's JSON, each checked for its type; a bad value is named by its place
-/// (`heads[0].w_key[1][0]: invalid type: string "x", expected a number`).
-fn read_saved(value: &Value) -> Result<SavedState, StateError> {
-    let object = fields_of(value, "", &TOP_FIELDS)?;
-    let required = |name: &str| {
-        object
-            .get(name)
-            .ok_or_else(|| error(name, format!("missing field `{name}`")))
-    };
-    let heads = list(required("heads")?, "heads")?;
+/// The fields of a state's JSON (`object`), each checked for its type; a bad value is named by
+/// its place (`heads[0].w_key[1][0]: invalid type: string "x", expected a number`).
+fn read_saved(object: &Map<String, Value>) -> Result<SavedState, StateError> {
+    only_known(object, "", &TOP_FIELDS)?;
     let kv = object
         .get("kv")
         .map(|kv| {
-            let kv = list(kv, "kv")?;
-            kv.iter()
+            list(kv, "kv")?
+                .iter()
                 .enumerate()
                 .map(|(g, entry)| {
                     let at = format!("kv[{g}].");
                     let entry = fields_of(entry, &at, &KV_FIELDS)?;
-                    let (w_key, w_value, b_key, b_value) = key_value(entry, &at)?;
-                    let missing =
-                        |name| error(format!("{at}{name}"), format!("missing field `{name}`"));
                     Ok(SavedKv {
-                        w_key: w_key.ok_or_else(|| missing("w_key"))?,
-                        w_value: w_value.ok_or_else(|| missing("w_value"))?,
-                        b_key,
-                        b_value,
+                        w_key: rows_of(required(entry, &at, "w_key")?, &format!("{at}w_key"))?,
+                        w_value: rows_of(
+                            required(entry, &at, "w_value")?,
+                            &format!("{at}w_value"),
+                        )?,
+                        b_key: optional(entry, &at, "b_key", numbers_of)?,
+                        b_value: optional(entry, &at, "b_value", numbers_of)?,
                     })
                 })
                 .collect::<Result<Vec<_>, StateError>>()
@@ -388,57 +382,56 @@ fn read_saved(value: &Value) -> Result<SavedState, StateError> {
     let source = object
         .get("source")
         .map(|source| {
-            let source = fields_of(source, "source.", &["sentence", "embedding"])?;
-            let field = |name: &str| {
-                source.get(name).ok_or_else(|| {
-                    error(format!("source.{name}"), format!("missing field `{name}`"))
-                })
-            };
+            let at = "source.";
+            let source = fields_of(source, at, &["sentence", "embedding"])?;
             Ok(SavedSource {
-                sentence: text(field("sentence")?, "source.sentence")?,
-                embedding: rows_of(field("embedding")?, "source.embedding")?,
+                sentence: text(required(source, at, "sentence")?, "source.sentence")?,
+                embedding: rows_of(required(source, at, "embedding")?, "source.embedding")?,
             })
         })
         .transpose()?;
-    let scale = required("scale")?;
-    Ok(SavedState {
-        version: STATE_VERSION,
-        sentence: text(required("sentence")?, "sentence")?,
-        embedding: rows_of(required("embedding")?, "embedding")?,
-        positions: None,
-        heads: heads
-            .iter()
-            .enumerate()
-            .map(|(h, head)| {
-                let at = format!("heads[{h}].");
-                let head = fields_of(head, &at, &HEAD_FIELDS)?;
-                let (w_key, w_value, b_key, b_value) = key_value(head, &at)?;
-                Ok(SavedHead {
-                    w_query: optional(head, &at, "w_query", rows_of)?
-                        .ok_or_else(|| error(format!("{at}w_query"), "missing field `w_query`"))?,
-                    w_key: w_key.unwrap_or_default(),
-                    w_value: w_value.unwrap_or_default(),
-                    b_query: optional(head, &at, "b_query", numbers_of)?,
-                    b_key,
-                    b_value,
-                })
+    let heads = list(required(object, "", "heads")?, "heads")?
+        .iter()
+        .enumerate()
+        .map(|(h, head)| {
+            let at = format!("heads[{h}].");
+            let head = fields_of(head, &at, &HEAD_FIELDS)?;
+            let rows = |name: &str| optional(head, &at, name, rows_of);
+            Ok(SavedHead {
+                w_query: rows_of(required(head, &at, "w_query")?, &format!("{at}w_query"))?,
+                w_key: rows("w_key")?.unwrap_or_default(),
+                w_value: rows("w_value")?.unwrap_or_default(),
+                // Optional in serde's reader, which took a null for none.
+                b_query: nullable(head, &at, "b_query", numbers_of)?,
+                b_key: nullable(head, &at, "b_key", numbers_of)?,
+                b_value: nullable(head, &at, "b_value", numbers_of)?,
             })
-            .collect::<Result<_, StateError>>()?,
-        causal: {
-            let causal = required("causal")?;
-            causal
-                .as_bool()
-                .ok_or_else(|| error("causal", format!("{} a boolean", invalid_type(causal))))?
-        },
+        })
+        .collect::<Result<_, StateError>>()?;
+    let causal = required(object, "", "causal")?;
+    let scale = required(object, "", "scale")?;
+    Ok(SavedState {
+        version: object["version"].as_u64().unwrap_or(STATE_VERSION),
+        sentence: text(required(object, "", "sentence")?, "sentence")?,
+        embedding: rows_of(required(object, "", "embedding")?, "embedding")?,
+        // Read from the JSON by [`read_positions`].
+        positions: None,
+        heads,
+        causal: causal
+            .as_bool()
+            .ok_or_else(|| error("causal", invalid_type(causal, "a boolean")))?,
         scale: scale.as_str().and_then(Scale::from_key).ok_or_else(|| {
-            let what = match scale.as_str() {
-                Some(s) => format!("unknown scaling `{s}`, expected"),
-                None => invalid_type(scale),
-            };
-            error("scale", format!("{what} one of sqrt_dk, dk, none"))
+            let expected = "one of sqrt_dk, dk, none";
+            error(
+                "scale",
+                match scale.as_str() {
+                    Some(s) => format!("unknown scaling `{s}`, expected {expected}"),
+                    None => invalid_type(scale, expected),
+                },
+            )
         })?,
-        w_output: optional(object, "", "w_output", rows_of)?,
-        b_output: optional(object, "", "b_output", numbers_of)?,
+        w_output: nullable(object, "", "w_output", rows_of)?,
+        b_output: nullable(object, "", "b_output", numbers_of)?,
         kv_heads: object
             .get("kv_heads")
             .map(|g| {
@@ -469,25 +462,18 @@ const TOP_FIELDS: [&str; 12] = [
 const HEAD_FIELDS: [&str; 6] = ["w_query", "w_key", "w_value", "b_query", "b_key", "b_value"];
 const KV_FIELDS: [&str; 4] = ["w_key", "w_value", "b_key", "b_value"];
 
-/// Keys and values of a head or a `kv` entry (`at` its place, ending in a dot), each optional.
-type KeyValue = (
-    Option<Vec<Vec<f64>>>,
-    Option<Vec<Vec<f64>>>,
-    Option<Vec<f64>>,
-    Option<Vec<f64>>,
-);
-
-fn key_value(object: &Map<String, Value>, at: &str) -> Result<KeyValue, StateError> {
-    Ok((
-        optional(object, at, "w_key", rows_of)?,
-        optional(object, at, "w_value", rows_of)?,
-        optional(object, at, "b_key", numbers_of)?,
-        optional(object, at, "b_value", numbers_of)?,
-    ))
+/// The field `name` of `object` (`at` its place, ending in a dot).
+fn required<'a>(
+    object: &'a Map<String, Value>,
+    at: &str,
+    name: &str,
+) -> Result<&'a Value, StateError> {
+    object
+        .get(name)
+        .ok_or_else(|| error(format!("{at}{name}"), format!("missing field `{name}`")))
 }
 
-/// The field `name` of `object` read by `read`, if it is there (`null` is not there, as serde's
-/// reader of an optional field took it).
+/// The field `name` of `object` read by `read`, if it is there.
 fn optional<T>(
     object: &Map<String, Value>,
     at: &str,
@@ -496,9 +482,21 @@ fn optional<T>(
 ) -> Result<Option<T>, StateError> {
     object
         .get(name)
-        .filter(|v| !v.is_null())
         .map(|v| read(v, &format!("{at}{name}")))
         .transpose()
+}
+
+/// As [`optional`], a `null` being absent too.
+fn nullable<T>(
+    object: &Map<String, Value>,
+    at: &str,
+    name: &str,
+    read: fn(&Value, &str) -> Result<T, StateError>,
+) -> Result<Option<T>, StateError> {
+    match object.get(name) {
+        Some(Value::Null) => Ok(None),
+        _ => optional(object, at, name, read),
+    }
 }
 
 /// `value` as an object holding no field but `known` (`at` prefixes the field's name).
@@ -509,29 +507,26 @@ fn fields_of<'a>(
 ) -> Result<&'a Map<String, Value>, StateError> {
     let object = value.as_object().ok_or_else(|| {
         error(
-            if at.is_empty() {
-                "state"
-            } else {
-                at.trim_end_matches('.')
-            },
-            format!(
-                "{} an object with {}",
-                invalid_type(value),
-                known.join(", ")
-            ),
+            at.trim_end_matches('.'),
+            invalid_type(value, &format!("an object with {}", known.join(", "))),
         )
     })?;
+    only_known(object, at, known)?;
+    Ok(object)
+}
+
+fn only_known(object: &Map<String, Value>, at: &str, known: &[&str]) -> Result<(), StateError> {
     match object.keys().find(|k| !known.contains(&k.as_str())) {
         Some(k) => Err(error(
             format!("{at}{k}"),
             format!("unknown field `{k}`, expected one of {}", known.join(", ")),
         )),
-        None => Ok(object),
+        None => Ok(()),
     }
 }
 
-/// What serde would say of a value of the wrong type: `invalid type: string "x"`.
-fn invalid_type(value: &Value) -> String {
+/// What serde would say of a value of the wrong type: `invalid type: string "x", expected …`.
+fn invalid_type(value: &Value, expected: &str) -> String {
     let what = match value {
         Value::Null => "null".to_owned(),
         Value::Bool(b) => format!("boolean `{b}`"),
@@ -540,20 +535,20 @@ fn invalid_type(value: &Value) -> String {
         Value::Array(_) => "a list".to_owned(),
         Value::Object(_) => "an object".to_owned(),
     };
-    format!("invalid type: {what}, expected")
+    format!("invalid type: {what}, expected {expected}")
 }
 
 fn list<'a>(value: &'a Value, field: &str) -> Result<&'a Vec<Value>, StateError> {
     value
         .as_array()
-        .ok_or_else(|| error(field, format!("{} a list", invalid_type(value))))
+        .ok_or_else(|| error(field, invalid_type(value, "a list")))
 }
 
 fn text(value: &Value, field: &str) -> Result<String, StateError> {
     value
         .as_str()
         .map(str::to_owned)
-        .ok_or_else(|| error(field, format!("{} text", invalid_type(value))))
+        .ok_or_else(|| error(field, invalid_type(value, "text")))
 }
 
 /// A list of rows of numbers (as rows of a matrix they are checked after).
@@ -571,12 +566,8 @@ fn numbers_of(value: &Value, field: &str) -> Result<Vec<f64>, StateError> {
         .iter()
         .enumerate()
         .map(|(j, x)| {
-            x.as_f64().ok_or_else(|| {
-                error(
-                    format!("{field}[{j}]"),
-                    format!("{} a number", invalid_type(x)),
-                )
-            })
+            x.as_f64()
+                .ok_or_else(|| error(format!("{field}[{j}]"), invalid_type(x, "a number")))
         })
         .collect()
 }

@@ -109,7 +109,7 @@ pub fn FlashLab() -> impl IntoView {
                     .filter(|&i| t.rescale[i] > 0.0 && t.rescale[i] < 1.0)
                     .min_by(|&a, &b| t.rescale[a].total_cmp(&t.rescale[b]));
                 let said = match grew {
-                    _ if t.skipped => String::new(),
+                    _ if t.skipped => "Its scores are never computed: m, l and O stay as they were.".to_owned(),
                     _ if t.keys.0 == 0 => "The block's first tile: m starts at each query's largest score here, l and O from its e^(score − m).".to_owned(),
                     Some(i) => {
                         let word = state.words.with(|w| w.get(t.rows.0 + i).cloned().unwrap_or_default());
@@ -125,7 +125,7 @@ pub fn FlashLab() -> impl IntoView {
                     <p data-view="flash-state">
                         {place} <br/>
                         {said} <br/>
-                        "rescale e^(m_old − m_new): [" {list(&t.rescale)} "]" <br/>
+                        {(!t.skipped).then(|| view! { "rescale e^(m_old − m_new): [" {list(&t.rescale)} "]" <br/> })}
                         "m: [" {list(&t.m)} "] · l: [" {list(&t.l)} "]"
                     </p>
                 }
@@ -154,7 +154,10 @@ pub fn FlashLab() -> impl IntoView {
         </div>
         {running}
         <div class="side-by-side">
-            <LabMatrix name="flash-scores" title="this tile's scores" values=pick(|t| t.scores.clone()) words=rows columns=tile_keys heat=Heat::Signed/>
+            // A skipped tile has no scores to show.
+            {move || (!tile.with(|t| t.as_ref().is_some_and(|t| t.skipped))).then(|| view! {
+                <LabMatrix name="flash-scores" title="this tile's scores" values=pick(|t| t.scores.clone()) words=rows columns=tile_keys heat=Heat::Signed/>
+            })}
             <LabMatrix name="flash-output" title="running O (before ÷ l)" values=pick(|t| t.o.clone()) words=rows columns heat=Heat::Signed/>
         </div>
         <p>
