@@ -83,8 +83,9 @@ import { fileURLToPath } from 'node:url';
  * named by its place) and the page's sorts of weights made one (`largest_first`; each sort a
  * closure calls is its own code): 486.7 KB; the masking step's words with a source, the
  * heads shown by n × m cells and a shared K's summed gradient: 487.5 KB; the state reader's
- * helpers folded after a review: 487.0 KB, 8.4 KB for issue 33. */
-const BUDGET = 487_100;
+ * helpers folded after a review: 487.0 KB, 8.4 KB for issue 33. Issue 34's first piece, an
+ * embed posting its state to its parent (on opening, after a change, when asked): 487.1 KB. */
+const BUDGET = 487_300;
 /** What the browser needs before it paints the opening page's tables (issue 32): the HTML with
  * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.9 KB; with
  * issue 33's source field, KV-cache note and two lab frames, 27.2 KB. */

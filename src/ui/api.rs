@@ -183,6 +183,11 @@ pub fn install_progress(state: AppState) {
     restore.forget();
 }
 
+/// The saved state as a JavaScript object (`state()`).
+pub fn state_value(state: AppState) -> JsValue {
+    parsed(&state.model.with_untracked(write_state))
+}
+
 /// Puts the API on `window`. The closures live as long as the page.
 pub fn install(state: AppState) {
     let api = Object::new();
@@ -194,9 +199,7 @@ pub fn install(state: AppState) {
     set("trace", trace.as_ref());
     trace.forget();
 
-    let saved = Closure::<dyn Fn() -> JsValue>::new(move || {
-        parsed(&state.model.with_untracked(write_state))
-    });
+    let saved = Closure::<dyn Fn() -> JsValue>::new(move || state_value(state));
     set("state", saved.as_ref());
     saved.forget();
 

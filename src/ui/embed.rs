@@ -4,14 +4,17 @@
 //!
 //! Messages in: `{type: "attention-explorer:load", state, id?}`,
 //! `{type: "attention-explorer:edit", matrix, head, row, col, value, id?}`,
-//! `{type: "attention-explorer:get-trace", id}`, `{type: "attention-explorer:restore-progress",
+//! `{type: "attention-explorer:get-trace", id}`, `{type: "attention-explorer:get-state", id}`,
+//! `{type: "attention-explorer:restore-progress",
 //! progress, id?}` (with exercises: the `progress` a result message carried), `{type: "attention-explorer:gradients",
 //! objective, id}`, `{type: "attention-explorer:train", objective, steps, optimizer, lr, id}`.
 //! Out: `{type: "attention-explorer:ready"}` once exercises can take progress back, `{type:
 //! "attention-explorer:resize", height}`, `{type: "attention-explorer:trace", id,
 //! trace}`, `{type: "attention-explorer:gradients" | "attention-explorer:trained", id, result}`
-//! (`result` as `gradients()` and `train()` return it) and, after a load or an edit,
-//! `{type: "attention-explorer:result", id, error}` (`error` is `null` or the message).
+//! (`result` as `gradients()` and `train()` return it), `{type: "attention-explorer:state", id?,
+//! state}` (asked, or unasked on opening and a moment after each change: a notebook or course
+//! page keeps the learner's model) and, after a load or an edit, `{type:
+//! "attention-explorer:result", id, error}` (`error` is `null` or the message).
 
 use js_sys::{Object, Reflect};
 use leptos::prelude::*;
@@ -61,10 +64,20 @@ pub fn report_results(state: AppState) {
     });
 }
 
-/// Starts telling the parent the page's height and answering its messages.
+/// Starts telling the parent the page's height and its state, and answering its messages.
 pub fn install(state: AppState) {
     report_height();
+    report_state(state);
     answer_messages(state);
+}
+
+/// Posts `{type: "attention-explorer:state", state}` on opening and whenever the link is
+/// written (a moment after the last change, so typing posts once).
+fn report_state(state: AppState) {
+    Effect::new(move |_| {
+        state.written.track();
+        post(&message("state", &[("state", api::state_value(state))]));
+    });
 }
 
 /// On a page with exercises (from their runtime's chunk): takes back the progress the parent
@@ -168,6 +181,13 @@ fn answer_messages(state: AppState) {
                 post(&message(
                     "results",
                     &[("id", id), ("results", api::results_value(state))],
+                ));
+                return;
+            }
+            Some("get-state") => {
+                post(&message(
+                    "state",
+                    &[("id", id), ("state", api::state_value(state))],
                 ));
                 return;
             }

@@ -168,6 +168,40 @@ test('the parent page loads, edits and reads the trace by postMessage', async ()
   assert.deepEqual(errors, []);
 });
 
+test('the explorer tells its parent its state: on opening, a moment after a change, and when asked', async () => {
+  const { page, frames, errors } = await coursePage();
+  const [dog] = frames;
+  // Asked: the state the page holds.
+  const asked = await page.evaluate(() => new Promise((resolve) => {
+    const frame = document.querySelector('iframe').contentWindow;
+    addEventListener('message', (e) => { if (e.source === frame && e.data?.type === 'attention-explorer:state' && e.data.id === 7) resolve(e.data.state); });
+    frame.postMessage({ type: 'attention-explorer:get-state', id: 7 }, '*');
+  }));
+  assert.deepEqual(asked, await dog.evaluate(() => window.attentionExplorer.state()));
+  // Unasked, after a change made in the frame (as a learner's), once: the edited number in it.
+  const posted = page.evaluate(() => new Promise((resolve) => {
+    const frame = document.querySelector('iframe').contentWindow;
+    const seen = [];
+    addEventListener('message', (e) => {
+      if (e.source === frame && e.data?.type === 'attention-explorer:state') seen.push(e.data);
+      if (seen.length === 1) setTimeout(() => resolve(seen), 1500);
+    });
+  }));
+  await dog.evaluate(() => { window.attentionExplorer.edit('w_query', 0, 0, 0, 4.5); window.attentionExplorer.edit('w_query', 0, 0, 0, 5.5); });
+  const after = await posted;
+  assert.equal(after.length, 1, 'two quick edits post once');
+  assert.equal(after[0].id, undefined);
+  assert.equal(after[0].state.heads[0].w_query[0][0], 5.5);
+  // On opening: a frame loaded again posts the state it opens with.
+  const opening = await page.evaluate(() => new Promise((resolve) => {
+    const element = document.querySelector('iframe');
+    addEventListener('message', (e) => { if (e.source === element.contentWindow && e.data?.type === 'attention-explorer:state') resolve(e.data.state); });
+    element.src = element.src;
+  }));
+  assert.equal(opening.sentence, 'The dog fetched the ball and she was happy');
+  assert.deepEqual(errors, []);
+});
+
 test('a reload right after an edit offers it back (the link is written once edits pause)', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
   // In one task: the URL the reload asks for is still the one from before the edit.

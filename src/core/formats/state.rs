@@ -357,6 +357,29 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
 /// its place (`heads[0].w_key[1][0]: invalid type: string "x", expected a number`).
 fn read_saved(object: &Map<String, Value>) -> Result<SavedState, StateError> {
     only_known(object, "", &TOP_FIELDS)?;
+    // The required fields in the format's order: a state missing several names the first.
+    let sentence = text(required(object, "", "sentence")?, "sentence")?;
+    let embedding = rows_of(required(object, "", "embedding")?, "embedding")?;
+    let heads = list(required(object, "", "heads")?, "heads")?
+        .iter()
+        .enumerate()
+        .map(|(h, head)| {
+            let at = format!("heads[{h}].");
+            let head = fields_of(head, &at, &HEAD_FIELDS)?;
+            let rows = |name: &str| optional(head, &at, name, rows_of);
+            Ok(SavedHead {
+                w_query: rows_of(required(head, &at, "w_query")?, &format!("{at}w_query"))?,
+                w_key: rows("w_key")?.unwrap_or_default(),
+                w_value: rows("w_value")?.unwrap_or_default(),
+                // Optional in serde's reader, which took a null for none.
+                b_query: nullable(head, &at, "b_query", numbers_of)?,
+                b_key: nullable(head, &at, "b_key", numbers_of)?,
+                b_value: nullable(head, &at, "b_value", numbers_of)?,
+            })
+        })
+        .collect::<Result<_, StateError>>()?;
+    let causal = required(object, "", "causal")?;
+    let scale = required(object, "", "scale")?;
     let kv = object
         .get("kv")
         .map(|kv| {
@@ -390,30 +413,10 @@ fn read_saved(object: &Map<String, Value>) -> Result<SavedState, StateError> {
             })
         })
         .transpose()?;
-    let heads = list(required(object, "", "heads")?, "heads")?
-        .iter()
-        .enumerate()
-        .map(|(h, head)| {
-            let at = format!("heads[{h}].");
-            let head = fields_of(head, &at, &HEAD_FIELDS)?;
-            let rows = |name: &str| optional(head, &at, name, rows_of);
-            Ok(SavedHead {
-                w_query: rows_of(required(head, &at, "w_query")?, &format!("{at}w_query"))?,
-                w_key: rows("w_key")?.unwrap_or_default(),
-                w_value: rows("w_value")?.unwrap_or_default(),
-                // Optional in serde's reader, which took a null for none.
-                b_query: nullable(head, &at, "b_query", numbers_of)?,
-                b_key: nullable(head, &at, "b_key", numbers_of)?,
-                b_value: nullable(head, &at, "b_value", numbers_of)?,
-            })
-        })
-        .collect::<Result<_, StateError>>()?;
-    let causal = required(object, "", "causal")?;
-    let scale = required(object, "", "scale")?;
     Ok(SavedState {
         version: object["version"].as_u64().unwrap_or(STATE_VERSION),
-        sentence: text(required(object, "", "sentence")?, "sentence")?,
-        embedding: rows_of(required(object, "", "embedding")?, "embedding")?,
+        sentence,
+        embedding,
         // Read from the JSON by [`read_positions`].
         positions: None,
         heads,
