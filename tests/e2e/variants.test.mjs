@@ -103,6 +103,7 @@ test('the KV cache lab decodes a token at a time to the full causal computation'
   await showLab(page, 'lab-kv-cache');
   for (let i = 0; i < 6; i++) await page.click('[data-action="decode-step"]');
   await page.waitForFunction(() => document.querySelector('[data-stat="cache_rows"]').dataset.value === '7');
+  assert.match(await page.textContent('#lab-kv-cache'), /Token 7 of 9: “she”, head 0/);
   assert.ok(await numberStat(page, 'cache_max_diff') <= 1e-12);
   const weights = await labMatrix(page, 'kv-weights');
   assertClose(weights, [(await trace(page)).heads[0].weights[6].slice(0, 7)], 'the decoded row');

@@ -89,7 +89,7 @@ pub fn KvCacheLab() -> impl IntoView {
         <div class="lab-controls" hidden=move || why_not.with(Option::is_some)>
             <button type="button" data-action="decode-step" disabled=move || { t.get() + 1 >= n.get() } on:click=move |_| t.update(|t| *t += 1)>"Decode next token"</button>
             <button type="button" data-action="decode-reset" on:click=move |_| t.set(0)>"Start again"</button>
-            <span>{move || format!("Step {} of {}: “{}”, head {}", step.with(|s| s.as_ref().map_or(0, |s| s.t)), n.get().saturating_sub(1), current.with(|c| c.first().cloned().unwrap_or_default()), head.get())}</span>
+            <span>{move || format!("Token {} of {}: “{}”, head {}", step.with(|s| s.as_ref().map_or(0, |s| s.t)) + 1, n.get(), current.with(|c| c.first().cloned().unwrap_or_default()), head.get())}</span>
         </div>
         <div class="side-by-side" hidden=move || why_not.with(Option::is_some)>
             <LabMatrix name="kv-query" title="new query" values=pick(|s| s.query.clone()) words=current columns=components(|s| s.query.ncols()) heat=Heat::Signed/>
