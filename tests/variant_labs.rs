@@ -92,6 +92,24 @@ fn the_labs_refuse_what_they_cannot_show() {
         .contains("from 1 to 9"));
     assert!(flash::check_block(10, 9).is_err());
     assert_eq!(flash::numbers_held(2, 3, 9, 9), (10, 81));
+    // The query whose maximum a tile raised most: the smallest rescaling below 1.
+    let tile = |rescale: Vec<f64>| flash::FlashTile {
+        rows: (0, 3),
+        keys: (3, 6),
+        skipped: false,
+        scores: nalgebra::DMatrix::zeros(3, 3),
+        m: vec![0.0; 3],
+        l: vec![1.0; 3],
+        o: nalgebra::DMatrix::zeros(3, 2),
+        rescale,
+    };
+    assert_eq!(tile(vec![1.0, 0.5, 0.2]).most_rescaled(), Some(2));
+    assert_eq!(tile(vec![1.0, 1.0, 1.0]).most_rescaled(), None);
+    // A tile is never wider than the keys.
+    assert_eq!(
+        flash::numbers_held(12, 3, 9, 9),
+        flash::numbers_held(9, 3, 9, 9)
+    );
     // The dog's "she" (token 6) decoded at step 6 looks at "dog" as the page does.
     let model = dog();
     let trace = Trace::of(&model);

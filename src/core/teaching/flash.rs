@@ -29,6 +29,16 @@ pub struct FlashTile {
     pub o: DMatrix<f64>,
 }
 
+impl FlashTile {
+    /// The query of the block whose maximum this tile raised the most (its smallest rescaling
+    /// below 1), if any did: the one the lab's words follow.
+    pub fn most_rescaled(&self) -> Option<usize> {
+        (0..self.rescale.len())
+            .filter(|&i| self.rescale[i] > 0.0 && self.rescale[i] < 1.0)
+            .min_by(|&a, &b| self.rescale[a].total_cmp(&self.rescale[b]))
+    }
+}
+
 /// Why a tile size is refused: 0, or past the number of keys.
 pub fn check_block(block: usize, keys: usize) -> Result<(), String> {
     if block == 0 || block > keys {
@@ -145,7 +155,8 @@ pub fn max_diff(tiles: &[FlashTile], head: &HeadTrace) -> f64 {
 }
 
 /// The numbers the walk holds at once, B·B scores and B·d_v of output, against the n·m a full
-/// scores matrix takes.
+/// scores matrix takes (a tile is never wider than the m keys).
 pub fn numbers_held(block: usize, d_v: usize, n: usize, m: usize) -> (usize, usize) {
+    let block = block.min(m);
     (block * block + block * d_v, n * m)
 }

@@ -63,12 +63,7 @@ pub fn FlashLab() -> impl IntoView {
         let d_v = state
             .trace
             .with(|t| t.heads.get(head.get()).map_or(0, |h| h.values.ncols()));
-        numbers_held(
-            block.get().min(keys.get()),
-            d_v,
-            state.words.with(Vec::len),
-            keys.get(),
-        )
+        numbers_held(block.get(), d_v, state.words.with(Vec::len), keys.get())
     });
     let pick = move |f: fn(&FlashTile) -> DMatrix<f64>| -> Signal<DMatrix<f64>> {
         Memo::new(move |_| tile.with(|t| t.as_ref().map_or_else(|| DMatrix::zeros(0, 0), f))).into()
@@ -105,10 +100,7 @@ pub fn FlashLab() -> impl IntoView {
                     t.keys.1 - 1,
                     if t.skipped { ": skipped, the causal mask hides every key of this tile from every query of the block" } else { "" }
                 );
-                let grew = (0..t.rescale.len())
-                    .filter(|&i| t.rescale[i] > 0.0 && t.rescale[i] < 1.0)
-                    .min_by(|&a, &b| t.rescale[a].total_cmp(&t.rescale[b]));
-                let said = match grew {
+                let said = match t.most_rescaled() {
                     _ if t.skipped => "Its scores are never computed: m, l and O stay as they were.".to_owned(),
                     _ if t.keys.0 == 0 => "The block's first tile: m starts at each query's largest score here, l and O from its e^(score − m).".to_owned(),
                     Some(i) => {
