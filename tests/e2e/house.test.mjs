@@ -63,7 +63,7 @@ test('the attention lines and the heads picture name the same key when weights t
 test('a page asked for dark is dark before its code has loaded', async () => {
   // Not through `open`: the blocked wasm is the point, and the page never becomes ready.
   const page = await newPage(env);
-  await page.route('**/*.wasm', (route) => route.abort());
+  await page.route('**/*.wasm', (route) => route.abort().catch(() => {}));
   for (const [url, theme] of [[`?embed=1&theme=dark`, 'dark'], [`?theme=light#theme=dark`, 'dark'], [`?theme=light`, 'light']]) {
     await page.goto(`${env.base}${url}`);
     assert.equal(await page.getAttribute('html', 'data-theme'), theme, url);
