@@ -12,7 +12,7 @@ use attention_explorer::core::formats::multihead::{
 };
 use attention_explorer::core::formats::state::{read_state, write_state};
 use attention_explorer::core::forward::trace::Trace;
-use attention_explorer::core::model::presets::dog;
+use attention_explorer::core::model::presets::{dog, raschka};
 use attention_explorer::core::model::{seeded_biases, seeded_output, Editable, Model, Projection};
 use attention_explorer::core::training::{gradients, Objective};
 use common::{assert_close, attention_trace, fixture, matrix};
@@ -329,6 +329,26 @@ fn the_command_line_reads_and_writes_pytorch() {
     let out = attention_trace(&["--preset", "dog", "--to-torch"], "");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--to-torch: nn.MultiheadAttention"));
+}
+
+#[test]
+fn a_module_without_an_embedding_gets_the_pages_seeded_rows() {
+    // The Raschka tutorial's sentence and E = 3: its table, torch.manual_seed(123) then
+    // nn.Embedding(50_000, 3), whatever the module.
+    let raschka = raschka();
+    let mut identity = vec![vec![0.0; 3]; 9];
+    (0..9).for_each(|i| identity[i][i % 3] = 1.0);
+    let file = json!({
+        "sentence": raschka.sentence(),
+        "causal": false,
+        "num_heads": 1,
+        "state_dict": {"in_proj_weight": identity, "out_proj.weight": [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]},
+    });
+    let model = read_torch_file(&file.to_string()).unwrap();
+    assert_eq!(model.embedding(), raschka.embedding());
+    let mut nulled = file.clone();
+    nulled["embedding"] = Value::Null;
+    assert_eq!(read_torch_file(&nulled.to_string()).unwrap(), model);
 }
 
 proptest! {

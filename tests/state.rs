@@ -86,11 +86,7 @@ fn wrong_or_missing_version() {
 fn missing_and_unknown_fields() {
     let mut state = valid();
     state.as_object_mut().unwrap().remove("scale");
-    let (field, message) = refused_value(state);
-    assert!(
-        message.contains("missing field `scale`"),
-        "{field}: {message}"
-    );
+    assert_eq!(refused_value(state), ("scale".into(), "missing".into()));
     let (field, message) = refused_value(with(&["heads", "0", "w_qeury"], json!([[1.0]])));
     assert_eq!(field, "heads[0].w_qeury");
     assert!(message.contains("unknown field `w_qeury`"), "{message}");
@@ -349,6 +345,6 @@ fn optional_fields_may_be_null_and_bad_values_are_named_by_their_place() {
     state["heads"][0].as_object_mut().unwrap().remove("w_query");
     assert_eq!(
         refused_value(state),
-        ("heads[0].w_query".into(), "missing field `w_query`".into())
+        ("heads[0].w_query".into(), "missing".into())
     );
 }

@@ -71,11 +71,11 @@ pub fn install(state: AppState) {
     answer_messages(state);
 }
 
-/// Posts `{type: "attention-explorer:state", state}` on opening and whenever the link is
-/// written (a moment after the last change, so typing posts once).
+/// Posts `{type: "attention-explorer:state", state}` on opening and after each change (the
+/// changes of one task post once): a notebook's Python sees a typed number at once.
 fn report_state(state: AppState) {
     Effect::new(move |_| {
-        state.written.track();
+        state.model.track();
         post(&message("state", &[("state", api::state_value(state))]));
     });
 }

@@ -189,7 +189,7 @@ test('the explorer tells its parent its state: on opening, a moment after a chan
   }));
   await dog.evaluate(() => { window.attentionExplorer.edit('w_query', 0, 0, 0, 4.5); window.attentionExplorer.edit('w_query', 0, 0, 0, 5.5); });
   const after = await posted;
-  assert.equal(after.length, 1, 'two quick edits post once');
+  assert.equal(after.length, 1, 'two edits in one task post once');
   assert.equal(after[0].id, undefined);
   assert.equal(after[0].state.heads[0].w_query[0][0], 5.5);
   // On opening: a frame loaded again posts the state it opens with.

@@ -13,7 +13,9 @@ use serde_json::{json, Value};
 
 use crate::core::model::limits::{check_sentence, MAX_ABS_VALUE, MAX_DIM, MAX_HEADS};
 use crate::core::model::positions::Positions;
-use crate::core::model::{Biases, Head, Model, OutputProjection, Projection, Scale};
+use crate::core::model::presets::DEFAULT_SEED;
+use crate::core::model::tokens::Tokens;
+use crate::core::model::{Biases, Dims, Head, Model, OutputProjection, Projection, Scale};
 
 /// One tensor of a state dict: its shape (1 or 2 dimensions) and its numbers, row-major.
 #[derive(Clone, Debug, PartialEq)]
@@ -441,7 +443,8 @@ pub fn import_into(model: &Model, dict: &StateDict, heads: usize) -> Result<Mode
 }
 
 /// Reads `attention-trace --from-torch`'s file: `{"sentence", "embedding" (a row per token),
-/// "causal", "num_heads", "state_dict"}`.
+/// "causal", "num_heads", "state_dict"}`. Without an embedding (absent or null) the words get the
+/// page's seeded rows, `torch.manual_seed(123)` then `nn.Embedding(50_000, E)`.
 pub fn read_torch_file(text: &str) -> Result<Model, String> {
     if text.len() > MAX_DICT_BYTES {
         return Err(format!("longer than {MAX_DICT_BYTES} bytes"));
@@ -463,9 +466,40 @@ pub fn read_torch_file(text: &str) -> Result<Model, String> {
         .as_u64()
         .ok_or("\"num_heads\" must be a whole number")? as usize;
     let dict = state_dict_of_value(field("state_dict")?).map_err(|e| format!("state_dict: {e}"))?;
-    let x = tensor_of_value("embedding", field("embedding")?)?;
+    let start = match value.get("embedding").filter(|e| !e.is_null()) {
+        Some(x) => {
+            let embedding = embedding_of_rows(&tokens, &tensor_of_value("embedding", x)?)?;
+            let d_in = embedding.ncols();
+            Model::new(
+                sentence,
+                embedding,
+                vec![Head::new(
+                    DMatrix::zeros(d_in, 1),
+                    DMatrix::zeros(d_in, 1),
+                    DMatrix::zeros(d_in, 1),
+                )],
+                causal,
+                Scale::SqrtDk,
+            )?
+        }
+        None => {
+            let d_in = layer_of(&dict, heads)?.0[0].w_query.nrows();
+            let dims = Dims {
+                d_in,
+                d_k: 1,
+                d_v: 1,
+                heads: 1,
+            };
+            Model::seeded(sentence, dims, DEFAULT_SEED, causal, Scale::SqrtDk)?
+        }
+    };
+    import_into(&start, &dict, heads)
+}
+
+/// The embedding table (a row per vocabulary word) of `x`, a row per token.
+fn embedding_of_rows(tokens: &Tokens, x: &Tensor) -> Result<DMatrix<f64>, String> {
     let (n, width) = (tokens.len(), x.shape.get(1).copied().unwrap_or(0));
-    let x = matrix_of(&x, "embedding", n, width).map_err(|e| format!("{e} (a row per token)"))?;
+    let x = matrix_of(x, "embedding", n, width).map_err(|e| format!("{e} (a row per token)"))?;
     // One row per vocabulary word: a word that repeats must have the same row each time.
     let mut rows: Vec<Option<usize>> = vec![None; tokens.vocabulary.len()];
     for (t, &id) in tokens.ids.iter().enumerate() {
@@ -480,21 +514,9 @@ pub fn read_torch_file(text: &str) -> Result<Model, String> {
             None => rows[id] = Some(t),
         }
     }
-    let embedding = DMatrix::from_fn(rows.len(), width, |i, j| {
+    Ok(DMatrix::from_fn(rows.len(), width, |i, j| {
         x[(rows[i].expect("every word is a token"), j)]
-    });
-    let start = Model::new(
-        sentence,
-        embedding,
-        vec![Head::new(
-            DMatrix::zeros(width, 1),
-            DMatrix::zeros(width, 1),
-            DMatrix::zeros(width, 1),
-        )],
-        causal,
-        Scale::SqrtDk,
-    )?;
-    import_into(&start, &dict, heads)
+    }))
 }
 
 /// The model as `nn.MultiheadAttention(E, H, bias=…)`'s state dict and H, as JSON of lists:

@@ -473,7 +473,7 @@ fn required<'a>(
 ) -> Result<&'a Value, StateError> {
     object
         .get(name)
-        .ok_or_else(|| error(format!("{at}{name}"), format!("missing field `{name}`")))
+        .ok_or_else(|| error(format!("{at}{name}"), "missing"))
 }
 
 /// The field `name` of `object` read by `read`, if it is there.

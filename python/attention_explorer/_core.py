@@ -1,0 +1,91 @@
+"""The project's core, run as its command line (`attention-trace`, built from the repository's
+Rust into this package): every number Python gets is the one the page computes."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+_HERE = Path(__file__).resolve().parent
+# What the core prefixes a refusal with; the rest is the page's own message.
+_PREFIXES = ("attention-trace: ", "invalid state: ", "--from-torch: ", "--to-torch: ")
+
+
+def binary() -> Path:
+    """The core's command line: ATTENTION_TRACE, else the one in this package."""
+    path = Path(os.environ.get("ATTENTION_TRACE") or _HERE / "bin" / "attention-trace")
+    if not path.is_file():
+        raise RuntimeError(
+            f"{path} is missing: install the package from the repository (pip install ./python) "
+            "so that the core is built into it"
+        )
+    return path
+
+
+def _run(args: list[str], text: str = "") -> Any:
+    done = subprocess.run([str(binary()), *args], input=text, capture_output=True, text=True)
+    if done.returncode != 0:
+        message = done.stderr.strip().splitlines()[0] if done.stderr.strip() else "the core failed"
+        for prefix in _PREFIXES:
+            message = message.removeprefix(prefix)
+        raise ValueError(message)
+    return json.loads(done.stdout)
+
+
+def preset(name: str) -> dict:
+    """A preset (`dog`, `raschka`, `raschka-multihead`) as a saved state."""
+    return _run(["--preset", name, "--format", "state"])
+
+
+def checked(state: dict | str) -> dict:
+    """The saved state as the page reads and writes it; ValueError with the page's message."""
+    text = state if isinstance(state, str) else json.dumps(state, allow_nan=False)
+    return _run(["--state", "-", "--format", "state"], text)
+
+
+def trace(state: dict) -> dict:
+    """Every intermediate of the model, as `attention-trace --format json` prints it."""
+    return _run(["--state", "-", "--format", "json"], json.dumps(state))
+
+
+def from_torch_file(file: dict) -> dict:
+    """The saved state of a `--from-torch` file (`sentence`, `embedding`, `causal`,
+    `num_heads`, `state_dict`)."""
+    return _run(["--from-torch", "-", "--format", "state"], json.dumps(file, allow_nan=False))
+
+
+def torch_file(state: dict) -> dict:
+    """The model as `nn.MultiheadAttention`'s state dict and heads, or ValueError with why not."""
+    return _run(["--state", "-", "--to-torch"], json.dumps(state))
+
+
+# Words and ids, not numbers to compute with.
+_KEPT = ("tokens", "token_ids", "source_tokens")
+
+
+def arrays(value: Any) -> Any:
+    """Nested lists of numbers as float64 arrays ("-inf" and "nan" as numbers), the rest kept."""
+    if isinstance(value, dict):
+        return {k: v if k in _KEPT else arrays(v) for k, v in value.items()}
+    if isinstance(value, list) and value and _numeric(value):
+        return np.array(_numbers(value), dtype=np.float64)
+    if isinstance(value, list):
+        return [arrays(v) for v in value]
+    return value
+
+
+def _numeric(value: Any) -> bool:
+    while isinstance(value, list) and value:
+        value = value[0]
+    return isinstance(value, (int, float)) and not isinstance(value, bool) or value in ("-inf", "nan")
+
+
+def _numbers(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_numbers(v) for v in value]
+    return {"-inf": -math.inf, "nan": math.nan}.get(value, value) if isinstance(value, str) else value

@@ -1,0 +1,84 @@
+"""One static HTTP server per kernel, on 127.0.0.1 and a port of its own, serving this package's
+copy of the built page to every widget the kernel shows: the browser fetches the wasm once."""
+from __future__ import annotations
+
+import http.server
+import os
+import secrets
+import threading
+from pathlib import Path
+
+# The policy docs/teachers.md asks hosts to send.
+CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+       "img-src 'self' data:; object-src 'none'; base-uri 'none'")
+
+_lock = threading.Lock()
+_base: str | None = None
+
+
+def page_folder() -> Path:
+    """The built page: ATTENTION_EXPLORER_PAGE, else the copy in this package."""
+    folder = Path(os.environ.get("ATTENTION_EXPLORER_PAGE") or Path(__file__).resolve().parent / "page")
+    if not (folder / "index.html").is_file():
+        raise RuntimeError(
+            f"{folder} holds no built page: install the package from the repository after "
+            "building the page (see the README's notebook set-up)"
+        )
+    return folder
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".wasm": "application/wasm", ".js": "text/javascript", ".css": "text/css",
+                      ".json": "application/json"}
+    prefix = "/"
+    folder = "."
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, directory=self.folder, **kwargs)
+
+    def log_message(self, *args):
+        # The default writes each request to stderr, which the kernel shows in the running cell.
+        pass
+
+    def _inside(self) -> bool:
+        # Only /<token>/… answers: another local user cannot guess the address.
+        if not self.path.startswith(self.prefix) or self.path.split("?")[0].endswith("/sw.js"):
+            # No service worker on a kernel's throwaway origin.
+            self.send_error(404)
+            return False
+        self.path = self.path[len(self.prefix) - 1:]
+        return True
+
+    def do_GET(self):
+        if self._inside():
+            super().do_GET()
+
+    def do_HEAD(self):
+        if self._inside():
+            super().do_HEAD()
+
+    def end_headers(self):
+        # As GitHub Pages sends: a sandboxed frame fetches the app cross-origin.
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        name = self.path.split("?")[0].rsplit("/", 1)[-1]
+        # Hashed names never change; index.html may, with a new install.
+        hashed = "-" in name and name.rsplit(".", 1)[-1] in ("wasm", "js", "css")
+        self.send_header("Cache-Control", "public, max-age=31536000, immutable" if hashed else "no-cache")
+        super().end_headers()
+
+
+def base_url() -> str:
+    """http://127.0.0.1:PORT/TOKEN/ of this kernel's server, started on the first call."""
+    global _base
+    with _lock:
+        if _base is None:
+            prefix = f"/{secrets.token_urlsafe(12)}/"
+            handler = type("Handler", (_Handler,), {"prefix": prefix, "folder": str(page_folder())})
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+            server.daemon_threads = True
+            threading.Thread(target=server.serve_forever, name="attention-explorer-files", daemon=True).start()
+            _base = f"http://127.0.0.1:{server.server_address[1]}{prefix}"
+        return _base
