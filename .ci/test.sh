@@ -26,10 +26,19 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --test web
 
 echo "== release build (www/split/wasm-bindgen splits off the code loaded on demand)"
-PATH="$PWD/www/split:$PATH" trunk build --release
+.ci/build.sh
 
 echo "== size budget (gzip -9 of dist/'s wasm, js, css and the HTML)"
 node tests/size.mjs
 
-echo "== end-to-end tests (Playwright, headless Chromium)"
+echo "== the notebook widget (python/): its wheel (the page and the core built in), pytest on it installed"
+# Its own environment: JupyterLab for tests/e2e/notebook.test.mjs, at the versions tested.
+[ -x target/notebook-env/bin/python ] || python3 -m venv target/notebook-env
+target/notebook-env/bin/pip install -q --disable-pip-version-check -r python/requirements-test.txt
+rm -rf target/wheel python/build
+target/notebook-env/bin/pip wheel -q --disable-pip-version-check --no-deps -w target/wheel ./python
+target/notebook-env/bin/pip install -q --disable-pip-version-check --force-reinstall --no-deps target/wheel/*.whl
+ATTENTION_EXPLORER_WHEEL="$(ls target/wheel/*.whl)" target/notebook-env/bin/python -m pytest -q -rs python/tests
+
+echo "== end-to-end tests (Playwright, headless Chromium; the widget in JupyterLab)"
 node --test --test-concurrency=1 tests/e2e/

@@ -172,3 +172,21 @@ def test_bad_inputs_raise_the_pages_message_and_keep_the_model(mha_cases):
         Explorer().to_torch()
     with pytest.raises(ValueError, match="exercises: unknown colour"):
         Explorer(exercises={"colour": "red"})
+
+
+def test_the_example_notebook_runs():
+    pytest.importorskip("torch", reason="PyTorch is not installed: the example notebook needs it")
+    notebook = Path(__file__).resolve().parents[1] / "examples" / "attention_in_a_notebook.ipynb"
+    scope = {}
+    for cell in json.loads(notebook.read_text())["cells"]:
+        if cell["cell_type"] == "code":
+            source = "".join(cell["source"])
+            # The learner's edit in the widget, as Python would receive it.
+            if source.startswith('explorer.state["heads"]'):
+                state = scope["explorer"].state
+                state["heads"][0]["w_query"][0][0] = 3.0
+                scope["explorer"].state = state
+            exec(compile(source, str(notebook), "exec"), scope)
+    assert scope["edited"].in_proj_weight[0, 0].item() == 3.0
+    assert (scope["weights"] - scope["page"]).abs().max().item() <= 1e-9
+    assert scope["explorer"].state["causal"] is True

@@ -86,10 +86,11 @@ export function useBrowser() {
   return env;
 }
 
-export async function launch() {
+/** Headless Chromium with the flags every test uses, and `extra` ones. */
+export async function launch(extra = []) {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', ...extra],
   });
 }
 

@@ -1,0 +1,239 @@
+// The notebook widget (python/) in a real JupyterLab: `jupyter lab` on 127.0.0.1 from the
+// environment the test command made (target/notebook-env, the wheel installed), a notebook opened
+// in headless Chromium that can resolve no host but this machine, its cells run as a learner runs
+// them. What Python reads is printed by the cells and read from their outputs.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { launch, projectRoot, cellSelector, picture, output, eventually } from './harness.mjs';
+
+const ENV = process.env.NOTEBOOK_ENV ?? join(projectRoot, 'target/notebook-env');
+const JUPYTER = join(ENV, 'bin/jupyter');
+const missing = existsSync(JUPYTER) ? false
+  : `no ${JUPYTER}: the test command (.ci/test.sh) makes it and installs the widget's wheel there`;
+
+// nn.MultiheadAttention(9, 3) with biases, causal, from PyTorch (tests/fixtures/mha_cases.json).
+const CASE = JSON.parse(readFileSync(join(projectRoot, 'tests/fixtures/mha_cases.json'), 'utf8')).cases[1];
+
+const CELLS = [
+  // 0: the module: PyTorch's own when the environment has it, else what from_torch reads of one.
+  `import json
+import numpy as np
+from attention_explorer import Explorer
+case = json.load(open("module.json"))
+try:
+    import torch
+    mha = torch.nn.MultiheadAttention(9, 3, batch_first=True, dtype=torch.float64)
+    mha.load_state_dict({k: torch.tensor(v, dtype=torch.float64) for k, v in case["state_dict"].items()})
+except ImportError:
+    class StandIn:  # PyTorch is not installed here: what from_torch reads of nn.MultiheadAttention
+        num_heads = case["num_heads"]
+        def state_dict(self):
+            return {k: np.array(v) for k, v in case["state_dict"].items()}
+    mha = StandIn()
+print("module ready")`,
+  // 1: the widget
+  `explorer = Explorer.from_torch(mha, case["sentence"], embedding=case["embedding"], causal=case["causal"], steps=["projections", "weights"], controls="none")
+explorer`,
+  // 2: Python reads the state, the module's weights and the trace
+  `from attention_explorer import _core
+w = _core.torch_file(explorer.state)["state_dict"]["in_proj_weight"]
+try:
+    module = explorer.to_torch().in_proj_weight.tolist()
+except ImportError:
+    module = None
+print(json.dumps({"w_query": explorer.state["heads"][0]["w_query"], "in_proj_weight": w, "module": module, "weights": explorer.trace()["heads"][0]["weights"].tolist()}))`,
+  // 3: Python sets the state
+  `s = explorer.state
+s["heads"][1]["w_query"][2][0] = 2.5
+explorer.state = s
+print("set")`,
+  // 4: a second widget
+  `other = Explorer(steps=["weights"])
+other`,
+  // 5: a bad state from Python
+  `bad = explorer.state
+bad["heads"][0]["w_key"] = "x"
+try:
+    explorer.state = bad
+except ValueError as e:
+    print("ValueError:", e)
+print(json.dumps([explorer.state["heads"][1]["w_query"][2][0], other.state["sentence"]]))`,
+];
+
+function notebook(cells) {
+  return JSON.stringify({
+    nbformat: 4, nbformat_minor: 5,
+    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
+    cells: cells.map((source, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source })),
+  });
+}
+
+const lab = {};
+
+before(async () => {
+  if (missing) return;
+  const home = mkdtempSync(join(tmpdir(), 'notebook-'));
+  const root = join(home, 'work');
+  mkdirSync(root);
+  writeFileSync(join(root, 'module.json'), JSON.stringify(CASE.torch));
+  writeFileSync(join(root, 'explorer.ipynb'), notebook(CELLS));
+  // No "get notified about Jupyter news?" toast over the screenshots (and no asking the web).
+  const settings = join(home, 'settings/@jupyterlab/apputils-extension');
+  mkdirSync(settings, { recursive: true });
+  writeFileSync(join(settings, 'notification.jupyterlab-settings'), JSON.stringify({ fetchNews: 'false' }));
+  lab.token = Math.random().toString(36).slice(2);
+  // Fresh Jupyter folders: no settings (the theme) from another run.
+  const env = {
+    ...process.env, JUPYTER_CONFIG_DIR: join(home, 'config'), JUPYTER_DATA_DIR: join(home, 'data'),
+    JUPYTER_RUNTIME_DIR: join(home, 'runtime'), JUPYTERLAB_WORKSPACES_DIR: join(home, 'workspaces'),
+    JUPYTERLAB_SETTINGS_DIR: join(home, 'settings'),
+    IPYTHONDIR: join(home, 'ipython'), PATH: `${join(ENV, 'bin')}:${process.env.PATH}`,
+  };
+  lab.server = spawn(JUPYTER, ['lab', '--no-browser', '--allow-root', '--ip=127.0.0.1', '--port=0',
+    `--IdentityProvider.token=${lab.token}`, `--ServerApp.root_dir=${root}`,
+    // The page's scripts reach the app (to run a cell as the Run menu does).
+    '--LabApp.expose_app_in_browser=True', '--JupyterNotebookApp.expose_app_in_browser=True'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  lab.log = '';
+  lab.base = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`jupyter lab did not start:\n${lab.log}`)), 90_000);
+    const read = (chunk) => {
+      lab.log += chunk;
+      const url = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(lab.log);
+      if (url) { clearTimeout(timer); resolve(`http://127.0.0.1:${url[1]}`); }
+    };
+    lab.server.stdout.on('data', read);
+    lab.server.stderr.on('data', read);
+  });
+  // The network is cut: no name resolves but this machine's.
+  lab.browser = await launch(['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1']);
+});
+
+after(async () => {
+  await lab.browser?.close();
+  lab.server?.kill('SIGTERM');
+});
+
+/** JupyterLab (or Notebook 7's `/notebooks/`) on the notebook in `theme`, the kernel idle;
+ * what its pages ask of other hosts, and the explorer frames' errors. */
+async function openNotebook(theme = 'light', app = 'lab/tree') {
+  const page = await lab.browser.newPage({ viewport: { width: 1280, height: 1000 }, colorScheme: theme });
+  const away = [];
+  const errors = [];
+  page.on('request', (request) => {
+    const { hostname } = new URL(request.url());
+    if (!['127.0.0.1', 'localhost'].includes(hostname) && !/^(data|blob):/.test(request.url())) away.push(request.url());
+  });
+  // Only the explorer's frames (served from localhost while Jupyter is on 127.0.0.1): JupyterLab
+  // and Notebook 7 log errors of their own (a command another plugin has not registered, …).
+  const ours = (url) => url?.startsWith('http://localhost:');
+  page.on('console', (message) => {
+    if (message.type() === 'error' && ours(message.location().url)) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => { if (/http:\/\/localhost:/.test(error.stack)) errors.push(String(error)); });
+  await page.goto(`${lab.base}/${app}/explorer.ipynb?token=${lab.token}${app === 'lab/tree' ? '&reset' : ''}`);
+  await page.waitForFunction(() => {
+    const kernel = window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel;
+    return kernel?.status === 'idle' && kernel.connectionStatus === 'connected';
+  }, null, { timeout: 90_000, polling: 100 });
+  if (theme === 'dark') {
+    await page.evaluate(() => window.jupyterapp.commands.execute('apputils:change-theme', { theme: 'JupyterLab Dark' }));
+    await page.waitForFunction(() => document.body.dataset.jpThemeLight === 'false');
+  }
+  return { page, away, errors };
+}
+
+/** Runs cell `i` as Shift+Enter does and returns its printed output once there. */
+async function run(page, i, { printed = true } = {}) {
+  await page.evaluate(async (i) => {
+    const notebook = window.jupyterapp.shell.currentWidget.content;
+    notebook.activeCellIndex = i;
+    notebook.deselectAll();
+    await window.jupyterapp.commands.execute('notebook:run-cell');
+  }, i);
+  if (!printed) return '';
+  const text = () => page.locator('.jp-Notebook .jp-Cell').nth(i).locator('.jp-OutputArea-output').allInnerTexts().then((t) => t.join('\n').trim());
+  const out = await eventually(text, (t) => t !== '', { timeout: 30_000 });
+  assert.ok(!/Traceback|Error/.test(out) || out.startsWith('ValueError:'), `cell ${i}:\n${out}`);
+  return out;
+}
+
+const frame = (page, n) => page.frameLocator('iframe[data-attention-explorer]').nth(n);
+const cellOf = (name, row, col, head) => cellSelector(name, row, col, head);
+
+test('the widget in JupyterLab: from PyTorch, edited in the frame, read and set from Python, two at once, offline', { skip: missing }, async () => {
+  const { page, away, errors } = await openNotebook();
+  assert.equal(await run(page, 0), 'module ready');
+  await run(page, 1, { printed: false });
+  const explorer = frame(page, 0);
+  await explorer.locator(cellOf('w_query', 0, 0, 0)).waitFor({ timeout: 60_000 });
+  // The frame shows the module's numbers: W_query of head 0 is in_proj_weight[0:3].T.
+  const inProj = CASE.torch.state_dict.in_proj_weight;
+  assert.equal(Number(await explorer.locator(cellOf('w_query', 1, 2, 0)).getAttribute('data-value')), inProj[2][1]);
+
+  // A learner types into W_query in the widget; Python sees it, in the state and in the module.
+  await explorer.locator(`${cellOf('w_query', 1, 0, 0)} input`).fill('-0.75');
+  await explorer.locator(`${cellOf('w_query', 1, 0, 0)}[data-value="-0.75"]`).waitFor();
+  const read = await eventually(async () => JSON.parse(await run(page, 2)), (r) => r.w_query[1][0] === -0.75, { timeout: 20_000 });
+  assert.equal(read.w_query[1][0], -0.75, 'the edit reached explorer.state');
+  assert.equal(read.in_proj_weight[0][1], -0.75, 'to_torch: in_proj_weight[0][1] is W_query[1][0]');
+  if (read.module) assert.deepEqual(read.module, read.in_proj_weight, 'explorer.to_torch() holds the edited weights');
+  // The trace Python computes is the page's: the frame's weights, cell by cell.
+  const pageWeights = await explorer.locator('table[data-matrix="weights"][data-head="0"] td[data-value]').evaluateAll((cells) => cells.map((c) => Number(c.dataset.value)));
+  assert.equal(pageWeights.length, 81);
+  assert.ok(read.weights.flat().every((x, i) => Math.abs(x - pageWeights[i]) <= 1e-12), 'trace() equals the page');
+
+  // Python sets the state: the widget's tables follow.
+  assert.equal(await run(page, 3), 'set');
+  await explorer.locator(`${cellOf('w_query', 2, 0, 1)}[data-value="2.5"]`).waitFor({ timeout: 20_000 });
+
+  // A second widget beside it: its own model, the same files.
+  await run(page, 4, { printed: false });
+  await frame(page, 1).locator('table[data-matrix="weights"]').first().waitFor({ timeout: 60_000 });
+  assert.equal(await frame(page, 1).locator('table[data-matrix="weights"] tbody tr').count(), 9, 'the dog story, not the module');
+  // A bad state from Python raises the page's message; both widgets keep their models.
+  const [message, kept] = (await run(page, 5)).split('\n');
+  assert.equal(message, 'ValueError: heads[0].w_key: invalid type: string "x", expected a list');
+  assert.deepEqual(JSON.parse(kept), [2.5, 'The dog fetched the ball and she was happy']);
+  assert.equal(await explorer.locator(cellOf('w_query', 2, 0, 1)).getAttribute('data-value'), '2.5');
+
+  // Both frames are the kernel's one server; the second took the wasm from the browser's cache.
+  const srcs = await page.locator('iframe[data-attention-explorer]').evaluateAll((fs) => fs.map((f) => new URL(f.src).origin));
+  assert.equal(new Set(srcs).size, 1);
+  const fetched = await frame(page, 1).locator('html').evaluate(() => performance.getEntriesByType('resource')
+    .filter((e) => e.name.endsWith('_bg.wasm')).map((e) => e.transferSize));
+  assert.deepEqual(fetched, [0], 'the second frame\'s wasm came from the cache');
+  assert.deepEqual(away, [], 'no request left this machine');
+  assert.deepEqual(errors, []);
+  await picture(page, output('notebook-lab-light.png'));
+  await page.close();
+});
+
+test('the widget follows JupyterLab\'s dark theme', { skip: missing }, async () => {
+  const { page, errors } = await openNotebook('dark');
+  await run(page, 0);
+  await run(page, 1, { printed: false });
+  const explorer = frame(page, 0);
+  await explorer.locator(cellOf('w_query', 0, 0, 0)).waitFor({ timeout: 60_000 });
+  assert.equal(await explorer.locator('html').getAttribute('data-theme'), 'dark');
+  await picture(page, output('notebook-lab-dark.png'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the widget in Notebook 7: an edit reaches Python', { skip: missing }, async () => {
+  const { page, away, errors } = await openNotebook('light', 'notebooks');
+  await run(page, 0);
+  await run(page, 1, { printed: false });
+  const explorer = frame(page, 0);
+  await explorer.locator(`${cellOf('w_query', 0, 1, 0)} input`).fill('1.25');
+  const read = await eventually(async () => JSON.parse(await run(page, 2)), (r) => r.w_query[0][1] === 1.25, { timeout: 20_000 });
+  assert.equal(read.w_query[0][1], 1.25);
+  assert.deepEqual(away, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
