@@ -1,19 +1,12 @@
-// The notebook widget (python/) in a real JupyterLab: `jupyter lab` on 127.0.0.1 from the
-// environment the test command made (target/notebook-env, the wheel installed), a notebook opened
+// The notebook widget (python/) in a real JupyterLab (tests/e2e/jupyter.mjs): a notebook opened
 // in headless Chromium that can resolve no host but this machine, its cells run as a learner runs
 // them. What Python reads is printed by the cells and read from their outputs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, projectRoot, cellSelector, picture, output, eventually } from './harness.mjs';
-
-const ENV = process.env.NOTEBOOK_ENV ?? join(projectRoot, 'target/notebook-env');
-const JUPYTER = join(ENV, 'bin/jupyter');
-const missing = existsSync(JUPYTER) ? false
-  : `no ${JUPYTER}: the test command (.ci/test.sh) makes it and installs the widget's wheel there`;
+import { projectRoot, cellSelector, picture, output, eventually } from './harness.mjs';
+import { missing, startLab, openNotebook, run } from './jupyter.mjs';
 
 // nn.MultiheadAttention(9, 3) with biases, causal, from PyTorch (tests/fixtures/mha_cases.json).
 const CASE = JSON.parse(readFileSync(join(projectRoot, 'tests/fixtures/mha_cases.json'), 'utf8')).cases[1];
@@ -64,109 +57,15 @@ except ValueError as e:
 print(json.dumps([explorer.state["heads"][1]["w_query"][2][0], other.state["sentence"]]))`,
 ];
 
-function notebook(cells) {
-  return JSON.stringify({
-    nbformat: 4, nbformat_minor: 5,
-    metadata: { kernelspec: { name: 'python3', display_name: 'Python 3', language: 'python' } },
-    cells: cells.map((source, i) => ({ cell_type: 'code', id: `c${i}`, metadata: {}, execution_count: null, outputs: [], source })),
-  });
-}
-
-const lab = {};
-
-before(async () => {
-  if (missing) return;
-  const home = mkdtempSync(join(tmpdir(), 'notebook-'));
-  const root = join(home, 'work');
-  mkdirSync(root);
-  writeFileSync(join(root, 'module.json'), JSON.stringify(CASE.torch));
-  writeFileSync(join(root, 'explorer.ipynb'), notebook(CELLS));
-  // No "get notified about Jupyter news?" toast over the screenshots (and no asking the web).
-  const settings = join(home, 'settings/@jupyterlab/apputils-extension');
-  mkdirSync(settings, { recursive: true });
-  writeFileSync(join(settings, 'notification.jupyterlab-settings'), JSON.stringify({ fetchNews: 'false' }));
-  lab.token = Math.random().toString(36).slice(2);
-  // Fresh Jupyter folders: no settings (the theme) from another run.
-  const env = {
-    ...process.env, JUPYTER_CONFIG_DIR: join(home, 'config'), JUPYTER_DATA_DIR: join(home, 'data'),
-    JUPYTER_RUNTIME_DIR: join(home, 'runtime'), JUPYTERLAB_WORKSPACES_DIR: join(home, 'workspaces'),
-    JUPYTERLAB_SETTINGS_DIR: join(home, 'settings'),
-    IPYTHONDIR: join(home, 'ipython'), PATH: `${join(ENV, 'bin')}:${process.env.PATH}`,
-  };
-  lab.server = spawn(JUPYTER, ['lab', '--no-browser', '--allow-root', '--ip=127.0.0.1', '--port=0',
-    `--IdentityProvider.token=${lab.token}`, `--ServerApp.root_dir=${root}`,
-    // The page's scripts reach the app (to run a cell as the Run menu does).
-    '--LabApp.expose_app_in_browser=True', '--JupyterNotebookApp.expose_app_in_browser=True'],
-    { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  lab.log = '';
-  lab.base = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`jupyter lab did not start:\n${lab.log}`)), 90_000);
-    const read = (chunk) => {
-      lab.log += chunk;
-      const url = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(lab.log);
-      if (url) { clearTimeout(timer); resolve(`http://127.0.0.1:${url[1]}`); }
-    };
-    lab.server.stdout.on('data', read);
-    lab.server.stderr.on('data', read);
-  });
-  // The network is cut: no name resolves but this machine's.
-  lab.browser = await launch(['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1']);
-});
-
-after(async () => {
-  await lab.browser?.close();
-  lab.server?.kill('SIGTERM');
-});
-
-/** JupyterLab (or Notebook 7's `/notebooks/`) on the notebook in `theme`, the kernel idle;
- * what its pages ask of other hosts, and the explorer frames' errors. */
-async function openNotebook(theme = 'light', app = 'lab/tree') {
-  const page = await lab.browser.newPage({ viewport: { width: 1280, height: 1000 }, colorScheme: theme });
-  const away = [];
-  const errors = [];
-  page.on('request', (request) => {
-    const { hostname } = new URL(request.url());
-    if (!['127.0.0.1', 'localhost'].includes(hostname) && !/^(data|blob):/.test(request.url())) away.push(request.url());
-  });
-  // Only the explorer's frames (served from localhost while Jupyter is on 127.0.0.1): JupyterLab
-  // and Notebook 7 log errors of their own (a command another plugin has not registered, …).
-  const ours = (url) => url?.startsWith('http://localhost:');
-  page.on('console', (message) => {
-    if (message.type() === 'error' && ours(message.location().url)) errors.push(message.text());
-  });
-  page.on('pageerror', (error) => { if (/http:\/\/localhost:/.test(error.stack)) errors.push(String(error)); });
-  await page.goto(`${lab.base}/${app}/explorer.ipynb?token=${lab.token}${app === 'lab/tree' ? '&reset' : ''}`);
-  await page.waitForFunction(() => {
-    const kernel = window.jupyterapp?.shell?.currentWidget?.sessionContext?.session?.kernel;
-    return kernel?.status === 'idle' && kernel.connectionStatus === 'connected';
-  }, null, { timeout: 90_000, polling: 100 });
-  if (theme === 'dark') {
-    await page.evaluate(() => window.jupyterapp.commands.execute('apputils:change-theme', { theme: 'JupyterLab Dark' }));
-    await page.waitForFunction(() => document.body.dataset.jpThemeLight === 'false');
-  }
-  return { page, away, errors };
-}
-
-/** Runs cell `i` as Shift+Enter does and returns its printed output once there. */
-async function run(page, i, { printed = true } = {}) {
-  await page.evaluate(async (i) => {
-    const notebook = window.jupyterapp.shell.currentWidget.content;
-    notebook.activeCellIndex = i;
-    notebook.deselectAll();
-    await window.jupyterapp.commands.execute('notebook:run-cell');
-  }, i);
-  if (!printed) return '';
-  const text = () => page.locator('.jp-Notebook .jp-Cell').nth(i).locator('.jp-OutputArea-output').allInnerTexts().then((t) => t.join('\n').trim());
-  const out = await eventually(text, (t) => t !== '', { timeout: 30_000 });
-  assert.ok(!/Traceback|Error/.test(out) || out.startsWith('ValueError:'), `cell ${i}:\n${out}`);
-  return out;
-}
+let lab;
+before(async () => { if (!missing) lab = await startLab(CELLS, { 'module.json': JSON.stringify(CASE.torch) }); });
+after(() => lab?.stop());
 
 const frame = (page, n) => page.frameLocator('iframe[data-attention-explorer]').nth(n);
 const cellOf = (name, row, col, head) => cellSelector(name, row, col, head);
 
 test('the widget in JupyterLab: from PyTorch, edited in the frame, read and set from Python, two at once, offline', { skip: missing }, async () => {
-  const { page, away, errors } = await openNotebook();
+  const { page, away, errors } = await openNotebook(lab);
   assert.equal(await run(page, 0), 'module ready');
   await run(page, 1, { printed: false });
   const explorer = frame(page, 0);
@@ -214,7 +113,7 @@ test('the widget in JupyterLab: from PyTorch, edited in the frame, read and set 
 });
 
 test('the widget follows JupyterLab\'s dark theme', { skip: missing }, async () => {
-  const { page, errors } = await openNotebook('dark');
+  const { page, errors } = await openNotebook(lab, { theme: 'dark' });
   await run(page, 0);
   await run(page, 1, { printed: false });
   const explorer = frame(page, 0);
@@ -226,7 +125,7 @@ test('the widget follows JupyterLab\'s dark theme', { skip: missing }, async () 
 });
 
 test('the widget in Notebook 7: an edit reaches Python', { skip: missing }, async () => {
-  const { page, away, errors } = await openNotebook('light', 'notebooks');
+  const { page, away, errors } = await openNotebook(lab, { app: 'notebooks' });
   await run(page, 0);
   await run(page, 1, { printed: false });
   const explorer = frame(page, 0);
