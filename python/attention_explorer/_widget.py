@@ -35,6 +35,8 @@ class Explorer(anywidget.AnyWidget):
 
     _esm = Path(__file__).with_name("widget.js")
     _url = traitlets.Unicode().tag(sync=True)
+    # Whether _url is this kernel's own server (not a pinned copy).
+    _kernel_files = traitlets.Bool(True).tag(sync=True)
     state = _Copied().tag(sync=True)
     #: What the page said when it refused a model sent to it (Python checks first, so rarely).
     error = traitlets.Unicode("").tag(sync=True)
@@ -47,6 +49,8 @@ class Explorer(anywidget.AnyWidget):
     height = traitlets.Int(640).tag(sync=True)
     #: Exercise results as they arrive (the embed's `attention-explorer:result` messages).
     results = traitlets.List()
+    # How long the view waits for the page before saying it cannot reach it.
+    _silence_ms = traitlets.Int(15_000).tag(sync=True)
 
     def __init__(
         self,
@@ -64,8 +68,10 @@ class Explorer(anywidget.AnyWidget):
         page's address when this kernel's own server cannot be reached (default
         ATTENTION_EXPLORER_URL, else the kernel's server)."""
         model = _core.checked(state) if state is not None else _core.preset("dog")
+        pinned = url or os.environ.get("ATTENTION_EXPLORER_URL")
         super().__init__(
-            _url=url or os.environ.get("ATTENTION_EXPLORER_URL") or _server.base_url() + "index.html",
+            _url=pinned or _server.base_url() + "index.html",
+            _kernel_files=not pinned,
             state=model,
             steps=[steps] if isinstance(steps, str) else list(steps),
             controls=controls,

@@ -7,7 +7,6 @@ const P = 'attention-explorer:';
 const SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-downloads';
 // Longer models go to the page in a message once it has opened.
 const MAX_STATE_IN_ADDRESS = 60000;
-const SILENCE_MS = 15000;
 
 /** JSON with sorted keys: the page and Python may write a state's fields in different orders. */
 function canonical(value) {
@@ -25,8 +24,10 @@ function address(model) {
   const url = new URL(model.get('_url'), location.href);
   // The other loopback name than the notebook's: then the frame sees none of Jupyter's cookies
   // (cookies ignore ports), even with allow-same-origin.
-  if (url.hostname === '127.0.0.1' && location.hostname === '127.0.0.1') url.hostname = 'localhost';
-  else if (url.hostname === 'localhost' && location.hostname === 'localhost') url.hostname = '127.0.0.1';
+  if (model.get('_kernel_files')) {
+    if (url.hostname === '127.0.0.1' && location.hostname === '127.0.0.1') url.hostname = 'localhost';
+    else if (url.hostname === 'localhost' && location.hostname === 'localhost') url.hostname = '127.0.0.1';
+  }
   url.searchParams.set('embed', '1');
   if (model.get('steps').length) url.searchParams.set('steps', model.get('steps').join(','));
   if (model.get('controls')) url.searchParams.set('controls', model.get('controls'));
@@ -73,11 +74,12 @@ function render({ model, el }) {
   // stopped kernel, an old copy at a pinned URL). Say so rather than leave a blank box.
   const silence = setTimeout(() => {
     if (heard) return;
-    note.textContent = `The explorer did not answer from ${new URL(frame.src).origin}: this browser ` +
-      'cannot reach the files of the kernel (a remote kernel, or one that stopped?). Pass ' +
-      'Explorer(url=...) or set ATTENTION_EXPLORER_URL to a copy of the page this browser can open.';
+    note.textContent = `The explorer did not answer from ${new URL(frame.src).origin}. ` + (model.get('_kernel_files')
+      ? 'This browser cannot reach the kernel\'s files (a remote kernel, or one that stopped?): pass ' +
+        'Explorer(url=...) or set ATTENTION_EXPLORER_URL to a copy of the page this browser can open.'
+      : 'Is the page served at that address (Explorer(url=...) or ATTENTION_EXPLORER_URL), from a build as new as this package?');
     el.append(note);
-  }, SILENCE_MS);
+  }, model.get('_silence_ms'));
 
   const post = (message) => frame.contentWindow?.postMessage({ ...message, type: P + message.type }, '*');
   const load = (state) => {

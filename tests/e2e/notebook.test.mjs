@@ -55,6 +55,15 @@ try:
 except ValueError as e:
     print("ValueError:", e)
 print(json.dumps([explorer.state["heads"][1]["w_query"][2][0], other.state["sentence"]]))`,
+  // 6: an exercise
+  `quiz = Explorer(steps=["weights"], exercises={"ask": "weights.0:6,1"})
+quiz`,
+  // 7: its results in Python
+  `print(json.dumps(quiz.results))`,
+  // 8: a page the browser cannot reach
+  `lost = Explorer(url="http://127.0.0.1:9/index.html")
+lost._silence_ms = 1000
+lost`,
 ];
 
 let lab;
@@ -90,6 +99,9 @@ test('the widget in JupyterLab: from PyTorch, edited in the frame, read and set 
   assert.equal(await run(page, 3), 'set');
   await explorer.locator(`${cellOf('w_query', 2, 0, 1)}[data-value="2.5"]`).waitFor({ timeout: 20_000 });
 
+  await page.locator('.jp-Notebook .jp-Cell').nth(1).locator('.jp-OutputArea-output').evaluate((o) => o.scrollIntoView());
+  await picture(page, output('notebook-lab-light.png'));
+
   // A second widget beside it: its own model, the same files.
   await run(page, 4, { printed: false });
   await frame(page, 1).locator('table[data-matrix="weights"]').first().waitFor({ timeout: 60_000 });
@@ -106,9 +118,22 @@ test('the widget in JupyterLab: from PyTorch, edited in the frame, read and set 
   const fetched = await frame(page, 1).locator('html').evaluate(() => performance.getEntriesByType('resource')
     .filter((e) => e.name.endsWith('_bg.wasm')).map((e) => e.transferSize));
   assert.deepEqual(fetched, [0], 'the second frame\'s wasm came from the cache');
+  // An exercise: the learner's answer arrives in explorer.results.
+  await run(page, 6, { printed: false });
+  const quiz = frame(page, 2);
+  await quiz.locator('input[data-answer="weights.0:6,1"]').fill('0.883');
+  await quiz.locator('[data-action="check"]').click();
+  const results = await eventually(async () => JSON.parse(await run(page, 7)), (r) => r.length > 0, { timeout: 20_000 });
+  assert.equal(results[0].exercise, 'weights.0:6,1');
+  assert.equal(results[0].correct, true);
+  // A page the browser cannot reach: a message in the cell, not a blank box.
+  await run(page, 8, { printed: false });
+  const note = page.locator('.jp-Notebook .jp-Cell').nth(8).locator('[data-explorer-note]');
+  await note.waitFor({ timeout: 20_000 });
+  assert.match(await note.textContent(), /did not answer from http:\/\/127\.0\.0\.1:9\. Is the page served at that address \(Explorer\(url=\.\.\.\)/);
+
   assert.deepEqual(away, [], 'no request left this machine');
   assert.deepEqual(errors, []);
-  await picture(page, output('notebook-lab-light.png'));
   await page.close();
 });
 
@@ -119,6 +144,7 @@ test('the widget follows JupyterLab\'s dark theme', { skip: missing }, async () 
   const explorer = frame(page, 0);
   await explorer.locator(cellOf('w_query', 0, 0, 0)).waitFor({ timeout: 60_000 });
   assert.equal(await explorer.locator('html').getAttribute('data-theme'), 'dark');
+  await page.locator('.jp-Notebook .jp-Cell').nth(1).locator('.jp-OutputArea-output').evaluate((o) => o.scrollIntoView());
   await picture(page, output('notebook-lab-dark.png'));
   assert.deepEqual(errors, []);
   await page.close();
