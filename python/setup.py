@@ -1,5 +1,6 @@
 """Builds the wheel with the repository's built page (dist/) and the core's command line
 (attention-trace, which computes trace(), from_torch() and to_torch()) inside it."""
+import json
 import os
 import shutil
 import subprocess
@@ -18,9 +19,10 @@ class BuildWithPage(build_py):
         package = Path(self.build_lib) / "attention_explorer"
         dist = REPO / "dist"
         if not (dist / "index.html").is_file():
+            # Also when the build runs in a copy of python/ (python -m build, pip before 21.3).
             raise SystemExit(
-                f"{dist} has no built page: build it first (trunk build --release, "
-                "see the README's notebook set-up), then pip install ./python again"
+                f"{dist} has no built page: build it first (bash .ci/build.sh), then install from "
+                "the repository with pip install ./python"
             )
         shutil.rmtree(package / "page", ignore_errors=True)
         # The trained model (45.7 MB) stays out: the widget's page says it cannot fetch it.
@@ -33,9 +35,16 @@ def attention_trace() -> Path:
     """The core's command line, built for this machine (ATTENTION_TRACE: one built already)."""
     if os.environ.get("ATTENTION_TRACE"):
         return Path(os.environ["ATTENTION_TRACE"])
-    subprocess.run(["cargo", "build", "--release", "--bin", "attention-trace"], cwd=REPO, check=True)
-    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
-    return (target if target.is_absolute() else REPO / target) / "release" / "attention-trace"
+    built = subprocess.run(
+        ["cargo", "build", "--release", "--bin", "attention-trace", "--message-format=json-render-diagnostics"],
+        cwd=REPO, check=True, stdout=subprocess.PIPE, text=True,
+    )
+    # Where cargo put it (whatever the target folder), from its own report.
+    for line in built.stdout.splitlines():
+        message = json.loads(line)
+        if message.get("reason") == "compiler-artifact" and message["target"]["name"] == "attention-trace":
+            return Path(message["executable"])
+    raise SystemExit("cargo built no attention-trace")
 
 
 class WithBinary(Distribution):

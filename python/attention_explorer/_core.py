@@ -28,7 +28,7 @@ def binary() -> Path:
 
 
 def _run(args: list[str], text: str = "") -> Any:
-    done = subprocess.run([str(binary()), *args], input=text, capture_output=True, text=True)
+    done = subprocess.run([str(binary()), *args], input=text, capture_output=True, encoding="utf-8")
     if done.returncode != 0:
         message = done.stderr.strip().splitlines()[0] if done.stderr.strip() else "the core failed"
         for prefix in _PREFIXES:
@@ -42,9 +42,10 @@ def preset(name: str) -> dict:
     return _run(["--preset", name, "--format", "state"])
 
 
-def checked(state: dict | str) -> dict:
-    """The saved state as the page reads and writes it; ValueError with the page's message."""
-    text = state if isinstance(state, str) else json.dumps(state, allow_nan=False)
+def checked(state: Any) -> dict:
+    """The saved state (a dict or JSON text) as the page reads and writes it; ValueError with
+    the page's message."""
+    text = state if isinstance(state, str) else json.dumps(plain(state))
     return _run(["--state", "-", "--format", "state"], text)
 
 
@@ -56,7 +57,7 @@ def trace(state: dict) -> dict:
 def from_torch_file(file: dict) -> dict:
     """The saved state of a `--from-torch` file (`sentence`, `embedding`, `causal`,
     `num_heads`, `state_dict`)."""
-    return _run(["--from-torch", "-", "--format", "state"], json.dumps(file, allow_nan=False))
+    return _run(["--from-torch", "-", "--format", "state"], json.dumps(plain(file)))
 
 
 def torch_file(state: dict) -> dict:
@@ -89,3 +90,19 @@ def _numbers(value: Any) -> Any:
     if isinstance(value, list):
         return [_numbers(v) for v in value]
     return {"-inf": -math.inf, "nan": math.nan}.get(value, value) if isinstance(value, str) else value
+
+
+def plain(value: Any) -> Any:
+    """Tensors, arrays and numpy numbers as lists and floats, for JSON; a number that is not
+    finite as its name, which the core refuses with its place."""
+    if hasattr(value, "detach"):
+        value = value.detach().cpu().double().numpy()
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value

@@ -42,13 +42,22 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
     def _inside(self) -> bool:
-        # Only /<token>/… answers: another local user cannot guess the address.
+        # Only /<token>/… answers: another local user cannot guess the address. No service worker
+        # on a kernel's throwaway origin.
         if not self.path.startswith(self.prefix) or self.path.split("?")[0].endswith("/sw.js"):
-            # No service worker on a kernel's throwaway origin.
             self.send_error(404)
             return False
-        self.path = self.path[len(self.prefix) - 1:]
+        self.path = "/" + self.path[len(self.prefix):].lstrip("/")
+        if self.path.split("?")[0] == "/":
+            self.path = "/index.html" + self.path[1:]
         return True
+
+    def send_head(self):
+        # Files only: no listings, and no redirect of a folder (it would drop the token).
+        if os.path.isdir(self.translate_path(self.path)):
+            self.send_error(404)
+            return None
+        return super().send_head()
 
     def do_GET(self):
         if self._inside():

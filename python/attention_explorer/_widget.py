@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import copy
-import math
 import os
 from pathlib import Path
 from typing import Any, Iterable
@@ -17,9 +16,24 @@ from . import _core, _server
 EXERCISE_KEYS = ("ask", "predict", "goal", "lock")
 
 
-class _Copied(traitlets.Dict):
-    """A dict given out as a copy: one edited in place and set again is a change all the same
-    (traitlets compares the old value with the new and sends nothing when they are equal)."""
+class StateError(ValueError, traitlets.TraitError):
+    """A state the page's reader refuses (a ValueError, and a TraitError so that traitlets puts
+    the last good state back when it came from the widget)."""
+
+
+class _State(traitlets.TraitType):
+    """The saved state as a dict, checked by the core's reader (a dict, or JSON text, goes in;
+    the state as the page writes it is kept), given out as a copy: one edited in place and set
+    again is a change all the same (traitlets sends nothing when old and new are equal)."""
+
+    default_value = {}
+    info_text = "a saved state (a dict or JSON text)"
+
+    def validate(self, obj, value):
+        try:
+            return _core.checked(value)
+        except ValueError as error:
+            raise StateError(str(error)) from None
 
     def get(self, obj, cls=None):
         return copy.deepcopy(super().get(obj, cls))
@@ -37,14 +51,17 @@ class Explorer(anywidget.AnyWidget):
     _url = traitlets.Unicode().tag(sync=True)
     # Whether _url is this kernel's own server (not a pinned copy).
     _kernel_files = traitlets.Bool(True).tag(sync=True)
-    state = _Copied().tag(sync=True)
-    #: What the page said when it refused a model sent to it (Python checks first, so rarely).
+    state = _State().tag(sync=True)
+    #: Why the last state from the widget was refused (a page older or newer than this package's
+    #: core), else "".
     error = traitlets.Unicode("").tag(sync=True)
     steps = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    controls = traitlets.Unicode("").tag(sync=True)
+    #: What the learner may change besides the cells: "" (the embed's default, nothing), "none",
+    #: "dims" or "all".
+    controls = traitlets.Enum(("", "none", "dims", "all"), "").tag(sync=True)
     exercises = traitlets.Dict().tag(sync=True)
-    #: "light", "dark", or "" to follow the notebook's theme.
-    theme = traitlets.Unicode("").tag(sync=True)
+    #: "light", "dark", "auto", or "" to follow the notebook's theme.
+    theme = traitlets.Enum(("", "light", "dark", "auto"), "").tag(sync=True)
     #: The frame's height in pixels until the page reports its own.
     height = traitlets.Int(640).tag(sync=True)
     #: Exercise results as they arrive (the embed's `attention-explorer:result` messages).
@@ -67,12 +84,11 @@ class Explorer(anywidget.AnyWidget):
         `controls`, `exercises` and `theme` are the embed's options (docs/teachers.md). `url`: the
         page's address when this kernel's own server cannot be reached (default
         ATTENTION_EXPLORER_URL, else the kernel's server)."""
-        model = _core.checked(state) if state is not None else _core.preset("dog")
         pinned = url or os.environ.get("ATTENTION_EXPLORER_URL")
         super().__init__(
             _url=pinned or _server.base_url() + "index.html",
             _kernel_files=not pinned,
-            state=model,
+            state=_core.preset("dog") if state is None else state,
             steps=[steps] if isinstance(steps, str) else list(steps),
             controls=controls,
             exercises=_exercises(exercises),
@@ -88,20 +104,26 @@ class Explorer(anywidget.AnyWidget):
         rows (`torch.manual_seed(123)`, `nn.Embedding(50_000, E)`). ValueError says what does not fit."""
         if not hasattr(mha, "state_dict") or not hasattr(mha, "num_heads"):
             raise ValueError(f"expected an nn.MultiheadAttention, got {type(mha).__name__}")
+        if getattr(mha, "add_zero_attn", False):
+            raise ValueError("add_zero_attn=True adds a key and a value of zeros that this page does not have")
         file = {
             "sentence": sentence,
             "causal": bool(causal),
             "num_heads": int(mha.num_heads),
-            "state_dict": {name: _lists(t) for name, t in mha.state_dict().items()},
+            "state_dict": _core.plain(dict(mha.state_dict())),
         }
         if embedding is not None:
-            file["embedding"] = _lists(embedding)
+            file["embedding"] = _core.plain(embedding)
         return cls(state=_core.from_torch_file(file), **options)
 
-    @traitlets.validate("state")
-    def _checked(self, proposal):
-        # The page's reader decides: a bad state raises its message and the widget keeps the last.
-        return _core.checked(proposal["value"])
+    def set_state(self, sync_data):
+        # A state from the widget that the core refuses (a page at a pinned url= of another
+        # version): Python keeps its last good state, says why, and sends that state back.
+        try:
+            super().set_state(sync_data)
+        except StateError as refused:
+            self.error = str(refused)
+            self.send_state("state")
 
     def trace(self, as_torch: bool = False) -> dict:
         """Every intermediate of the model now: `tokens`, `embedded`, `heads` (each with
@@ -117,7 +139,9 @@ class Explorer(anywidget.AnyWidget):
 
     def to_torch(self) -> Any:
         """The model as `nn.MultiheadAttention(E, H, bias=…, batch_first=True)` in float64 with the
-        edited weights; ValueError with the reason when PyTorch's module cannot express it."""
+        edited weights; ValueError with the reason when PyTorch's module cannot express it. The
+        causal mask is not part of a module: when `state["causal"]`, call it with
+        `attn_mask=torch.triu(torch.ones(n, n, dtype=torch.bool), 1)`."""
         file = _core.torch_file(self.state)
         import torch
 
@@ -142,20 +166,6 @@ def _exercises(exercises: dict | str | None) -> dict:
     if unknown:
         raise ValueError(f"exercises: unknown {', '.join(unknown)}; expected {', '.join(EXERCISE_KEYS)}")
     return {k: str(v) for k, v in exercises.items()}
-
-
-def _lists(value: Any) -> Any:
-    """A tensor, array or nested list as nested lists of floats (non-finite numbers as their
-    names, which the core refuses with the place)."""
-    if hasattr(value, "detach"):
-        value = value.detach().cpu().double().numpy()
-    if hasattr(value, "tolist"):
-        value = value.tolist()
-    if isinstance(value, (list, tuple)):
-        return [_lists(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    return value
 
 
 def _map_arrays(value: Any, f) -> Any:

@@ -67,6 +67,7 @@ function render({ model, el }) {
     else el.prepend(next);
     frame = next;
     fromFrame = null;
+    loads.clear();
   };
   open();
 
@@ -100,13 +101,20 @@ function render({ model, el }) {
         const first = fromFrame === null;
         if (!heard) { heard = true; note.remove(); }
         fromFrame = canonical(data.state);
-        // On opening, the model's state wins (it was set from Python); then the learner's edits.
+        // On opening, the model's state wins (it was set from Python); then the learner's edits,
+        // except while the page is still taking Python's latest (its answers to the loads before).
         if (first && !same(model.get('state'))) load(model.get('state'));
-        else if (!same(model.get('state'))) { model.set('state', data.state); model.save_changes(); }
+        else if (!loads.size && !same(model.get('state'))) { model.set('state', data.state); model.save_changes(); }
         break;
       }
       case 'result':
         if (loads.delete(data.id)) {
+          // Refused by a page of another version (a pinned url=): Python gets back what it shows.
+          if (data.error) {
+            note.textContent = `The explorer refused the state from Python: ${data.error}`;
+            el.append(note);
+            if (fromFrame !== null) model.set('state', JSON.parse(fromFrame));
+          }
           model.set('error', data.error ?? '');
           model.save_changes();
         } else if (data.exercise !== undefined) {

@@ -190,3 +190,64 @@ def test_the_example_notebook_runs():
     assert scope["edited"].in_proj_weight[0, 0].item() == 3.0
     assert (scope["weights"] - scope["page"]).abs().max().item() <= 1e-9
     assert scope["explorer"].state["causal"] is True
+
+
+def test_a_state_the_widget_sends_that_the_core_refuses_keeps_the_last_good_one():
+    explorer = Explorer()
+    good = explorer.state
+    seen = []
+    explorer.observe(lambda change: seen.append(change), "state")
+    bad = explorer.state
+    bad["heads"][0]["w_key"] = "x"
+    explorer.set_state({"state": bad})  # as a message from the widget arrives
+    assert explorer.state == good
+    assert seen == []
+    assert explorer.error == 'heads[0].w_key: invalid type: string "x", expected a list'
+
+
+def test_states_take_json_text_numpy_numbers_and_name_what_is_not_finite():
+    explorer = Explorer()
+    state = explorer.state
+    explorer.state = json.dumps(state)
+    assert explorer.state == state
+    state["heads"][0]["w_query"] = np.array(state["heads"][0]["w_query"], dtype=np.float32) * 0 + np.float32(0.5)
+    explorer.state = state
+    assert explorer.state["heads"][0]["w_query"][0][0] == 0.5
+    state["heads"][0]["w_query"] = np.full((2, 2), np.nan)
+    with pytest.raises(ValueError, match=r"^heads\[0\]\.w_query\[0\]\[0\]"):
+        explorer.state = state
+    with pytest.raises(ValueError):
+        explorer.state = None
+
+
+def test_options_and_modules_it_cannot_show_are_refused(mha_cases):
+    module = Module(mha_cases[1]["torch"])
+    module.add_zero_attn = True
+    with pytest.raises(ValueError, match="add_zero_attn=True"):
+        Explorer.from_torch(module, mha_cases[1]["torch"]["sentence"])
+    with pytest.raises(Exception, match="controls"):
+        Explorer(controls="some")
+    with pytest.raises(Exception, match="theme"):
+        Explorer(theme="blue")
+
+
+def test_the_kernels_server_serves_the_page_and_nothing_else():
+    from urllib.error import HTTPError
+    from urllib.request import urlopen
+
+    explorer = Explorer()
+    page = explorer._url
+    base = page.rsplit("/", 1)[0]
+    with urlopen(page) as answer:
+        assert answer.headers["Content-Security-Policy"].startswith("default-src 'self'")
+        assert b"attention-explorer" in answer.read()
+    with urlopen(base + "/") as answer:
+        assert answer.headers["Content-Type"].startswith("text/html")
+        answer.read()
+    origin = base.rsplit("/", 1)[0]
+    # Outside the token, a folder (its redirect would drop the token), above the page's folder
+    # (the package's own files), the service worker.
+    for path in (origin + "/index.html", base + "/snippets", base + "/%2e%2e/_server.py", base + "/../../setup.py", base + "/sw.js"):
+        with pytest.raises(HTTPError) as refused:
+            urlopen(path)
+        assert refused.value.code == 404, path

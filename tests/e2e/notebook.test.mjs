@@ -110,7 +110,6 @@ test('the widget in JupyterLab: from PyTorch, edited in the frame, read and set 
   const [message, kept] = (await run(page, 5)).split('\n');
   assert.equal(message, 'ValueError: heads[0].w_key: invalid type: string "x", expected a list');
   assert.deepEqual(JSON.parse(kept), [2.5, 'The dog fetched the ball and she was happy']);
-  assert.equal(await explorer.locator(cellOf('w_query', 2, 0, 1)).getAttribute('data-value'), '2.5');
 
   // Both frames are the kernel's one server; the second took the wasm from the browser's cache.
   const srcs = await page.locator('iframe[data-attention-explorer]').evaluateAll((fs) => fs.map((f) => new URL(f.src).origin));

@@ -15,7 +15,7 @@ from attention_explorer import Explorer, _server
 arrivals = []
 print(_server.base_url())`,
   `explorer = Explorer(steps=["projections", "weights"])
-explorer.observe(lambda change: arrivals.append(time.time() * 1000), "state")
+explorer.observe(lambda change: arrivals.append([time.time() * 1000, change["new"]["heads"][0]["w_query"][0][0]]), "state")
 explorer`,
   `other = Explorer(steps=["projections", "weights"])
 other`,
@@ -55,18 +55,23 @@ try {
     times.second.push(Date.now() - start);
 
     const input = frames.nth(0).locator('table[data-matrix="w_query"][data-head="0"] td[data-row="0"][data-col="0"] input');
-    const typed = [];
+    const typed = new Map();
     for (let k = 0; k < 10; k++) {
-      typed.push(await input.evaluate((el, value) => {
-        el.value = value;
+      const value = 1 + k / 10 + round;
+      typed.set(value, await input.evaluate((el, value) => {
+        el.value = String(value);
         const at = Date.now();
         el.dispatchEvent(new Event('input', { bubbles: true }));
         return at;
-      }, String(1 + k / 10)));
+      }, value));
       await page.waitForTimeout(300);
     }
-    const arrivals = JSON.parse((await run(page, 3)).split('\n').pop()).slice(-10);
-    arrivals.forEach((at, k) => times.edit.push(at - typed[k]));
+    // Each typed number matched with its own arrival (none missed: a missed one fails here).
+    const arrivals = new Map(JSON.parse((await run(page, 3)).split('\n').pop()).map(([at, value]) => [value, at]));
+    for (const [value, at] of typed) {
+      if (!arrivals.has(value)) throw new Error(`${value} typed in the widget never reached Python`);
+      times.edit.push(arrivals.get(value) - at);
+    }
     await context.close();
   }
 } finally {
