@@ -4,6 +4,9 @@
 // written at build time when the visit opens it; and if that code cannot
 // load, says so in the loading line instead of leaving a blank page. Registers the service worker.
 (() => {
+  // Every step's name in steps= (Step::key in src/core/views/pipeline.rs; tests/pipeline.rs checks
+  // the two agree).
+  const STEPS = ['sentence', 'embedding', 'positions', 'projections', 'qkv', 'scores', 'scale', 'mask', 'weights', 'context', 'output', 'out_proj'];
   const fragment = location.hash.slice(1);
   const inFragment = new URLSearchParams(fragment.includes('=') ? fragment : '');
   const asked = inFragment.get('theme') ?? new URLSearchParams(location.search).get('theme');
@@ -20,9 +23,17 @@
     params.delete('theme');
     const keys = [...params.keys()];
     const inline = Object.keys(snapshots).find((name) => snapshots[name] === '');
-    const wanted = keys.length === 0 ? inline : keys.length === 1 && keys[0] === 'preset' ? params.get('preset') : undefined;
+    // An embed (its default controls) of a preset: the preset's embed snapshot, keeping the steps
+    // it asks for (`steps=`, or the older `view=`).
+    const embed = params.get('embed') === '1' || params.has('view');
+    const asked = (params.get('view') ?? params.get('steps'))?.split(',').filter(Boolean);
+    const plainEmbed = embed && keys.every((k) => ['embed', 'view', 'steps', 'preset', 'controls'].includes(k))
+      && keys.filter((k) => k === 'preset').length <= 1 && [null, 'none'].includes(params.get('controls'))
+      && (asked === undefined || (asked.length > 0 && asked.every((step) => STEPS.includes(step))));
+    const wanted = embed ? (plainEmbed ? `embed-${params.get('preset') ?? inline}` : undefined)
+      : keys.length === 0 ? inline : keys.length === 1 && keys[0] === 'preset' ? params.get('preset') : undefined;
     let saved = null;
-    try { saved = localStorage.getItem('attention-explorer:work'); } catch {}
+    try { saved = embed ? null : localStorage.getItem('attention-explorer:work'); } catch {}
     if (wanted in snapshots && saved === null) {
       // Laid out for it from the first paint (the loading line floats), so nothing moves when it shows.
       root.dataset.snapshot = wanted;
@@ -30,19 +41,50 @@
       addEventListener('scroll', (e) => { if (e.target instanceof Element && e.target.closest('#prerendered')) e.target.dataset.scrolled = ''; }, { capture: true, passive: true });
       if (wanted !== inline) {
         root.dataset.fetching = '';
-        const parsed = new Promise((done) => addEventListener('DOMContentLoaded', done));
+        // Once the HTML is parsed: not DOMContentLoaded, which waits for the app's module scripts.
+        const parsed = new Promise((done) => document.addEventListener('readystatechange', done, { once: true }));
         fetch(`./${snapshots[wanted]}`).then((r) => (r.ok ? r.text() : Promise.reject()))
           .then((html) => parsed.then(() => {
             const shown = document.getElementById('prerendered');
             // Not once the app is there (it removes the loading line).
-            if (shown && document.getElementById('boot')) shown.outerHTML = html;
-            else delete root.dataset.snapshot;
+            if (shown && document.getElementById('boot')) {
+              shown.outerHTML = html;
+              if (embed) embedSteps(asked);
+            } else delete root.dataset.snapshot;
           }))
           .catch(() => { delete root.dataset.snapshot; })
           .finally(() => { delete root.dataset.fetching; });
       }
     }
   } catch {}
+
+  /** The embed snapshot with the steps `asked` (all when undefined), numbered as the app numbers
+   * them, its "Open in the full explorer" on this page, and its height told to the course page. */
+  function embedSteps(asked) {
+    const main = document.getElementById('prerendered');
+    const sections = [...main.querySelectorAll(':scope > section.step')];
+    const kept = sections.filter((s) => asked === undefined || asked.includes(s.id.slice('step-'.length)));
+    for (const section of sections) if (!kept.includes(section)) section.remove();
+    kept.forEach((section, i) => { section.querySelector('.step-number').firstChild.textContent = String(i + 1); });
+    const open = main.querySelector('.open-full a');
+    if (open && kept.length) {
+      // Written at build time on another server: the model's fragment, on this page, at the first step.
+      const fragment = new URLSearchParams(new URL(open.getAttribute('href')).hash.slice(1));
+      fragment.set('at', kept[0].id.slice('step-'.length));
+      open.href = `${new URL(location.pathname, location.href).href}#${fragment}`;
+    }
+    // As the app's own report (src/ui/embed.rs) does, until the app takes over and reports itself.
+    if (parent !== window) {
+      let last = -1;
+      const report = new ResizeObserver(() => {
+        if (!document.getElementById('prerendered')) return report.disconnect();
+        const height = document.body.offsetHeight;
+        if (height !== last) parent.postMessage({ type: 'attention-explorer:resize', height: (last = height) }, '*');
+      });
+      report.observe(document.body);
+    }
+  }
+
   const failed = () => {
     const line = document.getElementById('boot-status');
     if (!line) return;

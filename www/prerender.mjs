@@ -4,7 +4,8 @@
 // after the app mounts, the DOM the app itself paints first, so the app can take it over without
 // a flash or a jump (src/ui/prerendered.rs carries over what was typed, scrolled and focused).
 // The default page goes into index.html; each other preset into a file of its own, fetched by
-// www/boot.js when a link asks for that preset. Inline styles (the cells' --heat) become rules
+// www/boot.js when a link asks for that preset, and so does each preset in embed mode (every step:
+// boot.js keeps those a frame asks for). Inline styles (the cells' --heat) become rules
 // of a stylesheet, since the strict Content-Security-Policy refuses style attributes in HTML.
 // Without Chromium the page is built without it, and opens with its loading line as before.
 import { createHash } from 'node:crypto';
@@ -87,6 +88,12 @@ async function prerender(chromium) {
     }
     const pages = { [first]: opening };
     for (const name of others) pages[name] = await render(browser, base, `?preset=${name}`, 'light');
+    // Each preset in embed mode with every step (the embed's default controls): www/boot.js
+    // keeps the steps a frame asks for. Both themes are one snapshot here too.
+    for (const name of [first, ...others]) pages[`embed-${name}`] = await render(browser, base, `?embed=1&preset=${name}`, 'light');
+    if ((await render(browser, base, `?embed=1&preset=${first}`, 'dark')) !== pages[`embed-${first}`]) {
+      throw new Error('prerender: the embed in dark differs from the embed in light');
+    }
     return pages;
   } finally {
     await browser.close();

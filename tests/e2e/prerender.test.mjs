@@ -102,3 +102,38 @@ test('on a phone, a wide table scrolled before the wasm stays scrolled, and wher
   // Where it is on the screen, not scrollY: a lab arriving above it moves the page's scroll with it.
   assert.deepEqual(await page.$$eval('main .scroll', (boxes, i) => [boxes[i].scrollLeft, Math.round(boxes[i].getBoundingClientRect().top) + 0], wide), [40, top]);
 });
+
+test('an embed: the steps it asks for before the wasm, numbered, the same cells after it, its height told to the course page', async () => {
+  const url = `${env.base}?embed=1&preset=dog&steps=scores,weights`;
+  const { page, release } = await held(url);
+  await page.waitForSelector('#prerendered table[data-matrix="weights"]', { state: 'visible' });
+  assert.deepEqual(await page.$$eval('#prerendered section.step', (all) => all.map((s) => `${s.id} ${s.querySelector('.step-number').textContent}`)),
+    ['step-scores 1', 'step-weights 2']);
+  // "Open in the full explorer" before the wasm: this page, the model, the embed's first step.
+  assert.match(await page.$eval('#prerendered .open-full a', (a) => a.href), new RegExp(`^${env.base.replaceAll('.', '\\.')}#m=[\\w-]+&at=scores$`));
+  const before = await cells(page);
+  release();
+  await ready(page);
+  assert.equal(await page.$('#prerendered'), null);
+  assert.deepEqual(await cells(page), before);
+  assert.equal((await page.evaluate(() => window.shifts)).reduce((a, b) => a + b, 0), 0);
+  // In a course page's sandboxed frame: the frame says its height before the wasm has come.
+  const context = await newContext(env);
+  await context.route(WASM, (route) => route.abort().catch(() => {}));
+  const course = await context.newPage();
+  await course.setContent(`<script>window.heights = []; addEventListener('message', (e) => { if (e.data?.type === 'attention-explorer:resize') heights.push(e.data.height); });</script>
+    <iframe src="${url}" sandbox="allow-scripts" width="800" height="300"></iframe>`);
+  await course.waitForFunction(() => window.heights.length > 0);
+  const height = (await course.evaluate(() => window.heights))[0];
+  assert.ok(height > 600, `${height} px: the two steps' tables`);
+  assert.equal(await course.frameLocator('iframe').locator('#prerendered table[data-matrix="scores"]').count(), 1);
+});
+
+test('an embed that asks for more than steps, or for a step there is no such, shows the loading line', async () => {
+  for (const query of ['?embed=1&steps=weights&focus=2', '?embed=1&steps=weights,nonsense', '?embed=1&controls=all', '?embed=1&steps=']) {
+    const { page, release } = await held(env.base + query);
+    assert.equal(await page.isVisible('#prerendered'), false, query);
+    release();
+    await ready(page);
+  }
+});
