@@ -4,6 +4,8 @@
 //   first     what the page fetches before its first screen
 //   later     the chunks, fetched when their part of the page is first needed, and the
 //             opening pages of the presets but the first (www/prerender.mjs)
+//   embeds    the presets' embeds written at build time: fetched by an embed's frame (whose
+//             opaque origin has no service worker), so not kept offline
 //   worker    the service worker, registered once the page is ready
 //   teachers  the examples for course pages and the SCORM package's adapter: never by the page
 //   model     the trained model's file and code: when the learner opens it (kept once fetched)
@@ -12,10 +14,11 @@ import { join } from 'node:path';
 
 const dir = process.env.TRUNK_STAGING_DIR;
 const when = (name) => (/^models\/|^split_pretrained_panel-/.test(name) ? 'model'
+  : /^prerendered-embed-.*\.html$/.test(name) ? 'embeds'
   : /^(split|chunk)_.*\.wasm$|^prerendered-.*\.html$/.test(name) ? 'later'
   : name === 'sw.js' ? 'worker'
     : /^(embed-example|scorm-adapter)\b/.test(name) ? 'teachers' : 'first');
-const manifest = { first: [], later: [], worker: [], teachers: [], model: [] };
+const manifest = { first: [], later: [], embeds: [], worker: [], teachers: [], model: [] };
 for (const file of readdirSync(dir, { recursive: true }).map((f) => f.replaceAll('\\', '/')).sort()) {
   if (/\.(wasm|js|css|safetensors)$|^prerendered-.*\.html$/.test(file)) manifest[when(file)].push(file);
 }
