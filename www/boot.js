@@ -1,7 +1,7 @@
 // Runs before the first paint (a blocking classic script, same-origin for the CSP). Sets
 // <html data-theme> as the wasm will (theme= in the fragment or query, else the system's mode),
 // so a page asked for dark never flashes light while its code loads; shows the opening page
-// written at build time when the visit opens it; and if that code cannot
+// written at build time when the visit opens it (an embed's steps, for an embed); and if that code cannot
 // load, says so in the loading line instead of leaving a blank page. Registers the service worker.
 (() => {
   // Every step's name in steps= (Step::key in src/core/views/pipeline.rs; tests/pipeline.rs checks
@@ -26,10 +26,10 @@
     // An embed (its default controls) of a preset: the preset's embed snapshot, keeping the steps
     // it asks for (`steps=`, or the older `view=`).
     const embed = params.get('embed') === '1' || params.has('view');
-    const asked = (params.get('view') ?? params.get('steps'))?.split(',').filter(Boolean);
+    const askedSteps = (params.get('view') ?? params.get('steps'))?.split(',').filter(Boolean);
     const plainEmbed = embed && keys.every((k) => ['embed', 'view', 'steps', 'preset', 'controls'].includes(k))
       && keys.filter((k) => k === 'preset').length <= 1 && [null, 'none'].includes(params.get('controls'))
-      && (asked === undefined || (asked.length > 0 && asked.every((step) => STEPS.includes(step))));
+      && (askedSteps === undefined || (askedSteps.length > 0 && askedSteps.every((step) => STEPS.includes(step))));
     const wanted = embed ? (plainEmbed ? `embed-${params.get('preset') ?? inline}` : undefined)
       : keys.length === 0 ? inline : keys.length === 1 && keys[0] === 'preset' ? params.get('preset') : undefined;
     let saved = null;
@@ -49,7 +49,7 @@
             // Not once the app is there (it removes the loading line).
             if (shown && document.getElementById('boot')) {
               shown.outerHTML = html;
-              if (embed) embedSteps(asked);
+              if (embed) embedSteps(askedSteps);
             } else delete root.dataset.snapshot;
           }))
           .catch(() => { delete root.dataset.snapshot; })
