@@ -85,13 +85,14 @@ import { fileURLToPath } from 'node:url';
  * heads shown by n × m cells and a shared K's summed gradient: 487.5 KB; the state reader's
  * helpers folded after a review: 487.0 KB, 8.4 KB for issue 33. Issue 34's first piece, an
  * embed posting its state to its parent (on opening, after a change, when asked): 487.1 KB.
- * Issue 32's embeds before the wasm (boot.js keeps an embed's steps and posts its height): 488.1 KB. */
-const BUDGET = 488_200;
+ * Issue 32's embeds before the wasm (boot.js keeps an embed's steps and posts its height, and
+ * reads the link as the app does): 488.3 KB. */
+const BUDGET = 488_300;
 /** What the browser needs before it paints the opening page's tables (issue 32): the HTML with
  * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.9 KB; with
  * issue 33's source field, KV-cache note and two lab frames, 27.2 KB; boot.js keeping an embed's
- * steps, 28.1 KB. */
-const SCREEN_BUDGET = 28_200;
+ * steps, 28.3 KB. */
+const SCREEN_BUDGET = 28_300;
 /** The chunks and the service worker: what a visit fetches after the first screen, all told
  * (issue 21: 216.0 KB; issue 29's save panel as a chunk, 4.1 KB, and the code it shares with
  * other chunks split into eleven more small shared ones: 228.8 KB; then 229.4 KB; issue 30: the

@@ -25,15 +25,19 @@
     const inline = Object.keys(snapshots).find((name) => snapshots[name] === '');
     // An embed (its default controls) of a preset: the preset's embed snapshot, keeping the steps
     // it asks for (`steps=`, or the older `view=`).
-    const embed = params.get('embed') === '1' || params.has('view');
+    // As the app reads them: a key given twice, or a theme it does not know, gets a message there.
+    const plain = new Set(keys).size === keys.length
+      && [null, 'light', 'dark', 'auto'].includes(asked);
+    const embed = params.get('embed') === '1' || (params.has('view') && !params.has('embed'));
     const askedSteps = (params.get('view') ?? params.get('steps'))?.split(',').filter(Boolean);
-    const plainEmbed = embed && keys.every((k) => ['embed', 'view', 'steps', 'preset', 'controls'].includes(k))
-      && keys.filter((k) => k === 'preset').length <= 1 && [null, 'none'].includes(params.get('controls'))
+    const plainEmbed = plain && embed && keys.every((k) => ['embed', 'view', 'steps', 'preset', 'controls'].includes(k))
+      && !(params.has('view') && params.has('steps')) && [null, 'none'].includes(params.get('controls'))
       && (askedSteps === undefined || (askedSteps.length > 0 && askedSteps.every((step) => STEPS.includes(step))));
-    const wanted = embed ? (plainEmbed ? `embed-${params.get('preset') ?? inline}` : undefined)
+    const wanted = !plain ? undefined : embed ? (plainEmbed ? `embed-${params.get('preset') ?? inline}` : undefined)
       : keys.length === 0 ? inline : keys.length === 1 && keys[0] === 'preset' ? params.get('preset') : undefined;
     let saved = null;
-    try { saved = embed ? null : localStorage.getItem('attention-explorer:work'); } catch {}
+    // The work the app would bring back instead (src/ui/share.rs, work_key).
+    try { saved = localStorage.getItem(embed ? `attention-explorer:embed:${location.search}` : 'attention-explorer:work'); } catch {}
     if (wanted in snapshots && saved === null) {
       // Laid out for it from the first paint (the loading line floats), so nothing moves when it shows.
       root.dataset.snapshot = wanted;
@@ -42,14 +46,15 @@
       if (wanted !== inline) {
         root.dataset.fetching = '';
         // Once the HTML is parsed: not DOMContentLoaded, which waits for the app's module scripts.
-        const parsed = new Promise((done) => document.addEventListener('readystatechange', done, { once: true }));
+        const parsed = document.readyState !== 'loading' ? Promise.resolve()
+          : new Promise((done) => document.addEventListener('readystatechange', done, { once: true }));
         fetch(`./${snapshots[wanted]}`).then((r) => (r.ok ? r.text() : Promise.reject()))
           .then((html) => parsed.then(() => {
             const shown = document.getElementById('prerendered');
             // Not once the app is there (it removes the loading line).
             if (shown && document.getElementById('boot')) {
               shown.outerHTML = html;
-              if (embed) embedSteps(askedSteps);
+              if (embed && !embedSteps(askedSteps)) delete root.dataset.snapshot;
             } else delete root.dataset.snapshot;
           }))
           .catch(() => { delete root.dataset.snapshot; })
@@ -59,18 +64,22 @@
   } catch {}
 
   /** The embed snapshot with the steps `asked` (all when undefined), numbered as the app numbers
-   * them, its "Open in the full explorer" on this page, and its height told to the course page. */
+   * them, its "Open in the full explorer" on this page, and its height told to the course page;
+   * false (and nothing shown) when this model has no such step, as the app would say. */
   function embedSteps(asked) {
     const main = document.getElementById('prerendered');
+    const name = (section) => section.id.slice('step-'.length);
     const sections = [...main.querySelectorAll(':scope > section.step')];
-    const kept = sections.filter((s) => asked === undefined || asked.includes(s.id.slice('step-'.length)));
+    if (asked && !asked.every((step) => sections.some((s) => name(s) === step))) return false;
+    const kept = sections.filter((s) => asked === undefined || asked.includes(name(s)));
     for (const section of sections) if (!kept.includes(section)) section.remove();
     kept.forEach((section, i) => { section.querySelector('.step-number').firstChild.textContent = String(i + 1); });
     const open = main.querySelector('.open-full a');
-    if (open && kept.length) {
-      // Written at build time on another server: the model's fragment, on this page, at the first step.
+    if (open) {
+      // Written at build time on another server: the model's fragment, on this page (at the
+      // embed's first step when it names steps).
       const fragment = new URLSearchParams(new URL(open.getAttribute('href')).hash.slice(1));
-      fragment.set('at', kept[0].id.slice('step-'.length));
+      if (asked) fragment.set('at', name(kept[0]));
       open.href = `${new URL(location.pathname, location.href).href}#${fragment}`;
     }
     // As the app's own report (src/ui/embed.rs) does, until the app takes over and reports itself.
@@ -83,6 +92,7 @@
       });
       report.observe(document.body);
     }
+    return true;
   }
 
   const failed = () => {

@@ -130,7 +130,9 @@ test('an embed: the steps it asks for before the wasm, numbered, the same cells 
 });
 
 test('an embed that asks for more than steps, or for a step there is no such, shows the loading line', async () => {
-  for (const query of ['?embed=1&steps=weights&focus=2', '?embed=1&steps=weights,nonsense', '?embed=1&controls=all', '?embed=1&steps=']) {
+  for (const query of ['?embed=1&steps=weights&focus=2', '?embed=1&steps=weights,nonsense', '?embed=1&controls=all', '?embed=1&steps=',
+    // A step this model has not (one head: no concatenation), a key twice, a theme the app refuses, view= with embed=0.
+    '?embed=1&steps=weights,output', '?embed=1&steps=weights&steps=scores', '?embed=1&steps=weights&theme=blue', '?view=weights&embed=0']) {
     const { page, release } = await held(env.base + query);
     assert.equal(await page.isVisible('#prerendered'), false, query);
     release();
