@@ -310,9 +310,16 @@ impl AppState {
 
     /// The number on `step`'s badge: its place among an embed's steps, else the pipeline's.
     pub fn badge(self, step: Step) -> usize {
+        let shape = self.shape.get();
+        // An embed's steps that this model has not (`output` of one head) are not on its page.
         self.numbered
-            .and_then(|steps| steps.iter().position(|&s| s == step))
-            .map_or_else(|| step.number(self.shape.get()), |i| i + 1)
+            .and_then(|steps| {
+                steps
+                    .iter()
+                    .filter(|s| s.on_page(shape))
+                    .position(|&s| s == step)
+            })
+            .map_or_else(|| step.number(shape), |i| i + 1)
     }
 
     /// Provides the store and its [`Look`] to the components below.

@@ -410,6 +410,12 @@ test('the Embed dialog warns when this server would leave a sandboxed frame blan
   assert.match(await warning.textContent(), /Access-Control-Allow-Origin: \*/);
 });
 
+test('an embed numbers only the steps its model has', async () => {
+  // The dog story has no positions: its scores are the embed's first step.
+  const { page } = await open(env.browser, `${env.base}?preset=dog&embed=1&steps=positions,scores`, undefined, '[data-matrix="scores"]');
+  assert.deepEqual(await page.$$eval('section.step', (all) => all.map((s) => `${s.id} ${s.querySelector('.step-number').textContent}`)), ['step-scores 1']);
+});
+
 test('an embed with controls=none edits and undoes; an empty steps= is refused with a message', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog&embed=1&steps=projections`, undefined, '[data-matrix="w_query"]');
   await page.fill(`${cellSelector('w_query', 0, 0)} input`, '3');
