@@ -86,8 +86,11 @@ import { fileURLToPath } from 'node:url';
  * helpers folded after a review: 487.0 KB, 8.4 KB for issue 33. Issue 34's first piece, an
  * embed posting its state to its parent (on opening, after a change, when asked): 487.1 KB.
  * Issue 32's embeds before the wasm (boot.js keeps an embed's steps and posts its height, and
- * reads the link as the app does), and an embed's badges counting only its model's steps: 488.3 KB. */
-const BUDGET = 488_400;
+ * reads the link as the app does), and an embed's badges counting only its model's steps: 488.3 KB.
+ * The live page built behind the snapshot a step per task (src/ui/prerendered.rs's Handover: the
+ * longest task of the takeover 230 → 90 ms on the desktop), and the loader waiting for a fetched
+ * snapshot: 490.5 KB. */
+const BUDGET = 490_500;
 /** What the browser needs before it paints the opening page's tables (issue 32): the HTML with
  * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.9 KB; with
  * issue 33's source field, KV-cache note and two lab frames, 27.2 KB; boot.js keeping an embed's

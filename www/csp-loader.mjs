@@ -1,6 +1,6 @@
 // Post-build step (www/post-build.mjs): moves Trunk's inline loader <script> into a file beside the wasm, so the
-// page runs under `script-src 'self'` with no hash or nonce to keep in step with the build; and
-// puts www/boot.js first in <head> (hashed like the loader), so the theme is set before paint.
+// page runs under `script-src 'self'` with no hash or nonce to keep in step with the build (and
+// waits there for a snapshot www/boot.js fetches); and puts www/boot.js first in <head> (hashed like the loader), so the theme is set before paint.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,19 @@ const scripts = [...html.matchAll(inline)];
 if (scripts.length !== 1) {
   throw new Error(`expected Trunk's one inline loader script in index.html, found ${scripts.length}`);
 }
-const [tag, body] = scripts[0];
+const [tag, trunks] = scripts[0];
+// The app starts once a snapshot www/boot.js is fetching is on screen (or has failed): it then
+// builds its page behind it (src/ui/prerendered.rs), never racing it.
+const start = trunks.indexOf('const wasm = await init(');
+if (start < 0) throw new Error("Trunk's loader no longer starts with `const wasm = await init(`");
+const gate = `await new Promise((go) => {
+  const root = document.documentElement;
+  const fetched = () => !('fetching' in root.dataset);
+  if (fetched()) return go();
+  new MutationObserver((_, watch) => { if (fetched()) { watch.disconnect(); go(); } }).observe(root, { attributeFilter: ['data-fetching'] });
+});
+`;
+const body = trunks.slice(0, start) + gate + trunks.slice(start);
 const name = `loader-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.js`;
 writeFileSync(join(dir, name), body);
 // Its comments stay in the source: the page downloads only the code.

@@ -12,6 +12,7 @@ use crate::core::views::pipeline::Step;
 use crate::ui::controls::Controls;
 use crate::ui::exercises::engine::exercise_engine;
 use crate::ui::on_demand::{Loaded, Opening};
+use crate::ui::prerendered::Handover;
 use crate::ui::pretrained::PretrainedInEmbed;
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::PipelineNav;
@@ -83,7 +84,12 @@ pub fn App() -> impl IntoView {
 
     let chosen = start.steps.clone();
     let first = chosen.as_ref().and_then(|s| s.first().copied());
-    let show = move |step: Step| chosen.as_ref().is_none_or(|s| s.contains(&step));
+    let shown: Vec<Step> = Step::ALL
+        .into_iter()
+        .filter(|step| chosen.as_ref().is_none_or(|s| s.contains(step)))
+        .collect();
+    // Its head, then each step with its labs.
+    let handover = Handover::new(1 + shown.len(), opening);
     let message = (!start.messages.is_empty()).then(|| start.messages.join(" "));
     let restored = opened.restored;
     let restorable = RwSignal::new(opened.restorable);
@@ -109,12 +115,14 @@ pub fn App() -> impl IntoView {
             // The settings hold the trained model's button; an embed without them opens it too.
             {(embed && start.controls() != Level::All).then(PretrainedInEmbed)}
             // Each lab follows its step, except in an embed.
-            {Step::ALL
+            {shown
                 .into_iter()
-                .filter(|&step| show(step))
-                .map(|step| view! {
-                    {steps::render(step)}
-                    {(!embed).then(|| step.labs().iter().map(|&lab| labs::render(lab)).collect_view())}
+                .enumerate()
+                .map(|(part, step)| view! {
+                    <Show when=move || handover.built(part + 1)>
+                        {steps::render(step)}
+                        {(!embed).then(|| step.labs().iter().map(|&lab| labs::render(lab)).collect_view())}
+                    </Show>
                 })
                 .collect_view()}
             {embed.then(|| view! { <embed::OpenFull first/> })}

@@ -89,6 +89,11 @@ impl Opening {
         opening
     }
 
+    /// Holds `data-ready` back until the value given is dropped.
+    pub fn wait(self) -> impl Drop {
+        Waiting::new(Some(self))
+    }
+
     /// Calls `f` once the page is ready.
     pub fn when_ready(self, f: impl FnOnce() + 'static) {
         let mut f = Some(f);

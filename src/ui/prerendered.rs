@@ -6,9 +6,80 @@
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
+
+use crate::ui::on_demand::Opening;
 use web_sys::{
     Element, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
 };
+
+/// The live page's parts (its head, then each step with its labs) built so far. When the snapshot
+/// is on screen, the live page is built behind it one part per task, so the wasm never holds the
+/// browser for the whole build: a click, a keystroke, a script or another frame of the course page
+/// waits one part at most. Without a snapshot it is built whole, as it is shown at once.
+#[derive(Clone, Copy)]
+pub struct Handover {
+    built: RwSignal<usize>,
+}
+
+thread_local! {
+    /// Set while the live page is built behind the snapshot: [`take_over`] then waits for it.
+    static BEHIND: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+impl Handover {
+    /// For a page of `parts` parts; called by the page root as it is built. `data-ready` waits
+    /// for the hand-over.
+    pub fn new(parts: usize, opening: Opening) -> Self {
+        if !shown() {
+            return Handover {
+                built: RwSignal::new(usize::MAX),
+            };
+        }
+        BEHIND.set(true);
+        let handover = Handover {
+            built: RwSignal::new(1),
+        };
+        handover.build_after(parts, opening.wait());
+        handover
+    }
+
+    /// In a task of its own (after the browser has answered what waits): the next part, or,
+    /// once the last part's own effects have run, the hand-over.
+    fn build_after(self, parts: usize, waiting: impl Drop + 'static) {
+        set_timeout(
+            move || {
+                let built = self.built.get_untracked();
+                if built < parts {
+                    self.built.set(built + 1);
+                    self.build_after(parts, waiting);
+                } else {
+                    BEHIND.set(false);
+                    if let Ok(Some(live)) =
+                        document().query_selector("body > main:not(#prerendered)")
+                    {
+                        take_over(&live);
+                    }
+                    drop(waiting);
+                }
+            },
+            std::time::Duration::ZERO,
+        );
+    }
+
+    /// Whether part `part` (from 0) is built; tracked.
+    pub fn built(self, part: usize) -> bool {
+        self.built.get() > part
+    }
+}
+
+/// Whether the snapshot is on screen (www/boot.js showed it, and is not still fetching it).
+fn shown() -> bool {
+    let document = document();
+    document.get_element_by_id("prerendered").is_some()
+        && document
+            .document_element()
+            .is_some_and(|r| r.has_attribute("data-snapshot") && !r.has_attribute("data-fetching"))
+}
 
 /// A field the learner changed in the snapshot, by its place among the live page's elements.
 enum Typed {
@@ -18,8 +89,12 @@ enum Typed {
 }
 
 /// Replaces `#prerendered` (when there is one) by `live`, the app's `<main>` just mounted after
-/// it. Called in the task that mounted it, so the browser never paints between the two.
+/// it (hidden by style.css until then). Called in the task that mounted it, or that built its last
+/// part ([`Handover`]), so the browser never paints between the two.
 pub fn take_over(live: &Element) {
+    if BEHIND.get() {
+        return;
+    }
     let document = document();
     let Some(snapshot) = document.get_element_by_id("prerendered") else {
         return;

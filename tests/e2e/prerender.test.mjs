@@ -58,6 +58,54 @@ for (const [name, url, scheme] of [['the default page', '', 'light'], ['the defa
   });
 }
 
+test('the live page is built behind the snapshot a step at a time, the snapshot shown until it is whole', async () => {
+  const { page, release } = await held(env.base);
+  await page.waitForSelector('#prerendered table[data-matrix="weights"]', { state: 'visible' });
+  // The live page's steps each time the DOM changed while the snapshot was on screen. A step is
+  // built in a task of its own, so each arrives in its own mutation records.
+  await page.evaluate(() => {
+    window.built = [];
+    new MutationObserver(() => {
+      const live = document.querySelector('body > main:not(#prerendered)');
+      const snapshot = document.getElementById('prerendered');
+      if (live && snapshot) window.built.push([live.querySelectorAll('section.step').length, snapshot.checkVisibility(), live.checkVisibility()]);
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  release();
+  await ready(page);
+  const built = await page.evaluate(() => window.built);
+  // Sections: the steps and the labs after them; parts: the page's head, then each step with its labs.
+  const sections = await page.$$eval('main section.step', (all) => all.length);
+  const steps = await page.$$eval('main section.step[id^="step-"]', (all) => all.length);
+  const counts = [...new Set(built.map(([n]) => n))];
+  assert.equal(counts.length, 1 + steps, `built in parts of ${counts} sections`);
+  assert.deepEqual(counts, [...counts].sort((a, b) => a - b), 'in the page\'s order');
+  assert.equal(counts.at(-1), sections);
+  assert.ok(built.every(([, snapshot, live]) => snapshot && !live), 'the snapshot shows, the live page waits');
+});
+
+test('a preset\u2019s snapshot that comes after the wasm still shows first: the app waits for it', async () => {
+  const context = await newContext(env, { viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  watch(page, `${env.base}?preset=raschka`);
+  let release;
+  const gate = new Promise((done) => { release = done; });
+  await page.route(/prerendered-raschka-[0-9a-f]+\.html$/, async (route) => { await gate; await route.continue().catch(() => {}); });
+  const wasm = page.waitForResponse(WASM);
+  await page.goto(`${env.base}?preset=raschka`, { waitUntil: 'domcontentloaded' });
+  await (await wasm).finished();
+  await page.waitForTimeout(300);
+  assert.ok(await page.$('#boot'), 'the loading line stays');
+  assert.equal(await page.$('body > main:not(#prerendered):not(#boot)'), null, 'the app has not started');
+  release();
+  await page.waitForSelector('#prerendered table[data-matrix="weights"]', { state: 'visible' });
+  const before = await cells(page);
+  await ready(page);
+  assert.equal(await page.$('#prerendered'), null);
+  assert.deepEqual(await cells(page), before);
+  await context.close();
+});
+
 test('a number typed before the wasm is kept, committed once it arrives, with the focus', async () => {
   const { page, release } = await held(env.base);
   const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
