@@ -48,13 +48,13 @@
         // Once the HTML is parsed: not DOMContentLoaded, which waits for the app's module scripts.
         const parsed = document.readyState !== 'loading' ? Promise.resolve()
           : new Promise((done) => document.addEventListener('readystatechange', done, { once: true }));
-        fetch(`./${snapshots[wanted]}`).then((r) => (r.ok ? r.text() : Promise.reject()))
+        (embed ? embedPage(snapshots[wanted], askedSteps) : file(snapshots[wanted]))
           .then((html) => parsed.then(() => {
             const shown = document.getElementById('prerendered');
             // Not once the app is there (it removes the loading line).
             if (shown && document.getElementById('boot')) {
               shown.outerHTML = html;
-              if (embed && !embedSteps(askedSteps)) delete root.dataset.snapshot;
+              if (embed) embedSteps(askedSteps);
             } else delete root.dataset.snapshot;
           }))
           .catch(() => { delete root.dataset.snapshot; })
@@ -63,23 +63,31 @@
     }
   } catch {}
 
-  /** The embed snapshot with the steps `asked` (all when undefined), numbered as the app numbers
-   * them, its "Open in the full explorer" on this page, and its height told to the course page;
-   * false (and nothing shown) when this model has no such step, as the app would say. */
+  function file(name) {
+    return fetch(`./${name}`).then((r) => (r.ok ? r.text() : Promise.reject()));
+  }
+
+  /** An embed's page written at build time: its shell with the steps `asked` that this model
+   * has (all when undefined) in the page's order, as the app shows them; each step its own file
+   * (www/prerender.mjs), all fetched at once. Refused when it has none of them. */
+  async function embedPage({ shell, steps }, asked) {
+    const shown = steps.filter((name) => asked === undefined || asked.includes(name));
+    if (shown.length === 0) throw new Error('no such step');
+    const [page, ...sections] = await Promise.all([shell, ...shown.map((name) => shell.replace(/\.html$/, `-${name}.html`))].map(file));
+    return page.replace('<template data-steps></template>', sections.join(''));
+  }
+
+  /** The embed's steps numbered as the app numbers them, its "Open in the full explorer" on this
+   * page, and its height told to the course page. */
   function embedSteps(asked) {
     const main = document.getElementById('prerendered');
-    const name = (section) => section.id.slice('step-'.length);
-    const sections = [...main.querySelectorAll(':scope > section.step')];
-    if (asked && !asked.every((step) => sections.some((s) => name(s) === step))) return false;
-    const kept = sections.filter((s) => asked === undefined || asked.includes(name(s)));
-    for (const section of sections) if (!kept.includes(section)) section.remove();
-    kept.forEach((section, i) => { section.querySelector('.step-number').firstChild.textContent = String(i + 1); });
+    main.querySelectorAll(':scope > section.step').forEach((section, i) => { section.querySelector('.step-number').firstChild.textContent = String(i + 1); });
     const open = main.querySelector('.open-full a');
     if (open) {
       // Written at build time on another server: the model's fragment, on this page (at the
       // embed's first step when it names steps).
       const fragment = new URLSearchParams(new URL(open.getAttribute('href')).hash.slice(1));
-      if (asked) fragment.set('at', name(kept[0]));
+      if (asked) fragment.set('at', main.querySelector(':scope > section.step').id.slice('step-'.length));
       open.href = `${new URL(location.pathname, location.href).href}#${fragment}`;
     }
     // As the app's own report (src/ui/embed.rs) does, until the app takes over and reports itself.
@@ -92,7 +100,6 @@
       });
       report.observe(document.body);
     }
-    return true;
   }
 
   const failed = () => {

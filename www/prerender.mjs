@@ -101,6 +101,35 @@ async function prerender(chromium) {
   }
 }
 
+/** An embed's page cut into its steps (`<section class="step" id="step-NAME">`, one after the
+ * other, in the page's order) and the rest, which holds `<template data-steps>` where they go. */
+function stepsOf(main) {
+  const steps = [];
+  let shell = '';
+  let at = 0;
+  for (const open of main.matchAll(/<section class="step[^"]*" id="step-([a-z_]+)"/g)) {
+    if (open.index < at) continue;
+    // Its end: the </section> that closes it, counting any section inside it.
+    const tag = /<\/?section\b/g;
+    tag.lastIndex = open.index + 1;
+    let depth = 1;
+    let end;
+    for (let m; depth > 0 && (m = tag.exec(main));) {
+      depth += m[0] === '<section' ? 1 : -1;
+      end = tag.lastIndex;
+    }
+    if (depth > 0) throw new Error(`prerender: the embed's step ${open[1]} has no end`);
+    end = main.indexOf('>', end) + 1;
+    const between = main.slice(at, open.index);
+    if (steps.length > 0 && between !== '') throw new Error(`prerender: the embed has "${between.slice(0, 60)}" between its steps`);
+    shell += steps.length === 0 ? `${between}<template data-steps></template>` : '';
+    steps.push([open[1], main.slice(open.index, end)]);
+    at = end;
+  }
+  if (steps.length === 0) throw new Error('prerender: the embed has no steps');
+  return { shell: shell + main.slice(at), steps };
+}
+
 const hashed = (prefix, text, ext) => `${prefix}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.${ext}`;
 
 async function main() {
@@ -122,13 +151,24 @@ async function main() {
     return ` data-ps="${styles.get(text)}"`;
   });
   const [first, ...others] = Object.keys(pages);
+  // Without the views' empty placeholder comments (the app takes the snapshot over element by
+  // element): an eighth less HTML to parse.
   const mains = Object.fromEntries(Object.entries(pages).map(([name, html]) => [
-    name, unstyled(html).replace(/^<main/, `<main id="prerendered" data-preset="${name}"`),
+    name, unstyled(html).replaceAll('<!---->', '').replace(/^<main/, `<main id="prerendered" data-preset="${name}"`),
   ]));
   const files = { [first]: '' };
   for (const name of others) {
     files[name] = hashed(`prerendered-${name}`, mains[name], 'html');
-    writeFileSync(join(dir, files[name]), mains[name]);
+    if (name.startsWith('embed-')) {
+      // An embed's frame fetches its page without the steps and the steps it shows, each its own
+      // file (NAME-HASH-STEP.html): what a frame parses is the steps it asks for.
+      const { shell, steps } = stepsOf(mains[name]);
+      writeFileSync(join(dir, files[name]), shell);
+      for (const [step, section] of steps) writeFileSync(join(dir, files[name].replace(/\.html$/, `-${step}.html`)), section);
+      files[name] = { shell: files[name], steps: steps.map(([step]) => step) };
+    } else {
+      writeFileSync(join(dir, files[name]), mains[name]);
+    }
   }
   const css = [...styles].map(([text, key]) => `[data-ps="${key}"]{${text}}`).join('\n') + '\n';
   const cssName = hashed('prerendered', css, 'css');

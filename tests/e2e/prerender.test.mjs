@@ -177,10 +177,24 @@ test('an embed: the steps it asks for before the wasm, numbered, the same cells 
   assert.equal(await course.frameLocator('iframe').locator('#prerendered table[data-matrix="scores"]').count(), 1);
 });
 
-test('an embed that asks for more than steps, or for a step there is no such, shows the loading line', async () => {
+test('an embed asking for a step its model has not shows the others, as the app does', async () => {
+  // One head: no concatenation. The app shows the weights alone, numbered 1, and opens the full
+  // explorer there.
+  const { page, release } = await held(`${env.base}?embed=1&steps=output,weights`);
+  await page.waitForSelector('#prerendered table[data-matrix="weights"]', { state: 'visible' });
+  const shown = (scope) => page.$$eval(`${scope} section.step`, (all) => all.map((s) => `${s.id} ${s.querySelector('.step-number').textContent}`));
+  const open = (scope) => page.$eval(`${scope} .open-full a`, (a) => a.href);
+  const before = [await shown('#prerendered'), await open('#prerendered'), await cells(page)];
+  assert.deepEqual(before[0], ['step-weights 1']);
+  release();
+  await ready(page);
+  assert.deepEqual([await shown('main'), await open('main'), await cells(page)], before);
+});
+
+test('an embed that asks for more than steps, or for no step there is, shows the loading line', async () => {
   for (const query of ['?embed=1&steps=weights&focus=2', '?embed=1&steps=weights,nonsense', '?embed=1&controls=all', '?embed=1&steps=',
-    // A step this model has not (one head: no concatenation), a key twice, a theme the app refuses, view= with embed=0.
-    '?embed=1&steps=weights,output', '?embed=1&steps=weights&steps=scores', '?embed=1&steps=weights&theme=blue', '?view=weights&embed=0']) {
+    // Only a step this model has not (one head: no concatenation), a key twice, a theme the app refuses, view= with embed=0.
+    '?embed=1&steps=output', '?embed=1&steps=weights&steps=scores', '?embed=1&steps=weights&theme=blue', '?view=weights&embed=0']) {
     const { page, release } = await held(env.base + query);
     assert.equal(await page.isVisible('#prerendered'), false, query);
     release();
