@@ -52,7 +52,7 @@ pub struct Opening {
 }
 
 impl Opening {
-    /// Provided by the page root; marks the page painted after its first frame.
+    /// Provided by the page root; the page is marked painted after [`Opening::shown`].
     pub fn provide() -> Self {
         let opening = Opening {
             painted: RwSignal::new(false),
@@ -60,14 +60,6 @@ impl Opening {
             ready: RwSignal::new(false),
         };
         provide_context(opening);
-        // A task queued from a frame's callback runs once that frame is painted; the moment
-        // after it is the learner's (a first click or scroll answered at once).
-        request_animation_frame(move || {
-            set_timeout(
-                move || when_idle(move || opening.painted.set(true)),
-                AFTER_PAINT,
-            )
-        });
         let ready = opening.ready;
         Effect::new(move |_| {
             if ready.get_untracked() || !opening.painted.get() || opening.pending.get() > 0 {
@@ -89,9 +81,17 @@ impl Opening {
         opening
     }
 
-    /// Holds `data-ready` back until the value given is dropped.
-    pub fn wait(self) -> impl Drop {
-        Waiting::new(Some(self))
+    /// The live page is on screen: marked painted after its next frame, once the browser is
+    /// idle (what loads `soon` then comes into the page as shown, not into one being built).
+    pub fn shown(self) {
+        // A task queued from a frame's callback runs once that frame is painted; the moment
+        // after it is the learner's (a first click or scroll answered at once).
+        request_animation_frame(move || {
+            set_timeout(
+                move || when_idle(move || self.painted.set(true)),
+                AFTER_PAINT,
+            )
+        });
     }
 
     /// Calls `f` once the page is ready.

@@ -27,10 +27,11 @@ thread_local! {
 }
 
 impl Handover {
-    /// For a page of `parts` parts; called by the page root as it is built. `data-ready` waits
-    /// for the hand-over.
+    /// For a page of `parts` parts; called by the page root as it is built. What the page loads
+    /// once painted, and so `data-ready`, waits for the hand-over.
     pub fn new(parts: usize, opening: Opening) -> Self {
         if !shown() {
+            opening.shown();
             return Handover {
                 built: RwSignal::new(usize::MAX),
             };
@@ -39,19 +40,19 @@ impl Handover {
         let handover = Handover {
             built: RwSignal::new(1),
         };
-        handover.build_after(parts, opening.wait());
+        handover.build_after(parts, opening);
         handover
     }
 
     /// In a task of its own (after the browser has answered what waits): the next part, or,
     /// once the last part's own effects have run, the hand-over.
-    fn build_after(self, parts: usize, waiting: impl Drop + 'static) {
+    fn build_after(self, parts: usize, opening: Opening) {
         set_timeout(
             move || {
                 let built = self.built.get_untracked();
                 if built < parts {
                     self.built.set(built + 1);
-                    self.build_after(parts, waiting);
+                    self.build_after(parts, opening);
                 } else {
                     BEHIND.set(false);
                     if let Ok(Some(live)) =
@@ -59,7 +60,7 @@ impl Handover {
                     {
                         take_over(&live);
                     }
-                    drop(waiting);
+                    opening.shown();
                 }
             },
             std::time::Duration::ZERO,
