@@ -1,6 +1,7 @@
 // Post-build step (www/post-build.mjs): moves Trunk's inline loader <script> into a file beside the wasm, so the
 // page runs under `script-src 'self'` with no hash or nonce to keep in step with the build (and
-// waits there for a snapshot www/boot.js fetches); and puts www/boot.js first in <head> (hashed like the loader), so the theme is set before paint.
+// waits there for a snapshot www/boot.js fetches); and puts www/boot.js first in <head> (hashed
+// like the loader), so the theme is set before paint.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,16 +1,16 @@
-//! The opening page written at build time (`www/prerender.mjs`), shown while the wasm arrives,
-//! handed over to the live page the moment it mounts: the two are the same DOM (the snapshot
+//! The opening page written at build time (`www/prerender.mjs`), shown while the wasm arrives
+//! and while the live page is built behind it, then handed over: the two are the same DOM (the snapshot
 //! is the app's own first frame), so element N of one is element N of the other. What the
 //! learner did meanwhile comes along: numbers typed (applied as if typed now), the focus, and
 //! how far each box was scrolled (the page's own scroll stays as it is).
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-
-use crate::ui::on_demand::Opening;
 use web_sys::{
     Element, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement,
 };
+
+use crate::ui::on_demand::Opening;
 
 /// The live page's parts (its head, then each step with its labs) built so far. When the snapshot
 /// is on screen, the live page is built behind it one part per task, so the wasm never holds the
