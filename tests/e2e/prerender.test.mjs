@@ -46,6 +46,7 @@ for (const [name, url, scheme] of [['the default page', '', 'light'], ['the defa
     await page.waitForSelector('#prerendered table[data-matrix="weights"]', { state: 'visible' });
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme);
     assert.match(await page.textContent('#boot-status'), /Loading/);
+    assert.ok(await page.isVisible('#boot-status'), 'the loading line floats at the foot');
     const before = await cells(page);
     assert.ok(before.length > 100, `${before.length} cells shown before the wasm`);
     release();
@@ -172,6 +173,7 @@ test('an embed: the steps it asks for before the wasm, numbered, the same cells 
   await course.setContent(`<script>window.heights = []; addEventListener('message', (e) => { if (e.data?.type === 'attention-explorer:resize') heights.push(e.data.height); });</script>
     <iframe src="${url}" sandbox="allow-scripts" width="800" height="300"></iframe>`);
   await course.waitForFunction(() => window.heights.length > 0);
+  assert.ok(await course.frameLocator('iframe').locator('#boot-status').isVisible(), 'the loading line floats at the foot');
   const height = (await course.evaluate(() => window.heights))[0];
   assert.ok(height > 600, `${height} px: the two steps' tables`);
   assert.equal(await course.frameLocator('iframe').locator('#prerendered table[data-matrix="scores"]').count(), 1);
