@@ -4,8 +4,9 @@
 // after the app mounts, the DOM the app itself paints first, so the app can take it over without
 // a flash or a jump (src/ui/prerendered.rs carries over what was typed, scrolled and focused).
 // The default page goes into index.html; each other preset into a file of its own, fetched by
-// www/boot.js when a link asks for that preset, and so does each preset in embed mode (every step:
-// boot.js keeps those a frame asks for). Inline styles (the cells' --heat) become rules
+// www/boot.js when a link asks for that preset; each preset in embed mode as its page without
+// the steps and one file per step (boot.js fetches the steps a frame shows). Inline styles (the
+// cells' --heat) become rules
 // of a stylesheet, since the strict Content-Security-Policy refuses style attributes in HTML.
 // Without Chromium the page is built without it, and opens with its loading line as before.
 import { createHash } from 'node:crypto';
@@ -88,8 +89,8 @@ async function prerender(chromium) {
     }
     const pages = { [first]: opening };
     for (const name of others) pages[name] = await render(browser, base, `?preset=${name}`, 'light');
-    // Each preset in embed mode with every step (the embed's default controls): www/boot.js
-    // keeps the steps a frame asks for. Both themes are one snapshot here too.
+    // Each preset in embed mode with every step (the embed's default controls), cut into its
+    // steps below. Both themes are one snapshot here too.
     for (const name of [first, ...others]) pages[`embed-${name}`] = await render(browser, base, `?embed=1&preset=${name}`, 'light');
     if ((await render(browser, base, `?embed=1&preset=${first}`, 'dark')) !== pages[`embed-${first}`]) {
       throw new Error('prerender: the embed in dark differs from the embed in light');
@@ -121,8 +122,8 @@ function stepsOf(main) {
     if (depth > 0) throw new Error(`prerender: the embed's step ${open[1]} has no end`);
     end = main.indexOf('>', end) + 1;
     const between = main.slice(at, open.index);
-    if (steps.length > 0 && between !== '') throw new Error(`prerender: the embed has "${between.slice(0, 60)}" between its steps`);
-    shell += steps.length === 0 ? `${between}<template data-steps></template>` : '';
+    if (steps.length === 0) shell = `${between}<template data-steps></template>`;
+    else if (between !== '') throw new Error(`prerender: the embed has "${between.slice(0, 60)}" between its steps`);
     steps.push([open[1], main.slice(open.index, end)]);
     at = end;
   }

@@ -30,7 +30,7 @@ impl Handover {
     /// For a page of `parts` parts; called by the page root as it is built. What the page loads
     /// once painted, and so `data-ready`, waits for the hand-over.
     pub fn new(parts: usize, opening: Opening) -> Self {
-        if !shown() {
+        if !snapshot_on_screen() {
             opening.shown();
             return Handover {
                 built: RwSignal::new(usize::MAX),
@@ -74,7 +74,7 @@ impl Handover {
 }
 
 /// Whether the snapshot is on screen (www/boot.js showed it, and is not still fetching it).
-fn shown() -> bool {
+fn snapshot_on_screen() -> bool {
     let document = document();
     document.get_element_by_id("prerendered").is_some()
         && document
