@@ -1,7 +1,8 @@
 // Post-build step (www/post-build.mjs): moves Trunk's inline loader <script> into a file beside the wasm, so the
 // page runs under `script-src 'self'` with no hash or nonce to keep in step with the build (and
 // waits there for a snapshot www/boot.js fetches); and puts www/boot.js first in <head> (hashed
-// like the loader), so the theme is set before paint.
+// like the loader), so the theme is set before paint, handing it Trunk's preload of the wasm
+// (boot.js starts it, except in an embed showing its snapshot).
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,9 +34,13 @@ writeFileSync(join(dir, name), body);
 const boot = readFileSync(new URL('./boot.js', import.meta.url), 'utf8').replace(/^\s*\/\/.*\n/gm, '');
 const bootName = `boot-${createHash('sha256').update(boot).digest('hex').slice(0, 16)}.js`;
 writeFileSync(join(dir, bootName), boot);
+const preloads = [...html.matchAll(/<link rel="preload" href="([^"]+\.wasm)"[^>]*>/g)];
+if (preloads.length !== 1) throw new Error(`expected Trunk's one preload of the wasm in index.html, found ${preloads.length}`);
+const [preload, wasm] = preloads[0];
 writeFileSync(
   page,
   html
     .replace(tag, `<script type="module" src="./${name}"></script>`)
-    .replace('<head>', `<head>\n    <script src="./${bootName}"></script>`),
+    .replace(preload, '')
+    .replace('<head>', `<head>\n    <script src="./${bootName}" data-wasm="${wasm}"></script>`),
 );

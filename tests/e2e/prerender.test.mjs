@@ -203,3 +203,21 @@ test('an embed that asks for more than steps, or for no step there is, shows the
     await ready(page);
   }
 });
+
+test('the page starts fetching the wasm at once; an embed showing its steps, once their files are in', async () => {
+  // A visit: the default page, a preset's (its snapshot fetched), an embed shown by the app alone,
+  // and one shown first from its files, whose wasm would share a slow network with them.
+  for (const [query, atOnce] of [['', true], ['?preset=raschka', true], ['?embed=1&steps=weights&focus=2', true], ['?embed=1&preset=dog&steps=scores,weights', false]]) {
+    const context = await newContext(env);
+    const page = await context.newPage();
+    watch(page, env.base + query);
+    const order = [];
+    page.on('request', (r) => { if (WASM.test(r.url())) order.push('the wasm asked for'); });
+    page.on('requestfinished', (r) => { if (/prerendered-embed-/.test(r.url())) order.push('a step in'); });
+    await page.goto(env.base + query);
+    await ready(page);
+    assert.equal(await page.$$eval('head link[rel=preload][href$="_bg.wasm"]', (all) => all.length), atOnce ? 1 : 0, query);
+    assert.deepEqual(order, atOnce ? ['the wasm asked for'] : ['a step in', 'a step in', 'a step in', 'the wasm asked for'], query);
+    await context.close();
+  }
+});
