@@ -108,18 +108,21 @@ test('a preset\u2019s snapshot that comes after the wasm still shows first: the 
 });
 
 test('a number typed before the wasm is kept, committed once it arrives, with the focus', async () => {
-  const { page, release } = await held(env.base);
-  const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
-  await page.click(cell);
-  await page.fill(cell, '0.77');
-  const weights = (scope) => page.$$eval(`${scope} table[data-matrix="weights"] [data-value]`, (all) => all.map((c) => c.dataset.value).join());
-  const weightsBefore = await weights('#prerendered');
-  release();
-  await ready(page);
-  const live = `${cellSelector('w_query', 0, 0)} input`;
-  assert.equal(await page.$eval(live, (i) => [i.value, i === document.activeElement].join()), '0.77,true');
-  assert.equal((await state(page)).heads[0].w_query[0][0], 0.77);
-  assert.notEqual(await eventually(() => weights('main'), (w) => w !== weightsBefore), weightsBefore);
+  // The page, and an embed (whose wasm comes after its steps' files: a longer while to type in).
+  for (const query of ['', '?embed=1&preset=dog&steps=projections,weights']) {
+    const { page, release } = await held(env.base + query);
+    const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
+    await page.click(cell);
+    await page.fill(cell, '0.77');
+    const weights = (scope) => page.$$eval(`${scope} table[data-matrix="weights"] [data-value]`, (all) => all.map((c) => c.dataset.value).join());
+    const weightsBefore = await weights('#prerendered');
+    release();
+    await ready(page);
+    const live = `${cellSelector('w_query', 0, 0)} input`;
+    assert.equal(await page.$eval(live, (i) => [i.value, i === document.activeElement].join()), '0.77,true', query);
+    assert.equal((await state(page)).heads[0].w_query[0][0], 0.77, query);
+    assert.notEqual(await eventually(() => weights('main'), (w) => w !== weightsBefore), weightsBefore, query);
+  }
 });
 
 test('a visit that opens anything else shows the loading line, not the default page', async () => {
