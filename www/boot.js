@@ -2,8 +2,8 @@
 // <html data-theme> as the wasm will (theme= in the fragment or query, else the system's mode),
 // so a page asked for dark never flashes light while its code loads; shows the opening page
 // written at build time when the visit opens it (an embed's steps, for an embed); and if that code cannot
-// load, says so in the loading line instead of leaving a blank page. Starts fetching the wasm;
-// registers the service worker.
+// load, says so in the loading line instead of leaving a blank page. Starts fetching the app's
+// code; registers the service worker.
 (() => {
   // Every step's name in steps= (Step::key in src/core/views/pipeline.rs; tests/pipeline.rs checks
   // the two agree).
@@ -14,9 +14,10 @@
   const dark = asked === 'dark' || (asked !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches);
   const root = document.documentElement;
   root.dataset.theme = dark ? 'dark' : 'light';
-  const { wasm } = document.currentScript.dataset;
-  // Whether the wasm waits for the snapshot: see the end.
-  let snapshotFirst = false;
+  // Trunk's preloads of the app's code (its glue and the wasm), handed to this script by the build
+  // (www/csp-loader.mjs), and whether they wait for a snapshot's files: see fetchCode.
+  const code = JSON.parse(document.currentScript.dataset.code ?? '[]');
+  let codeLater = false;
   // The opening page written at build time (www/prerender.mjs), when this visit opens it: no
   // link asking for more than a preset (and a theme), no saved work to bring back. The default
   // page is in this HTML; another preset's is fetched. The app takes it over once it mounts.
@@ -45,11 +46,11 @@
     if (wanted in snapshots && saved === null) {
       // Laid out for it from the first paint (the loading line floats), so nothing moves when it shows.
       root.dataset.snapshot = wanted;
-      snapshotFirst = embed;
       // The boxes scrolled in it, whose scroll the app keeps (src/ui/prerendered.rs).
       addEventListener('scroll', (e) => { if (e.target instanceof Element && e.target.closest('#prerendered')) e.target.dataset.scrolled = ''; }, { capture: true, passive: true });
       if (wanted !== inline) {
         root.dataset.fetching = '';
+        codeLater = embed;
         // Once the HTML is parsed: not DOMContentLoaded, which waits for the app's module scripts.
         const parsed = document.readyState !== 'loading' ? Promise.resolve()
           : new Promise((done) => document.addEventListener('readystatechange', done, { once: true }));
@@ -63,21 +64,26 @@
             } else delete root.dataset.snapshot;
           }))
           .catch(() => { delete root.dataset.snapshot; })
-          .finally(() => { delete root.dataset.fetching; });
+          .finally(() => {
+            if (codeLater) fetchCode();
+            delete root.dataset.fetching;
+          });
       }
     }
   } catch {}
 
-  // The wasm, fetched at once (Trunk's preload, which the build hands to this script), except in
-  // an embed showing its snapshot: there the loader fetches it once the snapshot's files are in.
-  // Four embeds of a course page on a slow network would otherwise share it with four wasm
-  // downloads, and show their tables a second later (docs/developers/benchmarks.md).
-  if (wasm && !snapshotFirst) {
-    const link = document.createElement('link');
-    // As the loader fetches it (no integrity: Chromium ignores it on a preload for fetch, and says so).
-    Object.entries({ rel: 'preload', href: wasm, crossorigin: 'anonymous', as: 'fetch', type: 'application/wasm' })
-      .forEach(([name, value]) => link.setAttribute(name, value));
-    document.head.append(link);
+  if (!codeLater) fetchCode();
+
+  /** The app's code, fetched at once, except in an embed showing its steps: there once their
+   * files are in (the loader starts the app then). Four embeds of a course page on a slow
+   * network would otherwise share it with four downloads of the code, and show their tables
+   * a second later (docs/developers/benchmarks.md). */
+  function fetchCode() {
+    for (const attributes of code) {
+      const link = document.createElement('link');
+      Object.entries(attributes).forEach(([name, value]) => link.setAttribute(name, value));
+      document.head.append(link);
+    }
   }
 
   function file(name) {

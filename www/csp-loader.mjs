@@ -1,8 +1,9 @@
 // Post-build step (www/post-build.mjs): moves Trunk's inline loader <script> into a file beside the wasm, so the
 // page runs under `script-src 'self'` with no hash or nonce to keep in step with the build (and
-// waits there for a snapshot www/boot.js fetches); and puts www/boot.js first in <head> (hashed
-// like the loader), so the theme is set before paint, handing it Trunk's preload of the wasm
-// (boot.js starts it, except in an embed showing its snapshot).
+// waits there for a snapshot www/boot.js fetches, importing the glue only then); and puts
+// www/boot.js first in <head> (hashed like the loader), so the theme is set before paint, handing
+// it Trunk's preloads of the app's code (boot.js starts them, except in an embed showing its
+// steps: there once their files are in).
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,20 +28,32 @@ const gate = `await new Promise((go) => {
   new MutationObserver((_, watch) => { if (fetched()) { watch.disconnect(); go(); } }).observe(root, { attributeFilter: ['data-fetching'] });
 });
 `;
-const body = trunks.slice(0, start) + gate + trunks.slice(start);
+// The glue imported after the gate, not before it: a static import would fetch it (and its
+// snippets) at once, in an embed too.
+const imports = /^\s*import init, \* as bindings from '([^']+)';\n/;
+const glue = trunks.match(imports);
+if (!glue) throw new Error("Trunk's loader no longer begins with `import init, * as bindings from '…';`");
+const body = `${trunks.slice(glue[0].length, start)}${gate}const bindings = await import('${glue[1]}');
+const init = bindings.default;
+${trunks.slice(start)}`;
 const name = `loader-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.js`;
 writeFileSync(join(dir, name), body);
 // Its comments stay in the source: the page downloads only the code.
 const boot = readFileSync(new URL('./boot.js', import.meta.url), 'utf8').replace(/^\s*\/\/.*\n/gm, '');
 const bootName = `boot-${createHash('sha256').update(boot).digest('hex').slice(0, 16)}.js`;
 writeFileSync(join(dir, bootName), boot);
-const preloads = [...html.matchAll(/<link rel="preload" href="([^"]+\.wasm)"[^>]*>/g)];
-if (preloads.length !== 1) throw new Error(`expected Trunk's one preload of the wasm in index.html, found ${preloads.length}`);
-const [preload, wasm] = preloads[0];
+// Trunk's preloads (the glue, its snippets and the wasm), each as its attributes.
+const preloads = [...html.matchAll(/<link rel="(?:module)?preload" [^>]*>/g)].map(([link]) => link);
+if (!preloads.some((link) => /href="[^"]+\.wasm"/.test(link)) || !preloads.some((link) => link.includes(glue[1]))) {
+  throw new Error(`expected Trunk's preloads of the glue and the wasm in index.html, found ${preloads.join(' ')}`);
+}
+const code = preloads.map((link) => Object.fromEntries([...link.matchAll(/([\w-]+)="([^"]*)"/g)]
+  .map(([, name, value]) => [name, value])
+  // Chromium ignores integrity on a preload for fetch, and says so in the console.
+  .filter(([name]) => !(name === 'integrity' && link.includes('as="fetch"')))));
 writeFileSync(
   page,
-  html
+  preloads.reduce((h, link) => h.replace(link, ''), html)
     .replace(tag, `<script type="module" src="./${name}"></script>`)
-    .replace(preload, '')
-    .replace('<head>', `<head>\n    <script src="./${bootName}" data-wasm="${wasm}"></script>`),
+    .replace('<head>', `<head>\n    <script src="./${bootName}" data-code="${JSON.stringify(code).replaceAll('"', '&quot;')}"></script>`),
 );
