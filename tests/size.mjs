@@ -89,13 +89,14 @@ import { fileURLToPath } from 'node:url';
  * reads the link as the app does), and an embed's badges counting only its model's steps: 488.3 KB.
  * The live page built behind the snapshot a step per task (src/ui/prerendered.rs's Handover: the
  * longest task of the takeover 230 → 90 ms on the desktop), and the loader waiting for a fetched
- * snapshot: 490.5 KB. */
-const BUDGET = 490_500;
+ * snapshot: 490.5 KB. boot.js putting the code's preloads into the page (at once, or for an embed
+ * once its steps' files are in) and the loader importing the glue after its gate: 490.5 KB. */
+const BUDGET = 490_700;
 /** What the browser needs before it paints the opening page's tables (issue 32): the HTML with
  * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.9 KB; with
  * issue 33's source field, KV-cache note and two lab frames, 27.2 KB; boot.js keeping an embed's
- * steps, 28.3 KB. */
-const SCREEN_BUDGET = 28_300;
+ * steps, 28.1 KB; boot.js given the code's preloads to put into the page, 28.3 KB. */
+const SCREEN_BUDGET = 28_500;
 /** The chunks and the service worker: what a visit fetches after the first screen, all told
  * (issue 21: 216.0 KB; issue 29's save panel as a chunk, 4.1 KB, and the code it shares with
  * other chunks split into eleven more small shared ones: 228.8 KB; then 229.4 KB; issue 30: the
