@@ -162,8 +162,11 @@ const LAB_READY = {
   'lab-flash': '[data-stat="flash_max_diff"]',
 };
 
-/** Scrolls the lab `id` (as `lab-train`) into view and waits until its body is drawn. */
+/** Scrolls the lab `id` (as `lab-train`) into view and waits until its body is drawn. Once the
+ * page is ready: before, the lab found may be the hidden one of the opening page in the HTML
+ * (a reload returns at the load event, which does not wait for the app). */
 export async function showLab(page, id) {
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
   await page.$eval(`#${id}`, (lab) => lab.scrollIntoView());
   await page.waitForSelector(LAB_READY[id]);
 }

@@ -45,7 +45,10 @@ window.shown = []; window.at = []; addEventListener('message', (e) => { if (e.da
     }
     const body = page ? gzipSync(course(+page[1])) : zipped.get(file) ?? zipped.set(file, gzipSync(readFileSync(file))).get(file);
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-encoding': 'gzip', 'access-control-allow-origin': '*', 'cache-control': 'no-cache', 'content-length': body.length });
-    sending.push({ res, body, sent: 0 });
+    const response = { res, body, sent: 0 };
+    sending.push(response);
+    // A frame closed mid-download no longer shares the line.
+    res.on('close', () => { sending = sending.filter((x) => x !== response); });
   }, 150));
   server.on('close', () => clearInterval(line));
   return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
