@@ -17,8 +17,13 @@ async function held(url, options = {}) {
   watch(page, url);
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.sample}`));
+    // Each shift's score, and what moved (said when a test fails).
     window.shifts = [];
-    new PerformanceObserver((list) => window.shifts.push(...list.getEntries().map((e) => e.value)))
+    window.shifted = [];
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => {
+      window.shifts.push(e.value);
+      window.shifted.push(...e.sources.map((s) => `${s.node?.nodeName ?? '?'}#${s.node?.id ?? ''}.${s.node?.className ?? ''} at ${Math.round(e.startTime)} ms: ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`));
+    }))
       .observe({ type: 'layout-shift', buffered: true });
   });
   let release;
@@ -54,8 +59,8 @@ for (const [name, url, scheme] of [['the default page', '', 'light'], ['the defa
     assert.equal(await page.$('#prerendered'), null);
     assert.equal(await page.$('#boot'), null);
     assert.deepEqual(await cells(page), before);
-    const shifts = await page.evaluate(() => window.shifts);
-    assert.equal(shifts.reduce((a, b) => a + b, 0), 0, `layout shifts ${shifts}`);
+    const [shifts, shifted] = await page.evaluate(() => [window.shifts, window.shifted]);
+    assert.equal(shifts.reduce((a, b) => a + b, 0), 0, `layout shifts ${shifts}: ${shifted.join('; ')}`);
   });
 }
 
@@ -168,7 +173,7 @@ test('an embed: the steps it asks for before the wasm, numbered, the same cells 
   await ready(page);
   assert.equal(await page.$('#prerendered'), null);
   assert.deepEqual(await cells(page), before);
-  assert.equal((await page.evaluate(() => window.shifts)).reduce((a, b) => a + b, 0), 0);
+  assert.equal((await page.evaluate(() => window.shifts)).reduce((a, b) => a + b, 0), 0, await page.evaluate(() => window.shifted.join('; ')));
   // In a course page's sandboxed frame: the frame says its height before the wasm has come.
   const context = await newContext(env);
   await context.route(WASM, (route) => route.abort().catch(() => {}));
