@@ -147,8 +147,10 @@ export async function open(browser, url, viewport = { width: 1280, height: 900 }
     console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sample}`)));
   await page.goto(url);
   await page.waitForSelector(ready);
-  // The app says when every table and figure it opens with is there (labs fetched after the first paint).
-  if (ready === '[data-matrix="weights"]') await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  // The app says when every table and figure it opens with is there (labs fetched after the first
+  // paint); before, what `ready` found may be the opening page written into the HTML, without the
+  // app or its API. A page of the app has its boot script (an LMS's page around it has not).
+  if (await page.$('script[data-code]')) await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
   return { page, errors };
 }
 
