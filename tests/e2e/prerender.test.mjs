@@ -226,11 +226,17 @@ test('the page starts fetching its code at once; an embed showing its steps, onc
     page.on('requestfinished', (r) => { if (/prerendered-[\w-]+\.html$/.test(r.url())) order.push('a snapshot file in'); });
     let release;
     const held = new Promise((done) => { release = done; });
-    await page.route(/prerendered-[\w-]+\.html$/, async (route) => { await held; await route.continue().catch(() => {}); });
+    let holding = 0;
+    await page.route(/prerendered-[\w-]+\.html$/, async (route) => { holding += 1; await held; await route.continue().catch(() => {}); });
     const asked = Promise.all([page.waitForRequest(/_bg\.wasm$/), page.waitForRequest(/attention-explorer-[0-9a-f]+\.js$/)]);
     await page.goto(env.base + query, { waitUntil: 'commit' });
     if (atOnce) await asked;
-    else await page.waitForTimeout(500);
+    else {
+      // boot.js has asked for the embed's shell and steps: had it put the code's preloads into
+      // the page at once, they would be there now.
+      assert.equal(await eventually(() => holding, (n) => n === 3), 3, query);
+      assert.equal(await page.$$eval('head link[rel$=preload]', (all) => all.length), 0, query);
+    }
     release();
     await ready(page);
     const code = ['the glue asked for', 'the wasm asked for'];
