@@ -4,7 +4,7 @@ use attention_explorer::core::formats::report::trace_json;
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::views::pipeline::{
-    head_matrices, stops, Axes, Lab, Matrix, Shape, Step, Stop,
+    head_matrices, lesson_length, stops, Axes, Lab, Matrix, Shape, Step, Stop,
 };
 
 #[test]
@@ -60,7 +60,7 @@ fn steps_have_one_key_number_and_id_each_in_pipeline_order() {
 }
 
 #[test]
-fn the_walk_stops_at_each_step_on_the_page_then_its_lab() {
+fn the_walk_teaches_the_lesson_first_then_goes_further() {
     let shape = |heads, projected| Shape {
         heads,
         projected,
@@ -69,24 +69,36 @@ fn the_walk_stops_at_each_step_on_the_page_then_its_lab() {
     };
     let one = stops(shape(1, false));
     assert_eq!(one.len(), 15, "nine steps and six labs");
-    assert_eq!(one[12], Stop::Lab(Lab::Order));
-    assert_eq!(one[13], Stop::Lab(Lab::KvCache));
-    assert_eq!(one[14], Stop::Lab(Lab::Flash));
-    assert_eq!(Stop::Lab(Lab::KvCache).id(), "lab-kv-cache");
-    assert_eq!(one[6], Stop::Lab(Lab::SqrtDk));
-    assert_eq!(one[5], Stop::Step(Step::Scale));
-    assert_eq!(one[8], Stop::Lab(Lab::Mask));
+    // The weights within five stops, the context (the payoff) next.
+    assert_eq!(one[4], Stop::Step(Step::Softmax));
+    assert_eq!(one[5], Stop::Step(Step::Context));
+    // Then why: the scaling, the mask, each with its lab; training ends the lesson.
+    assert_eq!(one[6], Stop::Step(Step::Scale));
+    assert_eq!(one[7], Stop::Lab(Lab::SqrtDk));
+    assert_eq!(one[9], Stop::Lab(Lab::Mask));
     assert_eq!(one[10], Stop::Lab(Lab::Train));
-    assert_eq!(Stop::Lab(Lab::Train).id(), "lab-train");
+    assert_eq!(lesson_length(shape(1, false)), 11);
+    // Further: the weights' own step, word order, the KV cache, the tiles.
+    assert_eq!(one[11], Stop::Step(Step::Projections));
+    assert_eq!(one[12], Stop::Lab(Lab::Order));
+    assert_eq!(one[14], Stop::Lab(Lab::Flash));
     assert!(!one.contains(&Stop::Step(Step::Output)));
-    assert_eq!(
-        stops(shape(4, false)).last(),
-        Some(&Stop::Step(Step::Output))
-    );
+    // Several heads are in the lesson, before training.
+    let four = stops(shape(4, false));
+    assert_eq!(four[10], Stop::Step(Step::Output));
+    assert_eq!(lesson_length(shape(4, false)), 12);
     assert_eq!(
         stops(shape(1, true)).last(),
         Some(&Stop::Step(Step::OutProj))
     );
+    // Every step on the page and every lab is a stop, once.
+    for s in [shape(1, false), shape(4, true)] {
+        let all = stops(s);
+        let steps = Step::ALL.iter().filter(|st| st.on_page(s)).count();
+        assert_eq!(all.len(), steps + 6);
+    }
+    assert_eq!(Stop::Lab(Lab::KvCache).id(), "lab-kv-cache");
+    assert_eq!(Stop::Lab(Lab::Train).id(), "lab-train");
     assert_eq!(Stop::Lab(Lab::Mask).id(), "lab-mask");
 }
 

@@ -191,3 +191,53 @@ fn the_dog_story_follows_she_and_its_hand_made_weights_are_its_literals() {
     let w = &m.heads()[0].w_query;
     assert_eq!((w[(1, 0)], w[(1, 1)], w[(1, 2)]), (2.59, 1.43, 0.86));
 }
+
+#[test]
+fn the_dog_story_is_told_from_its_numbers() {
+    use attention_explorer::core::model::presets::{column_names, DOG_DOG, DOG_SHE};
+    use attention_explorer::core::teaching::story::Story;
+    let model = dog();
+    assert_eq!(column_names(&model), Some(&["thing", "alive"][..]));
+    let trace = Trace::of(&model);
+    let story = Story::of(&trace, 0, DOG_SHE).unwrap();
+    assert_eq!(story.top.key, DOG_DOG);
+    assert_eq!(fmt(story.top.score, 1), "13.8");
+    assert_eq!(story.runner_up.unwrap().key, 4, "ball");
+    assert_eq!(fmt(story.runner_up.unwrap().score, 1), "9.8");
+    let words = model.tokens().words.clone();
+    let told = story.telling(model.sentence(), &words, &words, 3);
+    assert_eq!(
+        told,
+        "“she” pays 88.3% of its attention to “dog”: its query matches that key best (score 13.8 against 9.8 for “ball”, the runner-up), and the softmax turns the gap into weights of 0.883 and 0.087; so its new vector (its context) is mostly the value of “dog”."
+    );
+    // The first token may only look at itself under the causal mask.
+    let first = Story::of(&trace, 0, 0).unwrap();
+    assert_eq!(first.runner_up, None);
+    assert!(first
+        .telling(model.sentence(), &words, &words, 3)
+        .starts_with("“The” may only look at “The”"));
+    assert_eq!(Story::of(&trace, 0, 99), None);
+    assert_eq!(Story::of(&trace, 3, 0), None);
+}
+
+#[test]
+fn the_dog_story_says_when_an_edit_broke_it() {
+    use attention_explorer::core::model::presets::DOG_SHE;
+    use attention_explorer::core::model::Editable;
+    use attention_explorer::core::teaching::story::Story;
+    let mut model = dog();
+    // ball becomes alive too, and more so than dog: she now looks at ball.
+    model.set(Editable::Embedding, 2, 1, 1.5);
+    let trace = Trace::of(&model);
+    let story = Story::of(&trace, 0, DOG_SHE).unwrap();
+    assert_eq!(story.top.key, 4);
+    let words = model.tokens().words.clone();
+    assert!(story
+        .telling(model.sentence(), &words, &words, 3)
+        .ends_with("In the hand-made example “she” looked most at “dog” (0.883): your edits changed that. Undo or Reset brings it back."));
+    // Another sentence has no hand-made story, and its columns no names.
+    assert_eq!(
+        attention_explorer::core::model::presets::column_names(&raschka()),
+        None
+    );
+}

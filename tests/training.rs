@@ -241,3 +241,20 @@ fn a_link_says_only_what_the_model_has_trains() {
     assert!(!train.contains(&Param::Output) && !train.contains(&Param::Positions));
     assert_eq!(train.len(), 3, "the embedding, W_key, W_value: {train:?}");
 }
+
+#[test]
+fn a_loss_curve_is_said_as_it_fell() {
+    use attention_explorer::core::training::lab::how_it_fell;
+    assert_eq!(how_it_fell(&[]), None);
+    assert_eq!(how_it_fell(&[1.0, 0.5]), None);
+    assert_eq!(
+        how_it_fell(&[2.0, 0.5, 0.4, 0.3, 0.25]),
+        Some("It fell fast at first, then slowly.")
+    );
+    // From random weights the dog's curve starts flat, then drops.
+    assert_eq!(
+        how_it_fell(&[2.0, 1.98, 1.95, 1.0, 0.2]),
+        Some("It fell slowly at first, then faster.")
+    );
+    assert_eq!(how_it_fell(&[1.0, 1.2, 1.5]), None);
+}

@@ -6,17 +6,17 @@ use leptos::prelude::*;
 use crate::core::document::edit::Session;
 use crate::core::formats::link::Controls as Level;
 use crate::core::formats::link::{opening, Link};
-use crate::core::model::presets::PRESETS;
+use crate::core::model::presets::{matching, PRESETS};
 use crate::core::text::sentence;
 use crate::core::views::pipeline::Step;
 use crate::ui::controls::Controls;
 use crate::ui::exercises::engine::exercise_engine;
+use crate::ui::intro::Intro;
 use crate::ui::on_demand::{Loaded, Opening};
 use crate::ui::prerendered::Handover;
 use crate::ui::pretrained::PretrainedInEmbed;
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::PipelineNav;
-use crate::ui::walk::Walk;
 use crate::ui::{api, embed, labs, scroll, share, steps, theme, undo_keys};
 
 /// The whole page: controls, then the pipeline top to bottom; embedded (`embed=1`), only the
@@ -92,26 +92,26 @@ pub fn App() -> impl IntoView {
     let handover = Handover::new(1 + shown.len(), opening);
     let message = (!start.messages.is_empty()).then(|| start.messages.join(" "));
     let restored = opened.restored;
+    // The settings open folded, unless the link or the saved work opened more than an example
+    // as it is (a model of its own, a trained layer, exercises): then they are what it is about.
+    let unfolded = matching(&start.model).is_none()
+        || start.pretrained.is_some()
+        || !start.exercises.is_empty();
     let restorable = RwSignal::new(opened.restorable);
     view! {
         <main class:embedded=embed>
-            {(!embed).then(|| view! {
-                <header class="intro">
-                    <h1>"Attention Explorer"</h1>
-                    <p>
-                        "Scaled dot-product self-attention, one step at a time. Every number is live: edit a weight, an "
-                        "embedding or the sentence and watch every later step change. Click a token to follow it as the query. "
-                        "New here? The walk leads you through the steps and the labs, saying what to try at each."
-                    </p>
-                    <Walk/>
-                </header>
-            })}
+            {(!embed).then(Intro)}
             {embed.then(|| view! { <h1 class="visually-hidden">"Attention Explorer"</h1> })}
             {message.map(|m| view! { <p class="load-message" role="alert">{m}</p> })}
             <SavedWork restored restorable/>
             {state.exercises.any().then(|| view! { <Loaded load=exercise_engine what="the exercises"/> })}
-            {(!embed).then(PipelineNav)}
-            <Controls level=start.controls()/>
+            {(!embed).then(|| view! {
+                <details class="contents">
+                    <summary>"Contents: every step and lab"</summary>
+                    <PipelineNav/>
+                </details>
+            })}
+            <Controls level=start.controls() unfolded/>
             // The settings hold the trained model's button; an embed without them opens it too.
             {(embed && start.controls() != Level::All).then(PretrainedInEmbed)}
             // Each lab follows its step, except in an embed.

@@ -20,9 +20,11 @@ use crate::ui::pretrained::PretrainedButton;
 use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::use_app;
 
-/// The settings bar, with as much as `level` allows (an embed's `controls=`).
+/// The settings bar, with as much as `level` allows (an embed's `controls=`). On the page (not
+/// in an embed, which shows what its author asked for) all of them sit folded under one
+/// summary, open when `unfolded`: the opening is the lesson, the settings one click away.
 #[component]
-pub fn Controls(level: Level) -> impl IntoView {
+pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView {
     let state = use_app();
     let dims = Memo::new(move |_| state.model.with(Model::dims));
     let kv_heads = Memo::new(move |_| state.model.with(Model::kv_heads));
@@ -64,7 +66,7 @@ pub fn Controls(level: Level) -> impl IntoView {
     let all = level == Level::All;
     let preset_refused = RwSignal::new(None::<String>);
 
-    view! {
+    let panel = view! {
         <div class="controls" class:compact=!all role="group" aria-label="Model settings">
             {all.then(|| view! { <label class="field">
                 <span>"Example"</span>
@@ -109,6 +111,24 @@ pub fn Controls(level: Level) -> impl IntoView {
             {precision}
             {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <ImportTorchButton/> <PretrainedButton/> <EmbedButton/> <AuthorButton/> })}
         </div>
+    }
+    .into_any();
+    let panel = if all && !state.embedded {
+        view! {
+            <details class="settings" open=unfolded>
+                <summary data-action="settings">
+                    "Settings and tools "
+                    <span class="note">"sizes, heads, real layers, a trained model, save and share, Copy as PyTorch, embed, exercises"</span>
+                </summary>
+                {panel}
+            </details>
+        }
+        .into_any()
+    } else {
+        panel
+    };
+    view! {
+        {panel}
         <EditBar level/>
     }
     .into_any()

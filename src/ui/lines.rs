@@ -12,8 +12,9 @@ use crate::ui::matrix::figure::{save_drawing, save_menu};
 use crate::ui::state::use_app;
 
 /// One head's weights from the followed token (the last one until the learner picks another).
+/// In the page's opening (`opening`), without its save menu and note, as `data-view="opening-lines"`.
 #[component]
-pub fn AttentionLines(head: usize) -> impl IntoView {
+pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl IntoView {
     let state = use_app();
     let n = Memo::new(move |_| state.words.with(Vec::len));
     // The keys: the source sentence's tokens with cross-attention.
@@ -108,17 +109,23 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
         let hidden = row
             .with(Vec::is_empty)
             .then_some(": hidden until you answer");
+        // The opening says "head" only once there are several (it is explained further down).
+        let which = if opening && state.heads.get() == 1 {
+            String::new()
+        } else {
+            format!(", head {head}")
+        };
         format!(
-            "Where “{word}” looks, head {head}{}",
+            "Where “{word}” looks{which}{}",
             most.or(hidden.map(str::to_owned)).unwrap_or_default()
         )
     };
     view! {
         <figure class="lines">
-            <figcaption>{description}</figcaption>
-            <div class="figure-actions" on:click=|ev| save_drawing(ev, "attention-lines")>{save_menu("the attention lines", Signal::stored(false), None)}</div>
+            <figcaption data-stat=opening.then_some("opening-look")>{description}</figcaption>
+            {(!opening).then(|| view! { <div class="figure-actions" on:click=|ev| save_drawing(ev, "attention-lines")>{save_menu("the attention lines", Signal::stored(false), None)}</div> })}
             <svg
-                data-view="lines"
+                data-view=if opening { "opening-lines" } else { "lines" }
                 data-head=head.to_string()
                 data-query=move || query.get().to_string()
                 role="img"
@@ -131,7 +138,7 @@ pub fn AttentionLines(head: usize) -> impl IntoView {
                 {tokens}
                 {keys}
             </svg>
-            <p class="note">"Click a token on the left to follow it."</p>
+            {(!opening).then(|| view! { <p class="note">"Click a token on the left to follow it."</p> })}
         </figure>
     }
 }

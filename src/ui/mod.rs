@@ -2,7 +2,8 @@
 //!
 //! Imports run one way (checked by `tests/architecture.rs`): `state` (the store, with its
 //! `exercises` part) ← `matrix` (every matrix view) and `fields` ← `steps/`, `labs/`, `walk`,
-//! `controls` ← `share`, `api`, `embed` ← `app` (the page root). `share` is the only code that touches the URL and storage,
+//! `controls` ← `intro` (the opening: what attention is for, and its result) ← `share`, `api`,
+//! `embed` ← `app` (the page root). `share` is the only code that touches the URL and storage,
 //! `embed` the only one that talks to a parent page.
 
 pub mod api;
@@ -15,6 +16,7 @@ pub mod export;
 pub mod fields;
 pub mod import_torch;
 pub mod in_view;
+pub mod intro;
 pub mod labs;
 pub mod lines;
 pub mod matrix;

@@ -17,6 +17,7 @@ use crate::core::model::presets::DEFAULT_SEED;
 use crate::core::model::presets::{followed_by_default, matching, preset_named};
 use crate::core::model::{Editable, Model};
 use crate::core::teaching::order::ReorderedInputs;
+use crate::core::teaching::story::Story;
 use crate::core::training::lab::Setup;
 use crate::core::training::{gradients, Gradients, Objective};
 use crate::core::views::heatmap::{Face, Palette};
@@ -387,6 +388,24 @@ impl AppState {
     /// edit clears it; undo brings it back.
     pub fn preset(self) -> Option<&'static str> {
         self.model.with(matching)
+    }
+
+    /// The followed token's story in the first head shown, told from the numbers on the page
+    /// (none while an exercise hides its row).
+    pub fn story(self) -> Option<String> {
+        let head = self.visible_heads.with(|v| v[0]);
+        let query = self.query.get();
+        if self.exercises.hides_row(head, query) {
+            return None;
+        }
+        let story = self.trace.with(|t| Story::of(t, head, query))?;
+        Some(self.model.with(|m| {
+            self.words.with(|words| {
+                self.key_words.with(|keys| {
+                    story.telling(m.sentence(), words, keys, self.look.precision.get())
+                })
+            })
+        }))
     }
 
     /// Applies one change to the document through the core's reducer: the one write path of

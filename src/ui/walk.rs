@@ -1,11 +1,13 @@
-//! The guided walk: the steps and their labs in pipeline order, one at a time, each scrolled into
-//! view and marked `aria-current="step"`, with one short paragraph of what to try there.
+//! The guided walk: the lesson's stops in teaching order (the core's [`stops`]), one at a time,
+//! each scrolled into view and marked `aria-current="step"`, with one short paragraph of what to
+//! try there; at the lesson's end the learner may go further (the labs and the variants). End
+//! keeps the place, and Start resumes there.
 
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 
-use crate::core::views::pipeline::{stops, Stop};
+use crate::core::views::pipeline::{lesson_length, stops, Stop};
 use crate::ui::scroll::scroll_to;
 use crate::ui::state::use_app;
 use crate::ui::{labs, steps};
@@ -19,16 +21,27 @@ fn title(stop: Stop) -> &'static str {
     }
 }
 
-/// What the walk suggests trying at `stop`.
-fn hint(stop: Stop) -> &'static str {
+/// What the walk suggests trying at `stop`; on the dog example as it opens, with its numbers.
+fn hint(stop: Stop, dog: bool) -> String {
     match stop {
-        Stop::Step(step) => steps::text(step).hint,
-        Stop::Lab(lab) => labs::text(lab).hint,
+        Stop::Step(step) => {
+            let text = steps::text(step);
+            if dog && !text.dog.is_empty() {
+                format!("{} {}", text.hint, text.dog)
+            } else {
+                text.hint.to_owned()
+            }
+        }
+        Stop::Lab(lab) => labs::text(lab).hint.to_owned(),
     }
 }
 
-/// What the walk's last stop adds: what the learner has now seen, and where to go next.
-const SUMMARY: &str = "That is the whole of self-attention: tokens, embeddings, three projections, scores, ÷√dₖ, the mask, softmax and the weighted sum of values, the labs showed why √dₖ and why −∞, training moved the weights towards a target, and shuffling the words showed that attention alone is blind to order until positions put it back; the KV cache and the tiles computed the same numbers as decoders and FlashAttention do. Where next: type a sentence of your own, edit a weight and watch every weight move, or open another example.";
+/// What the lesson's last stop adds, after the story of the followed token: what the learner
+/// has now seen, and where to go next.
+const LESSON_SUMMARY: &str = "That is self-attention: each token turns its embedding into a query, a key and a value; its query is scored against every key, the scores (÷√dₖ, masked) become shares by the softmax, and its new vector is the values blended in those shares. The weights that make it work are learned. Go further for word order, the KV cache and FlashAttention's tiles, or type a sentence of your own.";
+
+/// What the walk's very last stop adds.
+const FURTHER_SUMMARY: &str = "Shuffling the words showed that attention alone is blind to order until positions put it back; the KV cache and the tiles computed the same numbers as decoders and FlashAttention do. Where next: type a sentence of your own, edit a weight and watch every weight move, or open another example.";
 
 /// Focuses a button once the walk's panel has been shown (signals update the page after this
 /// handler returns).
@@ -49,7 +62,10 @@ pub fn Walk() -> impl IntoView {
     let start_button = NodeRef::<html::Button>::new();
     let next_button = NodeRef::<html::Button>::new();
     let total = Memo::new(move |_| stops(state.shape.get()).len());
+    let lesson = Memo::new(move |_| lesson_length(state.shape.get()));
     let index = move || state.walk_at.get();
+    // Where End left the walk: Start resumes there.
+    let resume = RwSignal::new(0usize);
 
     // The page's scroll position is outside the reactive system: move it to each new stop.
     Effect::new(move |_| {
@@ -57,10 +73,20 @@ pub fn Walk() -> impl IntoView {
             scroll_to(stop.id());
         }
     });
-    let end = move || {
+    // The reader stays where the walk left them (the Start button is at the top of the page).
+    let leave = move |at: usize| {
+        resume.set(at);
         state.walk.set(None);
-        focus_later(start_button);
+        request_animation_frame(move || {
+            if let Some(b) = start_button.try_get_untracked().flatten() {
+                let options = web_sys::FocusOptions::new();
+                options.set_prevent_scroll(true);
+                let _ = b.focus_with_options(&options);
+            }
+        });
     };
+    let end = move || leave(state.walk_at.get_untracked().unwrap_or(0));
+    let finish = move || leave(0);
     // Unless a field or editor already used this Esc for itself.
     let _ = window_event_listener(ev::keydown, move |e| {
         if e.key() == "Escape" && !e.default_prevented() && state.walk.get_untracked().is_some() {
@@ -82,9 +108,27 @@ pub fn Walk() -> impl IntoView {
         }
     };
     let at_first = move || index() == Some(0);
+    let at_lesson_end = move || index() == Some(lesson.get().saturating_sub(1));
     let at_last = move || index() == Some(total.get() - 1);
-    // The last stop says what the walk showed and where to go from here; Next finishes.
-    let summary = move || at_last().then(|| view! { <p class="walk-summary">{SUMMARY}</p> });
+    let finishing = move || at_lesson_end() || at_last();
+    let dog = move || state.preset() == Some("dog");
+    // The lesson's end tells the followed token's story from the numbers, then where to go.
+    let summary = move || {
+        if at_lesson_end() {
+            let story = state.story();
+            Some(
+                view! {
+                    <p class="walk-story" data-stat="walk-story">{story}</p>
+                    <p class="walk-summary">{LESSON_SUMMARY}</p>
+                }
+                .into_any(),
+            )
+        } else if at_last() {
+            Some(view! { <p class="walk-summary">{FURTHER_SUMMARY}</p> }.into_any())
+        } else {
+            None
+        }
+    };
 
     view! {
         <button
@@ -93,11 +137,14 @@ pub fn Walk() -> impl IntoView {
             data-action="walk-start"
             node_ref=start_button
             on:click=move |_| {
-                state.walk.set(Some(0));
+                state.walk.set(Some(resume.get_untracked()));
                 focus_later(next_button);
             }
         >
-            "Start the walk"
+            {move || match resume.get() {
+                0 => "Start the lesson: a guided walk".to_owned(),
+                at => format!("Resume the walk at stop {} of {}", at + 1, total.get()),
+            }}
         </button>
         <aside class="walk" aria-label="Guided walk" hidden=move || state.walk.get().is_none()>
             // Read out whole at each move: where the walk is, then what to try.
@@ -106,10 +153,12 @@ pub fn Walk() -> impl IntoView {
                 <p class="walk-where">
                     {move || {
                         let stop = state.walk_stop.get()?;
-                        Some(format!("{} of {} · {}", index()? + 1, total.get(), title(stop)))
+                        let i = index()?;
+                        let part = if i < lesson.get() { "" } else { " · further" };
+                        Some(format!("{} of {} · {}{part}", i + 1, total.get(), title(stop)))
                     }}
                 </p>
-                <p class="walk-hint">{move || state.walk_stop.get().map(hint)}</p>
+                <p class="walk-hint">{move || state.walk_stop.get().map(|s| hint(s, dog()))}</p>
                 {summary}
             </div>
             <div class="walk-buttons">
@@ -127,10 +176,15 @@ pub fn Walk() -> impl IntoView {
                     data-action="walk-next"
                     node_ref=next_button
                     aria-describedby="walk-status"
-                    on:click=move |_| if at_last() { end() } else { go(true) }
+                    on:click=move |_| if finishing() { finish() } else { go(true) }
                 >
-                    {move || if at_last() { "Finish" } else { "Next" }}
+                    {move || if finishing() { "Finish" } else { "Next" }}
                 </button>
+                <Show when=move || at_lesson_end() && !at_last()>
+                    <button type="button" data-action="walk-further" on:click=move |_| go(true)>
+                        "Go further"
+                    </button>
+                </Show>
                 <button type="button" class="walk-end" data-action="walk-end" on:click=move |_| end()>
                     "End"
                 </button>

@@ -138,8 +138,10 @@ export function watch(page, url) {
 
 /** Opens the page in `browser` (or in a context) and watches it (see `watch`; CSP violations are
  * logged as console errors); waits for `ready` to show, and for the app, for
- * `<html data-ready>`. The page is closed after the test. */
-export async function open(browser, url, viewport = { width: 1280, height: 900 }, ready = '[data-matrix="weights"]') {
+ * `<html data-ready>`. The page is closed after the test. The settings open folded under their
+ * summary; unless `folded`, they are unfolded as a learner's first click would (most tests use
+ * them; the opening's own tests keep them folded). */
+export async function open(browser, url, viewport = { width: 1280, height: 900 }, ready = '[data-matrix="weights"]', { folded = false } = {}) {
   const page = await browser.newPage({ viewport });
   owned.push(page);
   const errors = watch(page, url);
@@ -151,7 +153,13 @@ export async function open(browser, url, viewport = { width: 1280, height: 900 }
   // paint); before, what `ready` found may be the opening page written into the HTML, without the
   // app or its API. A page of the app has its boot script (an LMS's page around it has not).
   if (await page.$('script[data-code]')) await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  if (!folded) await unfold(page);
   return { page, errors };
+}
+
+/** Opens the folded settings (and the contents), as a click on their summaries does. */
+export async function unfold(page) {
+  await page.$$eval('details.settings, details.contents', (all) => all.forEach((d) => { d.open = true; }));
 }
 
 /** What each lab shows once its body is drawn (the labs draw when they come into view). */

@@ -109,9 +109,12 @@ test('heads: the concatenation shows its shapes and each head its own most-atten
   assert.deepEqual(errors, []);
 });
 
-/** The ids of the walk's stops with one head (the output step appears only with several). */
-const STOPS = ['step-sentence', 'step-embedding', 'step-projections', 'step-qkv', 'step-scores', 'step-scale', 'lab-sqrt-dk',
-  'step-mask', 'lab-mask', 'step-weights', 'lab-train', 'step-context', 'lab-order', 'lab-kv-cache', 'lab-flash'];
+/** The ids of the walk's stops with one head, in teaching order: the lesson (the weights by
+ * the fifth stop, the context sixth, then why ÷√dₖ and −∞, then training), then further. */
+const STOPS = ['step-sentence', 'step-embedding', 'step-qkv', 'step-scores', 'step-weights', 'step-context', 'step-scale',
+  'lab-sqrt-dk', 'step-mask', 'lab-mask', 'lab-train', 'step-projections', 'lab-order', 'lab-kv-cache', 'lab-flash'];
+/** The lesson's stops: the rest are one choice away ("Go further"). */
+const LESSON = 11;
 
 const current = (page) => page.$$eval('[aria-current="step"]', (els) => els.map((e) => e.id));
 
@@ -136,7 +139,19 @@ test('the guided walk, forwards and back with the keyboard, then Esc', async () 
   // Screen readers hear each move (a polite live region) and the hint when Next is focused.
   assert.equal(await page.getAttribute('#walk-status', 'aria-live'), 'polite');
   assert.equal(await page.getAttribute('[data-action="walk-next"]', 'aria-describedby'), 'walk-status');
-  for (let i = 1; i < STOPS.length; i++) {
+  for (let i = 1; i < LESSON; i++) {
+    await page.keyboard.press('Enter');
+    await assertAt(page, i);
+  }
+  // The lesson's end tells the story from the numbers and offers to go further.
+  assert.equal(await page.textContent('[data-action="walk-next"]'), 'Finish');
+  assert.match(await page.textContent('[data-stat="walk-story"]'), /^“she” pays 88\.3% of its attention to “dog”/);
+  assert.match(await page.textContent('.walk-summary'), /^That is self-attention/);
+  await page.click('[data-action="walk-further"]');
+  await assertAt(page, LESSON);
+  assert.match(await page.textContent('.walk-where'), / · further$/);
+  await page.focus('[data-action="walk-next"]');
+  for (let i = LESSON + 1; i < STOPS.length; i++) {
     await page.keyboard.press('Enter');
     await assertAt(page, i);
   }
@@ -153,17 +168,21 @@ test('the guided walk, forwards and back with the keyboard, then Esc', async () 
   await page.waitForSelector('.walk', { state: 'hidden' });
   assert.deepEqual(await current(page), []);
   await page.waitForFunction(() => document.activeElement?.dataset.action === 'walk-start');
-  // Finish at the last stop ends the walk.
+  // Esc kept the place: Start resumes at the first stop, where it was left.
+  assert.equal(await page.textContent('[data-action="walk-start"]'), 'Resume the walk at stop 1 of 15');
+  // Finish at the lesson's end ends the walk, and Start then begins again.
   await page.keyboard.press('Enter');
-  for (let i = 1; i < STOPS.length; i++) await page.click('[data-action="walk-next"]');
+  for (let i = 1; i < LESSON; i++) await page.click('[data-action="walk-next"]');
   await page.click('[data-action="walk-next"]');
   await page.waitForSelector('.walk', { state: 'hidden' });
+  assert.match(await page.textContent('[data-action="walk-start"]'), /^Start the lesson/);
   assert.deepEqual(errors, []);
 });
 
 test('?walk=1 opens in the walk; with several heads it ends at the output, and End leaves', async () => {
   const { page, errors } = await open(env.browser, `${env.base}?preset=raschka-multihead&walk=1`);
-  const stops = [...STOPS, 'step-output'];
+  // Several heads come in the lesson, before training.
+  const stops = [...STOPS.slice(0, LESSON - 1), 'step-output'];
   await page.waitForFunction(() => document.querySelector('#step-sentence').getAttribute('aria-current') === 'step');
   assert.match(await page.textContent('.walk-where'), /^1 of 16 · Sentence → tokens/, 'one numbering: the walk\'s');
   for (let i = 1; i < stops.length; i++) await page.click('[data-action="walk-next"]');
@@ -186,7 +205,7 @@ test('screenshots of each lab, the heads and the walk: desktop and phone, light 
       await page.waitForFunction(() => document.querySelector('[data-stat="renormalized_ok"]').dataset.value === 'false');
       await picture(page.locator('#lab-mask'), name('mask'));
       await page.click('[data-action="walk-start"]');
-      for (let i = 0; i < 6; i++) await page.click('[data-action="walk-next"]');
+      for (let i = 0; i < 7; i++) await page.click('[data-action="walk-next"]');
       await page.waitForFunction(() => document.querySelector('#lab-sqrt-dk').getAttribute('aria-current') === 'step');
       await picture(page, name('walk'));
       const heads = await open(env.browser, `${env.base}?preset=raschka-multihead`, { width, height });

@@ -430,9 +430,9 @@ test('an embed with controls=none edits and undoes; an empty steps= is refused w
 test('the walk\'s card never covers the figure a stop asks you to watch, and its last stop sums up', async () => {
   for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
     const { page } = await open(env.browser, `${env.base}?preset=dog&walk=1`, viewport);
-    for (const [stop, figure] of [[7, '#lab-sqrt-dk .lab-plot svg'], [9, 'table[data-lab-matrix="neg_inf"]']]) {
+    for (const [stop, figure] of [[8, '#lab-sqrt-dk .lab-plot svg'], [10, 'table[data-lab-matrix="neg_inf"]']]) {
       while (!(await page.textContent('.walk-where')).startsWith(`${stop} of`)) await page.click('[data-action="walk-next"]');
-      await page.waitForFunction((id) => document.getElementById(id).getAttribute('aria-current') === 'step', stop === 7 ? 'lab-sqrt-dk' : 'lab-mask');
+      await page.waitForFunction((id) => document.getElementById(id).getAttribute('aria-current') === 'step', stop === 8 ? 'lab-sqrt-dk' : 'lab-mask');
       // The walk has done scrolling to the stop before the learner scrolls on.
       await settled(page);
       // The learner scrolls the figure to the middle of the screen, as one does to watch it.
@@ -452,7 +452,8 @@ test('the walk\'s card never covers the figure a stop asks you to watch, and its
       }
     }
     while ((await page.textContent('[data-action="walk-next"]')) !== 'Finish') await page.click('[data-action="walk-next"]');
-    assert.match(await page.textContent('.walk-summary'), /That is the whole of self-attention/);
+    assert.match(await page.textContent('.walk-summary'), /^That is self-attention/);
+    assert.match(await page.textContent('[data-stat="walk-story"]'), /“she” pays 88\.3% of its attention to “dog”/);
     await picture(page, output(`use-walk-last-${viewport.width}.png`));
     await page.click('[data-action="walk-next"]');
     await page.waitForSelector('.walk', { state: 'hidden' });

@@ -144,6 +144,17 @@ pub const DOG_SHE: usize = 6;
 /// Where "dog" is.
 pub const DOG_DOG: usize = 1;
 
+/// What the dog's two hand-made embedding columns encode: is it a thing, is it alive.
+pub const DOG_COLUMNS: [&str; 2] = ["thing", "alive"];
+
+/// The names of `model`'s embedding columns, where they have any: the dog's two hand-made ones
+/// while the model is the dog's sentence with two columns. A trained or seeded model's columns
+/// mean nothing one could name.
+pub fn column_names(model: &Model) -> Option<&'static [&'static str]> {
+    (model.sentence() == DOG_SENTENCE && model.dims().d_in == 2 && model.layered().is_none())
+        .then_some(&DOG_COLUMNS[..])
+}
+
 /// The dog preset's sentence.
 pub const DOG_SENTENCE: &str = "The dog fetched the ball and she was happy";
 /// What the tutorial shows, to its two decimals: she's query and the keys of dog and ball.

@@ -1,6 +1,5 @@
 //! The teaching around the pipeline: the labs' maths ([`labs`], [`sqrt_dk`], [`order`],
-//! [`kv_cache`], [`flash`]) and
-//! exercises ([`exercise`]).
+//! [`kv_cache`], [`flash`]), the story the numbers tell ([`story`]) and exercises ([`exercise`]).
 
 pub mod exercise;
 pub mod flash;
@@ -8,3 +7,4 @@ pub mod kv_cache;
 pub mod labs;
 pub mod order;
 pub mod sqrt_dk;
+pub mod story;

@@ -512,3 +512,19 @@ fn short(x: f64) -> String {
 pub fn dog_untrained(seed: u64) -> Model {
     scrambled(&dog(), seed)
 }
+
+/// How a loss curve fell, said of its numbers: whether more of its fall came in its first half
+/// or its second (a curve from random weights often starts flat); none before two steps or
+/// when it did not fall.
+pub fn how_it_fell(losses: &[f64]) -> Option<&'static str> {
+    let (first, last) = (*losses.first()?, *losses.last()?);
+    let middle = losses[losses.len() / 2];
+    if losses.len() < 3 || last >= first {
+        return None;
+    }
+    Some(if first - middle >= middle - last {
+        "It fell fast at first, then slowly."
+    } else {
+        "It fell slowly at first, then faster."
+    })
+}

@@ -197,13 +197,52 @@ impl Stop {
     }
 }
 
-/// The walk's stops for a model of this shape: each step on the page, then its lab.
+/// The walk's stops for a model of this shape, in teaching order rather than the page's: the
+/// lesson first ([`lesson_length`] stops: the sentence to the context, the payoff, by the
+/// fifth stop the weights; then why ÷√dₖ, the mask and why −∞, several heads, training), then
+/// the way further (the weights' own step, positions and word order, the KV cache, the tiles,
+/// the output projection). The page keeps the pipeline's order, where each table is computed
+/// from the one above it; the walk jumps to the step that teaches next.
 pub fn stops(shape: Shape) -> Vec<Stop> {
-    Step::ALL
+    let lesson = [
+        Stop::Step(Step::Sentence),
+        Stop::Step(Step::Embedding),
+        Stop::Step(Step::Qkv),
+        Stop::Step(Step::Scores),
+        Stop::Step(Step::Softmax),
+        Stop::Step(Step::Context),
+        Stop::Step(Step::Scale),
+        Stop::Lab(Lab::SqrtDk),
+        Stop::Step(Step::Mask),
+        Stop::Lab(Lab::Mask),
+        Stop::Step(Step::Output),
+        Stop::Lab(Lab::Train),
+    ];
+    let further = [
+        Stop::Step(Step::Projections),
+        Stop::Step(Step::Positions),
+        Stop::Lab(Lab::Order),
+        Stop::Lab(Lab::KvCache),
+        Stop::Lab(Lab::Flash),
+        Stop::Step(Step::OutProj),
+    ];
+    lesson
         .into_iter()
-        .filter(|s| s.on_page(shape))
-        .flat_map(|s| std::iter::once(Stop::Step(s)).chain(s.labs().iter().map(|&l| Stop::Lab(l))))
+        .chain(further)
+        .filter(|stop| match stop {
+            Stop::Step(step) => step.on_page(shape),
+            Stop::Lab(_) => true,
+        })
         .collect()
+}
+
+/// How many of [`stops`] are the lesson; the rest go further, for a learner who chooses to.
+pub fn lesson_length(shape: Shape) -> usize {
+    // The lesson ends at the training lab.
+    stops(shape)
+        .iter()
+        .position(|&s| s == Stop::Lab(Lab::Train))
+        .map_or(0, |i| i + 1)
 }
 
 /// What a matrix's rows and columns are.

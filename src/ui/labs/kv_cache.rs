@@ -71,7 +71,7 @@ pub fn KvCacheLab() -> impl IntoView {
             let (most, w) = crate::core::teaching::labs::largest(s.weights.row(0).iter().copied())?;
             let p = state.look.precision.get();
             Some(format!(
-                "“{}” attends most to “{}” ({}), as the full computation's row {} does. The cache now holds {} keys and values; this step took {} multiply-adds, {} without the cache ({}× fewer).",
+                "“{}” attends most to “{}” ({}), as the full computation's row {} does. The cache now holds {} keys and values; this step took {} multiply-adds, {} without the cache{}.",
                 word(s.t),
                 word(most),
                 crate::core::text::fmt(w, p),
@@ -79,7 +79,10 @@ pub fn KvCacheLab() -> impl IntoView {
                 s.t + 1,
                 s.macs_cached,
                 s.macs_full,
-                s.macs_full / s.macs_cached.max(1)
+                match s.macs_full / s.macs_cached.max(1) {
+                    0 | 1 => " (the same: nothing is cached yet to save)".to_owned(),
+                    times => format!(" ({times}× fewer)"),
+                }
             ))
         })
     };

@@ -175,7 +175,7 @@ fn PageOrder() -> impl IntoView {
     };
     view! {
         <div node_ref=place>
-        <p>"Shuffle the sentence as a model sees it: each word keeps its embedding row, and positions belong to the places, not to the words. The lab compares every word's output row before and after, without the causal mask (attention itself); the page's model is not changed."</p>
+        <p>"Shuffle the sentence as a model sees it: each word keeps its embedding row, and positions belong to the places, not to the words. The lab compares every word's output row before and after, without the causal mask (attention itself). Shuffling leaves the page's model as it is; the positions below are the page's own, so choosing them changes every step above (Undo takes it back)."</p>
         <ReorderButtons how/>
         // The page's positions, here where the lab asks to change them (the settings bar's too).
         <div class="lab-positions">

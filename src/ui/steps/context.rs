@@ -2,7 +2,6 @@
 
 use leptos::prelude::*;
 
-use crate::core::teaching::labs::largest;
 use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::state::{use_app, Detail};
 use crate::ui::steps::frame::{Breakdown, HeadMatrices, StepSection, StepText};
@@ -12,8 +11,9 @@ pub const TEXT: StepText = StepText {
     short_title: "Context",
     title: "Context vectors",
     formula: "context = weights · V   (n × d_v): context_i = Σ_j weights[i][j] · value_j",
-    explain: "Each token's new representation is a blend of all value rows, mixed in the proportions of its attention weights. Click a row to see its blend written out.",
-    hint: "Click a context row to see it written out as a weighted sum of the value rows.",
+    explain: "Each token's new vector, its context vector, is a blend of all the value rows, mixed in the proportions of its attention weights: the token, enriched by what it found. This is attention's output, and what the next layer of a model reads. Click a row to see its blend written out.",
+    hint: "The payoff: each token's context vector is a blend of the value rows in the proportions of its weights, the token enriched by what it found. Click a row to see its blend written out.",
+    dog: "“she” comes out mostly “dog”: the model now knows whom she means.",
     lab: "",
 };
 
@@ -23,45 +23,12 @@ pub fn ContextStep() -> impl IntoView {
     let explain_row = Callback::new(move |(head, query, _)| {
         state.detail.set(Some(Detail::Context { head, query }))
     });
-    // Said of the numbers on the page, whatever the model: the followed token's largest share.
+    // Said of the numbers on the page, whatever the model: the followed token's story.
     let blend = move || {
-        let (i, h) = (state.query.get(), state.visible_heads.with(|v| v[0]));
-        if state.exercises.hides_row(h, i) {
-            return None;
-        }
-        let (j, w) = state.trace.with(|t| {
-            let weights = &t.heads.get(h)?.weights;
-            (i < weights.nrows()).then(|| largest(weights.row(i).iter().copied()))?
-        })?;
-        let word = |k: usize| {
-            state
-                .words
-                .with(|ws| ws.get(k).cloned().unwrap_or_default())
-        };
-        let key_word = |k: usize| {
-            state
-                .key_words
-                .with(|ws| ws.get(k).cloned().unwrap_or_default())
-        };
-        // With a source no value row is the query's own.
-        let own = i == j && state.model.with(|m| m.source().is_none());
-        let heads = if state.heads.get() > 1 {
-            format!(" in head {h}")
-        } else {
-            String::new()
-        };
-        let how = if w > 0.5 { "mostly" } else { "partly" };
-        let row = if own {
-            "its own value row".to_owned()
-        } else {
-            format!("the value row of “{}”", key_word(j))
-        };
-        Some(format!(
-            "Here “{}” pays {:.1}% of its attention{heads} to “{}”, so its context vector is {how} {row}.",
-            word(i),
-            100.0 * w,
-            word(j)
-        ))
+        let heads = (state.heads.get() > 1)
+            .then(|| format!("In head {}: ", state.visible_heads.with(|v| v[0])))
+            .unwrap_or_else(|| "Here ".into());
+        state.story().map(|story| format!("{heads}{story}"))
     };
     view! {
         <StepSection step=Step::Context text=&TEXT>

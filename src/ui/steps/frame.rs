@@ -21,6 +21,8 @@ pub struct StepText {
     pub explain: &'static str,
     /// What the guided walk suggests trying here, in one short paragraph.
     pub hint: &'static str,
+    /// What the walk adds on the dog example as it opens (its numbers are said): "" if nothing.
+    pub dog: &'static str,
     /// A sentence pointing to the lab after this step ("" if none), said only where the lab is
     /// on the page (not in an embed).
     pub lab: &'static str,

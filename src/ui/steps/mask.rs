@@ -12,8 +12,9 @@ pub const TEXT: StepText = StepText {
     short_title: "Mask",
     title: "Causal mask",
     formula: "masked[i][j] = −∞ where j > i · softmax turns −∞ into exactly 0",
-    explain: "A model that writes text one token at a time must not peek at tokens that come later. So each query may only look at itself and the tokens before it: every score above the diagonal is replaced by −∞, which the softmax turns into a weight of exactly 0. The tutorial also shows a second way: compute the weights without a mask, zero the future (multiply by a lower-triangular matrix of ones), then divide each row by its new sum. Both give the same weights, unless the scores are so large that the unmasked softmax underflows to 0.",
-    hint: "Turn causal off and on in the controls and watch row 1: masked, it may only look at itself and the token before it.",
+    explain: "A model that writes text one token at a time (a decoder, as GPT is) must not peek at the tokens that come later. So each query may only look at itself and the tokens before it: every score above the diagonal is replaced by −∞, which the softmax turns into a weight of exactly 0 (e^−∞ = 0). Sebastian Raschka's tutorial (“Understanding and Coding Self-Attention…”) also shows a second way: compute the weights without a mask, zero the future (multiply by a lower-triangular matrix of ones), then divide each row by its new sum. Both give the same weights, unless the scores are so large that the unmasked softmax underflows to 0.",
+    hint: "The causal mask: a model that writes one word at a time must not see the words after the one it writes. Untick “Causal mask” in the bar at the top: this step's tables give way to a note, and in the weights (the next step) every token may now look at the tokens after it too. Tick it again: −∞ above the diagonal, a weight of exactly 0.",
+    dog: "",
     lab: "The lab below finds where.",
 };
 

@@ -21,6 +21,7 @@ pub const TEXT: StepText = StepText {
     formula: "sinusoidal: P[p, 2i] = sin(p / base^(2i/d_in)), P[p, 2i+1] = cos(…) · X + P · RoPE: q, k pair i turned by p · base^(−2i/d_k)",
     explain: "Attention itself is blind to order: it compares every token with every other, wherever they are. So real models put the order back. The original Transformer adds a fixed table of sines and cosines to the embedding, a row per place; GPT-2 and BERT add a learned table instead; Llama and most models since leave the embedding alone and rotate each query and key by an angle that grows with its place (RoPE), so a score depends on how far apart two words are. Positions belong to places, not words: shuffle the sentence and each word keeps its embedding but gets its new place's row.",
     hint: "Choose sinusoidal positions, then open the order lab and shuffle the words: the outputs no longer just move.",
+    dog: "",
     lab: "",
 };
 

@@ -13,8 +13,9 @@ pub const TEXT: StepText = StepText {
     short_title: "W_q, W_k, W_v",
     title: "Projections W_query, W_key, W_value",
     formula: "W_query, W_key: d_in × d_k · W_value: d_in × d_v   (one set per head; with biases, b_query, b_key: d_k · b_value: d_v)",
-    explain: "Each head has three weight matrices that turn an embedding into three different views of the token: a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on if chosen?). They multiply the embedding from the right, as row vectors, so each has d_in rows. Where the numbers come from: the Raschka examples and “Re-initialise with seed” draw them with torch.rand after torch.manual_seed, head after head; the dog's were written by hand to look trained. Real layers (nn.Linear, nn.MultiheadAttention) also add a bias to every row: turn on Biases to see them.",
-    hint: "Edit one weight of W_query and watch the queries in the next step move, one column for every token.",
+    explain: "Each head has three weight matrices that turn an embedding into its query, key and value. They multiply the embedding from the right, as row vectors, so each has d_in rows. Where the numbers come from: in a real model, from training (random at first, then nudged over a great deal of text, for instance to predict the next word); here the Raschka examples and “Re-initialise with seed” draw them with torch.rand after torch.manual_seed, head after head, and the dog's were written by hand to look trained. Real layers (nn.Linear, nn.MultiheadAttention) also add a bias to every row: turn on Biases in the settings to see them.",
+    hint: "The weights themselves: edit one and watch the queries move, one column for every token.",
+    dog: "In the dog example W_query's second row (“alive”) is what makes “she”'s query ask for a living thing.",
     lab: "",
 };
 

@@ -11,8 +11,9 @@ pub const TEXT: StepText = StepText {
     short_title: "Q, K, V",
     title: "Queries, keys, values",
     formula: "Q = X · W_query (n × d_k) · K = X · W_key (n × d_k) · V = X · W_value (n × d_v)",
-    explain: "Multiplying the embedded sentence by each weight matrix gives every token its query, key and value at once: row t of Q is token t's query. Change one embedding number and only that token's rows move; change one weight and every token's column moves.",
-    hint: "Compare a token's query with its key: the same word asks for one thing and offers another.",
+    explain: "Each token makes three vectors from its embedding, each by multiplying it by a weight matrix (the three shown in the step above): a query (what am I looking for?), a key (what do I offer to a query that looks?) and a value (what do I pass on if I am chosen?). Row t of Q is token t's query. d_k is the length of a query or key, d_v of a value. Change one embedding number and only that token's rows move; change one weight and every token's column moves.",
+    hint: "Every token now has a query (what it looks for), a key (what it offers) and a value (what it passes on): its row times a weight matrix each (the step above).",
+    dog: "“she”'s query asks, in effect, “I am a pronoun: which living thing do I mean?”, and “dog”'s key answers “a living thing”. The weights were made by hand to look like trained ones.",
     lab: "",
 };
 

@@ -13,7 +13,7 @@ use crate::core::document::edit::Edit;
 use crate::core::model::presets::{DOG_DOG, DOG_SHE, DOG_SHE_WEIGHT_DOG};
 use crate::core::model::Model;
 use crate::core::training::lab::dog_untrained;
-use crate::core::training::lab::{scrambled, Setup};
+use crate::core::training::lab::{how_it_fell, scrambled, Setup};
 use crate::core::training::{Goal, Objective, Optimizer, Target, Trainer};
 use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::state::use_app;
@@ -154,6 +154,17 @@ pub fn TrainLab() -> impl IntoView {
             .is_some_and(|goal| weight.get_untracked() >= goal);
         !reached
     };
+    // The curve is of the run that made the numbers on the page: an Undo past it, or any
+    // other change of the model, leaves numbers it did not make, so it goes.
+    Effect::new(move |_| {
+        let made = state
+            .model
+            .with(|m| trainer.with_value(|t| t.as_ref().is_some_and(|(_, last, _)| last == m)));
+        if !made && !losses.with_untracked(Vec::is_empty) {
+            losses.set(Vec::new());
+            trainer.set_value(None);
+        }
+    });
     let stop = move || {
         running.set(false);
         until.set_value(None);
@@ -231,7 +242,8 @@ pub fn TrainLab() -> impl IntoView {
     let word = move |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
     view! {
             <p class="explain">
-                "The tutorial's hand-made weights “mimic where the weights might end up after training”. Here they are trained: the loss is −ln of the weight from a token to the key you pick (the mean over several targets), or how far the output is from one to match, and each step moves every number that trains a little against its gradient (the same numbers PyTorch's autograd gives). Watch the tables above while it runs."
+                {move || (state.preset() == Some("dog")).then_some("The dog example's hand-made weights “mimic where the weights might end up after training”, as the tutorial it comes from says. ")}
+                "Where a real model's weights come from: they start random and are trained on a great deal of text, each step nudging every number so that the model predicts the next word a little better; no one tells a model to make “she” look at “dog”, it ends up doing so because that helps. Here you train towards a goal of your own: the loss is −ln of the weight from a token to the key you pick (the mean over several targets), or how far the output is from one to match, and each step moves every number that trains a little against its gradient (the same numbers PyTorch's autograd gives). Watch the tables above while it runs."
             </p>
             <div class="lab-controls">
                 <label class="field">
@@ -293,7 +305,8 @@ pub fn TrainLab() -> impl IntoView {
             {move || refused.get().map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{e}</p> })}
             <LossPlot curves=curves label="The loss at each step, on a log scale" empty="Step or Run to draw the loss">
                 "The loss at each step (log scale)."
-                {move || (!matching.get()).then_some(" It falls fast at first, then slowly: a weight can approach 1 but never reach it.")}
+                {move || losses.with(|l| how_it_fell(l)).map(|fell| format!(" {fell}"))}
+                {move || (!matching.get()).then_some(" A weight can approach 1 but never reach it.")}
             </LossPlot>
             <p>
                 <button type="button" data-action="train-dog" on:click=dog_backwards>"Train the dog example from random weights"</button>

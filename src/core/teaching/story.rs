@@ -1,0 +1,109 @@
+//! The lesson's story told from the numbers: where the followed token looks, why (its score
+//! against the runner-up's), and what it becomes. Written from the trace after every edit, so it
+//! is true for the numbers beside it; on the dog's sentence it also says when an edit has broken
+//! the hand-made story ("she" no longer looks most at "dog").
+
+use crate::core::forward::trace::Trace;
+use crate::core::model::presets::{DOG_DOG, DOG_SENTENCE, DOG_SHE};
+use crate::core::text::fmt;
+
+/// One key the followed token looks at: its place, raw score and weight.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Look {
+    /// The key's place.
+    pub key: usize,
+    /// query · key, before any scaling.
+    pub score: f64,
+    /// Its softmax weight.
+    pub weight: f64,
+}
+
+/// Where token `query` looks in one head: the key it gives the most and the runner-up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Story {
+    /// The followed token's place.
+    pub query: usize,
+    /// The key with the largest weight (the first on ties).
+    pub top: Look,
+    /// The key with the next largest weight, if it may see another.
+    pub runner_up: Option<Look>,
+}
+
+impl Story {
+    /// Head `head`'s story of `query`, from the trace; none when either is out of range.
+    pub fn of(trace: &Trace, head: usize, query: usize) -> Option<Story> {
+        let h = trace.heads.get(head)?;
+        if query >= h.weights.nrows() {
+            return None;
+        }
+        let look = |key: usize| Look {
+            key,
+            score: h.scores[(query, key)],
+            weight: h.weights[(query, key)],
+        };
+        // Keys a causal mask hides have weight exactly 0 and a finite score: never the runner-up.
+        let mut keys: Vec<usize> = (0..h.weights.ncols())
+            .filter(|&j| h.masked_scores[(query, j)] != f64::NEG_INFINITY)
+            .collect();
+        // Largest weight first; the earlier key first on ties (as `labs::largest`).
+        keys.sort_by(|&a, &b| h.weights[(query, b)].total_cmp(&h.weights[(query, a)]));
+        Some(Story {
+            query,
+            top: look(*keys.first()?),
+            runner_up: keys.get(1).map(|&j| look(j)),
+        })
+    }
+
+    /// The story in words. `words` are the queries' tokens, `keys` the keys' (the same without a
+    /// source sentence); `decimals` the page's. On the dog's sentence with "she" followed, it
+    /// says whether the hand-made story still holds.
+    pub fn telling(
+        &self,
+        sentence: &str,
+        words: &[String],
+        keys: &[String],
+        decimals: usize,
+    ) -> String {
+        let word = |k: usize| words.get(k).map_or("?", String::as_str);
+        let key = |k: usize| keys.get(k).map_or("?", String::as_str);
+        let q = word(self.query);
+        let top = self.top;
+        let own = self.top.key == self.query && words.len() == keys.len();
+        let becomes = if top.weight > 0.5 { "mostly" } else { "partly" };
+        let blend = if own {
+            format!("so its new vector is {becomes} its own value")
+        } else {
+            format!(
+                "so its new vector (its context) is {becomes} the value of “{}”",
+                key(top.key)
+            )
+        };
+        let mut told = match self.runner_up {
+            Some(r) => format!(
+                "“{q}” pays {} of its attention to “{}”: its query matches that key best (score {} against {} for “{}”, the runner-up), and the softmax turns the gap into weights of {} and {}; {blend}.",
+                percent(top.weight),
+                key(top.key),
+                fmt(top.score, 1),
+                fmt(r.score, 1),
+                key(r.key),
+                fmt(top.weight, decimals),
+                fmt(r.weight, decimals),
+            ),
+            None => format!(
+                "“{q}” may only look at “{}”, so it pays it all of its attention; {blend}.",
+                key(top.key)
+            ),
+        };
+        if sentence == DOG_SENTENCE && self.query == DOG_SHE && top.key != DOG_DOG {
+            told.push_str(
+                " In the hand-made example “she” looked most at “dog” (0.883): your edits changed that. Undo or Reset brings it back.",
+            );
+        }
+        told
+    }
+}
+
+/// A weight as a percentage with one decimal: "88.3%".
+pub fn percent(weight: f64) -> String {
+    format!("{}%", fmt(100.0 * weight, 1))
+}
