@@ -68,7 +68,7 @@ fn the_walk_teaches_the_lesson_first_then_goes_further() {
         source: false,
     };
     let one = stops(shape(1, false));
-    assert_eq!(one.len(), 15, "nine steps and six labs");
+    assert_eq!(one.len(), 16, "nine steps and seven labs");
     // The weights within five stops, the context (the payoff) next.
     assert_eq!(one[4], Stop::Step(Step::Softmax));
     assert_eq!(one[5], Stop::Step(Step::Context));
@@ -76,17 +76,18 @@ fn the_walk_teaches_the_lesson_first_then_goes_further() {
     assert_eq!(one[6], Stop::Step(Step::Scale));
     assert_eq!(one[7], Stop::Lab(Lab::SqrtDk));
     assert_eq!(one[9], Stop::Lab(Lab::Mask));
-    assert_eq!(one[10], Stop::Lab(Lab::Train));
-    assert_eq!(lesson_length(shape(1, false)), 11);
+    assert_eq!(one[10], Stop::Lab(Lab::Heads));
+    assert_eq!(one[11], Stop::Lab(Lab::Train));
+    assert_eq!(lesson_length(shape(1, false)), 12);
     // Further: the weights' own step, word order, the KV cache, the tiles.
-    assert_eq!(one[11], Stop::Step(Step::Projections));
-    assert_eq!(one[12], Stop::Lab(Lab::Order));
-    assert_eq!(one[14], Stop::Lab(Lab::Flash));
+    assert_eq!(one[12], Stop::Step(Step::Projections));
+    assert_eq!(one[13], Stop::Lab(Lab::Order));
+    assert_eq!(one[15], Stop::Lab(Lab::Flash));
     assert!(!one.contains(&Stop::Step(Step::Output)));
     // Several heads are in the lesson, before training.
     let four = stops(shape(4, false));
-    assert_eq!(four[10], Stop::Step(Step::Output));
-    assert_eq!(lesson_length(shape(4, false)), 12);
+    assert_eq!(four[11], Stop::Step(Step::Output));
+    assert_eq!(lesson_length(shape(4, false)), 13);
     assert_eq!(
         stops(shape(1, true)).last(),
         Some(&Stop::Step(Step::OutProj))
@@ -95,7 +96,7 @@ fn the_walk_teaches_the_lesson_first_then_goes_further() {
     for s in [shape(1, false), shape(4, true)] {
         let all = stops(s);
         let steps = Step::ALL.iter().filter(|st| st.on_page(s)).count();
-        assert_eq!(all.len(), steps + 6);
+        assert_eq!(all.len(), steps + 7);
     }
     assert_eq!(Stop::Lab(Lab::KvCache).id(), "lab-kv-cache");
     assert_eq!(Stop::Lab(Lab::Train).id(), "lab-train");

@@ -241,3 +241,71 @@ fn the_dog_story_says_when_an_edit_broke_it() {
         None
     );
 }
+
+#[test]
+fn a_word_typed_into_the_dog_s_sentence_is_said_untaught() {
+    use attention_explorer::core::model::presets::{column_names, untaught_words};
+    let model = dog();
+    assert!(untaught_words(&model).is_empty());
+    let cat = model
+        .with_sentence(
+            "The cat fetched the ball and she was happy",
+            123,
+            &Default::default(),
+        )
+        .unwrap();
+    assert_eq!(untaught_words(&cat), ["cat"]);
+    assert_eq!(
+        column_names(&cat),
+        Some(&["thing", "alive"][..]),
+        "the columns keep their names"
+    );
+    assert!(
+        untaught_words(&raschka()).is_empty(),
+        "a seeded model's words are all random alike"
+    );
+}
+
+#[test]
+fn a_new_word_given_a_dog_word_s_row_is_taught() {
+    use attention_explorer::core::model::presets::untaught_words;
+    use attention_explorer::core::model::Editable;
+    let mut cat = dog()
+        .with_sentence(
+            "The cat fetched the ball and she was happy",
+            123,
+            &Default::default(),
+        )
+        .unwrap();
+    let at = |m: &attention_explorer::core::model::Model, w: &str| {
+        m.tokens().vocabulary.iter().position(|v| v == w).unwrap()
+    };
+    assert_eq!(untaught_words(&cat), ["cat"]);
+    let c = at(&cat, "cat");
+    let rows = attention_explorer::core::model::presets::hand_made_rows();
+    let dog_row = rows.iter().find(|(w, _)| w == "dog").unwrap().1.clone();
+    assert_eq!(dog_row, [1.0, 1.0]);
+    cat.paste(Editable::Embedding, c, 0, &[dog_row]);
+    assert!(untaught_words(&cat).is_empty());
+    // "she" now attends to "cat" as she did to "dog".
+    let trace = Trace::of(&cat);
+    assert_eq!(fmt(trace.heads[0].weights[(6, 1)], 3), "0.883");
+}
+
+#[test]
+fn two_hand_made_heads_attend_for_two_reasons() {
+    use attention_explorer::core::model::presets::{dog_two_heads, DOG_DOG, DOG_SHE};
+    let trace = Trace::of(&dog_two_heads());
+    // Head 0 is the dog's: "she" → "dog"; head 1 looks for a thing: "she" → "ball".
+    assert_eq!(fmt(trace.heads[0].weights[(DOG_SHE, DOG_DOG)], 3), "0.883");
+    let row: Vec<String> = trace.heads[1]
+        .weights
+        .row(DOG_SHE)
+        .iter()
+        .map(|w| fmt(*w, 3))
+        .collect();
+    assert_eq!(
+        row,
+        ["0.060", "0.025", "0.018", "0.058", "0.808", "0.030", "0.001", "0.000", "0.000"]
+    );
+}

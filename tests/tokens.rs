@@ -47,3 +47,15 @@ fn invisible_characters_are_named() {
     );
     assert!(invisible_characters("שלום עולם, émoji 🐕 e\u{301}").is_empty());
 }
+
+#[test]
+fn a_repeated_word_is_told_apart_by_ordinals() {
+    use attention_explorer::core::text::ordinal;
+    let said: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111]
+        .map(ordinal)
+        .to_vec();
+    assert_eq!(
+        said,
+        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
+    );
+}

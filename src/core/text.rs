@@ -61,3 +61,15 @@ pub fn sentence(text: &str) -> String {
         format!("{text}.")
     }
 }
+
+/// "1st", "2nd", "3rd", "4th", … for a word's place among its repeats.
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}

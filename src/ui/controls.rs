@@ -9,7 +9,8 @@ use crate::core::formats::state::write_state;
 use crate::core::model::limits::{MAX_DIM, MAX_HEADS};
 use crate::core::model::presets::PRESETS;
 use crate::core::model::{Dims, Model, Scale};
-use crate::core::text::sentence;
+use crate::core::teaching::story::Story;
+use crate::core::text::{fmt, ordinal, sentence};
 use crate::ui::author::AuthorButton;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};
@@ -28,10 +29,46 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
     let state = use_app();
     let dims = Memo::new(move |_| state.model.with(Model::dims));
     let kv_heads = Memo::new(move |_| state.model.with(Model::kv_heads));
+    // What a resize did that the tables alone do not say: new places got random numbers.
+    let resized = RwSignal::new(None::<(Dims, String)>);
+    let followed = move || {
+        let (head, query) = (0, state.query.get_untracked());
+        state.trace.with_untracked(|t| Story::of(t, head, query))
+    };
     let resize = move |change: fn(&mut Dims, usize), n: u64| {
         let mut d = dims.get_untracked();
+        let was = followed();
         change(&mut d, n as usize);
-        state.apply(Edit::Resize(d))
+        let grew = d.d_in > dims.get_untracked().d_in
+            || d.d_k > dims.get_untracked().d_k
+            || d.d_v > dims.get_untracked().d_v
+            || d.heads > dims.get_untracked().heads;
+        state.apply(Edit::Resize(d))?;
+        resized.set(grew.then(|| {
+            let at = d;
+            let moved = match (was, followed()) {
+                (Some(a), Some(b)) if (a.top.weight - b.top.weight).abs() > 5e-4 || a.top.key != b.top.key => {
+                    let word = |k: usize| state.key_words.with_untracked(|w| w.get(k).cloned().unwrap_or_default());
+                    format!(
+                        " The followed token's largest weight moved: “{}” {} → “{}” {}.",
+                        word(a.top.key),
+                        fmt(a.top.weight, 3),
+                        word(b.top.key),
+                        fmt(b.top.weight, 3)
+                    )
+                }
+                _ => String::new(),
+            };
+            (at, format!("The new places got random numbers drawn from the seed; the numbers already there are kept.{moved} Undo takes it back."))
+        }));
+        Ok(())
+    };
+    // Said while the sizes are the ones it speaks of (an Undo takes it away).
+    let resized_note = move || {
+        resized
+            .get()
+            .filter(|(at, _)| *at == dims.get())
+            .map(|(_, note)| view! { <p class="note resized" role="status" data-note="resized">{note}</p> })
     };
     let dim_field = move |control: &'static str,
                           label: &'static str,
@@ -109,6 +146,7 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
                 "Re-initialise with seed"
             </button> })}
             {precision}
+            {resized_note}
             {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <ImportTorchButton/> <PretrainedButton/> <EmbedButton/> <AuthorButton/> })}
         </div>
     }
@@ -237,9 +275,16 @@ fn EditBar(level: Level) -> impl IntoView {
                             }
                         }
                     >
-                        {move || state.words.get().into_iter().enumerate().map(|(k, word)| view! {
-                            <option value=k.to_string() prop:selected=move || state.query.get() == k>{format!("{k} “{word}”")}</option>
-                        }).collect_view()}
+                        // Named as the tables' rows are, by word; a word used twice by which one it is.
+                        {move || {
+                            let words = state.words.get();
+                            words.iter().enumerate().map(|(k, word)| {
+                                let before = words[..k].iter().filter(|w| *w == word).count();
+                                let again = words.iter().filter(|w| *w == word).count() > 1;
+                                let label = if again { format!("“{word}” ({})", ordinal(before + 1)) } else { format!("“{word}”") };
+                                view! { <option value=k.to_string() prop:selected=move || state.query.get() == k>{label}</option> }
+                            }).collect_view()
+                        }}
                     </select>
                 </label>
                 <HeadPicker/>

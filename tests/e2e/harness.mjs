@@ -170,6 +170,7 @@ const LAB_READY = {
   'lab-order': '[data-stat="order_max_diff"]',
   'lab-kv-cache': '[data-stat="cache_max_diff"]',
   'lab-flash': '[data-stat="flash_max_diff"]',
+  'lab-heads': '[data-stat="heads_lab"]',
 };
 
 /** Scrolls the lab `id` (as `lab-train`) into view and waits until its body is drawn. Once the

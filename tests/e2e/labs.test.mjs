@@ -112,9 +112,9 @@ test('heads: the concatenation shows its shapes and each head its own most-atten
 /** The ids of the walk's stops with one head, in teaching order: the lesson (the weights by
  * the fifth stop, the context sixth, then why ÷√dₖ and −∞, then training), then further. */
 const STOPS = ['step-sentence', 'step-embedding', 'step-qkv', 'step-scores', 'step-weights', 'step-context', 'step-scale',
-  'lab-sqrt-dk', 'step-mask', 'lab-mask', 'lab-train', 'step-projections', 'lab-order', 'lab-kv-cache', 'lab-flash'];
+  'lab-sqrt-dk', 'step-mask', 'lab-mask', 'lab-heads', 'lab-train', 'step-projections', 'lab-order', 'lab-kv-cache', 'lab-flash'];
 /** The lesson's stops: the rest are one choice away ("Go further"). */
-const LESSON = 11;
+const LESSON = 12;
 
 const current = (page) => page.$$eval('[aria-current="step"]', (els) => els.map((e) => e.id));
 
@@ -169,7 +169,7 @@ test('the guided walk, forwards and back with the keyboard, then Esc', async () 
   assert.deepEqual(await current(page), []);
   await page.waitForFunction(() => document.activeElement?.dataset.action === 'walk-start');
   // Esc kept the place: Start resumes at the first stop, where it was left.
-  assert.equal(await page.textContent('[data-action="walk-start"]'), 'Resume the walk at stop 1 of 15');
+  assert.equal(await page.textContent('[data-action="walk-start"]'), 'Resume the walk at stop 1 of 16');
   // Finish at the lesson's end ends the walk, and Start then begins again.
   await page.keyboard.press('Enter');
   for (let i = 1; i < LESSON; i++) await page.click('[data-action="walk-next"]');
@@ -184,7 +184,7 @@ test('?walk=1 opens in the walk; with several heads it ends at the output, and E
   // Several heads come in the lesson, before training.
   const stops = [...STOPS.slice(0, LESSON - 1), 'step-output'];
   await page.waitForFunction(() => document.querySelector('#step-sentence').getAttribute('aria-current') === 'step');
-  assert.match(await page.textContent('.walk-where'), /^1 of 16 · Sentence → tokens/, 'one numbering: the walk\'s');
+  assert.match(await page.textContent('.walk-where'), /^1 of 17 · Sentence → tokens/, 'one numbering: the walk\'s');
   for (let i = 1; i < stops.length; i++) await page.click('[data-action="walk-next"]');
   await page.waitForFunction(() => document.querySelector('#step-output').getAttribute('aria-current') === 'step');
   await page.click('[data-action="walk-end"]');

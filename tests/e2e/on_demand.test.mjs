@@ -26,6 +26,7 @@ const PARTS = {
   split_order_lab: { near: '#lab-order', shows: '[data-action="order-shuffle"]' },
   split_kv_cache_lab: { near: '#lab-kv-cache', shows: '[data-action="decode-step"]' },
   split_flash_lab: { near: '#lab-flash', shows: '[data-action="flash-step"]' },
+  split_heads_lab: { near: '#lab-heads', shows: '[data-action="open-two-heads"]' },
   split_embed_dialog: { click: '[data-action="embed"]', shows: '[data-control="embed-step"]' },
   split_import_panel: { click: '[data-action="import-torch"]', shows: '[data-action="import-torch-apply"]' },
   split_pytorch_panel: { click: '[data-action="copy-pytorch"]', shows: 'pre[data-export="pytorch"]' },

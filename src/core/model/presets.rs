@@ -144,15 +144,92 @@ pub const DOG_SHE: usize = 6;
 /// Where "dog" is.
 pub const DOG_DOG: usize = 1;
 
+/// The dog with a second hand-made head, for the lesson's "why several heads": head 0 is the
+/// dog's (a living thing's query finds living things: "she" → "dog"); head 1's query and keys
+/// read only "thing − alive", so "she" asks for a thing and finds "ball", what was fetched.
+/// One head's softmax gives one set of weights per token; two heads attend for two reasons.
+pub fn dog_two_heads() -> Model {
+    let dog = dog();
+    let first = dog.heads()[0].clone();
+    let second = Head {
+        // she = [0.1, 1]: her query is the second row, [2, 0, 0].
+        w_query: DMatrix::from_row_slice(2, 3, &[0.0, 0.0, 0.0, 2.0, 0.0, 0.0]),
+        // A key is 3·(thing − alive) on its first component: ball 3, dog 0, she −2.7.
+        w_key: DMatrix::from_row_slice(2, 3, &[3.0, 0.0, 0.0, -3.0, 0.0, 0.0]),
+        w_value: first.w_value.clone(),
+        biases: None,
+    };
+    Model::new(
+        DOG_SENTENCE,
+        dog.embedding().clone(),
+        vec![first, second],
+        true,
+        Scale::SqrtDk,
+    )
+    .expect("the preset's shapes agree")
+}
+
 /// What the dog's two hand-made embedding columns encode: is it a thing, is it alive.
 pub const DOG_COLUMNS: [&str; 2] = ["thing", "alive"];
 
+/// Whether `model` is the dog example's, as a learner may have retyped or edited it: two
+/// embedding columns, no trained layer, and a word of the dog's vocabulary still in it.
+fn of_the_dog(model: &Model) -> bool {
+    let dog = built(0);
+    model.dims().d_in == 2
+        && model.layered().is_none()
+        && model
+            .tokens()
+            .vocabulary
+            .iter()
+            .any(|w| dog.tokens().vocabulary.contains(w))
+}
+
 /// The names of `model`'s embedding columns, where they have any: the dog's two hand-made ones
-/// while the model is the dog's sentence with two columns. A trained or seeded model's columns
-/// mean nothing one could name.
+/// (even once edited: they still say what the columns were made to mean). A trained or seeded
+/// model's columns mean nothing one could name.
 pub fn column_names(model: &Model) -> Option<&'static [&'static str]> {
-    (model.sentence() == DOG_SENTENCE && model.dims().d_in == 2 && model.layered().is_none())
-        .then_some(&DOG_COLUMNS[..])
+    of_the_dog(model).then_some(&DOG_COLUMNS[..])
+}
+
+/// The dog example's hand-made rows, by word: what a new word can be given.
+pub fn hand_made_rows() -> Vec<(String, Vec<f64>)> {
+    let dog = built(0);
+    dog.tokens()
+        .vocabulary
+        .iter()
+        .enumerate()
+        .map(|(i, w)| (w.clone(), dog.embedding().row(i).iter().copied().collect()))
+        .collect()
+}
+
+/// The words of the dog example's model that have no hand-made row: typed by the learner, they
+/// got random numbers, so nothing has taught them anything. A word given a hand-made row, or
+/// a row of one of the dog's words here, is taught.
+pub fn untaught_words(model: &Model) -> Vec<String> {
+    if !of_the_dog(model) {
+        return Vec::new();
+    }
+    let vocabulary = &model.tokens().vocabulary;
+    let dog = &built(0).tokens().vocabulary;
+    let row = |i: usize| {
+        model
+            .embedding()
+            .row(i)
+            .iter()
+            .copied()
+            .collect::<Vec<f64>>()
+    };
+    let mut taught: Vec<Vec<f64>> = hand_made_rows().into_iter().map(|(_, r)| r).collect();
+    taught.extend(
+        (0..vocabulary.len())
+            .filter(|&i| dog.contains(&vocabulary[i]))
+            .map(row),
+    );
+    (0..vocabulary.len())
+        .filter(|&i| !dog.contains(&vocabulary[i]) && !taught.contains(&row(i)))
+        .map(|i| vocabulary[i].clone())
+        .collect()
 }
 
 /// The dog preset's sentence.

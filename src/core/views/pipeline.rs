@@ -100,7 +100,7 @@ impl Step {
             Step::Scale => &[Lab::SqrtDk],
             Step::Mask => &[Lab::Mask],
             Step::Softmax => &[Lab::Train],
-            Step::Context => &[Lab::Order, Lab::KvCache, Lab::Flash],
+            Step::Context => &[Lab::Heads, Lab::Order, Lab::KvCache, Lab::Flash],
             _ => &[],
         }
     }
@@ -156,6 +156,8 @@ pub enum Lab {
     Mask,
     /// Train the weights towards a target.
     Train,
+    /// What a head is, and why several: two hand-made heads attending for two reasons.
+    Heads,
     /// Shuffle the words: what attention sees of word order, with and without positions.
     Order,
     /// Decode one token at a time, keeping the keys and values.
@@ -171,6 +173,7 @@ impl Lab {
             Lab::SqrtDk => "lab-sqrt-dk",
             Lab::Mask => "lab-mask",
             Lab::Train => "lab-train",
+            Lab::Heads => "lab-heads",
             Lab::Order => "lab-order",
             Lab::KvCache => "lab-kv-cache",
             Lab::Flash => "lab-flash",
@@ -215,6 +218,7 @@ pub fn stops(shape: Shape) -> Vec<Stop> {
         Stop::Lab(Lab::SqrtDk),
         Stop::Step(Step::Mask),
         Stop::Lab(Lab::Mask),
+        Stop::Lab(Lab::Heads),
         Stop::Step(Step::Output),
         Stop::Lab(Lab::Train),
     ];

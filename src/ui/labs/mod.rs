@@ -1,6 +1,6 @@
 //! Experiments beside the steps they explain: why √dₖ (after the scaling), why −∞ (after the
-//! mask), training the weights (after the softmax), word order, the KV cache and FlashAttention's
-//! tiles (after the context), and what
+//! mask), training the weights (after the softmax), why several heads, word order, the KV cache
+//! and FlashAttention's tiles (after the context), and what
 //! several heads add (inside the output step). The numbers come from
 //! `core::sqrt_dk` and `core::labs`; these components only draw them. Each lab's file holds its
 //! words and its view; `frame` what they share.
@@ -17,6 +17,7 @@ pub mod heads;
 pub mod kv_cache;
 pub mod mask;
 pub mod order;
+pub mod several_heads;
 pub mod sqrt_dk;
 pub mod train;
 
@@ -29,6 +30,7 @@ pub fn text(lab: Lab) -> &'static LabText {
         Lab::Order => &order::TEXT,
         Lab::KvCache => &kv_cache::TEXT,
         Lab::Flash => &flash::TEXT,
+        Lab::Heads => &several_heads::TEXT,
     }
 }
 
@@ -39,7 +41,7 @@ pub fn render(lab: Lab) -> AnyView {
     match lab {
         Lab::SqrtDk => provide_context(sqrt_dk::Setting::default()),
         Lab::Mask => provide_context(mask::Exponent(RwSignal::new(0))),
-        Lab::Train | Lab::Order | Lab::KvCache | Lab::Flash => {}
+        Lab::Train | Lab::Heads | Lab::Order | Lab::KvCache | Lab::Flash => {}
     }
     let (load, soon): (fn() -> Loading, bool) = match lab {
         Lab::SqrtDk => (sqrt_dk_lab, true),
@@ -48,6 +50,7 @@ pub fn render(lab: Lab) -> AnyView {
         Lab::Order => (order_lab, false),
         Lab::KvCache => (kv_cache_lab, false),
         Lab::Flash => (flash_lab, false),
+        Lab::Heads => (heads_lab, false),
     };
     view! {
         <LabSection lab text=text(lab)>
@@ -80,6 +83,11 @@ chunk! {
 chunk! {
     /// The KV cache lab's body, in its own wasm chunk.
     kv_cache_lab => kv_cache::KvCacheLab().into_any()
+}
+
+chunk! {
+    /// The several heads lab's body, in its own wasm chunk.
+    heads_lab => several_heads::SeveralHeadsLab().into_any()
 }
 
 chunk! {

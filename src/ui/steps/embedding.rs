@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::model::presets::column_names;
 use crate::core::model::Editable;
 use crate::core::views::pipeline::{Matrix, Step};
 use crate::ui::matrix::{index_labels, MatrixView};
@@ -29,7 +30,15 @@ pub fn EmbeddingStep() -> impl IntoView {
         Memo::new(move |_| state.model.with(|m| m.tokens().vocabulary.clone())).into();
     let embedded: Signal<DMatrix<f64>> =
         Memo::new(move |_| state.trace.with(|t| t.embedded.clone())).into();
-    let d_in_labels = index_labels(move || embedding.with(|m| m.ncols()));
+    // The dog's hand-made columns say what they encode; other models' are numbered.
+    let numbered = index_labels(move || embedding.with(|m| m.ncols()));
+    let d_in_labels: Signal<Vec<String>> = Memo::new(move |_| {
+        state.model.with(column_names).map_or_else(
+            || numbered.get(),
+            |names| names.iter().map(|&n| n.to_owned()).collect(),
+        )
+    })
+    .into();
     // The followed token's vocabulary row.
     let selected_word: Signal<Option<usize>> = Memo::new(move |_| {
         state

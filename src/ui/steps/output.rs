@@ -14,7 +14,7 @@ pub const TEXT: StepText = StepText {
     short_title: "Heads",
     title: "Output: heads concatenated",
     formula: "output = [context₀ | context₁ | …]   (n × Σ d_v)",
-    explain: "A head is one set of the three weight matrices, with its own queries, keys and values: one way of attending. Several heads look for different things at once (one finds whom a pronoun means, another what was done to what) and each gives its own context vector; the heads' outputs are concatenated column by column (a real transformer then mixes them with one more matrix: turn on the output projection to see it). Why several small heads rather than one big one? Raschka's answer: one head's softmax gives one set of weights per token, so it can only attend one way; several heads, each with a smaller d_k at the same cost, can attend to different tokens for different reasons.",
+    explain: "A head is one set of the three weight matrices: one way of attending (the lab “Why several heads?” after the context says why several). Multi-head attention runs the heads side by side and concatenates their context vectors column by column (a real transformer then mixes them with one more matrix: turn on the output projection to see it). The first columns are head 0's context, the next head 1's, and so on.",
     hint: "Several heads attend in different ways at once; their context vectors are put side by side. Compare which token each head looks at most in the strip of thumbnails above.",
     dog: "",
     lab: "",

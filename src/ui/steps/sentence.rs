@@ -3,7 +3,9 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
+use crate::core::model::presets::{hand_made_rows, untaught_words};
 use crate::core::model::tokens::invisible_characters;
+use crate::core::model::Editable;
 use crate::core::views::pipeline::Step;
 use crate::ui::pause::AfterPause;
 use crate::ui::state::use_app;
@@ -76,6 +78,7 @@ pub fn SentenceStep() -> impl IntoView {
                     </p>
                 })
             }}
+            <Untaught/>
             <ul class="tokens" aria-label="Tokens">
                 {move || tokens.with(|t| t.words.iter().zip(&t.ids).enumerate().map(|(i, (word, &id))| {
                     let id = state.model.with(|m| m.layered().map_or(id, |l| l.ids[i] as usize));
@@ -89,7 +92,7 @@ pub fn SentenceStep() -> impl IntoView {
                             on:click=move |_| state.selected.update(|s| *s = if *s == Some(i) { None } else { Some(i) })
                         >
                             <span class="token-word" dir="auto">{word}</span>
-                            <span class="token-id">{id}</span>
+                            <span class="token-id" title="its id: its place in the vocabulary">{format!("id {id}")}</span>
                         </button></li>
                     }
                 }).collect_view())}
@@ -102,6 +105,50 @@ pub fn SentenceStep() -> impl IntoView {
                 {move || tokens.with(|t| t.vocabulary.iter().enumerate().map(|(i, w)| format!("{i} {w}")).collect::<Vec<_>>().join(" · "))}
             </p>
         </StepSection>
+    }
+}
+
+/// A word typed into the dog's sentence says it has random numbers, and offers another word's.
+#[component]
+fn Untaught() -> impl IntoView {
+    let state = use_app();
+    let words = Memo::new(move |_| state.model.with(untaught_words));
+    let give = move |word: String, from: String| {
+        let numbers = hand_made_rows()
+            .into_iter()
+            .find(|(w, _)| *w == from)
+            .map(|(_, r)| r);
+        let row = state
+            .model
+            .with_untracked(|m| m.tokens().vocabulary.iter().position(|w| *w == word));
+        if let (Some(row), Some(numbers)) = (row, numbers) {
+            state
+                .apply(Edit::Paste {
+                    target: Editable::Embedding,
+                    row,
+                    col: 0,
+                    block: vec![numbers],
+                })
+                .ok();
+        }
+    };
+    move || {
+        words.get().into_iter().map(|word| {
+            let hand_made: Vec<String> = hand_made_rows().into_iter().map(|(w, _)| w).collect();
+            let for_word = word.clone();
+            view! {
+                <p class="note" data-note="untaught" data-word=word.clone()>
+                    {format!("“{word}” is new here: its numbers are random, since nothing has taught it anything, so where it looks, and who looks at it, means nothing yet. ")}
+                    <label>
+                        {format!("Give “{word}” the hand-made numbers of ")}
+                        <select data-control="untaught-row" on:change=move |ev| give(for_word.clone(), event_target_value(&ev))>
+                            <option value="" selected>"(a word)"</option>
+                            {hand_made.into_iter().map(|w| view! { <option value=w.clone()>{w.clone()}</option> }).collect_view()}
+                        </select>
+                    </label>
+                </p>
+            }
+        }).collect_view()
     }
 }
 
