@@ -22,6 +22,17 @@ pub fn Intro() -> impl IntoView {
             "A trained model learns its numbers from a great deal of text; these are random, as a model's are before training, or your own."
         }
     };
+    // An exercise's page opens on its questions: the result would give answers away.
+    if state.exercises.any() {
+        return view! {
+            <header class="intro">
+                <h1>"Attention Explorer"</h1>
+                <p>"Attention lets each word of a sentence look at the others and take in what they carry. Every number below is live: answer the exercises beside the steps."</p>
+                <Walk/>
+            </header>
+        }
+        .into_any();
+    }
     view! {
         <header class="intro">
             <h1>"Attention Explorer"</h1>
@@ -49,4 +60,5 @@ pub fn Intro() -> impl IntoView {
             </div>
         </header>
     }
+    .into_any()
 }

@@ -391,13 +391,13 @@ impl AppState {
     }
 
     /// The followed token's story in the first head shown, told from the numbers on the page
-    /// (none while an exercise hides its row).
+    /// (none while exercises are open: its numbers could be their answers).
     pub fn story(self) -> Option<String> {
-        let head = self.visible_heads.with(|v| v[0]);
-        let query = self.query.get();
-        if self.exercises.hides_row(head, query) {
+        if self.exercises.any() {
             return None;
         }
+        let head = self.visible_heads.with(|v| v[0]);
+        let query = self.query.get();
         let story = self.trace.with(|t| Story::of(t, head, query))?;
         Some(self.model.with(|m| {
             self.words.with(|words| {

@@ -90,7 +90,7 @@ test('a predicted row stays hidden, lines included, until the learner picks a wo
   assert.ok(await page.getAttribute(cellSelector('weights', 5, 0), 'data-value'));
   await page.click('[data-matrix="weights"] th:text-is("she")').catch(() => {});
   await page.evaluate(() => document.querySelector('table[data-matrix="weights"] tbody tr:nth-child(7) th').click());
-  assert.match(await page.textContent('figure.lines figcaption'), /^Where “she” looks, head 0: hidden until you answer$/);
+  assert.match(await page.textContent('#step-weights figure.lines figcaption'), /^Where “she” looks, head 0: hidden until you answer$/);
   assert.equal(await page.$$eval('svg[data-view="lines"] line', (ls) => ls.filter((l) => Number(l.getAttribute('stroke-opacity')) > 0 && Number(l.dataset.weight) > 0).length), 0);
   // Confirming without a choice says so.
   await page.click(`${id} [data-action="predict"]`);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { useBrowser, open, sandboxedPage, projectRoot } from './harness.mjs';
+import { useBrowser, open, sandboxedPage, projectRoot, unfold } from './harness.mjs';
 
 const env = useBrowser();
 const CHUNK = /\/(split_\w+?)-[0-9a-f]{16}\.wasm$/;
@@ -63,6 +63,7 @@ test('the page asks for its chunks only after its first screen, and for each oth
   const seen = chunks(page);
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  await unfold(page);
   assert.deepEqual(seen.sort(), ['split_mask_lab', 'split_sqrt_dk_lab'], 'the labs near the top, once painted');
   const fetched = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/split_')).map((e) => e.startTime - window.weightsAt));
   assert.ok(fetched.every((after) => after >= 0), `fetched after the weights showed: ${fetched}`);
@@ -109,6 +110,7 @@ test('after a first visit, the page opens and loads its chunks offline', async (
   env.server.refusing = true;
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  await unfold(page);
   assert.equal(await page.getAttribute('[data-stat="renormalized_ok"]', 'data-value'), 'true');
   // (Not the Embed dialog: its preview is a sandboxed frame, which no service worker serves.)
   for (const part of ['split_train_lab', 'split_import_panel', 'split_positions_body', 'split_author_panel']) await use(page, part);

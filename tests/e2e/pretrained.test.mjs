@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { useBrowser, open, projectRoot, eventually, picture, output, trace, state, linkSettled, showLab } from './harness.mjs';
+import { useBrowser, open, projectRoot, eventually, picture, output, trace, state, linkSettled, showLab, unfold } from './harness.mjs';
 
 const env = useBrowser();
 const SHIPPED = join(projectRoot, 'dist', 'models', 'all-minilm-l6-v2.safetensors');
@@ -26,6 +26,8 @@ const largest = (a, b) => Math.max(...a.flatMap((row, i) => row.map((x, j) => Ma
 const openedRow = (page) => page.$$eval('[data-view="pretrained-head"] td[data-value]', (c) => c.map((x) => Number(x.dataset.value)));
 
 async function openModel(page) {
+  // Its button is in the settings, folded again after a reload.
+  await unfold(page);
   await page.click('[data-action="load-pretrained"]');
   await page.waitForSelector('[data-view="model"]', { timeout: 60_000 });
 }

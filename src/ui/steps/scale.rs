@@ -15,10 +15,10 @@ pub const TEXT: StepText = StepText {
     short_title: "÷√dₖ",
     title: "Scaling by √dₖ",
     formula: "scaled = scores / divisor, the divisor √d_k (the standard), d_k or 1 (none): chosen in the bar at the top",
-    explain: "Why divide? A dot product of d_k components grows with d_k: if the components were independent with mean 0 and variance 1, the score would have variance d_k, its spread growing like √d_k. Large scores make the softmax saturate: one token gets almost everything, the rest almost nothing, and training stops learning (the gradients vanish). Dividing by √d_k brings such scores' spread back to about 1 whatever d_k is; dividing by d_k shrinks it too far, flattening the weights as d_k grows. This page's numbers need not be like that (the hand-made dog's are not: d_k = 3, components far from mean 0), so the table below need not show a spread near 1 under ÷√d_k: the lab below runs the experiment on numbers that are.",
+    explain: "Why divide? A dot product of d_k components grows with d_k: if the components were independent with mean 0 and variance 1, the score would have variance d_k, its spread growing like √d_k. Large scores make the softmax saturate: one token gets almost everything, the rest almost nothing, and training stops learning (the gradients vanish). Dividing by √d_k brings such scores' spread back to about 1 whatever d_k is; dividing by d_k shrinks it too far, flattening the weights as d_k grows. This page's numbers need not be like that (the hand-made dog's are not: d_k = 3, components far from mean 0), so the table below need not show a spread near 1 under ÷√d_k.",
     hint: "Why ÷√dₖ: a dot product grows with the number of its components, dₖ, and large scores make the softmax give everything to one token. Switch the scaling in the bar at the top to none, then to dₖ, and watch the table's average largest weight; then the lab below shows the rule on random numbers.",
     dog: "",
-    lab: "Run the experiment in the lab below.",
+    lab: "The lab below runs the experiment on numbers that are.",
 };
 
 #[component]
