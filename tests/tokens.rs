@@ -59,3 +59,16 @@ fn a_repeated_word_is_told_apart_by_ordinals() {
         ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th"]
     );
 }
+
+#[test]
+fn a_token_is_named_by_its_word_and_a_repeated_word_by_which_one() {
+    use attention_explorer::core::text::token_label;
+    let words: Vec<String> = ["the", "cat", "saw", "the", "dog"]
+        .map(String::from)
+        .to_vec();
+    let named: Vec<String> = (0..6).map(|k| token_label(&words, k)).collect();
+    assert_eq!(
+        named,
+        ["“the” (1st)", "“cat”", "“saw”", "“the” (2nd)", "“dog”", ""]
+    );
+}

@@ -73,3 +73,17 @@ pub fn ordinal(n: usize) -> String {
     };
     format!("{n}{suffix}")
 }
+
+/// How a token is named in a list of the sentence's tokens, as the tables name their rows: by
+/// its word, and a word used twice also by which one it is (“the” (2nd)).
+pub fn token_label(words: &[String], k: usize) -> String {
+    let Some(word) = words.get(k) else {
+        return String::new();
+    };
+    if words.iter().filter(|w| *w == word).count() > 1 {
+        let before = words[..k].iter().filter(|w| *w == word).count();
+        format!("“{word}” ({})", ordinal(before + 1))
+    } else {
+        format!("“{word}”")
+    }
+}

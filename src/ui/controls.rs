@@ -10,7 +10,7 @@ use crate::core::model::limits::{MAX_DIM, MAX_HEADS};
 use crate::core::model::presets::PRESETS;
 use crate::core::model::{Dims, Model, Scale};
 use crate::core::teaching::story::Story;
-use crate::core::text::{fmt, ordinal, sentence};
+use crate::core::text::{fmt, sentence, token_label};
 use crate::ui::author::AuthorButton;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};
@@ -278,11 +278,8 @@ fn EditBar(level: Level) -> impl IntoView {
                         // Named as the tables' rows are, by word; a word used twice by which one it is.
                         {move || {
                             let words = state.words.get();
-                            words.iter().enumerate().map(|(k, word)| {
-                                let before = words[..k].iter().filter(|w| *w == word).count();
-                                let again = words.iter().filter(|w| *w == word).count() > 1;
-                                let label = if again { format!("“{word}” ({})", ordinal(before + 1)) } else { format!("“{word}”") };
-                                view! { <option value=k.to_string() prop:selected=move || state.query.get() == k>{label}</option> }
+                            (0..words.len()).map(|k| view! {
+                                <option value=k.to_string() prop:selected=move || state.query.get() == k>{token_label(&words, k)}</option>
                             }).collect_view()
                         }}
                     </select>

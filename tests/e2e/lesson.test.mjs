@@ -58,8 +58,8 @@ test('the story follows an edit, says when the hand-made story no longer holds, 
   assert.equal(await story(), '“she” pays 88.3% of its attention to “dog”: its query matches that key best (score 13.8 against 9.8 for “ball”, the runner-up), and the softmax turns the gap into weights of 0.8830 and 0.0870; so its new vector (its context) is mostly the value of “dog”.');
   // The dog's embedding columns say what they encode.
   assert.deepEqual(await page.$$eval('table[data-matrix="embedding"] thead th', (t) => t.map((e) => e.textContent.trim()).filter(Boolean)), ['thing', 'alive']);
-  // dog stops being alive: she looks elsewhere, and the page says the story is broken.
-  await page.fill(`${cellSelector('embedding', 3, 1, null)} input`, '0');
+  // dog becomes the opposite of alive: she looks elsewhere, and the page says the story is broken.
+  await page.fill(`${cellSelector('embedding', 3, 1, null)} input`, '-1');
   await page.keyboard.press('Enter');
   const broken = await eventually(story, (s) => /your edits changed that/.test(s));
   assert.match(broken, /^“she” pays [\d.]+% of its attention to “(?!dog)[^”]+”/);
@@ -116,7 +116,7 @@ test('every sentence is true for its numbers: the scaling, the mask\'s hint, the
   // Raschka's model is random: the dog's words are not said of it.
   const { page: raschka } = await open(env.browser, `${env.base}?preset=raschka`);
   await showLab(raschka, 'lab-train');
-  assert.doesNotMatch(await raschka.textContent('#lab-train'), /hand-made/);
+  assert.doesNotMatch(await raschka.textContent('#lab-train'), /The dog example's hand-made weights/);
   assert.match(await raschka.textContent('header.intro'), /these are random, as a model's are before training/);
 });
 
@@ -142,7 +142,7 @@ test('on a phone the walk never covers what a stop asks for, End keeps the place
   await settled(page);
   await picture(page, output('lesson-walk-softmax-phone.png'));
   // At the scaling and the mask the controls they ask for can be tapped (not under the card).
-  for (let i = 5; i < 8; i++) await page.click('[data-action="walk-next"]');
+  for (let i = 5; i < 7; i++) await page.click('[data-action="walk-next"]');
   assert.match(await where(), /^7 of 16 · Scaling by √dₖ/);
   await settled(page);
   await page.selectOption('[data-control="scale"]', 'none');

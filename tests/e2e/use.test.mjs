@@ -362,7 +362,9 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   assert.ok(boxes.every(([, on]) => on));
   for (const [step] of boxes) if (!['scores', 'weights'].includes(step)) await page.uncheck(`[data-control="embed-step"][value="${step}"]`);
   await page.selectOption('[data-control="embed-theme"]', { label: 'dark' });
-  // The preview measures itself; the snippet takes its height.
+  // The preview measures itself; the snippet takes its height. The teacher scrolls down to it
+  // (below the opening; a frame off screen is not laid out by the browser, so it measures nothing).
+  await page.$eval('[data-view="embed-preview"]', (f) => f.scrollIntoView());
   const frame = page.frameLocator('[data-view="embed-preview"]');
   await frame.locator('[data-matrix="weights"]').waitFor();
   const body = await frame.locator('body').evaluate((b) => b.offsetHeight);

@@ -17,7 +17,7 @@ pub const TEXT: StepText = StepText {
     formula: "embedded[t] = embedding[id(t)]   (n × d_in)",
     explain: "Each vocabulary word owns a row of d_in numbers, its embedding (a vector: a point in a space where words can be compared). In a trained model these numbers are learned from text and no column means anything one could name. In the dog example they were written by hand, and each of the two columns means one thing: “thing” (is it an object?) and “alive” (is it a living being?): dog is [1, 1], ball [1, 0], she [0.1, 1]. Seeded models draw them as PyTorch's nn.Embedding does. The embedded sentence X looks up each token's row, so a repeated word repeats its row.",
     hint: "Each word is now a row of numbers, its embedding. Change one number in a word's row of the table: only that word's rows of X change.",
-    dog: "In the dog example read the two columns: dog and she are alive, ball is a thing but not alive. That is all “she” will need to find “dog”: set dog's “alive” to 0 and watch her look elsewhere in the figure at the top.",
+    dog: "In the dog example read the two columns: dog and she are alive, ball is a thing but not alive. That is all “she” will need to find “dog”: set dog's “alive” to −1 and watch her look elsewhere in the figure at the top.",
     lab: "",
 };
 

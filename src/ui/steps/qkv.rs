@@ -76,14 +76,14 @@ fn KvNote() -> impl IntoView {
             if m.shares_kv() {
                 format!(" bytes per token in float16 here, against {} with a key and a value per query head.", m.kv_bytes_per_token().1)
             } else {
-                " bytes per token in float16. Set KV heads below the heads and query heads share them: the cache shrinks.".to_owned()
+                " bytes per token, each number in float16 (2 bytes). With “KV heads” (in the settings) below the heads, query heads share them and the cache shrinks.".to_owned()
             }
         })
     });
     view! {
         <p class="note" data-note="kv-heads">
             {sharing}
-            "A decoder keeps every token's K and V (its KV cache): "
+            "Going further: a model that writes text one token at a time (a decoder) keeps every earlier token's key and value rather than compute them again (its KV cache): "
             <span data-stat="kv_bytes_per_token">{bytes}</span>
             {against}
         </p>

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::text::token_label;
 use crate::core::training::lab::{start_target, Setup, MAX_TARGETS};
 use crate::core::training::{Param, Target};
 use crate::core::views::lines::visible;
@@ -17,10 +18,6 @@ pub fn Targets(
     targets: Memo<Vec<Target>>,
 ) -> impl IntoView {
     let state = use_app();
-    // Keys are the source's tokens with cross-attention.
-    let word = move |words: Memo<Vec<String>>, k: usize| {
-        words.with(|w| w.get(k).cloned().unwrap_or_default())
-    };
     // The key a query starts at: the one it attends to second most.
     let key_for = move |head: usize, query: usize| {
         state.model.with_untracked(|m| {
@@ -60,7 +57,7 @@ pub fn Targets(
     let options = move |words: Memo<Vec<String>>, chosen: usize, shown: &dyn Fn(usize) -> bool| {
         (0..words.with(Vec::len))
             .filter(|&j| shown(j))
-            .map(|j| view! { <option value=j.to_string() selected=j == chosen>{format!("{j} “{}”", word(words, j))}</option> })
+            .map(|j| view! { <option value=j.to_string() selected=j == chosen>{words.with(|w| token_label(w, j))}</option> })
             .collect_view()
     };
     let row = move |(k, t): (usize, Target)| {
