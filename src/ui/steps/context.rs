@@ -25,9 +25,11 @@ pub fn ContextStep() -> impl IntoView {
     });
     // Said of the numbers on the page, whatever the model: the followed token's story.
     let blend = move || {
-        let heads = (state.heads.get() > 1)
-            .then(|| format!("In head {}: ", state.visible_heads.with(|v| v[0])))
-            .unwrap_or_else(|| "Here ".into());
+        let heads = if state.heads.get() > 1 {
+            format!("In head {}: ", state.visible_heads.with(|v| v[0]))
+        } else {
+            "Here ".into()
+        };
         state.story().map(|story| format!("{heads}{story}"))
     };
     view! {
