@@ -208,7 +208,7 @@ fn the_dog_story_is_told_from_its_numbers() {
     let told = story.telling(model.sentence(), &words, &words, 3);
     assert_eq!(
         told,
-        "“she” pays 88.3% of its attention to “dog”: its query matches that key best (score 13.8 against 9.8 for “ball”, the runner-up), and the softmax turns the gap into weights of 0.883 and 0.087; so its new vector (its context) is mostly the value of “dog”."
+        "“she” pays 88.3% of its attention to “dog”: its query matches that key best (score 13.8 against 9.8 for “ball”, the runner-up), and the softmax turns the gap, 2.3 once scaled, into weights of 0.883 and 0.087; so its new vector (its context) is mostly the value of “dog”."
     );
     // The first token may only look at itself under the causal mask.
     let first = Story::of(&trace, 0, 0).unwrap();

@@ -41,7 +41,7 @@ pub fn Intro() -> impl IntoView {
                     <p class="lead" data-stat="what-for">
                         "Read “The dog fetched the ball and she was happy” and you know at once that “she” is the dog. "
                         "A word's meaning depends on the words around it, so a program that reads must work out which other words matter to each one: “she” has to find whom she means. "
-                        "Attention is how language models such as GPT do it: each word looks at every other, decides how much each matters to it, and takes in a blend of what they carry."
+                        "Attention is how language models such as GPT (the programs behind chatbots, which read and write text a word at a time) do it: each word looks at every other, decides how much each matters to it, and takes in a blend of what they carry."
                     </p>
                     <ol class="moves">
                         <li>"Each word becomes a row of numbers, its embedding."</li>
@@ -49,7 +49,7 @@ pub fn Intro() -> impl IntoView {
                         <li>"Each query is scored against every key, and the softmax turns a row of scores into shares that add up to 1."</li>
                         <li>"Each word's new vector is the values blended in those shares."</li>
                     </ol>
-                    <p>"Below is a real attention layer with every number shown and editable, in the order it is computed. " {origin}</p>
+                    <p>"Below is a real attention layer (one building block of such a model) with every number shown and editable, in the order it is computed. " {origin}</p>
                     <Walk/>
                 </div>
                 <div class="payoff">

@@ -35,11 +35,11 @@ test('the opening says what attention is for and shows “she” → “dog” 0
       assert.ok(await onScreen(page, 'svg[data-view="opening-lines"] line[data-key="1"]'), `${device}: the line from “she” to “dog”`);
       const controls = await controlsInView(page);
       assert.ok(controls.length <= most, `${device}: ${controls.length} controls on the first screen: ${controls.join(', ')}`);
+      await page.screenshot({ path: output(`lesson-opening-${device}-${scheme}.png`) });
       // The settings are one click away.
       assert.equal(await page.isVisible('[data-control="d_k"]'), false);
       await page.click('[data-action="settings"]');
       assert.ok(await page.isVisible('[data-control="d_k"]'));
-      await picture(page, output(`lesson-opening-${device}-${scheme}.png`), { fullPage: false });
     }
   }
 });
@@ -55,7 +55,7 @@ test('a link that asks for a model of its own opens the settings', async () => {
 test('the story follows an edit, says when the hand-made story no longer holds, and Undo brings it back', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
   const story = () => page.textContent('.payoff [data-stat="story"]');
-  assert.equal(await story(), '“she” pays 88.3% of its attention to “dog”: its query matches that key best (score 13.8 against 9.8 for “ball”, the runner-up), and the softmax turns the gap into weights of 0.8830 and 0.0870; so its new vector (its context) is mostly the value of “dog”.');
+  assert.equal(await story(), '“she” pays 88.3% of its attention to “dog”: its query matches that key best (score 13.8 against 9.8 for “ball”, the runner-up), and the softmax turns the gap, 2.3 once scaled, into weights of 0.8830 and 0.0870; so its new vector (its context) is mostly the value of “dog”.');
   // The dog's embedding columns say what they encode.
   assert.deepEqual(await page.$$eval('table[data-matrix="embedding"] thead th', (t) => t.map((e) => e.textContent.trim()).filter(Boolean)), ['thing', 'alive']);
   // dog becomes the opposite of alive: she looks elsewhere, and the page says the story is broken.

@@ -14,6 +14,8 @@ pub struct Look {
     pub key: usize,
     /// query · key, before any scaling.
     pub score: f64,
+    /// The score as the softmax takes it, scaled (÷√dₖ, ÷dₖ or not at all).
+    pub scaled: f64,
     /// Its softmax weight.
     pub weight: f64,
 }
@@ -39,6 +41,7 @@ impl Story {
         let look = |key: usize| Look {
             key,
             score: h.scores[(query, key)],
+            scaled: h.scaled_scores[(query, key)],
             weight: h.weights[(query, key)],
         };
         // Keys a causal mask hides have weight exactly 0 and a finite score: never the runner-up.
@@ -79,16 +82,25 @@ impl Story {
             )
         };
         let mut told = match self.runner_up {
-            Some(r) => format!(
-                "“{q}” pays {} of its attention to “{}”: its query matches that key best (score {} against {} for “{}”, the runner-up), and the softmax turns the gap into weights of {} and {}; {blend}.",
-                percent(top.weight),
-                key(top.key),
-                fmt(top.score, 1),
-                fmt(r.score, 1),
-                key(r.key),
-                fmt(top.weight, decimals),
-                fmt(r.weight, decimals),
-            ),
+            Some(r) => {
+                // The gap the softmax sees: the scaled one.
+                let gap = fmt(top.scaled - r.scaled, 1);
+                let gap = if top.scaled == top.score {
+                    format!("the gap of {gap}")
+                } else {
+                    format!("the gap, {gap} once scaled,")
+                };
+                format!(
+                    "“{q}” pays {} of its attention to “{}”: its query matches that key best (score {} against {} for “{}”, the runner-up), and the softmax turns {gap} into weights of {} and {}; {blend}.",
+                    percent(top.weight),
+                    key(top.key),
+                    fmt(top.score, 1),
+                    fmt(r.score, 1),
+                    key(r.key),
+                    fmt(top.weight, decimals),
+                    fmt(r.weight, decimals),
+                )
+            }
             None => format!(
                 "“{q}” may only look at “{}”, so it pays it all of its attention; {blend}.",
                 key(top.key)

@@ -38,7 +38,7 @@ pub fn SeveralHeadsLab() -> impl IntoView {
     };
     view! {
         <p>"A head is one set of the three weight matrices, with its own queries, keys, values and weights. One head's softmax gives each token one row of weights: one way of attending, one reason at a time. A word often needs several: “she” needs to know whom she means, and what happened around her."</p>
-        <p>"Here is the dog example with a second head, made by hand like the first: its queries and keys read only “thing − alive”, so in it “she” asks for a thing and finds “ball”, while head 0 still finds “dog”. Each head's context vector is computed as before; the layer puts them side by side (concatenated), and a real layer mixes them with one more matrix."</p>
+        <p>"Here is the dog example with a second head, made by hand like the first: its queries and keys read only “thing − alive”, so in it “she” asks for an object and finds “ball”, the object in her sentence, while head 0 still finds “dog”, whom she means. Each head's context vector is computed as before; the layer puts them side by side (concatenated), and a real layer mixes them with one more matrix."</p>
         // An exercise on the dog's weights would find its answer in head 0's row.
         {(!state.exercises.any()).then(move || view! {
             <LabMatrix
@@ -52,7 +52,7 @@ pub fn SeveralHeadsLab() -> impl IntoView {
             />
             <p>"In head 1 “she” gives “ball” " <Stat name="heads_lab" value=Signal::stored(ball)/> " of her attention."</p>
         })}
-        <p>"Why several small heads rather than one bigger one? Sebastian Raschka's answer: each head has its own projections, so each can learn to attend to a different kind of relation (whom a pronoun means, which word comes before, what an adjective describes), and a single softmax cannot look two ways at once. Splitting d_k among the heads keeps the cost about that of one head of their total width. In trained models some heads are found doing exactly such jobs (open the trained model in the settings and pick a head)."</p>
+        <p>"Why several small heads rather than one bigger one? Sebastian Raschka's answer: each head has its own projections, so each can learn to attend to a different kind of relation (whom a pronoun means, which word comes before, what an adjective describes), and a single softmax cannot look two ways at once: one head, however wide, gives each token one row of weights, so two things it needs would be blended into one average. Splitting d_k among the heads keeps the cost about that of one head of their total width. In trained models some heads are found doing exactly such jobs (open the trained model in the settings and pick a head)."</p>
         <p>
             <button type="button" data-action="open-two-heads" on:click=open>"Open the two heads in the page"</button>
             " (Undo brings your model back.)"

@@ -11,7 +11,7 @@ pub const TEXT: StepText = StepText {
     short_title: "Context",
     title: "Context vectors",
     formula: "context = weights · V   (n × d_v): context_i = Σ_j weights[i][j] · value_j",
-    explain: "Each token's new vector, its context vector, is a blend of all the value rows, mixed in the proportions of its attention weights: the token, enriched by what it found. This is attention's output, and what the next layer of a model reads. Click a row to see its blend written out.",
+    explain: "Each token's new vector, its context vector, is a blend of all the value rows, mixed in the proportions of its attention weights: the token, enriched by what it found. This is attention's output. A language model stacks many such layers, each reading the context vectors of the one below. Click a row to see its blend written out.",
     hint: "The payoff: each token's context vector is a blend of the value rows in the proportions of its weights, the token enriched by what it found. Click a row to see its blend written out.",
     dog: "“she” comes out mostly “dog”: the model now knows whom she means.",
     lab: "",

@@ -12,7 +12,7 @@ pub const TEXT: StepText = StepText {
     title: "Queries, keys, values",
     formula: "Q = X · W_query (n × d_k) · K = X · W_key (n × d_k) · V = X · W_value (n × d_v)",
     explain: "Each token makes three vectors from its embedding, each by multiplying it by a weight matrix (the three shown in the step above): a query (what am I looking for?), a key (what do I offer to a query that looks?) and a value (what do I pass on if I am chosen?). Row t of Q is token t's query. d_k is the length of a query or key, d_v of a value. Change one embedding number and only that token's rows move; change one weight and every token's column moves.",
-    hint: "Every token now has a query (what it looks for), a key (what it offers) and a value (what it passes on): its row times a weight matrix each (the step above).",
+    hint: "Every token now has a query (what it looks for), a key (what it offers) and a value (what it passes on): its row times a weight matrix each (those are in the step just above this one on the page).",
     dog: "“she”'s query asks, in effect, “I am a pronoun: which living thing do I mean?”, and “dog”'s key answers “a living thing”. The weights were made by hand to look like trained ones.",
     lab: "",
 };
@@ -76,7 +76,7 @@ fn KvNote() -> impl IntoView {
             if m.shares_kv() {
                 format!(" bytes per token in float16 here, against {} with a key and a value per query head.", m.kv_bytes_per_token().1)
             } else {
-                " bytes per token, each number in float16 (2 bytes). With “KV heads” (in the settings) below the heads, query heads share them and the cache shrinks.".to_owned()
+                " bytes per token: a key and a value, d_k + d_v numbers a head, each in float16 (2 bytes). With “KV heads” (in the settings) below the heads, query heads share them and the cache shrinks.".to_owned()
             }
         })
     });

@@ -11,7 +11,7 @@ pub const TEXT: StepText = StepText {
     short_title: "Q·Kᵀ",
     title: "Scores Q·Kᵀ",
     formula: "scores[i][j] = query_i · key_j   (n × n: rows are queries, columns are keys)",
-    explain: "How well does token i's query match token j's key? Their dot product: multiply component by component and add. A large score means they point the same way: a good match. Rows are the tokens asking (queries), columns the tokens being asked (keys). Click any score to see its sum written out.",
+    explain: "How well does token i's query match token j's key? Their dot product: multiply component by component and add. A large score means a good match: the two point in much the same direction, and are long. Rows are the tokens asking (queries), columns the tokens being asked (keys). Click any score to see its sum written out.",
     hint: "A score says how well one token's query matches another's key: click one to see its dot product written out. The largest score in a row is that token's best match.",
     dog: "Click the score in “she”'s row under “dog”: 13.8, against 9.8 under “ball”.",
     lab: "",

@@ -21,7 +21,7 @@ pub const TEXT: StepText = StepText {
     formula: "words = sentence without commas, split on spaces · vocabulary = sorted(set(words)) · id = index in vocabulary",
     explain: "A model cannot read letters, so the sentence is first cut into tokens: here simply its words (real models cut rarer words into pieces). Each distinct word gets a number, its id: its place in the alphabetically sorted vocabulary (capitals sort first, as in Python). A word used twice gets the same id, so it will get the same numbers. Click a token to follow it through every step: the page calls it the followed token.",
     hint: "Attention lets each word look at the others to work out what it means in this sentence. Click a token to follow it through every step, or type a sentence of your own (a new word gets random numbers: nothing has taught it anything).",
-    dog: "Here the page follows “she”, the word whose meaning depends most on another: whom does she mean?",
+    dog: "Here the page follows “she”: a pronoun, whose meaning comes from another word. Whom does she mean?",
     lab: "",
 };
 

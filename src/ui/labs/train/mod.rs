@@ -26,7 +26,7 @@ use targets::{Targets, Trains};
 pub const TEXT: LabText = LabText {
     title: "Lab: train the weights",
     short_title: "Train lab",
-    hint: "Where weights come from: a real model's start random and are nudged, step by step, by training on a great deal of text. Press “Train the dog example from random weights”: from random numbers, training reaches “she” → “dog” 0.883. Or pick a key for the followed token to look at, press Run, and watch the loss fall while every table above moves; Undo takes the whole run back. A real trained model is one click away in the settings (“Open a trained model”).",
+    hint: "Where weights come from: a real model's start random and are nudged, step by step, by training on a great deal of text. Press “Train the dog example from random weights”: from random numbers it trains, step by step, until “she” gives “dog” the hand-made 0.883, with other weights that do the same job. Or pick a key for the followed token to look at (it starts at the runner-up, so training pulls “she” away from “dog”), press Run, and watch the loss fall while every table above moves; Undo takes the whole run back. A real trained model is one click away in the settings (“Open a trained model”).",
 };
 
 /// A Run pauses by itself after this many steps (about four minutes at 64 tokens × 8 heads), so
