@@ -101,6 +101,18 @@ test('every sentence is true for its numbers: the scaling, the mask\'s hint, the
   assert.match(await page.textContent('#step-scale .formula'), /divisor √d_k \(the standard\), d_k or 1 \(none\)/);
   assert.match(await page.textContent('#step-scale .note'), /^Now dividing by 1/);
   await page.selectOption('[data-control="scale"]', 'sqrt_dk');
+  // The scaling's words do not promise a spread of 1 for numbers that are not like that.
+  assert.match(await page.textContent('#step-scale .explain'), /This page's numbers need not be like that/);
+  // The mask's card names the row it asks to watch, and where to watch it.
+  await page.click('[data-action="walk-start"]');
+  while (!(await page.textContent('.walk-where')).includes('Causal mask')) await page.click('[data-action="walk-next"]');
+  const hint = await page.textContent('.walk-hint');
+  assert.doesNotMatch(hint, /row 1/);
+  assert.match(hint, /in the weights \(the next step\) every token may now look at the tokens after it too/);
+  await page.click('[data-action="walk-end"]');
+  // The order lab says its positions change the page's model, as they do.
+  await showLab(page, 'lab-order');
+  assert.match(await page.textContent('#lab-order'), /the positions below are the page's own, so choosing them changes every step above/);
   // The first decoded token has nothing cached: not "1× fewer".
   await showLab(page, 'lab-kv-cache');
   assert.doesNotMatch(await page.textContent('#lab-kv-cache'), /1× fewer/);

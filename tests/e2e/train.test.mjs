@@ -213,7 +213,8 @@ test('a course page asks an embedded explorer for gradients and trains it by pos
   await page.close();
   const { course } = await sandboxedPage(env, `${env.base}?preset=dog&embed=1&steps=weights`, { width: 600, height: 400 });
   const frame = course.frameLocator('iframe');
-  await frame.locator('[data-matrix="weights"]').waitFor();
+  // The app itself, not its opening page written at build time (both hold the table meanwhile).
+  await frame.locator('html[data-ready="true"]').waitFor({ state: 'attached' });
   const ask = (message) => course.evaluate((m) => new Promise((resolve) => {
     const frame = document.querySelector('iframe').contentWindow;
     addEventListener('message', function answer(e) {

@@ -366,7 +366,7 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   // (below the opening; a frame off screen is not laid out by the browser, so it measures nothing).
   await page.$eval('[data-view="embed-preview"]', (f) => f.scrollIntoView());
   const frame = page.frameLocator('[data-view="embed-preview"]');
-  await frame.locator('[data-matrix="weights"]').waitFor();
+  await frame.locator('[data-matrix="weights"]').first().waitFor();
   const body = await frame.locator('body').evaluate((b) => b.offsetHeight);
   await page.waitForFunction((h) => document.querySelector('[data-export="embed"]').value.includes(`height="${h}"`), body);
   const snippet = await page.inputValue('[data-export="embed"]');
@@ -385,7 +385,7 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   const course = await newPage(env, { viewport: { width: 390, height: 844 } });
   await course.setContent(`<h1>Week 5</h1>${snippet}<p id="after">Below the frame</p>`);
   const embedded = course.frameLocator('iframe[data-attention-explorer]');
-  await embedded.locator('[data-matrix="weights"]').waitFor();
+  await embedded.locator('[data-matrix="weights"]').first().waitFor();
   assert.deepEqual(await embedded.locator('.step-number').allTextContents(), ['1', '2'], 'badges count the embed\'s steps');
   // Undo and Reset are there with controls=none: a phone has no Ctrl+Z.
   assert.ok(await embedded.locator('[data-action="undo"]').isVisible());

@@ -17,7 +17,7 @@ use crate::ui::state::use_app;
 pub const TEXT: LabText = LabText {
     title: "Why several heads?",
     short_title: "Heads lab",
-    hint: "A head is one set of W_query, W_key and W_value: one way of attending. In the two-head dog below, head 0 sends “she” to “dog” (whom she means) and head 1 to “ball” (the thing in the story). Open it in the page to see both heads in every step.",
+    hint: "A head is one set of the three weight matrices (W_query, W_key, W_value): one way of attending. In the two-head dog below, head 0 sends “she” to “dog” (whom she means) and head 1 to “ball” (the thing in the story). Open it in the page to see both heads in every step.",
 };
 
 #[component]
@@ -37,7 +37,7 @@ pub fn SeveralHeadsLab() -> impl IntoView {
         refused.set(state.apply(Edit::Open(Box::new(dog_two_heads()))).err());
     };
     view! {
-        <p>"A head is one set of the three weight matrices, with its own queries, keys, values and weights. One head's softmax gives each token one row of weights: one way of attending, one reason at a time. A word often needs several: “she” needs to know whom she means, and what happened around her."</p>
+        <p>"A head is one set of the three weight matrices, with its own queries, keys, values and weights. One head's softmax gives each token one row of weights: one way of attending, one reason at a time. A word often needs several: “she” needs to know whom she means, and what the sentence's object is."</p>
         <p>"Here is the dog example with a second head, made by hand like the first: its queries and keys read only “thing − alive”, so in it “she” asks for an object and finds “ball”, the object in her sentence, while head 0 still finds “dog”, whom she means. Each head's context vector is computed as before; the layer puts them side by side (concatenated), and a real layer mixes them with one more matrix."</p>
         // An exercise on the dog's weights would find its answer in head 0's row.
         {(!state.exercises.any()).then(move || view! {
