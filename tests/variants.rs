@@ -529,3 +529,37 @@ fn heads_that_differ_do_not_share_and_a_source_is_not_exported_as_self_attention
     let e = attention_explorer::core::formats::multihead::to_state_dict(&model).unwrap_err();
     assert!(e.contains("source"), "{e}");
 }
+
+#[test]
+fn re_initialising_keeps_the_shared_heads_and_the_source() {
+    use attention_explorer::core::document::edit::{Document, Edit};
+    // Four heads sharing two key/value heads, and another with a source sentence.
+    let shared = raschka_multihead(4).with_kv_heads(2).unwrap();
+    let mut doc = Document::new(shared);
+    doc.apply(Edit::Reinitialise, None).unwrap();
+    assert_eq!(doc.model.kv_heads(), 2, "the key/value heads are kept");
+    let mut crossed = raschka();
+    crossed.causal = false;
+    let source = Source::drawn(
+        "the cake is a lie",
+        crossed.tokens(),
+        crossed.embedding(),
+        7,
+    )
+    .unwrap();
+    let crossed = crossed.with_source(Some(source)).unwrap();
+    let mut doc = Document::new(crossed);
+    doc.apply(Edit::Seed(9), None).unwrap();
+    doc.apply(Edit::Reinitialise, None).unwrap();
+    let kept = doc.model.source().expect("the source is kept");
+    assert_eq!(kept.sentence(), "the cake is a lie");
+    // Its rows are drawn again with the rest, as a new source of this model would be.
+    let drawn = Source::drawn(
+        "the cake is a lie",
+        doc.model.tokens(),
+        doc.model.embedding(),
+        9,
+    )
+    .unwrap();
+    assert_eq!(kept.embedding(), drawn.embedding());
+}

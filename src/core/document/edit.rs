@@ -9,7 +9,6 @@ use crate::core::document::history::{EditKey, History};
 use crate::core::document::script::check_value;
 use crate::core::model::check_dims;
 use crate::core::model::limits::check_sentence;
-use crate::core::model::positions::{Positions, DEFAULT_BASE};
 use crate::core::model::presets::{follows, DEFAULT_SEED};
 use crate::core::model::{Dims, Editable, Model, Scale, Source};
 
@@ -386,22 +385,7 @@ fn change(
             return Ok(replace(model, history, EditKey::Other, next));
         }
         Edit::Reinitialise => {
-            let next = Model::seeded(
-                model.sentence(),
-                model.dims(),
-                *seed,
-                model.causal,
-                model.scale,
-            )?
-            .with_biases_on(model.has_biases(), *seed)?
-            .with_output_drawn_like(model, *seed)?;
-            let positions = model.positions();
-            let base = positions.base().unwrap_or(DEFAULT_BASE);
-            let next = match positions {
-                // A learned table is numbers like the rest: drawn again.
-                Positions::Learned(_) => next.with_positions_of("learned", base, *seed)?,
-                other => next.with_positions(other.clone())?,
-            };
+            let next = model.redrawn(*seed)?;
             return Ok(replace(model, history, EditKey::Other, next));
         }
         Edit::Positions { kind, base } => {

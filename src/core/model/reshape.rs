@@ -3,7 +3,8 @@
 
 use nalgebra::{DMatrix, RowDVector};
 
-use crate::core::model::positions::{seeded_table, Positions};
+use crate::core::model::positions::{seeded_table, Positions, DEFAULT_BASE};
+use crate::core::model::source::Source;
 use crate::core::model::tokens::Tokens;
 use crate::core::model::torch_rng::TorchRng;
 use crate::core::model::{
@@ -157,6 +158,26 @@ impl Model {
         model
             .with_positions(positions)?
             .with_variants_of(self, seed)
+    }
+
+    /// Every number drawn again as `torch.manual_seed(seed)` would, the model's shape kept: its
+    /// sizes, mask and scaling, biases, output projection and positions (a learned table drawn
+    /// again), its shared key/value heads, and its source sentence (its rows drawn again as a
+    /// new source's).
+    pub fn redrawn(&self, seed: u64) -> Result<Model, String> {
+        let next = Model::seeded(&self.sentence, self.dims(), seed, self.causal, self.scale)?
+            .with_biases_on(self.has_biases(), seed)?
+            .with_output_drawn_like(self, seed)?;
+        let base = self.positions.base().unwrap_or(DEFAULT_BASE);
+        let next = match &self.positions {
+            Positions::Learned(_) => next.with_positions_of("learned", base, seed)?,
+            other => next.with_positions(other.clone())?,
+        };
+        let source = self
+            .source()
+            .map(|s| Source::drawn(s.sentence(), next.tokens(), next.embedding(), seed))
+            .transpose()?;
+        next.with_kv_heads(self.kv_heads())?.with_source(source)
     }
 }
 
