@@ -14,7 +14,9 @@ use crate::core::text::{fmt, sentence, token_label};
 use crate::ui::author::AuthorButton;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::{CopyPytorch, Files};
-use crate::ui::fields::{accept, IntegerField, IntegerFieldProps, PositionsField};
+use crate::ui::fields::{
+    accept, apply_or_say, refusal, IntegerField, IntegerFieldProps, PositionsField,
+};
 use crate::ui::import_torch::ImportTorchButton;
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::pretrained::PretrainedButton;
@@ -86,8 +88,15 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
             />
         }
     };
+    let reinit_refused = RwSignal::new(None::<String>);
     let reinit = move |_| {
-        state.apply(Edit::Reinitialise).ok();
+        apply_or_say(
+            state,
+            Edit::Reinitialise,
+            "Not re-initialised",
+            reinit_refused,
+            || {},
+        )
     };
     if level == Level::None {
         return view! { <EditBar level/> }.into_any();
@@ -144,7 +153,8 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
             />
             <button type="button" data-action="reinit" on:click=reinit title="Draw every number again as PyTorch would after torch.manual_seed(seed)">
                 "Re-initialise with seed"
-            </button> })}
+            </button>
+            {refusal("reinit-refused".into(), reinit_refused)} })}
             {precision}
             {resized_note}
             {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <ImportTorchButton/> <PretrainedButton/> <EmbedButton/> <AuthorButton/> })}
@@ -181,6 +191,7 @@ fn Layers() -> impl IntoView {
                   title: &'static str,
                   on: fn(&Model) -> bool,
                   edit: fn(bool) -> Edit| {
+        let refused = RwSignal::new(None::<String>);
         view! {
             <label class="field check" title=title>
                 <input
@@ -188,10 +199,13 @@ fn Layers() -> impl IntoView {
                     data-control=control
                     prop:checked=move || state.model.with(on)
                     on:change=move |ev| {
-                        state.apply(edit(event_target_checked(&ev))).ok();
+                        let on = event_target_checked(&ev);
+                        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+                        apply_or_say(state, edit(on), label, refused, move || input.set_checked(!on));
                     }
                 />
                 <span>{label}</span>
+                {refusal(format!("{control}-refused"), refused)}
             </label>
         }
     };
@@ -211,11 +225,7 @@ fn EditBar(level: Level) -> impl IntoView {
     // Why Reset changed nothing (an exercise's lock); gone with the next change of the model.
     let refused = RwSignal::new(None::<String>);
     let causal_refused = RwSignal::new(None::<String>);
-    Effect::new(move |_| {
-        state.model.track();
-        refused.set(None);
-        causal_refused.set(None);
-    });
+    let scale_refused = RwSignal::new(None::<String>);
     view! {
         <div class="edit-bar" role="group" aria-label="Edit and follow">
             <div class="field buttons">
@@ -228,7 +238,7 @@ fn EditBar(level: Level) -> impl IntoView {
                 <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| refused.set(state.reset().err().map(|e| sentence(&format!("Not reset: {e}"))))>
                     "Reset"
                 </button>
-                {move || refused.get().map(|e| view! { <span class="field-error" role="alert" data-stat="reset-refused">{e}</span> })}
+                {refusal("reset-refused".into(), refused)}
             </div>
             {(level != Level::None).then(|| view! {
                 <label class="field check">
@@ -238,15 +248,12 @@ fn EditBar(level: Level) -> impl IntoView {
                         prop:checked=move || state.causal.get()
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
-                            if let Err(e) = state.apply(Edit::Causal(on)) {
-                                // The box goes back to what the model is, and says why.
-                                causal_refused.set(Some(sentence(&format!("Causal mask: {e}"))));
-                                event_target::<web_sys::HtmlInputElement>(&ev).set_checked(!on);
-                            }
+                            let input = event_target::<web_sys::HtmlInputElement>(&ev);
+                            apply_or_say(state, Edit::Causal(on), "Causal mask", causal_refused, move || input.set_checked(!on));
                         }
                     />
                     <span>"Causal mask"</span>
-                    {move || causal_refused.get().map(|e| view! { <span class="field-error" role="alert" data-stat="causal-refused">{e}</span> })}
+                    {refusal("causal-refused".into(), causal_refused)}
                 </label>
                 <label class="field">
                     <span>"Scale scores"</span>
@@ -255,7 +262,9 @@ fn EditBar(level: Level) -> impl IntoView {
                         prop:value=move || state.model.with(|m| m.scale.key())
                         on:change=move |ev| {
                             if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
-                                state.apply(Edit::Scale(scale)).ok();
+                                let select = event_target::<web_sys::HtmlSelectElement>(&ev);
+                                let now = state.model.with_untracked(|m| m.scale.key());
+                                apply_or_say(state, Edit::Scale(scale), "Scale scores", scale_refused, move || select.set_value(now));
                             }
                         }
                     >
@@ -263,6 +272,7 @@ fn EditBar(level: Level) -> impl IntoView {
                         <option value="dk">{Scale::Dk.label()}</option>
                         <option value="none">{Scale::None.label()}</option>
                     </select>
+                    {refusal("scale-refused".into(), scale_refused)}
                 </label>
                 <label class="field">
                     <span>"Following"</span>

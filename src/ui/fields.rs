@@ -8,7 +8,8 @@ use crate::core::document::numbers::read_whole;
 use crate::core::model::limits::MAX_DIM;
 use crate::core::model::positions::DEFAULT_BASE;
 use crate::core::model::Model;
-use crate::ui::state::use_app;
+use crate::core::text::sentence;
+use crate::ui::state::{use_app, AppState};
 
 /// A whole-number field that keeps the last good value while its text is wrong: the text stays
 /// as typed, marked invalid, with a message naming the allowed range, until it is corrected or
@@ -164,5 +165,40 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
                 <button type="button" data-action="rope-even-dk" on:click=take_offer>{format!("Make dₖ {d_k} and use RoPE")}</button>
             </span>
         })}
+    }
+}
+
+/// A control's edit, applied; refused, the control is set back to the model's state
+/// (`restore`) and `refused` says why beside it, until the model next changes. The one path
+/// for every control that applies an edit.
+pub fn apply_or_say(
+    state: AppState,
+    edit: Edit,
+    what: &str,
+    refused: RwSignal<Option<String>>,
+    restore: impl FnOnce(),
+) {
+    match state.apply(edit) {
+        Ok(()) => refused.set(None),
+        Err(e) => {
+            restore();
+            refused.set(Some(sentence(&format!("{what}: {e}"))));
+        }
+    }
+}
+
+/// Why a control's last edit was refused, beside it (`data-stat` names it); gone once the
+/// model changes.
+pub fn refusal(stat: String, refused: RwSignal<Option<String>>) -> impl IntoView {
+    let state = use_app();
+    Effect::new(move |_| {
+        state.model.track();
+        refused.set(None);
+    });
+    move || {
+        let stat = stat.clone();
+        refused
+            .get()
+            .map(|e| view! { <span class="field-error" role="alert" data-stat=stat>{e}</span> })
     }
 }

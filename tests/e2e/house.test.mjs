@@ -85,3 +85,20 @@ test('on a phone the walk\'s panel sits above the stop it explains, never over i
     assert.ok(panel.y + panel.height <= stop.y + 1, `stop ${i + 2}: panel ends at ${panel.y + panel.height}, the stop starts at ${stop.y}`);
   }
 });
+
+test('a refused control shows the model\'s state and says why beside it (an exercise\'s locks)', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&lock=b_query,w_output`);
+  const before = await page.evaluate(() => window.attentionExplorer.state());
+  for (const [control, said] of [['biases', /^Biases: b_query is locked in this exercise/], ['output-projection', /^Output projection: w_output is locked in this exercise/]]) {
+    await page.click(`[data-control="${control}"]`);
+    assert.match(await page.textContent(`[data-stat="${control}-refused"]`), said);
+    assert.equal(await page.isChecked(`[data-control="${control}"]`), false, `${control}: the box shows the model, which has none`);
+  }
+  await page.click('[data-action="reinit"]');
+  assert.match(await page.textContent('[data-stat="reinit-refused"]'), /^Not re-initialised: .* is locked in this exercise/);
+  assert.deepEqual(await page.evaluate(() => window.attentionExplorer.state()), before, 'the model is unchanged');
+  // The next change of the model takes the messages away.
+  await page.click('[data-control="causal"]');
+  await page.waitForSelector('[data-stat="biases-refused"]', { state: 'detached' });
+  assert.equal(await page.$('[data-stat="reinit-refused"]'), null);
+});

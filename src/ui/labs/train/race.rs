@@ -8,6 +8,7 @@ use crate::core::document::edit::Edit;
 use crate::core::model::Model;
 use crate::core::training::lab::{race_example, race_words, Race, RACE_SCALES, RACE_STEPS};
 use crate::core::training::Objective;
+use crate::ui::fields::{apply_or_say, refusal};
 use crate::ui::labs::frame::Stat;
 use crate::ui::state::use_app;
 
@@ -38,11 +39,20 @@ pub fn Race(
         latest.update_value(|n| *n += 1);
         run_frames(race, words, latest, latest.get_value());
     };
+    let refused = RwSignal::new(None::<String>);
     let example = move |_| {
         let (model, setup) = race_example();
-        state.apply(Edit::Open(Box::new(model))).ok();
-        state.training.set(setup);
-        start();
+        apply_or_say(
+            state,
+            Edit::Open(Box::new(model)),
+            "Not loaded",
+            refused,
+            || {},
+        );
+        if refused.with_untracked(Option::is_none) {
+            state.training.set(setup);
+            start();
+        }
     };
     let curves = Signal::derive(move || {
         race.with(|r| {
@@ -85,6 +95,7 @@ pub fn Race(
         <p class="buttons">
             <button type="button" data-action="train-race" disabled=move || objective.with(Option::is_none) on:click=move |_| start()>"Race the scalings"</button>
             <button type="button" data-action="train-race-example" on:click=example>"Load the race example and race"</button>
+            {refusal("race-refused".into(), refused)}
         </p>
         <LossPlot curves=curves label="Each scaling's loss at each step, on a log scale" empty="Race to draw three curves">
             {move || race.with(|r| r.is_some()).then(|| view! {
