@@ -5,7 +5,7 @@
 use attention_explorer::core::document::edit::{Document, Edit};
 use attention_explorer::core::model::presets::DEFAULT_SEED;
 use attention_explorer::core::model::presets::{dog, matching, raschka};
-use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
+use attention_explorer::core::model::{Dims, Editable, Matrix, Model, Projection, Scale};
 
 const W_Q: Editable = Editable::Weight(0, Projection::Query);
 
@@ -323,7 +323,7 @@ fn what_changes_nothing_says_so_exactly() {
 fn the_reducer_keeps_an_exercise_s_locks_and_counts_its_edits() {
     use attention_explorer::core::document::edit::Session;
     let mut doc = Document::new(dog());
-    doc.session = Session::new(vec!["embedding", "w_value"]);
+    doc.session = Session::new(vec![Matrix::Embedding, Matrix::Weight(Projection::Value)]);
     let refused = doc
         .apply(
             Edit::Set {

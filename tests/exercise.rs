@@ -7,12 +7,12 @@ use attention_explorer::core::document::edit::{Document, Edit, Session};
 use attention_explorer::core::formats::link::{params, read_link, Page, Part, Shown};
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::presets::dog;
+use attention_explorer::core::model::Matrix;
 use attention_explorer::core::model::{Editable, Projection, Scale};
 use attention_explorer::core::teaching::exercise::{
     check, hint, is_right, predict, read_progress, result_json, write_progress, Bound, CellRef,
     Exercise, Exercises, Expected, Kind, Outcome, Progress, Verdict,
 };
-use attention_explorer::core::views::pipeline::Matrix;
 
 const SHE: usize = 6;
 const DOG: usize = 1;
@@ -78,7 +78,10 @@ fn the_three_kinds_and_locks_read_write_and_read_back() {
             ),
         ]
     );
-    assert_eq!(exercises.locks, vec!["embedding", "w_value"]);
+    assert_eq!(
+        exercises.locks,
+        vec![Matrix::Embedding, Matrix::Weight(Projection::Value)]
+    );
     let written = query_of(&exercises);
     // The head is always written, for one name per exercise.
     assert_eq!(

@@ -260,7 +260,7 @@ fn a_target_fits_while_the_model_still_has_it_and_each_gradient_is_found_by_its_
         Objective::read(r#"{"attend": [{"head": 0, "query": 6, "key": 4}]}"#, &model).unwrap();
     assert!(objective.fits(&model));
     let g = gradients(&model, &objective);
-    use attention_explorer::core::views::pipeline::Matrix;
+    use attention_explorer::core::model::Matrix;
     assert_eq!(Matrix::Embedding.gradient(&g, None), Some(&g.embedding));
     assert_eq!(
         Matrix::Scores.gradient(&g, Some(0)),

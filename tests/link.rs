@@ -8,11 +8,11 @@ use attention_explorer::core::formats::link::{
 };
 use attention_explorer::core::formats::state::{write_state, MAX_STATE_BYTES};
 use attention_explorer::core::model::presets::{preset, PRESETS, RASCHKA_SEED};
+use attention_explorer::core::model::Matrix;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
 use attention_explorer::core::training::lab::Setup;
 use attention_explorer::core::training::{Optimizer, Param, Target};
 use attention_explorer::core::views::heatmap::Face;
-use attention_explorer::core::views::pipeline::Matrix;
 use attention_explorer::core::views::pipeline::Step;
 use miniz_oxide::deflate::compress_to_vec;
 use nalgebra::DMatrix;

@@ -3,8 +3,9 @@
 use attention_explorer::core::formats::report::trace_json;
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::presets::dog;
+use attention_explorer::core::model::Matrix;
 use attention_explorer::core::views::pipeline::{
-    head_matrices, lesson_length, stops, Axes, Lab, Matrix, Shape, Step, Stop,
+    head_matrices, lesson_length, stops, Axes, Lab, Shape, Step, Stop,
 };
 
 #[test]

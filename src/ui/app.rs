@@ -55,7 +55,7 @@ pub fn App() -> impl IntoView {
     if !locks.is_empty() {
         state
             .training
-            .update(|t| t.train.retain(|p| !locks.contains(&p.key())));
+            .update(|t| t.train.retain(|p| !locks.contains(&p.matrix())));
     }
     // A link's target is the page's from the first paint (its ∂L faces, the loss, Copy as
     // PyTorch's backward), before the training lab has loaded.

@@ -8,8 +8,9 @@ use leptos::prelude::*;
 use crate::core::formats::link::{params, Embed, Page, Part};
 use crate::core::formats::scorm;
 use crate::core::model::Editable;
+use crate::core::model::Matrix;
 use crate::core::teaching::exercise::{lockable, Exercises, Kind};
-use crate::core::views::pipeline::{in_order, Matrix};
+use crate::core::views::pipeline::in_order;
 use crate::ui::export::download_bytes;
 use crate::ui::fields::{accept, IntegerField};
 use crate::ui::on_demand::{chunk, PanelButton};
@@ -149,12 +150,12 @@ fn AuthorPanel() -> impl IntoView {
             Err(e) => error.set(Some(format!("{e}."))),
         }
     };
-    let toggle_lock = move |name: &'static str, on: bool| {
+    let toggle_lock = move |matrix: Matrix, on: bool| {
         let mut next = draft.get_untracked();
-        let mut names: Vec<&str> = next.locks.clone();
-        names.retain(|n| *n != name);
+        let mut names: Vec<&str> = next.locks.iter().map(|m| m.key()).collect();
+        names.retain(|n| *n != matrix.key());
         if on {
-            names.push(name);
+            names.push(matrix.key());
         }
         let read = state
             .model
@@ -167,12 +168,12 @@ fn AuthorPanel() -> impl IntoView {
             Err(e) => error.set(Some(format!("Not locked: {e}."))),
         }
     };
-    let lockable_here: Vec<&'static str> = state.model.with_untracked(|m| {
+    let lockable_here: Vec<Matrix> = state.model.with_untracked(|m| {
         lockable()
-            .filter(|k| {
+            .filter(|&k| {
                 Editable::EVERY
                     .into_iter()
-                    .any(|e| e.key() == *k && m.matrix(e).is_some())
+                    .any(|e| Matrix::of(e) == k && m.matrix(e).is_some())
             })
             .collect()
     });
@@ -257,12 +258,12 @@ fn AuthorPanel() -> impl IntoView {
             }).collect_view()}
             <fieldset class="author-locks">
                 <legend>"Lock (the learner may not edit)"</legend>
-                {lockable_here.into_iter().map(|name| view! {
+                {lockable_here.into_iter().map(|matrix| view! {
                     <label class="field check">
-                        <input type="checkbox" data-control="author-lock" value=name
-                            prop:checked=move || draft.with(|d| d.locked(name))
-                            on:change=move |ev| toggle_lock(name, event_target_checked(&ev))/>
-                        <span>{name}</span>
+                        <input type="checkbox" data-control="author-lock" value=matrix.key()
+                            prop:checked=move || draft.with(|d| d.locked(matrix))
+                            on:change=move |ev| toggle_lock(matrix, event_target_checked(&ev))/>
+                        <span>{matrix.key()}</span>
                     </label>
                 }).collect_view()}
             </fieldset>

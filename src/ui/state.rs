@@ -15,13 +15,14 @@ use crate::core::formats::link::{Controls as Level, Link, Shown, DEFAULT_DECIMAL
 use crate::core::forward::trace::Trace;
 use crate::core::model::presets::DEFAULT_SEED;
 use crate::core::model::presets::{followed_by_default, matching, preset_named};
+use crate::core::model::Matrix;
 use crate::core::model::{Editable, Model};
 use crate::core::teaching::order::ReorderedInputs;
 use crate::core::teaching::story::Story;
 use crate::core::training::lab::Setup;
 use crate::core::training::{gradients, Gradients, Objective};
 use crate::core::views::heatmap::{Face, Palette};
-use crate::core::views::pipeline::{stops, Lab, Matrix, Pick, Shape, Step, Stop};
+use crate::core::views::pipeline::{stops, Lab, Pick, Shape, Step, Stop};
 use crate::ui::exercises::ExerciseState;
 use crate::ui::theme;
 

@@ -10,7 +10,7 @@ use crate::core::document::script::check_value;
 use crate::core::model::check_dims;
 use crate::core::model::limits::check_sentence;
 use crate::core::model::presets::{follows, DEFAULT_SEED};
-use crate::core::model::{Dims, Editable, Model, Scale, Source};
+use crate::core::model::{Dims, Editable, Matrix, Model, Projection, Scale, Source};
 
 /// One change to the document.
 #[derive(Clone, Debug, PartialEq)]
@@ -101,8 +101,8 @@ pub enum Edit {
 /// nothing is none).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Session {
-    /// The locked matrices, by their names (`w_value`: every head's).
-    pub locks: Vec<&'static str>,
+    /// The locked matrices (`Weight(Value)`: every head's).
+    pub locks: Vec<Matrix>,
     /// The edits made.
     pub edits: u32,
     /// The model changed since the last sealed step.
@@ -111,16 +111,16 @@ pub struct Session {
 
 impl Session {
     /// A session with `locks`, no edit made.
-    pub fn new(locks: Vec<&'static str>) -> Session {
+    pub fn new(locks: Vec<Matrix>) -> Session {
         Session {
             locks,
             ..Session::default()
         }
     }
 
-    /// Whether the matrix called `key` is locked.
-    pub fn locked(&self, key: &str) -> bool {
-        self.locks.contains(&key)
+    /// Whether `matrix` is locked.
+    pub fn locked(&self, matrix: Matrix) -> bool {
+        self.locks.contains(&matrix)
     }
 
     /// Why `edit` of `model` is refused, if it would change a locked matrix. Retyping the
@@ -131,14 +131,14 @@ impl Session {
             return None;
         }
         // What these turn on, off or draw again.
-        let touched: &[&str] = match edit {
-            Edit::Biases(_) => &["b_query", "b_key", "b_value"],
-            Edit::OutputProjection(_) => &["w_output", "b_output"],
-            Edit::Positions { .. } => &["positions"],
+        let touched: &[Matrix] = match edit {
+            Edit::Biases(_) => &Projection::ALL.map(Matrix::Bias),
+            Edit::OutputProjection(_) => &[Matrix::OutputWeight, Matrix::OutputBias],
+            Edit::Positions { .. } => &[Matrix::Positions],
             _ => &[],
         };
-        if let Some(key) = touched.iter().find(|k| self.locked(k)) {
-            return Some(self.locked_message(key, model));
+        if let Some(&matrix) = touched.iter().find(|&&m| self.locked(m)) {
+            return Some(self.locked_message(matrix, model));
         }
         let target = match edit {
             Edit::Cell { target, .. } | Edit::Set { target, .. } | Edit::Paste { target, .. } => {
@@ -148,26 +148,28 @@ impl Session {
             Edit::Train(next) | Edit::Open(next) => Editable::EVERY
                 .into_iter()
                 .flat_map(|e| (0..model.heads().len()).map(move |h| e.in_head(h)))
-                .find(|&e| self.locked(e.key()) && model.matrix(e) != next.matrix(e)),
+                .find(|&e| self.locked(Matrix::of(e)) && model.matrix(e) != next.matrix(e)),
             // Every matrix drawn again or resized: the locked ones too.
             Edit::Reinitialise | Edit::Resize(_) => {
                 return Some(self.locked_message(self.locks[0], model))
             }
             _ => None,
         }?;
-        self.locked(target.key())
-            .then(|| self.locked_message(target.key(), model))
+        let matrix = Matrix::of(target);
+        self.locked(matrix)
+            .then(|| self.locked_message(matrix, model))
     }
 
-    /// What a learner who types into the locked matrix `key` of `model` is told: what is free.
-    pub fn locked_message(&self, key: &str, model: &Model) -> String {
+    /// What a learner who types into the locked `matrix` of `model` is told: what is free.
+    pub fn locked_message(&self, matrix: Matrix, model: &Model) -> String {
         let free: Vec<&str> = Editable::EVERY
             .into_iter()
-            .filter(|&e| model.matrix(e).is_some() && !self.locked(e.key()))
+            .filter(|&e| model.matrix(e).is_some() && !self.locked(Matrix::of(e)))
             .map(Editable::key)
             .collect();
         format!(
-            "{key} is locked in this exercise: reach it by editing {}.",
+            "{} is locked in this exercise: reach it by editing {}.",
+            matrix.key(),
             free.join(", ")
         )
     }

@@ -4,6 +4,7 @@ use nalgebra::DMatrix;
 use serde_json::{json, Value};
 
 use crate::core::forward::trace::Trace;
+use crate::core::model::Matrix;
 use crate::core::pretrained::EncoderTrace;
 use crate::core::text::fmt;
 use crate::core::training::Gradients;
@@ -99,44 +100,26 @@ pub fn encoder_json(trace: &EncoderTrace) -> Value {
 /// projections (and biases) and the intermediates (`scores` before scaling); `w_output` and
 /// `b_output` with an output projection (while the loss reaches them).
 pub fn gradients_json(g: &Gradients) -> Value {
-    let heads: Vec<Value> = g
-        .heads
-        .iter()
+    // A bias is one list of numbers, as the saved state writes it.
+    let value = |m: Matrix, d: &DMatrix<f64>| match m {
+        Matrix::Bias(_) | Matrix::OutputBias => flat(d),
+        _ => rows(d),
+    };
+    let with_gradient = || Matrix::ALL.into_iter().filter(|m| m.has_gradient());
+    let heads: Vec<Value> = (0..g.heads.len())
         .map(|h| {
-            let mut head = json!({
-                "w_query": rows(&h.w_query),
-                "w_key": rows(&h.w_key),
-                "w_value": rows(&h.w_value),
-                "queries": rows(&h.queries),
-                "keys": rows(&h.keys),
-                "values": rows(&h.values),
-                "scores": rows(&h.scores),
-                "weights": rows(&h.weights),
-                "context": rows(&h.context),
-            });
-            // Biases as the saved state writes them: one list of numbers.
-            if let Some(b) = &h.biases {
-                head["b_query"] = flat(&b.b_query);
-                head["b_key"] = flat(&b.b_key);
-                head["b_value"] = flat(&b.b_value);
-            }
-            head
+            let of_head = with_gradient()
+                .filter(|m| m.per_head())
+                .filter_map(|m| Some((m.key().to_owned(), value(m, m.gradient(g, Some(h))?))));
+            Value::Object(of_head.collect())
         })
         .collect();
-    let mut out = json!({ "embedding": rows(&g.embedding), "heads": heads });
-    if let Some(p) = &g.positions {
-        out["positions"] = rows(p);
-    }
-    if let Some(s) = &g.source {
-        out["source_embedding"] = rows(s);
-    }
-    if let Some((w, b)) = &g.output {
-        out["w_output"] = rows(w);
-        if let Some(b) = b {
-            out["b_output"] = flat(b);
-        }
-    }
-    out
+    let mut out: serde_json::Map<String, Value> = with_gradient()
+        .filter(|m| !m.per_head())
+        .filter_map(|m| Some((m.key().to_owned(), value(m, m.gradient(g, None)?))))
+        .collect();
+    out.insert("heads".into(), Value::Array(heads));
+    Value::Object(out)
 }
 
 /// One Markdown table: rows labelled with tokens, columns with the keys' tokens (queries ×

@@ -25,7 +25,9 @@ use crate::core::model::limits::{
     check_kv_heads, check_sentence, MAX_ABS_VALUE, MAX_DIM, MAX_HEADS, MAX_TOKENS,
 };
 use crate::core::model::positions::{Positions, DEFAULT_BASE, KINDS};
-use crate::core::model::{Biases, Head, Model, OutputProjection, Projection, Scale, Source};
+use crate::core::model::{
+    Biases, Head, Matrix, Model, OutputProjection, Projection, Scale, Source,
+};
 
 use super::trained::trained_value;
 
@@ -304,8 +306,10 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
             }
             _ => (own.clone(), None),
         };
-        let field = |name: &str| match (kv_at, name) {
-            (Some(g), "w_key" | "w_value" | "b_key" | "b_value") => format!("kv[{g}].{name}"),
+        let field = |name: &str| match kv_at {
+            Some(g) if Matrix::named(name).is_some_and(Matrix::shared_by_kv_heads) => {
+                format!("kv[{g}].{name}")
+            }
             _ => format!("heads[{h}].{name}"),
         };
         let given = |m: &Vec<Vec<f64>>, p: Projection| {

@@ -46,23 +46,6 @@ impl Editable {
         }
     }
 
-    /// The matrix's name in the saved state and the DOM contract (`data-matrix`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Editable::Embedding => "embedding",
-            Editable::Weight(_, p) => p.key(),
-            Editable::Bias(_, p) => match p {
-                Projection::Query => "b_query",
-                Projection::Key => "b_key",
-                Projection::Value => "b_value",
-            },
-            Editable::OutputWeight => "w_output",
-            Editable::Positions => "positions",
-            Editable::OutputBias => "b_output",
-            Editable::SourceEmbedding => "source_embedding",
-        }
-    }
-
     /// Its head, for a head's matrix.
     pub fn head(self) -> Option<usize> {
         match self {

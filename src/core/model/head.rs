@@ -177,15 +177,6 @@ impl Projection {
     /// All three, in the order the tutorial draws them.
     pub const ALL: [Projection; 3] = [Projection::Query, Projection::Key, Projection::Value];
 
-    /// The matrix's name in the saved state and the page.
-    pub fn key(self) -> &'static str {
-        match self {
-            Projection::Query => "w_query",
-            Projection::Key => "w_key",
-            Projection::Value => "w_value",
-        }
-    }
-
     /// How the tutorial writes its name.
     pub fn title(self) -> &'static str {
         match self {

@@ -5,6 +5,7 @@ mod head;
 pub mod layer_record;
 mod layered;
 pub mod limits;
+mod matrix;
 pub mod positions;
 pub mod presets;
 mod reshape;
@@ -27,6 +28,7 @@ pub use head::{
     OutputProjection, Projection,
 };
 pub use layered::{Attention, Layered, WeightChange};
+pub use matrix::Matrix;
 pub use source::Source;
 pub use tokens::TUTORIAL_VOCAB_SIZE;
 

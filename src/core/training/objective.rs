@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::core::forward::softmax::{is_future, largest_first, neg_log_softmax};
 use crate::core::forward::trace::Trace;
-use crate::core::model::{Editable, Model, Projection};
+use crate::core::model::{Editable, Matrix, Model, Projection};
 
 /// A parameter an optimiser step may change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,9 +59,14 @@ impl Param {
             .any(|e| model.matrix(e).is_some())
     }
 
+    /// Its (first) matrix, whose lock keeps it from training.
+    pub fn matrix(self) -> Matrix {
+        Matrix::of(self.matrices(1)[0])
+    }
+
     /// Its name in `"train"`: its (first) matrix's.
     pub fn key(self) -> &'static str {
-        self.matrices(1)[0].key()
+        self.matrix().key()
     }
 
     /// The parameter [`Param::key`] names; the message lists the names there are.

@@ -6,7 +6,7 @@
 use nalgebra::DMatrix;
 
 use crate::core::forward::trace::{HeadTrace, Trace};
-use crate::core::model::{Editable, Projection};
+use crate::core::model::Matrix;
 use crate::core::training::Gradients;
 use crate::core::views::heatmap::Heat;
 
@@ -262,192 +262,71 @@ pub enum Axes {
     QueryByKey,
 }
 
-/// A matrix the page shows: the one place each is named, titled, coloured, placed in the
-/// pipeline and found in a trace, a model and a gradient. A new matrix is a new variant; every
-/// `match` below is exhaustive, so the compiler finds what it needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Matrix {
-    /// The embedding table (vocabulary × d_in).
-    Embedding,
-    /// The embedded sentence X (tokens × d_in).
-    Embedded,
-    /// The positions' table P.
-    Positions,
-    /// X + P.
-    Positioned,
-    /// Cross-attention's source sentence's embedding table (source vocabulary × d_in).
-    SourceEmbedding,
-    /// The embedded source sentence S (source tokens × d_in), which keys and values come from.
-    SourceEmbedded,
-    /// A head's W_query, W_key or W_value.
-    Weight(Projection),
-    /// A head's bias of one projection.
-    Bias(Projection),
-    /// Q.
-    Queries,
-    /// K.
-    Keys,
-    /// V.
-    Values,
-    /// Q rotated by RoPE.
-    QueriesRotated,
-    /// K rotated by RoPE.
-    KeysRotated,
-    /// Q·Kᵀ.
-    Scores,
-    /// Q·Kᵀ divided by the scaling.
-    ScaledScores,
-    /// The scaled scores with −∞ in the future.
-    MaskedScores,
-    /// The tutorial's first masking method: weights × tril(ones).
-    MaskedWeightsSimple,
-    /// Its rows divided by their sums.
-    MaskedWeightsRenormalized,
-    /// The softmax weights.
-    Weights,
-    /// The context vectors.
-    Context,
-    /// The heads' context vectors side by side, before the output projection.
-    Concatenated,
-    /// W_output.
-    OutputWeight,
-    /// b_output.
-    OutputBias,
-    /// The output.
-    Output,
+/// How the page shows a matrix: its caption, step, axes and colouring.
+struct About {
+    title: &'static str,
+    step: Step,
+    axes: Axes,
+    heat: Heat,
 }
 
-use Projection::{Key as K, Query as Q, Value as V};
-
+/// What the page shows of each matrix (its identity and name are `core::model::Matrix`'s).
 impl Matrix {
-    /// Every matrix, in the page's order.
-    pub const ALL: [Matrix; 28] = [
-        Matrix::Embedding,
-        Matrix::Embedded,
-        Matrix::Positions,
-        Matrix::Positioned,
-        Matrix::SourceEmbedding,
-        Matrix::SourceEmbedded,
-        Matrix::Weight(Q),
-        Matrix::Weight(K),
-        Matrix::Weight(V),
-        Matrix::Bias(Q),
-        Matrix::Bias(K),
-        Matrix::Bias(V),
-        Matrix::Queries,
-        Matrix::Keys,
-        Matrix::Values,
-        Matrix::QueriesRotated,
-        Matrix::KeysRotated,
-        Matrix::Scores,
-        Matrix::ScaledScores,
-        Matrix::MaskedScores,
-        Matrix::MaskedWeightsSimple,
-        Matrix::MaskedWeightsRenormalized,
-        Matrix::Weights,
-        Matrix::Context,
-        Matrix::Concatenated,
-        Matrix::OutputWeight,
-        Matrix::OutputBias,
-        Matrix::Output,
-    ];
-
-    /// (`data-matrix` name, caption, step, axes, colouring), in [`Matrix::ALL`]'s order: a table
-    /// (data), not a match (code). The name is also in `faces=`, exercises and the trace JSON.
-    const ABOUT: [(&'static str, &'static str, Step, Axes, Heat); 28] = {
+    fn about(self) -> About {
         use Axes::{IndexByIndex as II, QueryByKey as QK, TokensByIndex as TI, WordsByIndex as WI};
         use Heat::{Signed as S, Unit as U};
-        [
-            ("embedding", "embedding table", Step::Embedding, WI, S),
-            ("embedded", "embedded sentence X", Step::Embedding, TI, S),
-            ("positions", "positions P", Step::Positions, TI, S),
-            ("positioned", "X + P", Step::Positions, TI, S),
-            (
-                "source_embedding",
-                "source's embedding table",
-                Step::Embedding,
-                WI,
-                S,
-            ),
-            (
-                "source_embedded",
-                "embedded source S",
-                Step::Embedding,
-                TI,
-                S,
-            ),
-            ("w_query", "W_query", Step::Projections, II, S),
-            ("w_key", "W_key", Step::Projections, II, S),
-            ("w_value", "W_value", Step::Projections, II, S),
-            ("b_query", "b_query", Step::Projections, II, S),
-            ("b_key", "b_key", Step::Projections, II, S),
-            ("b_value", "b_value", Step::Projections, II, S),
-            ("queries", "queries Q", Step::Qkv, TI, S),
-            ("keys", "keys K", Step::Qkv, TI, S),
-            ("values", "values V", Step::Qkv, TI, S),
-            ("queries_rotated", "Q rotated", Step::Qkv, TI, S),
-            ("keys_rotated", "K rotated", Step::Qkv, TI, S),
-            ("scores", "scores Q·Kᵀ", Step::Scores, QK, S),
-            ("scaled_scores", "scaled scores", Step::Scale, QK, S),
-            ("masked_scores", "masked scores", Step::Mask, QK, S),
-            (
-                "masked_weights_simple",
-                "weights × tril(ones)",
-                Step::Mask,
-                QK,
-                U,
-            ),
-            (
-                "masked_weights_renormalized",
-                "÷ row sums",
-                Step::Mask,
-                QK,
-                U,
-            ),
-            ("weights", "weights", Step::Softmax, QK, U),
-            ("context", "context", Step::Context, TI, S),
-            ("concatenated", "concatenated", Step::Output, TI, S),
-            ("w_output", "W_output", Step::OutProj, II, S),
-            ("b_output", "b_output", Step::OutProj, II, S),
-            ("output", "output", Step::Output, TI, S),
-        ]
-    };
-
-    /// Its place in [`Matrix::ALL`] (and [`Matrix::ABOUT`]).
-    fn index(self) -> usize {
-        Matrix::ALL
-            .iter()
-            .position(|&m| m == self)
-            .expect("every matrix is in Matrix::ALL")
-    }
-
-    fn about(self) -> (&'static str, &'static str, Step, Axes, Heat) {
-        Matrix::ABOUT[self.index()]
-    }
-
-    /// Its `data-matrix` name, also in `faces=`, exercises and the trace JSON.
-    pub fn key(self) -> &'static str {
-        self.about().0
+        let (title, step, axes, heat) = match self {
+            Matrix::Embedding => ("embedding table", Step::Embedding, WI, S),
+            Matrix::Embedded => ("embedded sentence X", Step::Embedding, TI, S),
+            Matrix::Positions => ("positions P", Step::Positions, TI, S),
+            Matrix::Positioned => ("X + P", Step::Positions, TI, S),
+            Matrix::SourceEmbedding => ("source's embedding table", Step::Embedding, WI, S),
+            Matrix::SourceEmbedded => ("embedded source S", Step::Embedding, TI, S),
+            Matrix::Weight(p) => (p.title(), Step::Projections, II, S),
+            Matrix::Bias(_) => (self.key(), Step::Projections, II, S),
+            Matrix::Queries => ("queries Q", Step::Qkv, TI, S),
+            Matrix::Keys => ("keys K", Step::Qkv, TI, S),
+            Matrix::Values => ("values V", Step::Qkv, TI, S),
+            Matrix::QueriesRotated => ("Q rotated", Step::Qkv, TI, S),
+            Matrix::KeysRotated => ("K rotated", Step::Qkv, TI, S),
+            Matrix::Scores => ("scores Q·Kᵀ", Step::Scores, QK, S),
+            Matrix::ScaledScores => ("scaled scores", Step::Scale, QK, S),
+            Matrix::MaskedScores => ("masked scores", Step::Mask, QK, S),
+            Matrix::MaskedWeightsSimple => ("weights × tril(ones)", Step::Mask, QK, U),
+            Matrix::MaskedWeightsRenormalized => ("÷ row sums", Step::Mask, QK, U),
+            Matrix::Weights => ("weights", Step::Softmax, QK, U),
+            Matrix::Context => ("context", Step::Context, TI, S),
+            Matrix::Concatenated => ("concatenated", Step::Output, TI, S),
+            Matrix::OutputWeight => ("W_output", Step::OutProj, II, S),
+            Matrix::OutputBias => ("b_output", Step::OutProj, II, S),
+            Matrix::Output => ("output", Step::Output, TI, S),
+        };
+        About {
+            title,
+            step,
+            axes,
+            heat,
+        }
     }
 
     /// What its caption calls it.
     pub fn title(self) -> &'static str {
-        self.about().1
+        self.about().title
     }
 
     /// The step that shows it.
     pub fn step(self) -> Step {
-        self.about().2
+        self.about().step
     }
 
     /// What its rows and columns are.
     pub fn axes(self) -> Axes {
-        self.about().3
+        self.about().axes
     }
 
     /// How its numbers are coloured.
     pub fn heat(self) -> Heat {
-        self.about().4
+        self.about().heat
     }
 
     /// What its table's corner says its rows and columns are.
@@ -458,33 +337,6 @@ impl Matrix {
             (Matrix::Positions, _) => "place",
             _ => "",
         }
-    }
-
-    /// The matrix [`Matrix::key`] names.
-    pub fn named(key: &str) -> Option<Matrix> {
-        Matrix::ALL.into_iter().find(|m| m.key() == key)
-    }
-
-    /// Whether its rows (columns, for a query-by-key matrix) are the keys' tokens: the source's
-    /// with cross-attention.
-    pub fn rows_are_keys(self) -> bool {
-        matches!(
-            self,
-            Matrix::Keys | Matrix::Values | Matrix::KeysRotated | Matrix::SourceEmbedded
-        )
-    }
-
-    /// Whether query heads that share a key/value head share it (keys, values and their
-    /// weights and biases).
-    pub fn shared_by_kv_heads(self) -> bool {
-        matches!(
-            self,
-            Matrix::Weight(Projection::Key | Projection::Value)
-                | Matrix::Bias(Projection::Key | Projection::Value)
-                | Matrix::Keys
-                | Matrix::Values
-                | Matrix::KeysRotated
-        )
     }
 
     /// Whether the cells above the diagonal are greyed under a causal mask.
@@ -539,33 +391,6 @@ impl Matrix {
             Matrix::Concatenated => trace.concatenated.as_ref(),
             Matrix::Output => Some(&trace.output),
             _ => (self.pick()?)(trace.heads.get(head)?),
-        }
-    }
-
-    /// The learner's matrix it is (of `head` for a head's), if the learner edits it.
-    pub fn editable(self, head: usize) -> Option<Editable> {
-        Some(match self {
-            Matrix::Embedding => Editable::Embedding,
-            Matrix::Positions => Editable::Positions,
-            Matrix::SourceEmbedding => Editable::SourceEmbedding,
-            Matrix::Weight(p) => Editable::Weight(head, p),
-            Matrix::Bias(p) => Editable::Bias(head, p),
-            Matrix::OutputWeight => Editable::OutputWeight,
-            Matrix::OutputBias => Editable::OutputBias,
-            _ => return None,
-        })
-    }
-
-    /// The matrix a learner's editable one is shown as.
-    pub fn of(editable: Editable) -> Matrix {
-        match editable {
-            Editable::Embedding => Matrix::Embedding,
-            Editable::Positions => Matrix::Positions,
-            Editable::Weight(_, p) => Matrix::Weight(p),
-            Editable::Bias(_, p) => Matrix::Bias(p),
-            Editable::OutputWeight => Matrix::OutputWeight,
-            Editable::OutputBias => Matrix::OutputBias,
-            Editable::SourceEmbedding => Matrix::SourceEmbedding,
         }
     }
 

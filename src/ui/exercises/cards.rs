@@ -6,9 +6,10 @@
 use leptos::prelude::*;
 
 use crate::core::forward::softmax::is_future;
+use crate::core::model::Matrix;
 use crate::core::teaching::exercise::{Bound, CellRef, Exercise, Outcome, Progress, PREDICTED};
 use crate::core::text::fmt;
-use crate::core::views::pipeline::{Matrix, Step};
+use crate::core::views::pipeline::Step;
 use crate::ui::exercises::ExerciseState;
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::{use_app, AppState, Detail};
@@ -140,7 +141,13 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
         }
         Exercise::Goal(cell, bound) => {
             let (now, met) = goal_now(state, cell, bound);
-            let locks = exercises.spec.with_value(|s| s.locks.join(", "));
+            let locks = exercises.spec.with_value(|s| {
+                s.locks
+                    .iter()
+                    .map(|m| m.key())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
             view! {
                 <p class="goal-now" data-goal-met=move || met.get().to_string()>
                     {move || match now() {

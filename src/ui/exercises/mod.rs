@@ -6,10 +6,10 @@
 use leptos::prelude::*;
 
 use crate::core::forward::trace::Trace;
+use crate::core::model::Matrix;
 use crate::core::teaching::exercise::{
     self, CellRef, Cover, Exercise, Exercises, Kind, Outcome, Progress, Verdict,
 };
-use crate::core::views::pipeline::Matrix;
 
 pub mod cards;
 pub mod engine;

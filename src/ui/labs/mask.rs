@@ -5,9 +5,10 @@ use leptos::html::Div;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::model::Matrix;
 use crate::core::teaching::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
 use crate::core::views::heatmap::{Heat, NUMBERS_MAX_SIDE};
-use crate::core::views::pipeline::{Matrix, QUERY_BY_KEY};
+use crate::core::views::pipeline::QUERY_BY_KEY;
 use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::labs::frame::{LabText, RangeField, Stat};
 use crate::ui::matrix::LabMatrix;

@@ -7,11 +7,11 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::formats::report::matrix_csv;
+use crate::core::model::Matrix;
 use crate::core::teaching::exercise::CellRef;
 use crate::core::teaching::exercise::Cover;
 use crate::core::views::figure::file_stem;
 use crate::core::views::heatmap::{Face, Heat};
-use crate::core::views::pipeline::Matrix;
 use crate::ui::exercises::ExerciseState;
 use crate::ui::export::download;
 use crate::ui::matrix::figure::{clicked, save, save_menu, Picture};
@@ -62,7 +62,7 @@ pub fn MatrixView(
         Some(e) if e.any() => e.cover(of, head).into(),
         _ => Signal::stored(Cover::default()),
     };
-    let locked = exercises.is_some_and(|e| e.spec.with_value(|s| s.locked(name)));
+    let locked = exercises.is_some_and(|e| e.spec.with_value(|s| s.locked(of)));
     // While an exercise is being made, a click on a computed number picks it.
     let on_cell_click = match exercises {
         Some(e) if editor.is_none() => Some(Callback::new(move |(row, col)| {

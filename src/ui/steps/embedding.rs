@@ -5,7 +5,8 @@ use nalgebra::DMatrix;
 
 use crate::core::model::presets::column_names;
 use crate::core::model::Editable;
-use crate::core::views::pipeline::{Matrix, Step};
+use crate::core::model::Matrix;
+use crate::core::views::pipeline::Step;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{StepSection, StepText};

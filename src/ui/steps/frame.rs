@@ -4,7 +4,8 @@
 use leptos::prelude::*;
 
 use crate::core::formats::link::Controls as Level;
-use crate::core::views::pipeline::{in_order, Axes, Matrix, Step, Stop};
+use crate::core::model::Matrix;
+use crate::core::views::pipeline::{in_order, Axes, Step, Stop};
 use crate::ui::exercises::cards::ExerciseCards;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::{use_app, AppState, Detail};

@@ -3,7 +3,8 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::views::pipeline::{Matrix, Step};
+use crate::core::model::Matrix;
+use crate::core::views::pipeline::Step;
 use crate::ui::labs::heads::HeadsPicture;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::{use_app, AppState};

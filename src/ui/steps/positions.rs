@@ -7,7 +7,8 @@ use nalgebra::DMatrix;
 
 use crate::core::model::positions::{theta, Positions};
 use crate::core::model::Editable;
-use crate::core::views::pipeline::{Matrix, Step};
+use crate::core::model::Matrix;
+use crate::core::views::pipeline::Step;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::use_app;

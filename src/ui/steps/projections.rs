@@ -2,8 +2,9 @@
 
 use leptos::prelude::*;
 
+use crate::core::model::Matrix;
 use crate::core::model::{Editable, Projection};
-use crate::core::views::pipeline::{Matrix, Step};
+use crate::core::views::pipeline::Step;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::frame::{unless_shared, StepSection, StepText};

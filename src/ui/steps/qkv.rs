@@ -2,7 +2,8 @@
 
 use leptos::prelude::*;
 
-use crate::core::views::pipeline::{Matrix, Step};
+use crate::core::model::Matrix;
+use crate::core::views::pipeline::Step;
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 

@@ -3,9 +3,10 @@
 use leptos::html::Table;
 use leptos::prelude::*;
 
+use crate::core::model::Matrix;
 use crate::core::teaching::labs::{scaling_effects, uniform_top_weight};
 use crate::core::text::fmt;
-use crate::core::views::pipeline::{Matrix, Step};
+use crate::core::views::pipeline::Step;
 use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};

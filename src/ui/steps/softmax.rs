@@ -3,7 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::core::views::pipeline::{Matrix, Step};
+use crate::core::model::Matrix;
+use crate::core::views::pipeline::Step;
 use crate::ui::lines::AttentionLines;
 use crate::ui::matrix::heatmap::Thumbnail;
 use crate::ui::state::use_app;

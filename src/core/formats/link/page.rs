@@ -2,11 +2,12 @@
 //! ([`Embed`]), and what the page writes back ([`Page`]); the types every part of the link
 //! module reads and writes.
 
+use crate::core::model::Matrix;
 use crate::core::model::Model;
 use crate::core::teaching::exercise::Exercises;
 use crate::core::training::lab::Setup;
 use crate::core::views::heatmap::Face;
-use crate::core::views::pipeline::{Matrix, Step};
+use crate::core::views::pipeline::Step;
 
 /// Chrome's limit for a whole URL; a longer link is refused before anything is decoded.
 pub const MAX_LINK_CHARS: usize = 2 << 20;

@@ -5,13 +5,14 @@ use super::page::{Controls, FaceChoice, Link, Page, Theme, MAX_DECIMALS};
 use nalgebra::DMatrix;
 
 use crate::core::model::limits::{MAX_DIM, MAX_HEADS, MAX_TOKENS};
+use crate::core::model::Matrix;
 use crate::core::model::{Head, Model, Scale};
 use crate::core::teaching::exercise::{Exercises, Kind};
 use crate::core::text::clip;
 use crate::core::training::lab::Setup;
 use crate::core::training::{Optimizer, DEFAULT_LR};
 use crate::core::views::heatmap::Face;
-use crate::core::views::pipeline::{in_order, Matrix, Step};
+use crate::core::views::pipeline::{in_order, Step};
 
 /// `read` of the link's exercises against its model; while a trained model's layer is still to
 /// open (`pretrained=`), against a stand-in of the largest shapes such a layer may have (the cells

@@ -3,9 +3,9 @@
 
 use crate::core::document::numbers::{read_cell, CellText};
 use crate::core::forward::trace::Trace;
+use crate::core::model::Matrix;
 use crate::core::model::Scale;
 use crate::core::text::fmt;
-use crate::core::views::pipeline::Matrix;
 
 use super::kinds::{word, CellRef, Exercise, TRIES};
 use super::progress::{Outcome, Progress};

@@ -3,7 +3,7 @@
 //! an asked weight's row, an asked context row in the concatenation and the output), and a
 //! predicted row, until each is answered or shown.
 
-use crate::core::views::pipeline::Matrix;
+use crate::core::model::Matrix;
 
 use super::kinds::{gives_away, Exercise, PREDICTED};
 use super::params::Exercises;

@@ -2,7 +2,8 @@
 //! bound, and how each reads, scores and finishes.
 
 use crate::core::forward::trace::Trace;
-use crate::core::views::pipeline::{Axes, Matrix, Step};
+use crate::core::model::Matrix;
+use crate::core::views::pipeline::{Axes, Step};
 
 use super::progress::{Outcome, Progress};
 

@@ -3,8 +3,9 @@
 
 use crate::core::forward::softmax::is_future;
 use crate::core::forward::trace::Trace;
+use crate::core::model::Matrix;
 use crate::core::model::{Editable, Model};
-use crate::core::views::pipeline::{in_order, Axes, Matrix, Shape, Step};
+use crate::core::views::pipeline::{in_order, Axes, Shape, Step};
 
 use super::kinds::{leaks, Bound, CellRef, Exercise, Kind};
 
@@ -30,13 +31,13 @@ fn example(kind: Kind) -> &'static str {
 pub struct Exercises {
     /// In the order read (the link's, or the order made).
     pub list: Vec<Exercise>,
-    /// The matrices the learner may not edit, by their names (`w_value`: every head's).
-    pub locks: Vec<&'static str>,
+    /// The matrices the learner may not edit (`Weight(Value)`: every head's).
+    pub locks: Vec<Matrix>,
 }
 
-/// The names `lock=` takes: the kinds of editable matrices.
-pub fn lockable() -> impl Iterator<Item = &'static str> {
-    Editable::EVERY.into_iter().map(Editable::key)
+/// The matrices `lock=` takes (by their keys): the kinds of editable matrices.
+pub fn lockable() -> impl Iterator<Item = Matrix> {
+    Editable::EVERY.into_iter().map(Matrix::of)
 }
 
 impl Exercises {
@@ -110,14 +111,14 @@ impl Exercises {
             return Err("it names nothing (as lock=embedding,w_value)".into());
         }
         for name in &names {
-            let key = lockable().find(|k| k == name).ok_or_else(|| {
+            let key = lockable().find(|k| k.key() == *name).ok_or_else(|| {
                 format!(
                     "{} not a matrix the learner edits (use {})",
                     match names.len() {
                         1 => "it is".to_owned(),
                         _ => format!("“{}” is", crate::core::text::clip(name)),
                     },
-                    lockable().collect::<Vec<_>>().join(", ")
+                    lockable().map(Matrix::key).collect::<Vec<_>>().join(", ")
                 )
             })?;
             if !locks.contains(&key) {
@@ -126,7 +127,7 @@ impl Exercises {
         }
         let free = Editable::EVERY
             .into_iter()
-            .any(|e| model.matrix(e).is_some() && !locks.contains(&e.key()));
+            .any(|e| model.matrix(e).is_some() && !locks.contains(&Matrix::of(e)));
         if !free {
             return Err(
                 "it locks every matrix of the model: leave one free (as lock=embedding,w_value)"
@@ -139,12 +140,15 @@ impl Exercises {
 
     /// `lock=`, in [`Editable::EVERY`]'s order; `None` when nothing is locked.
     pub fn write_locks(&self) -> Option<String> {
-        (!self.locks.is_empty()).then(|| self.locks.join(","))
+        (!self.locks.is_empty()).then(|| {
+            let keys: Vec<&str> = self.locks.iter().map(|m| m.key()).collect();
+            keys.join(",")
+        })
     }
 
-    /// Whether the matrix called `key` is locked.
-    pub fn locked(&self, key: &str) -> bool {
-        self.locks.contains(&key)
+    /// Whether `matrix` is locked.
+    pub fn locked(&self, matrix: Matrix) -> bool {
+        self.locks.contains(&matrix)
     }
 
     /// The steps where the learner may edit towards `goal`: those of the matrices not locked
@@ -158,7 +162,7 @@ impl Exercises {
                 && Editable::EVERY
                     .into_iter()
                     .filter(|&e| e != Editable::SourceEmbedding || shape.source)
-                    .any(|e| !self.locked(e.key()) && Matrix::of(e).step() == step)
+                    .any(|e| !self.locked(Matrix::of(e)) && Matrix::of(e).step() == step)
         })
     }
 

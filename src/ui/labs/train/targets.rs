@@ -4,11 +4,11 @@
 
 use leptos::prelude::*;
 
+use crate::core::model::Matrix;
 use crate::core::text::token_label;
 use crate::core::training::lab::{start_target, Setup, MAX_TARGETS};
 use crate::core::training::{Param, Target};
 use crate::core::views::lines::visible;
-use crate::core::views::pipeline::Matrix;
 use crate::ui::state::use_app;
 
 /// The rows of targets, with Add and Remove.
