@@ -5,10 +5,10 @@ use attention_explorer::core::formats::link::{read_link, write_fragment};
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::presets::{dog, DOG_SHE};
 use attention_explorer::core::model::{Projection, Scale};
+use attention_explorer::core::training::lab::curve::{loss_curves, MAX_POINTS};
 use attention_explorer::core::training::lab::dog_untrained;
-use attention_explorer::core::training::lab::{
-    loss_curves, race, race_example, race_words, scrambled, Setup, MAX_POINTS, RACE_STEPS,
-};
+use attention_explorer::core::training::lab::race::{race, race_example, race_words, RACE_STEPS};
+use attention_explorer::core::training::lab::{scrambled, Setup};
 use attention_explorer::core::training::{gradients, train, Goal, Optimizer, Param, Target};
 
 #[test]
@@ -244,7 +244,7 @@ fn a_link_says_only_what_the_model_has_trains() {
 
 #[test]
 fn a_loss_curve_is_said_as_it_fell() {
-    use attention_explorer::core::training::lab::how_it_fell;
+    use attention_explorer::core::training::lab::curve::how_it_fell;
     assert_eq!(how_it_fell(&[]), None);
     assert_eq!(how_it_fell(&[1.0, 0.5]), None);
     assert_eq!(
@@ -257,4 +257,107 @@ fn a_loss_curve_is_said_as_it_fell() {
         Some("It fell slowly at first, then faster.")
     );
     assert_eq!(how_it_fell(&[1.0, 1.2, 1.5]), None);
+}
+
+/// The lab's session, natively: the dog story backwards stops at the tutorial's weight, each step
+/// is the trainer's, Reset gives back the start, and a model it did not make ends the curve.
+#[test]
+fn the_training_session_runs_until_its_stop_rule_and_resets() {
+    use attention_explorer::core::model::presets::{DOG_DOG, DOG_SHE_WEIGHT_DOG};
+    use attention_explorer::core::training::lab::session::{first_weight, Session};
+    use attention_explorer::core::training::{Trainer, MAX_STEPS};
+
+    let start = dog_untrained(123);
+    let target = Target {
+        head: 0,
+        query: DOG_SHE,
+        key: DOG_DOG,
+    };
+    let setup = Setup {
+        targets: vec![target],
+        ..Setup::default()
+    };
+    let objective = setup
+        .objective(&start, &[target])
+        .expect("an attention target");
+    let optimizer = setup.optimizer;
+    let mut session = Session::default();
+    session.start_from(start.clone());
+    session.stop_at(DOG_SHE_WEIGHT_DOG);
+    let end = session.run(start.clone(), &objective, optimizer, MAX_STEPS);
+    let steps = session.losses().len();
+    let weight = first_weight(&Trace::of(&end), &objective);
+    assert!(weight >= DOG_SHE_WEIGHT_DOG, "stopped at {weight}");
+    assert!((2..MAX_STEPS).contains(&steps), "{steps} steps");
+    // One step fewer has not reached it: the rule stopped the run at the first step that did.
+    let mut again = (start.clone(), Trainer::new(optimizer));
+    for _ in 0..steps - 1 {
+        again.1.step(&mut again.0, &objective).unwrap();
+    }
+    assert!(first_weight(&Trace::of(&again.0), &objective) < DOG_SHE_WEIGHT_DOG);
+    again.1.step(&mut again.0, &objective).unwrap();
+    assert_eq!(
+        again.0, end,
+        "the session's steps are the trainer's, bit for bit"
+    );
+    let (first, last) = (session.losses()[0], *session.losses().last().unwrap());
+    assert!(last < first, "the loss fell: {first} → {last}");
+
+    // Stepping on from the model it made continues the curve; another model ends it.
+    let next = session.step(&end, &objective, optimizer).unwrap();
+    assert_eq!(session.losses().len(), steps + 1);
+    assert!(!session.follow(&next), "the page shows what it made");
+    assert!(
+        session.follow(&start),
+        "an undo past the run ends the curve"
+    );
+    assert!(session.losses().is_empty());
+    assert_eq!(
+        session.reset(),
+        Some(start),
+        "Reset gives the numbers before training"
+    );
+    assert_eq!(session.reset(), None);
+}
+
+/// A step the trainer refuses leaves the model as it was and says why; a new objective starts
+/// a new curve.
+#[test]
+fn a_refused_step_is_said_and_a_new_objective_starts_a_new_curve() {
+    use attention_explorer::core::training::lab::session::Session;
+
+    let model = dog();
+    let targets = [Target {
+        head: 0,
+        query: DOG_SHE,
+        key: 2,
+    }];
+    let objective = Setup::default().objective(&model, &targets).unwrap();
+    let mut session = Session::default();
+    let a = session
+        .step(&model, &objective, Optimizer::Sgd { lr: 0.1 })
+        .unwrap();
+    session
+        .step(&a, &objective, Optimizer::Sgd { lr: 0.1 })
+        .unwrap();
+    assert_eq!(session.losses().len(), 2);
+    let other = Setup::default()
+        .objective(
+            &model,
+            &[Target {
+                key: 3,
+                ..targets[0]
+            }],
+        )
+        .unwrap();
+    session
+        .step(&model, &other, Optimizer::Sgd { lr: 0.1 })
+        .unwrap();
+    assert_eq!(session.losses().len(), 1, "a new target, a new curve");
+    // A learning rate that throws the numbers past the limits a saved state keeps.
+    assert_eq!(
+        session.step(&model, &other, Optimizer::Sgd { lr: 1e300 }),
+        None
+    );
+    assert!(session.refused().unwrap().starts_with("Step not taken"));
 }

@@ -11,7 +11,9 @@ use crate::core::document::script::locate_edit;
 use crate::core::formats::report::{gradients_json, trace_json};
 use crate::core::formats::state::write_state;
 use crate::core::teaching::exercise::read_progress;
-use crate::core::training::{gradients, max_steps, train, Objective, Optimizer, DEFAULT_LR};
+use crate::core::training::{
+    gradients, max_steps, train, Objective, Optimizer, DEFAULT_LR, MAX_STEPS,
+};
 use crate::ui::share;
 use crate::ui::state::AppState;
 
@@ -84,7 +86,7 @@ pub fn train_value(state: AppState, options: &JsValue) -> JsValue {
         let steps = field("steps").as_f64().unwrap_or(1.0);
         let most = state.model.with_untracked(max_steps);
         if !(steps.fract() == 0.0 && (0.0..=most as f64).contains(&steps)) {
-            let why = if most < 10_000 {
+            let why = if most < MAX_STEPS {
                 " at this model's size (one call runs on the page's thread and may not freeze it; call again to train on)"
             } else {
                 ""

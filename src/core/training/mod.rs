@@ -9,4 +9,6 @@ pub mod optimizer;
 
 pub use backward::{gradient_words, gradients, Gradients, HeadGradient};
 pub use objective::{output_shape, second_key, Goal, Objective, Param, Target};
-pub use optimizer::{max_steps, train, Optimizer, Refused, Trained, Trainer, DEFAULT_LR};
+pub use optimizer::{
+    max_steps, train, Optimizer, Refused, Trained, Trainer, DEFAULT_LR, MAX_STEPS,
+};

@@ -191,7 +191,12 @@ fn trained(model: &Model, train: &[Param]) -> Vec<Editable> {
         .collect()
 }
 
-/// Most steps one call of [`train`] may take: 10 000 where a step is cheap, fewer as the model
+/// Most steps a training run takes: a call of [`train`] where a step is cheap, or a Run of the
+/// lab before it pauses by itself (about four minutes at 64 tokens × 8 heads), so a forgotten
+/// one does not run for ever.
+pub const MAX_STEPS: usize = 10_000;
+
+/// Most steps one call of [`train`] may take: [`MAX_STEPS`] where a step is cheap, fewer as the model
 /// grows, so that a call takes at most a couple of seconds in the page (a script's `train()`
 /// runs on the page's one thread; a frozen page for minutes looks like a crash).
 pub fn max_steps(model: &Model) -> usize {
@@ -208,7 +213,7 @@ pub fn max_steps(model: &Model) -> usize {
             n * d_in * (2.0 * d_k + d_v) + n * n * (d_k + d_v)
         })
         .sum();
-    ((BUDGET / forward.max(1.0)) as usize).clamp(1, 10_000)
+    ((BUDGET / forward.max(1.0)) as usize).clamp(1, MAX_STEPS)
 }
 
 /// What [`train`] did.

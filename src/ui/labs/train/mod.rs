@@ -12,9 +12,10 @@ use leptos::prelude::*;
 use crate::core::document::edit::Edit;
 use crate::core::model::presets::{DOG_DOG, DOG_SHE, DOG_SHE_WEIGHT_DOG};
 use crate::core::model::Model;
-use crate::core::training::lab::dog_untrained;
-use crate::core::training::lab::{how_it_fell, scrambled, Setup};
-use crate::core::training::{Goal, Objective, Optimizer, Target, Trainer};
+use crate::core::training::lab::curve::how_it_fell;
+use crate::core::training::lab::session::{first_weight, Session};
+use crate::core::training::lab::{dog_untrained, scrambled, Setup};
+use crate::core::training::{Goal, Objective, Optimizer, Target, MAX_STEPS};
 use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::state::use_app;
 
@@ -28,10 +29,6 @@ pub const TEXT: LabText = LabText {
     short_title: "Train lab",
     hint: "Where weights come from: a real model's start random and are nudged, step by step, by training on a great deal of text. Press “Train the dog example from random weights”: from random numbers it trains, step by step, until “she” gives “dog” the hand-made 0.883, with other weights that do the same job. Or pick a key for the followed token to look at (it starts at the runner-up, so training pulls “she” away from “dog”), press Run, and watch the loss fall while every table above moves; Undo takes the whole run back. A real trained model is one click away in the settings (“Open a trained model”).",
 };
-
-/// A Run pauses by itself after this many steps (about four minutes at 64 tokens × 8 heads), so
-/// a forgotten one does not run for ever.
-const RUN_STEPS: usize = 10_000;
 
 /// The lab's body (its frame, `LabSection`, is the page's: it shows while this loads).
 #[component]
@@ -83,25 +80,13 @@ pub fn TrainLab() -> impl IntoView {
     // The first target's weight now.
     let first = Memo::new(move |_| targets.with(|t| t.first().copied()));
     let weight = Signal::derive(move || {
-        first.get().map_or(f64::NAN, |t: Target| {
-            state.trace.with(|tr| {
-                tr.heads
-                    .get(t.head)
-                    .and_then(|h| h.weights.get((t.query, t.key)).copied())
-                    .unwrap_or(f64::NAN)
-            })
+        objective.with(|o| {
+            o.as_ref()
+                .map_or(f64::NAN, |o| state.trace.with(|t| first_weight(t, o)))
         })
     });
-    // The trainer, with the model its last step made and the objective it stepped towards, and
-    // the numbers before the first step (Reset).
-    let trainer = StoredValue::new(None::<(Trainer, Model, Objective)>);
-    let before = StoredValue::new(None::<Model>);
-    let losses = RwSignal::new(Vec::<f64>::new());
-    // Why the last step was not taken (the model and the optimiser stay as they were).
-    let refused = RwSignal::new(None::<String>);
+    let session = RwSignal::new(Session::default());
     let running = RwSignal::new(false);
-    // A Run towards the dog story stops where the tutorial's weight is.
-    let until = StoredValue::new(None::<f64>);
     let step = move || {
         let Some(objective) = objective.get_untracked() else {
             return false;
@@ -114,81 +99,53 @@ pub fn TrainLab() -> impl IntoView {
             let fixed = targets.get_untracked();
             state.training.update(|s| s.targets = fixed);
         }
-        let mut model = state.model.get_untracked();
         state.objective.set(Some(objective.clone()));
         let optimizer = state.training.with_untracked(|s| s.optimizer);
-        // A new target or optimiser starts a new curve; another edit, a new optimiser state.
-        // Taken, not copied: the trainer holds a model and Adam's moments.
-        let kept = trainer
-            .try_update_value(Option::take)
-            .flatten()
-            .filter(|(t, _, towards)| *towards == objective && t.optimizer() == optimizer);
-        if kept.is_none() {
-            losses.set(Vec::new());
-            refused.set(None);
-        }
-        let mut t = kept
-            .filter(|(_, last, _)| *last == model)
-            .map(|(t, ..)| t)
-            .unwrap_or_else(|| Trainer::new(optimizer));
-        if before.with_value(Option::is_none) {
-            before.set_value(Some(model.clone()));
-        }
-        let stepped = t.step(&mut model, &objective);
-        trainer.set_value(Some((t, model.clone(), objective)));
-        let loss = match stepped {
-            Ok(g) => g.loss,
-            Err(r) => {
-                refused.set(Some(r.message()));
-                return false;
-            }
+        let stepped = state
+            .model
+            .with_untracked(|m| session.try_update(|s| s.step(m, &objective, optimizer)))
+            .flatten();
+        let Some(model) = stepped else {
+            return false;
         };
-        refused.set(None);
-        losses.update(|l| l.push(loss));
         if let Err(e) = state.apply(Edit::Train(Box::new(model))) {
-            refused.set(Some(e));
+            session.update(|s| s.refuse(e));
             return false;
         }
-        let reached = until
-            .get_value()
-            .is_some_and(|goal| weight.get_untracked() >= goal);
-        !reached
+        !state
+            .trace
+            .with_untracked(|t| session.with_untracked(|s| s.reached(t, &objective)))
     };
-    // The curve is of the run that made the numbers on the page: an Undo past it, or any
-    // other change of the model, leaves numbers it did not make, so it goes.
+    // The curve is of the run that made the numbers on the page.
     Effect::new(move |_| {
-        let made = state
+        if state
             .model
-            .with(|m| trainer.with_value(|t| t.as_ref().is_some_and(|(_, last, _)| last == m)));
-        if !made && !losses.with_untracked(Vec::is_empty) {
-            losses.set(Vec::new());
-            trainer.set_value(None);
+            .with(|m| session.try_update_untracked(|s| s.follow(m)))
+            .unwrap_or(false)
+        {
+            session.notify();
         }
     });
     let stop = move || {
         running.set(false);
-        until.set_value(None);
+        session.update(Session::stop);
         state.apply(Edit::Seal).ok();
     };
     let run = move || {
         running.set(true);
-        run_frames(step, running, stop, RUN_STEPS);
+        run_frames(step, running, stop, MAX_STEPS);
     };
     let reset = move |_| {
         stop();
-        if let Some(model) = before.get_value() {
+        if let Some(model) = session.try_update(Session::reset).flatten() {
             state.apply(Edit::Open(Box::new(model))).ok();
-            before.set_value(None);
         }
-        trainer.set_value(None);
-        losses.set(Vec::new());
-        refused.set(None);
     };
     // A fresh start to train from: the projections drawn at random (the seed above).
     let start_over = move |model: Model| {
         stop();
         state.apply(Edit::Open(Box::new(model.clone()))).ok();
-        before.set_value(Some(model));
+        session.update(|s| s.start_from(model));
     };
     // The dog story backwards: random projections of the dog's sizes, she → dog, then Run.
     let dog_backwards = move |_| {
@@ -203,7 +160,7 @@ pub fn TrainLab() -> impl IntoView {
             }];
         });
         run();
-        until.set_value(Some(DOG_SHE_WEIGHT_DOG));
+        session.update(|s| s.stop_at(DOG_SHE_WEIGHT_DOG));
     };
     let set_goal = move |ev: leptos::ev::Event| {
         let output = (event_target_value(&ev) == "output")
@@ -230,12 +187,14 @@ pub fn TrainLab() -> impl IntoView {
             state.training.update(|s| s.optimizer = o);
         }
     };
+    let steps = Memo::new(move |_| session.with(|s| s.losses().len()));
     let curves = Signal::derive(move || {
-        losses.with(|l| {
+        session.with(|s| {
+            let l = s.losses();
             if l.is_empty() {
                 Vec::new()
             } else {
-                vec![("loss", l.clone())]
+                vec![("loss", l.to_vec())]
             }
         })
     });
@@ -299,13 +258,13 @@ pub fn TrainLab() -> impl IntoView {
                     " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", word(t.query), state.key_words.with(|w| w.get(t.key).cloned().unwrap_or_default())))} " " <Stat name="target_weight" value=weight/>
                 })}
                 // After a reload the model may be trained, but its curve is not kept: said so.
-                {move || if losses.with(Vec::is_empty) { " · no steps on this page yet (a curve is not kept in links or saved work)" } else { " · steps " }}
-                <span data-stat="train_steps" hidden=move || losses.with(Vec::is_empty)>{move || losses.with(Vec::len)}</span>
+                {move || if steps.get() == 0 { " · no steps on this page yet (a curve is not kept in links or saved work)" } else { " · steps " }}
+                <span data-stat="train_steps" hidden=move || steps.get() == 0>{move || steps.get()}</span>
             </p>
-            {move || refused.get().map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{e}</p> })}
+            {move || session.with(|s| s.refused().map(str::to_owned)).map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{e}</p> })}
             <LossPlot curves=curves label="The loss at each step, on a log scale" empty="Step or Run to draw the loss">
                 "The loss at each step (log scale)."
-                {move || losses.with(|l| how_it_fell(l)).map(|fell| format!(" {fell}"))}
+                {move || session.with(|s| how_it_fell(s.losses())).map(|fell| format!(" {fell}"))}
                 {move || (!matching.get()).then_some(" A weight can approach 1 but never reach it.")}
             </LossPlot>
             <p>

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::core::training::lab::loss_curves;
+use crate::core::training::lab::curve::loss_curves;
 use crate::ui::matrix::figure::{save_drawing, save_menu};
 
 /// The plot's box, in SVG units.

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
 use crate::core::model::Model;
-use crate::core::training::lab::{race_example, race_words, Race, RACE_SCALES, RACE_STEPS};
+use crate::core::training::lab::race::{race_example, race_words, Race, RACE_SCALES, RACE_STEPS};
 use crate::core::training::Objective;
 use crate::ui::fields::{apply_or_say, refusal};
 use crate::ui::labs::frame::Stat;
@@ -66,7 +66,7 @@ pub fn Race(
     });
     let steps = move || race.with(|r| r.as_ref().map_or(0, |(r, _)| r.steps()));
     let lane = move |k: usize| {
-        let read = move |f: fn(&crate::core::training::lab::Lane) -> f64| {
+        let read = move |f: fn(&crate::core::training::lab::race::Lane) -> f64| {
             Signal::derive(move || {
                 race.with(|r| r.as_ref().map_or(f64::NAN, |(r, _)| f(&r.lanes()[k])))
             })
