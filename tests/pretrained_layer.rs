@@ -16,7 +16,10 @@ use attention_explorer::core::formats::state::{read_state, write_state};
 use attention_explorer::core::formats::trained::read_trained;
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, WeightChange};
-use attention_explorer::core::pretrained::{changed_cells, Encoder, EncoderTrace, LayerOpening};
+use attention_explorer::core::pretrained::rerun::{Reruns, Stack};
+use attention_explorer::core::pretrained::{
+    changed_cells, Encoder, EncoderTrace, LayerOpening, LayerTrace,
+};
 use attention_explorer::core::teaching::order::{
     order_of_pieces, reordered_inputs, trained_moves, Reorder,
 };
@@ -36,16 +39,68 @@ fn opening(layer: usize) -> LayerOpening {
     }
 }
 
-/// The whole encoder run as the page runs it: a layer at a time, the page's layer from `model`.
+/// The whole encoder run as the page runs it (`rerun`), the page's layer from `model`: each
+/// layer's output.
 fn run_in_page(encoder: &Encoder, model: &Model) -> Vec<DMatrix<f64>> {
-    let ids = &model.layered().unwrap().ids;
-    let mut x = encoder.embed(ids);
-    let mut outputs = Vec::new();
-    for l in 0..encoder.layers.len() {
-        x = encoder.layer_in_page(model, l, &x).unwrap().output;
-        outputs.push(x.clone());
+    let trace = Reruns::default().run(encoder, model).unwrap();
+    trace.layers.iter().map(|l| l.output.clone()).collect()
+}
+
+/// The encoder, counting the layers it runs.
+struct Counting<'a>(&'a Encoder, std::cell::RefCell<Vec<usize>>);
+
+impl Stack for Counting<'_> {
+    fn depth(&self) -> usize {
+        self.0.depth()
     }
-    outputs
+    fn embed(&self, ids: &[u32]) -> DMatrix<f64> {
+        Stack::embed(self.0, ids)
+    }
+    fn layer_in_page(&self, model: &Model, l: usize, x: &DMatrix<f64>) -> Option<LayerTrace> {
+        self.1.borrow_mut().push(l);
+        Stack::layer_in_page(self.0, model, l, x)
+    }
+}
+
+#[test]
+fn an_edit_of_layer_k_reruns_only_layers_k_and_above_and_gives_the_whole_runs_numbers() {
+    let Some(encoder) = encoder() else { return };
+    let counting = Counting(encoder, Default::default());
+    let ran = || std::mem::take(&mut *counting.1.borrow_mut());
+    let mut document = Document::new(encoder.open_layer(NAME, opening(3)).unwrap());
+    let mut reruns = Reruns::default();
+    reruns.run(&counting, &document.model).unwrap();
+    assert_eq!(ran(), [0, 1, 2, 3, 4, 5], "the first run is whole");
+    let edit = Edit::Cell {
+        target: Editable::Weight(1, Projection::Key),
+        row: 2,
+        col: 5,
+        value: 3.0,
+    };
+    document.apply(edit, None).unwrap();
+    let run = reruns.start(&counting, &document.model).unwrap();
+    assert_eq!(run.first(), 3);
+    let incremental = reruns.run(&counting, &document.model).unwrap();
+    assert_eq!(ran(), [3, 4, 5], "layer 3's edit reruns layers 3 to 5");
+    let whole = Reruns::default().run(encoder, &document.model).unwrap();
+    for (a, b) in incremental.layers.iter().zip(&whole.layers) {
+        assert_eq!(a.output, b.output, "bit for bit the whole run's");
+    }
+    // Another layer, sentence or knocked head: the layers below ran on something else.
+    let retyped = encoder
+        .reopen(&document.model, |o| o.sentence = "it was too tired".into())
+        .unwrap();
+    reruns.run(&counting, &retyped).unwrap();
+    assert_eq!(ran(), [0, 1, 2, 3, 4, 5]);
+    let knocked = encoder
+        .reopen(&retyped, |o| o.knocked = vec![(1, 0)])
+        .unwrap();
+    reruns.run(&counting, &knocked).unwrap();
+    assert_eq!(ran(), [0, 1, 2, 3, 4, 5]);
+    // A model that is not a trained layer has no run.
+    assert!(reruns
+        .start(&counting, &attention_explorer::core::model::presets::dog())
+        .is_none());
 }
 
 #[test]

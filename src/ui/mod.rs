@@ -29,6 +29,7 @@ pub mod scroll;
 pub mod share;
 pub mod state;
 pub mod steps;
+pub mod tasks;
 pub mod theme;
 pub mod undo_keys;
 pub mod walk;

@@ -11,6 +11,7 @@ use web_sys::{
 };
 
 use crate::ui::on_demand::Opening;
+use crate::ui::tasks::each_task;
 
 /// The live page's parts (its head, then each step with its labs) built so far. When the snapshot
 /// is on screen, the live page is built behind it one part per task, so the wasm never holds the
@@ -47,24 +48,19 @@ impl Handover {
     /// In a task of its own (after the browser has answered what waits): the next part, or,
     /// once the last part's own effects have run, the hand-over.
     fn build_after(self, parts: usize, opening: Opening) {
-        set_timeout(
-            move || {
-                let built = self.built.get_untracked();
-                if built < parts {
-                    self.built.set(built + 1);
-                    self.build_after(parts, opening);
-                } else {
-                    BEHIND.set(false);
-                    if let Ok(Some(live)) =
-                        document().query_selector("body > main:not(#prerendered)")
-                    {
-                        take_over(&live);
-                    }
-                    opening.shown();
+        each_task((), move |(), again| {
+            let built = self.built.get_untracked();
+            if built < parts {
+                self.built.set(built + 1);
+                again(());
+            } else {
+                BEHIND.set(false);
+                if let Ok(Some(live)) = document().query_selector("body > main:not(#prerendered)") {
+                    take_over(&live);
                 }
-            },
-            std::time::Duration::ZERO,
-        );
+                opening.shown();
+            }
+        });
     }
 
     /// Whether part `part` (from 0) is built; tracked.

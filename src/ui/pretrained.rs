@@ -15,7 +15,8 @@ use web_sys::{ProgressEvent, XmlHttpRequest, XmlHttpRequestResponseType};
 
 use crate::core::document::edit::Edit;
 use crate::core::formats::trained::read_trained;
-use crate::core::model::{Model, WeightChange};
+use crate::core::model::Model;
+use crate::core::pretrained::rerun::{Rerun, Reruns};
 use crate::core::pretrained::{read_packed, Encoder, EncoderTrace, LayerOpening, LayerTrace};
 use crate::core::teaching::exercise::Cover;
 use crate::core::teaching::labs::heads_sending;
@@ -25,7 +26,8 @@ use crate::core::views::heatmap::Heat;
 use crate::ui::matrix::heatmap::{HeatMap, Thumbnail};
 use crate::ui::matrix::MatrixSpec;
 use crate::ui::on_demand::{chunk, Loaded, PanelButton};
-use crate::ui::state::{use_app, use_look, AppState, TrainedModel};
+use crate::ui::state::{use_app, use_look, TrainedModel};
+use crate::ui::tasks::each_task;
 
 /// The file `www/pack-model.mjs` puts beside the app.
 const MODEL_FILE: &str = "models/all-minilm-l6-v2.safetensors";
@@ -237,123 +239,43 @@ impl TrainedModel for Encoder {
 /// page shows another model.
 type Run = RwSignal<Option<Arc<EncoderTrace>>>;
 
-/// What the layers below the page's layer ran on: while it is the same, an edit of the page's
-/// layer reruns only that layer and those above.
-#[derive(Clone, PartialEq)]
-struct Below {
-    sentence: String,
-    layer: usize,
-    knocked: Vec<(usize, usize)>,
-    changes: Vec<WeightChange>,
-}
-
-impl Below {
-    fn of(model: &Model) -> Option<Below> {
-        let layered = model.layered()?;
-        Some(Below {
-            sentence: model.sentence().to_owned(),
-            layer: layered.layer,
-            knocked: layered.knocked.clone(),
-            changes: layered.changes.clone(),
-        })
-    }
-}
-
-/// The layers below the page's as last run, and what they ran on.
-type Kept = StoredValue<Option<(Below, Arc<EncoderTrace>)>>;
-
-/// One run of the encoder on the page's model.
-#[derive(Clone)]
-struct Running {
-    state: AppState,
-    encoder: Arc<Encoder>,
-    run: Run,
-    /// The latest run's number, and this one's.
-    generation: (StoredValue<u64>, u64),
-    kept: Kept,
-    below: Below,
-}
-
-/// Runs the encoder on the page's model whenever it changes, a layer per task so that the page
-/// answers clicks and typing between them; a newer change drops an older run.
+/// Runs the encoder on the page's model whenever it changes (`core::pretrained::rerun`), a
+/// layer per task so that the page answers clicks and typing between them; a newer change drops
+/// an older run.
 fn keep_running(encoder: Arc<Encoder>, run: Run) {
     let state = use_app();
     let generation = StoredValue::new(0_u64);
-    let kept: Kept = StoredValue::new(None);
+    let reruns = StoredValue::new(Reruns::default());
     Effect::new(move |_| {
-        let Some(below) = state.model.with(Below::of) else {
+        let Some(rerun) = state
+            .model
+            .with(|m| reruns.with_value(|r| r.start(&*encoder, m)))
+        else {
             run.set(None);
             return;
         };
         let g = generation.get_value() + 1;
         generation.set_value(g);
-        let (tokens, ids) = state.model.with_untracked(|m| {
-            let ids = m.layered().map(|l| l.ids.clone()).unwrap_or_default();
-            (m.tokens().words.clone(), ids)
-        });
-        // The layers below the page's stand while only the page's layer changed.
-        let (start, layers) = match kept.get_value() {
-            Some((was, trace)) if was == below => {
-                (below.layer, trace.layers[..below.layer].to_vec())
+        let encoder = encoder.clone();
+        // Runs the next layer unless a newer run began, then the next a task later; the last
+        // publishes the whole run.
+        let step = move |mut rerun: Rerun, again: &dyn Fn(Rerun)| {
+            if generation.try_get_value() != Some(g) {
+                return;
             }
-            _ => (0, Vec::new()),
-        };
-        let embedded = encoder.embed(&ids);
-        let x = layers
-            .last()
-            .map_or_else(|| embedded.clone(), |l| l.output.clone());
-        let trace = EncoderTrace {
-            tokens,
-            ids,
-            embedded,
-            layers,
-        };
-        let running = Running {
-            state,
-            encoder: encoder.clone(),
-            run,
-            generation: (generation, g),
-            kept,
-            below,
+            match state.model.with_untracked(|m| rerun.step(&*encoder, m)) {
+                Some(true) => again(rerun),
+                Some(false) => {
+                    if let Some(trace) = reruns.try_update_value(|r| r.finish(rerun)) {
+                        run.set(Some(trace));
+                    }
+                }
+                None => {}
+            }
         };
         // After the next frame: the page's own steps paint first.
-        request_animation_frame(move || {
-            set_timeout(
-                move || running.layer(start, x, trace),
-                std::time::Duration::ZERO,
-            )
-        });
+        request_animation_frame(move || each_task(rerun, step));
     });
-}
-
-impl Running {
-    /// Runs layer `l` on `x` unless a newer run began, then the next a task later; the last
-    /// one publishes the whole run.
-    fn layer(self, l: usize, x: DMatrix<f64>, mut trace: EncoderTrace) {
-        let (generation, g) = self.generation;
-        if generation.try_get_value() != Some(g) {
-            return;
-        }
-        let Some(layer) = self
-            .state
-            .model
-            .with_untracked(|m| self.encoder.layer_in_page(m, l, &x))
-        else {
-            return;
-        };
-        let x = layer.output.clone();
-        trace.layers.push(Arc::new(layer));
-        if l + 1 < self.encoder.layers.len() {
-            set_timeout(
-                move || self.layer(l + 1, x, trace),
-                std::time::Duration::ZERO,
-            );
-        } else {
-            let trace = Arc::new(trace);
-            self.kept.set_value(Some((self.below, trace.clone())));
-            self.run.set(Some(trace));
-        }
-    }
 }
 
 /// The page's model for `layer` of the trained model: the page's trained model opened at another

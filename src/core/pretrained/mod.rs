@@ -10,6 +10,7 @@ pub mod encoder;
 pub mod layer;
 pub mod pack;
 pub mod read;
+pub mod rerun;
 pub mod wordpiece;
 
 pub use config::Config;
