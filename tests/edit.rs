@@ -276,7 +276,15 @@ fn what_changes_nothing_says_so_exactly() {
     use attention_explorer::core::document::history::History;
     let (mut model, mut history, mut seed) = (dog(), History::default(), DEFAULT_SEED);
     let mut session = Session::default();
-    let mut run = |edit| apply((&mut model, &mut history, &mut seed), &mut session, edit).unwrap();
+    let mut run = |edit| {
+        apply(
+            (&mut model, &mut history, &mut seed),
+            &mut session,
+            edit,
+            None,
+        )
+        .unwrap()
+    };
     // Undo and redo with nothing to take back, the same number typed again, the same block
     // pasted, the mask set as it is: no change (a goal counts none of them as an edit).
     assert_eq!(run(Edit::Undo), Changed::default());

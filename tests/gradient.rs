@@ -295,6 +295,7 @@ fn a_target_fits_while_the_model_still_has_it_and_each_gradient_is_found_by_its_
         (&mut model, &mut history, &mut seed),
         &mut Default::default(),
         attention_explorer::core::document::edit::Edit::Sentence("The dog".into()),
+        None,
     )
     .unwrap();
     assert!(!objective.fits(&model));

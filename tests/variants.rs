@@ -244,11 +244,17 @@ fn a_shared_key_is_one_matrix_whichever_head_it_is_edited_in() {
         col: 0,
         value: 9.5,
     };
-    apply((&mut m, &mut history, &mut seed), &mut session, set).unwrap();
+    apply((&mut m, &mut history, &mut seed), &mut session, set, None).unwrap();
     assert_eq!(m.heads()[0].w_value[(0, 0)], 9.5);
     assert_eq!(m.heads()[1].w_value[(0, 0)], 9.5);
     assert_ne!(m.heads()[2].w_value[(0, 0)], 9.5);
-    apply((&mut m, &mut history, &mut seed), &mut session, Edit::Undo).unwrap();
+    apply(
+        (&mut m, &mut history, &mut seed),
+        &mut session,
+        Edit::Undo,
+        None,
+    )
+    .unwrap();
     assert_eq!(m, model);
     // A query is each head's own.
     m.set(Editable::Weight(1, Projection::Query), 0, 0, 7.0);
@@ -478,7 +484,12 @@ fn no_form_of_a_variant_state_or_edit_panics() {
         Edit::Undo,
         Edit::Redo,
     ] {
-        let _ = apply((&mut model, &mut history, &mut seed), &mut session, edit);
+        let _ = apply(
+            (&mut model, &mut history, &mut seed),
+            &mut session,
+            edit,
+            None,
+        );
         let trace = Trace::of(&model);
         assert_eq!(trace.heads[0].weights.ncols(), model.key_tokens().len());
         assert_eq!(read_state(&write_state(&model)).unwrap(), model);

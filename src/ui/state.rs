@@ -426,12 +426,7 @@ impl AppState {
             }
             other => other,
         };
-        let typed = matches!(edit, Edit::Sentence(_) | Edit::Retyped(_))
-            .then(|| {
-                let followed = self.selected.get_untracked();
-                model.with_untracked(|m| edit::followed_before(followed, m))
-            })
-            .flatten();
+        let followed = self.selected.get_untracked();
         let mut outcome = Ok(Default::default());
         // Untracked writes, then a notice to each signal that changed: a refused edit (or one
         // that changed only the history) wakes nothing else. None of them is gone while the page
@@ -440,7 +435,7 @@ impl AppState {
             model.try_update_untracked(|m| {
                 seed.try_update_untracked(|s| {
                     session.try_update_value(|session| {
-                        outcome = edit::apply((m, h, s), session, edit);
+                        outcome = edit::apply((m, h, s), session, edit, followed);
                     })
                 })
             })
@@ -454,12 +449,8 @@ impl AppState {
         }
         if outcome.model {
             model.notify();
-            let followed = self.selected.get_untracked();
-            let still = self
-                .model
-                .with_untracked(|m| edit::followed_after(followed, typed.as_ref(), m));
-            if still != followed {
-                self.selected.set(still);
+            if outcome.followed != followed {
+                self.selected.set(outcome.followed);
             }
         }
         Ok(())

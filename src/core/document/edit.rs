@@ -217,18 +217,14 @@ impl Document {
     /// Applies `edit`; `followed` is the token followed before it, and the result the token
     /// followed after it. A refused edit changes nothing and says why.
     pub fn apply(&mut self, edit: Edit, followed: Option<usize>) -> Result<Option<usize>, String> {
-        let typed = matches!(edit, Edit::Sentence(_) | Edit::Retyped(_))
-            .then(|| followed_before(followed, &self.model))
-            .flatten();
         let parts = (&mut self.model, &mut self.history, &mut self.seed);
-        apply(parts, &mut self.session, edit)?;
-        Ok(followed_after(followed, typed.as_ref(), &self.model))
+        Ok(apply(parts, &mut self.session, edit, followed)?.followed)
     }
 }
 
 /// What a sentence edit keeps followed, as its place and word: the learner's pick, else the
 /// example's own (the dog's "she").
-pub fn followed_before(followed: Option<usize>, model: &Model) -> Option<(usize, String)> {
+fn followed_before(followed: Option<usize>, model: &Model) -> Option<(usize, String)> {
     let words = &model.tokens().words;
     let at = followed.or_else(|| follows(model.sentence(), words.len()))?;
     // A place past the words (the sentence half typed) is kept; no word is "".
@@ -240,7 +236,7 @@ pub fn followed_before(followed: Option<usize>, model: &Model) -> Option<(usize,
 /// edit of another word, or a word put before it, keeps "she" followed); while it is not (being
 /// retyped), its place, which the word may come back to. After any other edit, `followed` while
 /// the model still has it.
-pub fn followed_after(
+fn followed_after(
     followed: Option<usize>,
     typed: Option<&(usize, String)>,
     model: &Model,
@@ -258,9 +254,12 @@ pub fn followed_after(
     }
 }
 
-/// What an edit changed, so that a page notifies only the parts that changed.
+/// What an edit changed, so that a page notifies only the parts that changed, and the token
+/// followed after it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Changed {
+    /// The token followed after the edit (see [`followed_after`]).
+    pub followed: Option<usize>,
     /// The model.
     pub model: bool,
     /// The undo history.
@@ -276,6 +275,7 @@ pub fn apply(
     (model, history, seed): (&mut Model, &mut History, &mut u64),
     session: &mut Session,
     edit: Edit,
+    followed: Option<usize>,
 ) -> Result<Changed, String> {
     if let Some(refusal) = session.refusal(&edit, model) {
         return Err(refusal);
@@ -294,8 +294,12 @@ pub fn apply(
             return Err(why.into());
         }
     }
-    let changed = change(model, history, seed, edit)?;
+    let typed = matches!(edit, Edit::Sentence(_) | Edit::Retyped(_))
+        .then(|| followed_before(followed, model))
+        .flatten();
+    let mut changed = change(model, history, seed, edit)?;
     session.count(sealing, changed.model);
+    changed.followed = followed_after(followed, typed.as_ref(), model);
     Ok(changed)
 }
 
@@ -309,7 +313,7 @@ fn change(
     let both = Changed {
         model: true,
         history: true,
-        seed: false,
+        ..Changed::default()
     };
     // A set number is an undo step of its own: sealed on both sides.
     let alone = matches!(edit, Edit::Set { .. });
@@ -505,7 +509,7 @@ fn replace(model: &mut Model, history: &mut History, key: EditKey, next: Model) 
     Changed {
         model: true,
         history: true,
-        seed: false,
+        ..Changed::default()
     }
 }
 
