@@ -1,0 +1,90 @@
+//! The trained model run on the page's model as it changes, a layer per task, and the page's
+//! model for another of its layers.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::core::model::Model;
+use crate::core::pretrained::rerun::{Rerun, Reruns};
+use crate::core::pretrained::{Encoder, EncoderTrace, LayerOpening};
+use crate::core::teaching::order::{reordered_inputs, trained_moves, ReorderedInputs};
+use crate::ui::state::{use_app, TrainedModel};
+use crate::ui::tasks::each_task;
+
+impl TrainedModel for Encoder {
+    fn retype(&self, model: &Model, text: &str) -> Result<Model, String> {
+        self.reopen(model, |o| o.sentence = text.to_owned())
+    }
+
+    fn reordered_inputs(&self, model: &Model, order: Vec<usize>) -> Option<ReorderedInputs> {
+        reordered_inputs(self, model, order)
+    }
+
+    fn moves(&self, model: &Model, inputs: &ReorderedInputs) -> Option<[Vec<f64>; 2]> {
+        trained_moves(self, model, inputs)
+    }
+}
+
+/// The whole encoder on the page's sentence, the page's layer as the page has it; None while the
+/// page shows another model.
+/// The trained model's name, in the page's model and its links.
+pub(super) const NAME: &str = "all-minilm-l6-v2";
+
+pub(super) type Run = RwSignal<Option<Arc<EncoderTrace>>>;
+
+/// Runs the encoder on the page's model whenever it changes (`core::pretrained::rerun`), a
+/// layer per task so that the page answers clicks and typing between them; a newer change drops
+/// an older run.
+pub(super) fn keep_running(encoder: Arc<Encoder>, run: Run) {
+    let state = use_app();
+    let generation = StoredValue::new(0_u64);
+    let reruns = StoredValue::new(Reruns::default());
+    Effect::new(move |_| {
+        let Some(rerun) = state
+            .model
+            .with(|m| reruns.with_value(|r| r.start(&*encoder, m)))
+        else {
+            run.set(None);
+            return;
+        };
+        let g = generation.get_value() + 1;
+        generation.set_value(g);
+        let encoder = encoder.clone();
+        // Runs the next layer unless a newer run began, then the next a task later; the last
+        // publishes the whole run.
+        let step = move |mut rerun: Rerun, again: &dyn Fn(Rerun)| {
+            if generation.try_get_value() != Some(g) {
+                return;
+            }
+            match state.model.with_untracked(|m| rerun.step(&*encoder, m)) {
+                Some(true) => again(rerun),
+                Some(false) => {
+                    if let Some(trace) = reruns.try_update_value(|r| r.finish(rerun)) {
+                        run.set(Some(trace));
+                    }
+                }
+                None => {}
+            }
+        };
+        // After the next frame: the page's own steps paint first.
+        request_animation_frame(move || each_task(rerun, step));
+    });
+}
+
+/// The page's model for `layer` of the trained model: the page's trained model opened at another
+/// layer, or the model opened on the page's sentence.
+pub(super) fn layer_model(encoder: &Encoder, model: &Model, layer: usize) -> Result<Model, String> {
+    if model.layered().is_some() {
+        return encoder.reopen(model, |o| o.layer = layer);
+    }
+    encoder.open_layer(
+        NAME,
+        LayerOpening {
+            sentence: model.sentence().to_owned(),
+            layer,
+            knocked: Vec::new(),
+            changes: Vec::new(),
+        },
+    )
+}

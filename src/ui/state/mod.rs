@@ -1,0 +1,243 @@
+//! The page's store, below every component: the document (model, undo history, seed: what
+//! undo covers), the view (what the URL carries besides the model), the walk, the labs, and the
+//! memos derived from them. Views read it; they change the document only by [`AppState::apply`]
+//! of an [`Edit`], which runs the core's one reducer.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::core::document::edit::Session;
+use crate::core::document::history::History;
+use crate::core::formats::link::{Controls as Level, Shown, DEFAULT_DECIMALS};
+use crate::core::forward::trace::Trace;
+use crate::core::model::presets::followed_by_default;
+use crate::core::model::presets::DEFAULT_SEED;
+use crate::core::model::Model;
+use crate::core::training::lab::Setup;
+use crate::core::training::{gradients, Gradients, Objective};
+use crate::core::views::pipeline::{stops, Shape, Step, Stop};
+use crate::ui::exercises::ExerciseState;
+use crate::ui::theme;
+
+mod derived;
+mod document;
+mod shown;
+mod values;
+
+pub use values::{
+    Block, CellEditor, Detail, GradientOf, Look, TrainedModel, ALL_HEADS_CELL_BUDGET,
+};
+
+/// The store, provided by context to every component below the page. `Copy`, so closures
+/// capture it freely.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    // The document: what undo covers, changed only through `apply`.
+    /// The single source of truth: everything on the page is derived from it.
+    pub model: RwSignal<Model>,
+    /// The steps before and after the model.
+    pub history: RwSignal<History>,
+    /// Seed for re-initialising and for filling new numbers when a shape grows.
+    pub seed: RwSignal<u64>,
+    /// An exercise page's locks and the edits made (a goal's attempts); read, not watched.
+    pub session: StoredValue<Session>,
+    /// The trained model, while its panel holds it: its tokenizer for the sentence box, its
+    /// layers for the order lab.
+    pub trained: StoredValue<Option<Arc<dyn TrainedModel>>>,
+    /// A trained model's layer a link or the saved work names (its state's `pretrained`, as
+    /// JSON text), until its panel has fetched the model and opened it.
+    pub pretrained: RwSignal<Option<String>>,
+
+    // The view: what the URL carries besides the model (decimals and faces are in `look`).
+    /// The token followed as the query, highlighted in every step.
+    pub selected: RwSignal<Option<usize>>,
+    /// The head shown in full when not every head fits (see [`ALL_HEADS_CELL_BUDGET`]).
+    pub focused_head: RwSignal<usize>,
+    /// The steps the learner hid, in pipeline order.
+    pub hidden: RwSignal<Vec<Step>>,
+    /// How matrices look (decimals, palette, faces), also provided on its own.
+    pub look: Look,
+    /// The clicked cell whose explanation is shown.
+    pub detail: RwSignal<Option<Detail>>,
+
+    // The walk and the labs.
+    /// The guided walk's place in [`stops`], while it runs, as last set.
+    pub walk: RwSignal<Option<usize>>,
+
+    // Derived.
+    /// Every intermediate; after an edit only the heads it touched are recomputed.
+    pub trace: Memo<Trace>,
+    /// Whether the mask is on: many views grey their future cells by it.
+    pub causal: Memo<bool>,
+    /// Sentence words, for row and column labels; changes only when the sentence does.
+    pub words: Memo<Vec<String>>,
+    /// The keys' tokens: the source sentence's with cross-attention, else the sentence's.
+    pub key_words: Memo<Vec<String>>,
+    /// The number of heads.
+    pub heads: Memo<usize>,
+    /// Each head's key/value head's first query head: itself unless heads share keys and values.
+    pub kv_leaders: Memo<Vec<usize>>,
+    /// Which steps the page has (the heads, an output projection).
+    pub shape: Memo<Shape>,
+    /// The heads whose tables are in the page, in order.
+    pub visible_heads: Memo<Vec<usize>>,
+    /// The followed token, or the last one until the learner picks one (it sees every token,
+    /// even when causal): the query that attention lines and the heads picture show.
+    pub query: Memo<usize>,
+    /// The walk's place kept within the stops there are now (fewer heads drop the heads' stop).
+    pub walk_at: Memo<Option<usize>>,
+    /// The section the walk is at.
+    pub walk_stop: Memo<Option<Stop>>,
+    /// The preset "Reset to the example" opens: the link's, else the default.
+    pub example: &'static str,
+    /// The page is an embed (`embed=1`): no labs, no walk.
+    pub embedded: bool,
+    /// The training lab's targets, what trains and how (the link carries it).
+    pub training: RwSignal<Setup>,
+    /// The page's target: a link's or one the learner set in the training lab, or the one it
+    /// last trained towards ("Copy as PyTorch" adds it; the ∂L faces read it).
+    pub objective: RwSignal<Option<Objective>>,
+    /// The target still fits the model (cheap: read by every matrix's ∂L button).
+    pub has_target: Memo<bool>,
+    /// Its loss's gradient on the model as it is, while the target fits: computed only while a
+    /// gradient face reads it, not on every edit or training step.
+    pub gradients: Memo<Option<Gradients>>,
+    /// An embed's steps (`steps=`), numbered 1, 2, … in it; `None`: the pipeline's numbers.
+    pub numbered: Option<&'static [Step]>,
+    /// The Embed dialog is open (its button, or the exercise maker's "Embed this exercise").
+    pub embedding: RwSignal<bool>,
+    /// Notified each time the URL and the saved work have been brought up to date (after
+    /// [`crate::ui::share::keep_in_url`]'s pause): links made from the state follow it.
+    pub written: Trigger,
+    /// The controls the page shows (`controls=`): with none, a student cannot hide steps either.
+    pub controls: Level,
+    /// The link's exercises and their progress.
+    pub exercises: ExerciseState,
+}
+
+impl AppState {
+    /// A store holding `model`, shown as `shown`; `example` is what Reset opens.
+    pub fn new(
+        model: Model,
+        start: &Shown,
+        example: &'static str,
+        walking: bool,
+        embedded: bool,
+    ) -> Self {
+        let model = RwSignal::new(model);
+        // Owning the previous trace lets an edit reuse the heads it did not touch, and report
+        // "unchanged" when a number was rewritten with itself, so nothing re-renders.
+        let trace = Memo::new_owning(move |previous| model.with(|m| Trace::refresh(previous, m)));
+        let heads = Memo::new(move |_| model.with(|m| m.heads().len()));
+        let shape = Memo::new(move |_| model.with(Shape::of));
+        let focused_head = RwSignal::new(0);
+        let visible_heads = Memo::new(move |_| {
+            // n × m tables: m keys, the source's tokens when there is one.
+            let (n, m, h) =
+                model.with(|m| (m.tokens().len(), m.key_tokens().len(), m.heads().len()));
+            if h * n * m <= ALL_HEADS_CELL_BUDGET {
+                (0..h).collect()
+            } else {
+                vec![focused_head.get().min(h - 1)]
+            }
+        });
+        let walk = RwSignal::new(walking.then_some(0));
+        let walk_at = Memo::new(move |_| {
+            let last = stops(shape.get()).len() - 1;
+            walk.get().map(|i| i.min(last))
+        });
+        let walk_stop = Memo::new(move |_| {
+            walk_at
+                .get()
+                .and_then(|i| stops(shape.get()).get(i).copied())
+        });
+        let selected = RwSignal::new(None::<usize>);
+        let words = Memo::new(move |_| model.with(|m| m.tokens().words.clone()));
+        let key_words = Memo::new(move |_| model.with(|m| m.key_tokens().words.clone()));
+        let query = Memo::new(move |_| {
+            let n = words.with(Vec::len);
+            selected
+                .get()
+                .filter(|&i| i < n)
+                .unwrap_or_else(|| model.with(|m| followed_by_default(m.sentence(), n)))
+        });
+        let seed = RwSignal::new(DEFAULT_SEED);
+        let hidden = RwSignal::new(Vec::new());
+        let objective = RwSignal::new(None::<Objective>);
+        let has_target = Memo::new(move |_| {
+            objective.with(|o| o.as_ref().is_some_and(|o| model.with(|m| o.fits(m))))
+        });
+        let state = AppState {
+            model,
+            history: RwSignal::new(History::default()),
+            seed,
+            session: StoredValue::new(Session::default()),
+            trained: StoredValue::new(None),
+            pretrained: RwSignal::new(None),
+            selected,
+            focused_head,
+            hidden,
+            look: Look {
+                precision: RwSignal::new(DEFAULT_DECIMALS),
+                palette: RwSignal::new(theme::current_palette()),
+                faces: RwSignal::new(HashMap::new()),
+            },
+            detail: RwSignal::new(None),
+            walk,
+            trace,
+            causal: Memo::new(move |_| model.with(|m| m.causal)),
+            words,
+            key_words,
+            heads,
+            kv_leaders: Memo::new(move |_| {
+                model.with(|m| {
+                    (0..m.heads().len())
+                        .map(|h| m.kv_leader(m.kv_of(h)))
+                        .collect()
+                })
+            }),
+            shape,
+            visible_heads,
+            query,
+            walk_at,
+            walk_stop,
+            example,
+            embedded,
+            numbered: None,
+            controls: Level::All,
+            written: Trigger::new(),
+            embedding: RwSignal::new(false),
+            exercises: ExerciseState::default(),
+            training: RwSignal::new(Setup::default()),
+            objective,
+            has_target,
+            gradients: Memo::new(move |_| {
+                if !has_target.get() {
+                    return None;
+                }
+                objective.with(|o| model.with(|m| o.as_ref().map(|o| gradients(m, o))))
+            }),
+        };
+        state.show_as(start);
+        state
+    }
+
+    /// Provides the store and its [`Look`] to the components below.
+    pub fn provide(self) {
+        provide_context(self);
+        provide_context(self.look);
+        provide_context(self.exercises);
+    }
+}
+
+/// The store, for components below the page.
+pub fn use_app() -> AppState {
+    expect_context::<AppState>()
+}
+
+/// How matrices look: the store's, or the default when a matrix is mounted alone.
+pub fn use_look() -> Look {
+    use_context::<Look>().unwrap_or_default()
+}

@@ -1,0 +1,64 @@
+//! The view the URL carries besides the model: shown as a link asks, and read back.
+
+use leptos::prelude::*;
+
+use super::AppState;
+use crate::core::formats::link::{Shown, DEFAULT_DECIMALS};
+use crate::core::model::presets::DEFAULT_SEED;
+use crate::core::training::lab::Setup;
+
+impl AppState {
+    /// Shows what a link or the saved work asks to see.
+    pub fn show_as(self, shown: &Shown) {
+        self.seed.set(shown.seed.unwrap_or(DEFAULT_SEED));
+        self.selected.set(shown.focus);
+        self.focused_head.set(shown.head.unwrap_or(0));
+        self.look
+            .precision
+            .set(shown.decimals.unwrap_or(DEFAULT_DECIMALS));
+        self.hidden.set(shown.hidden.clone());
+        self.look.faces.set(
+            shown
+                .faces
+                .iter()
+                .map(|&(name, head, face)| ((name, head), face))
+                .collect(),
+        );
+        self.training.set(shown.training.clone());
+    }
+
+    /// What the URL carries besides the model, from the view's signals (defaults left out):
+    /// the one mapping from the signals to the link, as [`AppState::show_as`] is the one back.
+    /// Tracked: call it in `untrack` outside an effect.
+    pub fn shown(self) -> Shown {
+        let (seed, head, decimals) = (
+            self.seed.get(),
+            self.focused_head.get(),
+            self.look.precision.get(),
+        );
+        let mut faces: Vec<_> = self.look.faces.with(|f| {
+            f.iter()
+                .map(|(&(name, head), &face)| (name, head, face))
+                .collect()
+        });
+        faces.sort_unstable_by_key(|&(matrix, head, _)| (matrix.key(), head));
+        Shown {
+            seed: (seed != DEFAULT_SEED).then_some(seed),
+            // A place the sentence being typed does not reach yet is not in the link.
+            focus: self
+                .selected
+                .get()
+                .filter(|&i| i < self.words.with(Vec::len)),
+            head: (head != 0).then_some(head),
+            decimals: (decimals != DEFAULT_DECIMALS).then_some(decimals),
+            hidden: self.hidden.get(),
+            faces,
+            training: self.training.with(|t| Setup {
+                output: None,
+                targets: t.targets.clone(),
+                train: self.model.with(|m| t.train_of(m)),
+                optimizer: t.optimizer,
+            }),
+        }
+    }
+}
