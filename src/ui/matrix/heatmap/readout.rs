@@ -1,0 +1,63 @@
+//! Under a heat map: the cell read out (labels and value, with the page's decimals) and the
+//! legend of its colours.
+
+use leptos::prelude::*;
+
+use crate::core::text::fmt;
+use crate::core::views::cursor::place;
+use crate::core::views::heatmap::Heat;
+use crate::core::views::pipeline::QUERY_BY_KEY;
+use crate::ui::matrix::spec::MatrixSpec;
+
+/// The cell `cell` (under the mouse, else under the cursor) read out; `data-value` keeps every
+/// digit.
+#[component]
+pub(super) fn Readout(
+    spec: MatrixSpec,
+    id: String,
+    cell: Signal<Option<(usize, usize)>>,
+) -> impl IntoView {
+    let precision = spec.look.precision;
+    let readout = move || {
+        let (i, j) = cell.get()?;
+        let value = spec.matrix.with(|m| m.get((i, j)).copied())?;
+        let name_of = |labels: Signal<Vec<String>>, k: usize| {
+            labels.with(|l| l.get(k).cloned().unwrap_or_else(|| k.to_string()))
+        };
+        let (row, col) = (name_of(spec.row_labels, i), name_of(spec.col_labels, j));
+        let place = place(i, &row, &col, spec.corner == QUERY_BY_KEY);
+        let masked = spec.grey_future.get() && j > i;
+        let text = format!(
+            "{place}: {}{}",
+            fmt(value, precision.get()),
+            if masked { " (masked)" } else { "" }
+        );
+        Some(view! {
+            <span data-row=i.to_string() data-col=j.to_string() data-value=value.to_string()>{text}</span>
+        })
+    };
+    view! {
+        <p class="heatmap-readout" id=id aria-live="polite">
+            {move || readout().map_or_else(|| view! { <span>"Hover a cell, or focus the map and use the arrow keys, to read its value."</span> }.into_any(), IntoAny::into_any)}
+        </p>
+    }
+}
+
+/// The colours' legend: the lowest and highest numbers shown, and the masked cells' hatching.
+#[component]
+pub(super) fn Legend(spec: MatrixSpec) -> impl IntoView {
+    let precision = spec.look.precision;
+    let legend = move || {
+        let (low, high) = spec
+            .matrix
+            .with(|m| spec.heat.span(m, spec.grey_future.get()));
+        let p = precision.get();
+        view! {
+            <span class="legend-low" data-value=low.to_string()>{fmt(low, p)}</span>
+            <span class=match spec.heat { Heat::Signed => "legend-bar signed", Heat::Unit => "legend-bar unit" } aria-hidden="true"></span>
+            <span class="legend-high" data-value=high.to_string()>{fmt(high, p)}</span>
+            {spec.grey_future.get().then(|| view! { <span class="legend-masked" aria-hidden="true"></span><span>"masked"</span> })}
+        }
+    };
+    view! { <p class="legend">{legend}</p> }
+}
