@@ -1,27 +1,29 @@
 //! The model's settings: preset, sizes, causal, scaling, seed, precision, and saving/sharing.
 
+mod edit_bar;
+mod save;
+
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
-use crate::core::document::history::History;
 use crate::core::formats::link::{Controls as Level, MAX_DECIMALS};
-use crate::core::formats::state::write_state;
 use crate::core::model::limits::{MAX_DIM, MAX_HEADS};
 use crate::core::model::presets::PRESETS;
-use crate::core::model::{Dims, Model, Scale};
+use crate::core::model::{Dims, Model};
 use crate::core::teaching::story::Story;
-use crate::core::text::{fmt, sentence, token_label};
+use crate::core::text::{fmt, sentence};
 use crate::ui::author::AuthorButton;
 use crate::ui::embed::EmbedButton;
-use crate::ui::export::{CopyPytorch, Files};
+use crate::ui::export::CopyPytorch;
 use crate::ui::fields::{
     accept, apply_or_say, refusal, IntegerField, IntegerFieldProps, PositionsField,
 };
 use crate::ui::import_torch::ImportTorchButton;
-use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::pretrained::PretrainedButton;
-use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::use_app;
+
+use edit_bar::EditBar;
+use save::SaveAndShare;
 
 /// The settings bar, with as much as `level` allows (an embed's `controls=`). On the page (not
 /// in an embed, which shows what its author asked for) all of them sit folded under one
@@ -213,196 +215,5 @@ fn Layers() -> impl IntoView {
         <PositionsField control="positions"/>
         {toggle("biases", "Biases", "Add b_query, b_key, b_value to every head's projections, as nn.Linear does", Model::has_biases, Edit::Biases)}
         {toggle("output-projection", "Output projection", "Mix the heads' concatenated contexts with W_output and b_output, as nn.MultiheadAttention's out_proj does", |m| m.output().is_some(), Edit::OutputProjection)}
-    }
-}
-
-/// What an edit needs at hand at every step, so it sticks to the top of the page: undo, redo and
-/// reset (in every embed too: a phone has no Ctrl+Z), and, unless `controls=none`, the mask,
-/// the scaling, the followed token and the head shown.
-#[component]
-fn EditBar(level: Level) -> impl IntoView {
-    let state = use_app();
-    // Why Reset changed nothing (an exercise's lock); gone with the next change of the model.
-    let refused = RwSignal::new(None::<String>);
-    let causal_refused = RwSignal::new(None::<String>);
-    let scale_refused = RwSignal::new(None::<String>);
-    view! {
-        <div class="edit-bar" role="group" aria-label="Edit and follow">
-            <div class="field buttons">
-                <button type="button" data-action="undo" title="Undo (Ctrl+Z outside a field)" disabled=move || !state.history.with(History::can_undo) on:click=move |_| { state.apply(Edit::Undo).ok(); }>
-                    "Undo"
-                </button>
-                <button type="button" data-action="redo" title="Redo (Ctrl+Shift+Z outside a field)" disabled=move || !state.history.with(History::can_redo) on:click=move |_| { state.apply(Edit::Redo).ok(); }>
-                    "Redo"
-                </button>
-                <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| refused.set(state.reset().err().map(|e| sentence(&format!("Not reset: {e}"))))>
-                    "Reset"
-                </button>
-                {refusal("reset-refused".into(), refused)}
-            </div>
-            {(level != Level::None).then(|| view! {
-                <label class="field check">
-                    <input
-                        type="checkbox"
-                        data-control="causal"
-                        prop:checked=move || state.causal.get()
-                        on:change=move |ev| {
-                            let on = event_target_checked(&ev);
-                            let input = event_target::<web_sys::HtmlInputElement>(&ev);
-                            apply_or_say(state, Edit::Causal(on), "Causal mask", causal_refused, move || input.set_checked(!on));
-                        }
-                    />
-                    <span>"Causal mask"</span>
-                    {refusal("causal-refused".into(), causal_refused)}
-                </label>
-                <label class="field">
-                    <span>"Scale scores"</span>
-                    <select
-                        data-control="scale"
-                        prop:value=move || state.model.with(|m| m.scale.key())
-                        on:change=move |ev| {
-                            if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
-                                let select = event_target::<web_sys::HtmlSelectElement>(&ev);
-                                let now = state.model.with_untracked(|m| m.scale.key());
-                                apply_or_say(state, Edit::Scale(scale), "Scale scores", scale_refused, move || select.set_value(now));
-                            }
-                        }
-                    >
-                        <option value="sqrt_dk">{Scale::SqrtDk.label()}</option>
-                        <option value="dk">{Scale::Dk.label()}</option>
-                        <option value="none">{Scale::None.label()}</option>
-                    </select>
-                    {refusal("scale-refused".into(), scale_refused)}
-                </label>
-                <label class="field">
-                    <span>"Following"</span>
-                    // Each option says whether it is the one: the list is rebuilt as the sentence is typed.
-                    <select
-                        data-control="follow"
-                        on:change=move |ev| {
-                            if let Ok(k) = event_target_value(&ev).parse() {
-                                state.selected.set(Some(k));
-                            }
-                        }
-                    >
-                        // Named as the tables' rows are, by word; a word used twice by which one it is.
-                        {move || {
-                            let words = state.words.get();
-                            (0..words.len()).map(|k| view! {
-                                <option value=k.to_string() prop:selected=move || state.query.get() == k>{token_label(&words, k)}</option>
-                            }).collect_view()
-                        }}
-                    </select>
-                </label>
-                <HeadPicker/>
-            })}
-        </div>
-    }
-}
-
-/// Which head to show when they do not all fit; absent while every head is shown.
-#[component]
-fn HeadPicker() -> impl IntoView {
-    let state = use_app();
-    let needed = move || state.heads.get() > 1 && state.visible_heads.with(|v| v.len() == 1);
-    view! {
-        <Show when=needed>
-            <label class="field">
-                <span>"Showing head"</span>
-                <select
-                    data-control="head"
-                    prop:value=move || state.visible_heads.with(|v| v[0].to_string())
-                    on:change=move |ev| {
-                        if let Ok(h) = event_target_value(&ev).parse() {
-                            state.focused_head.set(h);
-                        }
-                    }
-                >
-                    {move || (0..state.heads.get()).map(|h| view! { <option value=h.to_string()>{format!("{h} of {}", state.heads.get())}</option> }).collect_view()}
-                </select>
-            </label>
-        </Show>
-    }
-}
-
-/// Export the state as JSON, load one back, or copy a link that opens this exact model: a
-/// summary, and what it opens as code on demand (most visits never open it).
-#[component]
-fn SaveAndShare() -> impl IntoView {
-    let state = use_app();
-    let fields = SaveFields {
-        text: RwSignal::new(String::new()),
-        message: RwSignal::new(None),
-        link: RwSignal::new(String::new()),
-    };
-    provide_context(fields);
-    let opened = RwSignal::new(false);
-    view! {
-        <details class="save">
-            <summary on:click=move |_| {
-                fields.text.set(state.model.with_untracked(write_state));
-                fields.link.set(page_url("", &fragment_now(state)));
-                fields.message.set(None);
-                opened.set(true);
-            }>"Save, load or share"</summary>
-            {move || opened.get().then(|| view! { <Loaded load=save_panel what="saving and loading"/> })}
-        </details>
-    }
-}
-
-/// What the summary fills in each time it is opened, and the panel shows.
-#[derive(Clone, Copy)]
-struct SaveFields {
-    /// The state as JSON, as typed or pasted.
-    text: RwSignal<String>,
-    /// What the last load said (and whether it worked).
-    message: RwSignal<Option<(bool, String)>>,
-    /// A link to this exact model.
-    link: RwSignal<String>,
-}
-
-chunk! {
-    /// The save, load and share panel.
-    save_panel => SavePanel().into_any()
-}
-
-#[component]
-fn SavePanel() -> impl IntoView {
-    let state = use_app();
-    let SaveFields {
-        text,
-        message,
-        link,
-    } = expect_context::<SaveFields>();
-    let load = move |_| match state.load_state(&text.get_untracked()) {
-        Ok(()) => message.set(Some((true, "Loaded.".into()))),
-        Err(e) => message.set(Some((
-            false,
-            format!("Not loaded: {e}. The current model is unchanged."),
-        ))),
-    };
-    view! {
-        <label class="field wide">
-            <span>"Link to this exact model"</span>
-            <input type="text" readonly data-control="link" prop:value=move || link.get() on:focus=|ev| {
-                use wasm_bindgen::JsCast;
-                if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
-                    input.select();
-                }
-            }/>
-        </label>
-        <label class="field wide">
-            <span>"State (JSON): copy it to save, or paste one and load it"</span>
-            <textarea
-                data-control="state"
-                rows="4"
-                prop:value=move || text.get()
-                on:input=move |ev| text.set(event_target_value(&ev))
-                aria-describedby="state-message"
-            ></textarea>
-        </label>
-        <button type="button" data-action="load-state" on:click=load>"Load this state"</button>
-        {move || message.get().map(|(ok, m)| view! { <p id="state-message" class=if ok { "field-ok" } else { "field-error" } role="status">{m}</p> })}
-        <Files/>
     }
 }

@@ -1,0 +1,121 @@
+//! The edit bar that sticks to the top of the page: undo, redo, reset, and the mask, the
+//! scaling, the followed token and the head shown.
+
+use leptos::prelude::*;
+
+use crate::core::document::edit::Edit;
+use crate::core::document::history::History;
+use crate::core::formats::link::Controls as Level;
+use crate::core::model::Scale;
+use crate::core::text::{sentence, token_label};
+use crate::ui::fields::{apply_or_say, refusal};
+use crate::ui::state::use_app;
+
+/// What an edit needs at hand at every step, so it sticks to the top of the page: undo, redo and
+/// reset (in every embed too: a phone has no Ctrl+Z), and, unless `controls=none`, the mask,
+/// the scaling, the followed token and the head shown.
+#[component]
+pub(super) fn EditBar(level: Level) -> impl IntoView {
+    let state = use_app();
+    // Why Reset changed nothing (an exercise's lock); gone with the next change of the model.
+    let refused = RwSignal::new(None::<String>);
+    let causal_refused = RwSignal::new(None::<String>);
+    let scale_refused = RwSignal::new(None::<String>);
+    view! {
+        <div class="edit-bar" role="group" aria-label="Edit and follow">
+            <div class="field buttons">
+                <button type="button" data-action="undo" title="Undo (Ctrl+Z outside a field)" disabled=move || !state.history.with(History::can_undo) on:click=move |_| { state.apply(Edit::Undo).ok(); }>
+                    "Undo"
+                </button>
+                <button type="button" data-action="redo" title="Redo (Ctrl+Shift+Z outside a field)" disabled=move || !state.history.with(History::can_redo) on:click=move |_| { state.apply(Edit::Redo).ok(); }>
+                    "Redo"
+                </button>
+                <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| refused.set(state.reset().err().map(|e| sentence(&format!("Not reset: {e}"))))>
+                    "Reset"
+                </button>
+                {refusal("reset-refused".into(), refused)}
+            </div>
+            {(level != Level::None).then(|| view! {
+                <label class="field check">
+                    <input
+                        type="checkbox"
+                        data-control="causal"
+                        prop:checked=move || state.causal.get()
+                        on:change=move |ev| {
+                            let on = event_target_checked(&ev);
+                            let input = event_target::<web_sys::HtmlInputElement>(&ev);
+                            apply_or_say(state, Edit::Causal(on), "Causal mask", causal_refused, move || input.set_checked(!on));
+                        }
+                    />
+                    <span>"Causal mask"</span>
+                    {refusal("causal-refused".into(), causal_refused)}
+                </label>
+                <label class="field">
+                    <span>"Scale scores"</span>
+                    <select
+                        data-control="scale"
+                        prop:value=move || state.model.with(|m| m.scale.key())
+                        on:change=move |ev| {
+                            if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
+                                let select = event_target::<web_sys::HtmlSelectElement>(&ev);
+                                let now = state.model.with_untracked(|m| m.scale.key());
+                                apply_or_say(state, Edit::Scale(scale), "Scale scores", scale_refused, move || select.set_value(now));
+                            }
+                        }
+                    >
+                        <option value="sqrt_dk">{Scale::SqrtDk.label()}</option>
+                        <option value="dk">{Scale::Dk.label()}</option>
+                        <option value="none">{Scale::None.label()}</option>
+                    </select>
+                    {refusal("scale-refused".into(), scale_refused)}
+                </label>
+                <label class="field">
+                    <span>"Following"</span>
+                    // Each option says whether it is the one: the list is rebuilt as the sentence is typed.
+                    <select
+                        data-control="follow"
+                        on:change=move |ev| {
+                            if let Ok(k) = event_target_value(&ev).parse() {
+                                state.selected.set(Some(k));
+                            }
+                        }
+                    >
+                        // Named as the tables' rows are, by word; a word used twice by which one it is.
+                        {move || {
+                            let words = state.words.get();
+                            (0..words.len()).map(|k| view! {
+                                <option value=k.to_string() prop:selected=move || state.query.get() == k>{token_label(&words, k)}</option>
+                            }).collect_view()
+                        }}
+                    </select>
+                </label>
+                <HeadPicker/>
+            })}
+        </div>
+    }
+}
+
+/// Which head to show when they do not all fit; absent while every head is shown.
+#[component]
+pub(super) fn HeadPicker() -> impl IntoView {
+    let state = use_app();
+    let needed = move || state.heads.get() > 1 && state.visible_heads.with(|v| v.len() == 1);
+    view! {
+        <Show when=needed>
+            <label class="field">
+                <span>"Showing head"</span>
+                <select
+                    data-control="head"
+                    prop:value=move || state.visible_heads.with(|v| v[0].to_string())
+                    on:change=move |ev| {
+                        if let Ok(h) = event_target_value(&ev).parse() {
+                            state.focused_head.set(h);
+                        }
+                    }
+                >
+                    {move || (0..state.heads.get()).map(|h| view! { <option value=h.to_string()>{format!("{h} of {}", state.heads.get())}</option> }).collect_view()}
+                </select>
+            </label>
+        </Show>
+    }
+}
