@@ -370,3 +370,24 @@ fn positions_do_not_go_out_as_a_multihead_attention() {
     let err = attention_explorer::core::formats::multihead::to_state_dict(&model).unwrap_err();
     assert!(err.contains("no positions"), "{err}");
 }
+
+/// The order lab's outcome, natively: reversed without positions (and without the mask) every
+/// word's output row is the same numbers in its new place; with sinusoidal positions they move.
+#[test]
+fn the_order_labs_outcome_says_which_rows_moved() {
+    use attention_explorer::core::teaching::order::{outcome, Reorder};
+    let model = dog();
+    let plain = outcome(&model, Reorder::Reverse, false).unwrap();
+    assert_eq!(plain.before, model.sentence());
+    assert_eq!(plain.rows.len(), model.tokens().len());
+    let last = plain.rows.len() - 1;
+    assert_eq!((plain.rows[0].1, plain.rows[0].2), (0, last));
+    assert!(plain.largest < 1e-12, "{}", plain.largest);
+    let placed = model.with_positions_of("sinusoidal", 10_000.0, 0).unwrap();
+    let moved = outcome(&placed, Reorder::Reverse, false).unwrap();
+    assert!(moved.largest > 1e-3, "{}", moved.largest);
+    assert_eq!(
+        moved.largest,
+        moved.rows.iter().map(|r| r.3).fold(0.0, f64::max)
+    );
+}

@@ -147,3 +147,18 @@ where
         }
     })
 }
+
+/// `compute`'s value, recomputed only while `seen`: out of sight the last one stays (the first
+/// is always computed).
+pub fn while_seen<T>(
+    seen: ReadSignal<bool>,
+    compute: impl Fn() -> T + Send + Sync + 'static,
+) -> Memo<T>
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |last: Option<&T>| match last {
+        Some(last) if !seen.get() => last.clone(),
+        _ => compute(),
+    })
+}

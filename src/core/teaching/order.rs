@@ -227,3 +227,37 @@ pub fn largest_weight_difference(a: &Trace, b: &Trace) -> f64 {
         })
         .fold(0.0, f64::max)
 }
+
+/// What one reordering did: the sentences, each word's largest output change, and the largest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// The sentence before.
+    pub before: String,
+    /// The sentence after.
+    pub after: String,
+    /// (word, place before, place after, largest change of its output row)
+    pub rows: Vec<(String, usize, usize, f64)>,
+    /// The largest change of any output row.
+    pub largest: f64,
+}
+
+/// `how` applied to `model` with the mask as `causal`.
+pub fn outcome(model: &Model, how: Reorder, causal: bool) -> Option<Outcome> {
+    let mut model = model.clone();
+    model.causal = causal;
+    let n = model.tokens().len();
+    let order = order(n, how);
+    let after = reordered(&model, &order).ok()?;
+    let (a, b) = (Trace::of(&model), Trace::of(&after));
+    let moves = output_moves(&a, &b, &order);
+    let new_place = new_places(&order);
+    let words = &model.tokens().words;
+    Some(Outcome {
+        before: model.sentence().to_owned(),
+        after: after.sentence().to_owned(),
+        rows: (0..n)
+            .map(|t| (words[t].clone(), t, new_place[t], moves[t]))
+            .collect(),
+        largest: moves.iter().copied().fold(0.0, f64::max),
+    })
+}
