@@ -48,18 +48,18 @@ impl Handover {
     /// In a task of its own (after the browser has answered what waits): the next part, or,
     /// once the last part's own effects have run, the hand-over.
     fn build_after(self, parts: usize, opening: Opening) {
-        each_task((), move |(), again| {
+        each_task((), move |()| {
             let built = self.built.get_untracked();
             if built < parts {
                 self.built.set(built + 1);
-                again(());
-            } else {
-                BEHIND.set(false);
-                if let Ok(Some(live)) = document().query_selector("body > main:not(#prerendered)") {
-                    take_over(&live);
-                }
-                opening.shown();
+                return Some(());
             }
+            BEHIND.set(false);
+            if let Ok(Some(live)) = document().query_selector("body > main:not(#prerendered)") {
+                take_over(&live);
+            }
+            opening.shown();
+            None
         });
     }
 

@@ -52,23 +52,23 @@ pub(super) fn keep_running(encoder: Arc<Encoder>, run: Run) {
         generation.set_value(g);
         let encoder = encoder.clone();
         // Runs the next layer unless a newer run began, then the next a task later; the last
-        // publishes the whole run.
-        let step = move |mut rerun: Rerun, again: &dyn Fn(Rerun)| {
-            if generation.try_get_value() != Some(g) {
-                return;
-            }
-            match state.model.with_untracked(|m| rerun.step(&*encoder, m)) {
-                Some(true) => again(rerun),
-                Some(false) => {
-                    if let Some(trace) = reruns.try_update_value(|r| r.finish(rerun)) {
-                        run.set(Some(trace));
+        // publishes the whole run. After the next frame: the page's own steps paint first.
+        request_animation_frame(move || {
+            each_task(rerun, move |mut rerun: Rerun| {
+                if generation.try_get_value() != Some(g) {
+                    return None;
+                }
+                match state.model.with_untracked(|m| rerun.step(&*encoder, m))? {
+                    true => Some(rerun),
+                    false => {
+                        if let Some(trace) = reruns.try_update_value(|r| r.finish(rerun)) {
+                            run.set(Some(trace));
+                        }
+                        None
                     }
                 }
-                None => {}
-            }
-        };
-        // After the next frame: the page's own steps paint first.
-        request_animation_frame(move || each_task(rerun, step));
+            })
+        });
     });
 }
 

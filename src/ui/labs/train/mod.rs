@@ -18,6 +18,7 @@ use crate::core::training::lab::{dog_untrained, scrambled, Setup};
 use crate::core::training::{Goal, Objective, Optimizer, Target, MAX_STEPS};
 use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::state::use_app;
+use crate::ui::tasks::each_frame;
 
 use plot::LossPlot;
 use race::Race;
@@ -133,7 +134,17 @@ pub fn TrainLab() -> impl IntoView {
     };
     let run = move || {
         running.set(true);
-        run_frames(step, running, stop, MAX_STEPS);
+        // A step a frame while running (a Pause, or the lab gone, ends it), at most MAX_STEPS.
+        each_frame(MAX_STEPS, move |left| {
+            if !running.try_get_untracked().unwrap_or(false) {
+                return None;
+            }
+            if left == 0 || !step() {
+                stop();
+                return None;
+            }
+            Some(left - 1)
+        });
     };
     let reset = move |_| {
         stop();
@@ -277,25 +288,4 @@ pub fn TrainLab() -> impl IntoView {
             </p>
             <Race objective=objective/>
     }
-}
-
-/// Steps once a frame while `running`, at most `left` more times, then calls `stop` (also when a
-/// step is refused).
-fn run_frames(
-    step: impl Fn() -> bool + Copy + 'static,
-    running: RwSignal<bool>,
-    stop: impl Fn() + Copy + 'static,
-    left: usize,
-) {
-    request_animation_frame(move || {
-        // Gone with the lab, or paused.
-        if !running.try_get_untracked().unwrap_or(false) {
-            return;
-        }
-        if left == 0 || !step() {
-            stop();
-            return;
-        }
-        run_frames(step, running, stop, left - 1);
-    });
 }

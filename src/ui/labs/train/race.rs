@@ -11,6 +11,7 @@ use crate::core::training::Objective;
 use crate::ui::fields::{apply_or_say, refusal};
 use crate::ui::labs::frame::Stat;
 use crate::ui::state::use_app;
+use crate::ui::tasks::each_frame;
 
 use super::plot::LossPlot;
 
@@ -117,28 +118,25 @@ fn run_frames(
     latest: StoredValue<usize>,
     this: usize,
 ) {
-    request_animation_frame(move || {
+    each_frame((), move |()| {
         if latest.try_get_value() != Some(this) {
-            return;
+            return None;
         }
-        let Some(done) = race
+        let done = race
             .try_update(|r| {
                 let (r, _) = r.as_mut()?;
                 r.step();
                 Some(r.done())
             })
-            .flatten()
-        else {
-            return;
-        };
-        if done {
-            race.with_untracked(|r| {
-                if let Some((r, from)) = r {
-                    words.set(race_words(r.lanes(), from, r.objective()));
-                }
-            });
-        } else {
-            run_frames(race, words, latest, this);
+            .flatten()?;
+        if !done {
+            return Some(());
         }
+        race.with_untracked(|r| {
+            if let Some((r, from)) = r {
+                words.set(race_words(r.lanes(), from, r.objective()));
+            }
+        });
+        None
     });
 }
