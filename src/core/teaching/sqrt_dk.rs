@@ -186,3 +186,11 @@ pub fn plot_dks() -> Vec<usize> {
 pub fn log_fraction(value: f64, lo: f64, hi: f64) -> f64 {
     (value.ln() - lo.ln()) / (hi.ln() - lo.ln())
 }
+
+/// The three scalings in the order the lab lists them, with the theory's variance of a scaled
+/// score (unit-variance components): dₖ unscaled, 1 under ÷√dₖ, 1/dₖ under ÷dₖ.
+pub const SCALINGS: [(Scale, &str); 3] = [
+    (Scale::None, "dₖ"),
+    (Scale::SqrtDk, "1"),
+    (Scale::Dk, "1/dₖ"),
+];
