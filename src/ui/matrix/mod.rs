@@ -6,15 +6,12 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::formats::report::matrix_csv;
 use crate::core::model::Matrix;
 use crate::core::teaching::exercise::CellRef;
 use crate::core::teaching::exercise::Cover;
-use crate::core::views::figure::file_stem;
 use crate::core::views::heatmap::{Face, Heat};
 use crate::ui::exercises::ExerciseState;
-use crate::ui::export::download;
-use crate::ui::matrix::figure::{clicked, save, save_menu, Picture};
+use crate::ui::matrix::figure::{clicked, csv_button, save, save_menu, Picture};
 use crate::ui::state::{use_look, AppState, CellEditor};
 use gradient::GradientTable;
 use heatmap::HeatMap;
@@ -265,38 +262,6 @@ pub fn LabMatrix(
             </figcaption>
             <MatrixTable spec/>
         </figure>
-    }
-}
-
-/// The button that downloads a matrix as CSV (in the save menu, hidden while an exercise
-/// covers some of it).
-// Inlined: a call from the page's module to a function shared with a chunk cost 0.8 KB there.
-#[inline(always)]
-fn csv_button(spec: &MatrixSpec) -> impl IntoView {
-    let MatrixSpec {
-        name,
-        head,
-        matrix,
-        row_labels,
-        col_labels,
-        ..
-    } = *spec;
-    view! {
-        <button
-            type="button"
-            class="face-toggle"
-            data-action="download-csv"
-            aria-label=format!("Download {} as CSV", spec.label())
-            on:click=move |_| {
-                let csv = matrix.with_untracked(|m| {
-                    row_labels.with_untracked(|r| col_labels.with_untracked(|c| matrix_csv(m, r, c)))
-                });
-                let file = format!("{}.csv", file_stem(name, head));
-                download(&file, "text/csv", &csv);
-            }
-        >
-            "CSV"
-        </button>
     }
 }
 
