@@ -257,31 +257,28 @@ const CORE_RANKS: [(&str, u32); 9] = [
     ("formats", 6),
 ];
 
-/// `core::model::limits` → `model`.
-fn room(module: &str) -> &str {
-    module.split("::").nth(1).unwrap_or("")
-}
-
-fn rank(room: &str) -> u32 {
-    CORE_RANKS
+/// `module`'s room in `ranks` and its rank: the longest entry its path (past the layer) starts
+/// with (`core::model::limits` → `model`; `ui::exercises::engine` → `exercises::engine`, which
+/// ranks apart from `exercises`); none for the layer's root.
+fn place<'a>(ranks: &[(&'a str, u32)], module: &str) -> Option<(&'a str, u32)> {
+    let path = module.split_once("::")?.1;
+    let found = ranks
         .iter()
-        .find(|(r, _)| *r == room)
-        .unwrap_or_else(|| panic!("core::{room} has no rank in CORE_RANKS: give it one"))
-        .1
+        .filter(|(r, _)| path == *r || path.starts_with(&format!("{r}::")))
+        .max_by_key(|(r, _)| r.len());
+    Some(*found.unwrap_or_else(|| panic!("{module} has no room in its layer's ranks: give it one")))
 }
 
 /// The imports that break the rooms' order: from a room to one of the same or a higher rank.
-fn broken_ranks(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+fn broken_ranks(graph: &BTreeMap<String, BTreeSet<String>>, ranks: &[(&str, u32)]) -> Vec<String> {
     let mut broken = Vec::new();
     for (from, targets) in graph {
         for to in targets {
-            let (a, b) = (room(from), room(to));
-            if a != b && !b.is_empty() && !a.is_empty() && rank(b) >= rank(a) {
-                broken.push(format!(
-                    "{from} → {to} ({a} is rank {}, {b} {})",
-                    rank(a),
-                    rank(b)
-                ));
+            let (Some((a, ra)), Some((b, rb))) = (place(ranks, from), place(ranks, to)) else {
+                continue;
+            };
+            if a != b && rb >= ra {
+                broken.push(format!("{from} → {to} ({a} is rank {ra}, {b} {rb})"));
             }
         }
     }
@@ -300,7 +297,7 @@ fn core_imports_run_one_way_room_by_room() {
     if let Some(cycle) = find_cycle(&graph) {
         panic!("an import cycle in src/core: {}", cycle.join(" → "));
     }
-    let broken = broken_ranks(&graph);
+    let broken = broken_ranks(&graph, &CORE_RANKS);
     assert!(
         broken.is_empty(),
         "imports against the rooms' order:\n{}",
@@ -321,10 +318,78 @@ fn a_broken_rank_is_found() {
         ),
     ]);
     assert_eq!(
-        broken_ranks(&graph),
+        broken_ranks(&graph, &CORE_RANKS),
         [
             "core::document::edit → core::training (document is rank 3, training 3)",
             "core::model → core::forward::trace (model is rank 1, forward 2)",
         ]
+    );
+}
+
+/// The page's rooms from the bottom up, as `CORE_RANKS`: helpers that know nothing of the page;
+/// the store and loading on demand; what reads and writes the store for everyone (the URL, the
+/// fields, the files); the scripting API and the exercises' cards; a matrix's views; the steps'
+/// pictures, labs and the trained model; the steps; what names the steps (the walk, the exercise
+/// maker, the embed); the opening, the settings and the exercises' engine; the page's root
+/// (a room's part can have a rank of its own: the longest name that fits counts).
+const UI_RANKS: [(&str, u32); 28] = [
+    ("theme", 0),
+    ("panic", 0),
+    ("pause", 0),
+    ("in_view", 0),
+    ("scroll", 0),
+    ("tasks", 0),
+    ("state", 1),
+    ("on_demand", 1),
+    ("share", 2),
+    ("fields", 2),
+    ("export", 2),
+    ("undo_keys", 2),
+    ("prerendered", 2),
+    ("api", 3),
+    ("exercises", 3),
+    ("import_torch", 3),
+    ("matrix", 4),
+    ("lines", 5),
+    ("labs", 5),
+    ("pretrained", 5),
+    ("steps", 6),
+    ("walk", 7),
+    ("author", 7),
+    ("embed", 7),
+    ("intro", 8),
+    ("controls", 8),
+    ("exercises::engine", 8),
+    ("app", 9),
+];
+
+#[test]
+fn ui_imports_run_one_way_room_by_room() {
+    let graph = graph_of("ui");
+    let broken = broken_ranks(&graph, &UI_RANKS);
+    assert!(
+        broken.is_empty(),
+        "imports against the page's rooms' order:\n{}",
+        broken.join("\n")
+    );
+    // Every module of src/ui but the layer's root has a room (place() panics on one without).
+    for module in graph.keys() {
+        place(&UI_RANKS, module);
+    }
+}
+
+#[test]
+fn a_broken_rank_in_the_page_is_found() {
+    let graph = BTreeMap::from([(
+        "ui::steps::scores".to_owned(),
+        BTreeSet::from([
+            "ui::walk".to_owned(),
+            "ui::matrix".to_owned(),
+            "ui::steps::frame".to_owned(),
+        ]),
+    )]);
+    assert_eq!(
+        broken_ranks(&graph, &UI_RANKS),
+        ["ui::steps::scores → ui::walk (steps is rank 6, walk 7)"]
     );
 }

@@ -1,10 +1,13 @@
 //! The Leptos front end: a thin layer of views over [`crate::core`]. No maths here.
 //!
-//! Imports run one way (checked by `tests/architecture.rs`): `state` (the store, with its
-//! `exercises` part) ← `matrix` (every matrix view) and `fields` ← `steps/`, `labs/`, `walk`,
-//! `controls` ← `intro` (the opening: what attention is for, and its result) ← `share`, `api`,
-//! `embed` ← `app` (the page root). `share` is the only code that touches the URL and storage,
-//! `embed` the only one that talks to a parent page.
+//! Imports run one way, room by room (ranked and checked by `tests/architecture.rs`): helpers
+//! that know nothing of the page (`theme`, `pause`, `in_view`, `scroll`, `tasks`, the page's one
+//! scheduler) ← the store (`state`, with the exercises' part) and `on_demand` ← what everyone
+//! reads and writes through (`share`, the only code touching the URL and storage; `fields`,
+//! `export`, `prerendered`) ← `api` and the exercises' cards ← `matrix` (every matrix view) ←
+//! `lines`, `labs/`, `pretrained` ← `steps/` ← what names the steps (`walk`, `author`, `embed`,
+//! the only code talking to a parent page) ← `intro`, `controls` and the exercises' engine ←
+//! `app` (the page root).
 
 pub mod api;
 pub mod app;

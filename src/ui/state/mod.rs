@@ -18,14 +18,15 @@ use crate::core::model::Model;
 use crate::core::training::lab::Setup;
 use crate::core::training::{gradients, Gradients, Objective};
 use crate::core::views::pipeline::{stops, Shape, Step, Stop};
-use crate::ui::exercises::ExerciseState;
 use crate::ui::theme;
 
 mod derived;
 mod document;
+mod exercises;
 mod shown;
 mod values;
 
+pub use exercises::ExerciseState;
 pub use values::{
     Block, CellEditor, Detail, GradientOf, Look, TrainedModel, ALL_HEADS_CELL_BUDGET,
 };

@@ -10,8 +10,8 @@ use leptos::prelude::*;
 use crate::core::teaching::exercise::{Bound, CellRef, Exercise, PREDICTED};
 use crate::core::text::fmt;
 use crate::core::views::pipeline::Step;
-use crate::ui::exercises::ExerciseState;
 use crate::ui::on_demand::{chunk, Loaded};
+use crate::ui::state::ExerciseState;
 use crate::ui::state::{use_app, AppState};
 
 use actions::{ask_actions, predict_actions};
