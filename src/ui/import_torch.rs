@@ -1,6 +1,6 @@
 //! "Import from PyTorch": an `nn.MultiheadAttention` (or Hugging Face style q/k/v/out_proj)
 //! state dict, pasted as the JSON a Python snippet prints or dropped as a `.safetensors` file,
-//! becomes the page's heads, biases and output projection (`core::multihead`). Its own wasm
+//! becomes the page's heads, biases and output projection (`core::formats::multihead`). Its own wasm
 //! chunk: the safetensors reader is not in the first download.
 
 use leptos::prelude::*;

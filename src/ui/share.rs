@@ -125,7 +125,7 @@ fn replace_fragment(fragment: &str) {
 type SeededKey = (String, Dims, u64);
 
 thread_local! {
-    /// The seeded base of the last model written (see core::link): it only changes with the
+    /// The seeded base of the last model written (see `core::formats::link`): it only changes with the
     /// sentence, the sizes or the seed, and drawing it at the limits takes a while.
     static SEEDED: std::cell::RefCell<Option<(SeededKey, Model)>> = const { std::cell::RefCell::new(None) };
 }

@@ -1,6 +1,6 @@
 //! The FlashAttention lab: the learner's head computed a tile of keys at a time with the online
 //! softmax (running maximum m, sum l and output O), until O / l is the context. The numbers come
-//! from `core::flash`; its body is a wasm chunk of its own.
+//! from `core::teaching::flash`; its body is a wasm chunk of its own.
 
 use leptos::prelude::*;
 use nalgebra::DMatrix;

@@ -1,6 +1,6 @@
 //! The KV cache lab: the learner's causal model decoding one token at a time, the cache of K and
 //! V growing by a row a step, beside the full computation's row. The numbers come from
-//! `core::kv_cache`; its body is a wasm chunk of its own.
+//! `core::teaching::kv_cache`; its body is a wasm chunk of its own.
 
 use leptos::prelude::*;
 use nalgebra::DMatrix;

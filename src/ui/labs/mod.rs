@@ -2,7 +2,7 @@
 //! mask), training the weights (after the softmax), why several heads, word order, the KV cache
 //! and FlashAttention's tiles (after the context), and what
 //! several heads add (inside the output step). The numbers come from
-//! `core::sqrt_dk` and `core::labs`; these components only draw them. Each lab's file holds its
+//! `core::teaching` and `core::training`; these components only draw them. Each lab's file holds its
 //! words and its view; `frame` what they share.
 
 use leptos::prelude::*;

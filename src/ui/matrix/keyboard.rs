@@ -1,5 +1,5 @@
 //! Moving through a table with the keyboard alone, like a spreadsheet; which key does what is
-//! `core::cursor`'s, shared with the heat map.
+//! `core::views::cursor`'s, shared with the heat map.
 
 use wasm_bindgen::JsCast;
 

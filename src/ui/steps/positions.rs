@@ -1,4 +1,4 @@
-//! Step 3 when the model has positions: the table added to the embedding (sinusoidal, or
+//! The positions' step, when the model has them: the table added to the embedding (sinusoidal, or
 //! learned and editable) and the sum the projections take; with RoPE, how each place turns a
 //! pair of a query's components.
 

@@ -1,4 +1,4 @@
-//! Step 3: each head's W_query, W_key and W_value (and their biases, when on), all editable.
+//! The projections' step: each head's W_query, W_key and W_value (and their biases, when on), all editable.
 
 use leptos::prelude::*;
 

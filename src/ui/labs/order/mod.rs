@@ -1,6 +1,6 @@
 //! The order lab: shuffle, swap or reverse the learner's words and see what attention sees of
 //! it, with the page's positions; RoPE's shift property; both RoPE conventions side by side.
-//! The numbers come from `core::order`; its body is a wasm chunk of its own.
+//! The numbers come from `core::teaching::order`; its body is a wasm chunk of its own.
 
 mod buttons;
 mod trained;

@@ -1,5 +1,5 @@
 //! The training lab: pick where tokens should look (or an output to match), then step or run an
-//! optimiser (`core::gradient`, equal to PyTorch's autograd and `torch.optim`) and watch the
+//! optimiser (`core::training`, equal to PyTorch's autograd and `torch.optim`) and watch the
 //! loss fall and every table move; race the scalings. A Run is one undo step; Reset goes back
 //! to the numbers before training. Its settings are the store's `training` (in the link).
 
