@@ -1,27 +1,30 @@
 //! The model a learner edits: an embedding table and one or more attention heads.
 
+mod cells;
+mod dims;
 mod editable;
 mod head;
 pub mod layer_record;
 mod layered;
 pub mod limits;
 mod matrix;
+mod parts;
 pub mod positions;
 pub mod presets;
 mod reshape;
+mod scale;
 mod source;
 pub mod tokens;
 pub mod torch_rng;
 mod variants;
 
 use nalgebra::{DMatrix, RowDVector};
-use serde::Serialize;
 
-use crate::core::model::limits::{within_limits, MAX_DIM, MAX_HEADS};
 use crate::core::model::positions::Positions;
 use crate::core::model::tokens::Tokens;
 use crate::core::model::torch_rng::TorchRng;
 
+pub use dims::{check_dims, Dims};
 pub use editable::Editable;
 pub use head::{
     add_row, linear_backward, seeded_biases, seeded_output, Biases, Head, LinearGradient,
@@ -29,67 +32,9 @@ pub use head::{
 };
 pub use layered::{Attention, Layered, WeightChange};
 pub use matrix::Matrix;
+pub use scale::Scale;
 pub use source::Source;
 pub use tokens::TUTORIAL_VOCAB_SIZE;
-
-/// What the scores are divided by before the softmax.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum Scale {
-    /// Divide by √dₖ: keeps the scores' variance near 1 whatever dₖ is (the transformer's choice).
-    #[default]
-    SqrtDk,
-    /// Divide by dₖ: shrinks the scores too much as dₖ grows, so the softmax flattens.
-    Dk,
-    /// No scaling: scores grow with dₖ and the softmax saturates to one-hot.
-    None,
-}
-
-impl Scale {
-    /// Every option, in the order a picker lists them.
-    pub const ALL: [Scale; 3] = [Scale::SqrtDk, Scale::Dk, Scale::None];
-
-    /// The divisor for keys of width `d_k`.
-    pub fn divisor(self, d_k: usize) -> f64 {
-        match self {
-            Scale::SqrtDk => (d_k as f64).sqrt(),
-            Scale::Dk => d_k as f64,
-            Scale::None => 1.0,
-        }
-    }
-
-    /// The name used in the saved state and the page (`sqrt_dk`, `dk`, `none`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Scale::SqrtDk => "sqrt_dk",
-            Scale::Dk => "dk",
-            Scale::None => "none",
-        }
-    }
-
-    /// Parses [`Scale::key`].
-    pub fn from_key(key: &str) -> Option<Scale> {
-        Scale::ALL.into_iter().find(|s| s.key() == key)
-    }
-
-    /// What the page calls it, in the controls and the labs: `÷√dₖ`, `÷dₖ`, `none`.
-    pub fn label(self) -> &'static str {
-        match self {
-            Scale::SqrtDk => "÷√dₖ",
-            Scale::Dk => "÷dₖ",
-            Scale::None => "none",
-        }
-    }
-
-    /// How the divisor reads in a formula.
-    pub fn symbol(self) -> &'static str {
-        match self {
-            Scale::SqrtDk => "√dₖ",
-            Scale::Dk => "dₖ",
-            Scale::None => "1",
-        }
-    }
-}
 
 /// Everything the trace is computed from. Build it with [`Model::new`] or read it from a saved
 /// state, so that its shapes always agree.
@@ -150,19 +95,6 @@ impl WordRows {
             .find(|(w, r)| w == word && r.len() == d_in)
             .map(|(_, r)| r)
     }
-}
-
-/// Sizes for a freshly initialised model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dims {
-    /// The embedding's width.
-    pub d_in: usize,
-    /// Queries' and keys' width.
-    pub d_k: usize,
-    /// Values' width.
-    pub d_v: usize,
-    /// The number of heads.
-    pub heads: usize,
 }
 
 impl Model {
@@ -276,141 +208,6 @@ impl Model {
         })
     }
 
-    /// The same model with these positions, if they fit (a learned table of n × d_in, an even
-    /// d_k for RoPE); the message says why not.
-    pub fn with_positions(mut self, positions: Positions) -> Result<Model, String> {
-        if self.source.is_some() && positions != Positions::None {
-            return Err(
-                "positions with a source sentence are not shown: remove the source first".into(),
-            );
-        }
-        let d_ks: Vec<usize> = self.heads.iter().map(Head::d_k).collect();
-        positions.check(self.tokens.len(), self.embedding.ncols(), &d_ks)?;
-        self.positions = positions;
-        Ok(self)
-    }
-
-    /// How word order enters.
-    pub fn positions(&self) -> &Positions {
-        &self.positions
-    }
-
-    /// The embedded sentence with the positions added (sinusoidal or learned), which the
-    /// projections take; the embedded sentence itself otherwise.
-    pub fn positioned(&self) -> DMatrix<f64> {
-        let embedded = self.embedded();
-        self.added_positions(&embedded).unwrap_or(embedded)
-    }
-
-    /// `embedded` plus the positions' table, if the positions are added to the embedding.
-    pub fn added_positions(&self, embedded: &DMatrix<f64>) -> Option<DMatrix<f64>> {
-        self.positions
-            .table(embedded.nrows(), embedded.ncols())
-            .map(|t| embedded + t)
-    }
-
-    /// What `from` adds beside its heads (the output projection, the positions), on this model.
-    fn with_parts_of(self, from: &Model) -> Result<Model, String> {
-        self.with_output(from.output.clone())?
-            .with_positions(from.positions.clone())?
-            // The same d_in: the source keeps its rows and nothing is drawn.
-            .with_variants_of(from, 0)
-    }
-
-    /// The same model with this output projection (or none); its rows must match the
-    /// concatenation's width.
-    pub fn with_output(mut self, output: Option<OutputProjection>) -> Result<Model, String> {
-        if let Some(o) = &output {
-            let width: usize = self.heads.iter().map(Head::d_v).sum();
-            if o.w_output.nrows() != width {
-                return Err(format!(
-                    "w_output has {} rows, expected {width} (every head's d_v side by side)",
-                    o.w_output.nrows()
-                ));
-            }
-            if o.w_output.ncols() == 0 {
-                return Err("w_output has no columns".into());
-            }
-            if let Some(b) = &o.b_output {
-                check_bias(b, o.w_output.ncols()).map_err(|e| format!("b_output: {e}"))?;
-            }
-        }
-        self.output = output;
-        Ok(self)
-    }
-
-    /// The output projection, if any.
-    pub fn output(&self) -> Option<&OutputProjection> {
-        self.output.as_ref()
-    }
-
-    /// Whether any head has biases.
-    pub fn has_biases(&self) -> bool {
-        self.heads.iter().any(|h| h.biases.is_some())
-    }
-
-    /// Positions of `kind` (`base` for the kinds with one; a learned table kept if the model has
-    /// one, else drawn from `seed`).
-    pub fn with_positions_of(&self, kind: &str, base: f64, seed: u64) -> Result<Model, String> {
-        let positions = match (&self.positions, kind) {
-            (Positions::Learned(t), "learned") => Positions::Learned(t.clone()),
-            _ => Positions::of_kind(kind, base, seed, self.tokens.len(), self.embedding.ncols())?,
-        };
-        self.clone().with_positions(positions)
-    }
-
-    /// Biases on (each head keeps its own, a head without gets them drawn from `seed`, see
-    /// [`seeded_biases`]) or off.
-    pub fn with_biases_on(&self, on: bool, seed: u64) -> Result<Model, String> {
-        let biases = on.then(|| {
-            seeded_biases(seed, self.embedding.ncols(), &self.heads)
-                .into_iter()
-                .zip(&self.heads)
-                .map(|(fresh, h)| h.biases.clone().unwrap_or(fresh))
-                .collect()
-        });
-        self.with_biases(biases)
-    }
-
-    /// The output projection on (kept if there is one, else `nn.Linear(Σ d_v, d_in)` drawn from
-    /// `seed`, as `nn.MultiheadAttention`'s `out_proj` maps back to the embedding's width) or off.
-    pub fn with_output_on(&self, on: bool, seed: u64) -> Result<Model, String> {
-        let width = self.heads.iter().map(Head::d_v).sum();
-        let output = on.then(|| {
-            self.output
-                .clone()
-                .unwrap_or_else(|| seeded_output(seed, width, self.embedding.ncols(), true))
-        });
-        self.clone().with_output(output)
-    }
-
-    /// The output projection of `like` (if it has one) drawn again from `seed` for this model's
-    /// heads, keeping its width d_out and whether it has a bias.
-    pub fn with_output_drawn_like(self, like: &Model, seed: u64) -> Result<Model, String> {
-        let width = self.heads.iter().map(Head::d_v).sum();
-        let output = like
-            .output
-            .as_ref()
-            .map(|o| seeded_output(seed, width, o.w_output.ncols(), o.b_output.is_some()));
-        self.with_output(output)
-    }
-
-    /// The same model with `biases` (one per head) or none.
-    pub fn with_biases(&self, biases: Option<Vec<Biases>>) -> Result<Model, String> {
-        let mut heads = self.heads.clone();
-        for (h, head) in heads.iter_mut().enumerate() {
-            head.biases = biases.as_ref().and_then(|b| b.get(h).cloned());
-        }
-        Model::new(
-            &self.sentence,
-            self.embedding.clone(),
-            heads,
-            self.causal,
-            self.scale,
-        )?
-        .with_parts_of(self)
-    }
-
     /// The tutorial's initialisation: after `manual_seed(seed)` the embedding is rows 0..vocab of
     /// `nn.Embedding(50_000, d_in)`; after `manual_seed(seed)` again each head draws
     /// `w_query`, `w_key`, `w_value` with `torch.rand`, head after head.
@@ -472,143 +269,12 @@ impl Model {
             .collect();
         DMatrix::from_rows(&rows)
     }
-
-    /// One of the learner's editable matrices, if it exists.
-    pub fn matrix(&self, target: Editable) -> Option<&DMatrix<f64>> {
-        match target {
-            Editable::Embedding => Some(&self.embedding),
-            Editable::Weight(head, p) => self.heads.get(head).map(|h| &h[p]),
-            Editable::Bias(head, p) => self.heads.get(head)?.biases.as_ref().map(|b| &b[p]),
-            Editable::OutputWeight => self.output.as_ref().map(|o| &o.w_output),
-            Editable::OutputBias => self.output.as_ref()?.b_output.as_ref(),
-            Editable::Positions => match &self.positions {
-                Positions::Learned(t) => Some(t),
-                _ => None,
-            },
-            Editable::SourceEmbedding => self.source.as_ref().map(|s| &s.embedding),
-        }
-    }
-
-    /// Every number the learner can edit finite and within ±[`MAX_ABS_VALUE`](limits::MAX_ABS_VALUE),
-    /// as a saved state must be to be read back; else which matrix holds what.
-    pub fn check_limits(&self) -> Result<(), String> {
-        // Each kind in head 0 stands for every head's: the search goes on past what is absent.
-        for kind in Editable::EVERY {
-            for h in 0..self.heads.len() {
-                let target = kind.in_head(h);
-                let Some(m) = self.matrix(target) else {
-                    continue;
-                };
-                if let Some(&x) = m.iter().find(|&&x| !within_limits(x)) {
-                    return Err(outside_limits(target, x));
-                }
-                if target.head().is_none() {
-                    break;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// One of the learner's editable matrices, to change in place (its shape stays).
-    pub(crate) fn matrix_mut(&mut self, target: Editable) -> Option<&mut DMatrix<f64>> {
-        match target {
-            Editable::Embedding => Some(&mut self.embedding),
-            Editable::Weight(head, p) => self.heads.get_mut(head).map(|h| &mut h[p]),
-            Editable::Bias(head, p) => self.heads.get_mut(head)?.biases.as_mut().map(|b| &mut b[p]),
-            Editable::OutputWeight => self.output.as_mut().map(|o| &mut o.w_output),
-            Editable::OutputBias => self.output.as_mut()?.b_output.as_mut(),
-            Editable::Positions => match &mut self.positions {
-                Positions::Learned(t) => Some(t),
-                _ => None,
-            },
-            Editable::SourceEmbedding => self.source.as_mut().map(|s| &mut s.embedding),
-        }
-    }
-
-    /// Whether a pasted `block` (rectangular, as `read_block` gives) fits with its top-left at
-    /// (`row`, `col`) of `target`: a paste that does not fit is refused whole, never clipped
-    /// silently. The message says how much room there is.
-    pub fn check_paste(
-        &self,
-        target: Editable,
-        row: usize,
-        col: usize,
-        block: &[Vec<f64>],
-    ) -> Result<(), String> {
-        let (rows, cols) = self.matrix(target).map_or((0, 0), DMatrix::shape);
-        let (need_rows, need_cols) = (block.len(), block.first().map_or(0, Vec::len));
-        let (room_rows, room_cols) = (rows.saturating_sub(row), cols.saturating_sub(col));
-        if need_rows > room_rows || need_cols > room_cols {
-            return Err(format!(
-                "the block is {need_rows} × {need_cols} but only {room_rows} × {room_cols} cells lie from this one to the matrix's corner"
-            ));
-        }
-        Ok(())
-    }
-
-    /// Sets one number; positions outside the matrix are ignored.
-    pub fn set(&mut self, target: Editable, row: usize, col: usize, value: f64) {
-        self.paste(target, row, col, &[vec![value]]);
-    }
-
-    /// Writes a block of numbers with its top-left at (`row`, `col`); what falls outside the
-    /// matrix is dropped.
-    pub fn paste(&mut self, target: Editable, row: usize, col: usize, block: &[Vec<f64>]) {
-        let target = self.kv_home(target);
-        let Some(m) = self.matrix_mut(target) else {
-            return;
-        };
-        for (i, values) in block.iter().enumerate() {
-            for (j, &x) in values.iter().enumerate() {
-                if let Some(cell) = m.get_mut((row + i, col + j)) {
-                    *cell = x;
-                }
-            }
-        }
-        self.share_kv();
-    }
 }
 
 /// A bias must be one row of `width` numbers.
 fn check_bias(b: &DMatrix<f64>, width: usize) -> Result<(), String> {
     if b.nrows() != 1 || b.ncols() != width {
         return Err(format!("{} numbers, expected {width}", b.len()));
-    }
-    Ok(())
-}
-
-/// Why `x` may not stand in `target`: not a number, or past the limits a saved state keeps.
-fn outside_limits(target: Editable, x: f64) -> String {
-    let name = match target.head() {
-        Some(h) => format!("{} of head {}", target.key(), h + 1),
-        None => target.key().to_string(),
-    };
-    if x.is_finite() {
-        // Four figures of the shortest form (Rust's rounding exponent formatter is 3 KB of wasm).
-        let shortest = format!("{x:e}");
-        let (mantissa, exponent) = shortest.split_once('e').unwrap_or((&shortest, "0"));
-        let figures = &mantissa[..mantissa.len().min(5 + usize::from(x < 0.0))];
-        format!("{name} would hold about {figures}e{exponent}, past ±1e6")
-    } else {
-        format!("{name} would hold a number that is not finite")
-    }
-}
-
-/// Sizes within the limits: d_in, d_k, d_v from 1 to [`MAX_DIM`], heads from 1 to
-/// [`MAX_HEADS`]. The error names the first size out of range.
-pub fn check_dims(dims: Dims) -> Result<(), String> {
-    for (name, n, max) in [
-        ("d_in", dims.d_in, MAX_DIM),
-        ("d_k", dims.d_k, MAX_DIM),
-        ("d_v", dims.d_v, MAX_DIM),
-        ("heads", dims.heads, MAX_HEADS),
-    ] {
-        if !(1..=max).contains(&n) {
-            return Err(format!(
-                "{name} must be a whole number from 1 to {max}, not {n}"
-            ));
-        }
     }
     Ok(())
 }

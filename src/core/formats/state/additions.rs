@@ -1,0 +1,162 @@
+//! What version 2 adds to a state, each part validated against the heads already read:
+//! biases, the output projection, positions and a source sentence.
+
+use nalgebra::DMatrix;
+
+use crate::core::model::limits::check_sentence;
+use crate::core::model::positions::{Positions, DEFAULT_BASE, KINDS};
+use crate::core::model::{Biases, Head, OutputProjection, Source};
+
+use super::error::{error, StateError};
+use super::json::{fields_of, rows_of};
+use super::matrices::{bias, matrix};
+use super::saved::{SavedHead, SavedSource, SavedState};
+/// `source`: its sentence within the limits, a row of d_in numbers per word of its vocabulary.
+pub(super) fn read_source(
+    source: Option<&SavedSource>,
+    d_in: usize,
+) -> Result<Option<Source>, StateError> {
+    let Some(saved) = source else {
+        return Ok(None);
+    };
+    let tokens = check_sentence(&saved.sentence).map_err(|m| error("source.sentence", m))?;
+    let vocab = tokens.vocabulary.len();
+    if saved.embedding.len() != vocab {
+        return Err(error("source.embedding", format!("has {} rows but the source's vocabulary has {vocab} words (one row per word, in sorted order)", saved.embedding.len())));
+    }
+    let embedding = matrix("source.embedding", &saved.embedding, None)?;
+    if embedding.ncols() != d_in {
+        return Err(error(
+            "source.embedding",
+            format!(
+                "rows have {} numbers, expected d_in = {d_in} (the embedding's width)",
+                embedding.ncols()
+            ),
+        ));
+    }
+    Source::new(&saved.sentence, embedding)
+        .map(Some)
+        .map_err(|m| error("source", m))
+}
+
+/// `positions` as the state writes it; absent means none.
+pub(super) fn read_positions(
+    value: Option<&serde_json::Value>,
+    n: usize,
+    d_in: usize,
+) -> Result<Positions, StateError> {
+    let Some(value) = value else {
+        return Ok(Positions::None);
+    };
+    let at = |f: &str| format!("positions.{f}");
+    let object = fields_of(value, "positions.", &["kind", "base", "learned"])?;
+    let kind = object
+        .get("kind")
+        .and_then(|k| k.as_str())
+        .ok_or_else(|| error(at("kind"), format!("missing: one of {}", KINDS.join(", "))))?;
+    let base = match object.get("base") {
+        None => DEFAULT_BASE,
+        Some(b) => b
+            .as_f64()
+            .ok_or_else(|| error(at("base"), "must be a number"))?,
+    };
+    if kind == "learned" {
+        let rows = object
+            .get("learned")
+            .ok_or_else(|| error(at("learned"), "missing: a row per token"))
+            .and_then(|l| rows_of(l, &at("learned")))?;
+        if rows.len() != n {
+            return Err(error(
+                at("learned"),
+                format!("has {} rows, expected {n}: a row per token", rows.len()),
+            ));
+        }
+        let table = matrix(&at("learned"), &rows, None)?;
+        if table.ncols() != d_in {
+            return Err(error(
+                at("learned"),
+                format!(
+                    "rows have {} numbers, expected d_in = {d_in}",
+                    table.ncols()
+                ),
+            ));
+        }
+        return Ok(Positions::Learned(table));
+    }
+    Positions::of_kind(kind, base, 0, n, d_in).map_err(|e| {
+        let field = if e.starts_with("unknown kind") {
+            "kind"
+        } else {
+            "base"
+        };
+        error(at(field), e)
+    })
+}
+
+/// A head's biases: all three or none, each as wide as its projection.
+pub(super) fn read_biases(
+    field: &dyn Fn(&str) -> String,
+    saved: &SavedHead,
+    w_query: &DMatrix<f64>,
+    w_value: &DMatrix<f64>,
+) -> Result<Option<Biases>, StateError> {
+    let given = [&saved.b_query, &saved.b_key, &saved.b_value];
+    if given.iter().all(|b| b.is_none()) {
+        return Ok(None);
+    }
+    let (d_k, d_v) = (w_query.ncols(), w_value.ncols());
+    let mut rows = Vec::with_capacity(3);
+    for (b, (name, width, size)) in given.into_iter().zip([
+        ("b_query", d_k, "d_k"),
+        ("b_key", d_k, "d_k"),
+        ("b_value", d_v, "d_v"),
+    ]) {
+        let field = field(name);
+        let b = b.as_ref().ok_or_else(|| {
+            error(
+                &field,
+                "missing: a head has all three biases (b_query, b_key, b_value) or none",
+            )
+        })?;
+        rows.push(bias(&field, b, width, size)?);
+    }
+    let [b_query, b_key, b_value] = <[DMatrix<f64>; 3]>::try_from(rows).expect("three biases");
+    Ok(Some(Biases {
+        b_query,
+        b_key,
+        b_value,
+    }))
+}
+
+/// `w_output` (one row per concatenated column) and its optional `b_output`.
+pub(super) fn read_output(
+    state: &SavedState,
+    heads: &[Head],
+) -> Result<Option<OutputProjection>, StateError> {
+    let Some(w) = &state.w_output else {
+        return match state.b_output {
+            Some(_) => Err(error(
+                "b_output",
+                "needs w_output: it is the output projection's bias",
+            )),
+            None => Ok(None),
+        };
+    };
+    let width: usize = heads.iter().map(Head::d_v).sum();
+    if w.len() != width {
+        return Err(error(
+            "w_output",
+            format!(
+                "has {} rows, expected {width} (every head's d_v side by side)",
+                w.len()
+            ),
+        ));
+    }
+    let w_output = matrix("w_output", w, None)?;
+    let b_output = state
+        .b_output
+        .as_ref()
+        .map(|b| bias("b_output", b, w_output.ncols(), "w_output's width"))
+        .transpose()?;
+    Ok(Some(OutputProjection { w_output, b_output }))
+}

@@ -1,0 +1,189 @@
+//! Reading a saved state: its size before parsing, its version, the sentence, the embedding and
+//! the heads (with the key/value heads they share); the optional parts are read beside it.
+
+use crate::core::model::limits::{check_kv_heads, check_sentence, MAX_DIM, MAX_HEADS, MAX_TOKENS};
+use crate::core::model::{Head, Matrix, Model, Projection};
+
+use super::additions::{read_biases, read_output, read_positions, read_source};
+use super::error::{error, StateError};
+use super::matrices::matrix;
+use super::saved::{read_saved, SavedHead, SavedState, STATE_VERSION, STATE_VERSION_2};
+/// The longest state read: a model at every limit, each number written with all its digits
+/// (at most 24 characters and a comma), plus room for the sentence and brackets. Anything
+/// longer is refused before parsing, so a huge link or file costs nothing.
+pub const MAX_STATE_BYTES: usize = 25 * (MAX_TOKENS * MAX_DIM // the embedding
+        + (MAX_HEADS * 3 + MAX_HEADS) * MAX_DIM * MAX_DIM // the weights and W_output
+        + 2 * MAX_TOKENS * MAX_DIM // a learned table, a source's embedding
+        + MAX_HEADS * 3 * MAX_DIM + MAX_DIM) // the biases and b_output
+        + 256 * 1024;
+
+/// Reads and validates a saved state (version 1 or 2).
+pub fn read_state(json: &str) -> Result<Model, StateError> {
+    if json.len() > MAX_STATE_BYTES {
+        return Err(error(
+            "state",
+            format!(
+                "{} bytes is more than a model at every limit needs ({MAX_STATE_BYTES})",
+                json.len()
+            ),
+        ));
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| error("state", format!("not valid JSON ({e})")))?;
+    read_state_value(&value)
+}
+
+/// Validates a saved state already parsed as JSON.
+pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> {
+    let object = value
+        .as_object()
+        .ok_or_else(|| error("state", "expected a JSON object"))?;
+    match object.get("version") {
+        None => {
+            return Err(error(
+                "version",
+                format!("missing; expected {STATE_VERSION}"),
+            ))
+        }
+        Some(v) if !matches!(v.as_u64(), Some(STATE_VERSION | STATE_VERSION_2)) => {
+            return Err(error(
+                "version",
+                format!("unsupported version {v}; this app reads versions {STATE_VERSION} and {STATE_VERSION_2}"),
+            ))
+        }
+        Some(_) => {}
+    }
+    if object.contains_key("pretrained") {
+        return Err(error(
+            "pretrained",
+            "names a trained model, which opens once the page has fetched it (open the state as a link or saved work, or open the trained model first)",
+        ));
+    }
+    let state = read_saved(object)?;
+
+    let tokens = check_sentence(&state.sentence).map_err(|m| error("sentence", m))?;
+    let vocab = tokens.vocabulary.len();
+    if state.embedding.len() != vocab {
+        return Err(error("embedding", format!("has {} rows but the sentence's vocabulary has {vocab} words (one row per word, in sorted order)", state.embedding.len())));
+    }
+    let embedding = matrix("embedding", &state.embedding, None)?;
+    let d_in = embedding.ncols();
+
+    if state.heads.is_empty() {
+        return Err(error("heads", "needs at least one head"));
+    }
+    if state.heads.len() > MAX_HEADS {
+        return Err(error(
+            "heads",
+            format!("has {} heads; the limit is {MAX_HEADS}", state.heads.len()),
+        ));
+    }
+    let groups = read_groups(&state)?;
+    let mut heads = Vec::with_capacity(state.heads.len());
+    for (h, own) in state.heads.iter().enumerate() {
+        // A head of a group takes its keys and values from the group's entry of `kv`.
+        let (saved, kv_at) = match (&groups, &state.kv) {
+            (Some(per), Some(kv)) => {
+                let g = h / per;
+                let k = &kv[g];
+                (
+                    SavedHead {
+                        w_query: own.w_query.clone(),
+                        b_query: own.b_query.clone(),
+                        w_key: k.w_key.clone(),
+                        w_value: k.w_value.clone(),
+                        b_key: k.b_key.clone(),
+                        b_value: k.b_value.clone(),
+                    },
+                    Some(g),
+                )
+            }
+            _ => (own.clone(), None),
+        };
+        let field = |name: &str| match kv_at {
+            Some(g) if Matrix::named(name).is_some_and(Matrix::shared_by_kv_heads) => {
+                format!("kv[{g}].{name}")
+            }
+            _ => format!("heads[{h}].{name}"),
+        };
+        let given = |m: &Vec<Vec<f64>>, p: Projection| {
+            if m.is_empty() {
+                return Err(error(field(p.key()), "missing: a head has w_query, w_key and w_value (or, with kv_heads, only w_query)"));
+            }
+            Ok(m.clone())
+        };
+        let w_query = matrix(&field("w_query"), &saved.w_query, Some(d_in))?;
+        let w_key = matrix(
+            &field("w_key"),
+            &given(&saved.w_key, Projection::Key)?,
+            Some(d_in),
+        )?;
+        let w_value = matrix(
+            &field("w_value"),
+            &given(&saved.w_value, Projection::Value)?,
+            Some(d_in),
+        )?;
+        if w_key.ncols() != w_query.ncols() {
+            return Err(error(field("w_key"), format!("has {} columns but w_query has {}: keys and queries must have the same width d_k", w_key.ncols(), w_query.ncols())));
+        }
+        let biases = read_biases(&field, &saved, &w_query, &w_value)?;
+        heads.push(Head {
+            w_query,
+            w_key,
+            w_value,
+            biases,
+        });
+    }
+    let output = read_output(&state, &heads)?;
+    let positions = read_positions(object.get("positions"), tokens.len(), d_in)?;
+    let source = read_source(state.source.as_ref(), d_in)?;
+    let model = Model::new(&state.sentence, embedding, heads, state.causal, state.scale)
+        .and_then(|m| m.with_output(output))
+        .map_err(|m| error("state", m))?
+        .with_positions(positions)
+        .map_err(|m| error("positions", m))?;
+    let model = match groups {
+        Some(per) => model
+            .with_kv_heads(state.heads.len() / per)
+            .map_err(|m| error("kv_heads", m))?,
+        None => model,
+    };
+    model.with_source(source).map_err(|m| error("source", m))
+}
+
+/// With `kv_heads`: how many query heads share each entry of `kv` (checked: G divides the
+/// heads, `kv` has G entries, the heads hold only their queries). Without: no `kv`.
+fn read_groups(state: &SavedState) -> Result<Option<usize>, StateError> {
+    let heads = state.heads.len();
+    let Some(g) = state.kv_heads else {
+        return match state.kv {
+            Some(_) => Err(error("kv", "needs kv_heads: the number of key/value heads")),
+            None => Ok(None),
+        };
+    };
+    check_kv_heads(heads, g).map_err(|m| error("kv_heads", m.replacen("kv_heads ", "", 1)))?;
+    let kv = state.kv.as_ref().ok_or_else(|| {
+        error(
+            "kv",
+            format!("missing: kv_heads = {g} needs a list of {g} key/value heads"),
+        )
+    })?;
+    if kv.len() != g {
+        return Err(error(
+            "kv",
+            format!("has {} entries, expected kv_heads = {g}", kv.len()),
+        ));
+    }
+    for (h, head) in state.heads.iter().enumerate() {
+        let extra = [
+            ("w_key", !head.w_key.is_empty()),
+            ("w_value", !head.w_value.is_empty()),
+            ("b_key", head.b_key.is_some()),
+            ("b_value", head.b_value.is_some()),
+        ];
+        if let Some((name, _)) = extra.iter().find(|(_, given)| *given) {
+            return Err(error(format!("heads[{h}].{name}"), format!("with kv_heads the keys and values are in kv[{}]: a head holds only w_query (and b_query)", h / (heads / g))));
+        }
+    }
+    Ok(Some(heads / g))
+}
