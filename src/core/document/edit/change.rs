@@ -12,7 +12,7 @@ use super::edits::Edit;
 /// followed after it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Changed {
-    /// The token followed after the edit (see [`followed_after`](super::followed::followed_after)).
+    /// The token followed after the edit (the rule is `followed::followed_after`'s).
     pub followed: Option<usize>,
     /// The model.
     pub model: bool,
