@@ -393,3 +393,41 @@ fn a_broken_rank_in_the_page_is_found() {
         ["ui::steps::scores → ui::walk (steps is rank 6, walk 7)"]
     );
 }
+
+/// docs/developers/architecture.md's table names every file of `src/`, once, and no other.
+#[test]
+fn the_code_map_names_every_file_of_src_once() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = fs::read_to_string(root.join("docs/developers/architecture.md")).unwrap();
+    let mut listed: Vec<&str> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `src/"))
+        .filter_map(|l| l.split('`').next())
+        .collect();
+    let count = listed.len();
+    listed.sort_unstable();
+    listed.dedup();
+    assert_eq!(listed.len(), count, "a file is listed twice");
+    let src = root.join("src");
+    let tree: Vec<String> = files(&src)
+        .iter()
+        .map(|f| {
+            f.strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect();
+    let missing: Vec<&String> = tree
+        .iter()
+        .filter(|f| !listed.contains(&f.as_str()))
+        .collect();
+    let gone: Vec<&&str> = listed
+        .iter()
+        .filter(|f| !tree.iter().any(|t| t == *f))
+        .collect();
+    assert!(
+        missing.is_empty() && gone.is_empty(),
+        "the code map of docs/developers/architecture.md: add {missing:?}, remove {gone:?}"
+    );
+}

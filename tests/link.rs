@@ -196,7 +196,7 @@ fn embed_options_are_read_and_bad_ones_named() {
         Some(vec![Step::Scores, Step::Softmax]),
         "pipeline order"
     );
-    assert_eq!(link.shown.focus, Some(6));
+    assert_eq!(link.shown.followed, Some(6));
     assert_eq!(link.theme, Theme::Dark);
     assert_eq!(link.controls(), Controls::Dims);
     assert!(link.messages.is_empty(), "{:?}", link.messages);
@@ -229,7 +229,7 @@ fn embed_options_are_read_and_bad_ones_named() {
             bad.messages
         );
     }
-    assert!(!bad.embed && bad.steps.is_none() && bad.shown.focus.is_none());
+    assert!(!bad.embed && bad.steps.is_none() && bad.shown.followed.is_none());
 }
 
 #[test]
@@ -237,7 +237,7 @@ fn the_fragment_carries_what_is_shown() {
     let model = preset("raschka-multihead").unwrap();
     let shown = Shown {
         seed: Some(7),
-        focus: Some(2),
+        followed: Some(2),
         head: Some(3),
         decimals: Some(6),
         hidden: vec![Step::Embedding, Step::Scale],
@@ -342,7 +342,7 @@ fn opening_takes_the_link_s_model_else_the_saved_work_else_the_example() {
     let saved = write_fragment(
         &encode_model(&raschka, None),
         &Shown {
-            focus: Some(2),
+            followed: Some(2),
             seed: Some(9),
             ..Shown::default()
         },
@@ -357,7 +357,7 @@ fn opening_takes_the_link_s_model_else_the_saved_work_else_the_example() {
     let back = opening(read_link("", ""), Some(&saved));
     assert!(back.restored);
     same(&back.start.model, &raschka);
-    assert_eq!(back.start.shown.focus, Some(2));
+    assert_eq!(back.start.shown.followed, Some(2));
     assert_eq!(back.start.shown.seed, Some(9), "the seed comes back");
 
     // A link with its own model keeps it and offers the saved work.
@@ -398,7 +398,7 @@ fn every_parameter_written_is_read_back_from_the_one_list() {
     let code = encode_model(&model, None);
     let shown = Shown {
         seed: Some(u64::MAX),
-        focus: Some(1),
+        followed: Some(1),
         head: Some(2),
         decimals: Some(0),
         hidden: vec![Step::Sentence, Step::Output],

@@ -396,7 +396,7 @@ fn a_layers_state_is_what_opens_it_again_and_reads_back() {
         "{:?}",
         link.messages
     );
-    assert_eq!((link.shown.focus, link.shown.head), (Some(10), Some(5)));
+    assert_eq!((link.shown.followed, link.shown.head), (Some(10), Some(5)));
     let (name, opening) = read_trained(link.pretrained.as_deref().unwrap()).unwrap();
     assert_eq!(name, NAME);
     assert_eq!(encoder.open_layer(&name, opening).unwrap(), model);

@@ -20,7 +20,7 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
     // The keys: the source sentence's tokens with cross-attention.
     let m = Memo::new(move |_| state.key_words.with(Vec::len));
     let places = Memo::new(move |_| n.get().max(m.get()));
-    let query = state.query;
+    let query = state.followed_or_last;
     // The followed row of the weights: only its change redraws the lines.
     let row = Memo::new(move |_| {
         let i = query.get();
@@ -87,7 +87,7 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
                         text-anchor="end"
                         dominant-baseline="middle"
                         font-size=font
-                        on:click=move |_| state.selected.set(Some(k))
+                        on:click=move |_| state.followed.set(Some(k))
                     >
                         {word}
                     </text>

@@ -76,7 +76,7 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
                         data-control="follow"
                         on:change=move |ev| {
                             if let Ok(k) = event_target_value(&ev).parse() {
-                                state.selected.set(Some(k));
+                                state.followed.set(Some(k));
                             }
                         }
                     >
@@ -84,7 +84,7 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
                         {move || {
                             let words = state.words.get();
                             (0..words.len()).map(|k| view! {
-                                <option value=k.to_string() prop:selected=move || state.query.get() == k>{token_label(&words, k)}</option>
+                                <option value=k.to_string() prop:selected=move || state.followed_or_last.get() == k>{token_label(&words, k)}</option>
                             }).collect_view()
                         }}
                     </select>

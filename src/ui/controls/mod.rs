@@ -36,7 +36,7 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
     // What a resize did that the tables alone do not say: new places got random numbers.
     let resized = RwSignal::new(None::<(Dims, String)>);
     let followed = move || {
-        let (head, query) = (0, state.query.get_untracked());
+        let (head, query) = (0, state.followed_or_last.get_untracked());
         state.trace.with_untracked(|t| Story::of(t, head, query))
     };
     let resize = move |change: fn(&mut Dims, usize), n: u64| {

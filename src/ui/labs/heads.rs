@@ -23,7 +23,7 @@ pub fn HeadsPicture() -> impl IntoView {
         })
     });
     let picks = Memo::new(move |_| {
-        let q = state.query.get();
+        let q = state.followed_or_last.get();
         state
             .trace
             .with(|t| most_attended(t, q))
@@ -52,11 +52,11 @@ pub fn HeadsPicture() -> impl IntoView {
                 }
             }}
         </div>
-        <p class="heads-picks" data-heads-query=move || state.query.get().to_string()>
+        <p class="heads-picks" data-heads-query=move || state.followed_or_last.get().to_string()>
             {move || {
                 let words = state.words.get();
                 let word = |i: usize| words.get(i).cloned().unwrap_or_default();
-                let q = state.query.get();
+                let q = state.followed_or_last.get();
                 if (0..state.heads.get()).any(|h| state.exercises.hides_row(h, q)) {
                     return format!("Where “{}” attends is hidden until you answer.", word(q));
                 }
@@ -82,7 +82,7 @@ pub fn HeadsPicture() -> impl IntoView {
                 } else {
                     "the same token in every head here; each head has its own W_query and W_key, so edit one and they part ways.".to_owned()
                 };
-                format!("Token “{}” attends most to: {list}: {verdict}", word(state.query.get()))
+                format!("Token “{}” attends most to: {list}: {verdict}", word(state.followed_or_last.get()))
             }}
         </p>
     }

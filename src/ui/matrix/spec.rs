@@ -29,7 +29,7 @@ pub struct MatrixSpec {
     /// How the numbers are coloured.
     pub heat: Heat,
     /// The followed token's row.
-    pub highlight_row: Signal<Option<usize>>,
+    pub followed_row: Signal<Option<usize>>,
     /// Grey the cells above the diagonal (causal).
     pub grey_future: Signal<bool>,
     /// Cells to flag (the masking lab's disagreeing cells), if any.

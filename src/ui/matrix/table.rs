@@ -141,7 +141,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                     })
                     .collect();
                 view! {
-                    <tr class:selected=move || spec.highlight_row.get() == Some(i)>
+                    <tr class:selected=move || spec.followed_row.get() == Some(i)>
                         <th
                             scope="row"
                             class:clickable=spec.on_row_click.is_some()

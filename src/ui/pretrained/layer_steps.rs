@@ -82,7 +82,7 @@ pub(super) fn LayerSteps(run: Run, layer: Signal<usize>) -> impl IntoView {
                     row_labels: words,
                     col_labels: columns,
                     heat: Heat::Signed,
-                    highlight_row: Signal::derive(move || Some(state.query.get())),
+                    followed_row: Signal::derive(move || Some(state.followed_or_last.get())),
                     grey_future: Signal::stored(false),
                     flagged: None,
                     lab: true,
@@ -90,7 +90,7 @@ pub(super) fn LayerSteps(run: Run, layer: Signal<usize>) -> impl IntoView {
                     editor: None,
                     cover: Signal::stored(Cover::default()),
                     on_cell_click: None,
-                    on_row_click: Some(Callback::new(move |i| state.selected.set(Some(i)))),
+                    on_row_click: Some(Callback::new(move |i| state.followed.set(Some(i)))),
                 };
                 let leads_on = name == "layer_output";
                 view! {

@@ -117,7 +117,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     });
     let followed = Signal::derive(move || {
         state
-            .query
+            .followed_or_last
             .get()
             .min(pieces.with(|(t, _)| t.len().saturating_sub(1)))
     });
@@ -160,7 +160,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                     <li>
                         <button type="button" class="token" data-token=i.to_string() data-id=id.to_string()
                             aria-pressed=move || (followed.get() == i).to_string()
-                            on:click=move |_| state.selected.set(Some(i))>
+                            on:click=move |_| state.followed.set(Some(i))>
                             {t.clone()}<sub>{id.to_string()}</sub>
                         </button>
                     </li>

@@ -41,7 +41,7 @@ impl AppState {
             return None;
         }
         let head = self.visible_heads.with(|v| v[0]);
-        let query = self.query.get();
+        let query = self.followed_or_last.get();
         let story = self.trace.with(|t| Story::of(t, head, query))?;
         Some(self.model.with(|m| {
             self.words.with(|words| {

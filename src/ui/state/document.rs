@@ -26,7 +26,7 @@ impl AppState {
             }
             other => other,
         };
-        let followed = self.selected.get_untracked();
+        let followed = self.followed.get_untracked();
         let mut outcome = Ok(Default::default());
         // Untracked writes, then a notice to each signal that changed: a refused edit (or one
         // that changed only the history) wakes nothing else. None of them is gone while the page
@@ -50,7 +50,7 @@ impl AppState {
         if outcome.model {
             model.notify();
             if outcome.followed != followed {
-                self.selected.set(outcome.followed);
+                self.followed.set(outcome.followed);
             }
         }
         Ok(())

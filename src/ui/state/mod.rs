@@ -52,8 +52,8 @@ pub struct AppState {
     pub pretrained: RwSignal<Option<String>>,
 
     // The view: what the URL carries besides the model (decimals and faces are in `look`).
-    /// The token followed as the query, highlighted in every step.
-    pub selected: RwSignal<Option<usize>>,
+    /// The token the learner follows (link: `focus=`), highlighted in every step.
+    pub followed: RwSignal<Option<usize>>,
     /// The head shown in full when not every head fits (see [`ALL_HEADS_CELL_BUDGET`]).
     pub focused_head: RwSignal<usize>,
     /// The steps the learner hid, in pipeline order.
@@ -86,7 +86,7 @@ pub struct AppState {
     pub visible_heads: Memo<Vec<usize>>,
     /// The followed token, or the last one until the learner picks one (it sees every token,
     /// even when causal): the query that attention lines and the heads picture show.
-    pub query: Memo<usize>,
+    pub followed_or_last: Memo<usize>,
     /// The walk's place kept within the stops there are now (fewer heads drop the heads' stop).
     pub walk_at: Memo<Option<usize>>,
     /// The section the walk is at.
@@ -154,12 +154,12 @@ impl AppState {
                 .get()
                 .and_then(|i| stops(shape.get()).get(i).copied())
         });
-        let selected = RwSignal::new(None::<usize>);
+        let followed = RwSignal::new(None::<usize>);
         let words = Memo::new(move |_| model.with(|m| m.tokens().words.clone()));
         let key_words = Memo::new(move |_| model.with(|m| m.key_tokens().words.clone()));
-        let query = Memo::new(move |_| {
+        let followed_or_last = Memo::new(move |_| {
             let n = words.with(Vec::len);
-            selected
+            followed
                 .get()
                 .filter(|&i| i < n)
                 .unwrap_or_else(|| model.with(|m| followed_by_default(m.sentence(), n)))
@@ -177,7 +177,7 @@ impl AppState {
             session: StoredValue::new(Session::default()),
             trained: StoredValue::new(None),
             pretrained: RwSignal::new(None),
-            selected,
+            followed,
             focused_head,
             hidden,
             look: Look {
@@ -201,7 +201,7 @@ impl AppState {
             }),
             shape,
             visible_heads,
-            query,
+            followed_or_last,
             walk_at,
             walk_stop,
             example,

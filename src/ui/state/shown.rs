@@ -11,7 +11,7 @@ impl AppState {
     /// Shows what a link or the saved work asks to see.
     pub fn show_as(self, shown: &Shown) {
         self.seed.set(shown.seed.unwrap_or(DEFAULT_SEED));
-        self.selected.set(shown.focus);
+        self.followed.set(shown.followed);
         self.focused_head.set(shown.head.unwrap_or(0));
         self.look
             .precision
@@ -45,8 +45,8 @@ impl AppState {
         Shown {
             seed: (seed != DEFAULT_SEED).then_some(seed),
             // A place the sentence being typed does not reach yet is not in the link.
-            focus: self
-                .selected
+            followed: self
+                .followed
                 .get()
                 .filter(|&i| i < self.words.with(Vec::len)),
             head: (head != 0).then_some(head),

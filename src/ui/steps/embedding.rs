@@ -43,7 +43,7 @@ pub fn EmbeddingStep() -> impl IntoView {
     // The followed token's vocabulary row.
     let selected_word: Signal<Option<usize>> = Memo::new(move |_| {
         state
-            .selected
+            .followed
             .get()
             .and_then(|i| state.model.with(|m| m.tokens().ids.get(i).copied()))
     })
@@ -88,7 +88,7 @@ pub fn EmbeddingStep() -> impl IntoView {
                     values=embedding
                     row_labels=vocabulary
                     col_labels=d_in_labels
-                    highlight_row=selected_word
+                    followed_row=selected_word
                     editor=state.editor(Editable::Embedding)
                 />
                 </div>
@@ -97,8 +97,8 @@ pub fn EmbeddingStep() -> impl IntoView {
                     values=embedded
                     row_labels=state.words.into()
                     col_labels=d_in_labels
-                    highlight_row=state.selected
-                    on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
+                    followed_row=state.followed
+                    on_row_click=Callback::new(move |i| state.followed.set(Some(i)))
                 />
             </div>
             <Show when=move || has_source.get()>

@@ -174,14 +174,14 @@ pub fn HeadMatrices(
                             values
                             row_labels=if of.rows_are_keys() { state.key_words } else { state.words }.into()
                             col_labels
-                            highlight_row=Signal::derive(move || Some(state.query.get()))
+                            followed_row=Signal::derive(move || Some(state.followed_or_last.get()))
                             on_cell_click=Callback::new(move |(i, j)| {
-                                state.selected.set(Some(i));
+                                state.followed.set(Some(i));
                                 if let Some(cb) = on_cell_click {
                                     cb.run((h, i, j));
                                 }
                             })
-                            on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
+                            on_row_click=Callback::new(move |i| state.followed.set(Some(i)))
                         />
                     }
                     .into_any()

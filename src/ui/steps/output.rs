@@ -30,8 +30,8 @@ pub fn token_rows(state: AppState, of: Matrix, values: Signal<DMatrix<f64>>) -> 
             values
             row_labels=state.words.into()
             col_labels=index_labels(move || values.with(|m| m.ncols()))
-            highlight_row=state.selected
-            on_row_click=Callback::new(move |i| state.selected.set(Some(i)))
+            followed_row=state.followed
+            on_row_click=Callback::new(move |i| state.followed.set(Some(i)))
         />
     }
 }

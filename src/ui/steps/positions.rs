@@ -101,7 +101,7 @@ fn PositionsBody() -> impl IntoView {
         Positions::Learned(_) => view! {
             <div class="heads">
                 {editable_table(state, Editable::Positions)}
-                <MatrixView of=Matrix::Positioned values=positioned row_labels=state.words.into() col_labels=labels highlight_row=state.selected/>
+                <MatrixView of=Matrix::Positioned values=positioned row_labels=state.words.into() col_labels=labels followed_row=state.followed/>
             </div>
         }
         .into_any(),
@@ -109,14 +109,14 @@ fn PositionsBody() -> impl IntoView {
             <div class="heads">
                 // By place, not by word: positions belong to places.
                 <MatrixView of=Matrix::Positions values=table row_labels=index_labels(move || table.with(|m| m.nrows())) col_labels=labels/>
-                <MatrixView of=Matrix::Positioned values=positioned row_labels=state.words.into() col_labels=labels highlight_row=state.selected/>
+                <MatrixView of=Matrix::Positioned values=positioned row_labels=state.words.into() col_labels=labels followed_row=state.followed/>
             </div>
         }
         .into_any(),
         Positions::Rope { base, pairs } => {
             let d = state.model.with(|m| m.heads()[0].d_k());
             let words = state.words.get();
-            let followed = state.query.get();
+            let followed = state.followed_or_last.get();
             let marked: Vec<String> = pairs
                 .pairs(d)
                 .iter()

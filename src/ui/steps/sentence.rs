@@ -88,8 +88,8 @@ pub fn SentenceStep() -> impl IntoView {
                             type="button"
                             class="token"
                             data-token=i.to_string()
-                            aria-pressed=move || (state.query.get() == i).to_string()
-                            on:click=move |_| state.selected.update(|s| *s = if *s == Some(i) { None } else { Some(i) })
+                            aria-pressed=move || (state.followed_or_last.get() == i).to_string()
+                            on:click=move |_| state.followed.update(|s| *s = if *s == Some(i) { None } else { Some(i) })
                         >
                             <span class="token-word" dir="auto">{word}</span>
                             <span class="token-id" title="its id: its place in the vocabulary">{format!("id {id}")}</span>

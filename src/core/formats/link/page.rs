@@ -25,7 +25,7 @@ pub struct Shown {
     /// The seed for re-initialising and for new numbers (absent: [`DEFAULT_SEED`](crate::core::model::presets::DEFAULT_SEED)).
     pub seed: Option<u64>,
     /// The followed token.
-    pub focus: Option<usize>,
+    pub followed: Option<usize>,
     /// The head shown when one head is shown at a time.
     pub head: Option<usize>,
     /// Decimals in the tables (absent: [`DEFAULT_DECIMALS`]).

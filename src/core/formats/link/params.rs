@@ -135,10 +135,10 @@ pub const PARAMS: [Param; 26] = [
                 Some(_) => MAX_TOKENS,
                 None => l.model.tokens().len(),
             };
-            l.shown.focus = Some(index(v, tokens, "token")?);
+            l.shown.followed = Some(index(v, tokens, "token")?);
             Ok(())
         },
-        write: |p| p.shown.focus.map(|i| i.to_string()),
+        write: |p| p.shown.followed.map(|i| i.to_string()),
     },
     Param {
         name: "head",

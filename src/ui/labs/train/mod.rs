@@ -37,7 +37,7 @@ pub fn TrainLab() -> impl IntoView {
     let state = use_app();
     let head = Memo::new(move |_| state.visible_heads.with(|v| v[0]));
     let targets = Memo::new(move |_| {
-        let (query, head) = (state.query.get(), head.get());
+        let (query, head) = (state.followed_or_last.get(), head.get());
         state.training.with(|s| {
             state
                 .model
@@ -161,7 +161,7 @@ pub fn TrainLab() -> impl IntoView {
     // The dog story backwards: random projections of the dog's sizes, she → dog, then Run.
     let dog_backwards = move |_| {
         start_over(dog_untrained(state.seed.get_untracked()));
-        state.selected.set(Some(DOG_SHE));
+        state.followed.set(Some(DOG_SHE));
         state.training.update(|s| {
             s.output = None;
             s.targets = vec![Target {

@@ -71,7 +71,7 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         };
         painting.painted();
         let marks = Marks {
-            row: spec.highlight_row.get(),
+            row: spec.followed_row.get(),
             cursor: cursor.get(),
             hover: hover.get(),
         };
