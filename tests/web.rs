@@ -16,7 +16,7 @@ use attention_explorer::core::views::heatmap::{Heat, Layout, Palette};
 use attention_explorer::core::views::pipeline::Step;
 use attention_explorer::ui::app::App;
 use attention_explorer::ui::controls::Controls;
-use attention_explorer::ui::matrix::heatmap::text_width;
+use attention_explorer::ui::matrix::heatmap::canvas::text_width;
 use attention_explorer::ui::matrix::MatrixView;
 use attention_explorer::ui::state::AppState;
 use attention_explorer::ui::steps;

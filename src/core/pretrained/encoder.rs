@@ -271,3 +271,46 @@ pub fn read_heads(text: &str) -> Result<Vec<(usize, usize)>, String> {
         })
         .collect()
 }
+
+/// A step of a layer's computation after its attention, as the page shows it (`data-matrix`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayerPart {
+    /// `concat(heads) · W_output + b_output`.
+    Attended,
+    /// `LayerNorm(X + attended)`.
+    Normed,
+    /// The feed-forward network's inside, `GELU(h · W_in + b_in)`.
+    Ffn,
+    /// The layer's output.
+    Output,
+}
+
+impl LayerPart {
+    /// Every part, in the layer's order.
+    pub const ALL: [LayerPart; 4] = [
+        LayerPart::Attended,
+        LayerPart::Normed,
+        LayerPart::Ffn,
+        LayerPart::Output,
+    ];
+
+    /// Its name in the DOM contract (`data-matrix`).
+    pub fn key(self) -> &'static str {
+        match self {
+            LayerPart::Attended => "layer_attended",
+            LayerPart::Normed => "layer_normed",
+            LayerPart::Ffn => "layer_ffn",
+            LayerPart::Output => "layer_output",
+        }
+    }
+
+    /// Its numbers in `layer`.
+    pub fn of(self, layer: &LayerTrace) -> &DMatrix<f64> {
+        match self {
+            LayerPart::Attended => &layer.attended,
+            LayerPart::Normed => &layer.attention_normed,
+            LayerPart::Ffn => &layer.intermediate,
+            LayerPart::Output => &layer.output,
+        }
+    }
+}

@@ -14,7 +14,7 @@ pub mod rerun;
 pub mod wordpiece;
 
 pub use config::Config;
-pub use encoder::{read_heads, Encoder, EncoderTrace, LayerTrace};
+pub use encoder::{read_heads, Encoder, EncoderTrace, LayerPart, LayerTrace};
 pub use layer::{changed_cells, LayerOpening};
 pub use pack::pack;
 pub use read::{read_folder, read_packed, read_parts};

@@ -9,6 +9,7 @@ use crate::core::forward::softmax::{
 use crate::core::forward::trace::Trace;
 use crate::core::model::Scale;
 use crate::core::pretrained::EncoderTrace;
+use crate::core::views::pipeline::QUERY_BY_KEY;
 
 /// How one scaling treats a model's scores (averaged over every head and query).
 #[derive(Clone, Debug, PartialEq)]
@@ -175,4 +176,65 @@ pub fn largest(row: impl IntoIterator<Item = f64>) -> Option<(usize, f64)> {
             Some((_, b)) if w <= b => best,
             _ => Some((j, w)),
         })
+}
+
+/// A matrix a lab shows beside the page's own (`data-lab-matrix`): the one name each has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LabMatrix {
+    /// The masking lab's first method: softmax, × tril(ones), ÷ row sums.
+    Renormalized,
+    /// The masking lab's second method: −∞, then softmax.
+    NegInf,
+    /// The order lab's head 0 weights with RoPE's pairs (i, i + d/2).
+    WeightsRopeHalf,
+    /// The order lab's head 0 weights with RoPE's pairs (2i, 2i + 1).
+    WeightsRopeInterleaved,
+    /// The heads lab's "she"'s weights in each head.
+    TwoHeads,
+    /// The KV cache lab's new query.
+    KvQuery,
+    /// The KV cache lab's cache of K.
+    KvKeys,
+    /// The KV cache lab's cache of V.
+    KvValues,
+    /// The KV cache lab's one row of scores.
+    KvScores,
+    /// Its softmax.
+    KvWeights,
+    /// The full computation's row.
+    KvFullWeights,
+    /// FlashAttention's scores of one tile.
+    FlashScores,
+    /// FlashAttention's running output.
+    FlashOutput,
+}
+
+impl LabMatrix {
+    /// Its name in the DOM contract (`data-lab-matrix`).
+    pub fn key(self) -> &'static str {
+        match self {
+            LabMatrix::Renormalized => "renormalized",
+            LabMatrix::NegInf => "neg_inf",
+            LabMatrix::WeightsRopeHalf => "weights_rope_half",
+            LabMatrix::WeightsRopeInterleaved => "weights_rope_interleaved",
+            LabMatrix::TwoHeads => "two_heads",
+            LabMatrix::KvQuery => "kv-query",
+            LabMatrix::KvKeys => "kv-keys",
+            LabMatrix::KvValues => "kv-values",
+            LabMatrix::KvScores => "kv-scores",
+            LabMatrix::KvWeights => "kv-weights",
+            LabMatrix::KvFullWeights => "kv-full-weights",
+            LabMatrix::FlashScores => "flash-scores",
+            LabMatrix::FlashOutput => "flash-output",
+        }
+    }
+
+    /// What its table's corner says its rows and columns are.
+    pub fn corner(self) -> &'static str {
+        match self {
+            LabMatrix::Renormalized | LabMatrix::NegInf => QUERY_BY_KEY,
+            LabMatrix::TwoHeads => "head ╲ key",
+            _ => "",
+        }
+    }
 }

@@ -7,6 +7,7 @@ use nalgebra::DMatrix;
 
 use crate::core::model::limits::MAX_TOKENS;
 use crate::core::teaching::flash::{check_block, max_diff, numbers_held, walk, FlashTile};
+use crate::core::teaching::labs;
 use crate::core::text::fmt_significant;
 use crate::core::views::heatmap::Heat;
 use crate::ui::fields::IntegerField;
@@ -148,9 +149,9 @@ pub fn FlashLab() -> impl IntoView {
         <div class="side-by-side">
             // A skipped tile has no scores to show.
             {move || (!tile.with(|t| t.as_ref().is_some_and(|t| t.skipped))).then(|| view! {
-                <LabMatrix name="flash-scores" title="this tile's scores" values=pick(|t| t.scores.clone()) words=rows columns=tile_keys heat=Heat::Signed/>
+                <LabMatrix of=labs::LabMatrix::FlashScores title="this tile's scores" values=pick(|t| t.scores.clone()) words=rows columns=tile_keys heat=Heat::Signed/>
             })}
-            <LabMatrix name="flash-output" title="running O (before ÷ l)" values=pick(|t| t.o.clone()) words=rows columns heat=Heat::Signed/>
+            <LabMatrix of=labs::LabMatrix::FlashOutput title="running O (before ÷ l)" values=pick(|t| t.o.clone()) words=rows columns heat=Heat::Signed/>
         </div>
         <p>
             "Tiles computed: " <Stat name="flash_tiles" whole=true value=count(false)/>

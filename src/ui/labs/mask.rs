@@ -6,9 +6,9 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::model::Matrix;
+use crate::core::teaching::labs;
 use crate::core::teaching::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
 use crate::core::views::heatmap::{Heat, NUMBERS_MAX_SIDE};
-use crate::core::views::pipeline::QUERY_BY_KEY;
 use crate::ui::in_view::{in_view, memo_in_view};
 use crate::ui::labs::frame::{LabText, RangeField, Stat};
 use crate::ui::matrix::LabMatrix;
@@ -62,7 +62,7 @@ pub fn MaskLab() -> impl IntoView {
     let show_tables = move || state.words.with(|w| w.len() <= NUMBERS_MAX_SIDE);
     // Only method 1's failing cells are flagged: method 2 is the reference.
     let table = move |title: &'static str,
-                      name: &'static str,
+                      of: labs::LabMatrix,
                       pick: fn(&MaskComparison) -> &DMatrix<f64>,
                       mark: bool| {
         // A memo: the table reads the matrix several times per change, and a derived signal
@@ -84,9 +84,8 @@ pub fn MaskLab() -> impl IntoView {
         });
         view! {
             <LabMatrix
-                name
+                of
                 title
-                corner=QUERY_BY_KEY
                 values=matrix
                 words=state.words.into()
                 columns=state.key_words
@@ -130,8 +129,8 @@ pub fn MaskLab() -> impl IntoView {
                 fallback=|| view! { <p class="note">{format!("The two tables are shown up to {NUMBERS_MAX_SIDE} tokens, like every table of numbers.")}</p> }
             >
                 <div class="side-by-side">
-                    {table("Method 1: softmax, × tril(ones), ÷ row sums", "renormalized", |c| &c.renormalized, true)}
-                    {table("Method 2: −∞, then softmax", "neg_inf", |c| &c.neg_inf, false)}
+                    {table("Method 1: softmax, × tril(ones), ÷ row sums", labs::LabMatrix::Renormalized, |c| &c.renormalized, true)}
+                    {table("Method 2: −∞, then softmax", labs::LabMatrix::NegInf, |c| &c.neg_inf, false)}
                 </div>
             </Show>
             <p class="explain">

@@ -8,6 +8,7 @@ use nalgebra::DMatrix;
 use crate::core::document::edit::Edit;
 use crate::core::forward::trace::Trace;
 use crate::core::model::presets::{dog_two_heads, DOG_SHE};
+use crate::core::teaching::labs;
 use crate::core::views::heatmap::Heat;
 use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::matrix::LabMatrix;
@@ -42,13 +43,12 @@ pub fn SeveralHeadsLab() -> impl IntoView {
         // An exercise on the dog's weights would find its answer in head 0's row.
         {(!state.exercises.any()).then(move || view! {
             <LabMatrix
-                name="two_heads"
+                of=labs::LabMatrix::TwoHeads
                 title="“she”'s weights in each head"
                 values=Signal::stored(rows)
                 words=Signal::stored(heads)
                 columns=Signal::stored(words)
                 heat=Heat::Unit
-                corner="head ╲ key"
             />
             <p>"In head 1 “she” gives “ball” " <Stat name="heads_lab" value=Signal::stored(ball)/> " of her attention."</p>
         })}

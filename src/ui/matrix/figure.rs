@@ -91,7 +91,7 @@ fn save_asked() {
             );
             let figure = MatrixFigure {
                 title: &title,
-                corner: spec.corner,
+                corner: spec.shows.corner(),
                 rows: &rows,
                 cols: &cols,
                 values: &values,
@@ -104,7 +104,7 @@ fn save_asked() {
                 decimals: (face == Face::Numbers).then(|| spec.look.precision.get_untracked()),
                 palette: &spec.look.palette.get_untracked(),
             };
-            (file_stem(spec.name, spec.head), matrix_svg(&figure))
+            (file_stem(spec.shows.name(), spec.head), matrix_svg(&figure))
         }
         Picture::Drawing { name, svg } => {
             let drawn = standalone_svg(&svg);
@@ -241,7 +241,7 @@ pub fn save_drawing(ev: leptos::ev::MouseEvent, name: &'static str) {
 #[inline(always)]
 pub fn csv_button(spec: &MatrixSpec) -> impl IntoView {
     let MatrixSpec {
-        name,
+        shows,
         head,
         matrix,
         row_labels,
@@ -258,7 +258,7 @@ pub fn csv_button(spec: &MatrixSpec) -> impl IntoView {
                 let csv = matrix.with_untracked(|m| {
                     row_labels.with_untracked(|r| col_labels.with_untracked(|c| matrix_csv(m, r, c)))
                 });
-                let file = format!("{}.csv", file_stem(name, head));
+                let file = format!("{}.csv", file_stem(shows.name(), head));
                 download(&file, "text/csv", &csv);
             }
         >

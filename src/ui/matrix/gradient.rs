@@ -7,7 +7,7 @@ use nalgebra::DMatrix;
 
 use crate::core::training::gradient_words;
 use crate::core::views::heatmap::Heat;
-use crate::ui::matrix::spec::MatrixSpec;
+use crate::ui::matrix::spec::{MatrixSpec, Shows};
 use crate::ui::matrix::table::MatrixTable;
 
 /// The gradient of `spec`'s matrix (`None` while there is none).
@@ -19,9 +19,11 @@ pub fn GradientTable(spec: MatrixSpec, gradient: Signal<Option<DMatrix<f64>>>) -
     let table = MatrixSpec {
         matrix: matrix.into(),
         heat: Heat::Signed,
-        corner: "∂L/∂",
+        shows: match spec.shows {
+            Shows::Values(m) => Shows::Gradient(m),
+            other => other,
+        },
         editor: None,
-        grad: true,
         cover: Signal::stored(Default::default()),
         on_cell_click: Some(Callback::new(move |cell| picked.set(Some(cell)))),
         ..spec

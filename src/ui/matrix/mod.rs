@@ -9,6 +9,7 @@ use nalgebra::DMatrix;
 use crate::core::model::Matrix;
 use crate::core::teaching::exercise::CellRef;
 use crate::core::teaching::exercise::Cover;
+use crate::core::teaching::labs;
 use crate::core::views::heatmap::{Face, Heat};
 use crate::ui::matrix::figure::{clicked, csv_button, save, save_menu, Picture};
 use crate::ui::state::ExerciseState;
@@ -25,7 +26,7 @@ pub mod keyboard;
 pub mod spec;
 pub mod table;
 
-pub use spec::{CellView, MatrixSpec};
+pub use spec::{CellView, MatrixSpec, Shows};
 
 /// A matrix of the pipeline with its caption and a toggle between numbers and heat map. Small
 /// matrices open as numbers, large ones as heat maps ([`Face::default_for`]); the learner's
@@ -52,7 +53,7 @@ pub fn MatrixView(
         _ => Signal::stored(false),
     };
     let gradient = store.and_then(|s| s.gradient_of(of, head));
-    let (name, title) = (of.key(), of.title());
+    let title = of.title();
     // The exercises live in the store; a matrix mounted alone has none.
     let exercises = use_context::<ExerciseState>();
     let cover: Signal<Cover> = match exercises {
@@ -79,10 +80,9 @@ pub fn MatrixView(
     };
     let spec = MatrixSpec {
         look,
-        name,
+        shows: Shows::Values(of),
         title,
         head,
-        corner: of.corner(),
         matrix: values,
         row_labels,
         col_labels,
@@ -90,8 +90,6 @@ pub fn MatrixView(
         followed_row: followed_row.unwrap_or_else(|| Signal::derive(|| None)),
         grey_future,
         flagged: None,
-        lab: false,
-        grad: false,
         cover,
         editor,
         on_cell_click,
@@ -199,7 +197,7 @@ pub fn MatrixView(
 /// sentence's words, beside the page's own tables.
 #[component]
 pub fn LabMatrix(
-    name: &'static str,
+    of: labs::LabMatrix,
     title: &'static str,
     values: Signal<DMatrix<f64>>,
     words: Signal<Vec<String>>,
@@ -207,7 +205,6 @@ pub fn LabMatrix(
     /// The columns' labels, when they are not `words` (keys, components).
     #[prop(optional, into)]
     columns: Option<Signal<Vec<String>>>,
-    #[prop(optional)] corner: &'static str,
     #[prop(optional, into)] grey_future: Option<Signal<bool>>,
     #[prop(default = None)] flagged: Option<Signal<DMatrix<bool>>>,
     /// The page's matrix (of head 0) whose numbers this table shows: what an open exercise
@@ -224,10 +221,9 @@ pub fn LabMatrix(
     };
     let spec = MatrixSpec {
         look: use_look(),
-        name,
+        shows: Shows::Lab(of),
         title,
         head: None,
-        corner,
         matrix: values,
         row_labels: words,
         col_labels: columns.unwrap_or(words),
@@ -235,8 +231,6 @@ pub fn LabMatrix(
         followed_row: Signal::derive(|| None),
         grey_future: grey_future.unwrap_or_else(|| Signal::stored(false)),
         flagged,
-        lab: true,
-        grad: false,
         cover,
         editor: None,
         on_cell_click: None,

@@ -4,7 +4,10 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::model::Matrix;
+use crate::core::pretrained::LayerPart;
 use crate::core::teaching::exercise::Cover;
+use crate::core::teaching::labs::LabMatrix;
 use crate::core::text::{fmt, fmt_scientific};
 use crate::core::views::heatmap::Heat;
 use crate::ui::state::{CellEditor, Look};
@@ -12,14 +15,12 @@ use crate::ui::state::{CellEditor, Look};
 /// What a matrix view shows and what it reports: the one small interface of both faces.
 #[derive(Clone, Copy)]
 pub struct MatrixSpec {
-    /// The DOM contract's name (`scores`, `w_query`, …).
-    pub name: &'static str,
+    /// What it shows: its name, corner and data attributes follow.
+    pub shows: Shows,
     /// What the caption calls it (`W_query`, `Q·Kᵀ`, …).
     pub title: &'static str,
     /// Its head, for a head's matrix.
     pub head: Option<usize>,
-    /// What rows and columns are ([`QUERY_BY_KEY`](crate::core::views::pipeline::QUERY_BY_KEY), `place`, `∂L/∂`), or empty.
-    pub corner: &'static str,
     /// The numbers.
     pub matrix: Signal<DMatrix<f64>>,
     /// What each row is called.
@@ -34,12 +35,6 @@ pub struct MatrixSpec {
     pub grey_future: Signal<bool>,
     /// Cells to flag (the masking lab's disagreeing cells), if any.
     pub flagged: Option<Signal<DMatrix<bool>>>,
-    /// A lab's matrix: `data-lab-matrix` instead of `data-matrix`, numbers only (a face choice
-    /// is part of the link, which names only the pipeline's matrices).
-    pub lab: bool,
-    /// The numbers are a gradient (the gradient face): cells carry `data-grad`, not
-    /// `data-value`, and the table `data-view="gradient"`.
-    pub grad: bool,
     /// Decimals, colours: how every matrix looks.
     pub look: Look,
     /// Present when the learner may edit the numbers.
@@ -64,7 +59,53 @@ impl MatrixSpec {
 
     /// Unique within the page, for element ids.
     pub fn id(&self) -> String {
-        format!("{}-{}", self.name, self.head.unwrap_or(0))
+        format!("{}-{}", self.shows.name(), self.head.unwrap_or(0))
+    }
+}
+
+/// What a matrix view shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shows {
+    /// A matrix of the pipeline (`data-matrix`).
+    Values(Matrix),
+    /// ∂L with respect to a matrix of the pipeline (the gradient face: `data-view="gradient"`,
+    /// each cell's `data-grad`).
+    Gradient(Matrix),
+    /// A lab's matrix, numbers only (`data-lab-matrix`: a face choice is part of the link,
+    /// which names only the pipeline's matrices).
+    Lab(LabMatrix),
+    /// A step of a trained layer after its attention, read-only (`data-matrix`).
+    Layer(LayerPart),
+}
+
+impl Shows {
+    /// Its name in the DOM contract.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shows::Values(m) | Shows::Gradient(m) => m.key(),
+            Shows::Lab(l) => l.key(),
+            Shows::Layer(p) => p.key(),
+        }
+    }
+
+    /// What its table's corner says its rows and columns are, or empty.
+    pub fn corner(self) -> &'static str {
+        match self {
+            Shows::Values(m) => m.corner(),
+            Shows::Gradient(_) => "∂L/∂",
+            Shows::Lab(l) => l.corner(),
+            Shows::Layer(_) => "piece ╲ number",
+        }
+    }
+
+    /// Whether it is a lab's matrix.
+    pub fn is_lab(self) -> bool {
+        matches!(self, Shows::Lab(_))
+    }
+
+    /// Whether it is a gradient.
+    pub fn is_gradient(self) -> bool {
+        matches!(self, Shows::Gradient(_))
     }
 }
 

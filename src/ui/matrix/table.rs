@@ -35,7 +35,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                     flagged: flagged
                         .as_ref()
                         .is_some_and(|f| f.get((i, j)).copied().unwrap_or(false)),
-                    scientific: spec.grad,
+                    scientific: spec.shows.is_gradient(),
                     ..CellView::new(m[(i, j)], p, spec.heat, span, grey && is_future(i, j))
                 })
                 .collect()
@@ -82,8 +82,8 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
             <td
                 data-row=i.to_string()
                 data-col=j.to_string()
-                data-value=(!spec.grad).then(|| view.value.to_string())
-                data-grad=spec.grad.then(|| view.value.to_string())
+                data-value=(!spec.shows.is_gradient()).then(|| view.value.to_string())
+                data-grad=spec.shows.is_gradient().then(|| view.value.to_string())
                 data-fails=view.flagged.then_some("true")
                 class:masked=view.masked
                 class:fails=view.flagged
@@ -181,16 +181,16 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     view! {
         <div class="scroll">
             <table
-                data-matrix=(!spec.lab).then_some(spec.name)
-                data-lab-matrix=spec.lab.then_some(spec.name)
+                data-matrix=(!spec.shows.is_lab()).then_some(spec.shows.name())
+                data-lab-matrix=spec.shows.is_lab().then_some(spec.shows.name())
                 data-head=spec.head.map(|h| h.to_string())
-                data-view=spec.grad.then_some("gradient")
-                class:editable=spec.editor.is_some() class:gradient=spec.grad class=match spec.heat { Heat::Unit => "unit", Heat::Signed => "signed" }>
+                data-view=spec.shows.is_gradient().then_some("gradient")
+                class:editable=spec.editor.is_some() class:gradient=spec.shows.is_gradient() class=match spec.heat { Heat::Unit => "unit", Heat::Signed => "signed" }>
                 // A header cell must say something: an empty corner is a plain cell.
-                <thead><tr>{if spec.corner.is_empty() {
+                <thead><tr>{if spec.shows.corner().is_empty() {
                     view! { <td class="corner"></td> }.into_any()
                 } else {
-                    view! { <th class="corner" scope="col">{spec.corner}</th> }.into_any()
+                    view! { <th class="corner" scope="col">{spec.shows.corner()}</th> }.into_any()
                 }}{header}</tr></thead>
                 <tbody node_ref=tbody>{body}</tbody>
             </table>

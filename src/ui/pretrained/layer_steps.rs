@@ -5,15 +5,12 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use super::run::Run;
-use crate::core::pretrained::LayerTrace;
+use crate::core::pretrained::LayerPart;
 use crate::core::teaching::exercise::Cover;
 use crate::core::views::heatmap::Heat;
 use crate::ui::matrix::heatmap::HeatMap;
-use crate::ui::matrix::MatrixSpec;
+use crate::ui::matrix::{MatrixSpec, Shows};
 use crate::ui::state::{use_app, use_look};
-
-/// A part of a layer's run.
-pub(super) type Part = fn(&LayerTrace) -> &DMatrix<f64>;
 
 /// From the page's layer to the next: the heads' joined output, the residual and LayerNorm, the
 /// feed-forward network and its residual and LayerNorm, read-only, each with its formula. Built
@@ -33,51 +30,48 @@ pub(super) fn LayerSteps(run: Run, layer: Signal<usize>) -> impl IntoView {
             "the model's output".to_owned()
         }
     };
-    let steps: [(&'static str, &'static str, &'static str, Part); 4] = [
-        (
-            "layer_attended",
-            "attended",
-            "attended = concat(heads) · W_output + b_output: what the layer's attention adds to each piece",
-            |t| &t.attended,
-        ),
-        (
-            "layer_normed",
-            "h",
-            "h = LayerNorm(X + attended): the residual keeps X, and LayerNorm brings each row to mean 0 and variance 1 (then its trained scale and shift)",
-            |t| &t.attention_normed,
-        ),
-        (
-            "layer_ffn",
-            "GELU(h · W_in + b_in)",
-            "The feed-forward network, each piece on its own: 384 → 1536 numbers, GELU (x · Φ(x)) keeping mostly the positive ones",
-            |t| &t.intermediate,
-        ),
-        (
-            "layer_output",
-            "output",
-            "output = LayerNorm(h + GELU(h · W_in + b_in) · W_out + b_out): ",
-            |t| &t.output,
-        ),
-    ];
+    // The feed-forward network's widths, from the numbers (384 → 1536 in MiniLM).
+    let widths = move || {
+        run.with(|r| {
+            let l = r.as_ref()?.layers.get(layer.get())?;
+            Some((l.attention_normed.ncols(), l.intermediate.ncols()))
+        })
+    };
+    let formula = move |part: LayerPart| {
+        match part {
+        LayerPart::Attended => "attended = concat(heads) · W_output + b_output: what the layer's attention adds to each piece".to_owned(),
+        LayerPart::Normed => "h = LayerNorm(X + attended): the residual keeps X, and LayerNorm brings each row to mean 0 and variance 1 (then its trained scale and shift)".to_owned(),
+        LayerPart::Ffn => {
+            let (d, wide) = widths().unwrap_or_default();
+            format!("The feed-forward network, each piece on its own: {d} → {wide} numbers, GELU (x · Φ(x)) keeping mostly the positive ones")
+        }
+        LayerPart::Output => "output = LayerNorm(h + GELU(h · W_in + b_in) · W_out + b_out): ".to_owned(),
+    }
+    };
+    let title = |part: LayerPart| match part {
+        LayerPart::Attended => "attended",
+        LayerPart::Normed => "h",
+        LayerPart::Ffn => "GELU(h · W_in + b_in)",
+        LayerPart::Output => "output",
+    };
     view! {
         <section class="layer-steps" data-view="layer-steps" hidden=move || run.with(Option::is_none)
             aria-label=move || format!("From layer {} to the next", layer.get())>
             <h3>{move || format!("From layer {} to the next (computed, not edited)", layer.get())}</h3>
-            {steps.into_iter().map(|(name, title, formula, pick)| {
+            {LayerPart::ALL.into_iter().map(|part| {
                 let matrix = Memo::new(move |_| {
                     run.with(|r| {
                         r.as_ref()
                             .and_then(|t| t.layers.get(layer.get()))
-                            .map_or_else(|| DMatrix::zeros(0, 0), |t| pick(t).clone())
+                            .map_or_else(|| DMatrix::zeros(0, 0), |t| part.of(t).clone())
                     })
                 });
                 let columns = Signal::derive(move || (0..matrix.with(DMatrix::ncols)).map(|c| c.to_string()).collect::<Vec<_>>());
                 let spec = MatrixSpec {
                     look: use_look(),
-                    name,
-                    title,
+                    shows: Shows::Layer(part),
+                    title: title(part),
                     head: None,
-                    corner: "piece ╲ number",
                     matrix: matrix.into(),
                     row_labels: words,
                     col_labels: columns,
@@ -85,17 +79,15 @@ pub(super) fn LayerSteps(run: Run, layer: Signal<usize>) -> impl IntoView {
                     followed_row: Signal::derive(move || Some(state.followed_or_last.get())),
                     grey_future: Signal::stored(false),
                     flagged: None,
-                    lab: true,
-                    grad: false,
                     editor: None,
                     cover: Signal::stored(Cover::default()),
                     on_cell_click: None,
                     on_row_click: Some(Callback::new(move |i| state.followed.set(Some(i)))),
                 };
-                let leads_on = name == "layer_output";
+                let leads_on = part == LayerPart::Output;
                 view! {
                     <figure class="layer-step">
-                        <figcaption><code>{formula}{move || leads_on.then(next)}</code></figcaption>
+                        <figcaption><code>{move || formula(part)}{move || leads_on.then(next)}</code></figcaption>
                         <HeatMap spec=spec/>
                     </figure>
                 }

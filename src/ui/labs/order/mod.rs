@@ -8,6 +8,7 @@ mod trained;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::teaching::labs;
 use crate::core::teaching::order::{
     both_conventions, largest_weight_difference, outcome, rope_shift_diff, Reorder,
 };
@@ -116,7 +117,7 @@ fn PageOrder() -> impl IntoView {
         })
     };
     // Head 0's weights under convention `i` (0: half, 1: interleaved).
-    let weights = |name: &'static str, title: &'static str, i: usize| {
+    let weights = |of: labs::LabMatrix, title: &'static str, i: usize| {
         let matrix: Signal<DMatrix<f64>> = Memo::new(move |_| {
             conventions.with(|c| {
                 c.as_ref()
@@ -125,7 +126,7 @@ fn PageOrder() -> impl IntoView {
         })
         .into();
         view! {
-            <LabMatrix name title values=matrix words=state.words.into() heat=Heat::Unit/>
+            <LabMatrix of title values=matrix words=state.words.into() heat=Heat::Unit/>
         }
     };
     view! {
@@ -166,8 +167,8 @@ fn PageOrder() -> impl IntoView {
             }.into_any(),
         }}
         <div class="heads">
-            {weights("weights_rope_half", "head 0 weights, pairs (i, i + d/2)", 0)}
-            {weights("weights_rope_interleaved", "head 0 weights, pairs (2i, 2i + 1)", 1)}
+            {weights(labs::LabMatrix::WeightsRopeHalf, "head 0 weights, pairs (i, i + d/2)", 0)}
+            {weights(labs::LabMatrix::WeightsRopeInterleaved, "head 0 weights, pairs (2i, 2i + 1)", 1)}
         </div>
         </div>
     }

@@ -14,7 +14,7 @@ use crate::ui::in_view::Painting;
 use crate::ui::matrix::spec::MatrixSpec;
 use crate::ui::state::use_look;
 
-mod canvas;
+pub mod canvas;
 mod editor;
 mod readout;
 
@@ -168,7 +168,7 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
             <div class="scroll heatmap-frame">
                 <canvas
                     node_ref=canvas
-                    data-matrix=spec.name
+                    data-matrix=spec.shows.name()
                     data-head=spec.head.map(|h| h.to_string())
                     data-view="heatmap"
                     data-rows=move || shape.get().0.to_string()

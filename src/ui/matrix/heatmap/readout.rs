@@ -25,7 +25,7 @@ pub(super) fn Readout(
             labels.with(|l| l.get(k).cloned().unwrap_or_else(|| k.to_string()))
         };
         let (row, col) = (name_of(spec.row_labels, i), name_of(spec.col_labels, j));
-        let place = place(i, &row, &col, spec.corner == QUERY_BY_KEY);
+        let place = place(i, &row, &col, spec.shows.corner() == QUERY_BY_KEY);
         let masked = spec.grey_future.get() && j > i;
         let text = format!(
             "{place}: {}{}",
