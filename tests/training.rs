@@ -304,7 +304,9 @@ fn the_training_session_runs_until_its_stop_rule_and_resets() {
     assert!(last < first, "the loss fell: {first} → {last}");
 
     // Stepping on from the model it made continues the curve; another model ends it.
-    let next = session.step(&end, &objective, optimizer).unwrap();
+    let next = session
+        .step(&end, &Trace::of(&end), &objective, optimizer)
+        .unwrap();
     assert_eq!(session.losses().len(), steps + 1);
     assert!(!session.follow(&next), "the page shows what it made");
     assert!(
@@ -335,10 +337,15 @@ fn a_refused_step_is_said_and_a_new_objective_starts_a_new_curve() {
     let objective = Setup::default().objective(&model, &targets).unwrap();
     let mut session = Session::default();
     let a = session
-        .step(&model, &objective, Optimizer::Sgd { lr: 0.1 })
+        .step(
+            &model,
+            &Trace::of(&model),
+            &objective,
+            Optimizer::Sgd { lr: 0.1 },
+        )
         .unwrap();
     session
-        .step(&a, &objective, Optimizer::Sgd { lr: 0.1 })
+        .step(&a, &Trace::of(&a), &objective, Optimizer::Sgd { lr: 0.1 })
         .unwrap();
     assert_eq!(session.losses().len(), 2);
     let other = Setup::default()
@@ -351,12 +358,22 @@ fn a_refused_step_is_said_and_a_new_objective_starts_a_new_curve() {
         )
         .unwrap();
     session
-        .step(&model, &other, Optimizer::Sgd { lr: 0.1 })
+        .step(
+            &model,
+            &Trace::of(&model),
+            &other,
+            Optimizer::Sgd { lr: 0.1 },
+        )
         .unwrap();
     assert_eq!(session.losses().len(), 1, "a new target, a new curve");
     // A learning rate that throws the numbers past the limits a saved state keeps.
     assert_eq!(
-        session.step(&model, &other, Optimizer::Sgd { lr: 1e300 }),
+        session.step(
+            &model,
+            &Trace::of(&model),
+            &other,
+            Optimizer::Sgd { lr: 1e300 }
+        ),
         None
     );
     assert!(session.refused().unwrap().starts_with("Step not taken"));

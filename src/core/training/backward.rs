@@ -4,14 +4,10 @@
 
 use nalgebra::DMatrix;
 
-use crate::core::forward::softmax::{
-    mask_future, neg_log_softmax, neg_log_softmax_backward, softmax_rows, softmax_rows_backward,
-};
-use crate::core::forward::trace::{
-    concat_columns, context_backward, project_output, scores_backward,
-};
-use crate::core::model::positions::{rotate, rotate_backward, Positions, Rope};
-use crate::core::model::{linear_backward, Biases, Editable, Head, Model, Projection, Scale};
+use crate::core::forward::softmax::{neg_log_softmax_backward, softmax_rows_backward};
+use crate::core::forward::trace::{context_backward, scores_backward, Trace};
+use crate::core::model::positions::{rotate_backward, Positions};
+use crate::core::model::{linear_backward, Biases, Editable, Model, Projection};
 use crate::core::text::fmt_scientific;
 use crate::core::training::objective::{Goal, Objective};
 
@@ -76,99 +72,50 @@ impl Gradients {
     }
 }
 
-/// What the backward pass needs of one head's forward pass (no more than that: a training step
-/// at 64 tokens and 8 heads is mostly this).
-struct Forward {
-    queries: DMatrix<f64>,
-    keys: DMatrix<f64>,
-    values: DMatrix<f64>,
-    masked: DMatrix<f64>,
-    weights: DMatrix<f64>,
-}
-
-/// With RoPE, `queries` and `keys` are the rotated ones the scores are taken from.
-fn forward(
-    x: &DMatrix<f64>,
-    kv_x: &DMatrix<f64>,
-    head: &Head,
-    causal: bool,
-    scale: Scale,
-    rope: Option<(f64, Rope)>,
-) -> Forward {
-    let (mut queries, mut keys, values) = (
-        head.project(x, Projection::Query),
-        head.project(kv_x, Projection::Key),
-        head.project(kv_x, Projection::Value),
-    );
-    if let Some((base, pairs)) = rope {
-        queries = rotate(&queries, base, pairs, 1.0);
-        keys = rotate(&keys, base, pairs, 1.0);
-    }
-    let scaled = (&queries * keys.transpose()) / scale.divisor(queries.ncols());
-    let masked = if causal { mask_future(&scaled) } else { scaled };
-    Forward {
-        weights: softmax_rows(&masked),
-        masked,
-        queries,
-        keys,
-        values,
-    }
-}
-
 /// The loss of `objective` on `model`, and its gradient, backwards through every step.
 pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
+    gradients_on(model, &Trace::of(model), objective)
+}
+
+/// [`gradients`] from `trace`, `model`'s forward pass (the page's own, already there): the
+/// loss is [`Objective::loss`] on it, and each step's backward reads what its forward kept.
+pub fn gradients_on(model: &Model, trace: &Trace, objective: &Objective) -> Gradients {
     // The projections take the positioned sentence (the embedded one without positions).
     let embedded = model.positioned();
     let n = embedded.nrows();
     let rope = model.positions().rope();
     let kv_x = model.keys_from(&embedded);
     let m = kv_x.nrows();
-    let heads: Vec<Forward> = model
-        .heads()
-        .iter()
-        .map(|h| forward(&embedded, &kv_x, h, model.causal, model.scale, rope))
-        .collect();
+    let heads = &trace.heads;
+    let loss = objective.loss(trace);
     let mut d_projection = None;
     // ∂L/∂masked from a log-softmax loss, beside ∂L/∂weights (shown, not used backwards: it is
     // −1/w, infinite where a weight underflowed).
     let mut d_log = vec![DMatrix::zeros(n, m); heads.len()];
-    let (loss, mut d_weights, d_output) = match &objective.goal {
+    let (mut d_weights, d_output) = match &objective.goal {
         Goal::Attend(targets) => {
             let share = 1.0 / targets.len() as f64;
             let mut d: Vec<DMatrix<f64>> = heads.iter().map(|_| DMatrix::zeros(n, m)).collect();
-            let mut loss = 0.0;
             for t in targets {
                 let h = &heads[t.head];
-                loss += share * neg_log_softmax(&h.masked, t.query, t.key);
                 d[t.head][(t.query, t.key)] -= share / h.weights[(t.query, t.key)];
                 neg_log_softmax_backward(&h.weights, t.query, t.key, share, &mut d_log[t.head]);
             }
-            (loss, d, None)
+            (d, None)
         }
         Goal::Output(target) => {
-            let contexts: Vec<DMatrix<f64>> =
-                heads.iter().map(|h| &h.weights * &h.values).collect();
-            let concatenated = concat_columns(&contexts.iter().collect::<Vec<_>>());
-            let projection = model.output();
-            let output = projection.map_or_else(
-                || concatenated.clone(),
-                |p| project_output(&concatenated, p),
-            );
-            let diff = output - target;
-            let cells = diff.len() as f64;
-            let loss = diff.norm_squared() / cells;
-            let d_out = diff * (2.0 / cells);
+            let diff = &trace.output - target;
+            let d_out = diff * (2.0 / target.len() as f64);
             // output = concatenated · W_output + b_output
-            let d_concatenated = match projection {
-                Some(p) => {
+            let d_concatenated = match (model.output(), &trace.concatenated) {
+                (Some(p), Some(concatenated)) => {
                     let g = linear_backward(&concatenated.transpose(), &p.w_output, &d_out);
                     d_projection = Some((g.w, p.b_output.as_ref().map(|_| g.b)));
                     g.x
                 }
-                None => d_out,
+                _ => d_out,
             };
             (
-                loss,
                 vec![DMatrix::zeros(n, m); heads.len()],
                 Some(d_concatenated),
             )
@@ -182,7 +129,7 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
     let grads = model
         .heads()
         .iter()
-        .zip(&heads)
+        .zip(heads)
         .zip(d_weights.iter_mut())
         .zip(&d_log)
         .map(|(((head, h), d_weights), d_log)| {
@@ -198,7 +145,12 @@ pub fn gradients(model: &Model, objective: &Objective) -> Gradients {
             *d_weights += d_from_context;
             // A division by a constant is its own backward.
             let d_scores = d_scaled / model.scale.divisor(head.d_k());
-            let (mut d_queries, mut d_keys) = scores_backward(&h.queries, &h.keys, &d_scores);
+            // With RoPE the scores were taken from the rotated queries and keys.
+            let (queries, keys) = match (&h.queries_rotated, &h.keys_rotated) {
+                (Some(q), Some(k)) => (q, k),
+                _ => (&h.queries, &h.keys),
+            };
+            let (mut d_queries, mut d_keys) = scores_backward(queries, keys, &d_scores);
             if let Some((base, pairs)) = rope {
                 d_queries = rotate_backward(&d_queries, base, pairs);
                 d_keys = rotate_backward(&d_keys, base, pairs);

@@ -7,7 +7,7 @@ pub mod lab;
 pub mod objective;
 pub mod optimizer;
 
-pub use backward::{gradient_words, gradients, Gradients, HeadGradient};
+pub use backward::{gradient_words, gradients, gradients_on, Gradients, HeadGradient};
 pub use objective::{output_shape, second_key, Goal, Objective, Param, Target};
 pub use optimizer::{
     max_steps, train, Optimizer, Refused, Trained, Trainer, DEFAULT_LR, MAX_STEPS,

@@ -3,8 +3,9 @@
 
 use nalgebra::DMatrix;
 
+use crate::core::forward::trace::Trace;
 use crate::core::model::{Editable, Model};
-use crate::core::training::backward::{gradients, Gradients};
+use crate::core::training::backward::{gradients_on, Gradients};
 use crate::core::training::objective::{Objective, Param};
 
 /// An optimiser, as `torch.optim` computes it in float64.
@@ -87,7 +88,18 @@ impl Trainer {
     /// finite) is refused whole: the model and the optimiser's state stay as they were, so the
     /// link and the saved work always read back.
     pub fn step(&mut self, model: &mut Model, objective: &Objective) -> Result<Gradients, Refused> {
-        let g = gradients(model, objective);
+        let trace = Trace::of(model);
+        self.step_on(model, &trace, objective)
+    }
+
+    /// [`Trainer::step`] from `trace`, `model`'s forward pass (the page's, already there).
+    pub fn step_on(
+        &mut self,
+        model: &mut Model,
+        trace: &Trace,
+        objective: &Objective,
+    ) -> Result<Gradients, Refused> {
+        let g = gradients_on(model, trace, objective);
         let refuse = |reason: String| Refused {
             loss: g.loss,
             reason,
@@ -246,7 +258,7 @@ pub fn train(model: &Model, objective: &Objective, optimizer: Optimizer, steps: 
             }
         }
     }
-    losses.push(gradients(&model, objective).loss);
+    losses.push(objective.loss(&Trace::of(&model)));
     Trained {
         losses,
         model,

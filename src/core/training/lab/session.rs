@@ -24,12 +24,14 @@ pub struct Session {
 }
 
 impl Session {
-    /// One step of `optimizer` from `model` towards `objective`: the model it makes, or `None`
-    /// when the step is refused (why: [`Session::refused`]). A new objective or optimiser starts
-    /// a new curve; a model the session did not make starts a new optimiser state.
+    /// One step of `optimizer` from `model` (whose forward pass is `trace`) towards `objective`:
+    /// the model it makes, or `None` when the step is refused (why: [`Session::refused`]). A new
+    /// objective or optimiser starts a new curve; a model the session did not make starts a new
+    /// optimiser state.
     pub fn step(
         &mut self,
         model: &Model,
+        trace: &Trace,
         objective: &Objective,
         optimizer: Optimizer,
     ) -> Option<Model> {
@@ -46,7 +48,7 @@ impl Session {
             .map_or_else(|| Trainer::new(optimizer), |(t, ..)| t);
         self.before.get_or_insert_with(|| model.clone());
         let mut next = model.clone();
-        let stepped = trainer.step(&mut next, objective);
+        let stepped = trainer.step_on(&mut next, trace, objective);
         self.last = Some((trainer, next.clone(), objective.clone()));
         match stepped {
             Ok(g) => {
@@ -70,15 +72,18 @@ impl Session {
         optimizer: Optimizer,
         steps: usize,
     ) -> Model {
-        let mut model = model;
+        let (mut model, mut trace) = (model, None);
         for _ in 0..steps {
-            let Some(next) = self.step(&model, objective, optimizer) else {
+            let now = trace.take().unwrap_or_else(|| Trace::of(&model));
+            let Some(next) = self.step(&model, &now, objective, optimizer) else {
                 break;
             };
             model = next;
-            if self.reached(&Trace::of(&model), objective) {
+            let after = Trace::of(&model);
+            if self.reached(&after, objective) {
                 break;
             }
+            trace = Some(after);
         }
         self.stop();
         model

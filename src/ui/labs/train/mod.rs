@@ -104,7 +104,11 @@ pub fn TrainLab() -> impl IntoView {
         let optimizer = state.training.with_untracked(|s| s.optimizer);
         let stepped = state
             .model
-            .with_untracked(|m| session.try_update(|s| s.step(m, &objective, optimizer)))
+            .with_untracked(|m| {
+                state
+                    .trace
+                    .with_untracked(|t| session.try_update(|s| s.step(m, t, &objective, optimizer)))
+            })
             .flatten();
         let Some(model) = stepped else {
             return false;
