@@ -19,15 +19,37 @@ use nalgebra::DMatrix;
 use proptest::prelude::*;
 use serde_json::Value;
 
-/// A gzipped fixture's cases (a 10-byte header, the file's name, deflate, 8 bytes).
-fn unzipped_cases(gz: &[u8]) -> Vec<Value> {
+/// A gzipped fixture (a 10-byte header, the file's name, deflate, 8 bytes).
+fn unzipped(gz: &[u8]) -> Value {
     let mut at = 10;
     if gz[3] & 0x08 != 0 {
         at += gz[at..].iter().position(|&b| b == 0).unwrap() + 1;
     }
     let json = miniz_oxide::inflate::decompress_to_vec(&gz[at..gz.len() - 8]).unwrap();
-    let all: Value = serde_json::from_slice(&json).unwrap();
-    all["cases"].as_array().unwrap().clone()
+    serde_json::from_slice(&json).unwrap()
+}
+
+/// A gzipped fixture's cases.
+fn unzipped_cases(gz: &[u8]) -> Vec<Value> {
+    unzipped(gz)["cases"].as_array().unwrap().clone()
+}
+
+/// What the page says of the shipped model before its file arrives is what transformers ran
+/// (the fixture's header) and what its file says (its config, when the model is here).
+#[test]
+fn the_shipped_model_is_said_as_its_numbers_are() {
+    use attention_explorer::core::pretrained::SHIPPED;
+    let fixture = unzipped(include_bytes!("fixtures/pretrained_cases.json.gz"));
+    assert_eq!(fixture["layers"], SHIPPED.layers);
+    assert_eq!(fixture["heads"], SHIPPED.heads);
+    assert_eq!(SHIPPED.file, format!("models/{}.safetensors", SHIPPED.name));
+    assert_eq!(SHIPPED.title.to_lowercase(), SHIPPED.name);
+    if let Some(encoder) = encoder() {
+        assert_eq!(
+            (encoder.config.layers, encoder.config.heads),
+            (SHIPPED.layers, SHIPPED.heads)
+        );
+    }
 }
 
 /// transformers' numbers: the shared fixture's plain cases (transformers 5, which ignores

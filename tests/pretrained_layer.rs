@@ -28,7 +28,7 @@ use common::{largest_difference, pretrained_encoder as encoder};
 use nalgebra::DMatrix;
 
 const SENTENCE: &str = "The animal didn't cross the street because it was too tired.";
-const NAME: &str = "all-minilm-l6-v2";
+const NAME: &str = attention_explorer::core::pretrained::SHIPPED.name;
 
 fn opening(layer: usize) -> LayerOpening {
     LayerOpening {

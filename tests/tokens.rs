@@ -72,3 +72,12 @@ fn a_token_is_named_by_its_word_and_a_repeated_word_by_which_one() {
         ["“the” (1st)", "“cat”", "“saw”", "“the” (2nd)", "“dog”", ""]
     );
 }
+
+#[test]
+fn a_count_is_written_with_its_thousands_apart() {
+    use attention_explorer::core::text::grouped;
+    assert_eq!(grouped(30_522), "30 522");
+    assert_eq!(grouped(999), "999");
+    assert_eq!(grouped(1_000_000), "1 000 000");
+    assert_eq!(grouped(0), "0");
+}

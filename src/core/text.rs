@@ -87,3 +87,16 @@ pub fn token_label(words: &[String], k: usize) -> String {
         format!("“{word}”")
     }
 }
+
+/// A whole number with its thousands apart, as the page writes them: 30 522.
+pub fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}

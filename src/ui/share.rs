@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
+use crate::core::formats::contract::{self, embed_work_key, WORK_KEY};
 use crate::core::formats::link::{encode_model, read_link, write_fragment, Link, MAX_LINK_CHARS};
 use crate::core::model::{Dims, Model};
 use crate::core::teaching::exercise::{read_progress, Progress};
@@ -29,22 +30,16 @@ pub fn read() -> Link {
 /// query names it), so an embedded exercise does not restore the full page's work.
 pub fn work_key(embed: bool) -> String {
     if embed {
-        format!(
-            "attention-explorer:embed:{}",
-            window().location().search().unwrap_or_default()
-        )
+        embed_work_key(&window().location().search().unwrap_or_default())
     } else {
-        "attention-explorer:work".into()
+        WORK_KEY.into()
     }
 }
 
 /// Where the learner's progress in the link's exercises is kept: one place per exercise link
 /// (its query names the exercises).
 fn progress_key() -> String {
-    format!(
-        "attention-explorer:exercises:{}",
-        window().location().search().unwrap_or_default()
-    )
+    contract::progress_key(&window().location().search().unwrap_or_default())
 }
 
 /// The progress saved for this link's exercises (none where storage is forbidden).

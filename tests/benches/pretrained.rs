@@ -10,7 +10,9 @@ use std::time::Instant;
 use attention_explorer::core::pretrained::read_folder;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pretrained/all-minilm-l6-v2");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/pretrained")
+        .join(attention_explorer::core::pretrained::SHIPPED.name);
     let Ok(encoder) = read_folder(&dir) else {
         println!(
             "SKIPPED: no trained model in {} (run `node www/pretrained.mjs`)",

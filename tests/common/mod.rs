@@ -140,7 +140,11 @@ pub fn torch_run(model: &attention_explorer::core::model::Model) -> Option<(DMat
 /// Where `www/pretrained.mjs` puts the model (or `ATTENTION_PRETRAINED`).
 pub fn pretrained_folder() -> PathBuf {
     std::env::var_os("ATTENTION_PRETRAINED").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/pretrained/all-minilm-l6-v2"),
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("target/pretrained")
+                .join(attention_explorer::core::pretrained::SHIPPED.name)
+        },
         PathBuf::from,
     )
 }

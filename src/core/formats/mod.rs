@@ -2,6 +2,7 @@
 //! ([`multihead`]) and scripts ([`pytorch`]), the trace as JSON and Markdown ([`report`]), and
 //! SCORM packages ([`scorm`]); a trained model's layer as what opens it again ([`trained`]).
 
+pub mod contract;
 pub mod link;
 pub mod multihead;
 pub mod pytorch;

@@ -11,12 +11,13 @@
 use serde_json::{json, Value};
 
 use crate::core::model::{Editable, Model, Projection, WeightChange};
+use crate::core::pretrained::config::MAX_HIDDEN;
 use crate::core::pretrained::{changed_cells, LayerOpening};
 
-/// Most changed cells a state may carry: every number of a layer's attention at the limits of
-/// a trained model (hidden 384: 4 × 384 × 384 weights and 4 × 384 biases), as training every
-/// matrix of a layer changes them all.
-pub const MAX_CHANGES: usize = 4 * 384 * 385;
+/// Most changed cells a state may carry: every number of a layer's attention at the widest
+/// hidden state the page opens (4 × hidden × hidden weights and 4 × hidden biases), as training
+/// every matrix of a layer changes them all.
+pub const MAX_CHANGES: usize = 4 * MAX_HIDDEN * (MAX_HIDDEN + 1);
 
 /// A layer model's state (without its version, which the state adds), None for other models.
 pub fn trained_value(model: &Model) -> Option<Value> {

@@ -19,3 +19,27 @@ pub use layer::{changed_cells, LayerOpening};
 pub use pack::pack;
 pub use read::{read_folder, read_packed, read_parts};
 pub use wordpiece::{Vocabulary, MAX_PIECES};
+
+/// The trained model the page ships, as the page names it before its file arrives.
+#[derive(Clone, Copy, Debug)]
+pub struct Shipped {
+    /// Its name in links and saved work.
+    pub name: &'static str,
+    /// Its file beside the app (`www/pack-model.mjs` puts it there).
+    pub file: &'static str,
+    /// What the page calls it.
+    pub title: &'static str,
+    /// Its layers (tested equal to its config's).
+    pub layers: usize,
+    /// Its heads per layer (tested equal to its config's).
+    pub heads: usize,
+}
+
+/// all-MiniLM-L6-v2, trained by sentence-transformers.
+pub const SHIPPED: Shipped = Shipped {
+    name: "all-minilm-l6-v2",
+    file: "models/all-minilm-l6-v2.safetensors",
+    title: "all-MiniLM-L6-v2",
+    layers: 6,
+    heads: 12,
+};

@@ -7,11 +7,10 @@ use js_sys::{Object, Reflect};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
+use crate::core::formats::contract::MESSAGE_PREFIX;
 use crate::ui::api;
-use crate::ui::share::{self};
+use crate::ui::share;
 use crate::ui::state::AppState;
-
-pub(super) const PREFIX: &str = "attention-explorer:";
 
 /// Posts `{type: "attention-explorer:result", exercise, kind, result, correct, finished, score,
 /// attempts, response, expected?, statement, progress}` to the parent, and to this page itself (where a SCORM
@@ -34,7 +33,10 @@ pub fn report_results(state: AppState) {
             };
             let object = api::parsed(&result);
             let set = |k: &str, v: &JsValue| Reflect::set(&object, &JsValue::from_str(k), v).ok();
-            set("type", &JsValue::from_str(&format!("{PREFIX}result")));
+            set(
+                "type",
+                &JsValue::from_str(&format!("{MESSAGE_PREFIX}result")),
+            );
             // Everything a course page needs to hand the progress back after a reload (a
             // sandboxed frame keeps none): `restore-progress`.
             set("progress", &JsValue::from_str(&exercises.progress_text()));
@@ -103,7 +105,10 @@ pub(super) fn message(kind: &str, fields: &[(&str, JsValue)]) -> Object {
     let set = |k: &str, v: &JsValue| {
         Reflect::set(&object, &JsValue::from_str(k), v).ok();
     };
-    set("type", &JsValue::from_str(&format!("{PREFIX}{kind}")));
+    set(
+        "type",
+        &JsValue::from_str(&format!("{MESSAGE_PREFIX}{kind}")),
+    );
     for (k, v) in fields {
         set(k, v);
     }
@@ -150,7 +155,7 @@ pub(super) fn answer_messages(state: AppState) {
         let field = |k: &str| Reflect::get(&data, &JsValue::from_str(k)).unwrap_or_default();
         let kind = field("type").as_string().unwrap_or_default();
         let id = field("id");
-        let result = match kind.strip_prefix(PREFIX) {
+        let result = match kind.strip_prefix(MESSAGE_PREFIX) {
             Some("load") => api::load(state, &field("state")),
             Some("edit") => api::edit(
                 state,

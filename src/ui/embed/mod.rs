@@ -20,6 +20,7 @@ use js_sys::Reflect;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
+use crate::core::formats::contract::RESIZE;
 use crate::core::formats::link::{params, snippet, Controls, Embed, Page, Part, Shown, Theme};
 use crate::core::views::pipeline::{in_order, Step};
 use crate::ui::on_demand::{chunk, PanelButton};
@@ -190,8 +191,7 @@ fn EmbedDialog() -> impl IntoView {
     // The preview is the only frame of the full page: its height is the embed's.
     let listener = window_event_listener(leptos::ev::message, move |ev: web_sys::MessageEvent| {
         let field = |k: &str| Reflect::get(&ev.data(), &JsValue::from_str(k)).ok();
-        let resize = field("type").and_then(|t| t.as_string()).as_deref()
-            == Some("attention-explorer:resize");
+        let resize = field("type").and_then(|t| t.as_string()).as_deref() == Some(RESIZE);
         if let Some(h) = field("height").and_then(|h| h.as_f64()).filter(|_| resize) {
             height.set(h.ceil().clamp(1.0, 100_000.0) as u32);
         }

@@ -13,14 +13,12 @@ mod run;
 use leptos::prelude::*;
 use web_sys::XmlHttpRequest;
 
+use crate::core::pretrained::SHIPPED;
 use crate::ui::on_demand::{chunk, Loaded, PanelButton};
 use crate::ui::state::use_app;
 
 use fetch::{arrived, fetch_with_progress, megabytes, Stage};
 use model_view::ModelView;
-
-/// The file `www/pack-model.mjs` puts beside the app.
-const MODEL_FILE: &str = "models/all-minilm-l6-v2.safetensors";
 
 /// The button and, once opened, the panel.
 #[component]
@@ -60,7 +58,7 @@ fn PretrainedPanel() -> impl IntoView {
     let start = move || {
         stage.set(Stage::Fetching(0.0, None));
         let fetched = fetch_with_progress(
-            MODEL_FILE,
+            SHIPPED.file,
             move |got, of| stage.set(Stage::Fetching(got, of)),
             move |fetched| arrived(stage, fetched),
         );
@@ -82,8 +80,8 @@ fn PretrainedPanel() -> impl IntoView {
     };
     view! {
         <section class="pretrained" id="pretrained" aria-label="A trained model">
-            <h2>"A trained model: all-MiniLM-L6-v2"</h2>
-            <p class="note" hidden=state.embedded>"6 layers × 12 heads, trained by sentence-transformers (Apache-2.0), run here on your sentence with every number equal to Hugging Face transformers' (stored as float16: each weight within 0.001)."</p>
+            <h2>{format!("A trained model: {}", SHIPPED.title)}</h2>
+            <p class="note" hidden=state.embedded>{format!("{} layers × {} heads, trained by sentence-transformers (Apache-2.0), run here on your sentence with every number equal to Hugging Face transformers' (stored as float16: each weight within 0.001).", SHIPPED.layers, SHIPPED.heads)}</p>
             {move || match stage.get() {
                 Stage::Fetching(got, of) => view! {
                     <p role="status" data-stat="pretrained-progress">

@@ -7,9 +7,10 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use super::layer_steps::LayerSteps;
-use super::run::{keep_running, layer_model, Run, NAME};
+use super::run::{keep_running, layer_model, Run};
 use crate::core::document::edit::Edit;
 use crate::core::formats::trained::read_trained;
+use crate::core::pretrained::SHIPPED;
 use crate::core::pretrained::{Encoder, EncoderTrace};
 use crate::core::teaching::labs::heads_sending;
 use crate::core::text::fmt;
@@ -52,14 +53,15 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
             Some(named) => {
                 let encoder = &opening;
                 let opened = read_trained(&named).and_then(|(name, opening)| {
-                    if name == NAME {
+                    if name == SHIPPED.name {
                         encoder
-                            .open_layer(NAME, opening)
+                            .open_layer(SHIPPED.name, opening)
                             .and_then(|m| state.apply(Edit::Open(Box::new(m))))
                     } else {
                         Err(format!(
-                            "it names “{}”, and this page has {NAME}",
-                            crate::core::text::clip(&name)
+                            "it names “{}”, and this page has {}",
+                            crate::core::text::clip(&name),
+                            SHIPPED.name
                         ))
                     }
                 });
@@ -154,7 +156,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                     </p>
                 })
             }))}
-            <p class="note">"The steps below are this layer: X is the hidden state entering it, W_query, W_key and W_value are its 12 heads' (with their biases), and W_output joins them again. Change any weight and every layer above is computed again. Layers count from 0, as transformers counts them. Its own tokens (WordPiece: a word it does not know whole is cut into known pieces, “##” marking a piece inside a word); click one to follow it."</p>
+            <p class="note">{format!("The steps below are this layer: X is the hidden state entering it, W_query, W_key and W_value are its {} heads' (with their biases), and W_output joins them again. Change any weight and every layer above is computed again. Layers count from 0, as transformers counts them. Its own tokens (WordPiece: a word it does not know whole is cut into known pieces, “##” marking a piece inside a word); click one to follow it.", config.heads)}</p>
             <ol class="pretrained-tokens" data-stat="pretrained-tokens">
                 {move || pieces.with(|(tokens, ids)| tokens.iter().zip(ids).enumerate().map(|(i, (t, id))| view! {
                     <li>

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use crate::core::model::Model;
 use crate::core::pretrained::rerun::{Rerun, Reruns};
+use crate::core::pretrained::SHIPPED;
 use crate::core::pretrained::{Encoder, EncoderTrace, LayerOpening};
 use crate::core::teaching::order::{reordered_inputs, trained_moves, ReorderedInputs};
 use crate::ui::state::{use_app, TrainedModel};
@@ -24,13 +25,14 @@ impl TrainedModel for Encoder {
     fn moves(&self, model: &Model, inputs: &ReorderedInputs) -> Option<[Vec<f64>; 2]> {
         trained_moves(self, model, inputs)
     }
+
+    fn vocabulary(&self) -> usize {
+        self.config.vocabulary
+    }
 }
 
 /// The whole encoder on the page's sentence, the page's layer as the page has it; None while the
 /// page shows another model.
-/// The trained model's name, in the page's model and its links.
-pub(super) const NAME: &str = "all-minilm-l6-v2";
-
 pub(super) type Run = RwSignal<Option<Arc<EncoderTrace>>>;
 
 /// Runs the encoder on the page's model whenever it changes (`core::pretrained::rerun`), a
@@ -79,7 +81,7 @@ pub(super) fn layer_model(encoder: &Encoder, model: &Model, layer: usize) -> Res
         return encoder.reopen(model, |o| o.layer = layer);
     }
     encoder.open_layer(
-        NAME,
+        SHIPPED.name,
         LayerOpening {
             sentence: model.sentence().to_owned(),
             layer,

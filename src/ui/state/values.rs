@@ -22,6 +22,8 @@ pub trait TrainedModel: Send + Sync {
     fn reordered_inputs(&self, model: &Model, order: Vec<usize>) -> Option<ReorderedInputs>;
     /// What reordering them does to `model`'s layer, with the learned positions and without.
     fn moves(&self, model: &Model, inputs: &ReorderedInputs) -> Option<[Vec<f64>; 2]>;
+    /// How many pieces its tokenizer's vocabulary has.
+    fn vocabulary(&self) -> usize;
 }
 
 /// What a click on a cell asked to have explained.

@@ -11,6 +11,7 @@ pub mod model_code;
 pub mod page;
 pub mod params;
 
+use crate::core::formats::contract::RESIZE;
 use crate::core::formats::state::read_state;
 use crate::core::model::presets::{matching, preset_named, preset_names, PRESETS};
 use crate::core::teaching::exercise::Exercises;
@@ -243,7 +244,7 @@ pub fn snippet(src: &str, height: u32) -> String {
 <script>
   // Fits each explorer's frame to its content as it changes.
   addEventListener('message', (e) => {{
-    if (e.data?.type !== 'attention-explorer:resize') return;
+    if (e.data?.type !== '{RESIZE}') return;
     for (const frame of document.querySelectorAll('iframe[data-attention-explorer]'))
       if (frame.contentWindow === e.source) frame.style.height = e.data.height + 'px';
   }});

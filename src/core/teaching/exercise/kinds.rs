@@ -86,6 +86,9 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Every kind, in the order a link writes them.
+    pub const ALL: [Kind; 3] = [Kind::Ask, Kind::Predict, Kind::Goal];
+
     /// `ask`, `predict` or `goal`: its parameter and `data-kind`.
     pub fn key(self) -> &'static str {
         match self {

@@ -1,0 +1,29 @@
+//! The names the page shares with other programs: a course page or notebook (its messages), the
+//! browser's storage (where saved work is kept), `www/boot.js` (which reads that work before the
+//! app), a server (the content security policy). Each has its home here; the copies that other
+//! languages need are checked equal to it by `tests/one_home.rs`.
+
+/// The start of every message the page posts or answers (`attention-explorer:resize`, …).
+pub const MESSAGE_PREFIX: &str = "attention-explorer:";
+
+/// The message an embedded page posts with its height, for its course page to fit the frame.
+pub const RESIZE: &str = "attention-explorer:resize";
+
+/// Where the full page keeps the learner's work.
+pub const WORK_KEY: &str = "attention-explorer:work";
+
+/// Where an embed keeps its learner's work: one place per embed, named by its query (`search`,
+/// with its `?`), so an embedded exercise does not restore the full page's work.
+pub fn embed_work_key(search: &str) -> String {
+    format!("{MESSAGE_PREFIX}embed:{search}")
+}
+
+/// Where the learner's progress in a link's exercises is kept: one place per exercise link
+/// (its query, `search`, names the exercises).
+pub fn progress_key(search: &str) -> String {
+    format!("{MESSAGE_PREFIX}exercises:{search}")
+}
+
+/// The content security policy the page is served with (docs/teachers.md, the notebook's
+/// server, the tests' server).
+pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'";
