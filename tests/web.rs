@@ -32,14 +32,36 @@ use web_sys::{
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Mounts the whole app in a fresh container and returns the container.
-async fn mount_app() -> HtmlElement {
-    let document = document();
-    let container: HtmlElement = document.create_element("div").unwrap().unchecked_into();
-    document.body().unwrap().append_child(&container).unwrap();
-    leptos::mount::mount_to(container.clone(), App).forget();
+/// An app mounted in a container of its own: dropped, it unmounts (disposing its signals and
+/// effects) and leaves the page, so no test leaks its app into the next.
+struct Mounted {
+    root: HtmlElement,
+    handle: Option<Box<dyn std::any::Any>>,
+}
+
+impl std::ops::Deref for Mounted {
+    type Target = HtmlElement;
+    fn deref(&self) -> &HtmlElement {
+        &self.root
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        self.handle.take();
+        self.root.remove();
+    }
+}
+
+/// Mounts the whole app in a fresh container.
+async fn mount_app() -> Mounted {
+    let root = container();
+    let handle = leptos::mount::mount_to(root.clone(), App);
     tick().await;
-    container
+    Mounted {
+        root,
+        handle: Some(Box::new(handle)),
+    }
 }
 
 /// A fresh container in the page.
@@ -124,7 +146,6 @@ async fn opens_on_the_dog_story() {
         "−∞"
     );
     assert!(cell(&root, "weights", 0, 1).class_name().contains("masked"));
-    root.remove();
 }
 
 #[wasm_bindgen_test]
@@ -150,7 +171,6 @@ async fn an_edited_weight_updates_every_later_step() {
         }
     }
     assert_ne!(value_of(&root, "context", 6, 0), before);
-    root.remove();
 }
 
 #[wasm_bindgen_test]
@@ -202,7 +222,6 @@ async fn a_focused_cell_keeps_its_raw_text_and_garbage_is_flagged() {
     assert_eq!(input.value(), kept);
     assert_eq!(input.get_attribute("aria-invalid"), None);
     assert_ne!(before, 1.0);
-    root.remove();
 }
 
 #[wasm_bindgen_test]
@@ -224,7 +243,6 @@ async fn arrow_keys_and_enter_move_between_cells() {
     press("ArrowRight");
     assert!(input_in(&root, "embedding", 2, 1)
         .is_same_node(document().active_element().as_ref().map(|e| e.as_ref())));
-    root.remove();
 }
 
 #[wasm_bindgen_test]
@@ -255,7 +273,6 @@ async fn changing_d_k_reshapes_every_table() {
         (9, 5),
         "an out-of-range size keeps the last good one"
     );
-    root.remove();
 }
 
 #[wasm_bindgen_test]
@@ -280,7 +297,6 @@ async fn clicking_a_score_spells_out_its_dot_product() {
         row.class_list().contains("selected"),
         "the clicked query's row is followed"
     );
-    root.remove();
 }
 
 #[wasm_bindgen_test]
@@ -337,7 +353,6 @@ async fn a_hidden_step_leaves_the_page_and_long_sentences_turn_into_heat_maps() 
         .query_selector("table[data-matrix=\"weights\"]")
         .unwrap()
         .is_none());
-    root.remove();
 }
 
 /// Switches the figure of `matrix` (head 0) to its other face.
@@ -461,7 +476,6 @@ async fn a_heat_map_paints_each_cell_in_the_map_colours_with_labels_and_legend()
         .query_selector("table[data-matrix=\"weights\"]")
         .unwrap()
         .is_some());
-    root.remove();
 }
 
 #[wasm_bindgen_test]
@@ -520,7 +534,6 @@ async fn the_heat_map_cursor_reads_cells_and_its_edit_box_types_like_a_cell() {
         readout().get_attribute("data-value").unwrap(),
         w.to_string()
     );
-    root.remove();
 }
 
 #[wasm_bindgen_test]
@@ -555,7 +568,6 @@ async fn undo_takes_back_a_typed_number_in_one_step_and_redo_repeats_it() {
     tick().await;
     assert_eq!(value_of(&root, "w_value", 0, 0), -2.5);
     assert_eq!(input.value(), "-2.5000");
-    root.remove();
 }
 
 #[wasm_bindgen_test]
@@ -672,4 +684,119 @@ async fn the_caption_and_the_heads_picture_name_the_same_key_on_a_tie() {
     assert!(picks.contains("head 0 → “Life”"), "{picks}");
     drop(handle);
     root.remove();
+}
+
+/// A lab mounted alone on a store: the heads lab shows "she"'s weights in each hand-made head
+/// and opens the two-head model in the page; unmounted, it leaves nothing behind.
+#[wasm_bindgen_test]
+async fn the_heads_lab_shows_two_heads_and_opens_them_in_the_page() {
+    use attention_explorer::ui::labs::several_heads::SeveralHeadsLab;
+    let (root, state, handle) = mount_with(dog(), || view! { <SeveralHeadsLab/> }).await;
+    let ball: f64 = find(&root, "[data-stat=heads_lab]")
+        .get_attribute("data-value")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (ball - 0.808).abs() < 5e-4,
+        "head 1 sends “she” to “ball”: {ball}"
+    );
+    assert!(root
+        .query_selector("[data-lab-matrix=two_heads]")
+        .unwrap()
+        .is_some());
+    let open: HtmlElement = find(&root, "[data-action=open-two-heads]").unchecked_into();
+    open.click();
+    tick().await;
+    assert_eq!(state.model.with_untracked(|m| m.heads().len()), 2);
+    drop(handle);
+    assert!(root.first_element_child().is_none(), "unmounted");
+    root.remove();
+}
+
+/// The variants' control: sharing key/value heads takes effect through the reducer, and a count
+/// that does not divide the heads is refused beside the field, the model kept.
+#[wasm_bindgen_test]
+async fn the_key_value_heads_field_shares_them_and_refuses_what_does_not_divide() {
+    let model = attention_explorer::core::model::presets::preset("raschka-multihead").unwrap();
+    let heads = model.heads().len();
+    let (root, state, handle) = mount_with(model, || view! { <Controls level=Level::All/> }).await;
+    let field: HtmlInputElement = find(&root, "[data-control=kv_heads]").unchecked_into();
+    type_into(&field, "1").await;
+    assert_eq!(state.model.with_untracked(Model::kv_heads), 1);
+    let trace = state.trace.get_untracked();
+    assert_eq!(
+        trace.heads[heads - 1].keys,
+        trace.heads[0].keys,
+        "one key head for all"
+    );
+    type_into(&field, &(heads + 1).to_string()).await;
+    assert_eq!(
+        state.model.with_untracked(Model::kv_heads),
+        1,
+        "the last good value is kept"
+    );
+    assert!(
+        field
+            .parent_element()
+            .unwrap()
+            .query_selector(".field-error")
+            .unwrap()
+            .is_some(),
+        "said beside the field"
+    );
+    drop(handle);
+    root.remove();
+}
+
+/// The trained model's panel where the model file is not served (the test runner's server):
+/// it says why and offers to try again, the page untouched; unmounted, its request is dropped.
+#[wasm_bindgen_test]
+async fn the_trained_models_panel_says_why_it_cannot_fetch_and_keeps_the_page() {
+    use attention_explorer::ui::pretrained::PretrainedInEmbed;
+    let (root, state, handle) = mount_with(dog(), || {
+        let state = attention_explorer::ui::state::use_app();
+        state.pretrained.set(Some("{}".into()));
+        view! { <PretrainedInEmbed/> }
+    })
+    .await;
+    let mut said = None;
+    for _ in 0..200 {
+        said = root.query_selector("[data-stat=pretrained-error]").unwrap();
+        if said.is_some() {
+            break;
+        }
+        sleep(10).await;
+    }
+    let said = said
+        .expect("a failed fetch is said")
+        .text_content()
+        .unwrap();
+    assert!(
+        said.contains("could not be fetched") || said.contains("the server answered"),
+        "{said}"
+    );
+    assert!(root
+        .query_selector("[data-action=retry-pretrained]")
+        .unwrap()
+        .is_some());
+    assert_eq!(
+        state.model.with_untracked(|m| m.heads().len()),
+        1,
+        "the page's model stays"
+    );
+    drop(handle);
+    assert!(root.first_element_child().is_none(), "unmounted");
+    root.remove();
+}
+
+/// Waits `ms` milliseconds (a timer task, so the browser answers requests meanwhile).
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }

@@ -113,7 +113,7 @@
       if (asked) fragment.set('at', main.querySelector(':scope > section.step').id.slice('step-'.length));
       open.href = `${new URL(location.pathname, location.href).href}#${fragment}`;
     }
-    // As the app's own report (src/ui/embed.rs) does, until the app takes over and reports itself.
+    // As the app's own report (src/ui/embed/messages.rs) does, until the app takes over and reports itself.
     if (parent !== window) {
       let last = -1;
       const report = new ResizeObserver(() => {
