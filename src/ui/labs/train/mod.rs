@@ -4,7 +4,9 @@
 //! to the numbers before training. Its settings are the store's `training` (in the link).
 
 mod plot;
+mod progress;
 mod race;
+mod settings;
 mod targets;
 
 use leptos::prelude::*;
@@ -12,17 +14,17 @@ use leptos::prelude::*;
 use crate::core::document::edit::Edit;
 use crate::core::model::presets::{DOG_DOG, DOG_SHE, DOG_SHE_WEIGHT_DOG};
 use crate::core::model::Model;
-use crate::core::training::lab::curve::how_it_fell;
-use crate::core::training::lab::session::{first_weight, Session};
-use crate::core::training::lab::{dog_untrained, scrambled, Setup};
-use crate::core::training::{Goal, Objective, Optimizer, Target, MAX_STEPS};
-use crate::ui::labs::frame::{LabText, Stat};
+use crate::core::training::lab::session::Session;
+use crate::core::training::lab::{dog_untrained, scrambled};
+use crate::core::training::{Goal, Objective, Target, MAX_STEPS};
+use crate::ui::labs::frame::LabText;
 use crate::ui::state::use_app;
 use crate::ui::tasks::each_frame;
 
-use plot::LossPlot;
+use progress::TrainProgress;
 use race::Race;
-use targets::{Targets, Trains};
+use settings::TrainSettings;
+use targets::Targets;
 
 /// What the page says about this lab.
 pub const TEXT: LabText = LabText {
@@ -70,20 +72,6 @@ pub fn TrainLab() -> impl IntoView {
                     ..
                 })
             )
-        })
-    });
-    let loss = Signal::derive(move || {
-        objective.with(|o| {
-            o.as_ref()
-                .map_or(f64::NAN, |o| state.trace.with(|t| o.loss(t)))
-        })
-    });
-    // The first target's weight now.
-    let first = Memo::new(move |_| targets.with(|t| t.first().copied()));
-    let weight = Signal::derive(move || {
-        objective.with(|o| {
-            o.as_ref()
-                .map_or(f64::NAN, |o| state.trace.with(|t| first_weight(t, o)))
         })
     });
     let session = RwSignal::new(Session::default());
@@ -177,11 +165,6 @@ pub fn TrainLab() -> impl IntoView {
         run();
         session.update(|s| s.stop_at(DOG_SHE_WEIGHT_DOG));
     };
-    let set_goal = move |ev: leptos::ev::Event| {
-        let output = (event_target_value(&ev) == "output")
-            .then(|| state.trace.with_untracked(|t| t.output.clone()));
-        state.training.update(|s| s.output = output);
-    };
     let scramble = move |_| {
         start_over(
             state
@@ -190,66 +173,12 @@ pub fn TrainLab() -> impl IntoView {
         )
     };
 
-    let lr_text = RwSignal::new(
-        state
-            .training
-            .with_untracked(|s| s.optimizer.lr())
-            .to_string(),
-    );
-    let lr_error = RwSignal::new(None::<String>);
-    let set_optimizer = move |name: &str, lr: f64| {
-        if let Ok(o) = Optimizer::named(Some(name), lr) {
-            state.training.update(|s| s.optimizer = o);
-        }
-    };
-    let steps = Memo::new(move |_| session.with(|s| s.losses().len()));
-    let curves = Signal::derive(move || {
-        session.with(|s| {
-            let l = s.losses();
-            if l.is_empty() {
-                Vec::new()
-            } else {
-                vec![("loss", l.to_vec())]
-            }
-        })
-    });
-    let word = move |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
     view! {
             <p class="explain">
                 {move || (state.preset() == Some("dog")).then_some("The dog example's hand-made weights “mimic where the weights might end up after training”, as the tutorial it comes from says. ")}
                 "Where a real model's weights come from: they start random and are trained on a great deal of text, each step nudging every number so that the model predicts the next word a little better; no one tells a model to make “she” look at “dog”, it ends up doing so because that helps. Here you train towards a goal of your own: the loss is −ln of the weight from a token to the key you pick (the mean over several targets), or how far the output is from one to match, and each step moves every number that trains a little against its gradient (the same numbers PyTorch's autograd gives). Watch the tables above while it runs."
             </p>
-            <div class="lab-controls">
-                <label class="field">
-                    <span>"Goal"</span>
-                    <select data-control="train-goal" on:change=set_goal>
-                        <option value="attend" selected=move || !matching.get()>"attention weights"</option>
-                        <option value="output" selected=move || matching.get()>"match an output"</option>
-                    </select>
-                </label>
-                <Trains/>
-                <label class="field">
-                    <span>"Optimiser"</span>
-                    <select data-control="train-optimizer" on:change=move |ev| set_optimizer(&event_target_value(&ev), state.training.with_untracked(|s| s.optimizer.lr()))>
-                        {["adam", "sgd"].map(|name| view! {
-                            <option value=name selected=move || state.training.with(|s| s.optimizer.name() == name)>{if name == "adam" { "Adam" } else { "SGD" }}</option>
-                        })}
-                    </select>
-                </label>
-                <label class="field">
-                    <span>"Learning rate"</span>
-                    <input type="text" data-control="train-lr" prop:value=move || lr_text.get() aria-invalid=move || lr_error.with(|e| e.is_some().then_some("true")) on:input=move |ev| {
-                        let text = event_target_value(&ev);
-                        let (name, lr) = state.training.with_untracked(|s| (s.optimizer.name(), s.optimizer.lr()));
-                        match Setup::read_lr(&text) {
-                            Ok(x) => { lr_error.set(None); set_optimizer(name, x); }
-                            Err(e) => lr_error.set(Some(format!("{e}; still using {lr}."))),
-                        }
-                        lr_text.set(text);
-                    }/>
-                    {move || lr_error.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
-                </label>
-            </div>
+            <TrainSettings matching/>
             {move || if matching.get() {
                 view! {
                     <p class="train-output">
@@ -267,21 +196,7 @@ pub fn TrainLab() -> impl IntoView {
                 </button>
                 <button type="button" data-action="train-reset" on:click=reset title="The numbers from before training (Undo brings the trained ones back)">"Reset"</button>
             </div>
-            <p>
-                "Loss " <Stat name="loss" value=loss/>
-                {move || (!matching.get()).then(|| view! {
-                    " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", word(t.query), state.key_words.with(|w| w.get(t.key).cloned().unwrap_or_default())))} " " <Stat name="target_weight" value=weight/>
-                })}
-                // After a reload the model may be trained, but its curve is not kept: said so.
-                {move || if steps.get() == 0 { " · no steps on this page yet (a curve is not kept in links or saved work)" } else { " · steps " }}
-                <span data-stat="train_steps" hidden=move || steps.get() == 0>{move || steps.get()}</span>
-            </p>
-            {move || session.with(|s| s.refused().map(str::to_owned)).map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{e}</p> })}
-            <LossPlot curves=curves label="The loss at each step, on a log scale" empty="Step or Run to draw the loss">
-                "The loss at each step (log scale)."
-                {move || session.with(|s| how_it_fell(s.losses())).map(|fell| format!(" {fell}"))}
-                {move || (!matching.get()).then_some(" A weight can approach 1 but never reach it.")}
-            </LossPlot>
+            <TrainProgress session objective targets matching/>
             <p>
                 <button type="button" data-action="train-dog" on:click=dog_backwards>"Train the dog example from random weights"</button>
                 // The tutorial's number is an answer while an exercise is open on the page.

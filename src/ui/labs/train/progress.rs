@@ -1,0 +1,67 @@
+//! The training lab's progress: the loss and the first target's weight now, the steps taken,
+//! why a step was refused, and the loss curve of the run that made the page's numbers.
+
+use leptos::prelude::*;
+
+use crate::core::training::lab::curve::how_it_fell;
+use crate::core::training::lab::session::{first_weight, Session};
+use crate::core::training::{Objective, Target};
+use crate::ui::labs::frame::Stat;
+use crate::ui::state::use_app;
+
+use super::plot::LossPlot;
+
+/// The progress of `session` towards `objective` (`targets`' first is the weight shown, unless
+/// `matching` an output).
+#[component]
+pub(super) fn TrainProgress(
+    session: RwSignal<Session>,
+    objective: Memo<Option<Objective>>,
+    targets: Memo<Vec<Target>>,
+    matching: Memo<bool>,
+) -> impl IntoView {
+    let state = use_app();
+    let loss = Signal::derive(move || {
+        objective.with(|o| {
+            o.as_ref()
+                .map_or(f64::NAN, |o| state.trace.with(|t| o.loss(t)))
+        })
+    });
+    // The first target's weight now.
+    let first = Memo::new(move |_| targets.with(|t| t.first().copied()));
+    let weight = Signal::derive(move || {
+        objective.with(|o| {
+            o.as_ref()
+                .map_or(f64::NAN, |o| state.trace.with(|t| first_weight(t, o)))
+        })
+    });
+    let steps = Memo::new(move |_| session.with(|s| s.losses().len()));
+    let curves = Signal::derive(move || {
+        session.with(|s| {
+            let l = s.losses();
+            if l.is_empty() {
+                Vec::new()
+            } else {
+                vec![("loss", l.to_vec())]
+            }
+        })
+    });
+    let word = move |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
+    view! {
+    <p>
+        "Loss " <Stat name="loss" value=loss/>
+        {move || (!matching.get()).then(|| view! {
+            " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", word(t.query), state.key_words.with(|w| w.get(t.key).cloned().unwrap_or_default())))} " " <Stat name="target_weight" value=weight/>
+        })}
+        // After a reload the model may be trained, but its curve is not kept: said so.
+        {move || if steps.get() == 0 { " · no steps on this page yet (a curve is not kept in links or saved work)" } else { " · steps " }}
+        <span data-stat="train_steps" hidden=move || steps.get() == 0>{move || steps.get()}</span>
+    </p>
+    {move || session.with(|s| s.refused().map(str::to_owned)).map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{e}</p> })}
+    <LossPlot curves=curves label="The loss at each step, on a log scale" empty="Step or Run to draw the loss">
+        "The loss at each step (log scale)."
+        {move || session.with(|s| how_it_fell(s.losses())).map(|fell| format!(" {fell}"))}
+        {move || (!matching.get()).then_some(" A weight can approach 1 but never reach it.")}
+    </LossPlot>
+    }
+}
