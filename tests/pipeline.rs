@@ -2,6 +2,7 @@
 
 use attention_explorer::core::formats::report::trace_json;
 use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::positions::PositionKind;
 use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::model::Matrix;
 use attention_explorer::core::views::pipeline::{
@@ -139,7 +140,7 @@ fn every_matrix_is_named_once_and_each_head_s_are_the_trace_json_s() {
             1,
         )
         .unwrap()
-        .with_positions_of("rope_half", 10_000.0, 1)
+        .with_positions_of(PositionKind::RopeHalf, 10_000.0, 1)
         .unwrap();
     let trace = Trace::of(&model);
     let json = trace_json(&trace);

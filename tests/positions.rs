@@ -9,7 +9,7 @@ mod common;
 
 use attention_explorer::core::formats::state::{read_state, write_state};
 use attention_explorer::core::forward::trace::Trace;
-use attention_explorer::core::model::positions::{rotate_from, Positions, Rope};
+use attention_explorer::core::model::positions::{rotate_from, PositionKind, Positions, Rope};
 use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
 use attention_explorer::core::teaching::order::{
@@ -141,7 +141,7 @@ fn bad_positions_are_named() {
             1,
         )
         .unwrap()
-        .with_positions_of("rope_half", 100.0, 1)
+        .with_positions_of(PositionKind::RopeHalf, 100.0, 1)
         .unwrap();
     let err = rope
         .resized(
@@ -159,7 +159,9 @@ fn bad_positions_are_named() {
 
 #[test]
 fn learned_positions_belong_to_places() {
-    let model = dog().with_positions_of("learned", 1e4, 7).unwrap();
+    let model = dog()
+        .with_positions_of(PositionKind::Learned, 1e4, 7)
+        .unwrap();
     let Positions::Learned(table) = model.positions().clone() else {
         panic!()
     };
@@ -180,7 +182,12 @@ fn learned_positions_belong_to_places() {
 
 #[test]
 fn gradients_go_through_positions() {
-    for kind in ["learned", "rope_half", "rope_interleaved", "sinusoidal"] {
+    for kind in [
+        PositionKind::Learned,
+        PositionKind::RopeHalf,
+        PositionKind::RopeInterleaved,
+        PositionKind::Sinusoidal,
+    ] {
         let base = dog()
             .resized(
                 Dims {
@@ -207,11 +214,11 @@ fn gradients_go_through_positions() {
             ),
             (Editable::Embedding, g.embedding.clone()),
         ];
-        if kind == "learned" {
+        if kind == PositionKind::Learned {
             targets.push((Editable::Positions, g.positions.clone().unwrap()));
         }
         for (target, grad) in targets {
-            common::assert_gradient(kind, &base, target, &grad, |m| {
+            common::assert_gradient(kind.key(), &base, target, &grad, |m| {
                 gradients(m, &objective).loss
             });
         }
@@ -272,11 +279,11 @@ proptest! {
         let after = reordered(&model, &o).unwrap();
         let moves = output_moves(&Trace::of(&model), &Trace::of(&after), &o);
         prop_assert!(moves.iter().all(|&d| d <= 1e-12), "{:?}", moves);
-        for kind in ["sinusoidal", "learned", "rope_half"] {
+        for kind in [PositionKind::Sinusoidal, PositionKind::Learned, PositionKind::RopeHalf] {
             let with = model.with_positions_of(kind, 10_000.0, seed).unwrap();
             let after = reordered(&with, &o).unwrap();
             let moves = output_moves(&Trace::of(&with), &Trace::of(&after), &o);
-            prop_assert!(moves.iter().any(|&d| d > 1e-9), "{}: {:?}", kind, moves);
+            prop_assert!(moves.iter().any(|&d| d > 1e-9), "{}: {:?}", kind.key(), moves);
         }
     }
 
@@ -300,7 +307,7 @@ proptest! {
 #[test]
 fn the_lab_s_shift_figure_is_zero_to_rounding() {
     let model = seeded(6, 3)
-        .with_positions_of("rope_interleaved", 100.0, 3)
+        .with_positions_of(PositionKind::RopeInterleaved, 100.0, 3)
         .unwrap();
     let d = rope_shift_diff(&model, &Trace::of(&model), 0, 3).unwrap();
     assert!(d <= 1e-12, "{d}");
@@ -335,7 +342,7 @@ fn adam_steps_past_a_matrix_without_a_gradient() {
     use attention_explorer::core::training::{train, Optimizer};
     // W_output gets no gradient from an attention target; the learned table after it still trains.
     let model = dog()
-        .with_positions_of("learned", 1e4, 2)
+        .with_positions_of(PositionKind::Learned, 1e4, 2)
         .unwrap()
         .with_output_on(true, 2)
         .unwrap();
@@ -366,7 +373,9 @@ fn positions_do_not_go_out_as_a_multihead_attention() {
         )
         .unwrap();
     assert!(attention_explorer::core::formats::multihead::to_state_dict(&model).is_ok());
-    let model = model.with_positions_of("sinusoidal", 1e4, 1).unwrap();
+    let model = model
+        .with_positions_of(PositionKind::Sinusoidal, 1e4, 1)
+        .unwrap();
     let err = attention_explorer::core::formats::multihead::to_state_dict(&model).unwrap_err();
     assert!(err.contains("no positions"), "{err}");
 }
@@ -383,7 +392,9 @@ fn the_order_labs_outcome_says_which_rows_moved() {
     let last = plain.rows.len() - 1;
     assert_eq!((plain.rows[0].1, plain.rows[0].2), (0, last));
     assert!(plain.largest < 1e-12, "{}", plain.largest);
-    let placed = model.with_positions_of("sinusoidal", 10_000.0, 0).unwrap();
+    let placed = model
+        .with_positions_of(PositionKind::Sinusoidal, 10_000.0, 0)
+        .unwrap();
     let moved = outcome(&placed, Reorder::Reverse, false).unwrap();
     assert!(moved.largest > 1e-3, "{}", moved.largest);
     assert_eq!(

@@ -3,6 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
 
 use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::positions::PositionKind;
 use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::model::{Dims, Model, Scale, Source};
 use attention_explorer::core::teaching::{flash, kv_cache};
@@ -21,7 +22,7 @@ fn model() -> impl Strategy<Value = Model> {
         .prop_map(
             |(ids, (d_in, half_k, d_v, heads), (seed, kv, positions, biases, scale))| {
                 let sentence: Vec<&str> = ids.iter().map(|&i| WORDS[i]).collect();
-                let kind = ["none", "sinusoidal", "learned", "rope_half"][positions];
+                let kind = PositionKind::ALL[positions];
                 let dims = Dims {
                     d_in,
                     d_k: 2 * half_k,
@@ -60,7 +61,7 @@ proptest! {
         let mut model = model;
         model.causal = causal && !cross;
         if cross {
-            let plain = model.clone().with_positions_of("none", 10_000.0, 0).unwrap();
+            let plain = model.clone().with_positions_of(PositionKind::None, 10_000.0, 0).unwrap();
             let source = Source::drawn("a ball sat far", plain.tokens(), plain.embedding(), 3).unwrap();
             model = plain.with_source(Some(source)).unwrap();
         }

@@ -470,7 +470,7 @@ fn no_form_of_a_variant_state_or_edit_panics() {
         Edit::Source(Some("the cat, sat".into())),
         Edit::Causal(true),
         Edit::Positions {
-            kind: "sinusoidal".into(),
+            kind: attention_explorer::core::model::positions::PositionKind::Sinusoidal,
             base: 10_000.0,
         },
         Edit::Resize(Dims {

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use crate::core::document::edit::Edit;
 use crate::core::document::numbers::read_whole;
 use crate::core::model::limits::MAX_DIM;
-use crate::core::model::positions::DEFAULT_BASE;
+use crate::core::model::positions::{PositionKind, DEFAULT_BASE};
 use crate::core::model::Model;
 use crate::core::text::sentence;
 use crate::ui::state::{use_app, AppState};
@@ -91,8 +91,8 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
     let base = Memo::new(move |_| state.model.with(|m| m.positions().base()));
     let error = RwSignal::new(None::<String>);
     // RoPE refused for an odd dₖ: the kind asked for and the dₖ that would take it.
-    let offer = RwSignal::new(None::<(String, usize)>);
-    let set = move |kind: String, text: Option<String>| {
+    let offer = RwSignal::new(None::<(PositionKind, usize)>);
+    let set = move |kind: PositionKind, text: Option<String>| {
         offer.set(None);
         let base = match text {
             Some(t) => match t.trim().replace('_', "").parse::<f64>() {
@@ -107,13 +107,8 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
             None => base.get_untracked().unwrap_or(DEFAULT_BASE),
         };
         let d_k = state.model.with_untracked(|m| m.dims().d_k);
-        let refused = state
-            .apply(Edit::Positions {
-                kind: kind.clone(),
-                base,
-            })
-            .err();
-        if refused.is_some() && kind.starts_with("rope") && d_k % 2 == 1 && d_k < MAX_DIM {
+        let refused = state.apply(Edit::Positions { kind, base }).err();
+        if refused.is_some() && kind.is_rope() && d_k % 2 == 1 && d_k < MAX_DIM {
             offer.set(Some((kind, d_k + 1)));
             error.set(None);
         } else {
@@ -140,14 +135,18 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
             <select
                 data-control=control
                 // Set again after a refusal: the select names the positions in use.
-                prop:value=move || { error.track(); offer.track(); kind.get() }
-                on:change=move |ev| set(event_target_value(&ev), None)
+                prop:value=move || { error.track(); offer.track(); kind.get().key() }
+                on:change=move |ev| {
+                    if let Ok(kind) = PositionKind::named(&event_target_value(&ev)) {
+                        set(kind, None);
+                    }
+                }
             >
-                <option value="none">"none"</option>
-                <option value="sinusoidal">"sinusoidal"</option>
-                <option value="learned">"learned"</option>
-                <option value="rope_half">"RoPE, pairs (i, i+d/2)"</option>
-                <option value="rope_interleaved">"RoPE, pairs (2i, 2i+1)"</option>
+                {PositionKind::ALL.map(|kind| view! { <option value=kind.key()>{match kind {
+                    PositionKind::RopeHalf => "RoPE, pairs (i, i+d/2)",
+                    PositionKind::RopeInterleaved => "RoPE, pairs (2i, 2i+1)",
+                    other => other.key(),
+                }}</option> })}
             </select>
         </label>
         <Show when=move || base.get().is_some()>
@@ -155,7 +154,7 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
                 <span>"Base"</span>
                 <input type="text" inputmode="decimal" data-control=base_control.clone() size="7"
                     prop:value=move || base.get().map(|b| b.to_string()).unwrap_or_default()
-                    on:change=move |ev| set(kind.get_untracked().to_owned(), Some(event_target_value(&ev)))/>
+                    on:change=move |ev| set(kind.get_untracked(), Some(event_target_value(&ev)))/>
             </label>
         </Show>
         {move || error.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}

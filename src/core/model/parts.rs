@@ -3,7 +3,7 @@
 
 use nalgebra::DMatrix;
 
-use crate::core::model::positions::Positions;
+use crate::core::model::positions::{PositionKind, Positions};
 use crate::core::model::{
     check_bias, seeded_biases, seeded_output, Biases, Head, Model, OutputProjection,
 };
@@ -84,9 +84,14 @@ impl Model {
 
     /// Positions of `kind` (`base` for the kinds with one; a learned table kept if the model has
     /// one, else drawn from `seed`).
-    pub fn with_positions_of(&self, kind: &str, base: f64, seed: u64) -> Result<Model, String> {
+    pub fn with_positions_of(
+        &self,
+        kind: PositionKind,
+        base: f64,
+        seed: u64,
+    ) -> Result<Model, String> {
         let positions = match (&self.positions, kind) {
-            (Positions::Learned(t), "learned") => Positions::Learned(t.clone()),
+            (Positions::Learned(t), PositionKind::Learned) => Positions::Learned(t.clone()),
             _ => Positions::of_kind(kind, base, seed, self.tokens.len(), self.embedding.ncols())?,
         };
         self.clone().with_positions(positions)

@@ -68,29 +68,75 @@ pub enum Positions {
     },
 }
 
-/// Every kind, by the name the saved state and the page use.
-pub const KINDS: [&str; 5] = [
-    "none",
-    "sinusoidal",
-    "learned",
-    "rope_half",
-    "rope_interleaved",
-];
+/// What kind of positions a model has, by the name the saved state and the page use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionKind {
+    /// `none`.
+    None,
+    /// `sinusoidal`.
+    Sinusoidal,
+    /// `learned`.
+    Learned,
+    /// `rope_half`: RoPE pairing (i, i + d/2).
+    RopeHalf,
+    /// `rope_interleaved`: RoPE pairing (2i, 2i + 1).
+    RopeInterleaved,
+}
+
+impl PositionKind {
+    /// Every kind, in the order a picker lists them.
+    pub const ALL: [PositionKind; 5] = [
+        PositionKind::None,
+        PositionKind::Sinusoidal,
+        PositionKind::Learned,
+        PositionKind::RopeHalf,
+        PositionKind::RopeInterleaved,
+    ];
+
+    /// Its name in the saved state and the page.
+    pub fn key(self) -> &'static str {
+        match self {
+            PositionKind::None => "none",
+            PositionKind::Sinusoidal => "sinusoidal",
+            PositionKind::Learned => "learned",
+            PositionKind::RopeHalf => "rope_half",
+            PositionKind::RopeInterleaved => "rope_interleaved",
+        }
+    }
+
+    /// The kind [`PositionKind::key`] names; the message lists the names there are.
+    pub fn named(key: &str) -> Result<PositionKind, String> {
+        PositionKind::ALL
+            .into_iter()
+            .find(|k| k.key() == key)
+            .ok_or_else(|| format!("unknown kind “{key}”: use {}", PositionKind::names()))
+    }
+
+    /// Every kind's name, for a message.
+    pub fn names() -> String {
+        PositionKind::ALL.map(PositionKind::key).join(", ")
+    }
+
+    /// Whether it rotates queries and keys (RoPE).
+    pub fn is_rope(self) -> bool {
+        matches!(self, PositionKind::RopeHalf | PositionKind::RopeInterleaved)
+    }
+}
 
 impl Positions {
-    /// Its `kind` in the saved state.
-    pub fn kind(&self) -> &'static str {
+    /// Its kind.
+    pub fn kind(&self) -> PositionKind {
         match self {
-            Positions::None => "none",
-            Positions::Sinusoidal { .. } => "sinusoidal",
-            Positions::Learned(_) => "learned",
+            Positions::None => PositionKind::None,
+            Positions::Sinusoidal { .. } => PositionKind::Sinusoidal,
+            Positions::Learned(_) => PositionKind::Learned,
             Positions::Rope {
                 pairs: Rope::Half, ..
-            } => "rope_half",
+            } => PositionKind::RopeHalf,
             Positions::Rope {
                 pairs: Rope::Interleaved,
                 ..
-            } => "rope_interleaved",
+            } => PositionKind::RopeInterleaved,
         }
     }
 
@@ -104,7 +150,7 @@ impl Positions {
 
     /// The kind `kind` with `base`, a learned table drawn from `seed` for `n` places of `d_in`.
     pub fn of_kind(
-        kind: &str,
+        kind: PositionKind,
         base: f64,
         seed: u64,
         n: usize,
@@ -112,18 +158,17 @@ impl Positions {
     ) -> Result<Positions, String> {
         check_base(base)?;
         Ok(match kind {
-            "none" => Positions::None,
-            "sinusoidal" => Positions::Sinusoidal { base },
-            "learned" => Positions::Learned(seeded_table(seed, n, d_in)),
-            "rope_half" => Positions::Rope {
+            PositionKind::None => Positions::None,
+            PositionKind::Sinusoidal => Positions::Sinusoidal { base },
+            PositionKind::Learned => Positions::Learned(seeded_table(seed, n, d_in)),
+            PositionKind::RopeHalf => Positions::Rope {
                 base,
                 pairs: Rope::Half,
             },
-            "rope_interleaved" => Positions::Rope {
+            PositionKind::RopeInterleaved => Positions::Rope {
                 base,
                 pairs: Rope::Interleaved,
             },
-            other => return Err(format!("unknown kind “{other}”: use {}", KINDS.join(", "))),
         })
     }
 

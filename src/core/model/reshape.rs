@@ -3,7 +3,7 @@
 
 use nalgebra::{DMatrix, RowDVector};
 
-use crate::core::model::positions::{seeded_table, Positions, DEFAULT_BASE};
+use crate::core::model::positions::{seeded_table, PositionKind, Positions, DEFAULT_BASE};
 use crate::core::model::source::Source;
 use crate::core::model::tokens::Tokens;
 use crate::core::model::torch_rng::TorchRng;
@@ -170,7 +170,7 @@ impl Model {
             .with_output_drawn_like(self, seed)?;
         let base = self.positions.base().unwrap_or(DEFAULT_BASE);
         let next = match &self.positions {
-            Positions::Learned(_) => next.with_positions_of("learned", base, seed)?,
+            Positions::Learned(_) => next.with_positions_of(PositionKind::Learned, base, seed)?,
             other => next.with_positions(other.clone())?,
         };
         let source = self

@@ -114,7 +114,7 @@ pub(super) fn change(
             return Ok(replace(model, history, EditKey::Other, next));
         }
         Edit::Positions { kind, base } => {
-            let next = model.with_positions_of(&kind, base, *seed)?;
+            let next = model.with_positions_of(kind, base, *seed)?;
             return Ok(replace(model, history, EditKey::Other, next));
         }
         Edit::Biases(on) => {

@@ -1,5 +1,6 @@
 //! The edits themselves, as values: what a learner or a script can ask of the document.
 
+use crate::core::model::positions::PositionKind;
 use crate::core::model::{Dims, Editable, Model, Scale};
 /// One change to the document.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,11 +56,11 @@ pub enum Edit {
     Biases(bool),
     /// The output projection after the concatenation, on or off.
     OutputProjection(bool),
-    /// How word order enters: a kind of [`crate::core::model::positions::KINDS`] and its base (a
+    /// How word order enters: a [`PositionKind`] and its base (a
     /// learned table is drawn from the seed).
     Positions {
-        /// `none`, `sinusoidal`, `learned`, `rope_half` or `rope_interleaved`.
-        kind: String,
+        /// Which kind.
+        kind: PositionKind,
         /// The base of sinusoidal and RoPE angles.
         base: f64,
     },

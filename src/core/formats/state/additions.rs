@@ -4,7 +4,7 @@
 use nalgebra::DMatrix;
 
 use crate::core::model::limits::check_sentence;
-use crate::core::model::positions::{Positions, DEFAULT_BASE, KINDS};
+use crate::core::model::positions::{PositionKind, Positions, DEFAULT_BASE};
 use crate::core::model::{Biases, Head, OutputProjection, Source};
 
 use super::error::{error, StateError};
@@ -50,17 +50,20 @@ pub(super) fn read_positions(
     };
     let at = |f: &str| format!("positions.{f}");
     let object = fields_of(value, "positions.", &["kind", "base", "learned"])?;
-    let kind = object
-        .get("kind")
-        .and_then(|k| k.as_str())
-        .ok_or_else(|| error(at("kind"), format!("missing: one of {}", KINDS.join(", "))))?;
+    let kind = object.get("kind").and_then(|k| k.as_str()).ok_or_else(|| {
+        error(
+            at("kind"),
+            format!("missing: one of {}", PositionKind::names()),
+        )
+    })?;
+    let kind = PositionKind::named(kind).map_err(|e| error(at("kind"), e))?;
     let base = match object.get("base") {
         None => DEFAULT_BASE,
         Some(b) => b
             .as_f64()
             .ok_or_else(|| error(at("base"), "must be a number"))?,
     };
-    if kind == "learned" {
+    if kind == PositionKind::Learned {
         let rows = object
             .get("learned")
             .ok_or_else(|| error(at("learned"), "missing: a row per token"))
@@ -83,14 +86,7 @@ pub(super) fn read_positions(
         }
         return Ok(Positions::Learned(table));
     }
-    Positions::of_kind(kind, base, 0, n, d_in).map_err(|e| {
-        let field = if e.starts_with("unknown kind") {
-            "kind"
-        } else {
-            "base"
-        };
-        error(at(field), e)
-    })
+    Positions::of_kind(kind, base, 0, n, d_in).map_err(|e| error(at("base"), e))
 }
 
 /// A head's biases: all three or none, each as wide as its projection.

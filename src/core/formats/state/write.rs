@@ -46,7 +46,7 @@ fn saved(model: &Model) -> SavedState {
         sentence: model.sentence().to_owned(),
         embedding: rows(model.embedding()),
         positions: (*positions != Positions::None).then(|| SavedPositions {
-            kind: positions.kind(),
+            kind: positions.kind().key(),
             base: positions.base(),
             learned: match positions {
                 Positions::Learned(t) => Some(rows(t)),

@@ -8,6 +8,7 @@ mod trained;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::model::positions::PositionKind;
 use crate::core::teaching::labs;
 use crate::core::teaching::order::{
     both_conventions, largest_weight_difference, outcome, rope_shift_diff, Reorder,
@@ -87,15 +88,15 @@ fn PageOrder() -> impl IntoView {
     let verdict = move || {
         let d = fmt_significant(largest.get(), 3);
         match kind.get() {
-            "none" => format!(
+            PositionKind::None => format!(
                 "No positions: every word's output row is the same numbers in its new place (largest difference {d}), so attention alone cannot tell the two sentences apart. It is permutation-equivariant: shuffle the input, and the output is shuffled the same way, nothing more."
             ),
             k => format!(
                 "With {} the numbers change: a word's output row moves by up to {d}. The model now sees where each word is.",
                 match k {
-                    "sinusoidal" => "sinusoidal positions",
-                    "learned" => "learned positions",
-                    "rope_half" => "RoPE (pairs i, i + d/2)",
+                    PositionKind::Sinusoidal => "sinusoidal positions",
+                    PositionKind::Learned => "learned positions",
+                    PositionKind::RopeHalf => "RoPE (pairs i, i + d/2)",
                     _ => "RoPE (pairs 2i, 2i + 1)",
                 }
             ),
@@ -149,7 +150,7 @@ fn PageOrder() -> impl IntoView {
         <h3>"RoPE: only the distance counts"</h3>
         <p>
             {move || match shift.get() {
-                Some(_) => format!("Rotate head 0's queries and keys as RoPE does{}, then move both tokens of every pair {SHIFT} places further: the largest change of any score is ", if kind.get().starts_with("rope") { "" } else { " (Hugging Face's convention, base 10 000: the model has no RoPE)" }),
+                Some(_) => format!("Rotate head 0's queries and keys as RoPE does{}, then move both tokens of every pair {SHIFT} places further: the largest change of any score is ", if kind.get().is_rope() { "" } else { " (Hugging Face's convention, base 10 000: the model has no RoPE)" }),
                 None => "RoPE rotates pairs of components: give head 0 an even d_k to see its shift property.".into(),
             }}
             {move || shift.get().map(|d| view! { <Stat name="rope_shift_diff" value=Signal::derive(move || d)/> })}
