@@ -622,3 +622,32 @@ fn an_asked_score_is_given_away_by_its_rows_weights_and_a_query_by_the_scores() 
         ]
     );
 }
+
+/// Goals followed natively: a goal is reached once a trace meets it, with the edits it took said.
+#[test]
+fn a_goal_the_trace_meets_is_reached_with_its_edits_counted() {
+    use attention_explorer::core::teaching::exercise::{Outcome, Progress};
+    use attention_explorer::core::training::lab::Setup;
+    use attention_explorer::core::training::{train, Optimizer, Target};
+    let model = dog();
+    let mut exercises = Exercises::default();
+    // She → ball at least a half: not met by the dog's weights (0.087).
+    exercises
+        .read(Kind::Goal, "weights.0:6,4>=0.5", &model)
+        .unwrap();
+    assert_eq!(exercises.goals_met(&Trace::of(&model)).count(), 0);
+    let target = Target {
+        head: 0,
+        query: 6,
+        key: 4,
+    };
+    let objective = Setup::default().objective(&model, &[target]).unwrap();
+    let trained = train(&model, &objective, Optimizer::Adam { lr: 0.1 }, 200).model;
+    let met: Vec<(usize, f64)> = exercises.goals_met(&Trace::of(&trained)).collect();
+    assert_eq!(met.len(), 1);
+    assert!(met[0].1 >= 0.5, "{}", met[0].1);
+    let (progress, words) = Progress::reached(met[0].1, 3);
+    assert_eq!((progress.outcome, progress.attempts), (Outcome::Correct, 3));
+    assert_eq!(words, "Reached in 3 edits.");
+    assert_eq!(Progress::reached(0.9, 1).1, "Reached in 1 edit.");
+}

@@ -210,30 +210,10 @@ impl ExerciseState {
     /// Marks every goal `trace` meets as reached, with the `edits` it took (the reducer's
     /// count).
     pub fn follow_goals(self, trace: &Trace, edits: u32) {
-        let goals: Vec<(usize, f64)> = self.spec.with_value(|s| {
-            s.list
-                .iter()
-                .enumerate()
-                .filter_map(|(k, e)| match e {
-                    Exercise::Goal(cell, bound) => {
-                        let v = cell.value(trace)?;
-                        bound.met(v).then_some((k, v))
-                    }
-                    _ => None,
-                })
-                .collect()
-        });
+        let goals: Vec<(usize, f64)> = self.spec.with_value(|s| s.goals_met(trace).collect());
         for (k, value) in goals {
             if self.progress_of(k).outcome == Outcome::Open {
-                let progress = Progress {
-                    outcome: Outcome::Correct,
-                    attempts: edits,
-                    response: Some(value.to_string()),
-                };
-                let words = format!(
-                    "Reached in {edits} edit{}.",
-                    if edits == 1 { "" } else { "s" }
-                );
+                let (progress, words) = Progress::reached(value, edits);
                 self.record(k, progress, Some(words));
             }
         }

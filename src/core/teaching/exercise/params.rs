@@ -41,6 +41,17 @@ pub fn lockable() -> impl Iterator<Item = Matrix> {
 }
 
 impl Exercises {
+    /// The goals `trace` meets, by their place in the list, with the value each reached.
+    pub fn goals_met<'a>(&'a self, trace: &'a Trace) -> impl Iterator<Item = (usize, f64)> + 'a {
+        self.list.iter().enumerate().filter_map(|(k, e)| match e {
+            Exercise::Goal(cell, bound) => {
+                let v = cell.value(trace)?;
+                bound.met(v).then_some((k, v))
+            }
+            _ => None,
+        })
+    }
+
     /// Whether the link asks nothing.
     pub fn is_empty(&self) -> bool {
         self.list.is_empty() && self.locks.is_empty()

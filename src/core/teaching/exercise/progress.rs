@@ -51,6 +51,17 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// A goal reached at `value` after `edits` edits (the reducer's count), and the card's words.
+    pub fn reached(value: f64, edits: u32) -> (Progress, String) {
+        let progress = Progress {
+            outcome: Outcome::Correct,
+            attempts: edits,
+            response: Some(value.to_string()),
+        };
+        let plural = if edits == 1 { "" } else { "s" };
+        (progress, format!("Reached in {edits} edit{plural}."))
+    }
+
     /// Whether an answer is over (right or revealed): no more tries.
     pub fn done(&self) -> bool {
         matches!(self.outcome, Outcome::Correct | Outcome::Revealed)
