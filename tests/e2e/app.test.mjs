@@ -1,7 +1,7 @@
 // End-to-end: what a learner and a course author do, in the built release page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, picture, open, newPage, matrixValues, cellSelector, coreTrace, assertClose, seededState, paste, overflow, output } from './harness.mjs';
+import { useBrowser, open, newPage, matrixValues, cellSelector, coreTrace, assertClose, seededState, paste } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -163,18 +163,6 @@ test('a share link reopens the exact model', async () => {
   assert.equal(await again.getAttribute(cellSelector('w_value', 2, 3), 'data-value'), '0.123456789');
   assert.deepEqual(await matrixValues(again, 'context'), await matrixValues(page, 'context'));
   assert.deepEqual(errors, []);
-});
-
-test('screenshots at desktop and phone width, with no page-wide overflow', async () => {
-  for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
-    const { page, errors } = await open(env.browser, env.base, viewport);
-    await page.click('.token:has-text("she")');
-    await picture(page, output(`${name}.png`), { fullPage: true });
-    const wider = await overflow(page);
-    assert.ok(wider <= 0, `${name}: the page is ${wider}px wider than the screen`);
-    assert.deepEqual(errors, []);
-    await page.close();
-  }
 });
 
 test('the example picker shows what the URL opened, and switches presets', async () => {

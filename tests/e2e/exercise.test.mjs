@@ -5,12 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { useBrowser, open, newContext, sandboxedPage, showLab, cellSelector, picture, output } from './harness.mjs';
+import { useBrowser, open, newContext, sandboxedPage, showLab, cellSelector } from './harness.mjs';
+import { SHE_DOG, asked, card } from './screens.mjs';
 
 const env = useBrowser();
-const SHE_DOG = 'scores.0:6,1';
-const asked = (id) => `[data-answer="${id}"]`;
-const card = (id) => `[data-exercise="${id}"]`;
 const results = (page) => page.evaluate(() => window.attentionExplorer.results());
 
 test('an asked cell hides its value until it is right, hints when it is not, and reports it', async () => {
@@ -241,7 +239,6 @@ test('the exercise maker: pick cells, ask, predict, set a goal, lock; the link a
   assert.equal(await page.$$eval('.author-list li', (l) => l.length), 3);
   const link = await page.inputValue('[data-export="exercise-link"]');
   assert.match(link, /\?ask=scores\.0:6,1&predict=weights\.0:6&goal=weights\.0:6,4>=0\.5&lock=embedding,w_value#m=/);
-  await picture(page.locator('.author-panel'), output('exercise-maker-desktop-light.png'));
   // The Embed dialog carries it, with the steps it needs.
   await page.click('[data-action="author-embed"]');
   await page.waitForSelector('[data-control="embed-step"]');
@@ -405,23 +402,5 @@ test('the SCORM package: its manifest, and a recording SCORM 1.2 API sees the se
     assert.deepEqual(calls.at(-1), ['LMSFinish', '']);
   } finally {
     server.close();
-  }
-});
-
-test('screenshots of each kind and of the exercise maker, desktop and phone, light and dark', async () => {
-  const url = `${env.base}?preset=dog&ask=${SHE_DOG}&predict=weights.0:6&goal=weights.0:6,4>=0.5&lock=embedding,w_value`;
-  for (const [device, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
-    for (const scheme of ['light', 'dark']) {
-      const { page } = await open(env.browser, `${url}&theme=${scheme}`, viewport);
-      await page.fill(asked(SHE_DOG), '12');
-      await page.click(`${card(SHE_DOG)} [data-action="check"]`);
-      await picture(page.locator('#step-scores'), output(`exercise-ask-${device}-${scheme}.png`));
-      await picture(page.locator('#step-weights'), output(`exercise-predict-goal-${device}-${scheme}.png`));
-      await page.click('[data-action="author"]');
-      await page.click(cellSelector('weights', 5, 1));
-      await page.click('[data-action="author-ask"]');
-      await picture(page, output(`exercise-maker-${device}-${scheme}.png`));
-      await page.close();
-    }
   }
 });

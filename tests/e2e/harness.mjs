@@ -67,23 +67,36 @@ const owned = [];
  * another origin for anything. */
 export function useBrowser() {
   const env = {};
-  before(async () => {
-    ({ server: env.server, base: env.base } = await startServer());
-    env.browser = await launch();
-  });
+  before(() => startBrowser(env));
   afterEach(async () => {
-    // What went wrong is read first: closing a page must not add to it or hide it.
-    const problems = watched.splice(0).flatMap((errors) => errors);
-    // Pages before the contexts that hold them; one that the test closed itself is skipped.
-    for (const made of owned.splice(0).reverse()) await made.close().catch(() => {});
-    if (env.server) env.server.refusing = false;
-    assert.deepEqual(problems, [], 'console errors, page errors, dialogs, CSP violations or foreign requests');
+    assert.deepEqual(await cleanUp(env), [], 'console errors, page errors, dialogs, CSP violations or foreign requests');
   });
-  after(async () => {
-    await env.browser?.close();
-    env.server?.close();
-  });
+  after(() => stopBrowser(env));
   return env;
+}
+
+/** Serves dist/ and launches Chromium into `env` (`base`, `browser`, `server`), as `useBrowser`
+ * does for tests; for a script, with `cleanUp` and `stopBrowser` by hand. */
+export async function startBrowser(env = {}) {
+  ({ server: env.server, base: env.base } = await startServer());
+  env.browser = await launch();
+  return env;
+}
+
+export async function stopBrowser(env) {
+  await env.browser?.close();
+  env.server?.close();
+}
+
+/** Closes every page and context the helpers made since the last call, lets the server serve
+ * again, and returns what the watched pages reported (see `watch`). */
+export async function cleanUp(env) {
+  // What went wrong is read first: closing a page must not add to it or hide it.
+  const problems = watched.splice(0).flatMap((errors) => errors);
+  // Pages before the contexts that hold them; one that the test closed itself is skipped.
+  for (const made of owned.splice(0).reverse()) await made.close().catch(() => {});
+  if (env.server) env.server.refusing = false;
+  return problems;
 }
 
 /** Headless Chromium with the flags every test uses, and `extra` ones. */
@@ -136,12 +149,16 @@ export function watch(page, url) {
   return errors;
 }
 
+/** The screens the tests and screenshots use. */
+export const DESKTOP = { width: 1280, height: 900 };
+export const PHONE = { width: 390, height: 844 };
+
 /** Opens the page in `browser` (or in a context) and watches it (see `watch`; CSP violations are
  * logged as console errors); waits for `ready` to show, and for the app, for
  * `<html data-ready>`. The page is closed after the test. The settings open folded under their
  * summary; unless `folded`, they are unfolded as a learner's first click would (most tests use
  * them; the opening's own tests keep them folded). */
-export async function open(browser, url, viewport = { width: 1280, height: 900 }, ready = '[data-matrix="weights"]', { folded = false } = {}) {
+export async function open(browser, url, viewport = DESKTOP, ready = '[data-matrix="weights"]', { folded = false } = {}) {
   const page = await browser.newPage({ viewport });
   owned.push(page);
   const errors = watch(page, url);
@@ -329,10 +346,11 @@ export async function renderEveryStep(page) {
 }
 
 /** Saves a picture of `target` (a locator, or a page for the whole page). Every step is rendered
- * first (`renderEveryStep`): estimated heights would move the target while it is captured. */
-export async function picture(target, path, options = {}) {
+ * first (`renderEveryStep`): estimated heights would move the target while it is captured. With
+ * `everyStep: false`, the screen as it is (the walk's stops, pictured as a reader sees them). */
+export async function picture(target, path, { everyStep = true, ...options } = {}) {
   const page = typeof target.page === 'function' ? target.page() : target;
-  await renderEveryStep(page);
+  if (everyStep) await renderEveryStep(page);
   await target.screenshot({ path, ...options });
 }
 

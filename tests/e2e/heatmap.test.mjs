@@ -1,36 +1,15 @@
 // End-to-end: heat maps, attention lines, the head strip and the scripting API in the built page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, picture, open, coreTrace, assertSameTrace, seededState, overflow, output } from './harness.mjs';
+import { useBrowser, open, coreTrace, assertSameTrace } from './harness.mjs';
+import { openBig, bigState } from './screens.mjs';
 
 const env = useBrowser();
-
-let big;
-/** 64 tokens, d_in 64, d_k = d_v = 16, 8 heads, causal (the size the heat maps were built for),
- * made once by the page itself. */
-async function bigState() {
-  if (!big) {
-    const { page } = await open(env.browser, `${env.base}?preset=raschka`);
-    big = await seededState(page, 64, { d_in: 64, d_k: 16, d_v: 16, heads: 8 }, true);
-    await page.close();
-  }
-  return big;
-}
-
-/** The page with the 64-token model loaded through the API. */
-async function openBig(viewport, colorScheme = 'light') {
-  const big = await bigState();
-  const { page, errors } = await open(env.browser, `${env.base}?preset=dog`, viewport);
-  await page.emulateMedia({ colorScheme });
-  assert.equal(await page.evaluate((s) => window.attentionExplorer.load(s), big), null);
-  await page.waitForSelector('canvas[data-matrix="weights"][data-rows="64"]');
-  return { page, errors };
-}
 
 const api = (page, call, ...args) => page.evaluate(([c, a]) => window.attentionExplorer[c](...a), [call, args]);
 
 test('at 64 tokens × 8 heads every step has its matrices on the page', async () => {
-  const { page, errors } = await openBig();
+  const { page, errors } = await openBig(env);
   for (const toggle of await page.locator('[data-action="toggle-step"]').all()) {
     assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
   }
@@ -51,7 +30,7 @@ test('at 64 tokens × 8 heads every step has its matrices on the page', async ()
 });
 
 test('hovering a heat-map cell shows the value that trace() holds', async () => {
-  const { page, errors } = await openBig();
+  const { page, errors } = await openBig(env);
   const map = page.locator('canvas[data-matrix="weights"][data-head="0"][data-view="heatmap"]');
   // The mouse only reaches what is on screen (the labs made the page long enough to show it).
   await map.scrollIntoViewIfNeeded();
@@ -74,7 +53,7 @@ test('hovering a heat-map cell shows the value that trace() holds', async () => 
 });
 
 test('an edit in the heat-map edit box changes trace() to what attention-trace computes', async () => {
-  const { page, errors } = await openBig();
+  const { page, errors } = await openBig(env);
   const map = page.locator('canvas[data-matrix="w_query"][data-head="0"]');
   await map.focus();
   for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowDown');
@@ -100,8 +79,8 @@ test('trace() equals attention-trace for every preset and a 64-token state', asy
     assert.deepEqual(errors, []);
     await page.close();
   }
-  const { page, errors } = await openBig();
-  assertSameTrace(await api(page, 'trace'), coreTrace(JSON.stringify(await bigState())));
+  const { page, errors } = await openBig(env);
+  assertSameTrace(await api(page, 'trace'), coreTrace(JSON.stringify(await bigState(env))));
   assert.deepEqual(errors, []);
 });
 
@@ -150,24 +129,4 @@ test('the scripting API loads, edits and refuses with messages, undo included', 
   assert.equal(await api(page, 'load', JSON.stringify(original)), null);
   assert.deepEqual(await api(page, 'state'), original);
   assert.deepEqual(errors, []);
-});
-
-test('screenshots of a 64-token model and of the attention lines, light and dark', async () => {
-  for (const colorScheme of ['light', 'dark']) {
-    for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
-      const { page, errors } = await openBig(viewport, colorScheme);
-      await page.click('[data-action="pick-head"][data-head="2"]');
-      await page.locator('svg[data-view="lines"] text.query-token').nth(40).click();
-      await picture(page.locator('#step-weights'), output(`weights-64-${name}-${colorScheme}.png`));
-      const wider = await overflow(page);
-      assert.ok(wider <= 0, `${name}: the page is ${wider}px wider than the screen`);
-      assert.deepEqual(errors, []);
-      await page.close();
-      const { page: dog } = await open(env.browser, `${env.base}?preset=dog`, viewport);
-      await dog.emulateMedia({ colorScheme });
-      await dog.click('.token:has-text("she")');
-      await picture(dog.locator('#step-weights'), output(`lines-dog-${name}-${colorScheme}.png`));
-      await dog.close();
-    }
-  }
 });

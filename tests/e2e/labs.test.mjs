@@ -1,7 +1,7 @@
 // End-to-end: the √dₖ and masking labs, the heads picture and the guided walk, in the built page.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, picture, open, openLab, stat, labMatrix, overflow, output } from './harness.mjs';
+import { useBrowser, open, openLab, stat, labMatrix } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -191,32 +191,4 @@ test('?walk=1 opens in the walk; with several heads it ends at the output, and E
   await page.waitForSelector('.walk', { state: 'hidden' });
   assert.deepEqual(await current(page), []);
   assert.deepEqual(errors, []);
-});
-
-test('screenshots of each lab, the heads and the walk: desktop and phone, light and dark', async () => {
-  for (const [width, height, device] of [[1280, 900, 'desktop'], [390, 844, 'phone']]) {
-    for (const scheme of ['light', 'dark']) {
-      const name = (what) => output(`labs-${what}-${device}-${scheme}.png`);
-      const { page, errors } = await openLab(env.browser, `${env.base}?preset=dog`, 'lab-sqrt-dk', { width, height });
-      await page.emulateMedia({ colorScheme: scheme });
-      await picture(page.locator('#lab-sqrt-dk'), name('sqrt-dk'));
-      await page.focus('[data-control="lab_magnitude"]');
-      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
-      await page.waitForFunction(() => document.querySelector('[data-stat="renormalized_ok"]').dataset.value === 'false');
-      await picture(page.locator('#lab-mask'), name('mask'));
-      await page.click('[data-action="walk-start"]');
-      for (let i = 0; i < 7; i++) await page.click('[data-action="walk-next"]');
-      await page.waitForFunction(() => document.querySelector('#lab-sqrt-dk').getAttribute('aria-current') === 'step');
-      await picture(page, name('walk'));
-      const heads = await open(env.browser, `${env.base}?preset=raschka-multihead`, { width, height });
-      await heads.page.emulateMedia({ colorScheme: scheme });
-      await picture(heads.page.locator('#step-output'), name('heads'));
-      assert.deepEqual(heads.errors, []);
-      await heads.page.close();
-      const wider = await overflow(page);
-      assert.ok(wider <= 0, `${device} ${scheme}: the page is ${wider}px wider than the screen`);
-      assert.deepEqual(errors, []);
-      await page.close();
-    }
-  }
 });

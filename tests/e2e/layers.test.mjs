@@ -7,22 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { useBrowser, open, projectRoot, cellSelector, picture, linkSettled, overflow, output, runWithTorch } from './harness.mjs';
+import { useBrowser, open, projectRoot, cellSelector, linkSettled, runWithTorch } from './harness.mjs';
+import { cases, pageState, openImport } from './screens.mjs';
 
 const env = useBrowser();
 const fixtures = join(projectRoot, 'tests/fixtures');
-const cases = JSON.parse(await readFile(join(fixtures, 'mha_cases.json'), 'utf8')).cases;
-
-/** A page state with the fixture's sentence and embedding (its words are already in sorted
- * order, one row each) and a placeholder head, for the import to replace. */
-function pageState(torch) {
-  const width = torch.embedding[0].length;
-  const zeros = Array.from({ length: width }, () => [0]);
-  return JSON.stringify({
-    version: 1, sentence: torch.sentence, embedding: torch.embedding,
-    heads: [{ w_query: zeros, w_key: zeros, w_value: zeros }], causal: torch.causal, scale: 'sqrt_dk',
-  });
-}
 
 function assertNear(actual, expected, what, tol = 1e-9) {
   assert.equal(actual.length, expected.length, `${what}: rows`);
@@ -34,11 +23,6 @@ async function equalsTorch(page, c, what) {
   c.weights.forEach((w, h) => assertNear(trace.heads[h].weights, w, `${what} head ${h} weights`));
   assertNear(trace.output, c.output, `${what} output`);
   assert.ok(trace.concatenated, `${what}: the trace has the concatenation before the projection`);
-}
-
-async function openImport(page) {
-  await page.click('[data-action="import-torch"]');
-  await page.waitForSelector('[data-control="torch-json"]');
 }
 
 test('every nn.MultiheadAttention of the fixtures, pasted as JSON, gives PyTorch\'s weights and output', async () => {
@@ -174,31 +158,4 @@ test('"Copy as PyTorch" of an imported module, run with torch, equals the page',
   if (!torchOutput) return;
   assertNear(torchOutput, trace.output, 'torch output', 1e-12);
   assertNear(trace.output, c.output, 'against the fixture');
-});
-
-test('screenshots of the biases, step 11 and the import panel: desktop and phone, light and dark', async () => {
-  const c = cases[1];
-  for (const [width, height, device] of [[1280, 900, 'desktop'], [390, 844, 'phone']]) {
-    for (const scheme of ['light', 'dark']) {
-      const name = (what) => output(`layers-${what}-${device}-${scheme}.png`);
-      const { page, errors } = await open(env.browser, `${env.base}?preset=dog`, { width, height });
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.check('[data-control="biases"]');
-      await page.check('[data-control="output-projection"]');
-      await page.waitForSelector('#step-out_proj table[data-matrix="w_output"]');
-      await picture(page.locator('#step-projections'), name('biases'));
-      await picture(page.locator('#step-out_proj'), name('out-proj'));
-      await page.evaluate((s) => window.attentionExplorer.load(s), pageState(c.torch));
-      await openImport(page);
-      await page.fill('[data-control="torch-json"]', JSON.stringify(c.torch.state_dict));
-      await page.fill('[data-control="torch-heads"]', '2');
-      await page.click('[data-action="import-torch-apply"]');
-      await page.waitForSelector('#torch-message.field-error');
-      await picture(page.locator('.import-torch'), name('import'));
-      const wider = await overflow(page);
-      assert.ok(wider <= 0, `${device} ${scheme}: the page is ${wider}px wider than the screen`);
-      assert.deepEqual(errors, []);
-      await page.close();
-    }
-  }
 });

@@ -4,11 +4,9 @@
 // for the numbers beside them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, output, picture, cellSelector, settled, showLab, stat, eventually } from './harness.mjs';
+import { useBrowser, open, output, picture, cellSelector, settled, showLab, stat, eventually, DESKTOP, PHONE } from './harness.mjs';
 
 const env = useBrowser();
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
 
 /** What a visitor can operate on the screen as it is: controls in view, not folded away. */
 const controlsInView = (page) => page.evaluate(() => [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])')]
@@ -35,7 +33,6 @@ test('the opening says what attention is for and shows “she” → “dog” 0
       assert.ok(await onScreen(page, 'svg[data-view="opening-lines"] line[data-key="1"]'), `${device}: the line from “she” to “dog”`);
       const controls = await controlsInView(page);
       assert.ok(controls.length <= most, `${device}: ${controls.length} controls on the first screen: ${controls.join(', ')}`);
-      await page.screenshot({ path: output(`lesson-opening-${device}-${scheme}.png`) });
       // The settings are one click away.
       assert.equal(await page.isVisible('[data-control="d_k"]'), false);
       await page.click('[data-action="settings"]');
@@ -182,19 +179,4 @@ test('on a phone the walk never covers what a stop asks for, End keeps the place
   await breakdown.scrollIntoViewIfNeeded();
   const fits = await breakdown.evaluate((b) => b.scrollWidth <= b.clientWidth + 1 && b.getBoundingClientRect().right <= innerWidth);
   assert.ok(fits, 'the breakdown is as wide as the screen');
-});
-
-test('screenshots of each stop of the walk: desktop and phone, light and dark', async () => {
-  for (const [viewport, device] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
-    for (const scheme of ['light', 'dark']) {
-      const { page } = await open(env.browser, `${env.base}?preset=dog&walk=1&theme=${scheme}`, viewport);
-      for (let i = 0; i < 16; i++) {
-        await settled(page);
-        await page.screenshot({ path: output(`lesson-walk-${String(i + 1).padStart(2, '0')}-${device}-${scheme}.png`) });
-        const further = await page.isVisible('[data-action="walk-further"]');
-        await page.click(further ? '[data-action="walk-further"]' : '[data-action="walk-next"]');
-      }
-      await page.waitForSelector('.walk', { state: 'hidden' });
-    }
-  }
 });

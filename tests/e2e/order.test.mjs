@@ -1,24 +1,14 @@
 // End-to-end: word order (issue 19). Each kind of positions chosen in the page gives trace() equal
 // to attention-trace on the same state; the order lab's shuffle shows no change without
 // positions and a visible one with them; the walk stops at the lab; the link and a reload keep
-// the positions; screenshots of the positions step, the RoPE view and the lab.
+// the positions (their screenshots: screens.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, showLab, numberStat, coreTrace, assertSameTrace, picture, linkSettled, overflow, output } from './harness.mjs';
+import { useBrowser, open, showLab, numberStat, coreTrace, assertSameTrace, linkSettled } from './harness.mjs';
+import { evenDog, choose } from './screens.mjs';
 
 const env = useBrowser();
 const KINDS = ['sinusoidal', 'learned', 'rope_half', 'rope_interleaved'];
-
-/** The dog with d_k = 4, so that RoPE has pairs to turn. */
-async function evenDog(page) {
-  await page.fill('[data-control="d_k"]', '4');
-  await page.waitForFunction(() => window.attentionExplorer.state().heads[0].w_query[0].length === 4);
-}
-
-async function choose(page, kind) {
-  await page.selectOption('[data-control="positions"]', kind);
-  await page.waitForFunction((k) => (window.attentionExplorer.state().positions?.kind ?? 'none') === k, kind);
-}
 
 test('each kind of positions gives the trace attention-trace computes for the same state', async () => {
   const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
@@ -100,27 +90,4 @@ test('the walk stops at the order lab, and the link and a reload keep the positi
   }
   assert.ok(reached, 'the walk reaches the order lab');
   assert.deepEqual(errors, []);
-});
-
-test('screenshots of the positions step, the RoPE view and the order lab: desktop and phone, light and dark', async () => {
-  for (const [width, height, device] of [[1280, 900, 'desktop'], [390, 844, 'phone']]) {
-    for (const scheme of ['light', 'dark']) {
-      const name = (what) => output(`order-${what}-${device}-${scheme}.png`);
-      const { page, errors } = await open(env.browser, `${env.base}?preset=dog`, { width, height });
-      await page.emulateMedia({ colorScheme: scheme });
-      await evenDog(page);
-      await choose(page, 'sinusoidal');
-      await picture(page.locator('#step-positions'), name('sinusoidal'));
-      await choose(page, 'rope_half');
-      await picture(page.locator('#step-positions'), name('rope'));
-      await picture(page.locator('#step-qkv'), name('rope-qkv'));
-      await showLab(page, 'lab-order');
-      await page.click('[data-action="order-shuffle"]');
-      await picture(page.locator('#lab-order'), name('lab'));
-      const wider = await overflow(page);
-      assert.ok(wider <= 0, `${device} ${scheme}: the page is ${wider}px wider than the screen`);
-      assert.deepEqual(errors, []);
-      await page.close();
-    }
-  }
 });

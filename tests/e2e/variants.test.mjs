@@ -4,7 +4,7 @@
 // keep them; the KV cache and FlashAttention labs give the page's own numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, showLab, numberStat, coreTrace, assertSameTrace, linkSettled, state, trace, labMatrix, assertClose, cellSelector, runWithTorch, picture, output, overflow } from './harness.mjs';
+import { useBrowser, open, showLab, numberStat, coreTrace, assertSameTrace, linkSettled, state, trace, labMatrix, assertClose, cellSelector, runWithTorch } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -171,32 +171,4 @@ test('"Copy as PyTorch" of shared heads and of a source checks itself against sc
   if (!printed) return;
   assertClose(printed[0], (await trace(page)).output, 'output');
   assert.equal(printed[1], true);
-});
-
-test('screenshots of the variants: desktop and phone, light and dark', async () => {
-  for (const [width, height, device] of [[1280, 900, 'desktop'], [390, 844, 'phone']]) {
-    for (const scheme of ['light', 'dark']) {
-      const name = (what) => output(`variants-${what}-${device}-${scheme}.png`);
-      const { page, errors } = await open(env.browser, `${env.base}?preset=raschka-multihead`, { width, height });
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.fill('[data-control="kv_heads"]', '2');
-      await page.waitForFunction(() => window.attentionExplorer.state().kv_heads === 2);
-      await picture(page.locator('#step-qkv'), name('grouped'));
-      await page.fill('[data-control="source"]', 'the cat sat on the mat');
-      await page.waitForFunction(() => window.attentionExplorer.state().source);
-      await picture(page.locator('#step-weights'), name('cross'));
-      await page.fill('[data-control="source"]', '');
-      await page.check('[data-control="causal"]');
-      await showLab(page, 'lab-kv-cache');
-      for (let i = 0; i < 3; i++) await page.click('[data-action="decode-step"]');
-      await picture(page.locator('#lab-kv-cache'), name('kv-cache'));
-      await showLab(page, 'lab-flash');
-      await page.click('[data-action="flash-step"]');
-      await picture(page.locator('#lab-flash'), name('flash'));
-      const wider = await overflow(page);
-      assert.ok(wider <= 0, `${device} ${scheme}: the page is ${wider}px wider than the screen`);
-      assert.deepEqual(errors, []);
-      await page.close();
-    }
-  }
 });
