@@ -15,8 +15,8 @@ use crate::ui::matrix::spec::{CellView, MatrixSpec};
 const EDIT_BOX_PX: (f64, f64) = (150.0, 64.0);
 
 /// The edit box while `editing`, at `cursor`; closed, the focus goes back to `canvas`.
-#[component]
-pub(super) fn EditBox(
+// A function, not a component: a component's props and erased view cost the page's module.
+pub(super) fn edit_box(
     spec: MatrixSpec,
     editing: RwSignal<bool>,
     cursor: RwSignal<Option<(usize, usize)>>,

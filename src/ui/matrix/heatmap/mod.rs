@@ -19,8 +19,8 @@ mod editor;
 mod readout;
 
 use canvas::{paint_with, text_width, Marks, Picture};
-use editor::EditBox;
-use readout::{Legend, Readout};
+use editor::edit_box;
+use readout::{legend, readout};
 
 /// A matrix as a heat map. Hover or the cursor (arrow keys once the map has focus) shows a cell's
 /// labels and full value; a click or Enter explains or edits the cell as in the table.
@@ -195,10 +195,10 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
                         }
                     }
                 ></canvas>
-                <EditBox spec editing cursor shape layout canvas/>
+                {edit_box(spec, editing, cursor, shape, layout, canvas)}
             </div>
-            <Readout spec id=readout_id cell=shown/>
-            <Legend spec/>
+            {readout(spec, readout_id, shown)}
+            {legend(spec)}
         </div>
     }
 }

@@ -11,8 +11,7 @@ use crate::ui::matrix::spec::MatrixSpec;
 
 /// The cell `cell` (under the mouse, else under the cursor) read out; `data-value` keeps every
 /// digit.
-#[component]
-pub(super) fn Readout(
+pub(super) fn readout(
     spec: MatrixSpec,
     id: String,
     cell: Signal<Option<(usize, usize)>>,
@@ -44,8 +43,7 @@ pub(super) fn Readout(
 }
 
 /// The colours' legend: the lowest and highest numbers shown, and the masked cells' hatching.
-#[component]
-pub(super) fn Legend(spec: MatrixSpec) -> impl IntoView {
+pub(super) fn legend(spec: MatrixSpec) -> impl IntoView {
     let precision = spec.look.precision;
     let legend = move || {
         let (low, high) = spec
