@@ -708,7 +708,7 @@ async fn the_heads_lab_shows_two_heads_and_opens_them_in_the_page() {
     let open: HtmlElement = find(&root, "[data-action=open-two-heads]").unchecked_into();
     open.click();
     tick().await;
-    assert_eq!(state.model.with_untracked(|m| m.heads().len()), 2);
+    assert_eq!(state.doc.model.with_untracked(|m| m.heads().len()), 2);
     drop(handle);
     assert!(root.first_element_child().is_none(), "unmounted");
     root.remove();
@@ -723,8 +723,8 @@ async fn the_key_value_heads_field_shares_them_and_refuses_what_does_not_divide(
     let (root, state, handle) = mount_with(model, || view! { <Controls level=Level::All/> }).await;
     let field: HtmlInputElement = find(&root, "[data-control=kv_heads]").unchecked_into();
     type_into(&field, "1").await;
-    assert_eq!(state.model.with_untracked(Model::kv_heads), 1);
-    let trace = state.trace.get_untracked();
+    assert_eq!(state.doc.model.with_untracked(Model::kv_heads), 1);
+    let trace = state.derived.trace.get_untracked();
     assert_eq!(
         trace.heads[heads - 1].keys,
         trace.heads[0].keys,
@@ -732,7 +732,7 @@ async fn the_key_value_heads_field_shares_them_and_refuses_what_does_not_divide(
     );
     type_into(&field, &(heads + 1).to_string()).await;
     assert_eq!(
-        state.model.with_untracked(Model::kv_heads),
+        state.doc.model.with_untracked(Model::kv_heads),
         1,
         "the last good value is kept"
     );
@@ -756,7 +756,7 @@ async fn the_trained_models_panel_says_why_it_cannot_fetch_and_keeps_the_page() 
     use attention_explorer::ui::pretrained::PretrainedInEmbed;
     let (root, state, handle) = mount_with(dog(), || {
         let state = attention_explorer::ui::state::use_app();
-        state.pretrained.set(Some("{}".into()));
+        state.doc.pretrained.set(Some("{}".into()));
         view! { <PretrainedInEmbed/> }
     })
     .await;
@@ -781,7 +781,7 @@ async fn the_trained_models_panel_says_why_it_cannot_fetch_and_keeps_the_page() 
         .unwrap()
         .is_some());
     assert_eq!(
-        state.model.with_untracked(|m| m.heads().len()),
+        state.doc.model.with_untracked(|m| m.heads().len()),
         1,
         "the page's model stays"
     );

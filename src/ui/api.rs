@@ -35,7 +35,12 @@ fn number(v: &JsValue) -> f64 {
 
 /// Every intermediate, as `attention-trace --format json` writes it.
 pub fn trace_value(state: AppState) -> JsValue {
-    parsed(&state.trace.with_untracked(|t| trace_json(t).to_string()))
+    parsed(
+        &state
+            .derived
+            .trace
+            .with_untracked(|t| trace_json(t).to_string()),
+    )
 }
 
 /// Every exercise's state: `[{exercise, kind, result, correct, score, attempts, response,
@@ -43,6 +48,7 @@ pub fn trace_value(state: AppState) -> JsValue {
 pub fn results_value(state: AppState) -> JsValue {
     parsed(
         &state
+            .derived
             .trace
             .with_untracked(|t| state.exercises.results(t, &share::activity())),
     )
@@ -63,14 +69,17 @@ pub fn load(state: AppState, value: &JsValue) -> Result<(), String> {
 
 fn objective(state: AppState, value: &JsValue) -> Result<Objective, String> {
     let text = json_text(value).ok_or("give an objective: an object or JSON text")?;
-    state.model.with_untracked(|m| Objective::read(&text, m))
+    state
+        .doc
+        .model
+        .with_untracked(|m| Objective::read(&text, m))
 }
 
 /// `{loss, grad}` as `attention-trace --objective` prints them, or the message.
 pub fn gradients_value(state: AppState, value: &JsValue) -> JsValue {
     match objective(state, value) {
         Ok(o) => {
-            let g = state.model.with_untracked(|m| gradients(m, &o));
+            let g = state.doc.model.with_untracked(|m| gradients(m, &o));
             parsed(&serde_json::json!({ "loss": g.loss, "grad": gradients_json(&g) }).to_string())
         }
         Err(e) => JsValue::from_str(&e),
@@ -84,7 +93,7 @@ pub fn train_value(state: AppState, options: &JsValue) -> JsValue {
     let run = || -> Result<Vec<f64>, String> {
         let o = objective(state, &field("objective"))?;
         let steps = field("steps").as_f64().unwrap_or(1.0);
-        let most = state.model.with_untracked(max_steps);
+        let most = state.doc.model.with_untracked(max_steps);
         if !(steps.fract() == 0.0 && (0.0..=most as f64).contains(&steps)) {
             let why = if most < MAX_STEPS {
                 " at this model's size (one call runs on the page's thread and may not freeze it; call again to train on)"
@@ -103,6 +112,7 @@ pub fn train_value(state: AppState, options: &JsValue) -> JsValue {
         };
         let optimizer = Optimizer::named(field("optimizer").as_string().as_deref(), lr)?;
         let trained = state
+            .doc
             .model
             .with_untracked(|m| train(m, &o, optimizer, steps as usize));
         // The steps before a refused one are kept (one undo step); the message says so.
@@ -138,6 +148,7 @@ pub fn edit(
     let x = value.as_f64().ok_or("value must be a number")?;
     let name = matrix.as_string().unwrap_or_default();
     let (target, i, j) = state
+        .doc
         .model
         .with_untracked(|m| locate_edit(m, &name, number(head), number(row), number(col), x))?;
     // One call is one undo step, like a number typed and then left.
@@ -187,7 +198,7 @@ pub fn install_progress(state: AppState) {
 
 /// The saved state as a JavaScript object (`state()`).
 pub fn state_value(state: AppState) -> JsValue {
-    parsed(&state.model.with_untracked(write_state))
+    parsed(&state.doc.model.with_untracked(write_state))
 }
 
 /// Puts the API on `window`. The closures live as long as the page.

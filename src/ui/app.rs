@@ -38,38 +38,41 @@ pub fn App() -> impl IntoView {
         start.walk && !embed,
         embed,
     );
-    state.pretrained.set(start.pretrained.clone());
+    state.doc.pretrained.set(start.pretrained.clone());
     // Once per page: the embed's steps, for their badges.
-    state.numbered = start
+    state.page.numbered = start
         .steps
         .clone()
         .filter(|_| embed)
         .map(|s| &*Vec::leak(s));
-    state.controls = start.controls();
+    state.page.controls = start.controls();
     state.exercises.open(start.exercises.clone());
     state
+        .doc
         .session
         .set_value(Session::new(start.exercises.locks.clone()));
     // The training lab leaves locked matrices alone (a step that moved one would be refused).
     let locks = &start.exercises.locks;
     if !locks.is_empty() {
         state
+            .view
             .training
             .update(|t| t.train.retain(|p| !locks.contains(&p.matrix())));
     }
     // A link's target is the page's from the first paint (its ∂L faces, the loss, Copy as
     // PyTorch's backward), before the training lab has loaded.
-    let setup = state.training.get_untracked();
+    let setup = state.view.training.get_untracked();
     if !setup.targets.is_empty() {
         let objective = state
+            .doc
             .model
             .with_untracked(|m| setup.objective(m, &setup.targets));
-        state.objective.set(objective);
+        state.view.objective.set(objective);
     }
     state.provide();
     let opening = Opening::provide();
     api::install(state);
-    theme::follow_colour_scheme(state.look.palette, colours);
+    theme::follow_colour_scheme(state.view.look.palette, colours);
     share::keep_in_url(state, work_key);
     if embed {
         embed::install(state);

@@ -141,7 +141,10 @@ fn AuthorPanel() -> impl IntoView {
             ),
         };
         let mut next = draft.get_untracked();
-        let added = state.model.with_untracked(|m| next.add(kind, &entry, m));
+        let added = state
+            .doc
+            .model
+            .with_untracked(|m| next.add(kind, &entry, m));
         match added {
             Ok(()) => {
                 draft.set(next);
@@ -158,6 +161,7 @@ fn AuthorPanel() -> impl IntoView {
             names.push(matrix.key());
         }
         let read = state
+            .doc
             .model
             .with_untracked(|m| next.read_locks(&names.join(","), m));
         match read {
@@ -168,7 +172,7 @@ fn AuthorPanel() -> impl IntoView {
             Err(e) => error.set(Some(format!("Not locked: {e}."))),
         }
     };
-    let lockable_here: Vec<Matrix> = state.model.with_untracked(|m| {
+    let lockable_here: Vec<Matrix> = state.doc.model.with_untracked(|m| {
         lockable()
             .filter(|&k| {
                 Editable::EVERY
@@ -179,7 +183,7 @@ fn AuthorPanel() -> impl IntoView {
     });
     // The model's code once per edit, for both addresses.
     let fragment = Memo::new(move |_| {
-        state.model.track();
+        state.doc.model.track();
         fragment_now(state)
     });
     let link = Memo::new(move |_| {
@@ -188,7 +192,7 @@ fn AuthorPanel() -> impl IntoView {
 
     let picked_text = move || {
         match picked.get() {
-        Some(cell) => state.trace.with(|t| format!("Picked: {}.", cell.describe(t))),
+        Some(cell) => state.derived.trace.with(|t| format!("Picked: {}.", cell.describe(t))),
         None => "Click a number in any computed table below (Q, K, V, scores, weights, context, output) to pick it.".into(),
     }
     };
@@ -210,7 +214,7 @@ fn AuthorPanel() -> impl IntoView {
             packing.set(Some(said));
         });
     };
-    let shape = state.shape.get_untracked();
+    let shape = state.derived.shape.get_untracked();
     let on_page = in_order(|s| s.on_page(shape));
     let is_weights = move || picked.with(|p| p.is_some_and(|c| c.matrix == Matrix::Weights));
     view! {
@@ -241,7 +245,7 @@ fn AuthorPanel() -> impl IntoView {
             {move || error.get().map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
             <ul class="author-list" aria-label="The exercise so far">
                 {move || draft.with(|d| d.list.iter().enumerate().map(|(k, e)| {
-                    let words = state.trace.with_untracked(|t| e.question(t));
+                    let words = state.derived.trace.with_untracked(|t| e.question(t));
                     view! {
                         <li data-draft=e.id()>
                             {words}
@@ -276,7 +280,7 @@ fn AuthorPanel() -> impl IntoView {
             // preview and starts from the steps the exercise needs.
             <p>
                 <button type="button" data-action="author-embed" disabled=move || draft.with(|d| d.list.is_empty()) on:click=move |_| {
-                    state.embedding.set(true);
+                    state.page.embedding.set(true);
                     request_animation_frame(|| scroll_to("embed-dialog".into()));
                 }>"Embed this exercise…"</button>
             </p>

@@ -85,10 +85,10 @@ pub fn Files() -> impl IntoView {
     view! {
         <div class="field buttons">
             <button type="button" data-action="download-state" on:click=move |_| {
-                download("attention-state.json", "application/json", &state.model.with_untracked(write_state));
+                download("attention-state.json", "application/json", &state.doc.model.with_untracked(write_state));
             }>"Download the state (JSON)"</button>
             <button type="button" data-action="download-trace" on:click=move |_| {
-                download("attention-trace.json", "application/json", &state.trace.with_untracked(|t| trace_json(t).to_string()));
+                download("attention-trace.json", "application/json", &state.derived.trace.with_untracked(|t| trace_json(t).to_string()));
             }>"Download every step (JSON)"</button>
             <label class="file">
                 <span>"Load a state file"</span>
@@ -122,8 +122,9 @@ chunk! {
 fn PytorchPanel() -> impl IntoView {
     let state = use_app();
     // With the training lab's target, the script also takes the loss's gradients.
-    let objective = state.objective.get_untracked();
+    let objective = state.view.objective.get_untracked();
     let text = state
+        .doc
         .model
         .with_untracked(|m| pytorch_script(m, objective.as_ref()));
     let written = window().navigator().clipboard().write_text(&text);

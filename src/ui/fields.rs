@@ -87,8 +87,8 @@ pub fn accept(set: impl Fn(u64) + Send + Sync + 'static) -> Callback<u64, Result
 #[component]
 pub fn PositionsField(control: &'static str) -> impl IntoView {
     let state = use_app();
-    let kind = Memo::new(move |_| state.model.with(|m| m.positions().kind()));
-    let base = Memo::new(move |_| state.model.with(|m| m.positions().base()));
+    let kind = Memo::new(move |_| state.doc.model.with(|m| m.positions().kind()));
+    let base = Memo::new(move |_| state.doc.model.with(|m| m.positions().base()));
     let error = RwSignal::new(None::<String>);
     // RoPE refused for an odd dₖ: the kind asked for and the dₖ that would take it.
     let offer = RwSignal::new(None::<(PositionKind, usize)>);
@@ -106,7 +106,7 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
             },
             None => base.get_untracked().unwrap_or(DEFAULT_BASE),
         };
-        let d_k = state.model.with_untracked(|m| m.dims().d_k);
+        let d_k = state.doc.model.with_untracked(|m| m.dims().d_k);
         let refused = state.apply(Edit::Positions { kind, base }).err();
         if refused.is_some() && kind.is_rope() && d_k % 2 == 1 && d_k < MAX_DIM {
             offer.set(Some((kind, d_k + 1)));
@@ -120,7 +120,7 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
         let Some((kind, d_k)) = offer.get_untracked() else {
             return;
         };
-        let mut dims = state.model.with_untracked(Model::dims);
+        let mut dims = state.doc.model.with_untracked(Model::dims);
         dims.d_k = d_k;
         if let Err(e) = state.apply(Edit::Resize(dims)) {
             error.set(Some(format!("dₖ: {e}.")));
@@ -191,7 +191,7 @@ pub fn apply_or_say(
 pub fn refusal(stat: String, refused: RwSignal<Option<String>>) -> impl IntoView {
     let state = use_app();
     Effect::new(move |_| {
-        state.model.track();
+        state.doc.model.track();
         refused.set(None);
     });
     move || {

@@ -48,7 +48,12 @@ fn import(
         d
     });
     let heads = heads.get_untracked() as usize;
-    let result = dict.and_then(|d| state.model.with_untracked(|m| import_into(m, &d, heads)));
+    let result = dict.and_then(|d| {
+        state
+            .doc
+            .model
+            .with_untracked(|m| import_into(m, &d, heads))
+    });
     // A state dict does not say how many heads split it: the same weights in other heads
     // compute other numbers, so the number taken is said.
     let split = if named {
@@ -69,7 +74,7 @@ fn import(
 fn ImportPanel() -> impl IntoView {
     let state = use_app();
     let text = RwSignal::new(String::new());
-    let heads = RwSignal::new(state.heads.get_untracked() as u64);
+    let heads = RwSignal::new(state.derived.heads.get_untracked() as u64);
     let message = RwSignal::new(None::<(bool, String)>);
     let from_text = move |_| {
         let dict = read_state_dict_json(&text.get_untracked());

@@ -11,10 +11,10 @@ use crate::ui::walk::Walk;
 #[component]
 pub fn Intro() -> impl IntoView {
     let state = use_app();
-    let head = Memo::new(move |_| state.visible_heads.with(|v| v[0]));
+    let head = Memo::new(move |_| state.derived.visible_heads.with(|v| v[0]));
     // Where this model's numbers come from: said, since a learner may take hand-made for learned.
     let origin = move || {
-        if state.model.with(|m| m.layered().is_some()) {
+        if state.doc.model.with(|m| m.layered().is_some()) {
             "This layer's numbers were learned by a real model from a great deal of text."
         } else if state.preset() == Some("dog") {
             "A trained model learns its numbers from a great deal of text; these were made by hand to show what trained ones do."

@@ -16,11 +16,11 @@ use crate::ui::state::use_app;
 #[component]
 pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl IntoView {
     let state = use_app();
-    let n = Memo::new(move |_| state.words.with(Vec::len));
+    let n = Memo::new(move |_| state.derived.words.with(Vec::len));
     // The keys: the source sentence's tokens with cross-attention.
-    let m = Memo::new(move |_| state.key_words.with(Vec::len));
+    let m = Memo::new(move |_| state.derived.key_words.with(Vec::len));
     let places = Memo::new(move |_| n.get().max(m.get()));
-    let query = state.followed_or_last;
+    let query = state.derived.followed_or_last;
     // The followed row of the weights: only its change redraws the lines.
     let row = Memo::new(move |_| {
         let i = query.get();
@@ -28,7 +28,7 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
         if state.exercises.hides_row(head, i) {
             return Vec::new();
         }
-        state.trace.with(|t| {
+        state.derived.trace.with(|t| {
             t.heads
                 .get(head)
                 .filter(|h| i < h.weights.nrows())
@@ -36,7 +36,7 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
                 .unwrap_or_default()
         })
     });
-    let causal = state.causal;
+    let causal = state.derived.causal;
     let y = move |k: usize| token_y(k, places.get());
     let font = move || font_px(places.get());
 
@@ -66,12 +66,13 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
             .collect_view()
     };
     let keys = move || {
-        state.key_words.get().into_iter().enumerate().map(|(k, word)| view! {
+        state.derived.key_words.get().into_iter().enumerate().map(|(k, word)| view! {
             <text class="key-token" x=KEY_X y=y(k) dominant-baseline="middle" font-size=font>{word}</text>
         }).collect_view()
     };
     let tokens = move || {
         state
+            .derived
             .words
             .get()
             .into_iter()
@@ -87,7 +88,7 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
                         text-anchor="end"
                         dominant-baseline="middle"
                         font-size=font
-                        on:click=move |_| state.followed.set(Some(k))
+                        on:click=move |_| state.view.followed.set(Some(k))
                     >
                         {word}
                     </text>
@@ -98,19 +99,26 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
     let height = move || height(places.get());
     let description = move || {
         let i = query.get();
-        let word = state.words.with(|w| w.get(i).cloned().unwrap_or_default());
+        let word = state
+            .derived
+            .words
+            .with(|w| w.get(i).cloned().unwrap_or_default());
         let top = row.with(|r| largest(r.iter().copied()));
         let most = top.map(|(j, w)| {
             let key = state
+                .derived
                 .key_words
                 .with(|ws| ws.get(j).cloned().unwrap_or_default());
-            format!(", most to “{key}” ({})", fmt(w, state.look.precision.get()))
+            format!(
+                ", most to “{key}” ({})",
+                fmt(w, state.view.look.precision.get())
+            )
         });
         let hidden = row
             .with(Vec::is_empty)
             .then_some(": hidden until you answer");
         // The opening says "head" only once there are several (it is explained further down).
-        let which = if opening && state.heads.get() == 1 {
+        let which = if opening && state.derived.heads.get() == 1 {
             String::new()
         } else {
             format!(", head {head}")

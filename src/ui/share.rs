@@ -127,8 +127,8 @@ thread_local! {
 
 /// The model as `m=` writes it now, against the base sharing most of its numbers.
 pub fn model_code(state: AppState) -> String {
-    let seed = state.seed.get_untracked();
-    state.model.with_untracked(|m| {
+    let seed = state.doc.seed.get_untracked();
+    state.doc.model.with_untracked(|m| {
         // A trained model's layer is written as what opens it again.
         if m.layered().is_some() {
             return encode_model(m, None);
@@ -164,11 +164,11 @@ pub fn keep_in_url(state: AppState, work_key: String) {
             ""
         });
         save_work(&work_key, &fragment);
-        state.written.notify();
+        state.page.written.notify();
     };
     let flush = write.clone();
     Effect::new(move |first: Option<()>| {
-        state.model.track();
+        state.doc.model.track();
         state.shown();
         if first.is_some() {
             pause.changed(write.clone());

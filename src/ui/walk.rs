@@ -61,22 +61,22 @@ pub fn Walk() -> impl IntoView {
     let state = use_app();
     let start_button = NodeRef::<html::Button>::new();
     let next_button = NodeRef::<html::Button>::new();
-    let total = Memo::new(move |_| stops(state.shape.get()).len());
-    let lesson = Memo::new(move |_| lesson_length(state.shape.get()));
-    let index = move || state.walk_at.get();
+    let total = Memo::new(move |_| stops(state.derived.shape.get()).len());
+    let lesson = Memo::new(move |_| lesson_length(state.derived.shape.get()));
+    let index = move || state.derived.walk_at.get();
     // Where End left the walk: Start resumes there.
     let resume = RwSignal::new(0usize);
 
     // The page's scroll position is outside the reactive system: move it to each new stop.
     Effect::new(move |_| {
-        if let Some(stop) = state.walk_stop.get() {
+        if let Some(stop) = state.derived.walk_stop.get() {
             scroll_to(stop.id());
         }
     });
     // The reader stays where the walk left them (the Start button is at the top of the page).
     let leave = move |at: usize| {
         resume.set(at);
-        state.walk.set(None);
+        state.view.walk.set(None);
         request_animation_frame(move || {
             if let Some(b) = start_button.try_get_untracked().flatten() {
                 let options = web_sys::FocusOptions::new();
@@ -85,26 +85,29 @@ pub fn Walk() -> impl IntoView {
             }
         });
     };
-    let end = move || leave(state.walk_at.get_untracked().unwrap_or(0));
+    let end = move || leave(state.derived.walk_at.get_untracked().unwrap_or(0));
     let finish = move || leave(0);
     // Unless a field or editor already used this Esc for itself.
     let _ = window_event_listener(ev::keydown, move |e| {
-        if e.key() == "Escape" && !e.default_prevented() && state.walk.get_untracked().is_some() {
+        if e.key() == "Escape"
+            && !e.default_prevented()
+            && state.view.walk.get_untracked().is_some()
+        {
             end();
         }
     });
-    if state.walk.get_untracked().is_some() {
+    if state.view.walk.get_untracked().is_some() {
         focus_later(next_button);
     }
     // From the place shown, which may be short of the one last set (see `walk_at`).
     let go = move |forward: bool| {
-        if let Some(here) = state.walk_at.get_untracked() {
+        if let Some(here) = state.derived.walk_at.get_untracked() {
             let next = if forward {
                 (here + 1).min(total.get_untracked() - 1)
             } else {
                 here.saturating_sub(1)
             };
-            state.walk.set(Some(next));
+            state.view.walk.set(Some(next));
         }
     };
     let at_first = move || index() == Some(0);
@@ -137,7 +140,7 @@ pub fn Walk() -> impl IntoView {
             data-action="walk-start"
             node_ref=start_button
             on:click=move |_| {
-                state.walk.set(Some(resume.get_untracked()));
+                state.view.walk.set(Some(resume.get_untracked()));
                 focus_later(next_button);
             }
         >
@@ -146,19 +149,19 @@ pub fn Walk() -> impl IntoView {
                 at => format!("Resume the walk at stop {} of {}", at + 1, total.get()),
             }}
         </button>
-        <aside class="walk" aria-label="Guided walk" hidden=move || state.walk.get().is_none()>
+        <aside class="walk" aria-label="Guided walk" hidden=move || state.view.walk.get().is_none()>
             // Read out whole at each move: where the walk is, then what to try.
             // Focusable: on a phone it scrolls (the last stop's summary).
             <div id="walk-status" aria-live="polite" aria-atomic="true" tabindex="0">
                 <p class="walk-where">
                     {move || {
-                        let stop = state.walk_stop.get()?;
+                        let stop = state.derived.walk_stop.get()?;
                         let i = index()?;
                         let part = if i < lesson.get() { "" } else { " · further" };
                         Some(format!("{} of {} · {}{part}", i + 1, total.get(), title(stop)))
                     }}
                 </p>
-                <p class="walk-hint">{move || state.walk_stop.get().map(|s| hint(s, dog()))}</p>
+                <p class="walk-hint">{move || state.derived.walk_stop.get().map(|s| hint(s, dog()))}</p>
                 {summary}
             </div>
             <div class="walk-buttons">

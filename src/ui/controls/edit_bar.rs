@@ -24,10 +24,10 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
     view! {
         <div class="edit-bar" role="group" aria-label="Edit and follow">
             <div class="field buttons">
-                <button type="button" data-action="undo" title="Undo (Ctrl+Z outside a field)" disabled=move || !state.history.with(History::can_undo) on:click=move |_| { state.apply(Edit::Undo).ok(); }>
+                <button type="button" data-action="undo" title="Undo (Ctrl+Z outside a field)" disabled=move || !state.doc.history.with(History::can_undo) on:click=move |_| { state.apply(Edit::Undo).ok(); }>
                     "Undo"
                 </button>
-                <button type="button" data-action="redo" title="Redo (Ctrl+Shift+Z outside a field)" disabled=move || !state.history.with(History::can_redo) on:click=move |_| { state.apply(Edit::Redo).ok(); }>
+                <button type="button" data-action="redo" title="Redo (Ctrl+Shift+Z outside a field)" disabled=move || !state.doc.history.with(History::can_redo) on:click=move |_| { state.apply(Edit::Redo).ok(); }>
                     "Redo"
                 </button>
                 <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| refused.set(state.reset().err().map(|e| sentence(&format!("Not reset: {e}"))))>
@@ -40,7 +40,7 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
                     <input
                         type="checkbox"
                         data-control="causal"
-                        prop:checked=move || state.causal.get()
+                        prop:checked=move || state.derived.causal.get()
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
                             let input = event_target::<web_sys::HtmlInputElement>(&ev);
@@ -54,11 +54,11 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
                     <span>"Scale scores"</span>
                     <select
                         data-control="scale"
-                        prop:value=move || state.model.with(|m| m.scale.key())
+                        prop:value=move || state.doc.model.with(|m| m.scale.key())
                         on:change=move |ev| {
                             if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
                                 let select = event_target::<web_sys::HtmlSelectElement>(&ev);
-                                let now = state.model.with_untracked(|m| m.scale.key());
+                                let now = state.doc.model.with_untracked(|m| m.scale.key());
                                 apply_or_say(state, Edit::Scale(scale), "Scale scores", scale_refused, move || select.set_value(now));
                             }
                         }
@@ -76,15 +76,15 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
                         data-control="follow"
                         on:change=move |ev| {
                             if let Ok(k) = event_target_value(&ev).parse() {
-                                state.followed.set(Some(k));
+                                state.view.followed.set(Some(k));
                             }
                         }
                     >
                         // Named as the tables' rows are, by word; a word used twice by which one it is.
                         {move || {
-                            let words = state.words.get();
+                            let words = state.derived.words.get();
                             (0..words.len()).map(|k| view! {
-                                <option value=k.to_string() prop:selected=move || state.followed_or_last.get() == k>{token_label(&words, k)}</option>
+                                <option value=k.to_string() prop:selected=move || state.derived.followed_or_last.get() == k>{token_label(&words, k)}</option>
                             }).collect_view()
                         }}
                     </select>
@@ -99,21 +99,22 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
 #[component]
 pub(super) fn HeadPicker() -> impl IntoView {
     let state = use_app();
-    let needed = move || state.heads.get() > 1 && state.visible_heads.with(|v| v.len() == 1);
+    let needed =
+        move || state.derived.heads.get() > 1 && state.derived.visible_heads.with(|v| v.len() == 1);
     view! {
         <Show when=needed>
             <label class="field">
                 <span>"Showing head"</span>
                 <select
                     data-control="head"
-                    prop:value=move || state.visible_heads.with(|v| v[0].to_string())
+                    prop:value=move || state.derived.visible_heads.with(|v| v[0].to_string())
                     on:change=move |ev| {
                         if let Ok(h) = event_target_value(&ev).parse() {
-                            state.focused_head.set(h);
+                            state.view.focused_head.set(h);
                         }
                     }
                 >
-                    {move || (0..state.heads.get()).map(|h| view! { <option value=h.to_string()>{format!("{h} of {}", state.heads.get())}</option> }).collect_view()}
+                    {move || (0..state.derived.heads.get()).map(|h| view! { <option value=h.to_string()>{format!("{h} of {}", state.derived.heads.get())}</option> }).collect_view()}
                 </select>
             </label>
         </Show>

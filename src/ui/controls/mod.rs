@@ -31,13 +31,16 @@ use save::SaveAndShare;
 #[component]
 pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView {
     let state = use_app();
-    let dims = Memo::new(move |_| state.model.with(Model::dims));
-    let kv_heads = Memo::new(move |_| state.model.with(Model::kv_heads));
+    let dims = Memo::new(move |_| state.doc.model.with(Model::dims));
+    let kv_heads = Memo::new(move |_| state.doc.model.with(Model::kv_heads));
     // What a resize did that the tables alone do not say: new places got random numbers.
     let resized = RwSignal::new(None::<(Dims, String)>);
     let followed = move || {
-        let (head, query) = (0, state.followed_or_last.get_untracked());
-        state.trace.with_untracked(|t| Story::of(t, head, query))
+        let (head, query) = (0, state.derived.followed_or_last.get_untracked());
+        state
+            .derived
+            .trace
+            .with_untracked(|t| Story::of(t, head, query))
     };
     let resize = move |change: fn(&mut Dims, usize), n: u64| {
         let mut d = dims.get_untracked();
@@ -52,7 +55,7 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
             let at = d;
             let moved = match (was, followed()) {
                 (Some(a), Some(b)) if (a.top.weight - b.top.weight).abs() > 5e-4 || a.top.key != b.top.key => {
-                    let word = |k: usize| state.key_words.with_untracked(|w| w.get(k).cloned().unwrap_or_default());
+                    let word = |k: usize| state.derived.key_words.with_untracked(|w| w.get(k).cloned().unwrap_or_default());
                     format!(
                         " The followed token's largest weight moved: “{}” {} → “{}” {}.",
                         word(a.top.key),
@@ -108,8 +111,8 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
         label: "Decimals",
         min: 0,
         max: MAX_DECIMALS as u64,
-        value: Signal::derive(move || state.look.precision.get() as u64),
-        on_change: accept(move |n| state.look.precision.set(n as usize)),
+        value: Signal::derive(move || state.view.look.precision.get() as u64),
+        on_change: accept(move |n| state.view.look.precision.set(n as usize)),
     });
     let all = level == Level::All;
     let preset_refused = RwSignal::new(None::<String>);
@@ -150,7 +153,7 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
                 label="Seed"
                 min=0
                 max=u64::MAX
-                value=state.seed.into()
+                value=state.doc.seed.into()
                 on_change=Callback::new(move |n| state.apply(Edit::Seed(n)))
             />
             <button type="button" data-action="reinit" on:click=reinit title="Draw every number again as PyTorch would after torch.manual_seed(seed)">
@@ -163,7 +166,7 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
         </div>
     }
     .into_any();
-    let panel = if all && !state.embedded {
+    let panel = if all && !state.page.embedded {
         view! {
             <details class="settings" open=unfolded>
                 <summary data-action="settings">
@@ -199,7 +202,7 @@ fn Layers() -> impl IntoView {
                 <input
                     type="checkbox"
                     data-control=control
-                    prop:checked=move || state.model.with(on)
+                    prop:checked=move || state.doc.model.with(on)
                     on:change=move |ev| {
                         let on = event_target_checked(&ev);
                         let input = event_target::<web_sys::HtmlInputElement>(&ev);

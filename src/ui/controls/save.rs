@@ -23,7 +23,7 @@ pub(super) fn SaveAndShare() -> impl IntoView {
     view! {
         <details class="save">
             <summary on:click=move |_| {
-                fields.text.set(state.model.with_untracked(write_state));
+                fields.text.set(state.doc.model.with_untracked(write_state));
                 fields.link.set(page_url("", &fragment_now(state)));
                 fields.message.set(None);
                 opened.set(true);

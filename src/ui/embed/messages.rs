@@ -26,6 +26,7 @@ pub fn report_results(state: AppState) {
             .unwrap_or_default();
         for index in changed {
             let Some(result) = state
+                .derived
                 .trace
                 .with_untracked(|t| exercises.result(index, t, &share::activity()))
             else {
@@ -60,7 +61,7 @@ pub fn install(state: AppState) {
 /// changes of one task post once): a notebook's Python sees a typed number at once.
 pub(super) fn report_state(state: AppState) {
     Effect::new(move |_| {
-        state.model.track();
+        state.doc.model.track();
         post(&message("state", &[("state", api::state_value(state))]));
     });
 }

@@ -81,7 +81,7 @@ pub fn OpenFull(first: Option<Step>) -> impl IntoView {
         <p class="open-full">
             <a
                 href=move || {
-                    state.written.track();
+                    state.page.written.track();
                     full_url(state, first)
                 }
                 target="_blank"
@@ -108,7 +108,7 @@ struct Choice {
 fn embed_url(state: AppState, choice: &Choice) -> String {
     let all = Step::ALL
         .into_iter()
-        .filter(|s| s.on_page(state.shape.get_untracked()))
+        .filter(|s| s.on_page(state.derived.shape.get_untracked()))
         .count();
     let embed = Embed {
         steps: (choice.steps.len() < all).then(|| choice.steps.clone()),
@@ -160,7 +160,7 @@ extern "C" {
 /// says whether it worked; and a warning when this server would leave the frame blank.
 #[component]
 pub fn EmbedButton() -> impl IntoView {
-    let open = use_app().embedding;
+    let open = use_app().page.embedding;
     view! { <PanelButton action="embed" label="Embed" load=embed_dialog what="the Embed dialog" open=open/> }
 }
 
@@ -172,8 +172,8 @@ chunk! {
 #[component]
 fn EmbedDialog() -> impl IntoView {
     let state = use_app();
-    let shape = state.shape.get_untracked();
-    let hidden = state.hidden.get_untracked();
+    let shape = state.derived.shape.get_untracked();
+    let hidden = state.view.hidden.get_untracked();
     // An exercise's embed shows the steps it needs (not every step: a frame thousands of pixels
     // tall, the goal's value far from what the learner edits).
     let exercises = state.exercises.draft.get_untracked();

@@ -22,8 +22,11 @@ fn Engine() -> impl IntoView {
     share::keep_progress(state);
     // Marks a goal reached as soon as an edit meets it.
     Effect::new(move |_| {
-        let edits = state.session.with_value(|s| s.edits);
-        state.trace.with(|t| exercises.follow_goals(t, edits));
+        let edits = state.doc.session.with_value(|s| s.edits);
+        state
+            .derived
+            .trace
+            .with(|t| exercises.follow_goals(t, edits));
     });
     embed::report_results(state);
     api::install_progress(state);

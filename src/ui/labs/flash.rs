@@ -29,14 +29,15 @@ pub fn FlashLab() -> impl IntoView {
     let at = RwSignal::new(0usize);
     let head = Memo::new(move |_| {
         state
+            .derived
             .visible_heads
             .with(|v| v.first().copied().unwrap_or(0))
     });
-    let keys = Memo::new(move |_| state.key_words.with(Vec::len));
+    let keys = Memo::new(move |_| state.derived.key_words.with(Vec::len));
     let tiles = Memo::new(move |_| {
         let b = block.get().min(keys.get().max(1));
-        state.model.with(|m| {
-            state.trace.with(|t| {
+        state.doc.model.with(|m| {
+            state.derived.trace.with(|t| {
                 t.heads.get(head.get()).map_or_else(Vec::new, |h| {
                     let divisor = m.scale.divisor(m.heads()[head.get()].d_k());
                     walk(h, divisor, m.causal, b)
@@ -46,7 +47,7 @@ pub fn FlashLab() -> impl IntoView {
     });
     let max_diff = Signal::derive(move || {
         tiles.with(|tiles| {
-            state.trace.with(|t| {
+            state.derived.trace.with(|t| {
                 t.heads
                     .get(head.get())
                     .map_or(f64::NAN, |h| max_diff(tiles, h))
@@ -62,9 +63,15 @@ pub fn FlashLab() -> impl IntoView {
     };
     let held = Signal::derive(move || {
         let d_v = state
+            .derived
             .trace
             .with(|t| t.heads.get(head.get()).map_or(0, |h| h.values.ncols()));
-        numbers_held(block.get(), d_v, state.words.with(Vec::len), keys.get())
+        numbers_held(
+            block.get(),
+            d_v,
+            state.derived.words.with(Vec::len),
+            keys.get(),
+        )
     });
     let pick = move |f: fn(&FlashTile) -> DMatrix<f64>| -> Signal<DMatrix<f64>> {
         Memo::new(move |_| tile.with(|t| t.as_ref().map_or_else(|| DMatrix::zeros(0, 0), f))).into()
@@ -72,6 +79,7 @@ pub fn FlashLab() -> impl IntoView {
     let rows: Signal<Vec<String>> = Memo::new(move |_| {
         let (r0, r1) = tile.with(|t| t.as_ref().map_or((0, 0), |t| t.rows));
         state
+            .derived
             .words
             .with(|w| w.get(r0..r1).map(<[String]>::to_vec).unwrap_or_default())
     })
@@ -79,6 +87,7 @@ pub fn FlashLab() -> impl IntoView {
     let tile_keys: Signal<Vec<String>> = Memo::new(move |_| {
         let (c0, c1) = tile.with(|t| t.as_ref().map_or((0, 0), |t| t.keys));
         state
+            .derived
             .key_words
             .with(|w| w.get(c0..c1).map(<[String]>::to_vec).unwrap_or_default())
     })
@@ -105,7 +114,7 @@ pub fn FlashLab() -> impl IntoView {
                     _ if t.skipped => "Its scores are never computed: m, l and O stay as they were.".to_owned(),
                     _ if t.keys.0 == 0 => "The block's first tile: m starts at each query's largest score here, l and O from its e^(score − m).".to_owned(),
                     Some(i) => {
-                        let word = state.words.with(|w| w.get(t.rows.0 + i).cloned().unwrap_or_default());
+                        let word = state.derived.words.with(|w| w.get(t.rows.0 + i).cloned().unwrap_or_default());
                         format!(
                             "For “{word}” this tile holds a larger score: m rises to {}, so what was summed before is multiplied by e^(m_old − m_new) = {}.",
                             fmt_significant(t.m[i], 4),

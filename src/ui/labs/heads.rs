@@ -12,7 +12,7 @@ use crate::ui::state::use_app;
 pub fn HeadsPicture() -> impl IntoView {
     let state = use_app();
     let shapes = Memo::new(move |_| {
-        state.trace.with(|t| {
+        state.derived.trace.with(|t| {
             (
                 t.output.nrows(),
                 t.heads
@@ -23,8 +23,9 @@ pub fn HeadsPicture() -> impl IntoView {
         })
     });
     let picks = Memo::new(move |_| {
-        let q = state.followed_or_last.get();
+        let q = state.derived.followed_or_last.get();
         state
+            .derived
             .trace
             .with(|t| most_attended(t, q))
             .unwrap_or_default()
@@ -52,21 +53,21 @@ pub fn HeadsPicture() -> impl IntoView {
                 }
             }}
         </div>
-        <p class="heads-picks" data-heads-query=move || state.followed_or_last.get().to_string()>
+        <p class="heads-picks" data-heads-query=move || state.derived.followed_or_last.get().to_string()>
             {move || {
-                let words = state.words.get();
+                let words = state.derived.words.get();
                 let word = |i: usize| words.get(i).cloned().unwrap_or_default();
-                let q = state.followed_or_last.get();
-                if (0..state.heads.get()).any(|h| state.exercises.hides_row(h, q)) {
+                let q = state.derived.followed_or_last.get();
+                if (0..state.derived.heads.get()).any(|h| state.exercises.hides_row(h, q)) {
                     return format!("Where “{}” attends is hidden until you answer.", word(q));
                 }
-                let p = state.look.precision.get();
+                let p = state.view.look.precision.get();
                 let list = picks
                     .get()
                     .iter()
                     .enumerate()
                     .map(|(h, &(key, w))| {
-                        let key = state.key_words.with(|k| k.get(key).cloned().unwrap_or_default());
+                        let key = state.derived.key_words.with(|k| k.get(key).cloned().unwrap_or_default());
                         format!("head {h} → “{key}” ({})", fmt(w, p))
                     })
                     .collect::<Vec<_>>()
@@ -82,7 +83,7 @@ pub fn HeadsPicture() -> impl IntoView {
                 } else {
                     "the same token in every head here; each head has its own W_query and W_key, so edit one and they part ways.".to_owned()
                 };
-                format!("Token “{}” attends most to: {list}: {verdict}", word(state.followed_or_last.get()))
+                format!("Token “{}” attends most to: {list}: {verdict}", word(state.derived.followed_or_last.get()))
             }}
         </p>
     }

@@ -25,22 +25,24 @@ pub fn KvCacheLab() -> impl IntoView {
     let t = RwSignal::new(0usize);
     // A new sentence or model decodes from the start.
     Effect::new(move |_| {
-        state.words.track();
-        state.causal.track();
+        state.derived.words.track();
+        state.derived.causal.track();
         t.set(0);
     });
     let head = Memo::new(move |_| {
         state
+            .derived
             .visible_heads
             .with(|v| v.first().copied().unwrap_or(0))
     });
-    let n = Memo::new(move |_| state.words.with(Vec::len));
-    let why_not = Memo::new(move |_| state.model.with(refusal));
+    let n = Memo::new(move |_| state.derived.words.with(Vec::len));
+    let why_not = Memo::new(move |_| state.doc.model.with(refusal));
     let step = Memo::new(move |_| {
         let at = t.get().min(n.get().saturating_sub(1));
         state
+            .doc
             .model
-            .with(|m| state.trace.with(|tr| decode(m, tr, head.get(), at)))
+            .with(|m| state.derived.trace.with(|tr| decode(m, tr, head.get(), at)))
     });
     let pick = move |f: fn(&DecodeStep) -> DMatrix<f64>| -> Signal<DMatrix<f64>> {
         Memo::new(move |_| step.with(|s| s.as_ref().map_or_else(|| DMatrix::zeros(0, 0), f))).into()
@@ -51,6 +53,7 @@ pub fn KvCacheLab() -> impl IntoView {
     let seen: Signal<Vec<String>> = Memo::new(move |_| {
         let at = step.with(|s| s.as_ref().map_or(0, |s| s.t));
         state
+            .derived
             .words
             .with(|w| w[..=at.min(w.len().saturating_sub(1))].to_vec())
     })
@@ -58,6 +61,7 @@ pub fn KvCacheLab() -> impl IntoView {
     let current: Signal<Vec<String>> = Memo::new(move |_| {
         let at = step.with(|s| s.as_ref().map_or(0, |s| s.t));
         state
+            .derived
             .words
             .with(|w| w.get(at).cloned().into_iter().collect())
     })
@@ -68,9 +72,9 @@ pub fn KvCacheLab() -> impl IntoView {
     let words = move || {
         step.with(|s| {
             let s = s.as_ref()?;
-            let word = |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
+            let word = |k: usize| state.derived.words.with(|w| w.get(k).cloned().unwrap_or_default());
             let (most, w) = crate::core::teaching::labs::largest(s.weights.row(0).iter().copied())?;
-            let p = state.look.precision.get();
+            let p = state.view.look.precision.get();
             Some(format!(
                 "“{}” attends most to “{}” ({}), as the full computation's row {} does. The cache now holds {} keys and values; this step took {} multiply-adds, {} without the cache{}.",
                 word(s.t),

@@ -44,7 +44,7 @@ pub fn MaskLab() -> impl IntoView {
     // view, an edit costs nothing here until the lab is scrolled to.
     let comparison = memo_in_view(seen, move || {
         let magnitude = 10f64.powi(exponent.get() as i32);
-        state.trace.with(|t| {
+        state.derived.trace.with(|t| {
             t.heads
                 .first()
                 .map(|h| MaskComparison::of(&h.scaled_scores, magnitude))
@@ -59,7 +59,7 @@ pub fn MaskLab() -> impl IntoView {
                 .map_or(0, |c| c.failing.iter().filter(|&&f| f).count())
         })
     };
-    let show_tables = move || state.words.with(|w| w.len() <= NUMBERS_MAX_SIDE);
+    let show_tables = move || state.derived.words.with(|w| w.len() <= NUMBERS_MAX_SIDE);
     // Only method 1's failing cells are flagged: method 2 is the reference.
     let table = move |title: &'static str,
                       of: labs::LabMatrix,
@@ -87,8 +87,8 @@ pub fn MaskLab() -> impl IntoView {
                 of
                 title
                 values=matrix
-                words=state.words.into()
-                columns=state.key_words
+                words=state.derived.words.into()
+                columns=state.derived.key_words
                 heat=Heat::Unit
                 grey_future=Signal::stored(true)
                 flagged=flagged

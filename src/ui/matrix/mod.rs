@@ -49,7 +49,7 @@ pub fn MatrixView(
     let greys = of.greys_future();
     // A memo: every cell reads it, and must not re-run on edits that leave `causal` alone.
     let grey_future: Signal<bool> = match store {
-        Some(s) if greys => Memo::new(move |_| s.causal.get()).into(),
+        Some(s) if greys => Memo::new(move |_| s.derived.causal.get()).into(),
         _ => Signal::stored(false),
     };
     let gradient = store.and_then(|s| s.gradient_of(of, head));

@@ -76,13 +76,13 @@ pub(super) fn LayerSteps(run: Run, layer: Signal<usize>) -> impl IntoView {
                     row_labels: words,
                     col_labels: columns,
                     heat: Heat::Signed,
-                    followed_row: Signal::derive(move || Some(state.followed_or_last.get())),
+                    followed_row: Signal::derive(move || Some(state.derived.followed_or_last.get())),
                     grey_future: Signal::stored(false),
                     flagged: None,
                     editor: None,
                     cover: Signal::stored(Cover::default()),
                     on_cell_click: None,
-                    on_row_click: Some(Callback::new(move |i| state.followed.set(Some(i)))),
+                    on_row_click: Some(Callback::new(move |i| state.view.followed.set(Some(i)))),
                 };
                 let leads_on = part == LayerPart::Output;
                 view! {

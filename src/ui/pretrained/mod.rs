@@ -27,7 +27,7 @@ pub fn PretrainedButton() -> impl IntoView {
     // A link or the saved work naming the trained model opens it.
     let open = RwSignal::new(false);
     Effect::new(move |_| {
-        if state.pretrained.with(Option::is_some) {
+        if state.doc.pretrained.with(Option::is_some) {
             open.set(true);
         }
     });
@@ -40,6 +40,7 @@ pub fn PretrainedButton() -> impl IntoView {
 pub fn PretrainedInEmbed() -> impl IntoView {
     let state = use_app();
     state
+        .doc
         .pretrained
         .with_untracked(Option::is_some)
         .then(|| view! { <Loaded load=pretrained_panel what="the trained model's code"/> })
@@ -81,7 +82,7 @@ fn PretrainedPanel() -> impl IntoView {
     view! {
         <section class="pretrained" id="pretrained" aria-label="A trained model">
             <h2>{format!("A trained model: {}", SHIPPED.title)}</h2>
-            <p class="note" hidden=state.embedded>{format!("{} layers × {} heads, trained by sentence-transformers (Apache-2.0), run here on your sentence with every number equal to Hugging Face transformers' (stored as float16: each weight within 0.001).", SHIPPED.layers, SHIPPED.heads)}</p>
+            <p class="note" hidden=state.page.embedded>{format!("{} layers × {} heads, trained by sentence-transformers (Apache-2.0), run here on your sentence with every number equal to Hugging Face transformers' (stored as float16: each weight within 0.001).", SHIPPED.layers, SHIPPED.heads)}</p>
             {move || match stage.get() {
                 Stage::Fetching(got, of) => view! {
                     <p role="status" data-stat="pretrained-progress">

@@ -26,13 +26,14 @@ const CLEAR: f64 = 0.5;
 #[component]
 pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let state = use_app();
-    state.trained.set_value(Some(encoder.clone()));
-    on_cleanup(move || state.trained.set_value(None));
+    state.doc.trained.set_value(Some(encoder.clone()));
+    on_cleanup(move || state.doc.trained.set_value(None));
     let error = RwSignal::new(None::<String>);
     let put = {
         let encoder = encoder.clone();
         move |layer: usize| {
             let opened = state
+                .doc
                 .model
                 .with_untracked(|m| layer_model(&encoder, m, layer))
                 .and_then(|m| state.apply(Edit::Open(Box::new(m))));
@@ -45,9 +46,10 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     Effect::new(move |first: Option<()>| {
         // Taken only when there: taking notifies, and this effect watches it.
         let named = state
+            .doc
             .pretrained
             .with(Option::is_some)
-            .then(|| state.pretrained.try_update(Option::take).flatten())
+            .then(|| state.doc.pretrained.try_update(Option::take).flatten())
             .flatten();
         match named {
             Some(named) => {
@@ -71,7 +73,9 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                         .map(|e| format!("The trained model's layer could not be opened: {e}.")),
                 );
             }
-            None if first.is_none() && state.model.with_untracked(|m| m.layered().is_none()) => {
+            None if first.is_none()
+                && state.doc.model.with_untracked(|m| m.layered().is_none()) =>
+            {
                 put_first(0)
             }
             None => {}
@@ -83,13 +87,14 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
         )
     };
     // An embed shows the steps its author chose: the layer in them, not the model view.
-    if state.embedded {
+    if state.page.embedded {
         return error_line.into_any();
     }
     let run: Run = RwSignal::new(None);
     keep_running(encoder.clone(), run);
     let layered = Memo::new(move |_| {
         state
+            .doc
             .model
             .with(|m| m.layered().map(|l| (l.layer, l.knocked.clone())))
     });
@@ -97,6 +102,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
         let encoder = encoder.clone();
         Callback::new(move |((l, h), out): ((usize, usize), bool)| {
             let knocked = state
+                .doc
                 .model
                 .with_untracked(|m| {
                     encoder.reopen(m, |o| {
@@ -119,6 +125,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     });
     let followed = Signal::derive(move || {
         state
+            .derived
             .followed_or_last
             .get()
             .min(pieces.with(|(t, _)| t.len().saturating_sub(1)))
@@ -162,7 +169,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                     <li>
                         <button type="button" class="token" data-token=i.to_string() data-id=id.to_string()
                             aria-pressed=move || (followed.get() == i).to_string()
-                            on:click=move |_| state.followed.set(Some(i))>
+                            on:click=move |_| state.view.followed.set(Some(i))>
                             {t.clone()}<sub>{id.to_string()}</sub>
                         </button>
                     </li>

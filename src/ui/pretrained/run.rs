@@ -44,6 +44,7 @@ pub(super) fn keep_running(encoder: Arc<Encoder>, run: Run) {
     let reruns = StoredValue::new(Reruns::default());
     Effect::new(move |_| {
         let Some(rerun) = state
+            .doc
             .model
             .with(|m| reruns.with_value(|r| r.start(&*encoder, m)))
         else {
@@ -60,7 +61,11 @@ pub(super) fn keep_running(encoder: Arc<Encoder>, run: Run) {
                 if generation.try_get_value() != Some(g) {
                     return None;
                 }
-                match state.model.with_untracked(|m| rerun.step(&*encoder, m))? {
+                match state
+                    .doc
+                    .model
+                    .with_untracked(|m| rerun.step(&*encoder, m))?
+                {
                     true => Some(rerun),
                     false => {
                         if let Some(trace) = reruns.try_update_value(|r| r.finish(rerun)) {

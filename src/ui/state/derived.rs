@@ -16,9 +16,10 @@ use crate::core::views::pipeline::{Lab, Pick, Step, Stop};
 impl AppState {
     /// The number on `step`'s badge: its place among an embed's steps, else the pipeline's.
     pub fn badge(self, step: Step) -> usize {
-        let shape = self.shape.get();
+        let shape = self.derived.shape.get();
         // An embed's steps that this model has not (`output` of one head) are not on its page.
-        self.numbered
+        self.page
+            .numbered
             .and_then(|steps| {
                 steps
                     .iter()
@@ -31,7 +32,7 @@ impl AppState {
     /// The preset the model equals, number for number, if any: what the picker names. Any
     /// edit clears it; undo brings it back.
     pub fn preset(self) -> Option<&'static str> {
-        self.model.with(matching)
+        self.doc.model.with(matching)
     }
 
     /// The followed token's story in the first head shown, told from the numbers on the page
@@ -40,13 +41,13 @@ impl AppState {
         if self.exercises.any() {
             return None;
         }
-        let head = self.visible_heads.with(|v| v[0]);
-        let query = self.followed_or_last.get();
-        let story = self.trace.with(|t| Story::of(t, head, query))?;
-        Some(self.model.with(|m| {
-            self.words.with(|words| {
-                self.key_words.with(|keys| {
-                    story.telling(m.sentence(), words, keys, self.look.precision.get())
+        let head = self.derived.visible_heads.with(|v| v[0]);
+        let query = self.derived.followed_or_last.get();
+        let story = self.derived.trace.with(|t| Story::of(t, head, query))?;
+        Some(self.doc.model.with(|m| {
+            self.derived.words.with(|words| {
+                self.derived.key_words.with(|keys| {
+                    story.telling(m.sentence(), words, keys, self.view.look.precision.get())
                 })
             })
         }))
@@ -55,7 +56,7 @@ impl AppState {
     /// The first head of the group whose keys and values head `h` uses (`h` itself when none
     /// are shared): the one head that shows them.
     pub fn kv_leader(self, h: usize) -> Memo<usize> {
-        let leaders = self.kv_leaders;
+        let leaders = self.derived.kv_leaders;
         Memo::new(move |_| leaders.with(|l| l.get(h).copied().unwrap_or(h)))
     }
 
@@ -63,7 +64,7 @@ impl AppState {
     /// change (editing w_value leaves the scores' cells alone). Empty where the model computes
     /// none (the masking methods without a mask).
     pub fn head_matrix(self, head: usize, pick: Pick) -> Signal<DMatrix<f64>> {
-        let trace = self.trace;
+        let trace = self.derived.trace;
         Memo::new(move |_| {
             trace.with(|t| {
                 t.heads
@@ -78,9 +79,9 @@ impl AppState {
     /// The gradient face of `matrix` (of `head`), if the loss has a gradient for it.
     pub fn gradient_of(self, matrix: Matrix, head: Option<usize>) -> Option<GradientOf> {
         matrix.has_gradient().then(|| {
-            let gradients = self.gradients;
+            let gradients = self.derived.gradients;
             GradientOf {
-                shown: self.has_target.into(),
+                shown: self.derived.has_target.into(),
                 matrix: Memo::new(move |_| {
                     gradients.with(|g| matrix.gradient(g.as_ref()?, head).cloned())
                 })
@@ -92,7 +93,7 @@ impl AppState {
     /// One of the model's editable matrices (empty while the model has none, as biases when
     /// they are off).
     pub fn model_matrix(self, target: Editable) -> Signal<DMatrix<f64>> {
-        let model = self.model;
+        let model = self.doc.model;
         Memo::new(move |_| {
             model.with(|m| {
                 m.matrix(target)
@@ -129,7 +130,7 @@ impl AppState {
 
     /// Whether the walk is at `stop` now.
     pub fn at_stop(self, stop: Stop) -> bool {
-        self.walk_stop.get() == Some(stop)
+        self.derived.walk_stop.get() == Some(stop)
     }
 
     /// Whether the walk is at `lab` now.

@@ -13,11 +13,16 @@ impl AppState {
     /// the page, the scripting API and its postMessage twin. A refused edit changes nothing
     /// (no signal is touched) and says why. Each signal is notified only if it changed.
     pub fn apply(self, edit: Edit) -> Result<(), String> {
-        let (model, history, seed, session) = (self.model, self.history, self.seed, self.session);
+        let (model, history, seed, session) = (
+            self.doc.model,
+            self.doc.history,
+            self.doc.seed,
+            self.doc.session,
+        );
         // A trained model's sentence is cut by its own tokenizer, which its panel holds.
         let edit = match edit {
             Edit::Sentence(text) if model.with_untracked(|m| m.layered().is_some()) => {
-                match self.trained.get_value() {
+                match self.doc.trained.get_value() {
                     Some(trained) => Edit::Retyped(Box::new(
                         model.with_untracked(|m| trained.retype(m, &text))?,
                     )),
@@ -26,7 +31,7 @@ impl AppState {
             }
             other => other,
         };
-        let followed = self.followed.get_untracked();
+        let followed = self.view.followed.get_untracked();
         let mut outcome = Ok(Default::default());
         // Untracked writes, then a notice to each signal that changed: a refused edit (or one
         // that changed only the history) wakes nothing else. None of them is gone while the page
@@ -50,7 +55,7 @@ impl AppState {
         if outcome.model {
             model.notify();
             if outcome.followed != followed {
-                self.followed.set(outcome.followed);
+                self.view.followed.set(outcome.followed);
             }
         }
         Ok(())
@@ -64,7 +69,7 @@ impl AppState {
 
     /// Opens the example again, undoably; refused with why.
     pub fn reset(self) -> Result<(), String> {
-        self.open_preset(self.example)
+        self.open_preset(self.page.example)
     }
 
     /// Loads a saved state (JSON text), undoably; when it is refused nothing changes and the
@@ -76,7 +81,7 @@ impl AppState {
             .ok()
             .and_then(|v| v.get("pretrained").map(ToString::to_string))
         {
-            self.pretrained.set(Some(trained));
+            self.doc.pretrained.set(Some(trained));
             return Ok(());
         }
         let model = crate::core::formats::state::read_state(json).map_err(|e| e.to_string())?;
@@ -87,7 +92,7 @@ impl AppState {
     /// with why, and then nothing changes.
     pub fn open(self, link: &Link) -> Result<(), String> {
         self.apply(Edit::Open(Box::new(link.model.clone())))?;
-        self.pretrained.set(link.pretrained.clone());
+        self.doc.pretrained.set(link.pretrained.clone());
         self.show_as(&link.shown);
         Ok(())
     }

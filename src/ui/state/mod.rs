@@ -1,7 +1,7 @@
-//! The page's store, below every component: the document (model, undo history, seed: what
-//! undo covers), the view (what the URL carries besides the model), the walk, the labs, and the
-//! memos derived from them. Views read it; they change the document only by [`AppState::apply`]
-//! of an [`Edit`], which runs the core's one reducer.
+//! The page's store, below every component: the learner's work (model, undo history, seed),
+//! how it is shown, what the page was opened as, and the memos derived from them. Views read
+//! it; they change the work only by [`AppState::apply`] of an [`Edit`], which runs the core's
+//! one reducer.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -32,10 +32,22 @@ pub use values::{
 };
 
 /// The store, provided by context to every component below the page. `Copy`, so closures
-/// capture it freely.
+/// capture it freely. Grouped by who changes what: the learner's work (`doc`, through
+/// [`AppState::apply`] only), how it is shown (`view`), what the page was opened as (`page`),
+/// what is computed from them (`derived`), and the link's exercises.
 #[derive(Clone, Copy)]
 pub struct AppState {
-    // The document: what undo covers, changed only through `apply`.
+    pub doc: Work,
+    pub view: View,
+    pub page: Page,
+    pub derived: Derived,
+    /// The link's exercises and their progress.
+    pub exercises: ExerciseState,
+}
+
+/// The learner's work: what undo, the link and the saved work cover.
+#[derive(Clone, Copy)]
+pub struct Work {
     /// The single source of truth: everything on the page is derived from it.
     pub model: RwSignal<Model>,
     /// The steps before and after the model.
@@ -50,8 +62,11 @@ pub struct AppState {
     /// A trained model's layer a link or the saved work names (its state's `pretrained`, as
     /// JSON text), until its panel has fetched the model and opened it.
     pub pretrained: RwSignal<Option<String>>,
+}
 
-    // The view: what the URL carries besides the model (decimals and faces are in `look`).
+/// How the work is shown: what the URL carries besides the model.
+#[derive(Clone, Copy)]
+pub struct View {
     /// The token the learner follows (link: `focus=`), highlighted in every step.
     pub followed: RwSignal<Option<usize>>,
     /// The head shown in full when not every head fits (see [`ALL_HEADS_CELL_BUDGET`]).
@@ -62,12 +77,36 @@ pub struct AppState {
     pub look: Look,
     /// The clicked cell whose explanation is shown.
     pub detail: RwSignal<Option<Detail>>,
-
-    // The walk and the labs.
     /// The guided walk's place in [`stops`], while it runs, as last set.
     pub walk: RwSignal<Option<usize>>,
+    /// The training lab's targets, what trains and how.
+    pub training: RwSignal<Setup>,
+    /// The page's target: a link's or one the learner set in the training lab, or the one it
+    /// last trained towards ("Copy as PyTorch" adds it; the ∂L faces read it).
+    pub objective: RwSignal<Option<Objective>>,
+}
 
-    // Derived.
+/// What the page was opened as, fixed once the link is read, and its own signals.
+#[derive(Clone, Copy)]
+pub struct Page {
+    /// The preset "Reset to the example" opens: the link's, else the default.
+    pub example: &'static str,
+    /// The page is an embed (`embed=1`): no labs, no walk.
+    pub embedded: bool,
+    /// An embed's steps (`steps=`), numbered 1, 2, … in it; `None`: the pipeline's numbers.
+    pub numbered: Option<&'static [Step]>,
+    /// The controls the page shows (`controls=`): with none, a student cannot hide steps either.
+    pub controls: Level,
+    /// The Embed dialog is open (its button, or the exercise maker's "Embed this exercise").
+    pub embedding: RwSignal<bool>,
+    /// Notified each time the URL and the saved work have been brought up to date (after
+    /// [`crate::ui::share::keep_in_url`]'s pause): links made from the state follow it.
+    pub written: Trigger,
+}
+
+/// What views read, computed from the work and the view: memos, never set.
+#[derive(Clone, Copy)]
+pub struct Derived {
     /// Every intermediate; after an edit only the heads it touched are recomputed.
     pub trace: Memo<Trace>,
     /// Whether the mask is on: many views grey their future cells by it.
@@ -91,31 +130,11 @@ pub struct AppState {
     pub walk_at: Memo<Option<usize>>,
     /// The section the walk is at.
     pub walk_stop: Memo<Option<Stop>>,
-    /// The preset "Reset to the example" opens: the link's, else the default.
-    pub example: &'static str,
-    /// The page is an embed (`embed=1`): no labs, no walk.
-    pub embedded: bool,
-    /// The training lab's targets, what trains and how (the link carries it).
-    pub training: RwSignal<Setup>,
-    /// The page's target: a link's or one the learner set in the training lab, or the one it
-    /// last trained towards ("Copy as PyTorch" adds it; the ∂L faces read it).
-    pub objective: RwSignal<Option<Objective>>,
     /// The target still fits the model (cheap: read by every matrix's ∂L button).
     pub has_target: Memo<bool>,
     /// Its loss's gradient on the model as it is, while the target fits: computed only while a
     /// gradient face reads it, not on every edit or training step.
     pub gradients: Memo<Option<Gradients>>,
-    /// An embed's steps (`steps=`), numbered 1, 2, … in it; `None`: the pipeline's numbers.
-    pub numbered: Option<&'static [Step]>,
-    /// The Embed dialog is open (its button, or the exercise maker's "Embed this exercise").
-    pub embedding: RwSignal<bool>,
-    /// Notified each time the URL and the saved work have been brought up to date (after
-    /// [`crate::ui::share::keep_in_url`]'s pause): links made from the state follow it.
-    pub written: Trigger,
-    /// The controls the page shows (`controls=`): with none, a student cannot hide steps either.
-    pub controls: Level,
-    /// The link's exercises and their progress.
-    pub exercises: ExerciseState,
 }
 
 impl AppState {
@@ -171,55 +190,63 @@ impl AppState {
             objective.with(|o| o.as_ref().is_some_and(|o| model.with(|m| o.fits(m))))
         });
         let state = AppState {
-            model,
-            history: RwSignal::new(History::default()),
-            seed,
-            session: StoredValue::new(Session::default()),
-            trained: StoredValue::new(None),
-            pretrained: RwSignal::new(None),
-            followed,
-            focused_head,
-            hidden,
-            look: Look {
-                precision: RwSignal::new(DEFAULT_DECIMALS),
-                palette: RwSignal::new(theme::current_palette()),
-                faces: RwSignal::new(HashMap::new()),
+            doc: Work {
+                model,
+                history: RwSignal::new(History::default()),
+                seed,
+                session: StoredValue::new(Session::default()),
+                trained: StoredValue::new(None),
+                pretrained: RwSignal::new(None),
             },
-            detail: RwSignal::new(None),
-            walk,
-            trace,
-            causal: Memo::new(move |_| model.with(|m| m.causal)),
-            words,
-            key_words,
-            heads,
-            kv_leaders: Memo::new(move |_| {
-                model.with(|m| {
-                    (0..m.heads().len())
-                        .map(|h| m.kv_leader(m.kv_of(h)))
-                        .collect()
-                })
-            }),
-            shape,
-            visible_heads,
-            followed_or_last,
-            walk_at,
-            walk_stop,
-            example,
-            embedded,
-            numbered: None,
-            controls: Level::All,
-            written: Trigger::new(),
-            embedding: RwSignal::new(false),
+            view: View {
+                followed,
+                focused_head,
+                hidden,
+                look: Look {
+                    precision: RwSignal::new(DEFAULT_DECIMALS),
+                    palette: RwSignal::new(theme::current_palette()),
+                    faces: RwSignal::new(HashMap::new()),
+                },
+                detail: RwSignal::new(None),
+                walk,
+                training: RwSignal::new(Setup::default()),
+                objective,
+            },
+            page: Page {
+                example,
+                embedded,
+                numbered: None,
+                controls: Level::All,
+                embedding: RwSignal::new(false),
+                written: Trigger::new(),
+            },
+            derived: Derived {
+                trace,
+                causal: Memo::new(move |_| model.with(|m| m.causal)),
+                words,
+                key_words,
+                heads,
+                kv_leaders: Memo::new(move |_| {
+                    model.with(|m| {
+                        (0..m.heads().len())
+                            .map(|h| m.kv_leader(m.kv_of(h)))
+                            .collect()
+                    })
+                }),
+                shape,
+                visible_heads,
+                followed_or_last,
+                walk_at,
+                walk_stop,
+                has_target,
+                gradients: Memo::new(move |_| {
+                    if !has_target.get() {
+                        return None;
+                    }
+                    objective.with(|o| model.with(|m| o.as_ref().map(|o| gradients(m, o))))
+                }),
+            },
             exercises: ExerciseState::default(),
-            training: RwSignal::new(Setup::default()),
-            objective,
-            has_target,
-            gradients: Memo::new(move |_| {
-                if !has_target.get() {
-                    return None;
-                }
-                objective.with(|o| model.with(|m| o.as_ref().map(|o| gradients(m, o))))
-            }),
         };
         state.show_as(start);
         state
@@ -228,7 +255,7 @@ impl AppState {
     /// Provides the store and its [`Look`] to the components below.
     pub fn provide(self) {
         provide_context(self);
-        provide_context(self.look);
+        provide_context(self.view.look);
         provide_context(self.exercises);
     }
 }

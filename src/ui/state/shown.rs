@@ -10,21 +10,22 @@ use crate::core::training::lab::Setup;
 impl AppState {
     /// Shows what a link or the saved work asks to see.
     pub fn show_as(self, shown: &Shown) {
-        self.seed.set(shown.seed.unwrap_or(DEFAULT_SEED));
-        self.followed.set(shown.followed);
-        self.focused_head.set(shown.head.unwrap_or(0));
-        self.look
+        self.doc.seed.set(shown.seed.unwrap_or(DEFAULT_SEED));
+        self.view.followed.set(shown.followed);
+        self.view.focused_head.set(shown.head.unwrap_or(0));
+        self.view
+            .look
             .precision
             .set(shown.decimals.unwrap_or(DEFAULT_DECIMALS));
-        self.hidden.set(shown.hidden.clone());
-        self.look.faces.set(
+        self.view.hidden.set(shown.hidden.clone());
+        self.view.look.faces.set(
             shown
                 .faces
                 .iter()
                 .map(|&(name, head, face)| ((name, head), face))
                 .collect(),
         );
-        self.training.set(shown.training.clone());
+        self.view.training.set(shown.training.clone());
     }
 
     /// What the URL carries besides the model, from the view's signals (defaults left out):
@@ -32,11 +33,11 @@ impl AppState {
     /// Tracked: call it in `untrack` outside an effect.
     pub fn shown(self) -> Shown {
         let (seed, head, decimals) = (
-            self.seed.get(),
-            self.focused_head.get(),
-            self.look.precision.get(),
+            self.doc.seed.get(),
+            self.view.focused_head.get(),
+            self.view.look.precision.get(),
         );
-        let mut faces: Vec<_> = self.look.faces.with(|f| {
+        let mut faces: Vec<_> = self.view.look.faces.with(|f| {
             f.iter()
                 .map(|(&(name, head), &face)| (name, head, face))
                 .collect()
@@ -46,17 +47,18 @@ impl AppState {
             seed: (seed != DEFAULT_SEED).then_some(seed),
             // A place the sentence being typed does not reach yet is not in the link.
             followed: self
+                .view
                 .followed
                 .get()
-                .filter(|&i| i < self.words.with(Vec::len)),
+                .filter(|&i| i < self.derived.words.with(Vec::len)),
             head: (head != 0).then_some(head),
             decimals: (decimals != DEFAULT_DECIMALS).then_some(decimals),
-            hidden: self.hidden.get(),
+            hidden: self.view.hidden.get(),
             faces,
-            training: self.training.with(|t| Setup {
+            training: self.view.training.with(|t| Setup {
                 output: None,
                 targets: t.targets.clone(),
-                train: self.model.with(|m| t.train_of(m)),
+                train: self.doc.model.with(|m| t.train_of(m)),
                 optimizer: t.optimizer,
             }),
         }

@@ -22,12 +22,12 @@ pub const TEXT: StepText = StepText {
 pub fn ContextStep() -> impl IntoView {
     let state = use_app();
     let explain_row = Callback::new(move |(head, query, _)| {
-        state.detail.set(Some(Detail::Context { head, query }))
+        state.view.detail.set(Some(Detail::Context { head, query }))
     });
     // Said of the numbers on the page, whatever the model: the followed token's story.
     let blend = move || {
-        let heads = if state.heads.get() > 1 {
-            format!("In head {}: ", state.visible_heads.with(|v| v[0]))
+        let heads = if state.derived.heads.get() > 1 {
+            format!("In head {}: ", state.derived.visible_heads.with(|v| v[0]))
         } else {
             "Here ".into()
         };

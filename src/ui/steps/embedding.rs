@@ -26,15 +26,15 @@ pub const TEXT: StepText = StepText {
 pub fn EmbeddingStep() -> impl IntoView {
     let state = use_app();
     let embedding: Signal<DMatrix<f64>> =
-        Memo::new(move |_| state.model.with(|m| m.embedding().clone())).into();
+        Memo::new(move |_| state.doc.model.with(|m| m.embedding().clone())).into();
     let vocabulary: Signal<Vec<String>> =
-        Memo::new(move |_| state.model.with(|m| m.tokens().vocabulary.clone())).into();
+        Memo::new(move |_| state.doc.model.with(|m| m.tokens().vocabulary.clone())).into();
     let embedded: Signal<DMatrix<f64>> =
-        Memo::new(move |_| state.trace.with(|t| t.embedded.clone())).into();
+        Memo::new(move |_| state.derived.trace.with(|t| t.embedded.clone())).into();
     // The dog's hand-made columns say what they encode; other models' are numbered.
     let numbered = index_labels(move || embedding.with(|m| m.ncols()));
     let d_in_labels: Signal<Vec<String>> = Memo::new(move |_| {
-        state.model.with(column_names).map_or_else(
+        state.doc.model.with(column_names).map_or_else(
             || numbered.get(),
             |names| names.iter().map(|&n| n.to_owned()).collect(),
         )
@@ -43,14 +43,15 @@ pub fn EmbeddingStep() -> impl IntoView {
     // The followed token's vocabulary row.
     let selected_word: Signal<Option<usize>> = Memo::new(move |_| {
         state
+            .view
             .followed
             .get()
-            .and_then(|i| state.model.with(|m| m.tokens().ids.get(i).copied()))
+            .and_then(|i| state.doc.model.with(|m| m.tokens().ids.get(i).copied()))
     })
     .into();
 
     let source_vocabulary: Signal<Vec<String>> = Memo::new(move |_| {
-        state.model.with(|m| {
+        state.doc.model.with(|m| {
             m.source()
                 .map(|s| s.tokens().vocabulary.clone())
                 .unwrap_or_default()
@@ -58,16 +59,16 @@ pub fn EmbeddingStep() -> impl IntoView {
     })
     .into();
     let source_embedded: Signal<DMatrix<f64>> = Memo::new(move |_| {
-        state.trace.with(|t| {
+        state.derived.trace.with(|t| {
             t.source
                 .as_ref()
                 .map_or_else(|| DMatrix::zeros(0, 0), |s| s.1.clone())
         })
     })
     .into();
-    let has_source = Memo::new(move |_| state.model.with(|m| m.source().is_some()));
+    let has_source = Memo::new(move |_| state.doc.model.with(|m| m.source().is_some()));
     // A trained model's layer: X is the hidden state entering it, computed by the layers below.
-    let layer = Memo::new(move |_| state.model.with(|m| m.layered().map(|l| l.layer)));
+    let layer = Memo::new(move |_| state.doc.model.with(|m| m.layered().map(|l| l.layer)));
 
     view! {
         <StepSection step=Step::Embedding text=&TEXT>
@@ -95,10 +96,10 @@ pub fn EmbeddingStep() -> impl IntoView {
                 <MatrixView
                     of=Matrix::Embedded
                     values=embedded
-                    row_labels=state.words.into()
+                    row_labels=state.derived.words.into()
                     col_labels=d_in_labels
-                    followed_row=state.followed
-                    on_row_click=Callback::new(move |i| state.followed.set(Some(i)))
+                    followed_row=state.view.followed
+                    on_row_click=Callback::new(move |i| state.view.followed.set(Some(i)))
                 />
             </div>
             <Show when=move || has_source.get()>
@@ -114,7 +115,7 @@ pub fn EmbeddingStep() -> impl IntoView {
                     <MatrixView
                         of=Matrix::SourceEmbedded
                         values=source_embedded
-                        row_labels=state.key_words.into()
+                        row_labels=state.derived.key_words.into()
                         col_labels=d_in_labels
                     />
                 </div>

@@ -36,7 +36,7 @@ pub struct StepText {
 #[component]
 pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) -> impl IntoView {
     let state = use_app();
-    let hidden = state.hidden;
+    let hidden = state.view.hidden;
     let open = Memo::new(move |_| hidden.with(|h| !h.contains(&step)));
     let toggle = move |_| {
         hidden.update(|h| {
@@ -56,7 +56,7 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
                 // Follows the steps on the page: positions or W_output turned on or off renumber.
                 <span class="step-number">{move || state.badge(step)}</span>
                 {text.title}
-                {(state.controls != Level::None).then(|| view! { <button
+                {(state.page.controls != Level::None).then(|| view! { <button
                     type="button"
                     class="toggle"
                     data-action="toggle-step"
@@ -74,7 +74,7 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
                 >
                     <p class="explain">
                         {text.explain}
-                        {(!state.embedded && !text.lab.is_empty()).then(|| format!(" {}", text.lab))}
+                        {(!state.page.embedded && !text.lab.is_empty()).then(|| format!(" {}", text.lab))}
                     </p>
                     <p class="formula">{text.formula}</p>
                     <ExerciseCards step/>
@@ -90,7 +90,7 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
 pub fn Breakdown(kind: &'static str) -> impl IntoView {
     let state = use_app();
     move || {
-        let detail = state.detail.get().filter(|d| d.key() == kind)?;
+        let detail = state.view.detail.get().filter(|d| d.key() == kind)?;
         // A context row is a sum of the weights: not before they are predicted.
         if let Detail::Context { head, query } = detail {
             if state.exercises.hides_row(head, query) {
@@ -98,8 +98,9 @@ pub fn Breakdown(kind: &'static str) -> impl IntoView {
             }
         }
         let text = state
+            .derived
             .trace
-            .with(|t| detail.describe(t, state.look.precision.get()))?;
+            .with(|t| detail.describe(t, state.view.look.precision.get()))?;
         Some(view! { <p class="breakdown" data-breakdown=kind>{text}</p> })
     }
 }
@@ -154,15 +155,15 @@ pub fn HeadMatrices(
     let pick = of.pick()?;
     Some(view! {
         <div class="heads">
-            <For each=move || state.visible_heads.get() key=|h| *h let:h>
+            <For each=move || state.derived.visible_heads.get() key=|h| *h let:h>
                 {unless_shared(state, of, h, move || {
                     let values = state.head_matrix(h, pick);
                     let col_labels = match of {
-                        _ if of.axes() == Axes::QueryByKey => state.key_words.into(),
+                        _ if of.axes() == Axes::QueryByKey => state.derived.key_words.into(),
                         // RoPE's rotated queries and keys: each component says its pair.
                         Matrix::QueriesRotated | Matrix::KeysRotated => Memo::new(move |_| {
                             let d = values.with(|m| m.ncols());
-                            state.model.with(|m| m.positions().rope()).map_or_else(Vec::new, |(_, r)| r.labels(d))
+                            state.doc.model.with(|m| m.positions().rope()).map_or_else(Vec::new, |(_, r)| r.labels(d))
                         })
                         .into(),
                         _ => index_labels(move || values.with(|m| m.ncols())),
@@ -172,16 +173,16 @@ pub fn HeadMatrices(
                             of
                             head=Some(h)
                             values
-                            row_labels=if of.rows_are_keys() { state.key_words } else { state.words }.into()
+                            row_labels=if of.rows_are_keys() { state.derived.key_words } else { state.derived.words }.into()
                             col_labels
-                            followed_row=Signal::derive(move || Some(state.followed_or_last.get()))
+                            followed_row=Signal::derive(move || Some(state.derived.followed_or_last.get()))
                             on_cell_click=Callback::new(move |(i, j)| {
-                                state.followed.set(Some(i));
+                                state.view.followed.set(Some(i));
                                 if let Some(cb) = on_cell_click {
                                     cb.run((h, i, j));
                                 }
                             })
-                            on_row_click=Callback::new(move |i| state.followed.set(Some(i)))
+                            on_row_click=Callback::new(move |i| state.view.followed.set(Some(i)))
                         />
                     }
                     .into_any()

@@ -22,8 +22,8 @@ pub const TEXT: StepText = StepText {
 #[component]
 pub fn MaskStep() -> impl IntoView {
     let state = use_app();
-    let causal = state.causal;
-    let has_source = Memo::new(move |_| state.model.with(|m| m.source().is_some()));
+    let causal = state.derived.causal;
+    let has_source = Memo::new(move |_| state.doc.model.with(|m| m.source().is_some()));
     let refused = RwSignal::new(None::<String>);
     view! {
         <StepSection step=Step::Mask text=&TEXT>

@@ -82,7 +82,7 @@ pub fn PipelineNav() -> impl IntoView {
                 .into_iter()
                 .map(|step| {
                     view! {
-                        <Show when=move || step.on_page(state.shape.get())>
+                        <Show when=move || step.on_page(state.derived.shape.get())>
                             <a href=format!("#{}", step.id()) on:click=jump(step.id())>{text(step).short_title}</a>
                         </Show>
                         {step.labs().iter().map(|&lab| view! { <a class="lab-link" href=format!("#{}", lab.id()) on:click=jump(lab.id().to_owned())>{labs::text(lab).short_title}</a> }).collect_view()}

@@ -27,14 +27,15 @@ pub const TEXT: StepText = StepText {
 pub fn OutProjStep() -> impl IntoView {
     let state = use_app();
     let output: Signal<DMatrix<f64>> =
-        Memo::new(move |_| state.trace.with(|t| t.output.clone())).into();
+        Memo::new(move |_| state.derived.trace.with(|t| t.output.clone())).into();
     let has_bias = Memo::new(move |_| {
         state
+            .doc
             .model
             .with(|m| m.output().is_some_and(|o| o.b_output.is_some()))
     });
     view! {
-        <Show when=move || Step::OutProj.on_page(state.shape.get())>
+        <Show when=move || Step::OutProj.on_page(state.derived.shape.get())>
             <StepSection step=Step::OutProj text=&TEXT>
                 <div class="heads">
                     {editable_table(state, Editable::OutputWeight)}

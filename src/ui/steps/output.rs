@@ -28,10 +28,10 @@ pub fn token_rows(state: AppState, of: Matrix, values: Signal<DMatrix<f64>>) -> 
         <MatrixView
             of
             values
-            row_labels=state.words.into()
+            row_labels=state.derived.words.into()
             col_labels=index_labels(move || values.with(|m| m.ncols()))
-            followed_row=state.followed
-            on_row_click=Callback::new(move |i| state.followed.set(Some(i)))
+            followed_row=state.view.followed
+            on_row_click=Callback::new(move |i| state.view.followed.set(Some(i)))
         />
     }
 }
@@ -42,13 +42,14 @@ pub fn OutputStep() -> impl IntoView {
     // With an output projection this step shows the concatenation, and the next the output.
     let concatenated: Signal<DMatrix<f64>> = Memo::new(move |_| {
         state
+            .derived
             .trace
             .with(|t| t.concatenated.as_ref().unwrap_or(&t.output).clone())
     })
     .into();
-    let projected = Memo::new(move |_| state.shape.get().projected);
+    let projected = Memo::new(move |_| state.derived.shape.get().projected);
     view! {
-        <Show when=move || Step::Output.on_page(state.shape.get())>
+        <Show when=move || Step::Output.on_page(state.derived.shape.get())>
             <StepSection step=Step::Output text=&TEXT>
                 <HeadsPicture/>
                 <div class="heads">

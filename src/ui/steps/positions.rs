@@ -74,9 +74,9 @@ fn rotation_picture(
 #[component]
 fn PositionsBody() -> impl IntoView {
     let state = use_app();
-    let positions = Memo::new(move |_| state.model.with(|m| m.positions().clone()));
+    let positions = Memo::new(move |_| state.doc.model.with(|m| m.positions().clone()));
     let table: Signal<DMatrix<f64>> = Memo::new(move |_| {
-        state.model.with(|m| {
+        state.doc.model.with(|m| {
             m.positions()
                 .table(m.tokens().len(), m.embedding().ncols())
                 .unwrap_or_else(|| DMatrix::zeros(0, 0))
@@ -85,6 +85,7 @@ fn PositionsBody() -> impl IntoView {
     .into();
     let positioned: Signal<DMatrix<f64>> = Memo::new(move |_| {
         state
+            .derived
             .trace
             .with(|t| t.positioned.clone().unwrap_or_else(|| DMatrix::zeros(0, 0)))
     })
@@ -101,7 +102,7 @@ fn PositionsBody() -> impl IntoView {
         Positions::Learned(_) => view! {
             <div class="heads">
                 {editable_table(state, Editable::Positions)}
-                <MatrixView of=Matrix::Positioned values=positioned row_labels=state.words.into() col_labels=labels followed_row=state.followed/>
+                <MatrixView of=Matrix::Positioned values=positioned row_labels=state.derived.words.into() col_labels=labels followed_row=state.view.followed/>
             </div>
         }
         .into_any(),
@@ -109,14 +110,14 @@ fn PositionsBody() -> impl IntoView {
             <div class="heads">
                 // By place, not by word: positions belong to places.
                 <MatrixView of=Matrix::Positions values=table row_labels=index_labels(move || table.with(|m| m.nrows())) col_labels=labels/>
-                <MatrixView of=Matrix::Positioned values=positioned row_labels=state.words.into() col_labels=labels followed_row=state.followed/>
+                <MatrixView of=Matrix::Positioned values=positioned row_labels=state.derived.words.into() col_labels=labels followed_row=state.view.followed/>
             </div>
         }
         .into_any(),
         Positions::Rope { base, pairs } => {
-            let d = state.model.with(|m| m.heads()[0].d_k());
-            let words = state.words.get();
-            let followed = state.followed_or_last.get();
+            let d = state.doc.model.with(|m| m.heads()[0].d_k());
+            let words = state.derived.words.get();
+            let followed = state.derived.followed_or_last.get();
             let marked: Vec<String> = pairs
                 .pairs(d)
                 .iter()
@@ -146,7 +147,7 @@ chunk! {
 pub fn PositionsStep() -> impl IntoView {
     let state = use_app();
     view! {
-        <Show when=move || Step::Positions.on_page(state.shape.get())>
+        <Show when=move || Step::Positions.on_page(state.derived.shape.get())>
             <StepSection step=Step::Positions text=&TEXT>
                 <Loaded load=positions_body what="the step"/>
             </StepSection>

@@ -21,7 +21,7 @@ pub const TEXT: StepText = StepText {
 #[component]
 pub fn QkvStep() -> impl IntoView {
     let state = use_app();
-    let rope = Memo::new(move |_| state.model.with(|m| m.positions().rope().is_some()));
+    let rope = Memo::new(move |_| state.doc.model.with(|m| m.positions().rope().is_some()));
     view! {
         <StepSection step=Step::Qkv text=&TEXT>
             <div class="side-by-side">
@@ -46,9 +46,9 @@ pub fn QkvStep() -> impl IntoView {
 fn KvNote() -> impl IntoView {
     let state = use_app();
     // Memos of types the page has already: each new type of memo is code in the page.
-    let bytes = Memo::new(move |_| state.model.with(|m| m.kv_bytes_per_token().0));
+    let bytes = Memo::new(move |_| state.doc.model.with(|m| m.kv_bytes_per_token().0));
     let sharing = Memo::new(move |_| {
-        state.model.with(|m| {
+        state.doc.model.with(|m| {
             let (h, g) = (m.heads().len(), m.kv_heads());
             if g == h {
                 return String::new();
@@ -73,7 +73,7 @@ fn KvNote() -> impl IntoView {
         })
     });
     let against = Memo::new(move |_| {
-        state.model.with(|m| {
+        state.doc.model.with(|m| {
             if m.shares_kv() {
                 format!(" bytes per token in float16 here, against {} with a key and a value per query head.", m.kv_bytes_per_token().1)
             } else {

@@ -26,12 +26,12 @@ pub const TEXT: StepText = StepText {
 pub fn ScaleStep() -> impl IntoView {
     let state = use_app();
     let divisor = move || {
-        state.model.with(|m| {
+        state.doc.model.with(|m| {
             let d_k = m.heads()[0].d_k();
             format!(
                 "Now dividing by {} with d_k = {d_k}: {}",
                 m.scale.symbol(),
-                fmt(m.scale.divisor(d_k), state.look.precision.get())
+                fmt(m.scale.divisor(d_k), state.view.look.precision.get())
             )
         })
     };
@@ -53,11 +53,14 @@ fn ScalingComparison() -> impl IntoView {
     // while the table is in view. The model's own scale rides along, so that the rows read
     // nothing else of the model and an edit out of view rebuilds nothing.
     let effects = memo_in_view(in_view(table), move || {
-        let (causal, scale) = state.model.with(|m| (m.causal, m.scale));
-        (scale, state.trace.with(|t| scaling_effects(t, causal)))
+        let (causal, scale) = state.doc.model.with(|m| (m.causal, m.scale));
+        (
+            scale,
+            state.derived.trace.with(|t| scaling_effects(t, causal)),
+        )
     });
     // A row's keys: the source's tokens with cross-attention.
-    let n = Memo::new(move |_| state.key_words.with(Vec::len));
+    let n = Memo::new(move |_| state.derived.key_words.with(Vec::len));
     view! {
         <div class="scroll">
         <table class="lab" data-lab="scaling" node_ref=table>
@@ -68,7 +71,7 @@ fn ScalingComparison() -> impl IntoView {
             <tbody>
                 {move || {
                     let (scale, effects) = effects.get();
-                    let p = state.look.precision.get();
+                    let p = state.view.look.precision.get();
                     effects.into_iter().map(|e| {
                         let current = scale == e.scale;
                         view! {
@@ -83,8 +86,8 @@ fn ScalingComparison() -> impl IntoView {
             </tbody>
             <tfoot>
                 <tr><td colspan="3">{move || {
-                    let uniform = fmt(uniform_top_weight(n.get(), state.causal.get()), state.look.precision.get());
-                    if state.causal.get() {
+                    let uniform = fmt(uniform_top_weight(n.get(), state.derived.causal.get()), state.view.look.precision.get());
+                    if state.derived.causal.get() {
                         format!("1 is one-hot (saturated); {uniform} is uniform (flat: each query spreads its attention evenly over itself and the tokens before it). The spread counts only the scores the mask lets through.")
                     } else {
                         format!("1 is one-hot (saturated); 1/n = {uniform} is uniform (flat).")

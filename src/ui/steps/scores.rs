@@ -22,7 +22,10 @@ pub const TEXT: StepText = StepText {
 pub fn ScoresStep() -> impl IntoView {
     let state = use_app();
     let explain_score = Callback::new(move |(head, query, key)| {
-        state.detail.set(Some(Detail::Score { head, query, key }))
+        state
+            .view
+            .detail
+            .set(Some(Detail::Score { head, query, key }))
     });
     view! {
         <StepSection step=Step::Scores text=&TEXT>

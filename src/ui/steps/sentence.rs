@@ -30,9 +30,9 @@ pub const TEXT: StepText = StepText {
 pub fn SentenceStep() -> impl IntoView {
     let state = use_app();
     let error = RwSignal::new(None::<String>);
-    let tokens = Memo::new(move |_| state.model.with(|m| m.tokens().clone()));
+    let tokens = Memo::new(move |_| state.doc.model.with(|m| m.tokens().clone()));
     // A trained model's pieces and their ids in its own vocabulary.
-    let pieces = move || state.model.with(|m| m.layered().map(|l| l.ids.clone()));
+    let pieces = move || state.doc.model.with(|m| m.layered().map(|l| l.ids.clone()));
 
     // Each keystroke retokenises; words already known keep their embedding rows.
     let retokenise = move |text: String| match state.apply(Edit::Sentence(text)) {
@@ -45,7 +45,7 @@ pub fn SentenceStep() -> impl IntoView {
     let pause = AfterPause::new(TRAINED_PAUSE);
     let on_input = move |ev| {
         let text = event_target_value(&ev);
-        if state.model.with_untracked(|m| m.layered().is_none()) {
+        if state.doc.model.with_untracked(|m| m.layered().is_none()) {
             return retokenise(text);
         }
         typed.set_value(text);
@@ -60,7 +60,7 @@ pub fn SentenceStep() -> impl IntoView {
                     type="text"
                     dir="auto"
                     data-control="sentence"
-                    prop:value=move || state.model.with(|m| m.sentence().to_owned())
+                    prop:value=move || state.doc.model.with(|m| m.sentence().to_owned())
                     on:input=on_input
                     on:blur=move |_| { state.apply(Edit::Seal).ok(); }
                     aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
@@ -72,7 +72,7 @@ pub fn SentenceStep() -> impl IntoView {
                 <SourceField/>
             </Show>
             {move || {
-                let hidden = state.model.with(|m| invisible_characters(m.sentence()));
+                let hidden = state.doc.model.with(|m| invisible_characters(m.sentence()));
                 (!hidden.is_empty()).then(|| view! {
                     <p class="note" data-note="invisible">
                         {format!("The sentence holds invisible characters ({}): a word with one is a different token from the word that looks the same.", hidden.join(", "))}
@@ -82,15 +82,15 @@ pub fn SentenceStep() -> impl IntoView {
             <Untaught/>
             <ul class="tokens" aria-label="Tokens">
                 {move || tokens.with(|t| t.words.iter().zip(&t.ids).enumerate().map(|(i, (word, &id))| {
-                    let id = state.model.with(|m| m.layered().map_or(id, |l| l.ids[i] as usize));
+                    let id = state.doc.model.with(|m| m.layered().map_or(id, |l| l.ids[i] as usize));
                     let word = word.clone();
                     view! {
                         <li><button
                             type="button"
                             class="token"
                             data-token=i.to_string()
-                            aria-pressed=move || (state.followed_or_last.get() == i).to_string()
-                            on:click=move |_| state.followed.update(|s| *s = if *s == Some(i) { None } else { Some(i) })
+                            aria-pressed=move || (state.derived.followed_or_last.get() == i).to_string()
+                            on:click=move |_| state.view.followed.update(|s| *s = if *s == Some(i) { None } else { Some(i) })
                         >
                             <span class="token-word" dir="auto">{word}</span>
                             <span class="token-id" title="its id: its place in the vocabulary">{format!("id {id}")}</span>
@@ -99,7 +99,7 @@ pub fn SentenceStep() -> impl IntoView {
                 }).collect_view())}
             </ul>
             {move || pieces().is_some().then(|| {
-                let vocabulary = state.trained.with_value(|t| t.as_ref().map(|t| grouped(t.vocabulary()))).unwrap_or_default();
+                let vocabulary = state.doc.trained.with_value(|t| t.as_ref().map(|t| grouped(t.vocabulary()))).unwrap_or_default();
                 view! {
                     <p class="note" data-note="wordpiece">{format!("The trained model cuts the sentence with its own tokenizer (WordPiece: lower-cased, punctuation apart, a word it does not know whole cut into known pieces, “##” marking a piece inside a word), between [CLS] and [SEP]; each id is the piece's place in its vocabulary of {vocabulary}. Each place has its own row of X below.")}</p>
                 }
@@ -116,13 +116,14 @@ pub fn SentenceStep() -> impl IntoView {
 #[component]
 fn Untaught() -> impl IntoView {
     let state = use_app();
-    let words = Memo::new(move |_| state.model.with(untaught_words));
+    let words = Memo::new(move |_| state.doc.model.with(untaught_words));
     let give = move |word: String, from: String| {
         let numbers = hand_made_rows()
             .into_iter()
             .find(|(w, _)| *w == from)
             .map(|(_, r)| r);
         let row = state
+            .doc
             .model
             .with_untracked(|m| m.tokens().vocabulary.iter().position(|w| *w == word));
         if let (Some(row), Some(numbers)) = (row, numbers) {
@@ -178,7 +179,7 @@ fn SourceField() -> impl IntoView {
                 dir="auto"
                 data-control="source"
                 placeholder="empty: the keys and values come from the sentence"
-                prop:value=move || state.model.with(|m| m.source().map(|s| s.sentence().to_owned()).unwrap_or_default())
+                prop:value=move || state.doc.model.with(|m| m.source().map(|s| s.sentence().to_owned()).unwrap_or_default())
                 on:input=on_input
                 on:blur=move |_| { state.apply(Edit::Seal).ok(); }
                 aria-invalid=move || error.with(|e| e.is_some().then_some("true"))

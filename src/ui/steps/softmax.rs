@@ -26,12 +26,12 @@ pub fn SoftmaxStep() -> impl IntoView {
     let state = use_app();
     view! {
         <StepSection step=Step::Softmax text=&TEXT>
-            <Show when=move || { state.heads.get() > 1 }>
+            <Show when=move || { state.derived.heads.get() > 1 }>
                 <HeadStrip/>
             </Show>
             <div class="side-by-side">
                 <HeadMatrices of=Matrix::Weights/>
-                <For each=move || state.visible_heads.get() key=|h| *h let:h>
+                <For each=move || state.derived.visible_heads.get() key=|h| *h let:h>
                     <AttentionLines head=h/>
                 </For>
             </div>
@@ -43,19 +43,19 @@ pub fn SoftmaxStep() -> impl IntoView {
 #[component]
 fn HeadStrip() -> impl IntoView {
     let state = use_app();
-    let causal: Signal<bool> = state.causal.into();
+    let causal: Signal<bool> = state.derived.causal.into();
     let exercises = state.exercises;
     view! {
         <div class="head-strip" role="group" aria-label="Every head's weights; pick one to see it in detail">
-            <For each=move || 0..state.heads.get() key=|h| *h let:h>
+            <For each=move || 0..state.derived.heads.get() key=|h| *h let:h>
                 <button
                     type="button"
                     class="thumb"
                     data-action="pick-head"
                     data-head=h.to_string()
-                    aria-pressed=move || state.visible_heads.with(|v| v.contains(&h)).to_string()
+                    aria-pressed=move || state.derived.visible_heads.with(|v| v.contains(&h)).to_string()
                     aria-label=format!("Show head {h}")
-                    on:click=move |_| state.focused_head.set(h)
+                    on:click=move |_| state.view.focused_head.set(h)
                 >
                     // A prediction's row would show in the picture: the name alone, until then.
                     <span class="thumb-picture" hidden=move || exercises.predicting()>

@@ -22,20 +22,20 @@ pub(super) fn ask_actions(
         if let (true, Some(Exercise::Ask(cell))) = (revealed, exercises.exercise(index)) {
             let (head, query) = (cell.head.unwrap_or(0), cell.row);
             match cell.matrix {
-                Matrix::Scores => state.detail.set(Some(Detail::Score {
+                Matrix::Scores => state.view.detail.set(Some(Detail::Score {
                     head,
                     query,
                     key: cell.col,
                 })),
-                Matrix::Context => state.detail.set(Some(Detail::Context { head, query })),
+                Matrix::Context => state.view.detail.set(Some(Detail::Context { head, query })),
                 _ => {}
             }
         }
     };
     let check = move || {
-        state
-            .trace
-            .with_untracked(|t| exercises.check(index, t, state.look.precision.get_untracked()));
+        state.derived.trace.with_untracked(|t| {
+            exercises.check(index, t, state.view.look.precision.get_untracked())
+        });
         explain();
     };
     // Enter in the cell's answer field.
@@ -46,9 +46,9 @@ pub(super) fn ask_actions(
         }
     });
     let reveal = move |_| {
-        state
-            .trace
-            .with_untracked(|t| exercises.reveal(index, t, state.look.precision.get_untracked()));
+        state.derived.trace.with_untracked(|t| {
+            exercises.reveal(index, t, state.view.look.precision.get_untracked())
+        });
         explain();
     };
     view! {
@@ -71,19 +71,21 @@ pub(super) fn predict_actions(
     let choice = RwSignal::new(None::<usize>);
     // A new sentence rebuilds the options: the choice made among the old ones is gone.
     Effect::new(move |_| {
-        state.key_words.track();
+        state.derived.key_words.track();
         choice.set(None);
     });
     let confirm = move |_| match choice.get_untracked() {
         Some(k) => state
+            .derived
             .trace
             .with_untracked(|t| exercises.predict(index, k, t)),
         None => exercises.say(index, Some("Choose a word first.".into())),
     };
     // The words the row may attend to (under the mask, those up to it).
     let options = move || {
-        let causal = state.causal.get();
+        let causal = state.derived.causal.get();
         state
+            .derived
             .key_words
             .get()
             .into_iter()

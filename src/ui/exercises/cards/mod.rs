@@ -24,7 +24,7 @@ struct CardsOf(Step);
 #[component]
 pub fn ExerciseCards(step: Step) -> impl IntoView {
     let state = use_app();
-    let shape = state.shape.get_untracked();
+    let shape = state.derived.shape.get_untracked();
     let any = state.exercises.spec.with_value(|s| {
         s.list
             .iter()
@@ -45,7 +45,7 @@ chunk! {
 fn Cards() -> impl IntoView {
     let state = use_app();
     let CardsOf(step) = expect_context::<CardsOf>();
-    let shape = state.shape.get_untracked();
+    let shape = state.derived.shape.get_untracked();
     type Numbered = Vec<(usize, Exercise)>;
     let (here, echoes): (Numbered, Numbered) = state.exercises.spec.with_value(|s| {
         s.list
@@ -71,12 +71,12 @@ fn GoalEcho(exercise: Exercise) -> impl IntoView {
     };
     let (now, met) = goal_now(state, cell, bound);
     let words = move || {
-        let question = state.trace.with(|t| exercise.question(t));
+        let question = state.derived.trace.with(|t| exercise.question(t));
         let now = match now() {
             GoalNow::Hidden => "its value is hidden until you predict its row".to_owned(),
             GoalNow::Value(v) => format!(
                 "now {}: {}",
-                fmt(v, state.look.precision.get()),
+                fmt(v, state.view.look.precision.get()),
                 if met.get() { "met" } else { "not yet" }
             ),
             GoalNow::Gone => "the model no longer has this cell".to_owned(),
@@ -106,7 +106,7 @@ fn goal_now(
     cell: CellRef,
     bound: Bound,
 ) -> (impl Fn() -> GoalNow + Copy + Send + Sync, Memo<bool>) {
-    let value = Memo::new(move |_| state.trace.with(|t| cell.value(t)));
+    let value = Memo::new(move |_| state.derived.trace.with(|t| cell.value(t)));
     let met = Memo::new(move |_| value.get().is_some_and(|v| bound.met(v)));
     let now = move || match value.get() {
         Some(_)
@@ -134,7 +134,7 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
             .progress
             .with(|p| p.get(index).cloned().unwrap_or_default())
     });
-    let question = move || state.trace.with(|t| exercise.question(t));
+    let question = move || state.derived.trace.with(|t| exercise.question(t));
     let said = move || exercises.said.with(|s| s.get(index).cloned().flatten());
     let body = match exercise {
         Exercise::Ask(_) => ask_actions(state, index, progress).into_any(),
@@ -156,7 +156,7 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
                         GoalNow::Hidden => "Its value is hidden until you predict its row.".into(),
                         GoalNow::Value(v) => format!(
                             "Now {}: {}.",
-                            fmt(v, state.look.precision.get()),
+                            fmt(v, state.view.look.precision.get()),
                             if met.get() { "the goal is met" } else { "not yet" }
                         ),
                         GoalNow::Gone => "The model no longer has this cell (its sentence or sizes changed).".into(),
@@ -179,9 +179,9 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
         >
             <p class="exercise-question"><strong>"Exercise. "</strong>{question}</p>
             // Its head may be one the page does not show (one head at a time past a size).
-            {move || exercise.head().filter(|h| !state.visible_heads.with(|v| v.contains(h))).map(|h| view! {
+            {move || exercise.head().filter(|h| !state.derived.visible_heads.with(|v| v.contains(h))).map(|h| view! {
                 <p class="exercise-actions">
-                    <button type="button" data-action="show-head" on:click=move |_| state.focused_head.set(h)>{format!("Show head {h}")}</button>
+                    <button type="button" data-action="show-head" on:click=move |_| state.view.focused_head.set(h)>{format!("Show head {h}")}</button>
                 </p>
             })}
             {body}

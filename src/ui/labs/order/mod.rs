@@ -38,7 +38,7 @@ const SHIFT: usize = 3;
 #[component]
 pub fn OrderLab() -> impl IntoView {
     let state = use_app();
-    let trained = Memo::new(move |_| state.model.with(|m| m.layered().is_some()));
+    let trained = Memo::new(move |_| state.doc.model.with(|m| m.layered().is_some()));
     move || {
         if trained.get() {
             view! { <TrainedOrder/> }.into_any()
@@ -60,21 +60,25 @@ fn PageOrder() -> impl IntoView {
     let seen = in_view(place);
     // Without the mask: attention itself. The mask carries order of its own (below).
     let unmasked = while_seen(seen, move || {
-        state.model.with(|m| outcome(m, how.get(), false))
+        state.doc.model.with(|m| outcome(m, how.get(), false))
     });
     let first_kept = while_seen(seen, move || {
         state
+            .doc
             .model
             .with(|m| outcome(m, Reorder::ShuffleAfterFirst(shuffles.get()), true))
     });
-    let kind = Memo::new(move |_| state.model.with(|m| m.positions().kind()));
+    let kind = Memo::new(move |_| state.doc.model.with(|m| m.positions().kind()));
     let shift = while_seen(seen, move || {
-        state
-            .model
-            .with(|m| state.trace.with(|t| rope_shift_diff(m, t, 0, SHIFT)))
+        state.doc.model.with(|m| {
+            state
+                .derived
+                .trace
+                .with(|t| rope_shift_diff(m, t, 0, SHIFT))
+        })
     });
     let conventions = while_seen(seen, move || {
-        state.model.with(|m| {
+        state.doc.model.with(|m| {
             both_conventions(m).map(|[half, inter]| {
                 let diff = largest_weight_difference(&half, &inter);
                 ([half, inter].map(|t| t.heads[0].weights.clone()), diff)
@@ -127,7 +131,7 @@ fn PageOrder() -> impl IntoView {
         })
         .into();
         view! {
-            <LabMatrix of title values=matrix words=state.words.into() heat=Heat::Unit/>
+            <LabMatrix of title values=matrix words=state.derived.words.into() heat=Heat::Unit/>
         }
     };
     view! {

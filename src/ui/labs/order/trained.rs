@@ -31,7 +31,7 @@ pub(super) fn TrainedOrder() -> impl IntoView {
     // The layers below run again only when what they run on changes, not on an edit of the
     // page's layer.
     let below = Memo::new(move |_| {
-        state.model.with(|m| {
+        state.doc.model.with(|m| {
             m.layered()
                 .map(|l| (l.ids.clone(), l.layer, l.knocked.clone(), l.changes.clone()))
         })
@@ -42,15 +42,16 @@ pub(super) fn TrainedOrder() -> impl IntoView {
             below.with(|b| b.as_ref().map_or(0, |b| b.0.len())),
             how.get(),
         );
-        let trained = state.trained.get_value()?;
+        let trained = state.doc.trained.get_value()?;
         state
+            .doc
             .model
             .with_untracked(|m| trained.reordered_inputs(m, order))
     });
     let moved = while_seen(seen, move || {
-        let trained = state.trained.get_value()?;
+        let trained = state.doc.trained.get_value()?;
         inputs.with(|inputs| {
-            state.model.with(|m| {
+            state.doc.model.with(|m| {
                 let inputs = inputs.as_ref()?;
                 let (pieces, order) = (&m.tokens().words, inputs.order());
                 // Inputs of another sentence (out of sight while it was typed) wait for the next.
@@ -77,7 +78,7 @@ pub(super) fn TrainedOrder() -> impl IntoView {
         })
     };
     let (with, without) = (largest(|r| r.3), largest(|r| r.4));
-    let layer = move || state.model.with(|m| m.layered().map_or(0, |l| l.layer));
+    let layer = move || state.doc.model.with(|m| m.layered().map_or(0, |l| l.layer));
     let verdict = move || {
         let (d, d0) = (
             fmt_significant(with.get(), 3),

@@ -37,30 +37,35 @@ pub const TEXT: LabText = LabText {
 #[component]
 pub fn TrainLab() -> impl IntoView {
     let state = use_app();
-    let head = Memo::new(move |_| state.visible_heads.with(|v| v[0]));
+    let head = Memo::new(move |_| state.derived.visible_heads.with(|v| v[0]));
     let targets = Memo::new(move |_| {
-        let (query, head) = (state.followed_or_last.get(), head.get());
-        state.training.with(|s| {
-            state
-                .model
-                .with(|m| state.trace.with(|t| s.targets_on(m, t, query, head)))
+        let (query, head) = (state.derived.followed_or_last.get(), head.get());
+        state.view.training.with(|s| {
+            state.doc.model.with(|m| {
+                state
+                    .derived
+                    .trace
+                    .with(|t| s.targets_on(m, t, query, head))
+            })
         })
     });
     let objective = Memo::new(move |_| {
         targets.with(|t| {
             state
+                .view
                 .training
-                .with(|s| state.model.with(|m| s.objective(m, t)))
+                .with(|s| state.doc.model.with(|m| s.objective(m, t)))
         })
     });
     // Targets the learner (or the link) set are the page's at once: the ∂L faces follow them.
     Effect::new(move |_| {
         let chosen = state
+            .view
             .training
             .with(|s| !s.targets.is_empty() || s.output.is_some());
         let now = objective.get();
-        if chosen && now.is_some() && state.objective.with_untracked(|o| *o != now) {
-            state.objective.set(now);
+        if chosen && now.is_some() && state.view.objective.with_untracked(|o| *o != now) {
+            state.view.objective.set(now);
         }
     });
     let matching = Memo::new(move |_| {
@@ -82,18 +87,21 @@ pub fn TrainLab() -> impl IntoView {
         };
         // Training changes which key is second: the targets stay the ones trained towards.
         if state
+            .view
             .training
             .with_untracked(|s| s.targets.is_empty() && s.output.is_none())
         {
             let fixed = targets.get_untracked();
-            state.training.update(|s| s.targets = fixed);
+            state.view.training.update(|s| s.targets = fixed);
         }
-        state.objective.set(Some(objective.clone()));
-        let optimizer = state.training.with_untracked(|s| s.optimizer);
+        state.view.objective.set(Some(objective.clone()));
+        let optimizer = state.view.training.with_untracked(|s| s.optimizer);
         let stepped = state
+            .doc
             .model
             .with_untracked(|m| {
                 state
+                    .derived
                     .trace
                     .with_untracked(|t| session.try_update(|s| s.step(m, t, &objective, optimizer)))
             })
@@ -106,12 +114,14 @@ pub fn TrainLab() -> impl IntoView {
             return false;
         }
         !state
+            .derived
             .trace
             .with_untracked(|t| session.with_untracked(|s| s.reached(t, &objective)))
     };
     // The curve is of the run that made the numbers on the page.
     Effect::new(move |_| {
         if state
+            .doc
             .model
             .with(|m| session.try_update_untracked(|s| s.follow(m)))
             .unwrap_or(false)
@@ -152,9 +162,9 @@ pub fn TrainLab() -> impl IntoView {
     };
     // The dog story backwards: random projections of the dog's sizes, she → dog, then Run.
     let dog_backwards = move |_| {
-        start_over(dog_untrained(state.seed.get_untracked()));
-        state.followed.set(Some(DOG_SHE));
-        state.training.update(|s| {
+        start_over(dog_untrained(state.doc.seed.get_untracked()));
+        state.view.followed.set(Some(DOG_SHE));
+        state.view.training.update(|s| {
             s.output = None;
             s.targets = vec![Target {
                 head: 0,
@@ -168,8 +178,9 @@ pub fn TrainLab() -> impl IntoView {
     let scramble = move |_| {
         start_over(
             state
+                .doc
                 .model
-                .with_untracked(|m| scrambled(m, state.seed.get_untracked())),
+                .with_untracked(|m| scrambled(m, state.doc.seed.get_untracked())),
         )
     };
 

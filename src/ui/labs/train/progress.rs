@@ -24,15 +24,16 @@ pub(super) fn TrainProgress(
     let loss = Signal::derive(move || {
         objective.with(|o| {
             o.as_ref()
-                .map_or(f64::NAN, |o| state.trace.with(|t| o.loss(t)))
+                .map_or(f64::NAN, |o| state.derived.trace.with(|t| o.loss(t)))
         })
     });
     // The first target's weight now.
     let first = Memo::new(move |_| targets.with(|t| t.first().copied()));
     let weight = Signal::derive(move || {
         objective.with(|o| {
-            o.as_ref()
-                .map_or(f64::NAN, |o| state.trace.with(|t| first_weight(t, o)))
+            o.as_ref().map_or(f64::NAN, |o| {
+                state.derived.trace.with(|t| first_weight(t, o))
+            })
         })
     });
     let steps = Memo::new(move |_| session.with(|s| s.losses().len()));
@@ -46,12 +47,17 @@ pub(super) fn TrainProgress(
             }
         })
     });
-    let word = move |k: usize| state.words.with(|w| w.get(k).cloned().unwrap_or_default());
+    let word = move |k: usize| {
+        state
+            .derived
+            .words
+            .with(|w| w.get(k).cloned().unwrap_or_default())
+    };
     view! {
     <p>
         "Loss " <Stat name="loss" value=loss/>
         {move || (!matching.get()).then(|| view! {
-            " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", word(t.query), state.key_words.with(|w| w.get(t.key).cloned().unwrap_or_default())))} " " <Stat name="target_weight" value=weight/>
+            " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", word(t.query), state.derived.key_words.with(|w| w.get(t.key).cloned().unwrap_or_default())))} " " <Stat name="target_weight" value=weight/>
         })}
         // After a reload the model may be trained, but its curve is not kept: said so.
         {move || if steps.get() == 0 { " · no steps on this page yet (a curve is not kept in links or saved work)" } else { " · steps " }}

@@ -30,8 +30,8 @@ pub fn Race(
         let Some(objective) = objective.get_untracked() else {
             return;
         };
-        let optimizer = state.training.with_untracked(|s| s.optimizer);
-        let model = state.model.get_untracked();
+        let optimizer = state.view.training.with_untracked(|s| s.optimizer);
+        let model = state.doc.model.get_untracked();
         words.set(Vec::new());
         race.set(Some((
             Race::start(&model, &objective, optimizer, RACE_STEPS),
@@ -51,7 +51,7 @@ pub fn Race(
             || {},
         );
         if refused.with_untracked(Option::is_none) {
-            state.training.set(setup);
+            state.view.training.set(setup);
             start();
         }
     };
@@ -85,7 +85,7 @@ pub fn Race(
     let stale = move || {
         race.with(|r| {
             r.as_ref()
-                .is_some_and(|(_, from)| state.model.with(|m| m != from))
+                .is_some_and(|(_, from)| state.doc.model.with(|m| m != from))
         })
     };
     view! {

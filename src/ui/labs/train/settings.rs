@@ -16,11 +16,12 @@ pub(super) fn TrainSettings(matching: Memo<bool>) -> impl IntoView {
     let state = use_app();
     let set_goal = move |ev: leptos::ev::Event| {
         let output = (event_target_value(&ev) == "output")
-            .then(|| state.trace.with_untracked(|t| t.output.clone()));
-        state.training.update(|s| s.output = output);
+            .then(|| state.derived.trace.with_untracked(|t| t.output.clone()));
+        state.view.training.update(|s| s.output = output);
     };
     let lr_text = RwSignal::new(
         state
+            .view
             .training
             .with_untracked(|s| s.optimizer.lr())
             .to_string(),
@@ -28,7 +29,7 @@ pub(super) fn TrainSettings(matching: Memo<bool>) -> impl IntoView {
     let lr_error = RwSignal::new(None::<String>);
     let set_optimizer = move |name: &str, lr: f64| {
         if let Ok(o) = Optimizer::named(Some(name), lr) {
-            state.training.update(|s| s.optimizer = o);
+            state.view.training.update(|s| s.optimizer = o);
         }
     };
     view! {
@@ -43,9 +44,9 @@ pub(super) fn TrainSettings(matching: Memo<bool>) -> impl IntoView {
         <Trains/>
         <label class="field">
             <span>"Optimiser"</span>
-            <select data-control="train-optimizer" on:change=move |ev| set_optimizer(&event_target_value(&ev), state.training.with_untracked(|s| s.optimizer.lr()))>
+            <select data-control="train-optimizer" on:change=move |ev| set_optimizer(&event_target_value(&ev), state.view.training.with_untracked(|s| s.optimizer.lr()))>
                 {["adam", "sgd"].map(|name| view! {
-                    <option value=name selected=move || state.training.with(|s| s.optimizer.name() == name)>{if name == "adam" { "Adam" } else { "SGD" }}</option>
+                    <option value=name selected=move || state.view.training.with(|s| s.optimizer.name() == name)>{if name == "adam" { "Adam" } else { "SGD" }}</option>
                 })}
             </select>
         </label>
@@ -53,7 +54,7 @@ pub(super) fn TrainSettings(matching: Memo<bool>) -> impl IntoView {
             <span>"Learning rate"</span>
             <input type="text" data-control="train-lr" prop:value=move || lr_text.get() aria-invalid=move || lr_error.with(|e| e.is_some().then_some("true")) on:input=move |ev| {
                 let text = event_target_value(&ev);
-                let (name, lr) = state.training.with_untracked(|s| (s.optimizer.name(), s.optimizer.lr()));
+                let (name, lr) = state.view.training.with_untracked(|s| (s.optimizer.name(), s.optimizer.lr()));
                 match Setup::read_lr(&text) {
                     Ok(x) => { lr_error.set(None); set_optimizer(name, x); }
                     Err(e) => lr_error.set(Some(format!("{e}; still using {lr}."))),

@@ -20,19 +20,20 @@ pub fn Targets(
     let state = use_app();
     // The key a query starts at: the one it attends to second most.
     let key_for = move |head: usize, query: usize| {
-        state.model.with_untracked(|m| {
+        state.doc.model.with_untracked(|m| {
             state
+                .derived
                 .trace
                 .with_untracked(|t| start_target(m, t, head, query).key)
         })
     };
     // Any change writes the whole list, so the default target becomes the learner's.
-    let write = move |list: Vec<Target>| state.training.update(|s| s.targets = list);
+    let write = move |list: Vec<Target>| state.view.training.update(|s| s.targets = list);
     let set = move |k: usize, change: &dyn Fn(&mut Target)| {
         let mut list = targets.get_untracked();
         if let Some(t) = list.get_mut(k) {
             change(t);
-            if !visible(state.causal.get_untracked(), t.query, t.key) {
+            if !visible(state.derived.causal.get_untracked(), t.query, t.key) {
                 t.key = key_for(t.head, t.query);
             }
         }
@@ -40,7 +41,7 @@ pub fn Targets(
     };
     let add = move |_: leptos::ev::MouseEvent| {
         let mut list = targets.get_untracked();
-        let n = state.words.with_untracked(Vec::len);
+        let n = state.derived.words.with_untracked(Vec::len);
         // The next query not yet in the list, from the end of the sentence.
         let query = (0..n)
             .rev()
@@ -61,9 +62,9 @@ pub fn Targets(
             .collect_view()
     };
     let row = move |(k, t): (usize, Target)| {
-        state.key_words.track();
-        let heads = state.heads.get();
-        let causal = state.causal.get();
+        state.derived.key_words.track();
+        let heads = state.derived.heads.get();
+        let causal = state.derived.causal.get();
         let number =
             move |ev: leptos::ev::Event| event_target_value(&ev).parse::<usize>().unwrap_or(0);
         view! {
@@ -79,11 +80,11 @@ pub fn Targets(
                     <select data-control="train-query" on:change=move |ev| {
                         let q = number(ev);
                         set(k, &|t| { t.query = q; t.key = key_for(t.head, q); })
-                    }>{options(state.words, t.query, &|_| true)}</select>
+                    }>{options(state.derived.words, t.query, &|_| true)}</select>
                 </label>
                 <label class="field"><span>"attend to"</span>
                     <select data-control="train-key" on:change=move |ev| { let j = number(ev); set(k, &|t| t.key = j) }>
-                        {options(state.key_words, t.key, &|j| visible(causal, t.query, j))}
+                        {options(state.derived.key_words, t.key, &|j| visible(causal, t.query, j))}
                     </select>
                 </label>
                 {(targets.with(Vec::len) > 1).then(|| view! {
@@ -115,12 +116,12 @@ pub fn Trains() -> impl IntoView {
             <legend>"Trains"</legend>
             {names.into_iter().map(|(param, title)| view! {
                 // Only what the model has: biases and W_output while they are on.
-                <label hidden=move || state.model.with(|m| !param.in_model(m))>
+                <label hidden=move || state.doc.model.with(|m| !param.in_model(m))>
                     <input type="checkbox" data-control="train-param" value=param.key()
-                        prop:checked=move || state.training.with(|s| s.train.contains(&param))
+                        prop:checked=move || state.view.training.with(|s| s.train.contains(&param))
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
-                            state.training.update(|s: &mut Setup| {
+                            state.view.training.update(|s: &mut Setup| {
                                 s.train.retain(|p| *p != param);
                                 if on {
                                     s.train.push(param);
@@ -130,7 +131,7 @@ pub fn Trains() -> impl IntoView {
                     {title}
                 </label>
             }).collect_view()}
-            {move || state.training.with(|s| s.train.is_empty()).then(|| view! {
+            {move || state.view.training.with(|s| s.train.is_empty()).then(|| view! {
                 <span class="field-error" role="alert">"Nothing trains: tick at least one."</span>
             })}
         </fieldset>
