@@ -431,3 +431,23 @@ fn the_code_map_names_every_file_of_src_once() {
         "the code map of docs/developers/architecture.md: add {missing:?}, remove {gone:?}"
     );
 }
+
+/// A file a newcomer reads at one sitting: none of the core over 500 lines, none of the page's
+/// layout over 300.
+#[test]
+fn no_file_is_too_long_to_read() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let long: Vec<String> = files(&src)
+        .into_iter()
+        .filter_map(|file| {
+            let lines = fs::read_to_string(&file).unwrap().lines().count();
+            let most = if file.starts_with(src.join("ui")) {
+                300
+            } else {
+                500
+            };
+            (lines > most).then(|| format!("{} ({lines} > {most})", file.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "split these files: {long:?}");
+}

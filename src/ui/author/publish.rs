@@ -1,0 +1,147 @@
+//! The maker's outputs: the exercise's link, "Try it as a learner", the Embed dialog, and the
+//! SCORM package built from the app's own files.
+
+use leptos::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::core::formats::link::{params, Embed, Page, Part};
+use crate::core::formats::scorm;
+use crate::core::teaching::exercise::Exercises;
+use crate::ui::export::download_bytes;
+use crate::ui::fields::{accept, IntegerField};
+use crate::ui::scroll::scroll_to;
+use crate::ui::share::{fragment_now, page_url};
+use crate::ui::state::{use_app, AppState};
+
+/// The query that opens `draft`, embedded or not.
+fn exercise_query(state: AppState, draft: &Exercises, embedded: bool) -> String {
+    let shown = untrack(|| state.shown());
+    let embed = Embed::default();
+    params::write(
+        &Page {
+            model: "",
+            shown: &shown,
+            embed: embedded.then_some(&embed),
+            at: None,
+            exercises: Some(draft),
+        },
+        Part::Query,
+    )
+}
+
+/// The bytes at `path` (beside the page).
+async fn fetch_bytes(path: &str) -> Result<Vec<u8>, String> {
+    use wasm_bindgen::JsCast;
+    let failed = || format!("{path} could not be fetched");
+    let response: web_sys::Response = JsFuture::from(window().fetch_with_str(path))
+        .await
+        .map_err(|_| failed())?
+        .dyn_into()
+        .map_err(|_| failed())?;
+    if !response.ok() {
+        return Err(format!("{path}: the server said {}", response.status()));
+    }
+    let buffer = JsFuture::from(response.array_buffer().map_err(|_| failed())?)
+        .await
+        .map_err(|_| failed())?;
+    Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+/// The SCORM 1.2 package of `draft`: the app's files as this server has them (the build's own
+/// list, `build.json`: what the page fetches, first and later; not the service worker, which
+/// an LMS cannot serve), with the adapter, a launch page and the manifest.
+async fn scorm_package(
+    query: String,
+    fragment: String,
+    pass_mark: u8,
+) -> Result<(Vec<u8>, usize), String> {
+    let index = String::from_utf8(fetch_bytes("index.html").await?)
+        .map_err(|_| "index.html is not text")?;
+    let list = scorm::app_files(&fetch_bytes(scorm::BUILD_LIST).await?)?;
+    let mut files = vec![(
+        "index.html".to_owned(),
+        scorm::with_adapter(&index, pass_mark).into_bytes(),
+    )];
+    for path in list {
+        let bytes = fetch_bytes(&path).await?;
+        files.push((path, bytes));
+    }
+    files.push((
+        scorm::ADAPTER.to_owned(),
+        fetch_bytes(scorm::ADAPTER).await?,
+    ));
+    files.push((
+        scorm::LAUNCH.to_owned(),
+        scorm::launch_page(&query, &fragment).into_bytes(),
+    ));
+    let names: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
+    let manifest = scorm::manifest("Attention Explorer exercise", &names);
+    files.insert(0, ("imsmanifest.xml".to_owned(), manifest.into_bytes()));
+    Ok((scorm::zip(&files)?, files.len()))
+}
+
+/// The SCORM package's file name.
+const PACKAGE: &str = "attention-explorer-exercise.zip";
+
+/// The link, the embed button and the SCORM package of the exercise being made.
+#[component]
+pub(super) fn Publish() -> impl IntoView {
+    let state = use_app();
+    let draft = state.exercises.draft;
+    // The model's code once per edit, for both addresses.
+    let fragment = Memo::new(move |_| {
+        state.doc.model.track();
+        fragment_now(state)
+    });
+    let link = Memo::new(move |_| {
+        draft.with(|d| page_url(&exercise_query(state, d, false), &fragment.get()))
+    });
+    let packing = RwSignal::new(None::<(bool, String)>);
+    let pass_mark = RwSignal::new(u64::from(scorm::DEFAULT_PASS_MARK));
+    let scorm = move |_| {
+        let query = draft.with_untracked(|d| exercise_query(state, d, true));
+        let fragment = fragment_now(state);
+        let pass = pass_mark.get_untracked() as u8;
+        packing.set(Some((true, "Packing the app and the exercise…".into())));
+        leptos::task::spawn_local(async move {
+            let said = match scorm_package(query, fragment, pass).await {
+                Ok((zip, count)) => {
+                    download_bytes(PACKAGE, "application/zip", &zip);
+                    (true, format!("Downloaded {PACKAGE} ({count} files, {} KB): upload it to the course as a SCORM package.", zip.len() / 1024))
+                }
+                Err(e) => (false, format!("No package: {e}.")),
+            };
+            packing.set(Some(said));
+        });
+    };
+    let empty = move || draft.with(|d| d.list.is_empty());
+    view! {
+            <label class="field wide">
+                <span>"Link"</span>
+                <input type="text" readonly data-export="exercise-link" prop:value=move || link.get()/>
+            </label>
+            <p><a href=move || link.get() target="_blank" rel="noopener" data-action="author-try">"Try it as a learner"</a></p>
+            // One snippet writer: the Embed dialog's, which measures the frame's height in its
+            // preview and starts from the steps the exercise needs.
+            <p>
+                <button type="button" data-action="author-embed" disabled=empty on:click=move |_| {
+                    state.page.embedding.set(true);
+                    request_animation_frame(|| scroll_to("embed-dialog".into()));
+                }>"Embed this exercise…"</button>
+            </p>
+            <div class="exercise-actions">
+                <IntegerField control="scorm-pass-mark" label="Pass mark (% of the score)" min=0 max=100 value=pass_mark.into() on_change=accept(move |n| pass_mark.set(n))/>
+                <button type="button" data-action="scorm" disabled=empty on:click=scorm>
+                    "Download as SCORM package"
+                </button>
+            </div>
+            <p class="note" data-stat="progress-where">
+                "Where a learner's progress lives: on a page of your own site, in their browser, per exercise link; in a sandboxed frame, only if your course page keeps the "
+                <code>"progress"</code>
+                " each result message carries and sends it back ("
+                <code>"restore-progress"</code>
+                ", docs/teachers.md); in the SCORM package, in the LMS, so a relaunch resumes. The package reports passed or failed once every exercise has a final result."
+            </p>
+            {move || packing.get().map(|(ok, words)| view! { <p class=if ok { "field-ok" } else { "field-error" } role="status">{words}</p> })}
+    }
+}
