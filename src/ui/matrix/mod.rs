@@ -18,6 +18,7 @@ use gradient::GradientTable;
 use heatmap::HeatMap;
 use table::MatrixTable;
 
+pub mod cell;
 pub mod cell_input;
 pub mod figure;
 pub mod gradient;

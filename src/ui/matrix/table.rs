@@ -6,11 +6,8 @@
 use leptos::prelude::*;
 
 use crate::core::forward::softmax::is_future;
-use crate::core::teaching::exercise::Cover;
 use crate::core::views::heatmap::Heat;
-use crate::ui::exercises::cards::AnswerField;
-use crate::ui::matrix::cell_input::CellInput;
-use crate::ui::matrix::keyboard;
+use crate::ui::matrix::cell::{heat_text, table_cell};
 use crate::ui::matrix::spec::{CellView, MatrixSpec};
 
 /// A matrix as a table. The rows and cells are rebuilt only when the shape changes; a new value
@@ -18,7 +15,7 @@ use crate::ui::matrix::spec::{CellView, MatrixSpec};
 #[component]
 pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     let precision = spec.look.precision;
-    let (id_base, label) = (spec.id(), spec.label());
+    let names = (spec.id(), spec.label());
     let shape = Memo::new(move |_| spec.matrix.with(|m| m.shape()));
 
     // Everything a cell shows, from the spec.matrix, the precision and the mask.
@@ -40,72 +37,6 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 })
                 .collect()
         })
-    };
-
-    // A cell as first built; later values are painted in by `paint_changes`. An editable cell
-    // keeps a signal for its <input>, which must not be rewritten while the learner types in it.
-    let cell = move |i: usize,
-                     j: usize,
-                     view: CellView,
-                     input: Option<RwSignal<CellView>>,
-                     cover: &Cover| {
-        // An open exercise's cell carries no number at all: no text, value, title or colour.
-        if let Some(exercise) = cover.answer_at(i, j) {
-            return view! {
-                <td data-row=i.to_string() data-col=j.to_string() class="asked">
-                    <AnswerField index=exercise label=format!("Your answer for {label} row {i} column {j}")/>
-                </td>
-            }
-            .into_any();
-        }
-        if cover.covers(i, j) {
-            return view! {
-                <td data-row=i.to_string() data-col=j.to_string() class="hidden-cell" aria-label="hidden until you answer">"?"</td>
-            }
-            .into_any();
-        }
-        let content = match (spec.editor, input) {
-            (Some(editor), Some(view)) => view! {
-                <CellInput
-                    row=i
-                    col=j
-                    view
-                    id=format!("{id_base}-{i}-{j}")
-                    label=format!("{label} row {i} column {j}")
-                    editor
-                />
-            }
-            .into_any(),
-            _ => view.text().into_any(),
-        };
-        view! {
-            <td
-                data-row=i.to_string()
-                data-col=j.to_string()
-                data-value=(!spec.shows.is_gradient()).then(|| view.value.to_string())
-                data-grad=spec.shows.is_gradient().then(|| view.value.to_string())
-                data-fails=view.flagged.then_some("true")
-                class:masked=view.masked
-                class:fails=view.flagged
-                style:--heat=heat_text(view.heat)
-                // Read-only cells are reachable from the keyboard: the first one is a tab stop,
-                // arrows move from there, Enter clicks.
-                tabindex=spec.editor.is_none().then_some(if i == 0 && j == 0 { "0" } else { "-1" })
-                on:keydown=move |ev| {
-                    if spec.editor.is_none() {
-                        keyboard::from_cell(ev);
-                    }
-                }
-                on:click=move |_| {
-                    if let Some(cb) = spec.on_cell_click {
-                        cb.run((i, j));
-                    }
-                }
-            >
-                {content}
-            </td>
-        }
-        .into_any()
     };
 
     // Rebuilt only when the shape changes. The cells hold no signals of their own (bar an
@@ -131,9 +62,10 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 };
                 let row_cells: Vec<_> = (0..cols)
                     .map(|j| {
-                        cell(
-                            i,
-                            j,
+                        table_cell(
+                            spec,
+                            (&names.0, &names.1),
+                            (i, j),
                             shown[i * cols + j],
                             inputs.get(i * cols + j).copied(),
                             &cover,
@@ -290,9 +222,4 @@ extern "C" {
     /// Writes cells `at` of `cells` (a table's `<td>`s): their parts from `texts` (see
     /// [`changed_texts`]) and their `flags` ([`CellView::flags`]).
     fn paint_cells(cells: &web_sys::NodeList, at: &[u32], texts: &str, flags: &[u8]);
-}
-
-/// A colour strength as the `--heat` custom property takes it.
-fn heat_text(heat: f64) -> String {
-    format!("{heat:.3}")
 }
