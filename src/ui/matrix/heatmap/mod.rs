@@ -2,13 +2,11 @@
 //! legend, and a cursor to read, explain or edit any cell with the mouse or the keyboard. The
 //! colours and positions come from [`crate::core::views::heatmap`]; this file only draws and listens.
 
-use leptos::ev;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 use web_sys::HtmlCanvasElement;
 
-use crate::core::views::cursor::{cell_key, moved, CellKey};
 use crate::core::views::heatmap::{fit_label, Heat, Layout};
 use crate::ui::in_view::Painting;
 use crate::ui::matrix::spec::MatrixSpec;
@@ -16,19 +14,19 @@ use crate::ui::state::use_look;
 
 pub mod canvas;
 mod editor;
+mod pointer;
 mod readout;
 
 use canvas::{paint_with, text_width, Marks, Picture};
 use editor::edit_box;
+use pointer::Pointer;
 use readout::{legend, readout};
 
 /// A matrix as a heat map. Hover or the cursor (arrow keys once the map has focus) shows a cell's
 /// labels and full value; a click or Enter explains or edits the cell as in the table.
 #[component]
 pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
-    let palette = spec.look.palette;
     let canvas = NodeRef::<Canvas>::new();
-    let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
     let widest = |labels: Signal<Vec<String>>| {
         move || {
             labels.with(|l| {
@@ -44,112 +42,11 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         let (rows, cols) = shape.get();
         Layout::labelled(rows, cols, row_label_px(), col_label_px())
     });
-    let cursor = RwSignal::new(None::<(usize, usize)>);
-    let hover = RwSignal::new(None::<(usize, usize)>);
-    let editing = RwSignal::new(false);
-    // A new shape (a sentence, a resize, a loaded state) closes the edit box and brings the
-    // cursor back inside the matrix.
-    Effect::new(move |previous: Option<(usize, usize)>| {
-        let (rows, cols) = shape.get();
-        if previous.is_some_and(|p| p != (rows, cols)) {
-            editing.set(false);
-            cursor.update(|c| {
-                *c = c
-                    .filter(|_| rows > 0 && cols > 0)
-                    .map(|(i, j)| (i.min(rows - 1), j.min(cols - 1)))
-            });
-        }
-        (rows, cols)
-    });
-
-    // The canvas is outside the reactive system: this effect repaints it whenever anything it
-    // shows changes (one paint per edit, however many cells changed).
-    let painting = Painting::of(canvas);
-    Effect::new(move |_| {
-        let Some(el) = canvas.get().filter(|_| painting.wanted()) else {
-            return;
-        };
-        painting.painted();
-        let marks = Marks {
-            row: spec.followed_row.get(),
-            cursor: cursor.get(),
-            hover: hover.get(),
-        };
-        let (layout, causal, palette) = (layout.get(), spec.grey_future.get(), palette.get());
-        spec.row_labels.with(|rl| {
-            spec.col_labels.with(|cl| {
-                spec.matrix.with(|m| {
-                    paint_with(
-                        scratch,
-                        &el,
-                        &Picture {
-                            row_labels: rl,
-                            col_labels: cl,
-                            marks,
-                            ..Picture::unlabelled(layout, m, spec.heat, causal, palette)
-                        },
-                    );
-                })
-            })
-        });
-    });
-
-    // The point in the layout's pixels: a map narrowed to its column is drawn smaller.
-    let at = move |ev: &ev::MouseEvent| {
-        let shown = canvas
-            .get_untracked()
-            .map_or(0, |c| c.client_width())
-            .max(1);
-        let scale = layout.with_untracked(|l| l.width) / f64::from(shown);
-        (
-            f64::from(ev.offset_x()) * scale,
-            f64::from(ev.offset_y()) * scale,
-        )
-    };
-    let cell_under = move |ev: &ev::MouseEvent| {
-        let (x, y) = at(ev);
-        layout.with_untracked(|l| l.cell_at(x, y))
-    };
-    let act = move |(i, j): (usize, usize)| {
-        cursor.set(Some((i, j)));
-        if let Some(cb) = spec.on_cell_click {
-            cb.run((i, j));
-        }
-        if spec.editor.is_some() {
-            editing.set(true);
-        }
-    };
-    let on_click = move |ev: ev::MouseEvent| {
-        if let Some(cell) = cell_under(&ev) {
-            act(cell);
-        } else if let Some(i) = layout.with_untracked(|l| {
-            let (x, y) = at(&ev);
-            l.row_label_at(x, y)
-        }) {
-            if let Some(cb) = spec.on_row_click {
-                cb.run(i);
-            }
-        }
-    };
-    let on_key = move |ev: ev::KeyboardEvent| {
-        let Some(key) = cell_key(&ev.key(), ev.shift_key(), false) else {
-            return;
-        };
-        ev.prevent_default();
-        let (rows, cols) = shape.get_untracked();
-        let at = cursor.get_untracked().unwrap_or((0, 0));
-        match moved(at, (rows, cols), key) {
-            Some(next) => cursor.set(Some(next)),
-            // The matrix may have shrunk since the cursor last moved.
-            None if key == CellKey::Act && rows > 0 && cols > 0 => {
-                act((at.0.min(rows - 1), at.1.min(cols - 1)))
-            }
-            None => {}
-        }
-    };
+    let pointer = Pointer::new(spec, canvas, shape, layout);
+    keep_painted(spec, canvas, layout, pointer);
 
     // The cell read out: under the mouse, else under the cursor.
-    let shown = Signal::from(Memo::new(move |_| hover.get().or(cursor.get())));
+    let shown = pointer.shown();
     let aria_label = move || {
         let (rows, cols) = shape.get();
         format!(
@@ -173,34 +70,63 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
                     data-view="heatmap"
                     data-rows=move || shape.get().0.to_string()
                     data-cols=move || shape.get().1.to_string()
-                    data-cursor=move || cursor.get().map(|(i, j)| format!("{i},{j}"))
+                    data-cursor=move || pointer.cursor.get().map(|(i, j)| format!("{i},{j}"))
                     class:editable=spec.editor.is_some()
                     role="img"
                     tabindex="0"
                     aria-label=aria_label
                     aria-describedby=readout_id.clone()
-                    // Only a new cell repaints: the mouse moves far more often than it changes cell.
-                    on:mousemove=move |ev| {
-                        let cell = cell_under(&ev);
-                        if hover.get_untracked() != cell {
-                            hover.set(cell);
-                        }
-                    }
-                    on:mouseleave=move |_| hover.set(None)
-                    on:click=on_click
-                    on:keydown=on_key
-                    on:focus=move |_| {
-                        if cursor.get_untracked().is_none() {
-                            cursor.set(Some((0, 0)));
-                        }
-                    }
+                    on:mousemove=move |ev| pointer.hover(&ev)
+                    on:mouseleave=move |_| pointer.hover.set(None)
+                    on:click=move |ev| pointer.click(&ev)
+                    on:keydown=move |ev| pointer.key(&ev)
+                    on:focus=move |_| pointer.focus()
                 ></canvas>
-                {edit_box(spec, editing, cursor, shape, layout, canvas)}
+                {edit_box(spec, pointer.editing, pointer.cursor, shape, layout, canvas)}
             </div>
             {readout(spec, readout_id, shown)}
             {legend(spec)}
         </div>
     }
+}
+
+/// Repaints `canvas` whenever anything it shows changes (one paint per edit, however many cells
+/// changed): the canvas is outside the reactive system.
+fn keep_painted(spec: MatrixSpec, canvas: NodeRef<Canvas>, layout: Memo<Layout>, pointer: Pointer) {
+    let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
+    let painting = Painting::of(canvas);
+    Effect::new(move |_| {
+        let Some(el) = canvas.get().filter(|_| painting.wanted()) else {
+            return;
+        };
+        painting.painted();
+        let marks = Marks {
+            row: spec.followed_row.get(),
+            cursor: pointer.cursor.get(),
+            hover: pointer.hover.get(),
+        };
+        let (layout, causal, palette) = (
+            layout.get(),
+            spec.grey_future.get(),
+            spec.look.palette.get(),
+        );
+        spec.row_labels.with(|rl| {
+            spec.col_labels.with(|cl| {
+                spec.matrix.with(|m| {
+                    paint_with(
+                        scratch,
+                        &el,
+                        &Picture {
+                            row_labels: rl,
+                            col_labels: cl,
+                            marks,
+                            ..Picture::unlabelled(layout, m, spec.heat, causal, palette)
+                        },
+                    );
+                })
+            })
+        });
+    });
 }
 
 /// A small unlabelled heat map of one head's weights, for comparing heads at a glance.
