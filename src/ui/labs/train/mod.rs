@@ -6,23 +6,21 @@
 mod plot;
 mod progress;
 mod race;
+mod runner;
 mod settings;
 mod targets;
 
 use leptos::prelude::*;
 
-use crate::core::document::edit::Edit;
 use crate::core::model::presets::{DOG_DOG, DOG_SHE, DOG_SHE_WEIGHT_DOG};
-use crate::core::model::Model;
-use crate::core::training::lab::session::Session;
 use crate::core::training::lab::{dog_untrained, scrambled};
-use crate::core::training::{Goal, Objective, Target, MAX_STEPS};
+use crate::core::training::{Goal, Objective, Target};
 use crate::ui::labs::frame::LabText;
 use crate::ui::state::use_app;
-use crate::ui::tasks::each_frame;
 
 use progress::TrainProgress;
 use race::Race;
+use runner::Runner;
 use settings::TrainSettings;
 use targets::Targets;
 
@@ -79,90 +77,11 @@ pub fn TrainLab() -> impl IntoView {
             )
         })
     });
-    let session = RwSignal::new(Session::default());
-    let running = RwSignal::new(false);
-    let step = move || {
-        let Some(objective) = objective.get_untracked() else {
-            return false;
-        };
-        // Training changes which key is second: the targets stay the ones trained towards.
-        if state
-            .view
-            .training
-            .with_untracked(|s| s.targets.is_empty() && s.output.is_none())
-        {
-            let fixed = targets.get_untracked();
-            state.view.training.update(|s| s.targets = fixed);
-        }
-        state.view.objective.set(Some(objective.clone()));
-        let optimizer = state.view.training.with_untracked(|s| s.optimizer);
-        let stepped = state
-            .doc
-            .model
-            .with_untracked(|m| {
-                state
-                    .derived
-                    .trace
-                    .with_untracked(|t| session.try_update(|s| s.step(m, t, &objective, optimizer)))
-            })
-            .flatten();
-        let Some(model) = stepped else {
-            return false;
-        };
-        if let Err(e) = state.apply(Edit::Train(Box::new(model))) {
-            session.update(|s| s.refuse(e));
-            return false;
-        }
-        !state
-            .derived
-            .trace
-            .with_untracked(|t| session.with_untracked(|s| s.reached(t, &objective)))
-    };
-    // The curve is of the run that made the numbers on the page.
-    Effect::new(move |_| {
-        if state
-            .doc
-            .model
-            .with(|m| session.try_update_untracked(|s| s.follow(m)))
-            .unwrap_or(false)
-        {
-            session.notify();
-        }
-    });
-    let stop = move || {
-        running.set(false);
-        session.update(Session::stop);
-        state.apply(Edit::Seal).ok();
-    };
-    let run = move || {
-        running.set(true);
-        // A step a frame while running (a Pause, or the lab gone, ends it), at most MAX_STEPS.
-        each_frame(MAX_STEPS, move |left| {
-            if !running.try_get_untracked().unwrap_or(false) {
-                return None;
-            }
-            if left == 0 || !step() {
-                stop();
-                return None;
-            }
-            Some(left - 1)
-        });
-    };
-    let reset = move |_| {
-        stop();
-        if let Some(model) = session.try_update(Session::reset).flatten() {
-            state.apply(Edit::Open(Box::new(model))).ok();
-        }
-    };
-    // A fresh start to train from: the projections drawn at random (the seed above).
-    let start_over = move |model: Model| {
-        stop();
-        state.apply(Edit::Open(Box::new(model.clone()))).ok();
-        session.update(|s| s.start_from(model));
-    };
+    let runner = Runner::new(targets, objective);
+    let (session, running) = (runner.session, runner.running);
     // The dog story backwards: random projections of the dog's sizes, she → dog, then Run.
     let dog_backwards = move |_| {
-        start_over(dog_untrained(state.doc.seed.get_untracked()));
+        runner.start_over(dog_untrained(state.doc.seed.get_untracked()));
         state.view.followed.set(Some(DOG_SHE));
         state.view.training.update(|s| {
             s.output = None;
@@ -172,11 +91,11 @@ pub fn TrainLab() -> impl IntoView {
                 key: DOG_DOG,
             }];
         });
-        run();
+        runner.run();
         session.update(|s| s.stop_at(DOG_SHE_WEIGHT_DOG));
     };
     let scramble = move |_| {
-        start_over(
+        runner.start_over(
             state
                 .doc
                 .model
@@ -201,11 +120,11 @@ pub fn TrainLab() -> impl IntoView {
                 view! { <Targets targets=targets/> }.into_any()
             }}
             <div class="field buttons train-buttons">
-                <button type="button" data-action="train-step" disabled=move || running.get() || objective.with(Option::is_none) on:click=move |_| { step(); state.apply(Edit::Seal).ok(); }>"Step"</button>
-                <button type="button" data-action="train-run" disabled=move || objective.with(Option::is_none) aria-pressed=move || running.get().to_string() on:click=move |_| if running.get_untracked() { stop() } else { run() }>
+                <button type="button" data-action="train-step" disabled=move || running.get() || objective.with(Option::is_none) on:click=move |_| runner.step_once()>"Step"</button>
+                <button type="button" data-action="train-run" disabled=move || objective.with(Option::is_none) aria-pressed=move || running.get().to_string() on:click=move |_| runner.toggle()>
                     {move || if running.get() { "Pause" } else { "Run" }}
                 </button>
-                <button type="button" data-action="train-reset" on:click=reset title="The numbers from before training (Undo brings the trained ones back)">"Reset"</button>
+                <button type="button" data-action="train-reset" on:click=move |_| runner.reset() title="The numbers from before training (Undo brings the trained ones back)">"Reset"</button>
             </div>
             <TrainProgress session objective targets matching/>
             <p>
