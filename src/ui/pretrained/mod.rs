@@ -6,6 +6,7 @@
 //! first download.
 
 mod fetch;
+mod heads;
 mod layer_steps;
 mod model_view;
 mod run;
