@@ -11,6 +11,7 @@ use crate::core::teaching::exercise::CellRef;
 use crate::core::teaching::exercise::Cover;
 use crate::core::teaching::labs;
 use crate::core::views::heatmap::{Face, Heat};
+use crate::ui::matrix::faces::Faces;
 use crate::ui::matrix::figure::{clicked, csv_button, save, save_menu, Picture};
 use crate::ui::state::ExerciseState;
 use crate::ui::state::{use_look, AppState, CellEditor};
@@ -20,6 +21,7 @@ use table::MatrixTable;
 
 pub mod cell;
 pub mod cell_input;
+mod faces;
 pub mod figure;
 pub mod gradient;
 pub mod heatmap;
@@ -97,35 +99,10 @@ pub fn MatrixView(
         on_row_click,
     };
     let covered = Memo::new(move |_| !cover.with(Cover::is_empty));
-    let faces = look.faces;
     let shape = Memo::new(move |_| values.with(|m| m.shape()));
     let has_gradient = Memo::new(move |_| gradient.is_some_and(|g| g.shown.get()));
-    let face = Memo::new(move |_| {
-        // An open exercise's answer fields and hidden rows are in the numbers face only.
-        if covered.get() {
-            return Face::Numbers;
-        }
-        let default = || Face::default_for(shape.get().0, shape.get().1);
-        match faces.with(|f| f.get(&(of, head)).copied()) {
-            // Without a target there is no gradient to show: the numbers, until there is.
-            Some(Face::Gradient) if !has_gradient.get() => default(),
-            Some(face) => face,
-            None => default(),
-        }
-    });
-    let choose = move |next: Face| {
-        faces.update(|f| {
-            f.insert((of, head), next);
-        });
-    };
-    let toggle_gradient = move |_| {
-        choose(if face.get_untracked() == Face::Gradient {
-            Face::Numbers
-        } else {
-            Face::Gradient
-        })
-    };
-    let toggle = move |_| choose(face.get_untracked().toggled());
+    let faces = Faces::new(look.faces, (of, head), covered, shape, has_gradient);
+    let face = faces.face;
     let caption = spec.label();
     let body = move || match face.get() {
         Face::Numbers => view! { <MatrixTable spec/> }.into_any(),
@@ -135,7 +112,6 @@ pub fn MatrixView(
             None => view! { <MatrixTable spec/> }.into_any(),
         },
     };
-    let caption_of_images = spec.label();
     let gradient_values = gradient.map(|g| g.matrix);
     let save_image = move |ev: leptos::ev::MouseEvent| {
         if let Some(format) = clicked(&ev) {
@@ -162,32 +138,8 @@ pub fn MatrixView(
                     view! { <span class="editable-tag">"editable"</span> }
                 })}
                 <span class="shape">{move || { let (r, c) = shape.get(); format!("{r} × {c}") }}</span>
-                <button
-                    type="button"
-                    class="face-toggle"
-                    data-action="toggle-view"
-                    hidden=move || covered.get()
-                    aria-label=move || match face.get() {
-                        Face::Numbers => format!("Show {caption} as a heat map"),
-                        Face::Heatmap | Face::Gradient => format!("Show {caption} as numbers"),
-                    }
-                    on:click=toggle
-                >
-                    {move || match face.get() { Face::Numbers => "heat map", Face::Heatmap | Face::Gradient => "numbers" }}
-                </button>
-                <button
-                    type="button"
-                    class="face-toggle"
-                    data-action="toggle-gradient"
-                    hidden=move || !has_gradient.get()
-                    aria-pressed=move || (face.get() == Face::Gradient).to_string()
-                    // The visible text starts the name (WCAG 2.5.3: a voice user says "∂L").
-                    aria-label=format!("∂L: show the loss's gradient with respect to {}", spec.label())
-                    on:click=toggle_gradient
-                >
-                    "∂L"
-                </button>
-                {save_menu(&caption_of_images, covered.into(), Some(csv_button(&spec).into_any()))}
+                {faces.toggles(&caption)}
+                {save_menu(&caption, covered.into(), Some(csv_button(&spec).into_any()))}
             </figcaption>
             {body}
         </figure>
