@@ -2,16 +2,15 @@
 
 mod edit_bar;
 mod save;
+mod sizes;
 
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
 use crate::core::formats::link::{Controls as Level, MAX_DECIMALS};
-use crate::core::model::limits::{MAX_DIM, MAX_HEADS};
 use crate::core::model::presets::PRESETS;
-use crate::core::model::{Dims, Model};
-use crate::core::teaching::story::Story;
-use crate::core::text::{fmt, sentence};
+use crate::core::model::Model;
+use crate::core::text::sentence;
 use crate::ui::author::AuthorButton;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::CopyPytorch;
@@ -24,6 +23,7 @@ use crate::ui::state::use_app;
 
 use edit_bar::EditBar;
 use save::SaveAndShare;
+use sizes::sizes;
 
 /// The settings bar, with as much as `level` allows (an embed's `controls=`). On the page (not
 /// in an embed, which shows what its author asked for) all of them sit folded under one
@@ -31,68 +31,7 @@ use save::SaveAndShare;
 #[component]
 pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView {
     let state = use_app();
-    let dims = Memo::new(move |_| state.doc.model.with(Model::dims));
-    let kv_heads = Memo::new(move |_| state.doc.model.with(Model::kv_heads));
-    // What a resize did that the tables alone do not say: new places got random numbers.
-    let resized = RwSignal::new(None::<(Dims, String)>);
-    let followed = move || {
-        let (head, query) = (0, state.derived.followed_or_last.get_untracked());
-        state
-            .derived
-            .trace
-            .with_untracked(|t| Story::of(t, head, query))
-    };
-    let resize = move |change: fn(&mut Dims, usize), n: u64| {
-        let mut d = dims.get_untracked();
-        let was = followed();
-        change(&mut d, n as usize);
-        let grew = d.d_in > dims.get_untracked().d_in
-            || d.d_k > dims.get_untracked().d_k
-            || d.d_v > dims.get_untracked().d_v
-            || d.heads > dims.get_untracked().heads;
-        state.apply(Edit::Resize(d))?;
-        resized.set(grew.then(|| {
-            let at = d;
-            let moved = match (was, followed()) {
-                (Some(a), Some(b)) if (a.top.weight - b.top.weight).abs() > 5e-4 || a.top.key != b.top.key => {
-                    let word = |k: usize| state.derived.key_words.with_untracked(|w| w.get(k).cloned().unwrap_or_default());
-                    format!(
-                        " The followed token's largest weight moved: “{}” {} → “{}” {}.",
-                        word(a.top.key),
-                        fmt(a.top.weight, 3),
-                        word(b.top.key),
-                        fmt(b.top.weight, 3)
-                    )
-                }
-                _ => String::new(),
-            };
-            (at, format!("The new places got random numbers drawn from the seed; the numbers already there are kept.{moved} Undo takes it back."))
-        }));
-        Ok(())
-    };
-    // Said while the sizes are the ones it speaks of (an Undo takes it away).
-    let resized_note = move || {
-        resized
-            .get()
-            .filter(|(at, _)| *at == dims.get())
-            .map(|(_, note)| view! { <p class="note resized" role="status" data-note="resized">{note}</p> })
-    };
-    let dim_field = move |control: &'static str,
-                          label: &'static str,
-                          max: usize,
-                          get: fn(&Dims) -> usize,
-                          set: fn(&mut Dims, usize)| {
-        view! {
-            <IntegerField
-                control
-                label
-                min=1
-                max=max as u64
-                value=Signal::derive(move || get(&dims.get()) as u64)
-                on_change=Callback::new(move |n| resize(set, n))
-            />
-        }
-    };
+    let (size_fields, resized_note) = sizes(state);
     let reinit_refused = RwSignal::new(None::<String>);
     let reinit = move |_| {
         apply_or_say(
@@ -135,18 +74,7 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
                 </select>
                 {move || preset_refused.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
             </label> })}
-            {dim_field("d_in", "d_in", MAX_DIM, |d| d.d_in, |d, n| d.d_in = n)}
-            {dim_field("d_k", "d_k", MAX_DIM, |d| d.d_k, |d, n| d.d_k = n)}
-            {dim_field("d_v", "d_v", MAX_DIM, |d| d.d_v, |d, n| d.d_v = n)}
-            {dim_field("heads", "Heads", MAX_HEADS, |d| d.heads, |d, n| d.heads = n)}
-            <IntegerField
-                control="kv_heads"
-                label="KV heads"
-                min=1
-                max=MAX_HEADS as u64
-                value=Signal::derive(move || kv_heads.get() as u64)
-                on_change=Callback::new(move |n| state.apply(Edit::KvHeads(n as usize)))
-            />
+            {size_fields}
             <Layers/>
             {all.then(|| view! { <IntegerField
                 control="seed"
