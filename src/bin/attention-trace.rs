@@ -4,6 +4,9 @@
 //!                 [--to-torch] [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]
 //! attention-trace --pretrained DIR --sentence TEXT [--ablate L:H,…] [--format json]
 //! attention-trace --pack DIR --out FILE
+//! attention-trace --decoder FILE --prompt TEXT [--ablate L:H,…] [--top N] [--generate N]
+//!                 [--temperature T] [--top-k K] [--top-p P] [--format json]
+//! attention-trace --decoder FILE --tokenize (a JSON list of texts on standard input)
 //!
 //! `--from-torch` reads `{"sentence", "embedding", "causal", "num_heads", "state_dict"}` (an
 //! `nn.MultiheadAttention` state dict as lists); `--to-torch` prints that file for the model.
@@ -11,9 +14,10 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+use attention_explorer::core::decoder::{greedy, Decoder, Sampling};
 use attention_explorer::core::formats::multihead::{read_torch_file, torch_file};
 use attention_explorer::core::formats::report::{
-    encoder_json, gradients_json, trace_json, trace_markdown,
+    decoder_json, encoder_json, gradients_json, trace_json, trace_markdown,
 };
 use attention_explorer::core::formats::state::{read_state, state_value, write_state};
 use attention_explorer::core::forward::trace::Trace;
@@ -26,9 +30,13 @@ const USAGE: &str = "usage: attention-trace [--preset NAME | --state FILE | --fr
                        [--objective FILE [--train N [--optimizer sgd|adam] [--lr X]]]
        attention-trace --pretrained DIR --sentence TEXT [--ablate L:H,…] [--format json]
        attention-trace --pack DIR --out FILE
+       attention-trace --decoder FILE --prompt TEXT [--ablate L:H,…] [--top N] [--generate N]
+                       [--temperature T] [--top-k K] [--top-p P] [--format json]
+       attention-trace --decoder FILE --tokenize   (a JSON list of texts on standard input)
   FILE may be - for standard input; DIR is a Hugging Face folder of a BERT encoder
   (config.json, vocab.txt, model.safetensors) or the float16 file --pack makes of one (what
-  the page ships); layers and heads count from 0";
+  the page ships); --decoder reads a Llama GGUF file (F32, F16, Q8_0, Q4_1); layers and heads
+  count from 0";
 
 /// `value` as a `T` that passes `ok`, or a message naming the flag's `what`.
 fn parsed<T: std::str::FromStr>(
@@ -83,6 +91,96 @@ fn run_pretrained(args: &[String]) -> Result<String, String> {
     Ok(serde_json::to_string(&encoder_json(&trace)).expect("JSON values serialise"))
 }
 
+/// `--decoder FILE --prompt TEXT …` or `--decoder FILE --tokenize`: the decoder's run, or
+/// the ids of standard input's texts.
+fn run_decoder(args: &[String]) -> Result<String, String> {
+    let (mut file, mut prompt, mut ablate, mut n_top, mut generate) =
+        (None, None, Vec::new(), 50, 0);
+    let (mut sampling, mut sampled, mut tokenize) = (Sampling::default(), false, false);
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        if flag == "--tokenize" {
+            tokenize = true;
+            continue;
+        }
+        let value = it
+            .next()
+            .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+        let in_flag = |e: String| format!("{flag}: {e}");
+        match flag.as_str() {
+            "--decoder" => file = Some(value.clone()),
+            "--prompt" => prompt = Some(value.clone()),
+            "--ablate" => ablate = read_heads(value).map_err(in_flag)?,
+            "--top" => n_top = parsed(value, |&n| n >= 1, "a number above 0").map_err(in_flag)?,
+            "--generate" => {
+                generate =
+                    parsed(value, |&n| n <= 1000, "a number from 0 to 1000").map_err(in_flag)?
+            }
+            "--temperature" => {
+                sampling.temperature = parsed(
+                    value,
+                    |x: &f64| x.is_finite() && *x > 0.0,
+                    "a number above 0",
+                )
+                .map_err(in_flag)?;
+                sampled = true;
+            }
+            "--top-k" => {
+                sampling.top_k =
+                    parsed(value, |_| true, "a whole number (0: all)").map_err(in_flag)?;
+                sampled = true;
+            }
+            "--top-p" => {
+                sampling.top_p = parsed(
+                    value,
+                    |x: &f64| *x > 0.0 && *x <= 1.0,
+                    "a number above 0 and at most 1",
+                )
+                .map_err(in_flag)?;
+                sampled = true;
+            }
+            "--format" if value == "json" => {}
+            "--format" => return Err("--decoder writes JSON: use --format json".into()),
+            _ => return Err(format!("{flag} does not go with --decoder\n{USAGE}")),
+        }
+    }
+    let file = file.unwrap_or_default();
+    let bytes = std::fs::read(&file).map_err(|e| format!("--decoder {file}: {e}"))?;
+    let decoder = Decoder::read(&bytes).map_err(|e| format!("--decoder {file}: {e}"))?;
+    if tokenize {
+        let texts: Vec<String> = serde_json::from_str(&read_text("-")?)
+            .map_err(|e| format!("--tokenize reads a JSON list of texts: {e}"))?;
+        let ids: Vec<Vec<u32>> = texts.iter().map(|t| decoder.tokenizer.encode(t)).collect();
+        return Ok(serde_json::to_string(&ids).expect("JSON values serialise"));
+    }
+    let prompt =
+        prompt.ok_or_else(|| format!("--decoder needs --prompt or --tokenize\n{USAGE}"))?;
+    let c = &decoder.config;
+    if let Some(&(l, h)) = ablate.iter().find(|&&(l, h)| l >= c.layers || h >= c.heads) {
+        return Err(format!(
+            "--ablate: the model has {} layers of {} heads, so there is no {l}:{h}",
+            c.layers, c.heads
+        ));
+    }
+    let ids = decoder.tokenizer.encode(&prompt);
+    let run = decoder
+        .run(&ids, &ablate)
+        .map_err(|e| format!("the prompt: {e}"))?;
+    let mut out = decoder_json(&decoder, &ids, &run, n_top);
+    if generate > 0 {
+        out["generated"] = decoder.generate(&ids, generate, &ablate, greedy)?.into();
+    }
+    if sampled {
+        let probs = sampling.probabilities(&run.logits);
+        let mut kept = serde_json::Map::new();
+        for (id, p) in probs.iter().enumerate().filter(|(_, &p)| p > 0.0) {
+            kept.insert(id.to_string(), (*p).into());
+        }
+        out["sampling"] = serde_json::json!({ "probs": kept });
+    }
+    Ok(serde_json::to_string(&out).expect("JSON values serialise"))
+}
+
 /// `--pack DIR --out FILE`: the folder as the one float16 file the page ships.
 fn run_pack(args: &[String]) -> Result<String, String> {
     let [flag, dir, out_flag, out] = args else {
@@ -111,6 +209,9 @@ fn run_pack(args: &[String]) -> Result<String, String> {
 fn run(args: &[String]) -> Result<String, String> {
     if args.iter().any(|a| a == "--pretrained") {
         return run_pretrained(args);
+    }
+    if args.iter().any(|a| a == "--decoder") {
+        return run_decoder(args);
     }
     if args.first().is_some_and(|a| a == "--pack") {
         return run_pack(args);

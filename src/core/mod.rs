@@ -5,6 +5,7 @@
 //! without a circle; `tests/architecture.rs` enforces it): [`text`], [`model`], [`forward`],
 //! [`training`], [`document`] and [`pretrained`], [`views`], [`teaching`], [`formats`].
 
+pub mod decoder;
 pub mod document;
 pub mod formats;
 pub mod forward;

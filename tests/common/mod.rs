@@ -1,6 +1,8 @@
 //! Helpers shared by the native tests: fixtures and matrix comparison.
 #![allow(dead_code)] // each test file uses a different subset
 
+pub mod gguf;
+
 use std::path::PathBuf;
 use std::sync::OnceLock;
 

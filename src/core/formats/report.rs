@@ -3,6 +3,7 @@
 use nalgebra::DMatrix;
 use serde_json::{json, Value};
 
+use crate::core::decoder::{top, Decoder, Run as DecoderRun};
 use crate::core::forward::trace::Trace;
 use crate::core::model::Matrix;
 use crate::core::pretrained::EncoderTrace;
@@ -93,6 +94,41 @@ pub fn encoder_json(trace: &EncoderTrace) -> Value {
         "ids": trace.ids,
         "embedded": rows(&trace.embedded),
         "layers": layers,
+    })
+}
+
+/// A decoder's run as `attention-trace --decoder` prints it: the tokens (as the file writes
+/// them) and ids, layer 0's input, each layer's heads' weights and output, the state after the
+/// final norm, and `next`: the `n` most likely next tokens with their log-probabilities, most
+/// likely first, and the log-sum-exp of the logits.
+pub fn decoder_json(decoder: &Decoder, ids: &[u32], run: &DecoderRun, n: usize) -> Value {
+    let layers: Vec<Value> = run
+        .layers
+        .iter()
+        .map(|layer| {
+            let heads: Vec<Value> = layer
+                .weights
+                .iter()
+                .map(|w| json!({ "weights": rows(w) }))
+                .collect();
+            json!({ "heads": heads, "output": rows(&layer.output) })
+        })
+        .collect();
+    let tokens: Vec<&str> = ids
+        .iter()
+        .map(|&id| decoder.tokenizer.token(id).unwrap_or(""))
+        .collect();
+    let next: Vec<Value> = top(&run.log_probs(), n)
+        .into_iter()
+        .map(|(id, p)| json!([id, number(p)]))
+        .collect();
+    json!({
+        "tokens": tokens,
+        "ids": ids,
+        "embedded": rows(&run.embedded),
+        "layers": layers,
+        "normed": rows(&run.normed),
+        "next": { "top": next, "logsumexp": number(crate::core::decoder::steps::log_sum_exp(&run.logits)) },
     })
 }
 

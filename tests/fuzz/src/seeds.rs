@@ -1,5 +1,6 @@
 //! Writes each fuzz target's starting corpus from the presets: `seeds DIR` fills DIR/state,
-//! DIR/block, DIR/cell and DIR/link, and DIR/torch from the PyTorch fixtures.
+//! DIR/block, DIR/cell and DIR/link, DIR/torch from the PyTorch fixtures, DIR/gguf with a tiny
+//! Llama file and DIR/bpe with the presets' sentences.
 
 use std::fs;
 use std::path::Path;
@@ -9,6 +10,11 @@ use attention_explorer::core::model::Editable;
 use attention_explorer::core::model::presets::PRESETS;
 use attention_explorer::core::formats::state::write_state;
 use nalgebra::DMatrix;
+
+/// The tests' GGUF writer: one tiny Llama for both.
+#[path = "../../common/gguf.rs"]
+#[allow(dead_code)]
+mod gguf;
 
 /// A matrix as a spreadsheet copies it (tabs and lines) and as PyTorch prints it.
 fn printed(m: &DMatrix<f64>) -> [String; 2] {
@@ -28,7 +34,7 @@ fn printed(m: &DMatrix<f64>) -> [String; 2] {
 fn main() -> std::io::Result<()> {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "corpus".into());
     let dir = Path::new(&dir);
-    for target in ["state", "block", "cell", "link", "torch"] {
+    for target in ["state", "block", "cell", "link", "torch", "gguf", "bpe"] {
         fs::create_dir_all(dir.join(target))?;
     }
     for preset in &PRESETS {
@@ -66,6 +72,12 @@ fn main() -> std::io::Result<()> {
         let name = format!("mha_{i}.safetensors");
         fs::copy(fixtures.join(&name), dir.join("torch").join(name))?;
     }
+    let (metadata, tensors) = gguf::tiny_llama();
+    fs::write(dir.join("gguf").join("tiny-llama.gguf"), gguf::file(&metadata, &tensors))?;
+    for preset in &PRESETS {
+        fs::write(dir.join("bpe").join(preset.name), (preset.build)().sentence())?;
+    }
+    fs::write(dir.join("bpe").join("hard"), "The  cat's\r\n12345 naïve 🙂<|endoftext|>   x")?;
     for (k, text) in ["-", "1e-3", "−2", " 0.5 ", ".5", "1E6"].iter().enumerate() {
         fs::write(dir.join("cell").join(format!("typed-{k}")), text)?;
     }

@@ -1,0 +1,252 @@
+//! A byte-level BPE tokenizer (GPT-2's kind, as a GGUF file of `tokenizer.ggml.model` "gpt2"
+//! holds it), as transformers builds it from the file: the special tokens (token type 3) taken
+//! whole where they appear; the rest cut by GPT-2's pattern (contractions, letters, digits,
+//! other marks, each with at most one space before it; runs of white space), each piece's UTF-8
+//! bytes written as GPT-2's 256 printable stand-ins (`Ġ` a space, `Ċ` a newline) and merged by
+//! the file's merges, lowest rank first.
+
+use std::collections::HashMap;
+
+use unicode_categories::UnicodeCategories;
+
+/// The tokenizer: the vocabulary, the merges' ranks and the special tokens.
+#[derive(Clone, Debug)]
+pub struct Bpe {
+    tokens: Vec<String>,
+    ids: HashMap<String, u32>,
+    ranks: HashMap<(String, String), usize>,
+    /// Special tokens, longest first (a longer one wins where two start together).
+    special: Vec<(String, u32)>,
+    /// The stand-in of each byte.
+    byte_chars: [char; 256],
+    /// The byte of each stand-in.
+    char_bytes: HashMap<char, u8>,
+}
+
+/// GPT-2's stand-ins: printable bytes stand for themselves, the others for 256, 257, ….
+fn byte_chars() -> [char; 256] {
+    let printable = |b: u8| (b'!'..=b'~').contains(&b) || (0xA1..=0xAC).contains(&b) || b >= 0xAE;
+    let mut out = ['\0'; 256];
+    let mut next = 256u32;
+    for b in 0..=255u8 {
+        out[b as usize] = if printable(b) {
+            char::from(b)
+        } else {
+            next += 1;
+            char::from_u32(next - 1).unwrap_or('\u{FFFD}')
+        };
+    }
+    out
+}
+
+impl Bpe {
+    /// From the file's tokens, their types (3: special) and merges (`"Ġ t"`).
+    pub fn new(tokens: Vec<String>, types: &[i64], merges: &[String]) -> Result<Bpe, String> {
+        if tokens.is_empty() || tokens.len() > u32::MAX as usize {
+            return Err("the tokenizer has no tokens".into());
+        }
+        let ids: HashMap<String, u32> = tokens
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.clone(), i as u32))
+            .collect();
+        let mut ranks = HashMap::with_capacity(merges.len());
+        for (rank, merge) in merges.iter().enumerate() {
+            let (a, b) = merge
+                .split_once(' ')
+                .ok_or_else(|| format!("merge {rank} (“{merge}”) is not two tokens"))?;
+            ranks.entry((a.to_owned(), b.to_owned())).or_insert(rank);
+        }
+        let mut special: Vec<(String, u32)> = types
+            .iter()
+            .enumerate()
+            .filter(|&(_, &t)| t == 3)
+            .filter_map(|(i, _)| Some((tokens.get(i)?.clone(), i as u32)))
+            .filter(|(t, _)| !t.is_empty())
+            .collect();
+        special.sort_by_key(|s| std::cmp::Reverse(s.0.len()));
+        let byte_chars = byte_chars();
+        let char_bytes = byte_chars
+            .iter()
+            .enumerate()
+            .map(|(b, &c)| (c, b as u8))
+            .collect();
+        Ok(Bpe {
+            tokens,
+            ids,
+            ranks,
+            special,
+            byte_chars,
+            char_bytes,
+        })
+    }
+
+    /// How many tokens the vocabulary has.
+    pub fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Whether the vocabulary is empty (never, once built).
+    pub fn is_empty(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
+    /// Token `id` as the file writes it (`Ġdog`), as transformers' `convert_ids_to_tokens`.
+    pub fn token(&self, id: u32) -> Option<&str> {
+        self.tokens.get(id as usize).map(String::as_str)
+    }
+
+    /// The text of `ids`: their bytes, read as UTF-8 (a cut character as U+FFFD).
+    pub fn decode(&self, ids: &[u32]) -> String {
+        let bytes: Vec<u8> = ids
+            .iter()
+            .filter_map(|&id| self.token(id))
+            .flat_map(|t| match self.special.iter().any(|(s, _)| s == t) {
+                true => t.bytes().collect::<Vec<u8>>(),
+                false => t
+                    .chars()
+                    .filter_map(|c| self.char_bytes.get(&c).copied())
+                    .collect(),
+            })
+            .collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// The ids of `text`, without special tokens added.
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let next = rest.char_indices().find_map(|(at, _)| {
+                self.special
+                    .iter()
+                    .find(|(s, _)| rest[at..].starts_with(s.as_str()))
+                    .map(|(s, id)| (at, s.len(), *id))
+            });
+            let (plain, after) = match next {
+                Some((at, len, id)) => {
+                    self.encode_plain(&rest[..at], &mut out);
+                    out.push(id);
+                    (None, &rest[at + len..])
+                }
+                None => (Some(rest), ""),
+            };
+            if let Some(plain) = plain {
+                self.encode_plain(plain, &mut out);
+            }
+            rest = after;
+        }
+        out
+    }
+
+    fn encode_plain(&self, text: &str, out: &mut Vec<u32>) {
+        for piece in pieces(text) {
+            let symbols: Vec<String> = piece
+                .bytes()
+                .map(|b| self.byte_chars[b as usize].to_string())
+                .collect();
+            for symbol in self.merge(symbols) {
+                // Every stand-in is in a byte-level vocabulary; a file without one falls back
+                // to token 0 rather than failing.
+                out.push(self.ids.get(&symbol).copied().unwrap_or(0));
+            }
+        }
+    }
+
+    /// Merges the pair of lowest rank, everywhere it occurs from left to right, until no pair
+    /// has a rank.
+    fn merge(&self, mut symbols: Vec<String>) -> Vec<String> {
+        loop {
+            let best = symbols
+                .windows(2)
+                .filter_map(|w| self.ranks.get(&(w[0].clone(), w[1].clone())))
+                .min()
+                .copied();
+            let Some(rank) = best else {
+                return symbols;
+            };
+            let mut merged = Vec::with_capacity(symbols.len());
+            let mut i = 0;
+            while i < symbols.len() {
+                if i + 1 < symbols.len()
+                    && self
+                        .ranks
+                        .get(&(symbols[i].clone(), symbols[i + 1].clone()))
+                        == Some(&rank)
+                {
+                    merged.push(format!("{}{}", symbols[i], symbols[i + 1]));
+                    i += 2;
+                } else {
+                    merged.push(std::mem::take(&mut symbols[i]));
+                    i += 1;
+                }
+            }
+            symbols = merged;
+        }
+    }
+}
+
+/// What kind of character, for GPT-2's pattern.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Letter,
+    Number,
+    Space,
+    Other,
+}
+
+fn class(c: char) -> Class {
+    if c.is_whitespace() {
+        Class::Space
+    } else if c.is_letter() {
+        Class::Letter
+    } else if c.is_number() {
+        Class::Number
+    } else {
+        Class::Other
+    }
+}
+
+/// GPT-2's pre-tokenization, `'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+`,
+/// its alternatives tried in order at each place.
+pub fn pieces(text: &str) -> Vec<&str> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let at = |i: usize| chars.get(i).map_or(text.len(), |&(b, _)| b);
+    let run = |from: usize, kind: Class| {
+        let mut j = from;
+        while j < chars.len() && class(chars[j].1) == kind {
+            j += 1;
+        }
+        j
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let rest = &text[at(i)..];
+        let contraction = ["'s", "'t", "'re", "'ve", "'m", "'ll", "'d"]
+            .into_iter()
+            .find(|c| rest.starts_with(c))
+            .map(|c| i + c.chars().count());
+        let end = contraction.unwrap_or_else(|| {
+            let after_space = if chars[i].1 == ' ' { i + 1 } else { i };
+            match chars.get(after_space).map(|&(_, c)| class(c)) {
+                Some(kind @ (Class::Letter | Class::Number | Class::Other)) => {
+                    run(after_space, kind)
+                }
+                _ => {
+                    // White space: all of it at the end of the text, else all but the last
+                    // (which goes with what follows), else the one.
+                    let end = run(i, Class::Space);
+                    if end == chars.len() || end - i == 1 {
+                        end
+                    } else {
+                        end - 1
+                    }
+                }
+            }
+        });
+        out.push(&text[at(i)..at(end)]);
+        i = end;
+    }
+    out
+}

