@@ -17,7 +17,9 @@ use std::sync::OnceLock;
 mod common;
 
 use attention_explorer::core::decoder::gguf::Gguf;
-use attention_explorer::core::decoder::{greedy, top, Cache, Decoder, Draw, Sampling};
+use attention_explorer::core::decoder::{
+    greedy, logit_lens, top, Cache, Decoder, Draw, Gallery, HeadScores, Sampling,
+};
 use common::attention_trace;
 use common::gguf::{file as gguf_file, text, tiny_llama, Tensor};
 use nalgebra::DMatrix;
@@ -474,4 +476,76 @@ proptest! {
         }
         let _ = Decoder::read(&noise);
     }
+}
+
+/// The three scores read the weights where they should: a head that looks one back, one that
+/// rests on the first token, one that copies from after the earlier occurrence.
+#[test]
+fn a_heads_scores_read_where_it_looks() {
+    let n = 8; // 4 tokens said twice
+    let looking = |at: &dyn Fn(usize) -> usize| {
+        DMatrix::from_fn(n, n, |q, k| f64::from(u8::from(k == at(q))))
+    };
+    let back = HeadScores::of(&looking(&|q| q.saturating_sub(1)), 4);
+    let first = HeadScores::of(&looking(&|_| 0), 4);
+    let induction = HeadScores::of(&looking(&|q| if q >= 4 { q - 3 } else { 0 }), 4);
+    assert_eq!((back.previous, back.first), (1.0, 1.0 / 7.0));
+    assert_eq!(
+        (first.previous, first.first, first.induction),
+        (1.0 / 7.0, 1.0, 0.0)
+    );
+    assert_eq!(induction.induction, 1.0);
+    assert_eq!(back.induction, 0.0);
+}
+
+/// The logit lens's last layer is the run's own next token; SmolLM2 finishes "The capital of
+/// France is" with " Paris" (transformers: 0.773), and some of its heads copy from a repeat
+/// (induction) and some rest on the first token.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn the_logit_lens_and_the_head_gallery_find_what_the_model_does() {
+    let Some(d) = decoder() else { return };
+    let ids = d.tokenizer.encode("The capital of France is");
+    let run = d.run(&ids, &[]).unwrap();
+    let lens = logit_lens(d, &run);
+    assert_eq!(lens.len(), 30);
+    let (next, logp) = top(&run.log_probs(), 1)[0];
+    assert_eq!(lens[29].id, next);
+    assert!((lens[29].probability - logp.exp()).abs() < 1e-12);
+    assert_eq!(d.tokenizer.token(next), Some("ĠParis"));
+    assert!((logp.exp() - 0.773).abs() < 0.001, "{}", logp.exp());
+    let gallery = Gallery::of(d, 5).unwrap();
+    assert_eq!(gallery.ids.len(), 48);
+    let (l, h, induction) = gallery.strongest(|s| s.induction);
+    let (_, _, first) = gallery.strongest(|s| s.first);
+    let (_, _, previous) = gallery.strongest(|s| s.previous);
+    println!("induction {l}:{h} {induction:.3}, first {first:.3}, previous {previous:.3}");
+    assert!(induction > 0.5 && l > 0, "induction {l}:{h} {induction}");
+    assert!(first > 0.9 && previous > 0.5);
+}
+
+/// What the cache saves on SmolLM2: the first token costs 134.5 million multiply-adds either
+/// way (about one per weight); the 17th, 16 times the layers' share again without it. The cache
+/// keeps 3 key/value heads' keys and values per layer: a third of 9 heads'.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn the_cache_saves_what_it_says() {
+    let Some(d) = decoder() else { return };
+    assert_eq!(d.multiply_adds(0, true), 134_514_432);
+    assert_eq!(d.multiply_adds(0, false), 134_514_432);
+    let (with, without) = (d.multiply_adds(16, true), d.multiply_adds(16, false));
+    assert_eq!(with, 134_514_432 + 30 * 2 * 576 * 16);
+    assert_eq!(
+        without - 28_311_552,
+        (0..=16)
+            .map(|p| 30 * (3_538_944 + 2 * 576 * (p + 1)))
+            .sum::<u64>()
+    );
+    assert_eq!(Cache::numbers_per_token(d) * 3, 2 * 30 * 9 * 64);
 }

@@ -96,6 +96,12 @@ impl Bpe {
         self.tokens.get(id as usize).map(String::as_str)
     }
 
+    /// Whether token `id` is a special token (`<|endoftext|>`), which the text never makes
+    /// unless it is typed whole.
+    pub fn is_special(&self, id: u32) -> bool {
+        self.special.iter().any(|&(_, s)| s == id)
+    }
+
     /// The text of `ids`: their bytes, read as UTF-8 (a cut character as U+FFFD).
     pub fn decode(&self, ids: &[u32]) -> String {
         let bytes: Vec<u8> = ids

@@ -174,6 +174,28 @@ impl Decoder {
         }
     }
 
+    /// The multiply-adds the next token costs when `past` tokens come before it: with the cache,
+    /// its own row through every layer and the LM head; without, every token so far through the
+    /// layers again.
+    pub fn multiply_adds(&self, past: usize, cached: bool) -> u64 {
+        let c = &self.config;
+        let (h, kv, f) = (
+            c.hidden as u64,
+            (c.kv_heads * c.head_dim) as u64,
+            c.ffn as u64,
+        );
+        let matrices = 2 * h * h + 2 * h * kv + 3 * h * f;
+        // Scores and context over the keys up to a position.
+        let attention = |at: u64| 2 * (c.heads * c.head_dim) as u64 * (at + 1);
+        let token = |at: u64| c.layers as u64 * (matrices + attention(at));
+        let layers: u64 = if cached {
+            token(past as u64)
+        } else {
+            (0..=past as u64).map(token).sum()
+        };
+        layers + c.vocabulary as u64 * h
+    }
+
     /// The LM head on a hidden state after the final norm: a logit per vocabulary token.
     pub fn logits(&self, normed: &[f64]) -> Vec<f64> {
         let x = DMatrix::from_row_slice(1, normed.len(), normed);
