@@ -294,37 +294,48 @@ impl Gguf {
     }
 }
 
-/// The numbers of `bytes` stored as `kind`, de-quantized to float32 as gguf-py does, appended
-/// to `out`.
-pub fn dequantize_into(kind: Kind, bytes: &[u8], out: &mut Vec<f32>) {
+/// The numbers of `bytes` stored as `kind` into `out` (as many as they hold), each
+/// de-quantized to float32 as gguf-py does (float16 scales widened, the product and the sum in
+/// float32) and then widened, block by block with no allocation: a matrix row is read this way
+/// for every use.
+pub fn dequantize_into(kind: Kind, bytes: &[u8], out: &mut [f64]) {
     let half = |b: &[u8]| f16::from_le_bytes([b[0], b[1]]).to_f32();
     match kind {
-        Kind::F32 => out.extend(
-            bytes
-                .chunks_exact(4)
-                .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        ),
-        Kind::F16 => out.extend(bytes.chunks_exact(2).map(half)),
+        Kind::F32 => {
+            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+                *o = f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            }
+        }
+        Kind::F16 => {
+            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+                *o = f64::from(half(b));
+            }
+        }
         Kind::Q8_0 => {
-            for block in bytes.chunks_exact(34) {
+            for (o, block) in out.chunks_exact_mut(32).zip(bytes.chunks_exact(34)) {
                 let d = half(block);
-                out.extend(block[2..].iter().map(|&q| d * f32::from(q as i8)));
+                for (o, &q) in o.iter_mut().zip(&block[2..]) {
+                    *o = f64::from(d * f32::from(q as i8));
+                }
             }
         }
         Kind::Q4_1 => {
-            for block in bytes.chunks_exact(20) {
+            for (o, block) in out.chunks_exact_mut(32).zip(bytes.chunks_exact(20)) {
                 let (d, m) = (half(block), half(&block[2..]));
-                let qs = &block[4..];
-                out.extend(qs.iter().map(|&q| d * f32::from(q & 0x0F) + m));
-                out.extend(qs.iter().map(|&q| d * f32::from(q >> 4) + m));
+                let (low, high) = o.split_at_mut(16);
+                for ((l, h), &q) in low.iter_mut().zip(high).zip(&block[4..]) {
+                    *l = f64::from(d * f32::from(q & 0x0F) + m);
+                    *h = f64::from(d * f32::from(q >> 4) + m);
+                }
             }
         }
     }
 }
 
 /// A tensor's numbers de-quantized, in the file's order (row after row of a matrix).
-pub fn dequantize(kind: Kind, bytes: &[u8]) -> Vec<f32> {
-    let mut out = Vec::new();
+pub fn dequantize(kind: Kind, bytes: &[u8]) -> Vec<f64> {
+    let (per, size) = kind.block();
+    let mut out = vec![0.0; bytes.len() / size * per];
     dequantize_into(kind, bytes, &mut out);
     out
 }

@@ -206,10 +206,7 @@ impl Decoder {
             if t.dims != [h] {
                 return Err(format!("{name} is {:?}, not [{h}]", t.dims));
             }
-            Ok(dequantize(t.kind, &bytes[t.start..t.start + t.len])
-                .into_iter()
-                .map(f64::from)
-                .collect())
+            Ok(dequantize(t.kind, &bytes[t.start..t.start + t.len]))
         };
         // llama.cpp's row of a query (or key) head's pair (i, j) is 2i + j; Hugging Face's is
         // j · half + i.

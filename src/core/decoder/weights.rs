@@ -50,27 +50,18 @@ impl Stored {
         (self.rows, self.cols)
     }
 
-    /// Row `r`'s numbers, de-quantized, appended to `out`.
-    pub fn row_into(&self, r: usize, out: &mut Vec<f32>) {
+    /// Row `r`'s numbers, de-quantized, into `out` (`cols` long).
+    pub fn row_into(&self, r: usize, out: &mut [f64]) {
         let r = self.order.as_ref().map_or(r, |o| o[r]);
         let len = self.bytes.len() / self.rows;
         dequantize_into(self.kind, &self.bytes[r * len..(r + 1) * len], out);
     }
 
-    /// Row `r` as float64.
+    /// Row `r`.
     pub fn row(&self, r: usize) -> Vec<f64> {
-        let mut out = Vec::with_capacity(self.cols);
+        let mut out = vec![0.0; self.cols];
         self.row_into(r, &mut out);
-        out.into_iter().map(f64::from).collect()
-    }
-
-    /// Every number, as float64 (rows × cols).
-    pub fn dense(&self) -> DMatrix<f64> {
-        let mut numbers = Vec::with_capacity(self.rows * self.cols);
-        for r in 0..self.rows {
-            self.row_into(r, &mut numbers);
-        }
-        DMatrix::from_row_iterator(self.rows, self.cols, numbers.into_iter().map(f64::from))
+        out
     }
 
     /// `x · selfᵀ` for `x` of n rows of `cols` numbers: each token's row through the layer,
@@ -80,13 +71,9 @@ impl Stored {
         // Token rows as contiguous slices (nalgebra stores columns).
         let tokens = x.transpose();
         let mut out = DMatrix::zeros(x.nrows(), self.rows);
-        let (mut narrow, mut row) = (Vec::with_capacity(self.cols), vec![0.0; self.cols]);
+        let mut row = vec![0.0; self.cols];
         for r in 0..self.rows {
-            narrow.clear();
-            self.row_into(r, &mut narrow);
-            for (w, &n) in row.iter_mut().zip(&narrow) {
-                *w = f64::from(n);
-            }
+            self.row_into(r, &mut row);
             for t in 0..x.nrows() {
                 out[(t, r)] = dot(&row, tokens.column(t).as_slice());
             }
