@@ -17,9 +17,14 @@ use std::sync::OnceLock;
 mod common;
 
 use attention_explorer::core::decoder::gguf::Gguf;
+use attention_explorer::core::decoder::SMOLLM2;
 use attention_explorer::core::decoder::{
     greedy, logit_lens, top, Cache, Decoder, Draw, Gallery, HeadScores, Sampling,
 };
+use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::layer_record::{changed_cells, LayerOpening};
+use attention_explorer::core::model::positions::PositionKind;
+use attention_explorer::core::model::{Editable, Projection};
 use common::attention_trace;
 use common::gguf::{file as gguf_file, text, tiny_llama, Tensor};
 use nalgebra::DMatrix;
@@ -548,4 +553,77 @@ fn the_cache_saves_what_it_says() {
             .sum::<u64>()
     );
     assert_eq!(Cache::numbers_per_token(d) * 3, 2 * 30 * 9 * 64);
+}
+
+/// The page's model of a layer is that layer: its own forward pass (the page's RoPE and softmax,
+/// in float64) gives transformers' weights; the decoder with it in place is the decoder; a
+/// changed cell and a knocked head reach the layers above, and a reopening at another layer
+/// keeps them.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn a_layer_in_the_page_is_the_models_layer() {
+    let Some(d) = decoder() else { return };
+    let case = &cases()[0];
+    let prompt = case["prompt"].as_str().unwrap();
+    let opening = |layer, knocked: Vec<(usize, usize)>, changes| LayerOpening {
+        sentence: prompt.to_owned(),
+        layer,
+        knocked,
+        changes,
+    };
+    let model = d.open_layer(SMOLLM2, opening(3, vec![], vec![])).unwrap();
+    assert_eq!(
+        (model.heads().len(), model.kv_heads(), model.causal),
+        (9, 3, true)
+    );
+    assert_eq!(model.positions().kind(), PositionKind::RopeHalf);
+    assert_eq!(model.tokens().words.len(), 9);
+    let trace = Trace::of(&model);
+    for h in 0..9 {
+        let off = largest_difference(&trace.heads[h].weights, &matrix(&case["weights"][3][h]));
+        assert!(off <= WEIGHTS, "head {h}: {off:e}");
+    }
+    let ids = ids_of(&case["ids"]);
+    let plain = d.run(&ids, &[]).unwrap();
+    let gap = |a: &[f64], b: &[f64]| {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max)
+    };
+    assert!(gap(&d.run_in_page(&model).unwrap().logits, &plain.logits) <= 1e-9);
+
+    // A changed W_key cell is the group's: heads 3, 4 and 5 share it.
+    let mut edited = model.clone();
+    edited.set(Editable::Weight(4, Projection::Key), 0, 0, 0.5);
+    assert_eq!(edited.heads()[3].w_key[(0, 0)], 0.5);
+    assert_eq!(edited.heads()[5].w_key[(0, 0)], 0.5);
+    let changed = d.run_in_page(&edited).unwrap();
+    assert!(
+        gap(&changed.logits, &plain.logits) > 1e-6,
+        "the edit reaches the next token"
+    );
+    let changes = changed_cells(&edited).unwrap();
+    assert!(!changes.is_empty() && changes.iter().all(|c| c.layer == 3));
+    let above = d.open_layer(SMOLLM2, opening(5, vec![], changes)).unwrap();
+    assert!(gap(&d.run_in_page(&above).unwrap().logits, &changed.logits) <= 1e-9);
+
+    let knocked = d
+        .open_layer(SMOLLM2, opening(3, vec![(3, 1), (7, 2)], vec![]))
+        .unwrap();
+    let without = d.run(&ids, &[(3, 1), (7, 2)]).unwrap();
+    assert!(gap(&d.run_in_page(&knocked).unwrap().logits, &without.logits) <= 1e-9);
+
+    for (layer, knocked, why) in [
+        (30, vec![], "no layer 30"),
+        (3, vec![(2, 9)], "no head 9 in layer 2"),
+    ] {
+        let e = d
+            .open_layer(SMOLLM2, opening(layer, knocked, vec![]))
+            .unwrap_err();
+        assert!(e.contains(why), "{e}");
+    }
 }

@@ -15,11 +15,10 @@ use attention_explorer::core::formats::link::{encode_model, read_link};
 use attention_explorer::core::formats::state::{read_state, write_state};
 use attention_explorer::core::formats::trained::read_trained;
 use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::model::layer_record::{changed_cells, LayerOpening};
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, WeightChange};
 use attention_explorer::core::pretrained::rerun::{Reruns, Stack};
-use attention_explorer::core::pretrained::{
-    changed_cells, Encoder, EncoderTrace, LayerOpening, LayerTrace,
-};
+use attention_explorer::core::pretrained::{Encoder, EncoderTrace, LayerTrace};
 use attention_explorer::core::teaching::order::{
     order_of_pieces, reordered_inputs, trained_moves, Reorder,
 };

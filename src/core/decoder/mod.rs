@@ -5,6 +5,7 @@
 
 pub mod bpe;
 pub mod gguf;
+pub mod layer;
 pub mod lens;
 pub mod model;
 pub mod run;
@@ -13,6 +14,7 @@ pub mod steps;
 pub mod weights;
 
 pub use bpe::Bpe;
+pub use layer::SMOLLM2;
 pub use lens::{logit_lens, Gallery, HeadScores, Lens};
 pub use model::{Config, Decoder, Layer};
 pub use run::{greedy, top, Cache, LayerRun, Run};

@@ -7,6 +7,9 @@
 
 use nalgebra::DMatrix;
 
+use crate::core::forward::trace::concat_columns;
+use crate::core::model::{knocked_in, Attention};
+
 use super::model::Decoder;
 use super::steps::{log_sum_exp, rms_norm, rope_angles, rotate, silu, softmax_f32};
 
@@ -107,24 +110,41 @@ impl Decoder {
     }
 
     /// Layer `l` on `x` (a row per new token, after those in `cache`), its query heads in
-    /// `knocked` giving zeros to `o_proj`; the cache takes the new keys and values.
+    /// `knocked` giving zeros to `o_proj`, and `attention` (the page's heads and output
+    /// projection, or a learner's edit of them) in place of its own if given; the cache takes
+    /// the new keys and values.
     pub fn layer(
         &self,
         l: usize,
         x: &DMatrix<f64>,
         cache: &mut LayerCache,
         knocked: &[usize],
+        attention: Option<&Attention>,
     ) -> LayerRun {
         let c = &self.config;
         let layer = &self.layers[l];
         let (d, per) = (c.head_dim, c.heads / c.kv_heads);
         let (n, past) = (x.nrows(), cache.keys.first().map_or(0, DMatrix::nrows));
         let normed = rms_norm(x, &layer.attn_norm, c.eps);
-        let (q, k, v) = (
-            layer.q.apply(&normed),
-            layer.k.apply(&normed),
-            layer.v.apply(&normed),
-        );
+        let (q, k, v) = match attention {
+            None => (
+                layer.q.apply(&normed),
+                layer.k.apply(&normed),
+                layer.v.apply(&normed),
+            ),
+            Some(a) => {
+                // A group's keys and values are its first head's (the others hold copies).
+                let each = |m: &dyn Fn(usize) -> DMatrix<f64>, count: usize, step: usize| {
+                    let blocks: Vec<DMatrix<f64>> = (0..count).map(|i| m(i * step)).collect();
+                    concat_columns(&blocks.iter().collect::<Vec<_>>())
+                };
+                (
+                    each(&|h| &normed * &a.heads[h].w_query, c.heads, 1),
+                    each(&|h| &normed * &a.heads[h].w_key, c.kv_heads, per),
+                    each(&|h| &normed * &a.heads[h].w_value, c.kv_heads, per),
+                )
+            }
+        };
         let (cos, sin) = rope_angles(c.rope_base, d, past, past + n);
         if cache.keys.is_empty() {
             cache.keys = vec![DMatrix::zeros(0, d); c.kv_heads];
@@ -163,7 +183,10 @@ impl Decoder {
             }
             weights.push(w);
         }
-        let attended = x + layer.o.apply(&concatenated);
+        let attended = x + match attention {
+            None => layer.o.apply(&concatenated),
+            Some(a) => &concatenated * &a.output.w_output,
+        };
         let normed = rms_norm(&attended, &layer.ffn_norm, c.eps);
         let gate = layer.gate.apply(&normed);
         let up = layer.up.apply(&normed);
@@ -209,6 +232,18 @@ impl Decoder {
         cache: &mut Cache,
         knocked: &[(usize, usize)],
     ) -> Result<Run, String> {
+        self.run_edited(ids, cache, knocked, &|_| None)
+    }
+
+    /// [`Decoder::run_with`], layer `l`'s attention replaced by `replaced(l)` where it gives one
+    /// (the page's layer, a learner's changed cells).
+    pub fn run_edited<'a>(
+        &self,
+        ids: &[u32],
+        cache: &mut Cache,
+        knocked: &[(usize, usize)],
+        replaced: &dyn Fn(usize) -> Option<std::borrow::Cow<'a, Attention>>,
+    ) -> Result<Run, String> {
         if ids.is_empty() {
             return Err("there are no tokens to run".into());
         }
@@ -219,8 +254,8 @@ impl Decoder {
         let mut x = embedded.clone();
         let mut layers = Vec::with_capacity(self.config.layers);
         for l in 0..self.config.layers {
-            let out: Vec<usize> = knocked.iter().filter(|k| k.0 == l).map(|k| k.1).collect();
-            let run = self.layer(l, &x, &mut cache.layers[l], &out);
+            let out = knocked_in(knocked, l);
+            let run = self.layer(l, &x, &mut cache.layers[l], &out, replaced(l).as_deref());
             x = run.output.clone();
             layers.push(run);
         }

@@ -10,9 +10,9 @@
 
 use serde_json::{json, Value};
 
+use crate::core::model::layer_record::{changed_cells, LayerOpening};
 use crate::core::model::{Editable, Model, Projection, WeightChange};
 use crate::core::pretrained::config::MAX_HIDDEN;
-use crate::core::pretrained::{changed_cells, LayerOpening};
 
 /// Most changed cells a state may carry: every number of a layer's attention at the widest
 /// hidden state the page opens (4 × hidden × hidden weights and 4 × hidden biases), as training

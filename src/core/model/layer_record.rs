@@ -1,7 +1,13 @@
-//! What undo keeps of a trained model's layer: the hidden state X and the cells that differ from
-//! the trained numbers, a few kilobytes where the model holds megabytes.
+//! What a trained model's layer is opened with (a link's and the saved work's words for it), and
+//! what undo keeps of it: the hidden state X and the cells that differ from the trained numbers,
+//! a few kilobytes where the model holds megabytes.
 
-use crate::core::model::{Attention, Model, WeightChange};
+use std::sync::Arc;
+
+use nalgebra::DMatrix;
+
+use crate::core::model::limits::within_limits;
+use crate::core::model::{Attention, Layered, Model, WeightChange};
 
 impl Model {
     /// The cells of a layer model's own layer that differ from the trained numbers (bitwise:
@@ -73,5 +79,133 @@ impl LayerRecord {
         self.thin.embedding.len() * std::mem::size_of::<f64>()
             + self.own.len() * std::mem::size_of::<WeightChange>()
             + self.thin.sentence.len()
+    }
+}
+
+/// What a layer model is opened with, besides the trained model: what a link or the saved work
+/// names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerOpening {
+    /// The sentence.
+    pub sentence: String,
+    /// The layer in the page, counted from 0.
+    pub layer: usize,
+    /// The heads knocked out, (layer, head).
+    pub knocked: Vec<(usize, usize)>,
+    /// The cells the learner changed, in any layer.
+    pub changes: Vec<WeightChange>,
+}
+
+impl LayerOpening {
+    /// What opens `model` again (a layer model), with `sentence`, `layer` or `knocked` changed by
+    /// `change`.
+    pub fn of(model: &Model) -> Option<LayerOpening> {
+        let layered = model.layered()?;
+        Some(LayerOpening {
+            sentence: model.sentence().to_owned(),
+            layer: layered.layer,
+            knocked: layered.knocked.clone(),
+            changes: changed_cells(model)?,
+        })
+    }
+}
+
+/// Every cell the learner changed in a trained model: the other layers' and the chosen
+/// layer's (told from its trained numbers), layer by layer. None for other models.
+pub fn changed_cells(model: &Model) -> Option<Vec<WeightChange>> {
+    let layered = model.layered()?;
+    let others = |keep: fn(usize, usize) -> bool| {
+        layered
+            .changes
+            .iter()
+            .filter(move |c| keep(c.layer, layered.layer))
+            .copied()
+    };
+    Some(
+        others(|l, page| l < page)
+            .chain(model.own_changes())
+            .chain(others(|l, page| l > page))
+            .collect(),
+    )
+}
+
+impl LayerOpening {
+    /// The page's model of this layer of the trained model `name` (of `layers` layers) on the
+    /// sentence's `pieces` and `ids`: `x`, the hidden state its attention takes, stands for the
+    /// embedding; its heads and output projection are `trained` with this opening's changes to
+    /// them; the other layers' changes are kept for the layers' runs.
+    pub fn model(
+        self,
+        name: &str,
+        layers: usize,
+        (pieces, ids): (Vec<String>, Vec<u32>),
+        x: DMatrix<f64>,
+        trained: Arc<Attention>,
+    ) -> Result<Model, String> {
+        let LayerOpening {
+            sentence,
+            layer,
+            knocked,
+            changes,
+        } = self;
+        let Attention { heads, output } =
+            trained.with_changes(changes.iter().filter(|c| c.layer == layer));
+        let layered = Layered {
+            name: name.to_owned(),
+            layer,
+            layers,
+            ids,
+            knocked,
+            changes: changes.into_iter().filter(|c| c.layer != layer).collect(),
+            trained,
+        };
+        Model::of_layer(&sentence, pieces, x, heads, output, layered)
+    }
+
+    /// Why its layer, knocked heads or changed cells do not fit a model of `layers` layers of
+    /// `heads` heads whose matrices have a changed cell's place when `has_cell` says so.
+    pub fn check(
+        &self,
+        layers: usize,
+        heads: usize,
+        has_cell: impl Fn(&WeightChange) -> bool,
+    ) -> Result<(), String> {
+        if self.layer >= layers {
+            return Err(format!(
+                "there is no layer {}: the model's layers count 0 to {}",
+                self.layer,
+                layers - 1
+            ));
+        }
+        if let Some((l, h)) = self
+            .knocked
+            .iter()
+            .find(|&&(l, h)| l >= layers || h >= heads)
+        {
+            return Err(format!(
+                "there is no head {h} in layer {l} to knock out: layers count 0 to {}, heads 0 to {}",
+                layers - 1,
+                heads - 1
+            ));
+        }
+        for c in &self.changes {
+            if c.layer >= layers || !has_cell(c) {
+                return Err(format!(
+                    "a changed cell ({} of layer {}, row {}, column {}) is not in the model",
+                    c.target.key(),
+                    c.layer,
+                    c.row,
+                    c.col
+                ));
+            }
+            if !within_limits(c.value) {
+                return Err(format!(
+                    "a changed cell of {} in layer {} is not a number within ±1e6",
+                    c.target.key(),
+                    c.layer
+                ));
+            }
+        }
+        Ok(())
     }
 }

@@ -1,4 +1,4 @@
-//! A model that is one layer of a trained encoder: which model, which layer, and what the learner
+//! A model that is one layer of a trained model: which model, which layer, and what the learner
 //! changed in its other layers (the chosen layer's own numbers are the model's). The encoder's
 //! millions of numbers stay with it; a model keeps only what makes this page differ from them.
 
@@ -116,4 +116,13 @@ pub struct WeightChange {
     pub col: usize,
     /// The number.
     pub value: f64,
+}
+
+/// The heads of layer `l` among `knocked` (layer, head) pairs.
+pub fn knocked_in(knocked: &[(usize, usize)], l: usize) -> Vec<usize> {
+    knocked
+        .iter()
+        .filter(|&&(at, _)| at == l)
+        .map(|&(_, h)| h)
+        .collect()
 }

@@ -30,7 +30,7 @@ pub use head::{
     add_row, linear_backward, seeded_biases, seeded_output, Biases, Head, LinearGradient,
     OutputProjection, Projection,
 };
-pub use layered::{Attention, Layered, WeightChange};
+pub use layered::{knocked_in, Attention, Layered, WeightChange};
 pub use matrix::Matrix;
 pub use scale::Scale;
 pub use source::Source;
@@ -139,6 +139,19 @@ impl Model {
         .with_output(Some(output))?;
         model.layered = Some(layered);
         Ok(model)
+    }
+
+    /// This layer of a trained model as a decoder's: its keys masked causally, its queries and
+    /// keys rotated by RoPE (Hugging Face's pairs, `base`), its query heads sharing `kv_heads`
+    /// key/value heads (each group's keys and values alike in its heads).
+    pub fn as_decoder_layer(mut self, kv_heads: usize, base: f64) -> Result<Model, String> {
+        limits::check_kv_heads(self.heads.len(), kv_heads)?;
+        self.causal = true;
+        self.kv_heads = kv_heads;
+        self.with_positions(Positions::Rope {
+            base,
+            pairs: positions::Rope::Half,
+        })
     }
 
     /// The trained model this is one layer of, if it is.

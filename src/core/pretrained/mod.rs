@@ -15,7 +15,6 @@ pub mod wordpiece;
 
 pub use config::Config;
 pub use encoder::{read_heads, Encoder, EncoderTrace, LayerPart, LayerTrace};
-pub use layer::{changed_cells, LayerOpening};
 pub use pack::pack;
 pub use read::{read_folder, read_packed, read_parts};
 pub use wordpiece::{Vocabulary, MAX_PIECES};

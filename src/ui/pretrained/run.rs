@@ -5,10 +5,11 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::core::model::layer_record::LayerOpening;
 use crate::core::model::Model;
 use crate::core::pretrained::rerun::{Rerun, Reruns};
 use crate::core::pretrained::SHIPPED;
-use crate::core::pretrained::{Encoder, EncoderTrace, LayerOpening};
+use crate::core::pretrained::{Encoder, EncoderTrace};
 use crate::core::teaching::order::{reordered_inputs, trained_moves, ReorderedInputs};
 use crate::ui::state::{use_app, TrainedModel};
 use crate::ui::tasks::each_task;
