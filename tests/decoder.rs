@@ -25,8 +25,8 @@ use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::layer_record::{changed_cells, LayerOpening};
 use attention_explorer::core::model::positions::PositionKind;
 use attention_explorer::core::model::{Editable, Projection};
-use common::attention_trace;
 use common::gguf::{file as gguf_file, text, tiny_llama, Tensor};
+use common::{attention_trace, largest_difference, matrix, unzipped};
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 use serde_json::Value;
@@ -37,15 +37,6 @@ const WEIGHTS: f64 = 2e-6;
 const HIDDEN: f64 = 2e-5;
 /// Log-probabilities agree within this.
 const LOG_PROBS: f64 = 1e-4;
-
-fn unzipped(gz: &[u8]) -> Value {
-    let mut at = 10;
-    if gz[3] & 0x08 != 0 {
-        at += gz[at..].iter().position(|&b| b == 0).unwrap() + 1;
-    }
-    let json = miniz_oxide::inflate::decompress_to_vec(&gz[at..gz.len() - 8]).unwrap();
-    serde_json::from_slice(&json).unwrap()
-}
 
 fn fixture() -> &'static Value {
     static FIXTURE: OnceLock<Value> = OnceLock::new();
@@ -85,21 +76,8 @@ fn decoder() -> Option<&'static Decoder> {
         })
 }
 
-fn matrix(v: &Value) -> DMatrix<f64> {
-    let rows: Vec<Vec<f64>> = serde_json::from_value(v.clone()).unwrap();
-    DMatrix::from_fn(rows.len(), rows[0].len(), |i, j| rows[i][j])
-}
-
 fn ids_of(v: &Value) -> Vec<u32> {
     serde_json::from_value(v.clone()).unwrap()
-}
-
-fn largest_difference(a: &DMatrix<f64>, b: &DMatrix<f64>) -> f64 {
-    assert_eq!(a.shape(), b.shape());
-    a.iter()
-        .zip(b.iter())
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
 }
 
 /// `got` is transformers' hidden state `want` within [`HIDDEN`] of its largest number.
@@ -292,7 +270,7 @@ fn a_token_at_a_time_with_the_cache_is_the_whole_run() {
             assert!(off <= 1e-9, "the last logits {off:e}");
         }
     }
-    assert_eq!(Cache::numbers_per_token(d), 2 * 30 * 3 * 64);
+    assert_eq!(d.cache_numbers_per_token(), 2 * 30 * 3 * 64);
 }
 
 #[test]
@@ -552,7 +530,7 @@ fn the_cache_saves_what_it_says() {
             .map(|p| 30 * (3_538_944 + 2 * 576 * (p + 1)))
             .sum::<u64>()
     );
-    assert_eq!(Cache::numbers_per_token(d) * 3, 2 * 30 * 9 * 64);
+    assert_eq!(d.cache_numbers_per_token() * 3, 2 * 30 * 9 * 64);
 }
 
 /// The page's model of a layer is that layer: its own forward pass (the page's RoPE and softmax,

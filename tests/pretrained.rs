@@ -13,21 +13,11 @@ mod common;
 use attention_explorer::core::pretrained::{Vocabulary, MAX_PIECES};
 use attention_explorer::core::teaching::labs::heads_sending;
 use common::{
-    attention_trace, largest_difference, pretrained_encoder as encoder, pretrained_folder as folder,
+    attention_trace, largest_difference, matrix, pretrained_encoder as encoder,
+    pretrained_folder as folder, unzipped,
 };
-use nalgebra::DMatrix;
 use proptest::prelude::*;
 use serde_json::Value;
-
-/// A gzipped fixture (a 10-byte header, the file's name, deflate, 8 bytes).
-fn unzipped(gz: &[u8]) -> Value {
-    let mut at = 10;
-    if gz[3] & 0x08 != 0 {
-        at += gz[at..].iter().position(|&b| b == 0).unwrap() + 1;
-    }
-    let json = miniz_oxide::inflate::decompress_to_vec(&gz[at..gz.len() - 8]).unwrap();
-    serde_json::from_slice(&json).unwrap()
-}
 
 /// A gzipped fixture's cases.
 fn unzipped_cases(gz: &[u8]) -> Vec<Value> {
@@ -68,11 +58,6 @@ fn cases() -> &'static Vec<Value> {
         )));
         cases
     })
-}
-
-fn matrix(v: &Value) -> DMatrix<f64> {
-    let rows: Vec<Vec<f64>> = serde_json::from_value(v.clone()).unwrap();
-    DMatrix::from_fn(rows.len(), rows[0].len(), |r, c| rows[r][c])
 }
 
 fn knocked(case: &Value) -> Vec<(usize, usize)> {

@@ -51,6 +51,26 @@ fn parsed<T: std::str::FromStr>(
         .ok_or_else(|| format!("it takes {what}, not {value:?}"))
 }
 
+/// `args` as (flag, value) pairs: a flag in `switches` stands alone (its value empty), every
+/// other takes the argument after it.
+fn flag_pairs<'a>(
+    args: &'a [String],
+    switches: &[&str],
+) -> Result<Vec<(&'a str, &'a str)>, String> {
+    let mut pairs = Vec::new();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let value = if switches.contains(&flag.as_str()) {
+            ""
+        } else {
+            it.next()
+                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?
+        };
+        pairs.push((flag.as_str(), value));
+    }
+    Ok(pairs)
+}
+
 /// A file's text, or standard input's for "-".
 fn read_text(path: &str) -> Result<String, String> {
     if path == "-" {
@@ -67,14 +87,10 @@ fn read_text(path: &str) -> Result<String, String> {
 /// `--pretrained DIR --sentence TEXT [--ablate L:H,…] [--format json]`: the encoder's run.
 fn run_pretrained(args: &[String]) -> Result<String, String> {
     let (mut dir, mut sentence, mut ablate) = (None, None, Vec::new());
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let value = it
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
-        match flag.as_str() {
-            "--pretrained" => dir = Some(value.clone()),
-            "--sentence" => sentence = Some(value.clone()),
+    for (flag, value) in flag_pairs(args, &[])? {
+        match flag {
+            "--pretrained" => dir = Some(value.to_owned()),
+            "--sentence" => sentence = Some(value.to_owned()),
             "--ablate" => ablate = read_heads(value).map_err(|e| format!("--ablate: {e}"))?,
             "--format" if value == "json" => {}
             "--format" => return Err("--pretrained writes JSON: use --format json".into()),
@@ -97,19 +113,12 @@ fn run_decoder(args: &[String]) -> Result<String, String> {
     let (mut file, mut prompt, mut ablate, mut n_top, mut generate) =
         (None, None, Vec::new(), 50, 0);
     let (mut sampling, mut sampled, mut tokenize) = (Sampling::default(), false, false);
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        if flag == "--tokenize" {
-            tokenize = true;
-            continue;
-        }
-        let value = it
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+    for (flag, value) in flag_pairs(args, &["--tokenize"])? {
         let in_flag = |e: String| format!("{flag}: {e}");
-        match flag.as_str() {
-            "--decoder" => file = Some(value.clone()),
-            "--prompt" => prompt = Some(value.clone()),
+        match flag {
+            "--tokenize" => tokenize = true,
+            "--decoder" => file = Some(value.to_owned()),
+            "--prompt" => prompt = Some(value.to_owned()),
             "--ablate" => ablate = read_heads(value).map_err(in_flag)?,
             "--top" => n_top = parsed(value, |&n| n >= 1, "a number above 0").map_err(in_flag)?,
             "--generate" => {
@@ -220,20 +229,15 @@ fn run(args: &[String]) -> Result<String, String> {
     let mut format = "json".to_owned();
     let (mut objective, mut steps, mut optimizer, mut lr) = (None, None, None, None);
     let mut to_torch = false;
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        if flag == "--to-torch" {
-            to_torch = true;
-            continue;
-        }
-        let value = it
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))?;
+    for (flag, value) in flag_pairs(args, &["--to-torch"])? {
         let in_flag = |e: String| format!("{flag}: {e}");
-        match flag.as_str() {
-            "--preset" | "--state" | "--from-torch" => source = Some((flag.clone(), value.clone())),
-            "--format" => format = value.clone(),
-            "--objective" => objective = Some(value.clone()),
+        match flag {
+            "--to-torch" => to_torch = true,
+            "--preset" | "--state" | "--from-torch" => {
+                source = Some((flag.to_owned(), value.to_owned()))
+            }
+            "--format" => format = value.to_owned(),
+            "--objective" => objective = Some(value.to_owned()),
             "--train" => {
                 steps = Some(
                     parsed(
@@ -244,7 +248,7 @@ fn run(args: &[String]) -> Result<String, String> {
                     .map_err(in_flag)?,
                 )
             }
-            "--optimizer" => optimizer = Some(value.clone()),
+            "--optimizer" => optimizer = Some(value.to_owned()),
             "--lr" => {
                 lr = Some(
                     parsed(

@@ -1,6 +1,8 @@
 //! Small GGUF files written for tests and the fuzzer's seeds: a tiny Llama (two heads sharing one
 //! key/value head, a byte-level vocabulary with a few merges) whose parts a test can change.
 
+use attention_explorer::core::decoder::bpe::byte_chars;
+
 /// A metadata value as GGUF writes it: its type number and bytes.
 pub struct Meta(pub u32, pub Vec<u8>);
 
@@ -73,22 +75,6 @@ pub fn file(metadata: &[(String, Meta)], tensors: &[Tensor]) -> Vec<u8> {
     out
 }
 
-/// GPT-2's stand-in for each byte, as a token.
-fn byte_tokens() -> Vec<String> {
-    let printable = |b: u8| (b'!'..=b'~').contains(&b) || (0xA1..=0xAC).contains(&b) || b >= 0xAE;
-    let mut next = 256u32;
-    (0..=255u8)
-        .map(|b| {
-            if printable(b) {
-                char::from(b).to_string()
-            } else {
-                next += 1;
-                char::from_u32(next - 1).unwrap().to_string()
-            }
-        })
-        .collect()
-}
-
 /// F32 numbers, small and varied.
 fn numbers(n: usize, salt: usize) -> Vec<u8> {
     (0..n)
@@ -99,7 +85,7 @@ fn numbers(n: usize, salt: usize) -> Vec<u8> {
 /// The metadata and tensors of a tiny Llama: width 64, two heads of 32 sharing one key/value
 /// head, one layer, a feed-forward of 32, the 256 byte tokens, "Ġt", "he" and an end token.
 pub fn tiny_llama() -> (Vec<(String, Meta)>, Vec<Tensor>) {
-    let mut tokens = byte_tokens();
+    let mut tokens: Vec<String> = byte_chars().iter().map(char::to_string).collect();
     tokens.extend(["Ġt".to_owned(), "he".to_owned(), "<|endoftext|>".to_owned()]);
     let mut types = vec![1; tokens.len()];
     *types.last_mut().unwrap() = 3;

@@ -42,6 +42,16 @@ pub fn number(v: &Value) -> f64 {
     }
 }
 
+/// A gzipped fixture (a 10-byte header, the file's name, deflate, 8 bytes) as JSON.
+pub fn unzipped(gz: &[u8]) -> Value {
+    let mut at = 10;
+    if gz[3] & 0x08 != 0 {
+        at += gz[at..].iter().position(|&b| b == 0).unwrap() + 1;
+    }
+    let json = miniz_oxide::inflate::decompress_to_vec(&gz[at..gz.len() - 8]).unwrap();
+    serde_json::from_slice(&json).unwrap()
+}
+
 /// A list of rows as a matrix.
 pub fn matrix(v: &Value) -> DMatrix<f64> {
     let rows: Vec<Vec<f64>> = v

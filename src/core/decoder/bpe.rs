@@ -24,7 +24,7 @@ pub struct Bpe {
 }
 
 /// GPT-2's stand-ins: printable bytes stand for themselves, the others for 256, 257, ….
-fn byte_chars() -> [char; 256] {
+pub fn byte_chars() -> [char; 256] {
     let printable = |b: u8| (b'!'..=b'~').contains(&b) || (0xA1..=0xAC).contains(&b) || b >= 0xAE;
     let mut out = ['\0'; 256];
     let mut next = 256u32;
@@ -104,17 +104,17 @@ impl Bpe {
 
     /// The text of `ids`: their bytes, read as UTF-8 (a cut character as U+FFFD).
     pub fn decode(&self, ids: &[u32]) -> String {
-        let bytes: Vec<u8> = ids
-            .iter()
-            .filter_map(|&id| self.token(id))
-            .flat_map(|t| match self.special.iter().any(|(s, _)| s == t) {
-                true => t.bytes().collect::<Vec<u8>>(),
-                false => t
-                    .chars()
-                    .filter_map(|c| self.char_bytes.get(&c).copied())
-                    .collect(),
-            })
-            .collect();
+        let mut bytes = Vec::new();
+        for &id in ids {
+            let Some(token) = self.token(id) else {
+                continue;
+            };
+            if self.is_special(id) {
+                bytes.extend(token.bytes());
+            } else {
+                bytes.extend(token.chars().filter_map(|c| self.char_bytes.get(&c)));
+            }
+        }
         String::from_utf8_lossy(&bytes).into_owned()
     }
 

@@ -92,11 +92,19 @@ impl Decoder {
             .map(|&id| self.tokenizer.token(id).unwrap_or("").to_owned())
             .collect();
         let mut x = self.embed(&ids)?;
+        let angles = self.angles(0, ids.len());
         for l in 0..opening.layer {
             let out = knocked_in(&opening.knocked, l);
             let changed = self.changed(l, &opening.changes);
             x = self
-                .layer(l, &x, &mut LayerCache::default(), &out, changed.as_ref())
+                .layer(
+                    l,
+                    &x,
+                    &mut LayerCache::default(),
+                    &out,
+                    changed.as_ref(),
+                    &angles,
+                )
                 .output;
         }
         let layer = opening.layer;

@@ -11,7 +11,7 @@ use crate::core::forward::trace::concat_columns;
 use crate::core::model::{knocked_in, Attention};
 
 use super::model::Decoder;
-use super::steps::{log_sum_exp, rms_norm, rope_angles, rotate, silu, softmax_f32};
+use super::steps::{log_sum_exp, rms_norm, silu, softmax_f32, Angles};
 
 /// What one layer's attention has seen: per key/value head, the rotated keys and the values of
 /// every position so far.
@@ -39,12 +39,6 @@ impl Cache {
     /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    /// The numbers it keeps per position: a key and a value per key/value head per layer.
-    pub fn numbers_per_token(decoder: &Decoder) -> usize {
-        let c = &decoder.config;
-        2 * c.layers * c.kv_heads * c.head_dim
     }
 }
 
@@ -79,15 +73,18 @@ impl Run {
 }
 
 /// The `n` largest of `values` with their places, largest first (the earlier place first among
-/// equals, as `torch.topk`'s order is read here).
+/// equals, as `torch.topk`'s order is read here). The rest are left unsorted: greedy decoding
+/// asks for 1 of 49 152.
 pub fn top(values: &[f64], n: usize) -> Vec<(u32, f64)> {
+    let larger_first = |a: &usize, b: &usize| values[*b].total_cmp(&values[*a]).then(a.cmp(b));
     let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
-    order
-        .into_iter()
-        .take(n)
-        .map(|i| (i as u32, values[i]))
-        .collect()
+    let n = n.min(order.len());
+    if n > 0 && n < order.len() {
+        order.select_nth_unstable_by(n - 1, larger_first);
+    }
+    order.truncate(n);
+    order.sort_by(larger_first);
+    order.into_iter().map(|i| (i as u32, values[i])).collect()
 }
 
 impl Decoder {
@@ -112,7 +109,7 @@ impl Decoder {
     /// Layer `l` on `x` (a row per new token, after those in `cache`), its query heads in
     /// `knocked` giving zeros to `o_proj`, and `attention` (the page's heads and output
     /// projection, or a learner's edit of them) in place of its own if given; the cache takes
-    /// the new keys and values.
+    /// the new keys and values. `angles` are RoPE's for the new tokens' positions.
     pub fn layer(
         &self,
         l: usize,
@@ -120,6 +117,7 @@ impl Decoder {
         cache: &mut LayerCache,
         knocked: &[usize],
         attention: Option<&Attention>,
+        angles: &Angles,
     ) -> LayerRun {
         let c = &self.config;
         let layer = &self.layers[l];
@@ -145,13 +143,12 @@ impl Decoder {
                 )
             }
         };
-        let (cos, sin) = rope_angles(c.rope_base, d, past, past + n);
         if cache.keys.is_empty() {
             cache.keys = vec![DMatrix::zeros(0, d); c.kv_heads];
             cache.values = vec![DMatrix::zeros(0, d); c.kv_heads];
         }
         for g in 0..c.kv_heads {
-            let keys = rotate(&k.columns(g * d, d).into_owned(), &cos, &sin);
+            let keys = angles.rotate(&k.columns(g * d, d).into_owned());
             for (kept, new) in [
                 (&mut cache.keys[g], keys),
                 (&mut cache.values[g], v.columns(g * d, d).into_owned()),
@@ -167,7 +164,7 @@ impl Decoder {
         let mut weights = Vec::with_capacity(c.heads);
         for h in 0..c.heads {
             let g = h / per;
-            let queries = rotate(&q.columns(h * d, d).into_owned(), &cos, &sin);
+            let queries = angles.rotate(&q.columns(h * d, d).into_owned());
             let scores = (&queries * cache.keys[g].transpose()) * scaling;
             let mut w = DMatrix::zeros(n, past + n);
             for t in 0..n {
@@ -219,6 +216,18 @@ impl Decoder {
         layers + c.vocabulary as u64 * h
     }
 
+    /// The numbers the cache keeps per position: a key and a value per key/value head per
+    /// layer.
+    pub fn cache_numbers_per_token(&self) -> usize {
+        let c = &self.config;
+        2 * c.layers * c.kv_heads * c.head_dim
+    }
+
+    /// RoPE's angles for positions `from..to`.
+    pub fn angles(&self, from: usize, to: usize) -> Angles {
+        Angles::of(self.config.rope_base, self.config.head_dim, from, to)
+    }
+
     /// The LM head on a hidden state after the final norm: a logit per vocabulary token.
     pub fn logits(&self, normed: &[f64]) -> Vec<f64> {
         let x = DMatrix::from_row_slice(1, normed.len(), normed);
@@ -251,11 +260,20 @@ impl Decoder {
         cache
             .layers
             .resize_with(self.config.layers, LayerCache::default);
+        let past = cache.len();
+        let angles = self.angles(past, past + ids.len());
         let mut x = embedded.clone();
         let mut layers = Vec::with_capacity(self.config.layers);
         for l in 0..self.config.layers {
             let out = knocked_in(knocked, l);
-            let run = self.layer(l, &x, &mut cache.layers[l], &out, replaced(l).as_deref());
+            let run = self.layer(
+                l,
+                &x,
+                &mut cache.layers[l],
+                &out,
+                replaced(l).as_deref(),
+                &angles,
+            );
             x = run.output.clone();
             layers.push(run);
         }

@@ -22,41 +22,51 @@ pub fn rms_norm(x: &DMatrix<f64>, weight: &[f64], eps: f32) -> DMatrix<f64> {
     out
 }
 
-/// RoPE's cosines and sines for positions `from..to` over a head of `d` dimensions, as
+/// RoPE's cosines and sines for some positions (a row each) over a head's components, as
 /// `LlamaRotaryEmbedding` builds them: the angles `position · base^(−2i/d)` in float32, each
-/// used for component i and i + d/2.
-pub fn rope_angles(base: f64, d: usize, from: usize, to: usize) -> (DMatrix<f64>, DMatrix<f64>) {
-    let half = d / 2;
-    let inverse: Vec<f32> = (0..half)
-        .map(|i| 1.0 / (base as f32).powf((2 * i) as f32 / d as f32))
-        .collect();
-    let n = to.saturating_sub(from);
-    let mut cos = DMatrix::zeros(n, d);
-    let mut sin = DMatrix::zeros(n, d);
-    for p in 0..n {
-        for (i, &f) in inverse.iter().enumerate() {
-            let angle = f * (from + p) as f32;
-            let (c, s) = (f64::from(angle.cos()), f64::from(angle.sin()));
-            for col in [i, i + half] {
-                cos[(p, col)] = c;
-                sin[(p, col)] = s;
-            }
-        }
-    }
-    (cos, sin)
+/// used for component i and i + d/2. The same for every layer: a run computes them once.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Angles {
+    cos: DMatrix<f64>,
+    sin: DMatrix<f64>,
 }
 
-/// `x · cos + rotate_half(x) · sin`, Hugging Face's RoPE (pairs i and i + d/2), row by row.
-pub fn rotate(x: &DMatrix<f64>, cos: &DMatrix<f64>, sin: &DMatrix<f64>) -> DMatrix<f64> {
-    let half = x.ncols() / 2;
-    DMatrix::from_fn(x.nrows(), x.ncols(), |t, c| {
-        let turned = if c < half {
-            -x[(t, c + half)]
-        } else {
-            x[(t, c - half)]
-        };
-        x[(t, c)] * cos[(t, c)] + turned * sin[(t, c)]
-    })
+impl Angles {
+    /// For positions `from..to` over a head of `d` components.
+    pub fn of(base: f64, d: usize, from: usize, to: usize) -> Angles {
+        let half = d / 2;
+        let inverse: Vec<f32> = (0..half)
+            .map(|i| 1.0 / (base as f32).powf((2 * i) as f32 / d as f32))
+            .collect();
+        let n = to.saturating_sub(from);
+        let mut cos = DMatrix::zeros(n, d);
+        let mut sin = DMatrix::zeros(n, d);
+        for p in 0..n {
+            for (i, &f) in inverse.iter().enumerate() {
+                let angle = f * (from + p) as f32;
+                let (c, s) = (f64::from(angle.cos()), f64::from(angle.sin()));
+                for col in [i, i + half] {
+                    cos[(p, col)] = c;
+                    sin[(p, col)] = s;
+                }
+            }
+        }
+        Angles { cos, sin }
+    }
+
+    /// `x · cos + rotate_half(x) · sin`, Hugging Face's RoPE (pairs i and i + d/2), a row per
+    /// position.
+    pub fn rotate(&self, x: &DMatrix<f64>) -> DMatrix<f64> {
+        let half = x.ncols() / 2;
+        DMatrix::from_fn(x.nrows(), x.ncols(), |t, c| {
+            let turned = if c < half {
+                -x[(t, c + half)]
+            } else {
+                x[(t, c - half)]
+            };
+            x[(t, c)] * self.cos[(t, c)] + turned * self.sin[(t, c)]
+        })
+    }
 }
 
 /// Softmax of one row of scores in float32 (`softmax(…, dtype=torch.float32)`), keys past

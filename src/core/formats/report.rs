@@ -77,18 +77,12 @@ pub fn trace_json(trace: &Trace) -> Value {
 /// `embedded` (after the embeddings' LayerNorm), and per layer each head's `weights` (query ×
 /// key) and the layer's `output`.
 pub fn encoder_json(trace: &EncoderTrace) -> Value {
-    let layers: Vec<Value> = trace
-        .layers
-        .iter()
-        .map(|layer| {
-            let heads: Vec<Value> = layer
-                .heads
-                .iter()
-                .map(|h| json!({ "weights": rows(&h.weights) }))
-                .collect();
-            json!({ "heads": heads, "output": rows(&layer.output) })
-        })
-        .collect();
+    let layers = layers_json(
+        trace
+            .layers
+            .iter()
+            .map(|l| (l.heads.iter().map(|h| &h.weights).collect(), &l.output)),
+    );
     json!({
         "tokens": trace.tokens,
         "ids": trace.ids,
@@ -97,23 +91,31 @@ pub fn encoder_json(trace: &EncoderTrace) -> Value {
     })
 }
 
+/// Layers as the command line prints them: each with its heads' `weights` and its `output`.
+fn layers_json<'a>(
+    layers: impl Iterator<Item = (Vec<&'a DMatrix<f64>>, &'a DMatrix<f64>)>,
+) -> Value {
+    layers
+        .map(|(weights, output)| {
+            let heads: Vec<Value> = weights
+                .into_iter()
+                .map(|w| json!({ "weights": rows(w) }))
+                .collect();
+            json!({ "heads": heads, "output": rows(output) })
+        })
+        .collect()
+}
+
 /// A decoder's run as `attention-trace --decoder` prints it: the tokens (as the file writes
 /// them) and ids, layer 0's input, each layer's heads' weights and output, the state after the
 /// final norm, and `next`: the `n` most likely next tokens with their log-probabilities, most
 /// likely first, and the log-sum-exp of the logits.
 pub fn decoder_json(decoder: &Decoder, ids: &[u32], run: &DecoderRun, n: usize) -> Value {
-    let layers: Vec<Value> = run
-        .layers
-        .iter()
-        .map(|layer| {
-            let heads: Vec<Value> = layer
-                .weights
-                .iter()
-                .map(|w| json!({ "weights": rows(w) }))
-                .collect();
-            json!({ "heads": heads, "output": rows(&layer.output) })
-        })
-        .collect();
+    let layers = layers_json(
+        run.layers
+            .iter()
+            .map(|l| (l.weights.iter().collect(), &l.output)),
+    );
     let tokens: Vec<&str> = ids
         .iter()
         .map(|&id| decoder.tokenizer.token(id).unwrap_or(""))

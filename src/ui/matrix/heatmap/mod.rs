@@ -17,7 +17,7 @@ mod editor;
 mod pointer;
 mod readout;
 
-use canvas::{paint_with, text_width, Marks, Picture};
+use canvas::{paint_with, text_width, Marks, Picture, Scratch};
 use editor::edit_box;
 use pointer::Pointer;
 use readout::{legend, readout};
@@ -93,13 +93,7 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
 /// Repaints `canvas` whenever anything it shows changes (one paint per edit, however many cells
 /// changed): the canvas is outside the reactive system.
 fn keep_painted(spec: MatrixSpec, canvas: NodeRef<Canvas>, layout: Memo<Layout>, pointer: Pointer) {
-    let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
-    let painting = Painting::of(canvas);
-    Effect::new(move |_| {
-        let Some(el) = canvas.get().filter(|_| painting.wanted()) else {
-            return;
-        };
-        painting.painted();
+    paint_when_seen(canvas, move |el, scratch| {
         let marks = Marks {
             row: spec.followed_row.get(),
             cursor: pointer.cursor.get(),
@@ -115,7 +109,7 @@ fn keep_painted(spec: MatrixSpec, canvas: NodeRef<Canvas>, layout: Memo<Layout>,
                 spec.matrix.with(|m| {
                     paint_with(
                         scratch,
-                        &el,
+                        el,
                         &Picture {
                             row_labels: rl,
                             col_labels: cl,
@@ -126,6 +120,20 @@ fn keep_painted(spec: MatrixSpec, canvas: NodeRef<Canvas>, layout: Memo<Layout>,
                 })
             })
         });
+    });
+}
+
+/// Runs `paint` on `canvas` (with its own scratch canvas) whenever what it reads changes, while
+/// the canvas is on screen or about to be.
+fn paint_when_seen(canvas: NodeRef<Canvas>, paint: impl Fn(&HtmlCanvasElement, Scratch) + 'static) {
+    let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
+    let painting = Painting::of(canvas);
+    Effect::new(move |_| {
+        let Some(el) = canvas.get().filter(|_| painting.wanted()) else {
+            return;
+        };
+        painting.painted();
+        paint(&el, scratch);
     });
 }
 
@@ -142,19 +150,13 @@ pub fn Thumbnail(
 ) -> impl IntoView {
     let palette = use_look().palette;
     let canvas = NodeRef::<Canvas>::new();
-    let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
-    let painting = Painting::of(canvas);
-    Effect::new(move |_| {
-        let Some(el) = canvas.get().filter(|_| painting.wanted()) else {
-            return;
-        };
-        painting.painted();
+    paint_when_seen(canvas, move |el, scratch| {
         let (causal, palette) = (causal.get(), palette.get());
         matrix.with(|m| {
             let layout = Layout::thumbnail(m.nrows(), m.ncols(), THUMBNAIL_PX);
             paint_with(
                 scratch,
-                &el,
+                el,
                 &Picture::unlabelled(layout, m, Heat::Unit, causal, palette),
             );
         });
