@@ -17,6 +17,7 @@ use std::sync::OnceLock;
 mod common;
 
 use attention_explorer::core::decoder::gguf::Gguf;
+use attention_explorer::core::decoder::rerun::{Reruns, Start};
 use attention_explorer::core::decoder::SMOLLM2;
 use attention_explorer::core::decoder::{
     greedy, logit_lens, top, Cache, Decoder, Draw, Gallery, HeadScores, Sampling,
@@ -604,4 +605,67 @@ fn a_layer_in_the_page_is_the_models_layer() {
             .unwrap_err();
         assert!(e.contains(why), "{e}");
     }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn the_pages_run_writes_from_its_cache() {
+    let Some(d) = decoder() else { return };
+    let opening = |sentence: &str| LayerOpening {
+        sentence: sentence.to_owned(),
+        layer: 0,
+        knocked: vec![],
+        changes: vec![],
+    };
+    let model = d
+        .open_layer(SMOLLM2, opening("The capital of France is"))
+        .unwrap();
+    let mut reruns = Reruns::default();
+    let first = reruns.run(d, &model).unwrap();
+    let plain = d.run(&first.ids, &[]).unwrap();
+    assert_eq!(
+        first.logits, plain.logits,
+        "the same sums in the same order"
+    );
+    assert_eq!(first.cached, 0);
+    let p = first.probabilities();
+    let paris = greedy(&first.logits);
+    assert_eq!(d.tokenizer.token(paris), Some("ĠParis"));
+    assert!(
+        (p[paris as usize] - 0.773).abs() < 5e-4,
+        "{}",
+        p[paris as usize]
+    );
+    assert_eq!(first.last.len(), 30);
+
+    // The token written: only it runs, and the cache gives what the whole run gives.
+    let written = d.reopen(&model, |o| o.sentence.push_str(" Paris")).unwrap();
+    let Some(Start::Running(_)) = reruns.start(d, &written) else {
+        panic!("a new token runs")
+    };
+    let next = reruns.run(d, &written).unwrap();
+    assert_eq!((next.cached, next.ids.len()), (5, 6));
+    assert_eq!(
+        next.layers[0].weights[0].shape(),
+        (1, 6),
+        "one row over six keys"
+    );
+    let whole = d.run(&next.ids, &[]).unwrap();
+    let gap = largest_difference(
+        &DMatrix::from_row_slice(1, next.logits.len(), &next.logits),
+        &DMatrix::from_row_slice(1, whole.logits.len(), &whole.logits),
+    );
+    assert!(gap <= 1e-9, "{gap:e}");
+    let Some(Start::Done(same)) = reruns.start(d, &written) else {
+        panic!("nothing changed: the kept run")
+    };
+    assert_eq!(same, next);
+
+    // An edit of the page's layer: every token again.
+    let mut edited = written.clone();
+    edited.set(Editable::Weight(0, Projection::Query), 0, 0, 1.0);
+    assert_eq!(reruns.run(d, &edited).unwrap().cached, 0);
 }

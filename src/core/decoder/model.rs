@@ -3,6 +3,8 @@
 //! and key rows back in Hugging Face's order: llama.cpp's converter interleaves them for its
 //! RoPE, transformers undoes it).
 
+use std::sync::Arc;
+
 use super::bpe::Bpe;
 use super::gguf::{dequantize, Gguf, Value};
 use super::weights::Stored;
@@ -172,6 +174,13 @@ impl Config {
 impl Decoder {
     /// The decoder in a GGUF file's bytes, or what is missing or not read here.
     pub fn read(bytes: &[u8]) -> Result<Decoder, String> {
+        Decoder::read_owned(bytes.to_vec())
+    }
+
+    /// [`Decoder::read`], keeping `bytes` as the one copy its matrices read their blocks from.
+    pub fn read_owned(bytes: Vec<u8>) -> Result<Decoder, String> {
+        let file = Arc::new(bytes);
+        let bytes = file.as_slice();
         let g = Gguf::read(bytes)?;
         let mut config = Config::read(&g)?;
         let tokens = texts(&g, "tokenizer.ggml.tokens")?;
@@ -198,7 +207,7 @@ impl Decoder {
                     t.dims
                 ));
             }
-            Stored::new(t.kind, rows, cols, bytes[t.start..t.start + t.len].to_vec())
+            Stored::new(t.kind, (rows, cols), file.clone(), t.start..t.start + t.len)
                 .map_err(|e| format!("{name}: {e}"))
         };
         let vector = |name: &str| -> Result<Vec<f64>, String> {

@@ -40,6 +40,14 @@ impl Cache {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Layer `l`'s cache of a decoder with `layers` layers.
+    pub fn layer(&mut self, l: usize, layers: usize) -> &mut LayerCache {
+        if self.layers.len() < layers {
+            self.layers.resize_with(layers, LayerCache::default);
+        }
+        &mut self.layers[l]
+    }
 }
 
 /// One layer on some tokens.

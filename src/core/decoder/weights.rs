@@ -1,6 +1,10 @@
 //! A trained matrix kept as the file stores it (quantized blocks), de-quantized a row at a time
 //! where it is used: the model stays the size of its file, and every number it computes with is
-//! the float32 gguf-py gives, widened to float64.
+//! the float32 gguf-py gives, widened to float64. Every matrix reads its blocks from the one copy
+//! of the file's bytes, which the decoder shares.
+
+use std::ops::Range;
+use std::sync::Arc;
 
 use nalgebra::DMatrix;
 
@@ -12,29 +16,38 @@ pub struct Stored {
     kind: Kind,
     rows: usize,
     cols: usize,
-    bytes: Vec<u8>,
+    file: Arc<Vec<u8>>,
+    /// Where its blocks are in the file.
+    at: Range<usize>,
     /// The file's row each row is (transformers' order of a query or key matrix differs from
     /// llama.cpp's: see [`Stored::rows_from`]).
     order: Option<Vec<usize>>,
 }
 
 impl Stored {
-    /// A matrix of `rows` rows of `cols` numbers; `bytes` must be its size.
-    pub fn new(kind: Kind, rows: usize, cols: usize, bytes: Vec<u8>) -> Result<Stored, String> {
+    /// A matrix of `rows` rows of `cols` numbers, the bytes `at` of `file`; they must be its
+    /// size.
+    pub fn new(
+        kind: Kind,
+        (rows, cols): (usize, usize),
+        file: Arc<Vec<u8>>,
+        at: Range<usize>,
+    ) -> Result<Stored, String> {
         let row_bytes = kind
             .bytes(cols)
             .ok_or_else(|| format!("a row of {cols} numbers is not whole blocks of {kind:?}"))?;
-        if bytes.len() != row_bytes * rows {
+        if at.len() != row_bytes * rows || at.end > file.len() {
             return Err(format!(
                 "{} bytes for {rows} × {cols} numbers in {kind:?}",
-                bytes.len()
+                at.len()
             ));
         }
         Ok(Stored {
             kind,
             rows,
             cols,
-            bytes,
+            file,
+            at,
             order: None,
         })
     }
@@ -53,8 +66,9 @@ impl Stored {
     /// Row `r`'s numbers, de-quantized, into `out` (`cols` long).
     pub fn row_into(&self, r: usize, out: &mut [f64]) {
         let r = self.order.as_ref().map_or(r, |o| o[r]);
-        let len = self.bytes.len() / self.rows;
-        dequantize_into(self.kind, &self.bytes[r * len..(r + 1) * len], out);
+        let len = self.at.len() / self.rows;
+        let start = self.at.start + r * len;
+        dequantize_into(self.kind, &self.file[start..start + len], out);
     }
 
     /// Row `r`.

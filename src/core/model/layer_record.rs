@@ -108,6 +108,19 @@ impl LayerOpening {
             changes: changed_cells(model)?,
         })
     }
+
+    /// The name and opening of `model` (a layer model) with `change` made to the opening: what
+    /// a trained model's `reopen` opens.
+    pub fn changed_from(
+        model: &Model,
+        change: impl FnOnce(&mut LayerOpening),
+    ) -> Result<(String, LayerOpening), String> {
+        let not = "the page does not show a trained model";
+        let name = model.layered().ok_or(not)?.name.clone();
+        let mut opening = LayerOpening::of(model).ok_or(not)?;
+        change(&mut opening);
+        Ok((name, opening))
+    }
 }
 
 /// Every cell the learner changed in a trained model: the other layers' and the chosen

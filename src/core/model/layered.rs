@@ -9,6 +9,21 @@ use nalgebra::DMatrix;
 use super::editable::Editable;
 use super::head::{Head, OutputProjection, Projection};
 
+/// A trained model the page ships beside the app, as the page names it before its file arrives.
+#[derive(Clone, Copy, Debug)]
+pub struct Shipped {
+    /// Its name in links and saved work.
+    pub name: &'static str,
+    /// Its file beside the app (`www/pack-model.mjs` puts it there).
+    pub file: &'static str,
+    /// What the page calls it.
+    pub title: &'static str,
+    /// Its layers (tested equal to its config's).
+    pub layers: usize,
+    /// Its heads per layer (tested equal to its config's).
+    pub heads: usize,
+}
+
 /// A layer's attention: its heads (with biases) and the output projection after them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attention {

@@ -43,13 +43,7 @@ impl Encoder {
         model: &Model,
         change: impl FnOnce(&mut LayerOpening),
     ) -> Result<Model, String> {
-        let name = model
-            .layered()
-            .map(|l| l.name.clone())
-            .ok_or("the page does not show a trained model")?;
-        let mut opening =
-            LayerOpening::of(model).ok_or("the page does not show a trained model")?;
-        change(&mut opening);
+        let (name, opening) = LayerOpening::changed_from(model, change)?;
         self.open_layer(&name, opening)
     }
 

@@ -13,26 +13,12 @@ pub mod read;
 pub mod rerun;
 pub mod wordpiece;
 
+pub use crate::core::model::Shipped;
 pub use config::Config;
 pub use encoder::{read_heads, Encoder, EncoderTrace, LayerPart, LayerTrace};
 pub use pack::pack;
 pub use read::{read_folder, read_packed, read_parts};
 pub use wordpiece::{Vocabulary, MAX_PIECES};
-
-/// The trained model the page ships, as the page names it before its file arrives.
-#[derive(Clone, Copy, Debug)]
-pub struct Shipped {
-    /// Its name in links and saved work.
-    pub name: &'static str,
-    /// Its file beside the app (`www/pack-model.mjs` puts it there).
-    pub file: &'static str,
-    /// What the page calls it.
-    pub title: &'static str,
-    /// Its layers (tested equal to its config's).
-    pub layers: usize,
-    /// Its heads per layer (tested equal to its config's).
-    pub heads: usize,
-}
 
 /// all-MiniLM-L6-v2, trained by sentence-transformers.
 pub const SHIPPED: Shipped = Shipped {
