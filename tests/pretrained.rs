@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 mod common;
 
 use attention_explorer::core::pretrained::{Vocabulary, MAX_PIECES};
-use attention_explorer::core::teaching::labs::heads_sending;
+use attention_explorer::core::teaching::labs::encoder_heads_sending;
 use common::{
     attention_trace, largest_difference, matrix, pretrained_encoder as encoder,
     pretrained_folder as folder, unzipped,
@@ -163,7 +163,7 @@ fn it_sends_it_to_the_animal_as_the_issue_measured() {
     );
     assert!(weight(0, 2, it - 1) > 0.995, "{}", weight(0, 2, it - 1));
     // The page's words come from these: the heads that send "it" at least half their attention.
-    let (sending, resting) = heads_sending(&trace, it, 0.5);
+    let (sending, resting) = encoder_heads_sending(&trace, it, 0.5);
     for (l, h, k) in [(0, 2, it - 1), (3, 1, animal), (5, 11, animal)] {
         assert!(
             sending.iter().any(|s| (s.0, s.1, s.2) == (l, h, k)),
@@ -175,7 +175,7 @@ fn it_sends_it_to_the_animal_as_the_issue_measured() {
         .all(|s| s.3 >= 0.5 && !trace.tokens[s.2].starts_with('[')));
     assert!(resting > 0 && sending.len() + resting <= 72);
     assert_eq!(
-        heads_sending(&trace, 99, 0.5),
+        encoder_heads_sending(&trace, 99, 0.5),
         (Vec::new(), 0),
         "no such piece"
     );

@@ -1,8 +1,9 @@
-// Post-build step (www/post-build.mjs): the trained model beside the app, as the one float16
-// file the page fetches when the learner opens it (models/all-minilm-l6-v2.safetensors, 45.7
-// MB; never in the first download). Packed once from the folder www/pretrained.mjs unpacks
-// (`attention-trace --pack`), then linked into each build; without the folder the build goes
-// on and the page says the model cannot be fetched.
+// Post-build step (www/post-build.mjs): the trained models beside the app, the files the page
+// fetches when the learner opens one (never in the first download): BERT as one float16 file
+// (models/all-minilm-l6-v2.safetensors, 45.7 MB), packed once from the folder
+// www/pretrained.mjs unpacks (`attention-trace --pack`); the language model as the package's
+// GGUF file unchanged (models/smollm2-135m-instruct.Q4_1.gguf, 98.4 MB). Each is linked into
+// the build; without it the build goes on and the page says the model cannot be fetched.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, linkSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,11 +18,17 @@ if (!existsSync(join(folder, 'model.safetensors'))) {
   if (!existsSync(packed)) {
     execFileSync('cargo', ['run', '--quiet', '--bin', 'attention-trace', '--', '--pack', folder, '--out', packed], { stdio: 'inherit' });
   }
+  place(packed, 'all-minilm-l6-v2.safetensors');
+}
+const gguf = 'target/decoder/SmolLM2-135M-Instruct.Q4_1.gguf';
+if (existsSync(gguf)) place(gguf, 'smollm2-135m-instruct.Q4_1.gguf');
+else console.warn(`no ${gguf} (node www/pretrained.mjs fetches it): the build has no language model`);
+
+function place(file, name) {
   mkdirSync(join(dir, 'models'), { recursive: true });
-  const out = join(dir, 'models', 'all-minilm-l6-v2.safetensors');
   try {
-    linkSync(packed, out);
+    linkSync(file, join(dir, 'models', name));
   } catch {
-    copyFileSync(packed, out);
+    copyFileSync(file, join(dir, 'models', name));
   }
 }

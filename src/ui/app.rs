@@ -14,6 +14,7 @@ use crate::ui::exercises::engine::exercise_engine;
 use crate::ui::intro::Intro;
 use crate::ui::on_demand::{Loaded, Opening};
 use crate::ui::prerendered::Handover;
+use crate::ui::pretrained::language::LanguageModelInEmbed;
 use crate::ui::pretrained::PretrainedInEmbed;
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::PipelineNav;
@@ -117,6 +118,7 @@ pub fn App() -> impl IntoView {
             <Controls level=start.controls() unfolded/>
             // The settings hold the trained model's button; an embed without them opens it too.
             {(embed && start.controls() != Level::All).then(PretrainedInEmbed)}
+            {(embed && start.controls() != Level::All).then(LanguageModelInEmbed)}
             // Each lab follows its step, except in an embed.
             {shown
                 .into_iter()

@@ -23,6 +23,24 @@ pub fn IntegerField(
     value: Signal<u64>,
     on_change: Callback<u64, Result<(), String>>,
 ) -> impl IntoView {
+    view! { <NumberField control=control label=label numeric="numeric" read=Callback::new(move |t: String| read_whole(&t, min, max)) value=value on_change=on_change/> }
+}
+
+/// A number field (`read` turns its text into a number, or says why not) that keeps the last
+/// good value while its text is wrong, as [`IntegerField`]; `numeric` is the phone keyboard's
+/// `inputmode` (`numeric`, `decimal`).
+#[component]
+pub fn NumberField<T>(
+    control: &'static str,
+    label: &'static str,
+    numeric: &'static str,
+    read: Callback<String, Result<T, String>>,
+    value: Signal<T>,
+    on_change: Callback<T, Result<(), String>>,
+) -> impl IntoView
+where
+    T: Copy + PartialEq + std::fmt::Display + Send + Sync + 'static,
+{
     let input = NodeRef::<Input>::new();
     let error = RwSignal::new(None::<String>);
     let error_id = format!("{control}-error");
@@ -37,7 +55,7 @@ pub fn IntegerField(
         }
     });
     let on_input = move |ev| {
-        let result = read_whole(&event_target_value(&ev), min, max).and_then(|n| {
+        let result = read.run(event_target_value(&ev)).and_then(|n| {
             if n == value.get_untracked() {
                 Ok(())
             } else {
@@ -56,7 +74,7 @@ pub fn IntegerField(
             <input
                 node_ref=input
                 type="text"
-                inputmode="numeric"
+                inputmode=numeric
                 autocomplete="off"
                 spellcheck="false"
                 data-control=control

@@ -118,6 +118,21 @@ impl Bpe {
         String::from_utf8_lossy(&bytes).into_owned()
     }
 
+    /// Token `id` as the page shows it: its text, with a space as ␣, a newline as ↵ and a tab
+    /// as ⇥, so that a piece that starts a word shows it.
+    pub fn shown(&self, id: u32) -> String {
+        self.decode(&[id])
+            .chars()
+            .map(|c| match c {
+                ' ' => '␣',
+                '\n' => '↵',
+                '\t' => '⇥',
+                '\r' => '␍',
+                c => c,
+            })
+            .collect()
+    }
+
     /// The ids of `text`, without special tokens added.
     pub fn encode(&self, text: &str) -> Vec<u32> {
         let mut out = Vec::new();

@@ -97,10 +97,7 @@ impl Decoder {
                 ids.len()
             ));
         }
-        let pieces = ids
-            .iter()
-            .map(|&id| self.tokenizer.token(id).unwrap_or("").to_owned())
-            .collect();
+        let pieces = ids.iter().map(|&id| self.tokenizer.shown(id)).collect();
         let mut x = self.embed(&ids)?;
         let angles = self.angles(0, ids.len());
         for l in 0..opening.layer {

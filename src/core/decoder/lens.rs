@@ -7,7 +7,7 @@ use nalgebra::DMatrix;
 use rand_mt::Mt;
 
 use super::model::Decoder;
-use super::run::{top, Run};
+use super::run::{top, LayerRun, Run};
 use super::steps::{log_sum_exp, rms_norm};
 
 /// After one layer: the most likely next token at the last position and its probability.
@@ -25,16 +25,30 @@ pub fn logit_lens(decoder: &Decoder, run: &Run) -> Vec<Lens> {
     run.layers
         .iter()
         .map(|layer| {
-            let last = layer.output.rows(layer.output.nrows() - 1, 1).into_owned();
-            let normed = rms_norm(&last, &decoder.norm, decoder.config.eps);
-            let logits = decoder.logits(normed.as_slice());
-            let (id, best) = top(&logits, 1)[0];
-            Lens {
-                id,
-                probability: (best - log_sum_exp(&logits)).exp(),
-            }
+            let last: Vec<f64> = layer
+                .output
+                .row(layer.output.nrows() - 1)
+                .iter()
+                .copied()
+                .collect();
+            Lens::of(decoder, &last)
         })
         .collect()
+}
+
+impl Lens {
+    /// What a hidden state (a layer's output at a token) says comes next, read through the
+    /// final RMSNorm and the LM head.
+    pub fn of(decoder: &Decoder, hidden: &[f64]) -> Lens {
+        let last = DMatrix::from_row_slice(1, hidden.len(), hidden);
+        let normed = rms_norm(&last, &decoder.norm, decoder.config.eps);
+        let logits = decoder.logits(normed.as_slice());
+        let (id, best) = top(&logits, 1)[0];
+        Lens {
+            id,
+            probability: (best - log_sum_exp(&logits)).exp(),
+        }
+    }
 }
 
 /// A head's scores, each a mean attention weight between 0 and 1.
@@ -84,6 +98,13 @@ impl Gallery {
     /// Every head measured on [`GALLERY_TOKENS`] random tokens (from `seed`, none of them a
     /// special token) said twice.
     pub fn of(decoder: &Decoder, seed: u32) -> Result<Gallery, String> {
+        let ids = Gallery::tokens(decoder, seed);
+        let run = decoder.run(&ids, &[])?;
+        Ok(Gallery::measured(ids, &run.layers))
+    }
+
+    /// The gallery's tokens: [`GALLERY_TOKENS`] random ones from `seed`, said twice.
+    pub fn tokens(decoder: &Decoder, seed: u32) -> Vec<u32> {
         let mut generator = Mt::new(seed);
         let vocabulary = decoder.config.vocabulary as u32;
         let mut once = Vec::with_capacity(GALLERY_TOKENS);
@@ -93,10 +114,12 @@ impl Gallery {
                 once.push(id);
             }
         }
-        let ids: Vec<u32> = once.iter().chain(&once).copied().collect();
-        let run = decoder.run(&ids, &[])?;
-        let scores = run
-            .layers
+        once.iter().chain(&once).copied().collect()
+    }
+
+    /// Every head's scores in `layers`, a run on the gallery's `ids`.
+    pub fn measured(ids: Vec<u32>, layers: &[LayerRun]) -> Gallery {
+        let scores = layers
             .iter()
             .map(|layer| {
                 layer
@@ -106,7 +129,7 @@ impl Gallery {
                     .collect()
             })
             .collect();
-        Ok(Gallery { ids, scores })
+        Gallery { ids, scores }
     }
 
     /// The head (layer, head) scoring highest by `score`, with its score.

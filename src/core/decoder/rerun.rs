@@ -15,26 +15,27 @@ use super::run::{Cache, LayerRun};
 use super::steps::{log_sum_exp, rms_norm, Angles};
 
 /// What the layers compute with, apart from the tokens: while it stays, the kept cache stands.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 struct Setup {
-    layer: usize,
     knocked: Vec<(usize, usize)>,
     changes: Vec<WeightChange>,
-    /// The page's layer as the page has it.
-    page: Attention,
+    /// The page's layer and its attention as the page has it.
+    page: Option<(usize, Attention)>,
 }
 
 impl Setup {
     fn of(model: &Model) -> Option<Setup> {
         let layered = model.layered()?;
         Some(Setup {
-            layer: layered.layer,
             knocked: layered.knocked.clone(),
             changes: layered.changes.clone(),
-            page: Attention {
-                heads: model.heads().to_vec(),
-                output: model.output()?.clone(),
-            },
+            page: Some((
+                layered.layer,
+                Attention {
+                    heads: model.heads().to_vec(),
+                    output: model.output()?.clone(),
+                },
+            )),
         })
     }
 }
@@ -46,7 +47,7 @@ pub struct Written {
     pub ids: Vec<u32>,
     /// How many of them the cache stood for (0 when every token ran).
     pub cached: usize,
-    /// Each layer on the tokens that ran: their rows of the weights and of the hidden state.
+    /// Each layer on every token: each head's weights and the hidden state after it.
     pub layers: Vec<LayerRun>,
     /// Each layer's hidden state at the last token, bottom first (the logit lens reads them).
     pub last: Vec<Vec<f64>>,
@@ -106,34 +107,24 @@ impl Reruns {
             }
             _ => (0, Cache::default()),
         };
-        let x = decoder.embed(&ids[cached..]).ok()?;
-        Some(Start::Running(Box::new(Rerun {
-            angles: decoder.angles(cached, ids.len()),
-            layers: Vec::with_capacity(decoder.config.layers),
-            setup,
-            ids,
-            cached,
-            cache,
-            x,
-        })))
+        Rerun::new(decoder, setup, ids, cached, cache).map(|run| Start::Running(Box::new(run)))
     }
 
-    /// A finished run, kept for the next.
-    pub fn finish(&mut self, decoder: &Decoder, run: Rerun) -> Arc<Written> {
-        let normed = rms_norm(&run.x, &decoder.norm, decoder.config.eps);
-        let last: Vec<f64> = normed.row(normed.nrows() - 1).iter().copied().collect();
-        let written = Arc::new(Written {
-            ids: run.ids,
-            cached: run.cached,
-            last: run
-                .layers
-                .iter()
-                .map(|l| l.output.row(l.output.nrows() - 1).iter().copied().collect())
-                .collect(),
-            layers: run.layers,
-            logits: decoder.logits(&last),
-        });
-        self.kept = Some((run.setup, written.clone(), run.cache));
+    /// A finished run, kept for the next: the tokens the cache stood for keep their rows of the
+    /// kept run, the others' weights on later tokens are 0 (the mask).
+    pub fn finish(&mut self, decoder: &Decoder, mut run: Rerun) -> Arc<Written> {
+        if let Some((_, kept, _)) = self.kept.as_ref().filter(|_| run.cached > 0) {
+            for (new, old) in run.layers.iter_mut().zip(&kept.layers) {
+                for (w, was) in new.weights.iter_mut().zip(&old.weights) {
+                    *w = below(was, w);
+                }
+                new.output = below(&old.output, &new.output);
+            }
+        }
+        let setup = std::mem::take(&mut run.setup);
+        let cache = std::mem::take(&mut run.cache);
+        let written = Arc::new(run.written(decoder));
+        self.kept = Some((setup, written.clone(), cache));
         written
     }
 
@@ -149,7 +140,56 @@ impl Reruns {
     }
 }
 
+/// `rows` under `top`, whose rows are as wide or narrower (0 fills them out).
+fn below(top: &DMatrix<f64>, rows: &DMatrix<f64>) -> DMatrix<f64> {
+    let mut out = DMatrix::zeros(top.nrows() + rows.nrows(), rows.ncols());
+    out.view_mut((0, 0), top.shape()).copy_from(top);
+    out.rows_mut(top.nrows(), rows.nrows()).copy_from(rows);
+    out
+}
+
 impl Rerun {
+    fn new(
+        decoder: &Decoder,
+        setup: Setup,
+        ids: Vec<u32>,
+        cached: usize,
+        cache: Cache,
+    ) -> Option<Rerun> {
+        Some(Rerun {
+            x: decoder.embed(&ids[cached..]).ok()?,
+            angles: decoder.angles(cached, ids.len()),
+            layers: Vec::with_capacity(decoder.config.layers),
+            setup,
+            ids,
+            cached,
+            cache,
+        })
+    }
+
+    /// A run of the decoder as trained on `ids` (the head gallery's), or None if one is not
+    /// in its vocabulary.
+    pub fn plain(decoder: &Decoder, ids: Vec<u32>) -> Option<Rerun> {
+        Rerun::new(decoder, Setup::default(), ids, 0, Cache::default())
+    }
+
+    /// What the run computed, once every layer ran.
+    pub fn written(self, decoder: &Decoder) -> Written {
+        let normed = rms_norm(&self.x, &decoder.norm, decoder.config.eps);
+        let last: Vec<f64> = normed.row(normed.nrows() - 1).iter().copied().collect();
+        Written {
+            ids: self.ids,
+            cached: self.cached,
+            last: self
+                .layers
+                .iter()
+                .map(|l| l.output.row(l.output.nrows() - 1).iter().copied().collect())
+                .collect(),
+            layers: self.layers,
+            logits: decoder.logits(&last),
+        }
+    }
+
     /// Runs the next layer: whether layers are left.
     pub fn step(&mut self, decoder: &Decoder) -> bool {
         let l = self.layers.len();
@@ -157,11 +197,12 @@ impl Rerun {
             return false;
         }
         let changed;
-        let attention = if l == self.setup.layer {
-            Some(&self.setup.page)
-        } else {
-            changed = decoder.changed(l, &self.setup.changes);
-            changed.as_ref()
+        let attention = match &self.setup.page {
+            Some((layer, page)) if *layer == l => Some(page),
+            _ => {
+                changed = decoder.changed(l, &self.setup.changes);
+                changed.as_ref()
+            }
         };
         let run = decoder.layer(
             l,

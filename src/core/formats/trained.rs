@@ -46,6 +46,12 @@ pub fn trained_value(model: &Model) -> Option<Value> {
     }))
 }
 
+/// The name of the trained model a state's `pretrained` (as JSON text) names, if it can be read.
+pub fn trained_name(text: &str) -> Option<String> {
+    let p: Value = serde_json::from_str(text).ok()?;
+    Some(p.get("model")?.as_str()?.to_owned())
+}
+
 /// The trained model a state's `pretrained` (as JSON text) names and what to open of it, or
 /// which field cannot be read.
 pub fn read_trained(text: &str) -> Result<(String, LayerOpening), String> {

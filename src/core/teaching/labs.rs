@@ -140,21 +140,23 @@ pub fn most_attended(trace: &Trace, query: usize) -> Option<Vec<(usize, f64)>> {
         .collect()
 }
 
-/// Where a trained encoder's heads send the piece `query`: each head whose largest weight from it
-/// is at least `at_least`, as (layer, head, key, weight) in layer order, and apart how many of
-/// those send it to `[CLS]` or `[SEP]` (where a head rests when it has nothing to find).
-pub fn heads_sending(
-    trace: &EncoderTrace,
+/// Where a trained model's heads (`layers`, each its heads' weights) send the piece `query`: each
+/// head whose largest weight from it is at least `at_least`, as (layer, head, key, weight) in
+/// layer order, and apart how many of those send it to a piece where heads rest when they have
+/// nothing to find (`rests`: an encoder's `[CLS]` or `[SEP]`, a decoder's first token).
+pub fn heads_sending<'a, Heads: IntoIterator<Item = &'a DMatrix<f64>>>(
+    layers: impl IntoIterator<Item = Heads>,
     query: usize,
     at_least: f64,
+    rests: impl Fn(usize) -> bool,
 ) -> (Vec<(usize, usize, usize, f64)>, usize) {
     let (mut sending, mut resting) = (Vec::new(), 0);
-    for (l, layer) in trace.layers.iter().enumerate() {
-        for (h, head) in layer.heads.iter().enumerate() {
-            let row = (query < head.weights.nrows()).then(|| head.weights.row(query));
+    for (l, layer) in layers.into_iter().enumerate() {
+        for (h, weights) in layer.into_iter().enumerate() {
+            let row = (query < weights.nrows()).then(|| weights.row(query));
             match row.and_then(|r| largest(r.iter().copied())) {
                 Some((k, w)) if w >= at_least => {
-                    if matches!(trace.tokens[k].as_str(), "[CLS]" | "[SEP]") {
+                    if rests(k) {
                         resting += 1;
                     } else {
                         sending.push((l, h, k, w));
@@ -165,6 +167,21 @@ pub fn heads_sending(
         }
     }
     (sending, resting)
+}
+
+/// [`heads_sending`] in a trained encoder's run, where heads rest on `[CLS]` and `[SEP]`.
+pub fn encoder_heads_sending(
+    trace: &EncoderTrace,
+    query: usize,
+    at_least: f64,
+) -> (Vec<(usize, usize, usize, f64)>, usize) {
+    let layers = trace
+        .layers
+        .iter()
+        .map(|l| l.heads.iter().map(|h| &h.weights));
+    heads_sending(layers, query, at_least, |k| {
+        matches!(trace.tokens[k].as_str(), "[CLS]" | "[SEP]")
+    })
 }
 
 /// The key a row of weights gives the most, and its weight; of tied keys the first, so that

@@ -18,6 +18,7 @@ use crate::ui::fields::{
     accept, apply_or_say, refusal, IntegerField, IntegerFieldProps, PositionsField,
 };
 use crate::ui::import_torch::ImportTorchButton;
+use crate::ui::pretrained::language::LanguageModelButton;
 use crate::ui::pretrained::PretrainedButton;
 use crate::ui::state::use_app;
 
@@ -90,7 +91,7 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
             {refusal("reinit-refused".into(), reinit_refused)} })}
             {precision}
             {resized_note}
-            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <ImportTorchButton/> <PretrainedButton/> <EmbedButton/> <AuthorButton/> })}
+            {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <ImportTorchButton/> <PretrainedButton/> <LanguageModelButton/> <EmbedButton/> <AuthorButton/> })}
         </div>
     }
     .into_any();

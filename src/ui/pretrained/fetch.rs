@@ -1,4 +1,5 @@
-//! The trained model's file fetched with its progress, and read once it arrives.
+//! A trained model's file fetched with its progress, Cancel and Try again, and read once it
+//! arrives.
 
 use std::sync::Arc;
 
@@ -7,23 +8,90 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{ProgressEvent, XmlHttpRequest, XmlHttpRequestResponseType};
 
-use crate::core::pretrained::{read_packed, Encoder};
-
 /// Where the model is.
-#[derive(Clone)]
-pub(super) enum Stage {
+pub(super) enum Stage<T> {
     /// Bytes received, of how many (when the server says).
     Fetching(f64, Option<f64>),
     /// Read from its bytes.
     Reading,
-    Ready(Arc<Encoder>),
+    Ready(Arc<T>),
     /// Why not, in words; the page keeps working.
     Failed(String),
 }
 
+impl<T> Clone for Stage<T> {
+    fn clone(&self) -> Self {
+        match self {
+            Stage::Fetching(got, of) => Stage::Fetching(*got, *of),
+            Stage::Reading => Stage::Reading,
+            Stage::Ready(model) => Stage::Ready(model.clone()),
+            Stage::Failed(why) => Stage::Failed(why.clone()),
+        }
+    }
+}
+
+/// A model's file `file` fetched (with its progress and Cancel), read by `read`, then shown by
+/// `ready`; on failure why, and Try again. `key` names its `data-stat` and `data-action`
+/// (`{key}-progress`, `cancel-{key}`, …); `what` is the model in the messages.
+#[component]
+pub(super) fn Fetched<T: Send + Sync + 'static>(
+    file: &'static str,
+    key: &'static str,
+    what: &'static str,
+    read: fn(Vec<u8>) -> Result<T, String>,
+    ready: fn(Arc<T>) -> AnyView,
+) -> impl IntoView {
+    let stage = RwSignal::new(Stage::Fetching(0.0, None));
+    let request = StoredValue::new_local(None::<XmlHttpRequest>);
+    let start = move || {
+        stage.set(Stage::Fetching(0.0, None));
+        let fetched = fetch_with_progress(
+            file,
+            move |got, of| stage.set(Stage::Fetching(got, of)),
+            move |fetched| arrived(stage, fetched, what, read),
+        );
+        match fetched {
+            Ok(xhr) => request.set_value(Some(xhr)),
+            Err(e) => stage.set(Stage::Failed(format!("{e}."))),
+        }
+    };
+    start();
+    let cancel = move || {
+        if let Some(xhr) = request.try_get_value().flatten() {
+            let _ = xhr.abort();
+        }
+    };
+    on_cleanup(cancel);
+    move || {
+        match stage.get() {
+        Stage::Fetching(got, of) => view! {
+            <p role="status" data-stat=format!("{key}-progress")>
+                <progress value=got.to_string() max=of.unwrap_or(0.0).to_string()></progress>
+                " "
+                {match of {
+                    Some(of) => format!("Fetching the model: {} of {}", megabytes(got), megabytes(of)),
+                    None => format!("Fetching the model: {}", megabytes(got)),
+                }}
+                " "
+                <button type="button" data-action=format!("cancel-{key}") on:click=move |_| cancel()>"Cancel"</button>
+            </p>
+        }.into_any(),
+        Stage::Reading => view! { <p role="status" data-stat=format!("{key}-progress")>"Reading the model…"</p> }.into_any(),
+        Stage::Failed(why) => view! {
+            <p class="field-error" role="alert" data-stat=format!("{key}-error")>
+                {why}
+                " "
+                <button type="button" data-action=format!("retry-{key}") on:click=move |_| start()>"Try again"</button>
+            </p>
+        }.into_any(),
+        Stage::Ready(model) => ready(model),
+    }
+    }
+}
+
 /// Fetches `path` as bytes, saying the progress; `done` gets them, or why not (None: cancelled).
 /// The request is returned so that it can be cancelled.
-pub(super) fn fetch_with_progress(
+fn fetch_with_progress(
     path: &str,
     progress: impl Fn(f64, Option<f64>) + 'static,
     done: impl FnOnce(Result<Vec<u8>, Option<String>>) + 'static,
@@ -72,25 +140,28 @@ pub(super) fn fetch_with_progress(
 }
 
 /// Megabytes, as the progress line says them.
-pub(super) fn megabytes(bytes: f64) -> String {
+fn megabytes(bytes: f64) -> String {
     format!("{:.1} MB", bytes / 1e6)
 }
 
 /// Where a finished fetch leaves the panel: reading the bytes (a frame later, so that "Reading"
 /// shows before the work), or saying why not.
-pub(super) fn arrived(stage: RwSignal<Stage>, fetched: Result<Vec<u8>, Option<String>>) {
+fn arrived<T: Send + Sync + 'static>(
+    stage: RwSignal<Stage<T>>,
+    fetched: Result<Vec<u8>, Option<String>>,
+    what: &'static str,
+    read: fn(Vec<u8>) -> Result<T, String>,
+) {
     let why = match fetched {
         Ok(bytes) => {
             stage.set(Stage::Reading);
             request_animation_frame(move || {
                 set_timeout(
                     move || {
-                        stage.set(match read_packed(&bytes) {
-                            Ok(encoder) => Stage::Ready(Arc::new(encoder)),
-                            Err(e) => {
-                                Stage::Failed(format!("The trained model could not be read: {e}."))
-                            }
-                        })
+                        stage.try_set(match read(bytes) {
+                            Ok(model) => Stage::Ready(Arc::new(model)),
+                            Err(e) => Stage::Failed(format!("{what} could not be read: {e}.")),
+                        });
                     },
                     std::time::Duration::ZERO,
                 )
@@ -99,8 +170,8 @@ pub(super) fn arrived(stage: RwSignal<Stage>, fetched: Result<Vec<u8>, Option<St
         }
         Err(None) => "Cancelled: nothing was kept.".to_owned(),
         Err(Some(e)) => {
-            format!("The trained model could not be fetched: {e}; try again when you are online.")
+            format!("{what} could not be fetched: {e}; try again when you are online.")
         }
     };
-    stage.set(Stage::Failed(format!("{why} The rest of the page works.")));
+    stage.try_set(Stage::Failed(format!("{why} The rest of the page works.")));
 }

@@ -1,16 +1,17 @@
-//! The trained model's heads: every layer × head's weights as thumbnails, the words on where
-//! they send the followed piece, and one head opened with its knock-out.
+//! A trained model's heads: every layer × head's weights as thumbnails, the words on where
+//! they send the followed piece, and one head opened with its knock-out (the encoder's and the
+//! language model's alike, through [`HeadMaps`]).
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use super::run::Run;
+use crate::core::decoder::rerun::Written;
 use crate::core::pretrained::EncoderTrace;
-use crate::core::teaching::labs::heads_sending;
+use crate::core::teaching::labs::encoder_heads_sending;
 use crate::core::text::fmt;
-use crate::ui::matrix::heatmap::Thumbnail;
+use crate::ui::matrix::heatmap::{Thumbnail, THUMBNAIL_PX};
 
 /// A weight from which the words name where a head sends the followed piece.
 const CLEAR: f64 = 0.5;
@@ -18,21 +19,49 @@ const CLEAR: f64 = 0.5;
 /// The layer in the page and the heads knocked out, `(layer, head)`, while the page shows it.
 pub(super) type InPage = Memo<Option<(usize, Vec<(usize, usize)>)>>;
 
+/// A run's weights, every layer × head (query × key), as the grid and an opened head read them.
+pub(super) trait HeadMaps: Send + Sync {
+    /// Layer `l`'s head `h`, if the run has it.
+    fn weights(&self, l: usize, h: usize) -> Option<&DMatrix<f64>>;
+}
+
+impl HeadMaps for EncoderTrace {
+    fn weights(&self, l: usize, h: usize) -> Option<&DMatrix<f64>> {
+        Some(&self.layers.get(l)?.heads.get(h)?.weights)
+    }
+}
+
+impl HeadMaps for Written {
+    fn weights(&self, l: usize, h: usize) -> Option<&DMatrix<f64>> {
+        self.layers.get(l)?.weights.get(h)
+    }
+}
+
+/// The last run's maps, None before the first.
+pub(super) type Maps = Signal<Option<Arc<dyn HeadMaps>>>;
+
 /// Every layer × head's weights on the followed sentence, a button each that opens the head;
 /// the layer in the page and the knocked heads marked.
 #[component]
 pub(super) fn HeadGrid(
     layers: usize,
     heads: usize,
-    run: Run,
+    maps: Maps,
     layered: InPage,
     opened: RwSignal<Option<(usize, usize)>>,
+    /// Grey the keys after each query (a decoder's mask).
+    #[prop(optional)]
+    causal: bool,
+    /// The thumbnails' side in CSS pixels.
+    #[prop(default = THUMBNAIL_PX)]
+    side: f64,
 ) -> impl IntoView {
     let weights = move |l: usize, h: usize| {
         Signal::derive(move || {
-            run.with(|r| match r {
-                Some(t) => t.layers[l].heads[h].weights.clone(),
-                None => DMatrix::zeros(0, 0),
+            maps.with(|m| {
+                m.as_ref()
+                    .and_then(|m| m.weights(l, h).cloned())
+                    .unwrap_or_else(|| DMatrix::zeros(0, 0))
             })
         })
     };
@@ -46,7 +75,7 @@ pub(super) fn HeadGrid(
                             class:knocked=move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))
                             aria-label=format!("Layer {l}, head {h}") aria-pressed=move || (opened.get() == Some((l, h))).to_string()
                             on:click=move |_| opened.set(Some((l, h)))>
-                            <Thumbnail head=h layer=l matrix=weights(l, h) causal=Signal::stored(false)/>
+                            <Thumbnail head=h layer=l matrix=weights(l, h) causal=Signal::stored(causal) side=side/>
                         </button>
                     }).collect_view()}
                 </div>
@@ -65,7 +94,7 @@ pub(super) fn HeadWords(trace: Arc<EncoderTrace>, followed: Signal<usize>) -> im
             {move || {
                 let q = followed.get();
                 let token = |i: usize| format!("“{}”", trace.tokens[i]);
-                let (sending, resting) = heads_sending(&trace, q, CLEAR);
+                let (sending, resting) = encoder_heads_sending(&trace, q, CLEAR);
                 let said: Vec<String> = sending
                     .iter()
                     .map(|&(l, h, k, w)| format!("layer {l} head {h} to {} ({})", token(k), fmt(w, 2)))
@@ -91,7 +120,8 @@ pub(super) fn HeadWords(trace: Arc<EncoderTrace>, followed: Signal<usize>) -> im
 pub(super) fn OpenedHead(
     layer: usize,
     head: usize,
-    run: Run,
+    maps: Maps,
+    tokens: Signal<Vec<String>>,
     followed: Signal<usize>,
     knocked: Signal<bool>,
     knock: Callback<((usize, usize), bool)>,
@@ -100,19 +130,14 @@ pub(super) fn OpenedHead(
     // (the followed piece, the pieces, its row of weights)
     let row = Memo::new(move |_| {
         let q = followed.get();
-        run.with(|r| match r {
-            Some(t) if q < t.tokens.len() => (
-                q,
-                t.tokens.clone(),
-                t.layers[layer].heads[head]
-                    .weights
-                    .row(q)
-                    .iter()
-                    .copied()
-                    .collect::<Vec<f64>>(),
-            ),
-            _ => (q, Vec::new(), Vec::new()),
-        })
+        let row = maps.with(|m| {
+            let w = m.as_ref()?.weights(layer, head)?;
+            (q < w.nrows()).then(|| w.row(q).iter().copied().collect::<Vec<f64>>())
+        });
+        match row {
+            Some(row) => (q, tokens.get(), row),
+            None => (q, Vec::new(), Vec::new()),
+        }
     });
     view! {
         <div class="pretrained-head" data-view="pretrained-head" data-layer=layer.to_string() data-head=head.to_string()>

@@ -7,19 +7,22 @@
 
 mod fetch;
 mod heads;
+pub mod language;
 mod layer_steps;
 mod model_view;
+mod opening;
 mod run;
 
 use leptos::prelude::*;
-use web_sys::XmlHttpRequest;
 
-use crate::core::pretrained::SHIPPED;
+use crate::core::decoder::LANGUAGE_MODEL;
+use crate::core::pretrained::{read_packed, SHIPPED};
 use crate::ui::on_demand::{chunk, Loaded, PanelButton};
 use crate::ui::state::use_app;
 
-use fetch::{arrived, fetch_with_progress, megabytes, Stage};
+use fetch::Fetched;
 use model_view::ModelView;
+use opening::named_model;
 
 /// The button and, once opened, the panel.
 #[component]
@@ -28,7 +31,10 @@ pub fn PretrainedButton() -> impl IntoView {
     // A link or the saved work naming the trained model opens it.
     let open = RwSignal::new(false);
     Effect::new(move |_| {
-        if state.doc.pretrained.with(Option::is_some) {
+        if state.doc.pretrained.with(|p| {
+            p.as_deref()
+                .is_some_and(|p| named_model(p) != LANGUAGE_MODEL.name)
+        }) {
             open.set(true);
         }
     });
@@ -43,7 +49,10 @@ pub fn PretrainedInEmbed() -> impl IntoView {
     state
         .doc
         .pretrained
-        .with_untracked(Option::is_some)
+        .with_untracked(|p| {
+            p.as_deref()
+                .is_some_and(|p| named_model(p) != LANGUAGE_MODEL.name)
+        })
         .then(|| view! { <Loaded load=pretrained_panel what="the trained model's code"/> })
 }
 
@@ -55,58 +64,12 @@ chunk! {
 #[component]
 fn PretrainedPanel() -> impl IntoView {
     let state = use_app();
-    let stage = RwSignal::new(Stage::Fetching(0.0, None));
-    let request = StoredValue::new_local(None::<XmlHttpRequest>);
-    let start = move || {
-        stage.set(Stage::Fetching(0.0, None));
-        let fetched = fetch_with_progress(
-            SHIPPED.file,
-            move |got, of| stage.set(Stage::Fetching(got, of)),
-            move |fetched| arrived(stage, fetched),
-        );
-        match fetched {
-            Ok(xhr) => request.set_value(Some(xhr)),
-            Err(e) => stage.set(Stage::Failed(format!("{e}."))),
-        }
-    };
-    start();
-    on_cleanup(move || {
-        if let Some(xhr) = request.get_value() {
-            let _ = xhr.abort();
-        }
-    });
-    let cancel = move |_| {
-        if let Some(xhr) = request.get_value() {
-            let _ = xhr.abort();
-        }
-    };
     view! {
         <section class="pretrained" id="pretrained" aria-label="A trained model">
             <h2>{format!("A trained model: {}", SHIPPED.title)}</h2>
             <p class="note" hidden=state.page.embedded>{format!("{} layers × {} heads, trained by sentence-transformers (Apache-2.0), run here on your sentence with every number equal to Hugging Face transformers' (stored as float16: each weight within 0.001).", SHIPPED.layers, SHIPPED.heads)}</p>
-            {move || match stage.get() {
-                Stage::Fetching(got, of) => view! {
-                    <p role="status" data-stat="pretrained-progress">
-                        <progress value=got.to_string() max=of.unwrap_or(0.0).to_string()></progress>
-                        " "
-                        {match of {
-                            Some(of) => format!("Fetching the model: {} of {}", megabytes(got), megabytes(of)),
-                            None => format!("Fetching the model: {}", megabytes(got)),
-                        }}
-                        " "
-                        <button type="button" data-action="cancel-pretrained" on:click=cancel>"Cancel"</button>
-                    </p>
-                }.into_any(),
-                Stage::Reading => view! { <p role="status" data-stat="pretrained-progress">"Reading the model…"</p> }.into_any(),
-                Stage::Failed(why) => view! {
-                    <p class="field-error" role="alert" data-stat="pretrained-error">
-                        {why}
-                        " "
-                        <button type="button" data-action="retry-pretrained" on:click=move |_| start()>"Try again"</button>
-                    </p>
-                }.into_any(),
-                Stage::Ready(encoder) => view! { <ModelView encoder=encoder/> }.into_any(),
-            }}
+            <Fetched file=SHIPPED.file key="pretrained" what="The trained model" read=|bytes| read_packed(&bytes)
+                ready=|encoder| view! { <ModelView encoder=encoder/> }.into_any()/>
         </section>
     }
 }

@@ -5,11 +5,12 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::heads::{HeadGrid, HeadWords, OpenedHead};
+use super::heads::{HeadGrid, HeadMaps, HeadWords, Maps, OpenedHead};
 use super::layer_steps::LayerSteps;
-use super::run::{keep_running, layer_model, Run};
+use super::opening::open_named;
+use super::run::{keep_running, layer_model, ours, Run};
+use crate::core::decoder::LANGUAGE_MODEL;
 use crate::core::document::edit::Edit;
-use crate::core::formats::trained::read_trained;
 use crate::core::pretrained::Encoder;
 use crate::core::pretrained::SHIPPED;
 use crate::ui::state::use_app;
@@ -20,8 +21,7 @@ use crate::ui::state::use_app;
 #[component]
 pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let state = use_app();
-    state.doc.trained.set_value(Some(encoder.clone()));
-    on_cleanup(move || state.doc.trained.set_value(None));
+    state.lend(encoder.clone());
     let error = RwSignal::new(None::<String>);
     let put = {
         let encoder = encoder.clone();
@@ -34,7 +34,27 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
             error.set(opened.err().map(|e| format!("The trained model: {e}.")));
         }
     };
-    open_named(encoder.clone(), error, put.clone());
+    let opener = encoder.clone();
+    open_named(
+        |name| name != LANGUAGE_MODEL.name,
+        move |name, opening| {
+            if name == SHIPPED.name {
+                opener.open_layer(SHIPPED.name, opening)
+            } else {
+                Err(format!(
+                    "it names “{}”, and this page has {}",
+                    crate::core::text::clip(&name),
+                    SHIPPED.name
+                ))
+            }
+        },
+        ours,
+        error,
+        {
+            let put = put.clone();
+            move || put(0)
+        },
+    );
     let error_line = move || {
         error.get().map(
             |e| view! { <p class="field-error" role="alert" data-stat="pretrained-error">{e}</p> },
@@ -47,10 +67,11 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let run: Run = RwSignal::new(None);
     keep_running(encoder.clone(), run);
     let layered = Memo::new(move |_| {
-        state
-            .doc
-            .model
-            .with(|m| m.layered().map(|l| (l.layer, l.knocked.clone())))
+        state.doc.model.with(|m| {
+            m.layered()
+                .filter(|_| ours(m))
+                .map(|l| (l.layer, l.knocked.clone()))
+        })
     });
     let knock = {
         let encoder = encoder.clone();
@@ -85,6 +106,8 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
             .min(pieces.with(|(t, _)| t.len().saturating_sub(1)))
     });
     let opened = RwSignal::new(None::<(usize, usize)>);
+    let maps: Maps = Signal::derive(move || run.get().map(|t| t as Arc<dyn HeadMaps>));
+    let tokens = Signal::derive(move || pieces.with(|(t, _)| t.clone()));
     let config = encoder.config.clone();
     let put_again = put.clone();
     view! {
@@ -112,60 +135,12 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
             <p class="note">{format!("The steps below are this layer: X is the hidden state entering it, W_query, W_key and W_value are its {} heads' (with their biases), and W_output joins them again. Change any weight and every layer above is computed again. Layers count from 0, as transformers counts them. Its own tokens (WordPiece: a word it does not know whole is cut into known pieces, “##” marking a piece inside a word); click one to follow it.", config.heads)}</p>
             <Pieces pieces=pieces followed=followed/>
             {move || run.get().map(|trace| view! { <HeadWords trace=trace followed=followed/> })}
-            <HeadGrid layers=config.layers heads=config.heads run=run layered=layered opened=opened/>
-            {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h run=run followed=followed knocked=Signal::derive(move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))) knock=knock/> })}
+            <HeadGrid layers=config.layers heads=config.heads maps=maps layered=layered opened=opened/>
+            {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h maps=maps tokens=tokens followed=followed knocked=Signal::derive(move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))) knock=knock/> })}
             <LayerSteps run=run layer=Signal::derive(move || layered.with(|p| p.as_ref().map_or(0, |p| p.0)))/>
         </div>
     }
     .into_any()
-}
-
-/// Opened, the model goes into the page: as a link, the saved work or a loaded state names it
-/// (then, or whenever one does), else at its first layer (`put_first`; undo brings the page
-/// back).
-fn open_named(
-    encoder: Arc<Encoder>,
-    error: RwSignal<Option<String>>,
-    put_first: impl Fn(usize) + 'static,
-) {
-    let state = use_app();
-    Effect::new(move |first: Option<()>| {
-        // Taken only when there: taking notifies, and this effect watches it.
-        let named = state
-            .doc
-            .pretrained
-            .with(Option::is_some)
-            .then(|| state.doc.pretrained.try_update(Option::take).flatten())
-            .flatten();
-        match named {
-            Some(named) => {
-                let opened = read_trained(&named).and_then(|(name, opening)| {
-                    if name == SHIPPED.name {
-                        encoder
-                            .open_layer(SHIPPED.name, opening)
-                            .and_then(|m| state.apply(Edit::Open(Box::new(m))))
-                    } else {
-                        Err(format!(
-                            "it names “{}”, and this page has {}",
-                            crate::core::text::clip(&name),
-                            SHIPPED.name
-                        ))
-                    }
-                });
-                error.set(
-                    opened
-                        .err()
-                        .map(|e| format!("The trained model's layer could not be opened: {e}.")),
-                );
-            }
-            None if first.is_none()
-                && state.doc.model.with_untracked(|m| m.layered().is_none()) =>
-            {
-                put_first(0)
-            }
-            None => {}
-        }
-    });
 }
 
 /// The model's own tokens for the sentence, with their ids; a click follows one.

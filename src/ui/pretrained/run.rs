@@ -11,10 +11,15 @@ use crate::core::pretrained::rerun::{Rerun, Reruns};
 use crate::core::pretrained::SHIPPED;
 use crate::core::pretrained::{Encoder, EncoderTrace};
 use crate::core::teaching::order::{reordered_inputs, trained_moves, ReorderedInputs};
+use crate::core::text::grouped;
 use crate::ui::state::{use_app, TrainedModel};
 use crate::ui::tasks::each_task;
 
 impl TrainedModel for Encoder {
+    fn name(&self) -> &'static str {
+        SHIPPED.name
+    }
+
     fn retype(&self, model: &Model, text: &str) -> Result<Model, String> {
         self.reopen(model, |o| o.sentence = text.to_owned())
     }
@@ -27,8 +32,9 @@ impl TrainedModel for Encoder {
         trained_moves(self, model, inputs)
     }
 
-    fn vocabulary(&self) -> usize {
-        self.config.vocabulary
+    fn tokens_note(&self) -> (&'static str, String) {
+        let vocabulary = grouped(self.config.vocabulary);
+        ("wordpiece", format!("The trained model cuts the sentence with its own tokenizer (WordPiece: lower-cased, punctuation apart, a word it does not know whole cut into known pieces, “##” marking a piece inside a word), between [CLS] and [SEP]; each id is the piece's place in its vocabulary of {vocabulary}. Each place has its own row of X below."))
     }
 }
 
@@ -47,7 +53,8 @@ pub(super) fn keep_running(encoder: Arc<Encoder>, run: Run) {
         let Some(rerun) = state
             .doc
             .model
-            .with(|m| reruns.with_value(|r| r.start(&*encoder, m)))
+            .with(|m| ours(m).then(|| reruns.with_value(|r| r.start(&*encoder, m))))
+            .flatten()
         else {
             run.set(None);
             return;
@@ -80,10 +87,15 @@ pub(super) fn keep_running(encoder: Arc<Encoder>, run: Run) {
     });
 }
 
+/// Whether the page shows a layer of this model (not another trained model's).
+pub(super) fn ours(model: &Model) -> bool {
+    model.layered().is_some_and(|l| l.name == SHIPPED.name)
+}
+
 /// The page's model for `layer` of the trained model: the page's trained model opened at another
 /// layer, or the model opened on the page's sentence.
 pub(super) fn layer_model(encoder: &Encoder, model: &Model, layer: usize) -> Result<Model, String> {
-    if model.layered().is_some() {
+    if ours(model) {
         return encoder.reopen(model, |o| o.layer = layer);
     }
     encoder.open_layer(

@@ -1,14 +1,41 @@
 //! The store's one write path (through the core's reducer) and what opens a model: a preset,
 //! the example, a saved state, a link.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 
-use super::AppState;
+use super::{AppState, TrainedModel};
 use crate::core::document::edit::{self, Edit};
 use crate::core::formats::link::Link;
 use crate::core::model::presets::preset_named;
 
 impl AppState {
+    /// The trained model whose layer the page shows, while its panel holds it.
+    pub fn trained_in_page(self) -> Option<Arc<dyn TrainedModel>> {
+        let name = self
+            .doc
+            .model
+            .with_untracked(|m| m.layered().map(|l| l.name.clone()))?;
+        self.doc
+            .trained
+            .with_value(|t| t.iter().find(|t| t.name() == name).cloned())
+    }
+
+    /// Lends the page `trained` while the calling view lives.
+    pub fn lend(self, trained: Arc<dyn TrainedModel>) {
+        let name = trained.name();
+        self.doc.trained.update_value(|t| {
+            t.retain(|t| t.name() != name);
+            t.push(trained);
+        });
+        on_cleanup(move || {
+            self.doc
+                .trained
+                .try_update_value(|t| t.retain(|t| t.name() != name));
+        });
+    }
+
     /// Applies one change to the document through the core's reducer: the one write path of
     /// the page, the scripting API and its postMessage twin. A refused edit changes nothing
     /// (no signal is touched) and says why. Each signal is notified only if it changed.
@@ -22,7 +49,7 @@ impl AppState {
         // A trained model's sentence is cut by its own tokenizer, which its panel holds.
         let edit = match edit {
             Edit::Sentence(text) if model.with_untracked(|m| m.layered().is_some()) => {
-                match self.doc.trained.get_value() {
+                match self.trained_in_page() {
                     Some(trained) => Edit::Retyped(Box::new(
                         model.with_untracked(|m| trained.retype(m, &text))?,
                     )),

@@ -56,9 +56,9 @@ pub struct Work {
     pub seed: RwSignal<u64>,
     /// An exercise page's locks and the edits made (a goal's attempts); read, not watched.
     pub session: StoredValue<Session>,
-    /// The trained model, while its panel holds it: its tokenizer for the sentence box, its
-    /// layers for the order lab.
-    pub trained: StoredValue<Option<Arc<dyn TrainedModel>>>,
+    /// The trained models, while their panels hold them: their tokenizers for the sentence box,
+    /// their layers for the order lab. [`AppState::trained_in_page`] finds the page's.
+    pub trained: StoredValue<Vec<Arc<dyn TrainedModel>>>,
     /// A trained model's layer a link or the saved work names (its state's `pretrained`, as
     /// JSON text), until its panel has fetched the model and opened it.
     pub pretrained: RwSignal<Option<String>>,
@@ -195,7 +195,7 @@ impl AppState {
                 history: RwSignal::new(History::default()),
                 seed,
                 session: StoredValue::new(Session::default()),
-                trained: StoredValue::new(None),
+                trained: StoredValue::new(Vec::new()),
                 pretrained: RwSignal::new(None),
             },
             view: View {

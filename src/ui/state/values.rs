@@ -16,14 +16,17 @@ use crate::core::views::heatmap::{Face, Palette};
 /// What a trained model's panel lends the page while it holds the model: the page calls it, and
 /// its code stays in the panel's chunk (none of it in the first download).
 pub trait TrainedModel: Send + Sync {
+    /// Its name, as its layer models carry it (`Layered::name`).
+    fn name(&self) -> &'static str;
     /// `model` (a layer of it) on a sentence as typed (see [`Edit::Retyped`]), or why not.
     fn retype(&self, model: &Model, text: &str) -> Result<Model, String>;
     /// The order lab's hidden states of `model`'s pieces as they are and in `order`.
     fn reordered_inputs(&self, model: &Model, order: Vec<usize>) -> Option<ReorderedInputs>;
     /// What reordering them does to `model`'s layer, with the learned positions and without.
     fn moves(&self, model: &Model, inputs: &ReorderedInputs) -> Option<[Vec<f64>; 2]>;
-    /// How many pieces its tokenizer's vocabulary has.
-    fn vocabulary(&self) -> usize;
+    /// What the sentence step says of how its tokenizer cuts the sentence, with the note's
+    /// `data-note` name.
+    fn tokens_note(&self) -> (&'static str, String);
 }
 
 /// What a click on a cell asked to have explained.

@@ -6,7 +6,6 @@ use crate::core::document::edit::Edit;
 use crate::core::model::presets::{hand_made_rows, untaught_words};
 use crate::core::model::tokens::invisible_characters;
 use crate::core::model::Editable;
-use crate::core::text::grouped;
 use crate::core::views::pipeline::Step;
 use crate::ui::pause::AfterPause;
 use crate::ui::state::use_app;
@@ -99,10 +98,8 @@ pub fn SentenceStep() -> impl IntoView {
                 }).collect_view())}
             </ul>
             {move || pieces().is_some().then(|| {
-                let vocabulary = state.doc.trained.with_value(|t| t.as_ref().map(|t| grouped(t.vocabulary()))).unwrap_or_default();
-                view! {
-                    <p class="note" data-note="wordpiece">{format!("The trained model cuts the sentence with its own tokenizer (WordPiece: lower-cased, punctuation apart, a word it does not know whole cut into known pieces, “##” marking a piece inside a word), between [CLS] and [SEP]; each id is the piece's place in its vocabulary of {vocabulary}. Each place has its own row of X below.")}</p>
-                }
+                let (name, note) = state.trained_in_page().map(|t| t.tokens_note()).unwrap_or_default();
+                view! { <p class="note" data-note=name>{note}</p> }
             })}
             <p class="vocabulary" hidden=move || pieces().is_some()>
                 "Vocabulary (" {move || tokens.with(|t| t.vocabulary.len())} " words): "

@@ -42,14 +42,14 @@ pub(super) fn TrainedOrder() -> impl IntoView {
             below.with(|b| b.as_ref().map_or(0, |b| b.0.len())),
             how.get(),
         );
-        let trained = state.doc.trained.get_value()?;
+        let trained = state.trained_in_page()?;
         state
             .doc
             .model
             .with_untracked(|m| trained.reordered_inputs(m, order))
     });
     let moved = while_seen(seen, move || {
-        let trained = state.doc.trained.get_value()?;
+        let trained = state.trained_in_page()?;
         inputs.with(|inputs| {
             state.doc.model.with(|m| {
                 let inputs = inputs.as_ref()?;

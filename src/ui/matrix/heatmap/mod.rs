@@ -147,13 +147,16 @@ pub fn Thumbnail(
     matrix: Signal<DMatrix<f64>>,
     /// Grey the cells above the diagonal (causal).
     causal: Signal<bool>,
+    /// Its side in CSS pixels.
+    #[prop(default = THUMBNAIL_PX)]
+    side: f64,
 ) -> impl IntoView {
     let palette = use_look().palette;
     let canvas = NodeRef::<Canvas>::new();
     paint_when_seen(canvas, move |el, scratch| {
         let (causal, palette) = (causal.get(), palette.get());
         matrix.with(|m| {
-            let layout = Layout::thumbnail(m.nrows(), m.ncols(), THUMBNAIL_PX);
+            let layout = Layout::thumbnail(m.nrows(), m.ncols(), side);
             paint_with(
                 scratch,
                 el,
@@ -167,4 +170,4 @@ pub fn Thumbnail(
 }
 
 /// The side of a head's thumbnail, in CSS pixels.
-const THUMBNAIL_PX: f64 = 104.0;
+pub const THUMBNAIL_PX: f64 = 104.0;

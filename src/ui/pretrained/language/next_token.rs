@@ -1,0 +1,188 @@
+//! What comes next: the ten most likely next tokens with their probabilities as bars, how the
+//! next one is chosen (the most likely, or drawn after temperature, top-k and top-p with a
+//! seed), and the buttons that write one token or up to twenty, each into the prompt (Undo takes
+//! it back).
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use super::run::Latest;
+use crate::core::decoder::rerun::Written;
+use crate::core::decoder::{greedy, top, Decoder, Draw, Sampling};
+use crate::core::document::edit::Edit;
+use crate::core::document::numbers::{read_cell, CellText};
+use crate::core::text::{fmt, grouped};
+use crate::ui::fields::{accept, IntegerField, NumberField};
+use crate::ui::state::use_app;
+
+/// How many tokens "Write 20" writes.
+const GENERATE: u64 = 20;
+/// How many next tokens the view lists.
+const LISTED: usize = 10;
+
+/// How the next token is chosen: the most likely, or drawn after the warpers from a generator
+/// seeded by `seed` and the token's place (the same seed writes the same text again).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Choosing {
+    pub draw: bool,
+    pub sampling: Sampling,
+    pub seed: u64,
+}
+
+impl Choosing {
+    fn pick(self, written: &Written) -> u32 {
+        if !self.draw {
+            return greedy(&written.logits);
+        }
+        let at = written.ids.len() as u64;
+        Draw::new(self.seed.wrapping_add(at)).pick(&self.sampling.probabilities(&written.logits))
+    }
+}
+
+/// The next-token view (`data-view="next-token"`): a row per likely token with its id and
+/// probability (`data-token-id`, `data-prob`), the choosing controls and the writing buttons.
+/// `current` is the finished run of the page's model (None while it runs), `latest` the last
+/// finished run.
+#[component]
+pub(super) fn NextToken(
+    decoder: Arc<Decoder>,
+    current: Memo<Option<Arc<Written>>>,
+    latest: Latest,
+) -> impl IntoView {
+    let state = use_app();
+    let choosing = RwSignal::new(Choosing {
+        draw: false,
+        sampling: Sampling::default(),
+        seed: 123,
+    });
+    let error = RwSignal::new(None::<String>);
+    // Tokens left to write; a finished run writes the next.
+    let left = RwSignal::new(0_u64);
+    let write = {
+        let decoder = decoder.clone();
+        move |written: &Written| {
+            let id = choosing.get_untracked().pick(written);
+            let text = state.doc.model.with_untracked(|m| m.sentence().to_owned())
+                + &decoder.tokenizer.decode(&[id]);
+            let done = state.apply(Edit::Sentence(text));
+            if let Err(e) = &done {
+                left.set(0);
+                error.set(Some(format!("Not written: {e}.")));
+            } else {
+                error.set(None);
+            }
+        }
+    };
+    let write_on = write.clone();
+    Effect::new(move |_| {
+        let Some(written) = current.get() else { return };
+        if left.get() > 0 {
+            left.update(|n| *n -= 1);
+            write_on(&written);
+        }
+    });
+    // The last run's rows stay while the next runs (the section says it is busy).
+    let rows = Memo::new(move |_| {
+        latest.with(|w| {
+            w.as_ref().map(|w| {
+                let p = w.probabilities();
+                let c = choosing.get();
+                let after = c.draw.then(|| c.sampling.probabilities(&w.logits));
+                top(&p, LISTED)
+                    .into_iter()
+                    .map(|(id, p)| (id, p, after.as_ref().map(|a| a[id as usize])))
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    let last_piece = move || {
+        state
+            .doc
+            .model
+            .with(|m| m.tokens().words.last().cloned().unwrap_or_default())
+    };
+    let vocabulary = grouped(decoder.tokenizer.len());
+    let shown = move |id: u32| decoder.tokenizer.shown(id);
+    let write_one = move |_| {
+        if let Some(w) = current.get_untracked() {
+            write(&w);
+        }
+    };
+    view! {
+        <section class="next-token" data-view="next-token" aria-label="The next token" aria-busy=move || current.with(Option::is_none).to_string()>
+            <h3>"What comes next"</h3>
+            <p class="note">
+                {move || format!("After “{}”, the model gives each of the {vocabulary} tokens it knows a probability of coming next. The ten most likely:", last_piece())}
+            </p>
+            <table class="next-tokens">
+                <thead><tr><th scope="col">"token"</th><th scope="col">"id"</th><th scope="col">"probability"</th>
+                    <th scope="col" hidden=move || !choosing.with(|c| c.draw)>"after sampling"</th></tr></thead>
+                <tbody>
+                    {move || rows.get().unwrap_or_default().into_iter().map(|(id, p, after)| view! {
+                        <tr data-token-id=id.to_string() data-prob=p.to_string()>
+                            <th scope="row" class="piece">{shown(id)}</th>
+                            <td class="id">{id.to_string()}</td>
+                            <td class="prob"><span class="bar" style:width=format!("{:.1}%", p * 100.0)></span>{format!("{}%", fmt(p * 100.0, 1))}</td>
+                            <td class="prob after" hidden=after.is_none() data-after=after.map(|a| a.to_string())>
+                                {after.map(|a| format!("{}%", fmt(a * 100.0, 1)))}
+                            </td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <Choose choosing=choosing/>
+            <p class="actions">
+                <button type="button" data-action="next-token" disabled=move || current.with(Option::is_none) on:click=write_one>"Write the next token"</button>
+                " "
+                <button type="button" data-action="generate" hidden=move || left.get() > 0 disabled=move || current.with(Option::is_none)
+                    on:click=move |_| left.set(GENERATE)>
+                    {format!("Write {GENERATE}")}
+                </button>
+                <button type="button" data-action="stop-generating" hidden=move || left.get() == 0 on:click=move |_| left.set(0)>"Stop"</button>
+            </p>
+            {move || error.get().map(|e| view! { <p class="field-error" role="alert" data-stat="decoder-error">{e}</p> })}
+        </section>
+    }
+}
+
+/// The choosing controls: the most likely token, or a draw with temperature, top-k, top-p and a
+/// seed (each field keeps its last good value while its text is wrong).
+#[component]
+fn Choose(choosing: RwSignal<Choosing>) -> impl IntoView {
+    let decimal = Callback::new(|t: String| match read_cell(&t) {
+        CellText::Number(x) => Ok(x),
+        CellText::Incomplete => Err("not a number yet".to_owned()),
+        CellText::Invalid(e) => Err(e),
+    });
+    let sampling = move |change: fn(&mut Sampling, f64)| {
+        Callback::new(move |x: f64| {
+            let mut s = choosing.get_untracked().sampling;
+            change(&mut s, x);
+            let s = s.checked()?;
+            choosing.update(|c| c.sampling = s);
+            Ok(())
+        })
+    };
+    view! {
+        <fieldset class="choosing">
+            <legend>"How the next token is chosen"</legend>
+            <label class="check">
+                <input type="checkbox" data-control="sample" prop:checked=move || choosing.with(|c| c.draw)
+                    on:change=move |ev| choosing.update(|c| c.draw = event_target_checked(&ev))/>
+                " Draw it at random by its probability (sampling); unchecked, the most likely is written (greedy)"
+            </label>
+            <div class="fields" hidden=move || !choosing.with(|c| c.draw)>
+                <NumberField control="temperature" label="Temperature" numeric="decimal" read=decimal
+                    value=Signal::derive(move || choosing.with(|c| c.sampling.temperature)) on_change=sampling(|s, x| s.temperature = x)/>
+                <IntegerField control="top-k" label="Top-k (0: all)" min=0 max=49_152
+                    value=Signal::derive(move || choosing.with(|c| c.sampling.top_k as u64))
+                    on_change=accept(move |k| choosing.update(|c| c.sampling.top_k = k as usize))/>
+                <NumberField control="top-p" label="Top-p" numeric="decimal" read=decimal
+                    value=Signal::derive(move || choosing.with(|c| c.sampling.top_p)) on_change=sampling(|s, x| s.top_p = x)/>
+                <IntegerField control="sample-seed" label="Seed" min=0 max=u64::from(u32::MAX)
+                    value=Signal::derive(move || choosing.with(|c| c.seed)) on_change=accept(move |s| choosing.update(|c| c.seed = s))/>
+            </div>
+        </fieldset>
+    }
+}

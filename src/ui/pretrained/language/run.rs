@@ -1,0 +1,101 @@
+//! The language model lent to the page, and run on the page's model as it changes, a layer per
+//! task so that the page answers clicks and typing between them.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::core::decoder::rerun::{Rerun, Reruns, Start, Written};
+use crate::core::decoder::{Decoder, LANGUAGE_MODEL};
+use crate::core::model::Model;
+use crate::core::teaching::order::ReorderedInputs;
+use crate::core::text::grouped;
+use crate::ui::state::{use_app, TrainedModel};
+use crate::ui::tasks::each_task;
+
+impl TrainedModel for Decoder {
+    fn name(&self) -> &'static str {
+        LANGUAGE_MODEL.name
+    }
+
+    fn retype(&self, model: &Model, text: &str) -> Result<Model, String> {
+        self.reopen(model, |o| o.sentence = text.to_owned())
+    }
+
+    // The order lab moves an encoder's learned positions; this model has none (RoPE).
+    fn reordered_inputs(&self, _: &Model, _: Vec<usize>) -> Option<ReorderedInputs> {
+        None
+    }
+
+    fn moves(&self, _: &Model, _: &ReorderedInputs) -> Option<[Vec<f64>; 2]> {
+        None
+    }
+
+    fn tokens_note(&self) -> (&'static str, String) {
+        let vocabulary = grouped(self.tokenizer.len());
+        ("bpe", format!("The language model cuts the prompt with its own tokenizer (byte-level BPE: the pieces its training text used most, a leading space part of the piece, shown as ␣, and a new line as ↵); each id is the piece's place in its vocabulary of {vocabulary}. Each place has its own row of X below."))
+    }
+}
+
+/// Whether the page shows a layer of the language model.
+pub(super) fn ours(model: &Model) -> bool {
+    model
+        .layered()
+        .is_some_and(|l| l.name == LANGUAGE_MODEL.name)
+}
+
+/// The last finished run on the page's model; None while the page shows another model.
+pub(super) type Latest = RwSignal<Option<Arc<Written>>>;
+
+/// Runs the decoder on the page's model whenever it changes (`core::decoder::rerun`, from the
+/// kept cache when only tokens were added), a layer per task after the next frame, so that the
+/// page's own steps paint first; a newer change drops an older run. `running` says how many
+/// layers are done while one is under way.
+pub(super) fn keep_running(
+    decoder: Arc<Decoder>,
+    latest: Latest,
+    running: RwSignal<Option<usize>>,
+) {
+    let state = use_app();
+    let generation = StoredValue::new(0_u64);
+    let reruns = StoredValue::new(Reruns::default());
+    Effect::new(move |_| {
+        let start = state
+            .doc
+            .model
+            .with(|m| ours(m).then(|| reruns.with_value(|r| r.start(&decoder, m))))
+            .flatten();
+        let g = generation.get_value() + 1;
+        generation.set_value(g);
+        let run = match start {
+            None => {
+                latest.set(None);
+                running.set(None);
+                return;
+            }
+            Some(Start::Done(written)) => {
+                latest.set(Some(written));
+                running.set(None);
+                return;
+            }
+            Some(Start::Running(run)) => run,
+        };
+        running.set(Some(0));
+        let decoder = decoder.clone();
+        request_animation_frame(move || {
+            each_task(run, move |mut run: Box<Rerun>| {
+                if generation.try_get_value() != Some(g) {
+                    return None;
+                }
+                if run.step(&decoder) {
+                    running.set(Some(run.done()));
+                    return Some(run);
+                }
+                let written = reruns.try_update_value(|r| r.finish(&decoder, *run));
+                latest.set(written);
+                running.set(None);
+                None
+            })
+        });
+    });
+}

@@ -1,0 +1,52 @@
+//! A trained model opened as the link, the saved work or a loaded state names it.
+
+use leptos::prelude::*;
+
+use crate::core::document::edit::Edit;
+use crate::core::formats::trained::read_trained;
+use crate::core::model::layer_record::LayerOpening;
+use crate::core::model::Model;
+use crate::ui::state::use_app;
+
+/// Opened, a model goes into the page: as a link, the saved work or a loaded state names it
+/// (then, or whenever one does; `claims` says which names are this panel's), else
+/// `put_first` unless the page shows it already (undo brings the page back). `open` opens a
+/// layer of the model named; `ours` says whether the page shows one.
+pub(super) fn open_named(
+    claims: fn(&str) -> bool,
+    open: impl Fn(String, LayerOpening) -> Result<Model, String> + 'static,
+    ours: fn(&Model) -> bool,
+    error: RwSignal<Option<String>>,
+    put_first: impl Fn() + 'static,
+) {
+    let state = use_app();
+    Effect::new(move |first: Option<()>| {
+        // Taken only when this panel's: taking notifies, and this effect watches it.
+        let named = state
+            .doc
+            .pretrained
+            .with(|p| p.as_deref().is_some_and(|p| claims(&named_model(p))))
+            .then(|| state.doc.pretrained.try_update(Option::take).flatten())
+            .flatten();
+        match named {
+            Some(named) => {
+                let opened = read_trained(&named).and_then(|(name, opening)| {
+                    open(name, opening).and_then(|m| state.apply(Edit::Open(Box::new(m))))
+                });
+                error.set(
+                    opened
+                        .err()
+                        .map(|e| format!("The trained model's layer could not be opened: {e}.")),
+                );
+            }
+            None if first.is_none() && state.doc.model.with_untracked(|m| !ours(m)) => put_first(),
+            None => {}
+        }
+    });
+}
+
+/// The name a state's `pretrained` gives its model ("" when it cannot be read: the encoder's
+/// panel says why).
+pub(super) fn named_model(record: &str) -> String {
+    crate::core::formats::trained::trained_name(record).unwrap_or_default()
+}
