@@ -246,6 +246,7 @@ fn the_fragment_carries_what_is_shown() {
             (Matrix::Embedding, None, Face::Numbers),
         ],
         training: Setup::default(),
+        choosing: Default::default(),
     };
     let fragment = write_fragment(&encode_model(&model, None), &shown);
     let link = read_link("?embed=1", &format!("#{fragment}"));
@@ -413,6 +414,7 @@ fn every_parameter_written_is_read_back_from_the_one_list() {
             train: vec![Param::Embedding],
             optimizer: Optimizer::Sgd { lr: 0.25 },
         },
+        choosing: Default::default(),
     };
     let embed = Embed {
         steps: Some(vec![Step::Qkv, Step::Context]),
@@ -473,4 +475,32 @@ fn an_empty_steps_list_is_refused_with_a_message() {
         "{:?}",
         link.messages
     );
+}
+
+#[test]
+fn the_language_models_choosing_goes_through_the_link() {
+    let link = read_link("", "draw=1&temperature=0.8&top_k=40&top_p=0.9&draw_seed=7");
+    assert!(link.messages.is_empty(), "{:?}", link.messages);
+    let c = link.shown.choosing;
+    assert!(c.draw);
+    assert_eq!(
+        (
+            c.sampling.temperature,
+            c.sampling.top_k,
+            c.sampling.top_p,
+            c.seed
+        ),
+        (0.8, 40, 0.9, 7)
+    );
+    let written = write_fragment("", &link.shown);
+    assert_eq!(read_link("", &written).shown, link.shown);
+    for (bad, why) in [
+        ("temperature=0", "the temperature must be above 0"),
+        ("top_p=2", "top-p must be above 0 and at most 1"),
+        ("temperature=x", "is not a number"),
+    ] {
+        let link = read_link("", bad);
+        assert!(link.messages[0].contains(why), "{bad}: {:?}", link.messages);
+        assert_eq!(link.shown.choosing, Default::default());
+    }
 }

@@ -33,14 +33,20 @@ fn number(v: &JsValue) -> f64 {
     v.as_f64().unwrap_or(f64::NAN)
 }
 
-/// Every intermediate, as `attention-trace --format json` writes it.
+/// Every intermediate, as `attention-trace --format json` writes it; with a trained model's
+/// layer in the page, its `layer` and `ids`, and the language model's `next`.
 pub fn trace_value(state: AppState) -> JsValue {
-    parsed(
-        &state
-            .derived
-            .trace
-            .with_untracked(|t| trace_json(t).to_string()),
-    )
+    let mut trace = state.derived.trace.with_untracked(trace_json);
+    state.doc.model.with_untracked(|m| {
+        if let (Some(l), Some(out)) = (m.layered(), trace.as_object_mut()) {
+            out.insert("layer".into(), l.layer.into());
+            out.insert("ids".into(), l.ids.clone().into());
+            if let Some(next) = state.doc.next.get_value() {
+                out.insert("next".into(), next);
+            }
+        }
+    });
+    parsed(&trace.to_string())
 }
 
 /// Every exercise's state: `[{exercise, kind, result, correct, score, attempts, response,

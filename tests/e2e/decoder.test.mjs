@@ -1,6 +1,7 @@
 // End-to-end: the language model (issue 48), used as a learner does: opened with its progress,
 // the prompt cut into BPE pieces, the next token's probabilities equal to `attention-trace
-// --decoder` on the same shipped file, a token written and taken back, an edit of a layer-0
+// --decoder` on the same shipped file (the same float64 sums and libm's functions: equal, tested
+// to 1e-12), a token written and taken back, an edit of a layer-0
 // weight reaching the next token, a seeded draw written again after undo, the link bringing the
 // page back, offline once fetched, an interrupted download said.
 import { test } from 'node:test';
@@ -43,15 +44,22 @@ test('a learner opens the language model: the next token as the command line giv
   const words = await page.$$eval('.tokens [data-token] .token-word', (w) => w.map((x) => x.textContent));
   assert.deepEqual(words, ['The', '␣capital', '␣of', '␣France', '␣is']);
   assert.deepEqual(got.map((r) => r[0]), expected.next.top.map((t) => t[0]));
-  got.forEach(([id, p], k) => assert.ok(Math.abs(p - Math.exp(expected.next.top[k][1])) <= 1e-6, `${id}: ${p} vs ${Math.exp(expected.next.top[k][1])}`));
+  got.forEach(([id, p], k) => assert.ok(Math.abs(p - Math.exp(expected.next.top[k][1])) <= 1e-12, `${id}: ${p} vs ${Math.exp(expected.next.top[k][1])}`));
   assert.match(await page.textContent('[data-view="next-token"] tr[data-token-id] .piece'), /^␣Paris$/);
+  // The scripting API's trace: the layer, the ids and the next token as the command line's.
+  const traced = await page.evaluate(() => window.attentionExplorer.trace());
+  assert.equal(traced.layer, 0);
+  assert.deepEqual(traced.ids, expected.ids);
+  assert.equal(traced.next.top.length, 50);
+  expected.next.top.forEach(([id, l], k) => assert.ok(traced.next.top[k][0] === id && Math.abs(traced.next.top[k][1] - l) <= 1e-12, `trace ${k}`));
+  assert.ok(Math.abs(traced.next.logsumexp - expected.next.logsumexp) <= 1e-12);
   // Written: " Paris" joins the prompt, its keys and values from the cache.
   await page.click('[data-action="next-token"]');
   await eventually(() => page.inputValue('[data-control="sentence"]'), (t) => t === `${PROMPT} Paris`);
   const after = await nextRows(page, JSON.stringify(got));
   assert.match(await page.textContent('[data-stat="kv-cache"]'), /took 5 tokens' keys and values from the cache and computed only the 1 new/);
   const whole = cli(`${PROMPT} Paris`, '--top', '10');
-  after.forEach(([id, p], k) => assert.ok(Math.abs(p - Math.exp(whole.next.top[k][1])) <= 1e-6, `${id} after Paris`));
+  after.forEach(([id, p], k) => assert.ok(Math.abs(p - Math.exp(whole.next.top[k][1])) <= 1e-12, `${id} after Paris`));
   // Undo takes it back.
   await page.click('[data-action="undo"]');
   await eventually(() => page.inputValue('[data-control="sentence"]'), (t) => t === PROMPT);
@@ -86,6 +94,18 @@ test('an edit of a layer-0 weight reaches the next token; a seeded draw is the s
   await again.waitForSelector('[data-view="next-token"]', { timeout: 90_000 });
   assert.equal(await again.inputValue('[data-control="sentence"]'), once);
   assert.deepEqual((await again.evaluate(() => window.attentionExplorer.state())).pretrained.changes, [[0, 'w_query', 0, 0, 0, 3]]);
+  assert.ok(await again.isChecked('[data-control="sample"]'));
+  assert.equal(await again.inputValue('[data-control="temperature"]'), '1.5');
+  assert.equal(await again.inputValue('[data-control="sample-seed"]'), '7');
+  // A teacher's link: the model, a layer and how it chooses, on the link's sentence.
+  const { page: taught } = await open(env.browser, `${env.base}?preset=raschka&pretrained=smollm2-135m-instruct&layer=2#draw=1&top_k=5&draw_seed=9`);
+  await taught.waitForSelector('[data-view="next-token"]', { timeout: 90_000 });
+  await eventually(() => taught.inputValue('#language-model [data-control="layer"]'), (l) => l === '2');
+  assert.equal(await taught.inputValue('[data-control="sentence"]'), 'Life is short, eat dessert first');
+  assert.equal(await taught.inputValue('[data-control="top-k"]'), '5');
+  // Only the five most likely can be drawn: the others' probability after sampling is 0.
+  const after = await eventually(() => taught.$$eval('[data-view="next-token"][aria-busy="false"] [data-after]', (c) => c.map((x) => Number(x.dataset.after))), (a) => a.length === 10, { timeout: 60_000 });
+  assert.ok(after.slice(5).every((p) => p === 0) && after.slice(0, 5).every((p) => p > 0), JSON.stringify(after));
 });
 
 test("a head knocked out is what the command line's --ablate gives; the logit lens and the head gallery read the model", { skip }, async () => {
@@ -98,7 +118,7 @@ test("a head knocked out is what the command line's --ablate gives; the logit le
   const ablated = cli(PROMPT, '--top', '10', '--ablate', '3:1');
   knocked.forEach(([id, p], k) => {
     assert.equal(id, ablated.next.top[k][0]);
-    assert.ok(Math.abs(p - Math.exp(ablated.next.top[k][1])) <= 1e-6, `${id}: ${p}`);
+    assert.ok(Math.abs(p - Math.exp(ablated.next.top[k][1])) <= 1e-12, `${id}: ${p}`);
   });
   assert.deepEqual((await state(page)).pretrained.knocked, [[3, 1]]);
   await page.uncheck('[data-control="knockout"]');

@@ -46,7 +46,7 @@ impl Lens {
         let (id, best) = top(&logits, 1)[0];
         Lens {
             id,
-            probability: (best - log_sum_exp(&logits)).exp(),
+            probability: libm::exp(best - log_sum_exp(&logits)),
         }
     }
 }

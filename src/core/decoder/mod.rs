@@ -19,4 +19,4 @@ pub use layer::{LANGUAGE_MODEL, SMOLLM2};
 pub use lens::{logit_lens, Gallery, HeadScores, Lens};
 pub use model::{Config, Decoder, Layer};
 pub use run::{greedy, top, Cache, LayerRun, Run};
-pub use sample::{Draw, Sampling};
+pub use sample::{Choosing, Draw, Sampling};

@@ -59,7 +59,7 @@ impl Written {
     /// The probability of every next token.
     pub fn probabilities(&self) -> Vec<f64> {
         let total = log_sum_exp(&self.logits);
-        self.logits.iter().map(|l| (l - total).exp()).collect()
+        self.logits.iter().map(|l| libm::exp(l - total)).collect()
     }
 }
 

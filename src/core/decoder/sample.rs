@@ -75,10 +75,33 @@ impl Sampling {
     }
 }
 
+/// How the page chooses the next token: the most likely, or drawn after the warpers from a
+/// generator seeded by `seed` and the token's place, so that the same seed writes the same text
+/// again (after an undo too).
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Choosing {
+    /// Drawn (sampling) rather than the most likely (greedy).
+    pub draw: bool,
+    /// The warpers a draw goes through.
+    pub sampling: Sampling,
+    /// The draws' seed.
+    pub seed: u64,
+}
+
+impl Choosing {
+    /// The token to write after `at` tokens whose last has these `logits`.
+    pub fn pick(self, logits: &[f64], at: usize) -> u32 {
+        if !self.draw {
+            return super::run::greedy(logits);
+        }
+        Draw::new(self.seed.wrapping_add(at as u64)).pick(&self.sampling.probabilities(logits))
+    }
+}
+
 /// Softmax in float64 (`-∞` gives 0).
 fn softmax(x: &[f64]) -> Vec<f64> {
     let max = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let exps: Vec<f64> = x.iter().map(|&v| (v - max).exp()).collect();
+    let exps: Vec<f64> = x.iter().map(|&v| libm::exp(v - max)).collect();
     let sum: f64 = exps.iter().sum();
     exps.into_iter().map(|e| e / sum).collect()
 }

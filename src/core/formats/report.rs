@@ -120,18 +120,25 @@ pub fn decoder_json(decoder: &Decoder, ids: &[u32], run: &DecoderRun, n: usize) 
         .iter()
         .map(|&id| decoder.tokenizer.token(id).unwrap_or(""))
         .collect();
-    let next: Vec<Value> = top(&run.log_probs(), n)
-        .into_iter()
-        .map(|(id, p)| json!([id, number(p)]))
-        .collect();
     json!({
         "tokens": tokens,
         "ids": ids,
         "embedded": rows(&run.embedded),
         "layers": layers,
         "normed": rows(&run.normed),
-        "next": { "top": next, "logsumexp": number(crate::core::decoder::steps::log_sum_exp(&run.logits)) },
+        "next": next_json(&run.logits, n),
     })
+}
+
+/// What comes next after the last token's `logits`: `{"top": [[id, log-probability], …]` (the
+/// `n` most likely, most likely first), `"logsumexp"}`.
+pub fn next_json(logits: &[f64], n: usize) -> Value {
+    let total = crate::core::decoder::steps::log_sum_exp(logits);
+    let top: Vec<Value> = top(logits, n)
+        .into_iter()
+        .map(|(id, l)| json!([id, number(l - total)]))
+        .collect();
+    json!({ "top": top, "logsumexp": number(total) })
 }
 
 /// The loss's gradient as `attention-trace --objective` prints it: `embedding`, and per head the

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::core::decoder::Choosing;
 use crate::core::document::edit::Session;
 use crate::core::document::history::History;
 use crate::core::formats::link::{Controls as Level, Shown, DEFAULT_DECIMALS};
@@ -59,6 +60,10 @@ pub struct Work {
     /// The trained models, while their panels hold them: their tokenizers for the sentence box,
     /// their layers for the order lab. [`AppState::trained_in_page`] finds the page's.
     pub trained: StoredValue<Vec<Arc<dyn TrainedModel>>>,
+    /// What the language model says comes after the page's prompt, as `attention-trace
+    /// --decoder` prints `next`, while its panel has run the page's model (the scripting API's
+    /// `trace()` adds it).
+    pub next: StoredValue<Option<serde_json::Value>>,
     /// A trained model's layer a link or the saved work names (its state's `pretrained`, as
     /// JSON text), until its panel has fetched the model and opened it.
     pub pretrained: RwSignal<Option<String>>,
@@ -81,6 +86,8 @@ pub struct View {
     pub walk: RwSignal<Option<usize>>,
     /// The training lab's targets, what trains and how.
     pub training: RwSignal<Setup>,
+    /// How the language model chooses the next token.
+    pub choosing: RwSignal<Choosing>,
     /// The page's target: a link's or one the learner set in the training lab, or the one it
     /// last trained towards ("Copy as PyTorch" adds it; the ∂L faces read it).
     pub objective: RwSignal<Option<Objective>>,
@@ -196,6 +203,7 @@ impl AppState {
                 seed,
                 session: StoredValue::new(Session::default()),
                 trained: StoredValue::new(Vec::new()),
+                next: StoredValue::new(None),
                 pretrained: RwSignal::new(None),
             },
             view: View {
@@ -210,6 +218,7 @@ impl AppState {
                 detail: RwSignal::new(None),
                 walk,
                 training: RwSignal::new(Setup::default()),
+                choosing: RwSignal::new(Choosing::default()),
                 objective,
             },
             page: Page {

@@ -26,6 +26,7 @@ impl AppState {
                 .collect(),
         );
         self.view.training.set(shown.training.clone());
+        self.view.choosing.set(shown.choosing);
     }
 
     /// What the URL carries besides the model, from the view's signals (defaults left out):
@@ -61,6 +62,7 @@ impl AppState {
                 train: self.doc.model.with(|m| t.train_of(m)),
                 optimizer: t.optimizer,
             }),
+            choosing: self.view.choosing.get(),
         }
     }
 }

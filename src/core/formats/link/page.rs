@@ -2,6 +2,7 @@
 //! ([`Embed`]), and what the page writes back ([`Page`]); the types every part of the link
 //! module reads and writes.
 
+use crate::core::decoder::Choosing;
 use crate::core::model::Matrix;
 use crate::core::model::Model;
 use crate::core::teaching::exercise::Exercises;
@@ -37,6 +38,8 @@ pub struct Shown {
     /// The training lab's targets, what trains, the optimiser and its rate (an output target
     /// is not in the link).
     pub training: Setup,
+    /// How the language model chooses the next token.
+    pub choosing: Choosing,
 }
 
 /// What the learner may change in an embedded page.

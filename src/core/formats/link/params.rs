@@ -4,6 +4,7 @@
 use super::page::{Controls, FaceChoice, Link, Page, Theme, MAX_DECIMALS};
 use nalgebra::DMatrix;
 
+use crate::core::decoder::Sampling;
 use crate::core::model::limits::{MAX_DIM, MAX_HEADS, MAX_TOKENS};
 use crate::core::model::Matrix;
 use crate::core::model::{Head, Model, Scale};
@@ -80,7 +81,7 @@ fn never(_: &Page) -> Option<String> {
 }
 
 /// Every parameter a link may carry, in the query or the fragment, in the order written.
-pub const PARAMS: [Param; 26] = [
+pub const PARAMS: [Param; 31] = [
     // The model: read before the others (see read_link), which are checked against it.
     Param {
         name: "m",
@@ -236,6 +237,62 @@ pub const PARAMS: [Param; 26] = [
             (lr != DEFAULT_LR).then(|| lr.to_string())
         },
     },
+    // How the language model chooses the next token: `draw=1&temperature=0.8&top_k=40&top_p=0.9&draw_seed=7`.
+    Param {
+        name: "draw",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.choosing.draw = flag(v)?;
+            Ok(())
+        },
+        write: |p| p.shown.choosing.draw.then(|| "1".to_owned()),
+    },
+    Param {
+        name: "temperature",
+        part: Part::Fragment,
+        read: |l, v| sampling(l, v, |s, x| s.temperature = x),
+        write: |p| {
+            let t = p.shown.choosing.sampling.temperature;
+            (t != 1.0).then(|| t.to_string())
+        },
+    },
+    Param {
+        name: "top_k",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.choosing.sampling.top_k = v
+                .parse()
+                .map_err(|_| "use a whole number from 0".to_owned())?;
+            Ok(())
+        },
+        write: |p| {
+            let k = p.shown.choosing.sampling.top_k;
+            (k != 0).then(|| k.to_string())
+        },
+    },
+    Param {
+        name: "top_p",
+        part: Part::Fragment,
+        read: |l, v| sampling(l, v, |s, x| s.top_p = x),
+        write: |p| {
+            let top_p = p.shown.choosing.sampling.top_p;
+            (top_p != 1.0).then(|| top_p.to_string())
+        },
+    },
+    Param {
+        name: "draw_seed",
+        part: Part::Fragment,
+        read: |l, v| {
+            l.shown.choosing.seed = v
+                .parse()
+                .map_err(|_| "use a whole number from 0".to_owned())?;
+            Ok(())
+        },
+        write: |p| {
+            let seed = p.shown.choosing.seed;
+            (seed != 0).then(|| seed.to_string())
+        },
+    },
     Param {
         name: "at",
         part: Part::Fragment,
@@ -368,6 +425,17 @@ pub fn write(page: &Page, part: Part) -> String {
         .filter_map(|p| Some(format!("{}={}", p.name, (p.write)(page)?)))
         .collect::<Vec<_>>()
         .join("&")
+}
+
+/// A sampling setting read from `text` into the link's, if the setting it makes can be used.
+fn sampling(l: &mut Link, text: &str, set: fn(&mut Sampling, f64)) -> Result<(), String> {
+    let x = text
+        .parse::<f64>()
+        .map_err(|_| format!("“{}” is not a number", clip(text)))?;
+    let mut s = l.shown.choosing.sampling;
+    set(&mut s, x);
+    l.shown.choosing.sampling = s.checked()?;
+    Ok(())
 }
 
 fn index(text: &str, count: usize, what: &str) -> Result<usize, String> {

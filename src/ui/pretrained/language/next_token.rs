@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use super::run::Latest;
 use crate::core::decoder::rerun::Written;
-use crate::core::decoder::{greedy, top, Decoder, Draw, Sampling};
+use crate::core::decoder::{top, Choosing, Decoder, Sampling};
 use crate::core::document::edit::Edit;
 use crate::core::document::numbers::{read_cell, CellText};
 use crate::core::text::{fmt, grouped};
@@ -20,25 +20,6 @@ use crate::ui::state::use_app;
 const GENERATE: u64 = 20;
 /// How many next tokens the view lists.
 const LISTED: usize = 10;
-
-/// How the next token is chosen: the most likely, or drawn after the warpers from a generator
-/// seeded by `seed` and the token's place (the same seed writes the same text again).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Choosing {
-    pub draw: bool,
-    pub sampling: Sampling,
-    pub seed: u64,
-}
-
-impl Choosing {
-    fn pick(self, written: &Written) -> u32 {
-        if !self.draw {
-            return greedy(&written.logits);
-        }
-        let at = written.ids.len() as u64;
-        Draw::new(self.seed.wrapping_add(at)).pick(&self.sampling.probabilities(&written.logits))
-    }
-}
 
 /// The next-token view (`data-view="next-token"`): a row per likely token with its id and
 /// probability (`data-token-id`, `data-prob`), the choosing controls and the writing buttons.
@@ -51,18 +32,16 @@ pub(super) fn NextToken(
     latest: Latest,
 ) -> impl IntoView {
     let state = use_app();
-    let choosing = RwSignal::new(Choosing {
-        draw: false,
-        sampling: Sampling::default(),
-        seed: 123,
-    });
+    let choosing = state.view.choosing;
     let error = RwSignal::new(None::<String>);
     // Tokens left to write; a finished run writes the next.
     let left = RwSignal::new(0_u64);
     let write = {
         let decoder = decoder.clone();
         move |written: &Written| {
-            let id = choosing.get_untracked().pick(written);
+            let id = choosing
+                .get_untracked()
+                .pick(&written.logits, written.ids.len());
             let text = state.doc.model.with_untracked(|m| m.sentence().to_owned())
                 + &decoder.tokenizer.decode(&[id]);
             let done = state.apply(Edit::Sentence(text));

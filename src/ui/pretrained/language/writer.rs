@@ -12,6 +12,7 @@ use super::next_token::NextToken;
 use super::run::{keep_running, ours, Latest};
 use crate::core::decoder::{Decoder, LANGUAGE_MODEL};
 use crate::core::document::edit::Edit;
+use crate::core::formats::report::next_json;
 use crate::core::model::layer_record::LayerOpening;
 use crate::ui::pretrained::opening::open_named;
 use crate::ui::state::use_app;
@@ -72,6 +73,13 @@ pub(super) fn Writer(decoder: Arc<Decoder>) -> impl IntoView {
             .model
             .with(|m| m.layered().filter(|_| ours(m)).map(|l| l.ids.clone()))?;
         latest.with(|w| w.clone().filter(|w| w.ids == ids))
+    });
+    Effect::new(move |_| {
+        let next = current.with(|w| w.as_ref().map(|w| next_json(&w.logits, 50)));
+        state.doc.next.set_value(next);
+    });
+    on_cleanup(move || {
+        state.doc.next.try_update_value(|n| *n = None);
     });
     let layer = Memo::new(move |_| {
         state
