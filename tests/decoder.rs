@@ -22,6 +22,7 @@ use attention_explorer::core::decoder::SMOLLM2;
 use attention_explorer::core::decoder::{
     greedy, logit_lens, top, Cache, Decoder, Draw, Gallery, HeadScores, Sampling,
 };
+use attention_explorer::core::formats::trained::{read_trained, trained_value};
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::model::layer_record::{changed_cells, LayerOpening};
 use attention_explorer::core::model::positions::PositionKind;
@@ -552,6 +553,7 @@ fn a_layer_in_the_page_is_the_models_layer() {
         layer,
         knocked,
         changes,
+        ..Default::default()
     };
     let model = d.open_layer(SMOLLM2, opening(3, vec![], vec![])).unwrap();
     assert_eq!(
@@ -619,6 +621,7 @@ fn the_pages_run_writes_from_its_cache() {
         layer: 0,
         knocked: vec![],
         changes: vec![],
+        ..Default::default()
     };
     let model = d
         .open_layer(SMOLLM2, opening("The capital of France is"))
@@ -667,6 +670,34 @@ fn the_pages_run_writes_from_its_cache() {
         panic!("nothing changed: the kept run")
     };
     assert_eq!(same, next);
+
+    // Twenty tokens written as the page writes them: the model's own ids, not its text cut
+    // again ("\n\n" is written as two tokens and would be read as one), each run from the
+    // cache; the state carries them, and reading it opens the same model.
+    let mut page = model.clone();
+    for _ in 0..20 {
+        let run = reruns.run(d, &page).unwrap();
+        page = d.write(&page, greedy(&run.logits)).unwrap();
+    }
+    let want = d.generate(&first.ids, 20, &[], greedy).unwrap();
+    let layered = page.layered().unwrap();
+    assert_eq!(layered.ids[5..], want[..]);
+    assert_eq!(layered.written, want);
+    assert!(want.windows(2).any(|w| w == [198, 198]), "{want:?}");
+    assert_eq!(
+        page.sentence(),
+        format!("The capital of France is{}", d.tokenizer.decode(&want))
+    );
+    let state = trained_value(&page).unwrap();
+    let (name, opening) = read_trained(&state["pretrained"].to_string()).unwrap();
+    assert_eq!(d.open_layer(&name, opening).unwrap(), page);
+    // Retyped at its start, the written tokens stay; at its end, the text is cut again.
+    let retyped = d
+        .reopen(&page, |o| o.sentence.replace_range(..3, "A"))
+        .unwrap();
+    assert_eq!(retyped.layered().unwrap().written, want);
+    let cut = d.reopen(&page, |o| o.sentence.push('!')).unwrap();
+    assert!(cut.layered().unwrap().written.is_empty());
 
     // The gallery's run, a layer at a time, is the whole run's.
     let ids = Gallery::tokens(d, 1);

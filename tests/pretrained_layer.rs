@@ -35,6 +35,7 @@ fn opening(layer: usize) -> LayerOpening {
         layer,
         knocked: Vec::new(),
         changes: Vec::new(),
+        ..Default::default()
     }
 }
 

@@ -64,6 +64,13 @@ test('a learner opens the language model: the next token as the command line giv
   await page.click('[data-action="undo"]');
   await eventually(() => page.inputValue('[data-control="sentence"]'), (t) => t === PROMPT);
   await nextRows(page, JSON.stringify(after));
+  // "Write 20": the greedy text, a token per run from the cache, as the command line writes it.
+  await page.click('[data-action="generate"]');
+  await page.waitForSelector('[data-action="stop-generating"]:not([hidden])');
+  await eventually(() => page.$eval('[data-action="stop-generating"]', (b) => b.hidden), (hidden) => hidden, { timeout: 120_000 });
+  const generated = cli(PROMPT, '--top', '1', '--generate', '20');
+  const written = await eventually(() => page.evaluate(() => window.attentionExplorer.trace()), (t) => t.next, { timeout: 60_000 });
+  assert.deepEqual(written.ids, [...generated.ids, ...generated.generated]);
 });
 
 test('an edit of a layer-0 weight reaches the next token; a seeded draw is the same draw again', { skip }, async () => {

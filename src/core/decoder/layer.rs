@@ -80,7 +80,7 @@ impl Decoder {
     /// after its RMSNorm (the layers below run with their changed cells and knocked heads) as
     /// the embedding, its heads and `o_proj` with its changed cells. The error names what does
     /// not fit.
-    pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, String> {
+    pub fn open_layer(&self, name: &str, mut opening: LayerOpening) -> Result<Model, String> {
         let (hidden, head, heads) = (self.config.hidden, self.config.head_dim, self.config.heads);
         opening.check(self.config.layers, heads, |c| {
             let (rows, cols) = match c.target {
@@ -90,7 +90,7 @@ impl Decoder {
             };
             c.row < rows && c.col < cols
         })?;
-        let ids = self.tokenizer.encode(&opening.sentence);
+        let ids = self.ids_of(&mut opening);
         if ids.is_empty() || ids.len() > MAX_TOKENS {
             return Err(format!(
                 "the prompt makes {} tokens; the page shows 1 to {MAX_TOKENS}",
@@ -120,6 +120,43 @@ impl Decoder {
         opening
             .model(name, self.config.layers, (pieces, ids), x, trained)?
             .as_decoder_layer(self.config.kv_heads, self.config.rope_base)
+    }
+
+    /// The ids of an opening's sentence: its text cut by the tokenizer, then the tokens the model
+    /// wrote as it wrote them, while the sentence still ends with their text (else they are
+    /// forgotten and the whole text cut).
+    fn ids_of(&self, opening: &mut LayerOpening) -> Vec<u32> {
+        let known = opening
+            .written
+            .iter()
+            .all(|&id| (id as usize) < self.config.vocabulary);
+        let tail = self.tokenizer.decode(&opening.written);
+        match opening.sentence.strip_suffix(&tail) {
+            Some(head) if known && !opening.written.is_empty() => {
+                let mut ids = self.tokenizer.encode(head);
+                ids.extend(&opening.written);
+                ids
+            }
+            _ => {
+                opening.written.clear();
+                self.tokenizer.encode(&opening.sentence)
+            }
+        }
+    }
+
+    /// `model` opened again with `id` written after it: the token as the model wrote it, its
+    /// text added to the sentence.
+    pub fn write(&self, model: &Model, id: u32) -> Result<Model, String> {
+        self.reopen(model, |o| {
+            let tail = self.tokenizer.decode(&o.written);
+            let head = o
+                .sentence
+                .strip_suffix(&tail)
+                .unwrap_or(&o.sentence)
+                .to_owned();
+            o.written.push(id);
+            o.sentence = head + &self.tokenizer.decode(&o.written);
+        })
     }
 
     /// `model` (a layer model of this decoder) opened again with `change` made to what opens it.

@@ -5,12 +5,14 @@
 //! {"version": 2, "pretrained": {"model": "all-minilm-l6-v2", "sentence": "…", "layer": 3,
 //!  "knocked": [[1, 4]], "changes": [[0, "w_query", 2, 7, 3, 0.5], [5, "b_output", null, 0, 9, 1]]}}
 //! ```
+//! A language model's also has `"written": [7042, 30]`, the ids it wrote at the sentence's end.
 //! A change is `[layer, matrix, head (null for w_output and b_output), row, column, value]`,
 //! layers and heads counted from 0 as transformers counts them.
 
 use serde_json::{json, Value};
 
 use crate::core::model::layer_record::{changed_cells, LayerOpening};
+use crate::core::model::limits::MAX_TOKENS;
 use crate::core::model::{Editable, Model, Projection, WeightChange};
 use crate::core::pretrained::config::MAX_HIDDEN;
 
@@ -35,7 +37,7 @@ pub fn trained_value(model: &Model) -> Option<Value> {
             ])
         })
         .collect();
-    Some(json!({
+    let mut value = json!({
         "pretrained": {
             "model": layered.name,
             "sentence": model.sentence(),
@@ -43,7 +45,12 @@ pub fn trained_value(model: &Model) -> Option<Value> {
             "knocked": layered.knocked,
             "changes": changes,
         }
-    }))
+    });
+    // Only a language model's: an encoder's state reads as it always did.
+    if !layered.written.is_empty() {
+        value["pretrained"]["written"] = json!(layered.written);
+    }
+    Some(value)
 }
 
 /// The name of the trained model a state's `pretrained` (as JSON text) names, if it can be read.
@@ -93,6 +100,21 @@ pub fn read_trained(text: &str) -> Result<(String, LayerOpening), String> {
             changes.len()
         ));
     }
+    let written = list("written")?
+        .iter()
+        .enumerate()
+        .map(|(i, id)| {
+            id.as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| format!("pretrained.written[{i}] must be a token id"))
+        })
+        .collect::<Result<Vec<u32>, String>>()?;
+    if written.len() > MAX_TOKENS {
+        return Err(format!(
+            "pretrained.written holds {} tokens; the limit is {MAX_TOKENS}",
+            written.len()
+        ));
+    }
     let changes = changes
         .iter()
         .enumerate()
@@ -105,6 +127,7 @@ pub fn read_trained(text: &str) -> Result<(String, LayerOpening), String> {
             layer,
             knocked,
             changes,
+            written,
         },
     ))
 }

@@ -84,7 +84,7 @@ impl LayerRecord {
 
 /// What a layer model is opened with, besides the trained model: what a link or the saved work
 /// names.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct LayerOpening {
     /// The sentence.
     pub sentence: String,
@@ -94,6 +94,9 @@ pub struct LayerOpening {
     pub knocked: Vec<(usize, usize)>,
     /// The cells the learner changed, in any layer.
     pub changes: Vec<WeightChange>,
+    /// The tokens a language model wrote at the sentence's end, as it wrote them (an encoder
+    /// has none).
+    pub written: Vec<u32>,
 }
 
 impl LayerOpening {
@@ -106,6 +109,7 @@ impl LayerOpening {
             layer: layered.layer,
             knocked: layered.knocked.clone(),
             changes: changed_cells(model)?,
+            written: layered.written.clone(),
         })
     }
 
@@ -160,6 +164,7 @@ impl LayerOpening {
             layer,
             knocked,
             changes,
+            written,
         } = self;
         let Attention { heads, output } =
             trained.with_changes(changes.iter().filter(|c| c.layer == layer));
@@ -170,6 +175,7 @@ impl LayerOpening {
             ids,
             knocked,
             changes: changes.into_iter().filter(|c| c.layer != layer).collect(),
+            written,
             trained,
         };
         Model::of_layer(&sentence, pieces, x, heads, output, layered)

@@ -99,6 +99,9 @@ pub struct Layered {
     pub knocked: Vec<(usize, usize)>,
     /// The cells the learner changed in the other layers.
     pub changes: Vec<WeightChange>,
+    /// The tokens a language model wrote at the end of the sentence, as it wrote them (their
+    /// text read again could cut other pieces).
+    pub written: Vec<u32>,
     /// The chosen layer's attention as trained, shared with the encoder's reader: what the
     /// learner's changes are told from.
     pub trained: Arc<Attention>,
@@ -114,6 +117,7 @@ impl PartialEq for Layered {
             && self.ids == other.ids
             && self.knocked == other.knocked
             && self.changes == other.changes
+            && self.written == other.written
             && (Arc::ptr_eq(&self.trained, &other.trained) || self.trained == other.trained)
     }
 }

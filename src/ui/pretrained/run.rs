@@ -105,6 +105,7 @@ pub(super) fn layer_model(encoder: &Encoder, model: &Model, layer: usize) -> Res
             layer,
             knocked: Vec::new(),
             changes: Vec::new(),
+            ..Default::default()
         },
     )
 }

@@ -42,9 +42,12 @@ pub(super) fn NextToken(
             let id = choosing
                 .get_untracked()
                 .pick(&written.logits, written.ids.len());
-            let text = state.doc.model.with_untracked(|m| m.sentence().to_owned())
-                + &decoder.tokenizer.decode(&[id]);
-            let done = state.apply(Edit::Sentence(text));
+            // As the model wrote it: its text read again could cut other pieces.
+            let done = state
+                .doc
+                .model
+                .with_untracked(|m| decoder.write(m, id))
+                .and_then(|m| state.apply(Edit::Open(Box::new(m))));
             if let Err(e) = &done {
                 left.set(0);
                 error.set(Some(format!("Not written: {e}.")));
@@ -114,7 +117,7 @@ pub(super) fn NextToken(
             <p class="actions">
                 <button type="button" data-action="next-token" disabled=move || current.with(Option::is_none) on:click=write_one>"Write the next token"</button>
                 " "
-                <button type="button" data-action="generate" hidden=move || left.get() > 0 disabled=move || current.with(Option::is_none)
+                <button type="button" data-action="generate" hidden=move || { left.get() > 0 } disabled=move || current.with(Option::is_none)
                     on:click=move |_| left.set(GENERATE)>
                     {format!("Write {GENERATE}")}
                 </button>

@@ -44,6 +44,7 @@ pub(super) fn Writer(decoder: Arc<Decoder>) -> impl IntoView {
                                 layer,
                                 knocked: Vec::new(),
                                 changes: Vec::new(),
+                                ..Default::default()
                             },
                         )
                     }
