@@ -10,6 +10,7 @@ pub mod base64url;
 pub mod model_code;
 pub mod page;
 pub mod params;
+pub mod values;
 
 use crate::core::formats::contract::RESIZE;
 use crate::core::formats::state::read_state;
@@ -23,7 +24,8 @@ pub use page::{
     Controls, Embed, FaceChoice, Link, Page, Shown, Theme, DEFAULT_DECIMALS, MAX_DECIMALS,
     MAX_LINK_CHARS,
 };
-pub use params::{step_names, Part, PARAMS};
+pub use params::{Part, PARAMS};
+pub use values::step_names;
 
 /// The fragment the page writes: the model (`m`, from [`encode_model`]) and what is shown.
 pub fn write_fragment(model: &str, shown: &Shown) -> String {
@@ -65,8 +67,8 @@ pub fn read_link(search: &str, hash: &str) -> Link {
         ));
         return link;
     }
-    let mut pairs = params::pairs(search.strip_prefix('?').unwrap_or(search));
-    pairs.extend(params::pairs_of_fragment(
+    let mut pairs = values::pairs(search.strip_prefix('?').unwrap_or(search));
+    pairs.extend(values::pairs_of_fragment(
         hash.strip_prefix('#').unwrap_or(hash),
     ));
     let last = |key: &str| {
