@@ -7,6 +7,7 @@
 use std::fs;
 use std::path::Path;
 
+use attention_explorer::core::decoder::LANGUAGE_MODEL;
 use attention_explorer::core::formats::contract::{
     embed_work_key, CSP, MESSAGE_PREFIX, RESIZE, WORK_KEY,
 };
@@ -123,20 +124,27 @@ fn the_trained_model_file_and_chunk_are_where_the_build_puts_them() {
         &format!("'target/pretrained/{}'", SHIPPED.name),
     );
     says(
-        "www/pack-model.mjs",
-        &format!("'models', '{}.safetensors'", SHIPPED.name),
-    );
-    says(
         "www/pretrained.mjs",
         &format!("target/pretrained/{}", SHIPPED.name),
     );
-    // The panel's chunk is what the manifest and the service worker keep for when it is asked.
-    says("src/ui/pretrained/mod.rs", "    pretrained_panel => ");
-    says("www/manifest.mjs", "split_pretrained_panel-");
-    says("www/sw.js", "split_pretrained_panel-");
-    let folder = SHIPPED.file.split('/').next().unwrap();
-    says("www/manifest.mjs", &format!("^{folder}\\/"));
-    says("www/sw.js", &format!("\\/{folder}\\/"));
+    // Each model's file under its name in models/, and its panel's chunk, are what the manifest
+    // and the service worker keep for when it is asked.
+    for (model, panel, chunk) in [
+        (SHIPPED, "src/ui/pretrained/mod.rs", "pretrained"),
+        (
+            LANGUAGE_MODEL,
+            "src/ui/pretrained/language/mod.rs",
+            "language",
+        ),
+    ] {
+        let (folder, file) = model.file.split_once('/').unwrap();
+        says("www/pack-model.mjs", &format!("'{file}'"));
+        says("www/manifest.mjs", &format!("^{folder}\\/"));
+        says("www/sw.js", &format!("\\/{folder}\\/"));
+        says(panel, &format!("    {chunk}_panel => "));
+    }
+    says("www/manifest.mjs", "split_(pretrained|language)_panel-");
+    says("www/sw.js", "split_(pretrained|language)_panel-");
 }
 
 #[test]
