@@ -37,6 +37,8 @@ const PARTS = {
   split_figure_saver: { click: 'figure:has(table[data-matrix="weights"]) [data-action="download-svg"]', download: true },
   // Then it fetches the model itself (tests/e2e/pretrained.test.mjs).
   split_pretrained_panel: { click: '[data-action="load-pretrained"]', shows: '[data-stat="pretrained-progress"], [data-view="model"]' },
+  // Its file is held back here (tests/e2e/decoder.test.mjs opens it): the chunk is what counts.
+  split_language_panel: { click: '[data-action="load-decoder"]', shows: '[data-stat="decoder-progress"]' },
 };
 const EXERCISES = { split_exercise_cards: '[data-exercise]', split_exercise_engine: '[data-stat="exercises_done"]' };
 
@@ -70,7 +72,8 @@ test('the page asks for its chunks only after its first screen, and for each oth
   // Ready means their figures are there, without scrolling to them.
   assert.equal(await page.getAttribute('[data-stat="renormalized_ok"]', 'data-value'), 'true');
   assert.ok(await page.$('#lab-train h2'), 'a lab\'s frame is there from the start (the walk and the nav reach it)');
-  for (const part of ['split_train_lab', 'split_order_lab', 'split_kv_cache_lab', 'split_flash_lab', 'split_embed_dialog', 'split_import_panel', 'split_pytorch_panel', 'split_author_panel', 'split_positions_body', 'split_save_panel', 'split_figure_saver', 'split_pretrained_panel']) {
+  await page.route(/\.gguf$/, () => {});
+  for (const part of ['split_train_lab', 'split_order_lab', 'split_kv_cache_lab', 'split_flash_lab', 'split_embed_dialog', 'split_import_panel', 'split_pytorch_panel', 'split_author_panel', 'split_positions_body', 'split_save_panel', 'split_figure_saver', 'split_pretrained_panel', 'split_language_panel']) {
     await use(page, part);
     assert.ok(seen.includes(part), `${part}: asked for when used (${seen})`);
   }
