@@ -43,6 +43,9 @@ test('a learner opens the language model: the next token as the command line giv
   const expected = cli(PROMPT, '--top', '10');
   const words = await page.$$eval('.tokens [data-token] .token-word', (w) => w.map((x) => x.textContent));
   assert.deepEqual(words, ['The', '␣capital', '␣of', '␣France', '␣is']);
+  // The steps' words are this model's: its tokenizer, and X after RMSNorm with no positions.
+  assert.match(await page.textContent('[data-note="bpe"]'), /byte-level BPE.*49 152/);
+  assert.match(await page.textContent('[data-note="hidden-state"]'), /layer 0's attention is each token's row of the model's embedding after the layer's RMSNorm/);
   assert.deepEqual(got.map((r) => r[0]), expected.next.top.map((t) => t[0]));
   got.forEach(([id, p], k) => assert.ok(Math.abs(p - Math.exp(expected.next.top[k][1])) <= 1e-12, `${id}: ${p} vs ${Math.exp(expected.next.top[k][1])}`));
   assert.match(await page.textContent('[data-view="next-token"] tr[data-token-id] .piece'), /^␣Paris$/);

@@ -32,6 +32,14 @@ impl TrainedModel for Encoder {
         trained_moves(self, model, inputs)
     }
 
+    fn hidden_state_note(&self, l: usize) -> String {
+        if l == 0 {
+            "In the trained model, X entering layer 0 is each piece's word embedding plus its position's and token type 0's rows, after a LayerNorm. ".to_owned()
+        } else {
+            format!("In the trained model, X entering layer {l} is layer {}'s output (see “From layer {} to the next” in the model's panel). ", l - 1, l - 1)
+        }
+    }
+
     fn tokens_note(&self) -> (&'static str, String) {
         let vocabulary = grouped(self.config.vocabulary);
         ("wordpiece", format!("The trained model cuts the sentence with its own tokenizer (WordPiece: lower-cased, punctuation apart, a word it does not know whole cut into known pieces, “##” marking a piece inside a word), between [CLS] and [SEP]; each id is the piece's place in its vocabulary of {vocabulary}. Each place has its own row of X below."))

@@ -24,6 +24,8 @@ pub trait TrainedModel: Send + Sync {
     fn reordered_inputs(&self, model: &Model, order: Vec<usize>) -> Option<ReorderedInputs>;
     /// What reordering them does to `model`'s layer, with the learned positions and without.
     fn moves(&self, model: &Model, inputs: &ReorderedInputs) -> Option<[Vec<f64>; 2]>;
+    /// What the embedding step says X is when layer `layer` is in the page.
+    fn hidden_state_note(&self, layer: usize) -> String;
     /// What the sentence step says of how its tokenizer cuts the sentence, with the note's
     /// `data-note` name.
     fn tokens_note(&self) -> (&'static str, String);

@@ -74,11 +74,7 @@ pub fn EmbeddingStep() -> impl IntoView {
         <StepSection step=Step::Embedding text=&TEXT>
             {move || layer.get().map(|l| view! {
                 <p class="note" data-note="hidden-state">
-                    {if l == 0 {
-                        "In the trained model, X entering layer 0 is each piece's word embedding plus its position's and token type 0's rows, after a LayerNorm. ".to_owned()
-                    } else {
-                        format!("In the trained model, X entering layer {l} is layer {}'s output (see “From layer {} to the next” in the model's panel). ", l - 1, l - 1)
-                    }}
+                    {state.trained_in_page().map(|t| t.hidden_state_note(l))}
                     "It is computed, not typed: change a lower layer's weights to change it. Each place has its own row, so a piece used twice has two."
                 </p>
             })}

@@ -31,6 +31,15 @@ impl TrainedModel for Decoder {
         None
     }
 
+    fn hidden_state_note(&self, l: usize) -> String {
+        let entering = if l == 0 {
+            "each token's row of the model's embedding".to_owned()
+        } else {
+            format!("layer {}'s output", l - 1)
+        };
+        format!("In the language model, X entering layer {l}'s attention is {entering} after the layer's RMSNorm (each row divided by the square root of the mean of its squares, then times the norm's trained weights); no position is added: RoPE turns Q and K instead. ")
+    }
+
     fn tokens_note(&self) -> (&'static str, String) {
         let vocabulary = grouped(self.tokenizer.len());
         ("bpe", format!("The language model cuts the prompt with its own tokenizer (byte-level BPE: the pieces its training text used most, a leading space part of the piece, shown as ␣, and a new line as ↵); each id is the piece's place in its vocabulary of {vocabulary}. Each place has its own row of X below."))
