@@ -164,6 +164,22 @@ test('a download cut short says so and keeps the page; Try again opens the model
   errors.length = 0;
 });
 
+test('once opened, the language model opens offline', { skip }, async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  // Controlled by the worker, so that it keeps what the page fetches.
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  await openModel(page);
+  const online = await nextRows(page);
+  await linkSettled(page);
+  await page.context().setOffline(true);
+  env.server.refusing = true;
+  await page.reload();
+  await page.waitForSelector('[data-view="next-token"]', { timeout: 90_000 });
+  assert.deepEqual(await nextRows(page), online);
+});
+
 test('the language model on a desktop and a phone, light and dark', { skip }, async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
   await openModel(page);
