@@ -660,6 +660,21 @@ fn the_pages_run_writes_from_its_cache() {
             largest_difference(&got.output, &want.output) <= 1e-9,
             "layer {l}"
         );
+        // The steps after attention are kept for the page's layer (0) only, every row of them.
+        let whole = want.parts.as_deref().unwrap();
+        match got.parts.as_deref() {
+            Some(p) if l == 0 => {
+                for (g, w) in [
+                    (&p.attended, &whole.attended),
+                    (&p.normed, &whole.normed),
+                    (&p.ffn, &whole.ffn),
+                ] {
+                    assert!(largest_difference(g, w) <= 1e-9, "layer 0's parts");
+                }
+            }
+            None if l > 0 => {}
+            _ => panic!("layer {l}'s parts"),
+        }
     }
     let gap = largest_difference(
         &DMatrix::from_row_slice(1, next.logits.len(), &next.logits),

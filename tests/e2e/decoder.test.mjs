@@ -49,6 +49,11 @@ test('a learner opens the language model: the next token as the command line giv
   assert.deepEqual(got.map((r) => r[0]), expected.next.top.map((t) => t[0]));
   got.forEach(([id, p], k) => assert.ok(Math.abs(p - Math.exp(expected.next.top[k][1])) <= 1e-12, `${id}: ${p} vs ${Math.exp(expected.next.top[k][1])}`));
   assert.match(await page.textContent('[data-view="next-token"] tr[data-token-id] .piece'), /^␣Paris$/);
+  // From the layer to the next, read-only: its four steps with the language model's formulas.
+  const steps = page.locator('#language-model [data-view="layer-steps"]');
+  await steps.waitFor();
+  assert.equal(await steps.locator('figure.layer-step canvas').count(), 4);
+  assert.match(await steps.textContent(), /RMSNorm\(x \+ attended\).*576 → 1536.*SwiGLU.*W_down: X of layer 1/);
   // The scripting API's trace: the layer, the ids and the next token as the command line's.
   const traced = await page.evaluate(() => window.attentionExplorer.trace());
   assert.equal(traced.layer, 0);

@@ -18,5 +18,5 @@ pub use bpe::Bpe;
 pub use layer::{LANGUAGE_MODEL, SMOLLM2};
 pub use lens::{logit_lens, Gallery, HeadScores, Lens};
 pub use model::{Config, Decoder, Layer};
-pub use run::{greedy, top, Cache, LayerRun, Run};
+pub use run::{greedy, top, Cache, LayerParts, LayerRun, Run};
 pub use sample::{Choosing, Draw, Sampling};

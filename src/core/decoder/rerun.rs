@@ -119,6 +119,11 @@ impl Reruns {
                     *w = below(was, w);
                 }
                 new.output = below(&old.output, &new.output);
+                if let (Some(new), Some(old)) = (new.parts.as_mut(), old.parts.as_ref()) {
+                    new.attended = below(&old.attended, &new.attended);
+                    new.normed = below(&old.normed, &new.normed);
+                    new.ffn = below(&old.ffn, &new.ffn);
+                }
             }
         }
         let setup = std::mem::take(&mut run.setup);
@@ -204,7 +209,7 @@ impl Rerun {
                 changed.as_ref()
             }
         };
-        let run = decoder.layer(
+        let mut run = decoder.layer(
             l,
             &self.x,
             self.cache.layer(l, decoder.config.layers),
@@ -212,6 +217,9 @@ impl Rerun {
             attention,
             &self.angles,
         );
+        if !matches!(&self.setup.page, Some((layer, _)) if *layer == l) {
+            run.parts = None;
+        }
         self.x = run.output.clone();
         self.layers.push(run);
         self.layers.len() < decoder.config.layers

@@ -57,6 +57,20 @@ pub struct LayerRun {
     pub weights: Vec<DMatrix<f64>>,
     /// The hidden state after the layer, a row per token.
     pub output: DMatrix<f64>,
+    /// What the layer computes after its attention, a row per token (a run keeps them for the
+    /// layer it shows, and drops the others').
+    pub parts: Option<Box<LayerParts>>,
+}
+
+/// A layer's steps after its attention.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerParts {
+    /// The heads joined by `o_proj`: what attention adds to the hidden state.
+    pub attended: DMatrix<f64>,
+    /// `RMSNorm(x + attended)`: the feed-forward network's input.
+    pub normed: DMatrix<f64>,
+    /// Inside the feed-forward network, `SiLU(normed · W_gate) ⊙ normed · W_up`.
+    pub ffn: DMatrix<f64>,
 }
 
 /// A run of the whole decoder on some tokens.
@@ -188,17 +202,23 @@ impl Decoder {
             }
             weights.push(w);
         }
-        let attended = x + match attention {
+        let projected = match attention {
             None => layer.o.apply(&concatenated),
             Some(a) => &concatenated * &a.output.w_output,
         };
+        let attended = x + &projected;
         let normed = rms_norm(&attended, &layer.ffn_norm, c.eps);
         let gate = layer.gate.apply(&normed);
         let up = layer.up.apply(&normed);
-        let act = gate.zip_map(&up, |g, u| silu(g) * u);
+        let ffn = gate.zip_map(&up, |g, u| silu(g) * u);
         LayerRun {
             weights,
-            output: attended + layer.down.apply(&act),
+            output: attended + layer.down.apply(&ffn),
+            parts: Some(Box::new(LayerParts {
+                attended: projected,
+                normed,
+                ffn,
+            })),
         }
     }
 

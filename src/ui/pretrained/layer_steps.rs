@@ -1,27 +1,109 @@
-//! From the page's layer to the next, read-only: the joined heads, residuals, LayerNorms and the
-//! feed-forward network, each with its formula.
+//! From the page's layer to the next, read-only: the joined heads, the residual and norm, the
+//! feed-forward network and the layer's output, each with its formula: the encoder's (LayerNorm,
+//! GELU) and the language model's (RMSNorm, SwiGLU) alike, through [`AfterAttention`].
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use super::run::Run;
-use crate::core::pretrained::LayerPart;
+use crate::core::decoder::rerun::Written;
+use crate::core::pretrained::{EncoderTrace, LayerPart};
 use crate::core::teaching::exercise::Cover;
 use crate::core::views::heatmap::Heat;
 use crate::ui::matrix::heatmap::HeatMap;
 use crate::ui::matrix::{MatrixSpec, Shows};
 use crate::ui::state::{use_app, use_look};
 
-/// From the page's layer to the next: the heads' joined output, the residual and LayerNorm, the
-/// feed-forward network and its residual and LayerNorm, read-only, each with its formula. Built
-/// once: a new run or another layer repaints the maps.
+/// A run's steps after each layer's attention.
+pub(super) trait AfterAttention: Send + Sync {
+    /// Layer `l`'s `part`, if the run has it.
+    fn part(&self, l: usize, part: LayerPart) -> Option<&DMatrix<f64>>;
+    /// How many layers the model has.
+    fn layers(&self) -> usize;
+}
+
+impl AfterAttention for EncoderTrace {
+    fn part(&self, l: usize, part: LayerPart) -> Option<&DMatrix<f64>> {
+        self.layers.get(l).map(|t| part.of(t))
+    }
+    fn layers(&self) -> usize {
+        self.layers.len()
+    }
+}
+
+impl AfterAttention for Written {
+    fn part(&self, l: usize, part: LayerPart) -> Option<&DMatrix<f64>> {
+        let layer = self.layers.get(l)?;
+        let parts = layer.parts.as_deref();
+        match part {
+            LayerPart::Attended => parts.map(|p| &p.attended),
+            LayerPart::Normed => parts.map(|p| &p.normed),
+            LayerPart::Ffn => parts.map(|p| &p.ffn),
+            LayerPart::Output => Some(&layer.output),
+        }
+    }
+    fn layers(&self) -> usize {
+        self.layers.len()
+    }
+}
+
+/// How a model's steps read: each part's title and its formula, given the hidden state's width
+/// and the feed-forward network's.
+#[derive(Clone, Copy)]
+pub(super) struct Wording {
+    pub title: fn(LayerPart) -> &'static str,
+    pub formula: fn(LayerPart, usize, usize) -> String,
+}
+
+/// BERT's: LayerNorm after each residual, a GELU network.
+pub(super) const ENCODER: Wording = Wording {
+    title: |part| match part {
+        LayerPart::Attended => "attended",
+        LayerPart::Normed => "h",
+        LayerPart::Ffn => "GELU(h · W_in + b_in)",
+        LayerPart::Output => "output",
+    },
+    formula: |part, d, wide| {
+        match part {
+        LayerPart::Attended => "attended = concat(heads) · W_output + b_output: what the layer's attention adds to each piece".to_owned(),
+        LayerPart::Normed => "h = LayerNorm(X + attended): the residual keeps X, and LayerNorm brings each row to mean 0 and variance 1 (then its trained scale and shift)".to_owned(),
+        LayerPart::Ffn => format!("The feed-forward network, each piece on its own: {d} → {wide} numbers, GELU (x · Φ(x)) keeping mostly the positive ones"),
+        LayerPart::Output => "output = LayerNorm(h + GELU(h · W_in + b_in) · W_out + b_out): ".to_owned(),
+    }
+    },
+};
+
+/// The language model's: RMSNorm before the feed-forward network, SwiGLU, and the residual
+/// stream never normed itself.
+pub(super) const DECODER: Wording = Wording {
+    title: |part| match part {
+        LayerPart::Attended => "attended",
+        LayerPart::Normed => "h",
+        LayerPart::Ffn => "SiLU(h · W_gate) ⊙ (h · W_up)",
+        LayerPart::Output => "output",
+    },
+    formula: |part, d, wide| {
+        match part {
+        LayerPart::Attended => "attended = concat(heads) · W_output: what the layer's attention adds to each token (no bias)".to_owned(),
+        LayerPart::Normed => "h = RMSNorm(x + attended): the residual x + attended goes on to the layer's output, and RMSNorm divides each row by the square root of the mean of its squares (then its trained weights) before the feed-forward network".to_owned(),
+        LayerPart::Ffn => format!("The feed-forward network, each token on its own: {d} → {wide} numbers, a gate SiLU(h · W_gate) (SiLU(z) = z / (1 + e^(−z))) times h · W_up (SwiGLU)"),
+        LayerPart::Output => "output = x + attended + (SiLU(h · W_gate) ⊙ (h · W_up)) · W_down: ".to_owned(),
+    }
+    },
+};
+
+/// The last run's steps (None before the first) of the layer `layer`, with the tokens' `words`,
+/// read as `wording` says. Built once: a new run or another layer repaints the maps.
 #[component]
-pub(super) fn LayerSteps(run: Run, layer: Signal<usize>) -> impl IntoView {
+pub(super) fn LayerSteps(
+    run: Signal<Option<Arc<dyn AfterAttention>>>,
+    words: Signal<Vec<String>>,
+    layer: Signal<usize>,
+    wording: Wording,
+) -> impl IntoView {
     let state = use_app();
-    let words = Signal::derive(move || {
-        run.with(|r| r.as_ref().map(|t| t.tokens.clone()).unwrap_or_default())
-    });
-    let layers = move || run.with(|r| r.as_ref().map_or(0, |t| t.layers.len()));
+    let layers = move || run.with(|r| r.as_ref().map_or(0, |t| t.layers()));
     let next = move || {
         let l = layer.get() + 1;
         if l < layers() {
@@ -33,44 +115,35 @@ pub(super) fn LayerSteps(run: Run, layer: Signal<usize>) -> impl IntoView {
     // The feed-forward network's widths, from the numbers (384 → 1536 in MiniLM).
     let widths = move || {
         run.with(|r| {
-            let l = r.as_ref()?.layers.get(layer.get())?;
-            Some((l.attention_normed.ncols(), l.intermediate.ncols()))
+            let r = r.as_ref()?;
+            let width = |part| r.part(layer.get(), part).map(DMatrix::ncols);
+            Some((width(LayerPart::Normed)?, width(LayerPart::Ffn)?))
+        })
+        .unwrap_or_default()
+    };
+    let shown = move || {
+        run.with(|r| {
+            r.as_ref()
+                .is_some_and(|r| r.part(layer.get(), LayerPart::Ffn).is_some())
         })
     };
-    let formula = move |part: LayerPart| {
-        match part {
-        LayerPart::Attended => "attended = concat(heads) · W_output + b_output: what the layer's attention adds to each piece".to_owned(),
-        LayerPart::Normed => "h = LayerNorm(X + attended): the residual keeps X, and LayerNorm brings each row to mean 0 and variance 1 (then its trained scale and shift)".to_owned(),
-        LayerPart::Ffn => {
-            let (d, wide) = widths().unwrap_or_default();
-            format!("The feed-forward network, each piece on its own: {d} → {wide} numbers, GELU (x · Φ(x)) keeping mostly the positive ones")
-        }
-        LayerPart::Output => "output = LayerNorm(h + GELU(h · W_in + b_in) · W_out + b_out): ".to_owned(),
-    }
-    };
-    let title = |part: LayerPart| match part {
-        LayerPart::Attended => "attended",
-        LayerPart::Normed => "h",
-        LayerPart::Ffn => "GELU(h · W_in + b_in)",
-        LayerPart::Output => "output",
-    };
     view! {
-        <section class="layer-steps" data-view="layer-steps" hidden=move || run.with(Option::is_none)
+        <section class="layer-steps" data-view="layer-steps" hidden=move || !shown()
             aria-label=move || format!("From layer {} to the next", layer.get())>
             <h3>{move || format!("From layer {} to the next (computed, not edited)", layer.get())}</h3>
             {LayerPart::ALL.into_iter().map(|part| {
                 let matrix = Memo::new(move |_| {
                     run.with(|r| {
                         r.as_ref()
-                            .and_then(|t| t.layers.get(layer.get()))
-                            .map_or_else(|| DMatrix::zeros(0, 0), |t| part.of(t).clone())
+                            .and_then(|t| t.part(layer.get(), part).cloned())
+                            .unwrap_or_else(|| DMatrix::zeros(0, 0))
                     })
                 });
                 let columns = Signal::derive(move || (0..matrix.with(DMatrix::ncols)).map(|c| c.to_string()).collect::<Vec<_>>());
                 let spec = MatrixSpec {
                     look: use_look(),
                     shows: Shows::Layer(part),
-                    title: title(part),
+                    title: (wording.title)(part),
                     head: None,
                     matrix: matrix.into(),
                     row_labels: words,
@@ -87,7 +160,7 @@ pub(super) fn LayerSteps(run: Run, layer: Signal<usize>) -> impl IntoView {
                 let leads_on = part == LayerPart::Output;
                 view! {
                     <figure class="layer-step">
-                        <figcaption><code>{move || formula(part)}{move || leads_on.then(next)}</code></figcaption>
+                        <figcaption><code>{move || { let (d, wide) = widths(); (wording.formula)(part, d, wide) }}{move || leads_on.then(next)}</code></figcaption>
                         <HeatMap spec=spec/>
                     </figure>
                 }

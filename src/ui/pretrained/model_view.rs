@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::heads::{HeadGrid, HeadMaps, HeadWords, Maps, OpenedHead};
-use super::layer_steps::LayerSteps;
+use super::layer_steps::{AfterAttention, LayerSteps, ENCODER};
 use super::opening::open_named;
 use super::run::{keep_running, layer_model, ours, Run};
 use crate::core::decoder::LANGUAGE_MODEL;
@@ -137,7 +137,8 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
             {move || run.get().map(|trace| view! { <HeadWords trace=trace followed=followed/> })}
             <HeadGrid layers=config.layers heads=config.heads maps=maps layered=layered opened=opened/>
             {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h maps=maps tokens=tokens followed=followed knocked=Signal::derive(move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))) knock=knock/> })}
-            <LayerSteps run=run layer=Signal::derive(move || layered.with(|p| p.as_ref().map_or(0, |p| p.0)))/>
+            <LayerSteps run=Signal::derive(move || run.get().map(|t| t as Arc<dyn AfterAttention>)) words=tokens
+                layer=Signal::derive(move || layered.with(|p| p.as_ref().map_or(0, |p| p.0))) wording=ENCODER/>
         </div>
     }
     .into_any()

@@ -14,6 +14,7 @@ use crate::core::decoder::{Decoder, LANGUAGE_MODEL};
 use crate::core::document::edit::Edit;
 use crate::core::formats::report::next_json;
 use crate::core::model::layer_record::LayerOpening;
+use crate::ui::pretrained::layer_steps::{AfterAttention, LayerSteps, DECODER};
 use crate::ui::pretrained::opening::open_named;
 use crate::ui::state::use_app;
 
@@ -111,6 +112,9 @@ pub(super) fn Writer(decoder: Arc<Decoder>) -> impl IntoView {
             <DecoderHeads decoder=decoder.clone() latest=latest opened=opened/>
             <LogitLens decoder=decoder.clone() latest=latest/>
             <HeadGallery decoder=decoder.clone() opened=opened/>
+            <LayerSteps run=Signal::derive(move || latest.get().map(|w| w as Arc<dyn AfterAttention>))
+                words=Signal::derive(move || state.doc.model.with(|m| m.tokens().words.clone()))
+                layer=Signal::derive(move || layer.get().unwrap_or(0)) wording=DECODER/>
             <label class="field">
                 <span>"Layer in the page"</span>
                 <select data-control="layer" prop:value=move || layer.get().unwrap_or(0).to_string()
