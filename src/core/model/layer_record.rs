@@ -113,6 +113,14 @@ impl LayerOpening {
         })
     }
 
+    /// Head `head` (layer, head) knocked out, or back in.
+    pub fn knock(&mut self, head: (usize, usize), out: bool) {
+        self.knocked.retain(|&k| k != head);
+        if out {
+            self.knocked.push(head);
+        }
+    }
+
     /// The name and opening of `model` (a layer model) with `change` made to the opening: what
     /// a trained model's `reopen` opens.
     pub fn changed_from(

@@ -79,14 +79,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
             let knocked = state
                 .doc
                 .model
-                .with_untracked(|m| {
-                    encoder.reopen(m, |o| {
-                        o.knocked.retain(|x| *x != (l, h));
-                        if out {
-                            o.knocked.push((l, h));
-                        }
-                    })
-                })
+                .with_untracked(|m| encoder.reopen(m, |o| o.knock((l, h), out)))
                 .and_then(|m| state.apply(Edit::Open(Box::new(m))));
             error.set(knocked.err().map(|e| format!("The trained model: {e}.")));
         })

@@ -49,14 +49,7 @@ pub(super) fn DecoderHeads(
         let knocked = state
             .doc
             .model
-            .with_untracked(|m| {
-                decoder.reopen(m, |o| {
-                    o.knocked.retain(|x| *x != (l, h));
-                    if out {
-                        o.knocked.push((l, h));
-                    }
-                })
-            })
+            .with_untracked(|m| decoder.reopen(m, |o| o.knock((l, h), out)))
             .and_then(|m| state.apply(Edit::Open(Box::new(m))));
         error.set(knocked.err().map(|e| format!("The language model: {e}.")));
     });
