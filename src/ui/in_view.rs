@@ -116,9 +116,9 @@ impl Painting {
         }
     }
 
-    /// Whether to paint now (tracked: read it first in the painting effect).
+    /// Whether to paint now (tracked: read it first in the painting effect); never once gone.
     pub fn wanted(self) -> bool {
-        self.visible.get() || self.first.get()
+        self.visible.try_get().unwrap_or(false) || self.first.try_get().unwrap_or(false)
     }
 
     /// Says the picture is painted: out of view, it waits for the view again.

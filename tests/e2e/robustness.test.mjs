@@ -251,3 +251,15 @@ test('a pasted state ("Save, load or share"): truncated, not JSON, wrong version
   }
   assert.equal(await snapshot(page), before);
 });
+
+test('a table on screen that goes with a new preset leaves no stale label behind (positions, then another story)', async () => {
+  // Found by the chunks' test: the positions' tables' labels, queued by the same change that
+  // removed them, read what was gone and crashed the page.
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.selectOption('[data-control="positions"]', 'sinusoidal');
+  await page.waitForSelector('#step-positions table[data-matrix="positions"]');
+  await page.selectOption('[data-control="preset"]', 'raschka');
+  await page.waitForFunction(() => !document.querySelector('#step-positions'));
+  assert.equal(await page.$$eval('table[data-matrix="weights"] tbody tr', (rows) => rows.length), 6);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
+});

@@ -56,10 +56,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
         };
         let built = (0..rows)
             .map(|i| {
-                let label = move || {
-                    spec.row_labels
-                        .with(|l| l.get(i).cloned().unwrap_or_else(|| i.to_string()))
-                };
+                let label = move || label_of(spec.row_labels, i);
                 let row_cells: Vec<_> = (0..cols)
                     .map(|j| {
                         table_cell(
@@ -73,7 +70,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                     })
                     .collect();
                 view! {
-                    <tr class:selected=move || spec.followed_row.get() == Some(i)>
+                    <tr class:selected=move || spec.followed_row.try_get().flatten() == Some(i)>
                         <th
                             scope="row"
                             class:clickable=spec.on_row_click.is_some()
@@ -106,7 +103,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     let header = move || {
         let cols = shape.get().1;
         (0..cols)
-            .map(|j| view! { <th scope="col">{move || spec.col_labels.with(|l| l.get(j).cloned().unwrap_or_else(|| j.to_string()))}</th> })
+            .map(|j| view! { <th scope="col">{move || label_of(spec.col_labels, j)}</th> })
             .collect_view()
     };
 
@@ -222,4 +219,14 @@ extern "C" {
     /// Writes cells `at` of `cells` (a table's `<td>`s): their parts from `texts` (see
     /// [`changed_texts`]) and their `flags` ([`CellView::flags`]).
     fn paint_cells(cells: &web_sys::NodeList, at: &[u32], texts: &str, flags: &[u8]);
+}
+
+/// Row or column `i`'s label (its number when there is none). Read with `try_`: the labels are
+/// often a wrapper the parent view made, and a label's effect already queued by the same change
+/// that rebuilds the parent runs once more after the wrapper is gone (Leptos 0.8).
+fn label_of(labels: Signal<Vec<String>>, i: usize) -> String {
+    labels
+        .try_with(|l| l.get(i).cloned())
+        .flatten()
+        .unwrap_or_else(|| i.to_string())
 }

@@ -93,43 +93,45 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
 /// Repaints `canvas` whenever anything it shows changes (one paint per edit, however many cells
 /// changed): the canvas is outside the reactive system.
 fn keep_painted(spec: MatrixSpec, canvas: NodeRef<Canvas>, layout: Memo<Layout>, pointer: Pointer) {
+    // Read with `try_`: a paint already queued by the change that removes the map runs once
+    // more after the parent's wrappers are gone (see `table::label_of`); nothing to paint then.
     paint_when_seen(canvas, move |el, scratch| {
         let marks = Marks {
-            row: spec.followed_row.get(),
-            cursor: pointer.cursor.get(),
-            hover: pointer.hover.get(),
+            row: spec.followed_row.try_get()?,
+            cursor: pointer.cursor.try_get()?,
+            hover: pointer.hover.try_get()?,
         };
         let (layout, causal, palette) = (
-            layout.get(),
-            spec.grey_future.get(),
-            spec.look.palette.get(),
+            layout.try_get()?,
+            spec.grey_future.try_get()?,
+            spec.look.palette.try_get()?,
         );
-        spec.row_labels.with(|rl| {
-            spec.col_labels.with(|cl| {
-                spec.matrix.with(|m| {
-                    paint_with(
-                        scratch,
-                        el,
-                        &Picture {
-                            row_labels: rl,
-                            col_labels: cl,
-                            marks,
-                            ..Picture::unlabelled(layout, m, spec.heat, causal, palette)
-                        },
-                    );
-                })
-            })
-        });
+        let (rows, cols) = (spec.row_labels.try_get()?, spec.col_labels.try_get()?);
+        spec.matrix.try_with(|m| {
+            paint_with(
+                scratch,
+                el,
+                &Picture {
+                    row_labels: &rows,
+                    col_labels: &cols,
+                    marks,
+                    ..Picture::unlabelled(layout, m, spec.heat, causal, palette)
+                },
+            );
+        })
     });
 }
 
 /// Runs `paint` on `canvas` (with its own scratch canvas) whenever what it reads changes, while
 /// the canvas is on screen or about to be.
-fn paint_when_seen(canvas: NodeRef<Canvas>, paint: impl Fn(&HtmlCanvasElement, Scratch) + 'static) {
+fn paint_when_seen(
+    canvas: NodeRef<Canvas>,
+    paint: impl Fn(&HtmlCanvasElement, Scratch) -> Option<()> + 'static,
+) {
     let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
     let painting = Painting::of(canvas);
     Effect::new(move |_| {
-        let Some(el) = canvas.get().filter(|_| painting.wanted()) else {
+        let Some(el) = canvas.try_get().flatten().filter(|_| painting.wanted()) else {
             return;
         };
         painting.painted();
@@ -154,15 +156,15 @@ pub fn Thumbnail(
     let palette = use_look().palette;
     let canvas = NodeRef::<Canvas>::new();
     paint_when_seen(canvas, move |el, scratch| {
-        let (causal, palette) = (causal.get(), palette.get());
-        matrix.with(|m| {
+        let (causal, palette) = (causal.try_get()?, palette.try_get()?);
+        matrix.try_with(|m| {
             let layout = Layout::thumbnail(m.nrows(), m.ncols(), side);
             paint_with(
                 scratch,
                 el,
                 &Picture::unlabelled(layout, m, Heat::Unit, causal, palette),
             );
-        });
+        })
     });
     view! {
         <canvas node_ref=canvas data-matrix="weights" data-layer=layer.map(|l| l.to_string()) data-head=head.to_string() data-view="thumbnail" aria-hidden="true"></canvas>
