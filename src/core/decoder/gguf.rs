@@ -1,10 +1,10 @@
 //! A GGUF file (version 2 or 3, little-endian, as llama.cpp writes it): its metadata and its
 //! tensor table, and a tensor's numbers de-quantized exactly as gguf-py does (F32, F16, Q8_0,
-//! Q4_1: float16 scales widened to float32, the product in float32). Anything else is refused by
-//! name. Written by hand: the format is a header of five kinds of value, and the crates that read
+//! Q4_1: float16 scales widened to float32, the product in float32; the `kernels` crate's loops).
+//! Anything else is refused by name. Written by hand: the format is a header of five kinds of value, and the crates that read
 //! it bring file I/O or a tensor library the page does not need.
 
-use half::f16;
+pub use kernels::{dequantize_into, Kind};
 
 /// A metadata value.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,68 +31,35 @@ impl Value {
     }
 }
 
-/// How a tensor's numbers are stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// 4-byte floats.
-    F32,
-    /// 2-byte floats.
-    F16,
-    /// Blocks of 32: a float16 scale `d`, 32 signed bytes `q`; `d·q`.
-    Q8_0,
-    /// Blocks of 32: float16 `d` and `m`, 16 bytes of two 4-bit `q` each; `d·q + m`.
-    Q4_1,
-}
-
-impl Kind {
-    /// GGML's type number, or the type's name when it is not read here.
-    fn of(code: u32) -> Result<Kind, String> {
-        Ok(match code {
-            0 => Kind::F32,
-            1 => Kind::F16,
-            3 => Kind::Q4_1,
-            8 => Kind::Q8_0,
-            other => {
-                let name = match other {
-                    2 => "Q4_0",
-                    6 => "Q5_0",
-                    7 => "Q5_1",
-                    9 => "Q8_1",
-                    10 => "Q2_K",
-                    11 => "Q3_K",
-                    12 => "Q4_K",
-                    13 => "Q5_K",
-                    14 => "Q6_K",
-                    15 => "Q8_K",
-                    30 => "BF16",
-                    _ => "",
-                };
-                return Err(if name.is_empty() {
-                    format!("a tensor of GGML type {other}, which is not read here (F32, F16, Q8_0 and Q4_1 are)")
-                } else {
-                    format!(
-                        "a tensor in {name}, which is not read here (F32, F16, Q8_0 and Q4_1 are)"
-                    )
-                });
-            }
-        })
-    }
-
-    /// Numbers per block and bytes per block.
-    pub fn block(self) -> (usize, usize) {
-        match self {
-            Kind::F32 => (1, 4),
-            Kind::F16 => (1, 2),
-            Kind::Q8_0 => (32, 34),
-            Kind::Q4_1 => (32, 20),
+/// GGML's type number, or the type's name when it is not read here.
+fn kind_of(code: u32) -> Result<Kind, String> {
+    Ok(match code {
+        0 => Kind::F32,
+        1 => Kind::F16,
+        3 => Kind::Q4_1,
+        8 => Kind::Q8_0,
+        other => {
+            let name = match other {
+                2 => "Q4_0",
+                6 => "Q5_0",
+                7 => "Q5_1",
+                9 => "Q8_1",
+                10 => "Q2_K",
+                11 => "Q3_K",
+                12 => "Q4_K",
+                13 => "Q5_K",
+                14 => "Q6_K",
+                15 => "Q8_K",
+                30 => "BF16",
+                _ => "",
+            };
+            return Err(if name.is_empty() {
+                format!("a tensor of GGML type {other}, which is not read here (F32, F16, Q8_0 and Q4_1 are)")
+            } else {
+                format!("a tensor in {name}, which is not read here (F32, F16, Q8_0 and Q4_1 are)")
+            });
         }
-    }
-
-    /// The bytes `n` numbers take (`n` a whole number of blocks).
-    pub fn bytes(self, n: usize) -> Option<usize> {
-        let (per, bytes) = self.block();
-        n.is_multiple_of(per).then(|| n / per * bytes)
-    }
+    })
 }
 
 /// One entry of the tensor table.
@@ -241,7 +208,7 @@ impl Gguf {
             let dims = (0..n_dims)
                 .map(|_| r.count("numbers along a dimension"))
                 .collect::<Result<Vec<_>, _>>()?;
-            let kind = Kind::of(r.u32()?).map_err(|e| format!("{name} is {e}"))?;
+            let kind = kind_of(r.u32()?).map_err(|e| format!("{name} is {e}"))?;
             let offset = r.u64()?;
             table.push((name, dims, kind, offset));
         }
@@ -291,44 +258,6 @@ impl Gguf {
             .iter()
             .find(|t| t.name == name)
             .ok_or_else(|| format!("the file has no tensor {name}"))
-    }
-}
-
-/// The numbers of `bytes` stored as `kind` into `out` (as many as they hold), each
-/// de-quantized to float32 as gguf-py does (float16 scales widened, the product and the sum in
-/// float32) and then widened, block by block with no allocation: a matrix row is read this way
-/// for every use.
-pub fn dequantize_into(kind: Kind, bytes: &[u8], out: &mut [f64]) {
-    let half = |b: &[u8]| f16::from_le_bytes([b[0], b[1]]).to_f32();
-    match kind {
-        Kind::F32 => {
-            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
-                *o = f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-            }
-        }
-        Kind::F16 => {
-            for (o, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
-                *o = f64::from(half(b));
-            }
-        }
-        Kind::Q8_0 => {
-            for (o, block) in out.chunks_exact_mut(32).zip(bytes.chunks_exact(34)) {
-                let d = half(block);
-                for (o, &q) in o.iter_mut().zip(&block[2..]) {
-                    *o = f64::from(d * f32::from(q as i8));
-                }
-            }
-        }
-        Kind::Q4_1 => {
-            for (o, block) in out.chunks_exact_mut(32).zip(bytes.chunks_exact(20)) {
-                let (d, m) = (half(block), half(&block[2..]));
-                let (low, high) = o.split_at_mut(16);
-                for ((l, h), &q) in low.iter_mut().zip(high).zip(&block[4..]) {
-                    *l = f64::from(d * f32::from(q & 0x0F) + m);
-                    *h = f64::from(d * f32::from(q >> 4) + m);
-                }
-            }
-        }
     }
 }
 

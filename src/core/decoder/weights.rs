@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use nalgebra::DMatrix;
 
-use super::gguf::{dequantize_into, Kind};
+use kernels::Rows;
+
+use super::gguf::Kind;
 
 /// `rows` × `cols` numbers, row after row, as `kind`.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,12 +65,20 @@ impl Stored {
         (self.rows, self.cols)
     }
 
+    /// The matrix as the kernels read it.
+    fn rows(&self) -> Rows<'_> {
+        Rows {
+            kind: self.kind,
+            rows: self.rows,
+            cols: self.cols,
+            bytes: &self.file[self.at.clone()],
+            order: self.order.as_deref(),
+        }
+    }
+
     /// Row `r`'s numbers, de-quantized, into `out` (`cols` long).
     pub fn row_into(&self, r: usize, out: &mut [f64]) {
-        let r = self.order.as_ref().map_or(r, |o| o[r]);
-        let len = self.at.len() / self.rows;
-        let start = self.at.start + r * len;
-        dequantize_into(self.kind, &self.file[start..start + len], out);
+        self.rows().row_into(r, out);
     }
 
     /// Row `r`.
@@ -84,32 +94,9 @@ impl Stored {
         assert_eq!(x.ncols(), self.cols, "a linear layer's input width");
         // Token rows as contiguous slices (nalgebra stores columns).
         let tokens = x.transpose();
-        let mut out = DMatrix::zeros(x.nrows(), self.rows);
-        let mut row = vec![0.0; self.cols];
-        for r in 0..self.rows {
-            self.row_into(r, &mut row);
-            for t in 0..x.nrows() {
-                out[(t, r)] = dot(&row, tokens.column(t).as_slice());
-            }
-        }
-        out
+        let mut out = vec![0.0; x.nrows() * self.rows];
+        self.rows()
+            .times_tokens(tokens.as_slice(), x.nrows(), &mut out);
+        DMatrix::from_vec(x.nrows(), self.rows, out)
     }
-}
-
-/// `a · b` with four running sums, which the processor adds side by side.
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    let mut sums = [0.0; 4];
-    let (a4, b4) = (a.chunks_exact(4), b.chunks_exact(4));
-    let tail: f64 = a4
-        .remainder()
-        .iter()
-        .zip(b4.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in a4.zip(b4) {
-        for k in 0..4 {
-            sums[k] += x[k] * y[k];
-        }
-    }
-    (sums[0] + sums[1]) + (sums[2] + sums[3]) + tail
 }
