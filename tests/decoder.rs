@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 mod common;
 
 use attention_explorer::core::decoder::gguf::Gguf;
-use attention_explorer::core::decoder::rerun::{Rerun, Reruns, Start};
+use attention_explorer::core::decoder::rerun::{Rerun, Reruns, Start, CHUNK};
 use attention_explorer::core::decoder::SMOLLM2;
 use attention_explorer::core::decoder::{
     greedy, logit_lens, top, Cache, Decoder, Draw, Gallery, HeadScores, Sampling,
@@ -725,4 +725,52 @@ fn the_pages_run_writes_from_its_cache() {
     let mut edited = written.clone();
     edited.set(Editable::Weight(0, Projection::Query), 0, 0, 1.0);
     assert_eq!(reruns.run(d, &edited).unwrap().cached, 0);
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn a_long_prompt_runs_in_chunks_as_the_whole_run() {
+    let Some(d) = decoder() else { return };
+    let sentence = "One, two, three, four, five, six, seven, eight, nine, ten, eleven and twelve are counted here, and then thirteen, fourteen and fifteen follow them.";
+    let opening = LayerOpening {
+        sentence: sentence.to_owned(),
+        layer: 2,
+        ..Default::default()
+    };
+    let model = d.open_layer(SMOLLM2, opening).unwrap();
+    let mut reruns = Reruns::default();
+    let Some(Start::Running(mut run)) = reruns.start(d, &model) else {
+        panic!("a run")
+    };
+    let mut steps = 1;
+    while run.step(d) {
+        steps += 1;
+    }
+    let chunked = reruns.finish(d, *run);
+    let n = chunked.ids.len();
+    assert!(n > CHUNK, "{n} tokens");
+    assert_eq!(steps, n.div_ceil(CHUNK) * 30, "a layer on a chunk per step");
+    let whole = d.run(&chunked.ids, &[]).unwrap();
+    for (l, (got, want)) in chunked.layers.iter().zip(&whole.layers).enumerate() {
+        for (h, (g, w)) in got.weights.iter().zip(&want.weights).enumerate() {
+            assert_eq!(g.shape(), (n, n));
+            assert!(largest_difference(g, w) <= 1e-12, "layer {l} head {h}");
+        }
+        assert!(
+            largest_difference(&got.output, &want.output) <= 1e-9,
+            "layer {l}"
+        );
+        assert_eq!(got.parts.is_some(), l == 2, "layer {l}'s parts");
+    }
+    let p = chunked.layers[2].parts.as_deref().unwrap();
+    let w = whole.layers[2].parts.as_deref().unwrap();
+    assert!(largest_difference(&p.ffn, &w.ffn) <= 1e-9);
+    let gap = largest_difference(
+        &DMatrix::from_row_slice(1, chunked.logits.len(), &chunked.logits),
+        &DMatrix::from_row_slice(1, whole.logits.len(), &whole.logits),
+    );
+    assert!(gap <= 1e-9, "{gap:e}");
 }

@@ -1,8 +1,10 @@
-//! The decoder run on the page's model as the learner edits it and as it writes, a layer per
-//! step so that a page can spread the work over tasks. The last finished run and its cache are
-//! kept: when the next model differs only by tokens added after the prompt (a token written), the
-//! cache's keys and values stand for the earlier tokens and only the new ones run, which is what
-//! the KV cache is for.
+//! The decoder run on the page's model as the learner edits it and as it writes, a layer on at
+//! most [`CHUNK`] tokens per step so that a page can spread the work over short tasks. The last
+//! finished run and its cache are kept: when the next model differs only by tokens added after
+//! the prompt (a token written), the cache's keys and values stand for the earlier tokens and
+//! only the new ones run, which is what the KV cache is for. A long prompt runs the same way, a
+//! chunk of tokens after another through every layer, each chunk's keys and values cached for
+//! the next.
 
 use std::sync::Arc;
 
@@ -11,7 +13,7 @@ use nalgebra::DMatrix;
 use crate::core::model::{knocked_in, Attention, Model, WeightChange};
 
 use super::model::Decoder;
-use super::run::{Cache, LayerRun};
+use super::run::{Cache, LayerParts, LayerRun};
 use super::steps::{log_sum_exp, rms_norm, Angles};
 
 /// What the layers compute with, apart from the tokens: while it stays, the kept cache stands.
@@ -69,17 +71,31 @@ pub struct Reruns {
     kept: Option<(Setup, Arc<Written>, Cache)>,
 }
 
+/// The most tokens a step runs through a layer: at 24, a step of SmolLM2 is about 85 M
+/// multiply-adds (about 40 ms in the page). A longer run's tokens are shared evenly between as
+/// few chunks as this allows, since each chunk de-quantizes every matrix again.
+pub const CHUNK: usize = 24;
+
 /// One run under way.
 #[derive(Clone, Debug)]
 pub struct Rerun {
     setup: Setup,
     ids: Vec<u32>,
+    /// How many tokens the kept cache stood for.
     cached: usize,
     cache: Cache,
+    /// The embedding of every token that runs.
+    embedded: DMatrix<f64>,
+    /// The chunk running: the tokens `from..to`, their RoPE angles, and the next layer's input
+    /// (a row per token).
+    from: usize,
+    to: usize,
     angles: Angles,
-    /// The next layer's input, a row per token that runs.
     x: DMatrix<f64>,
+    /// Each layer on the tokens before the chunk (the kept run's rows first), and on the chunk
+    /// so far.
     layers: Vec<LayerRun>,
+    chunk: Vec<LayerRun>,
 }
 
 /// Where a run on the page's model is.
@@ -98,34 +114,21 @@ impl Reruns {
     pub fn start(&self, decoder: &Decoder, model: &Model) -> Option<Start> {
         let setup = Setup::of(model)?;
         let ids = model.layered()?.ids.clone();
-        let (cached, cache) = match &self.kept {
+        let (cached, cache, layers) = match &self.kept {
             Some((was, written, cache)) if *was == setup && ids.starts_with(&written.ids) => {
                 if ids.len() == written.ids.len() {
                     return Some(Start::Done(written.clone()));
                 }
-                (written.ids.len(), cache.clone())
+                (written.ids.len(), cache.clone(), written.layers.clone())
             }
-            _ => (0, Cache::default()),
+            _ => (0, Cache::default(), Vec::new()),
         };
-        Rerun::new(decoder, setup, ids, cached, cache).map(|run| Start::Running(Box::new(run)))
+        Rerun::new(decoder, setup, ids, (cached, cache, layers))
+            .map(|run| Start::Running(Box::new(run)))
     }
 
-    /// A finished run, kept for the next: the tokens the cache stood for keep their rows of the
-    /// kept run, the others' weights on later tokens are 0 (the mask).
+    /// A finished run, kept for the next.
     pub fn finish(&mut self, decoder: &Decoder, mut run: Rerun) -> Arc<Written> {
-        if let Some((_, kept, _)) = self.kept.as_ref().filter(|_| run.cached > 0) {
-            for (new, old) in run.layers.iter_mut().zip(&kept.layers) {
-                for (w, was) in new.weights.iter_mut().zip(&old.weights) {
-                    *w = below(was, w);
-                }
-                new.output = below(&old.output, &new.output);
-                if let (Some(new), Some(old)) = (new.parts.as_mut(), old.parts.as_ref()) {
-                    new.attended = below(&old.attended, &new.attended);
-                    new.normed = below(&old.normed, &new.normed);
-                    new.ffn = below(&old.ffn, &new.ffn);
-                }
-            }
-        }
         let setup = std::mem::take(&mut run.setup);
         let cache = std::mem::take(&mut run.cache);
         let written = Arc::new(run.written(decoder));
@@ -145,6 +148,34 @@ impl Reruns {
     }
 }
 
+/// How many tokens run next when `from` of `len` ran: the rest shared evenly between chunks of
+/// at most [`CHUNK`].
+fn chunk_after(from: usize, len: usize) -> usize {
+    let left = len - from;
+    left.div_ceil(left.div_ceil(CHUNK))
+}
+
+/// `chunk`'s rows under `top`'s: the earlier tokens' weights on the chunk's are 0 (the mask).
+fn stack(top: LayerRun, chunk: LayerRun) -> LayerRun {
+    LayerRun {
+        weights: top
+            .weights
+            .iter()
+            .zip(&chunk.weights)
+            .map(|(t, c)| below(t, c))
+            .collect(),
+        output: below(&top.output, &chunk.output),
+        parts: match (top.parts, chunk.parts) {
+            (Some(t), Some(c)) => Some(Box::new(LayerParts {
+                attended: below(&t.attended, &c.attended),
+                normed: below(&t.normed, &c.normed),
+                ffn: below(&t.ffn, &c.ffn),
+            })),
+            _ => None,
+        },
+    }
+}
+
 /// `rows` under `top`, whose rows are as wide or narrower (0 fills them out).
 fn below(top: &DMatrix<f64>, rows: &DMatrix<f64>) -> DMatrix<f64> {
     let mut out = DMatrix::zeros(top.nrows() + rows.nrows(), rows.ncols());
@@ -154,17 +185,27 @@ fn below(top: &DMatrix<f64>, rows: &DMatrix<f64>) -> DMatrix<f64> {
 }
 
 impl Rerun {
+    /// A run on `ids` after the `cached` tokens that `cache` and `layers` (each layer on them)
+    /// stand for; None if there is none to run or one is not in the decoder's vocabulary.
     fn new(
         decoder: &Decoder,
         setup: Setup,
         ids: Vec<u32>,
-        cached: usize,
-        cache: Cache,
+        (cached, cache, layers): (usize, Cache, Vec<LayerRun>),
     ) -> Option<Rerun> {
+        if ids.len() <= cached {
+            return None;
+        }
+        let to = cached + chunk_after(cached, ids.len());
+        let embedded = decoder.embed(&ids[cached..]).ok()?;
         Some(Rerun {
-            x: decoder.embed(&ids[cached..]).ok()?,
-            angles: decoder.angles(cached, ids.len()),
-            layers: Vec::with_capacity(decoder.config.layers),
+            x: embedded.rows(0, to - cached).into_owned(),
+            embedded,
+            angles: decoder.angles(cached, to),
+            from: cached,
+            to,
+            layers,
+            chunk: Vec::with_capacity(decoder.config.layers),
             setup,
             ids,
             cached,
@@ -175,7 +216,12 @@ impl Rerun {
     /// A run of the decoder as trained on `ids` (the head gallery's), or None if one is not
     /// in its vocabulary.
     pub fn plain(decoder: &Decoder, ids: Vec<u32>) -> Option<Rerun> {
-        Rerun::new(decoder, Setup::default(), ids, 0, Cache::default())
+        Rerun::new(
+            decoder,
+            Setup::default(),
+            ids,
+            (0, Cache::default(), Vec::new()),
+        )
     }
 
     /// What the run computed, once every layer ran.
@@ -195,10 +241,10 @@ impl Rerun {
         }
     }
 
-    /// Runs the next layer: whether layers are left.
+    /// Runs the next layer on the chunk: whether work is left.
     pub fn step(&mut self, decoder: &Decoder) -> bool {
-        let l = self.layers.len();
-        if l >= decoder.config.layers {
+        let l = self.chunk.len();
+        if self.from >= self.ids.len() {
             return false;
         }
         let changed;
@@ -221,12 +267,36 @@ impl Rerun {
             run.parts = None;
         }
         self.x = run.output.clone();
-        self.layers.push(run);
-        self.layers.len() < decoder.config.layers
+        self.chunk.push(run);
+        if self.chunk.len() < decoder.config.layers {
+            return true;
+        }
+        // The chunk went through every layer: its rows join the earlier tokens'.
+        let chunk = std::mem::take(&mut self.chunk);
+        self.layers = if self.layers.is_empty() {
+            chunk
+        } else {
+            std::mem::take(&mut self.layers)
+                .into_iter()
+                .zip(chunk)
+                .map(|(top, rows)| stack(top, rows))
+                .collect()
+        };
+        self.from = self.to;
+        if self.from == self.ids.len() {
+            return false;
+        }
+        self.to = self.from + chunk_after(self.from, self.ids.len());
+        self.angles = decoder.angles(self.from, self.to);
+        self.x = self
+            .embedded
+            .rows(self.from - self.cached, self.to - self.from)
+            .into_owned();
+        true
     }
 
-    /// The layers run so far.
+    /// The layers the chunk running has been through.
     pub fn done(&self) -> usize {
-        self.layers.len()
+        self.chunk.len()
     }
 }

@@ -47,8 +47,14 @@ pub(super) fn Fetched<T: Send + Sync + 'static>(
         stage.set(Stage::Fetching(0.0, None));
         let fetched = fetch_with_progress(
             file,
-            move |got, of| stage.set(Stage::Fetching(got, of)),
-            move |fetched| arrived(stage, fetched, what, read),
+            move |got, of| {
+                stage.try_set(Stage::Fetching(got, of));
+            },
+            move |fetched| {
+                // Done with the request: its response can go.
+                request.try_update_value(|r| *r = None);
+                arrived(stage, fetched, what, read);
+            },
         );
         match fetched {
             Ok(xhr) => request.set_value(Some(xhr)),
@@ -105,7 +111,6 @@ fn fetch_with_progress(
     });
     xhr.set_onprogress(Some(on_progress.as_ref().unchecked_ref()));
     on_progress.forget();
-    let request = xhr.clone();
     let file = path.to_owned();
     // One of load, error and abort ends the request: the first to come answers.
     let done = std::rc::Rc::new(std::cell::Cell::new(Some(done)));
@@ -114,7 +119,12 @@ fn fetch_with_progress(
             done(result);
         }
     };
+    // The request is the event's, not kept here: a closure that held it would keep its 98 MB
+    // response alive for as long as the page.
     let on_end = Closure::<dyn Fn(ProgressEvent)>::new(move |e: ProgressEvent| {
+        let Some(request) = e.target().and_then(|t| t.dyn_into::<XmlHttpRequest>().ok()) else {
+            return;
+        };
         let result = match e.type_().as_str() {
             "load" if request.status().unwrap_or(0) == 200 => request
                 .response()

@@ -91,13 +91,19 @@ pub(super) fn keep_running(
         };
         running.set(Some(0));
         let decoder = decoder.clone();
+        // The layer under way is said a few times a second, not at every step: each change of
+        // the page between two steps costs a frame of the whole page.
+        let said = std::rc::Rc::new(std::cell::Cell::new(js_sys::Date::now()));
         request_animation_frame(move || {
             each_task(run, move |mut run: Box<Rerun>| {
                 if generation.try_get_value() != Some(g) {
                     return None;
                 }
                 if run.step(&decoder) {
-                    running.set(Some(run.done()));
+                    if js_sys::Date::now() - said.get() >= 250.0 {
+                        said.set(js_sys::Date::now());
+                        running.set(Some(run.done()));
+                    }
                     return Some(run);
                 }
                 let written = reruns.try_update_value(|r| r.finish(&decoder, *run));
