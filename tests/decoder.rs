@@ -734,13 +734,26 @@ fn the_pages_run_writes_from_its_cache() {
 )]
 fn a_long_prompt_runs_in_chunks_as_the_whole_run() {
     let Some(d) = decoder() else { return };
-    let sentence = "One, two, three, four, five, six, seven, eight, nine, ten, eleven and twelve are counted here, and then thirteen, fourteen and fifteen follow them.";
+    let sentence = "One, two, three, four, five, six, seven, eight, nine, ten, eleven and twelve are counted here, and then thirteen, fourteen and fifteen follow them. ".repeat(3);
     let opening = LayerOpening {
-        sentence: sentence.to_owned(),
+        sentence,
         layer: 2,
         ..Default::default()
     };
     let model = d.open_layer(SMOLLM2, opening).unwrap();
+    // Up to 128 tokens, the state kept and read again.
+    let state = trained_value(&model).unwrap();
+    let (name, again) = read_trained(&state["pretrained"].to_string()).unwrap();
+    assert_eq!(d.open_layer(&name, again).unwrap(), model);
+    let long = LayerOpening {
+        sentence: "a, ".repeat(70),
+        ..Default::default()
+    };
+    let e = d.open_layer(SMOLLM2, long).err().expect("refused");
+    assert!(
+        e.contains("makes 141 tokens; the page shows 1 to 128"),
+        "{e}"
+    );
     let mut reruns = Reruns::default();
     let Some(Start::Running(mut run)) = reruns.start(d, &model) else {
         panic!("a run")

@@ -1,9 +1,13 @@
-// `node tests/e2e/bench_language.mjs [--cpu-slowdown N]` (after `bash .ci/build.sh`): the language
-// model in the built page, and llama.cpp compiled to WebAssembly on the same file in the same
-// browser, side by side. A measurement, not a test. The anchor is `@wllama/wllama` 3.8.1,
-// single-threaded (as a page without cross-origin isolation runs it), installed with
-// `npm install --no-save @wllama/wllama@3.8.1`; without it, the page alone is measured.
+// `[TORCH_PYTHON=python3] node tests/e2e/bench_language.mjs [--cpu-slowdown N]` (after
+// `bash .ci/build.sh`): the language model in the built page, and llama.cpp compiled to
+// WebAssembly on the same file in the same browser, side by side. A measurement, not a test. The
+// anchor is `@wllama/wllama` 3.8.1, single-threaded (as a page without cross-origin isolation
+// runs it), installed with `npm install --no-save @wllama/wllama@3.8.1`; without it, the page
+// alone is measured. With TORCH_PYTHON (a Python with torch, transformers 4.57.6 and gguf), PyTorch
+// float32 on the CPU too (tests/benches/decoder_torch.py). wllama computes in a worker, which
+// --cpu-slowdown does not slow: beside a slowed page, only the page's own times mean something.
 import { createServer } from 'node:http';
+import { execFileSync } from 'node:child_process';
 import { existsSync, createReadStream, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { startServer, launch, projectRoot } from './harness.mjs';
@@ -95,8 +99,16 @@ async function wllama() {
   return { loaded: result.loaded, threads: result.threads, prompt: best('prompt_ms'), pieces: result.runs[0].prompt_n, token: best('predicted_per_token_ms') };
 }
 
+/** PyTorch float32 on one CPU thread, when TORCH_PYTHON is given. */
+function torch() {
+  if (!process.env.TORCH_PYTHON) return null;
+  const out = execFileSync(process.env.TORCH_PYTHON, [join(projectRoot, 'tests', 'benches', 'decoder_torch.py'), MODEL, PROMPT], { stdio: ['ignore', 'pipe', 'ignore'] });
+  return JSON.parse(out.toString().trim().split('\n').pop());
+}
+
 const ours = await page();
 const anchor = await wllama();
+const pytorch = torch();
 console.log(`CPU × ${slowdown}; prompt "${PROMPT}"`);
 console.log(`the page:  opened → next token ${fmt(ours.opened.ms)} (5 pieces); ${ours.pieces}-piece prompt → next token ${fmt(ours.typed.ms)}; layer-0 edit → ${fmt(ours.edited.ms)}; a token from the cache ${fmt(ours.written.ms)}`);
 console.log(`           longest task: ${[ours.opened, ours.typed, ours.edited, ours.written].map((x) => `${x.longest.toFixed(0)} ms`).join(', ')}; JS heap ${(ours.memory.heap / 1e6).toFixed(0)} MB, wasm memory ${(ours.memory.wasm / 1e6).toFixed(0)} MB`);
@@ -104,4 +116,5 @@ if (anchor) {
   console.log(`wllama:    loaded ${fmt(anchor.loaded)} (${anchor.threads} thread); ${anchor.pieces}-piece prompt ${fmt(anchor.prompt)}; a token ${fmt(anchor.token)} (best of 3)`);
   console.log(`ratio:     prompt ${(ours.typed.ms / anchor.prompt).toFixed(1)}×, a token ${(ours.written.ms / anchor.token).toFixed(1)}×`);
 } else console.log('wllama: not installed (npm install --no-save @wllama/wllama@3.8.1)');
+if (pytorch) console.log(`PyTorch:   ${pytorch.pieces}-piece prompt ${fmt(pytorch.prompt_ms)}; a token ${fmt(pytorch.token_ms)} (float32, 1 thread, best of 5)`);
 await browser.close();

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use nalgebra::DMatrix;
 
 use crate::core::model::layer_record::LayerOpening;
-use crate::core::model::limits::MAX_TOKENS;
+use crate::core::model::limits::MAX_PROMPT_TOKENS;
 use crate::core::model::{
     knocked_in, Attention, Editable, Head, Model, OutputProjection, Shipped, WeightChange,
 };
@@ -91,9 +91,9 @@ impl Decoder {
             c.row < rows && c.col < cols
         })?;
         let ids = self.ids_of(&mut opening);
-        if ids.is_empty() || ids.len() > MAX_TOKENS {
+        if ids.is_empty() || ids.len() > MAX_PROMPT_TOKENS {
             return Err(format!(
-                "the prompt makes {} tokens; the page shows 1 to {MAX_TOKENS}",
+                "the prompt makes {} tokens; the page shows 1 to {MAX_PROMPT_TOKENS}",
                 ids.len()
             ));
         }

@@ -92,8 +92,9 @@ pub struct Rerun {
     to: usize,
     angles: Angles,
     x: DMatrix<f64>,
-    /// Each layer on the tokens before the chunk (the kept run's rows first), and on the chunk
-    /// so far.
+    /// Each layer on the tokens before the chunk, once a chunk ran (until then, the kept run's
+    /// stand for the cached tokens: shared, not copied), and on the chunk so far.
+    kept: Option<Arc<Written>>,
     layers: Vec<LayerRun>,
     chunk: Vec<LayerRun>,
 }
@@ -114,16 +115,16 @@ impl Reruns {
     pub fn start(&self, decoder: &Decoder, model: &Model) -> Option<Start> {
         let setup = Setup::of(model)?;
         let ids = model.layered()?.ids.clone();
-        let (cached, cache, layers) = match &self.kept {
+        let (cached, cache, kept) = match &self.kept {
             Some((was, written, cache)) if *was == setup && ids.starts_with(&written.ids) => {
                 if ids.len() == written.ids.len() {
                     return Some(Start::Done(written.clone()));
                 }
-                (written.ids.len(), cache.clone(), written.layers.clone())
+                (written.ids.len(), cache.clone(), Some(written.clone()))
             }
-            _ => (0, Cache::default(), Vec::new()),
+            _ => (0, Cache::default(), None),
         };
-        Rerun::new(decoder, setup, ids, (cached, cache, layers))
+        Rerun::new(decoder, setup, ids, (cached, cache, kept))
             .map(|run| Start::Running(Box::new(run)))
     }
 
@@ -156,7 +157,7 @@ fn chunk_after(from: usize, len: usize) -> usize {
 }
 
 /// `chunk`'s rows under `top`'s: the earlier tokens' weights on the chunk's are 0 (the mask).
-fn stack(top: LayerRun, chunk: LayerRun) -> LayerRun {
+fn stack(top: &LayerRun, chunk: &LayerRun) -> LayerRun {
     LayerRun {
         weights: top
             .weights
@@ -165,7 +166,7 @@ fn stack(top: LayerRun, chunk: LayerRun) -> LayerRun {
             .map(|(t, c)| below(t, c))
             .collect(),
         output: below(&top.output, &chunk.output),
-        parts: match (top.parts, chunk.parts) {
+        parts: match (&top.parts, &chunk.parts) {
             (Some(t), Some(c)) => Some(Box::new(LayerParts {
                 attended: below(&t.attended, &c.attended),
                 normed: below(&t.normed, &c.normed),
@@ -185,13 +186,13 @@ fn below(top: &DMatrix<f64>, rows: &DMatrix<f64>) -> DMatrix<f64> {
 }
 
 impl Rerun {
-    /// A run on `ids` after the `cached` tokens that `cache` and `layers` (each layer on them)
-    /// stand for; None if there is none to run or one is not in the decoder's vocabulary.
+    /// A run on `ids` after the `cached` tokens that `cache` and `kept` (a run on them) stand
+    /// for; None if there is none to run or one is not in the decoder's vocabulary.
     fn new(
         decoder: &Decoder,
         setup: Setup,
         ids: Vec<u32>,
-        (cached, cache, layers): (usize, Cache, Vec<LayerRun>),
+        (cached, cache, kept): (usize, Cache, Option<Arc<Written>>),
     ) -> Option<Rerun> {
         if ids.len() <= cached {
             return None;
@@ -204,7 +205,8 @@ impl Rerun {
             angles: decoder.angles(cached, to),
             from: cached,
             to,
-            layers,
+            kept,
+            layers: Vec::new(),
             chunk: Vec::with_capacity(decoder.config.layers),
             setup,
             ids,
@@ -220,7 +222,7 @@ impl Rerun {
             decoder,
             Setup::default(),
             ids,
-            (0, Cache::default(), Vec::new()),
+            (0, Cache::default(), None),
         )
     }
 
@@ -273,14 +275,11 @@ impl Rerun {
         }
         // The chunk went through every layer: its rows join the earlier tokens'.
         let chunk = std::mem::take(&mut self.chunk);
-        self.layers = if self.layers.is_empty() {
-            chunk
-        } else {
-            std::mem::take(&mut self.layers)
-                .into_iter()
-                .zip(chunk)
-                .map(|(top, rows)| stack(top, rows))
-                .collect()
+        let stacked = |top: &[LayerRun]| top.iter().zip(&chunk).map(|(t, c)| stack(t, c)).collect();
+        self.layers = match self.kept.take() {
+            Some(kept) => stacked(&kept.layers),
+            None if self.layers.is_empty() => chunk,
+            None => stacked(&self.layers),
         };
         self.from = self.to;
         if self.from == self.ids.len() {

@@ -12,7 +12,7 @@
 use serde_json::{json, Value};
 
 use crate::core::model::layer_record::{changed_cells, LayerOpening};
-use crate::core::model::limits::MAX_TOKENS;
+use crate::core::model::limits::MAX_PROMPT_TOKENS;
 use crate::core::model::{Editable, Model, Projection, WeightChange};
 use crate::core::pretrained::config::MAX_HIDDEN;
 
@@ -109,9 +109,9 @@ pub fn read_trained(text: &str) -> Result<(String, LayerOpening), String> {
                 .ok_or_else(|| format!("pretrained.written[{i}] must be a token id"))
         })
         .collect::<Result<Vec<u32>, String>>()?;
-    if written.len() > MAX_TOKENS {
+    if written.len() > MAX_PROMPT_TOKENS {
         return Err(format!(
-            "pretrained.written holds {} tokens; the limit is {MAX_TOKENS}",
+            "pretrained.written holds {} tokens; the limit is {MAX_PROMPT_TOKENS}",
             written.len()
         ));
     }

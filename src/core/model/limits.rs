@@ -6,6 +6,9 @@ use crate::core::model::tokens::Tokens;
 /// Most tokens a sentence may have. These limits keep the page responsive; a state beyond them
 /// is refused.
 pub const MAX_TOKENS: usize = 64;
+/// Most tokens a trained language model's prompt may have, with what it wrote (its pieces
+/// are finer than words).
+pub const MAX_PROMPT_TOKENS: usize = 128;
 /// Most characters a sentence may have.
 pub const MAX_SENTENCE_CHARS: usize = 1000;
 /// Largest d_in, d_k and d_v.
