@@ -152,6 +152,26 @@ test("a head knocked out is what the command line's --ablate gives; the logit le
   await page.waitForSelector('[data-view="pretrained-head"][data-layer="18"][data-head="6"]');
 });
 
+test('a long prompt runs in chunks to what the command line gives; past 128 tokens it is refused beside the field', { skip }, async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await openModel(page);
+  const first = await nextRows(page);
+  // 54 pieces: three chunks of at most 24 through every layer, each cached for the next.
+  const long = 'The cat sat on the mat. '.repeat(7) + 'The cat sat on the';
+  await page.fill('[data-control="sentence"]', long);
+  const got = await nextRows(page, JSON.stringify(first));
+  assert.equal(await page.$$eval('.tokens [data-token]', (t) => t.length), 54);
+  const expected = cli(long, '--top', '10');
+  assert.deepEqual(got.map((r) => r[0]), expected.next.top.map((t) => t[0]));
+  got.forEach(([id, p], k) => assert.ok(Math.abs(p - Math.exp(expected.next.top[k][1])) <= 1e-9, `${id}: ${p}`));
+  assert.match(await page.textContent('[data-view="next-token"] tr[data-token-id] .piece'), /^␣mat$/);
+  await page.fill('[data-control="sentence"]', 'a, '.repeat(70));
+  await eventually(() => page.getAttribute('[data-control="sentence"]', 'aria-invalid'), (v) => v === 'true');
+  const id = await page.getAttribute('[data-control="sentence"]', 'aria-describedby');
+  assert.equal(await page.textContent(`#${id}`), 'Sentence: the prompt makes 141 tokens; the page shows 1 to 128. Still using the last one.');
+  assert.deepEqual(await rows(page), got, 'the last good prompt\'s next token stays');
+});
+
 test('a download cut short says so and keeps the page; Try again opens the model', { skip }, async () => {
   const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
   const sentence = await page.inputValue('[data-control="sentence"]');
