@@ -48,6 +48,12 @@
       root.dataset.snapshot = wanted;
       // The boxes scrolled in it, whose scroll the app keeps (src/ui/prerendered.rs).
       addEventListener('scroll', (e) => { if (e.target instanceof Element && e.target.closest('#prerendered')) e.target.dataset.scrolled = ''; }, { capture: true, passive: true });
+      // A first click on a cell selects its number, so typing replaces it, as in the live page
+      // (src/ui/matrix/cell_input.rs); a click in the cell being edited places the caret.
+      addEventListener('mousedown', (e) => {
+        const cell = e.target instanceof HTMLInputElement && e.target.closest('#prerendered td') ? e.target : null;
+        if (cell && cell !== document.activeElement) { e.preventDefault(); cell.focus(); cell.select(); }
+      }, true);
       if (wanted !== inline) {
         root.dataset.fetching = '';
         codeLater = embed;

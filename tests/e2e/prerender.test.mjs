@@ -130,6 +130,35 @@ test('a number typed before the wasm is kept, committed once it arrives, with th
   }
 });
 
+test('a click on a cell before the wasm selects its number, so typing replaces it, as the live cells do', async () => {
+  // Found on a slow phone: the caret landed inside the number, "3" made "1.34300", and the page
+  // then used it without a word.
+  for (const query of ['', '?embed=1&preset=dog&steps=projections,weights']) {
+    const { page, release } = await held(env.base + query);
+    const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
+    await page.click(cell);
+    await page.keyboard.type('3');
+    assert.equal(await page.inputValue(cell), '3', query);
+    // A second click in the cell being edited places the caret, as in the live page.
+    await page.click(cell);
+    await page.keyboard.press('End');
+    await page.keyboard.type('5');
+    assert.equal(await page.inputValue(cell), '35', query);
+    release();
+    await ready(page);
+    assert.equal((await state(page)).heads[0].w_query[0][0], 35, query);
+  }
+  // A tap on a phone does the same.
+  const { page, release } = await held(env.base, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
+  await page.tap(cell);
+  await page.keyboard.type('3');
+  assert.equal(await page.inputValue(cell), '3', 'a tap');
+  release();
+  await ready(page);
+  assert.equal((await state(page)).heads[0].w_query[0][0], 3, 'a tap');
+});
+
 test('a visit that opens anything else shows the loading line, not the default page', async () => {
   for (const url of ['?preset=raschka&focus=2', '#decimals=3']) {
     const { page, release } = await held(env.base + url);
