@@ -231,6 +231,22 @@ test('a teacher asks about a trained head before it is open; the order lab shows
   await picture(page.locator('#lab-order'), output('pretrained-order-lab.png'));
 });
 
+test('the labs a trained encoder cannot run say why and what would, and show no empty tables', { skip }, async () => {
+  // Found as a learner: the KV cache lab offered Decode with six "0 × 0" tables and advised
+  // turning the causal mask on, which the encoder refuses; the order lab showed two "0 × 0"s.
+  const { page } = await open(env.browser, `${env.base}?preset=dog`);
+  await openModel(page);
+  await page.$eval('#lab-kv-cache', (s) => s.scrollIntoView());
+  const note = page.locator('[data-note="kv-cache-refused"]');
+  await note.waitFor();
+  assert.match(await note.textContent(), /^This lab needs a causal model: an encoder such as this trained model reads the whole sentence at once and has no causal mask: open the language model \(Open a language model\), whose layers decode, or a preset with the causal mask on\.$/);
+  const shown = (scope) => page.$$eval(`${scope} table, ${scope} button, ${scope} .matrix-shape, ${scope} .shape`, (all) => all.filter((e) => e.checkVisibility()).map((e) => e.textContent.trim().slice(0, 20)));
+  assert.deepEqual(await shown('#lab-kv-cache'), [], 'nothing of a decoding shown');
+  await showLab(page, 'lab-order');
+  const empty = await page.$$eval('#lab-order .shape', (all) => all.filter((e) => e.checkVisibility() && /^0 × 0$/.test(e.textContent)).length);
+  assert.equal(empty, 0, 'no empty table in the order lab');
+});
+
 test('an embed of a trained layer, without the settings, fetches the model and shows the layer in its steps', { skip }, async () => {
   const { page } = await open(env.browser, `${env.base}?embed=1&steps=weights&pretrained=all-minilm-l6-v2&layer=2&head=3`, { width: 390, height: 844 });
   const shown = await eventually(() => trace(page), (t) => t.heads.length === 12, { timeout: 60_000 });
