@@ -57,14 +57,16 @@ test('grouped-query heads: one shared key wherever it is typed, equal to the cor
 
 test('cross-attention: a source sentence gives keys and values, refuses the mask, and equals the core', async () => {
   const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
-  // The dog is causal: a source is refused until the mask is off.
+  // The dog is causal: a source is refused until the mask is off, and kept meanwhile. Found as
+  // a learner: following the message emptied the box and left the message.
   await page.fill('[data-control="source"]', 'the cat sat');
   await page.waitForSelector('#source-error');
-  assert.match(await page.textContent('#source-error'), /^Source: a causal mask hides later tokens/);
+  assert.match(await page.textContent('#source-error'), /^Source: a causal mask hides later tokens.*Still using the last one; this one is used once that changes\.$/);
   assert.ok(!('source' in await state(page)));
   await page.uncheck('[data-control="causal"]');
-  await page.fill('[data-control="source"]', 'the cat sat');
   await page.waitForFunction(() => window.attentionExplorer.state().source?.sentence === 'the cat sat');
+  assert.equal(await page.inputValue('[data-control="source"]'), 'the cat sat');
+  await page.waitForSelector('#source-error', { state: 'detached' });
   const s = await state(page);
   assert.equal(s.source.embedding.length, 3);
   assertSameTrace(await trace(page), coreTrace(JSON.stringify(s)));

@@ -218,12 +218,7 @@ impl Rerun {
     /// A run of the decoder as trained on `ids` (the head gallery's), or None if one is not
     /// in its vocabulary.
     pub fn plain(decoder: &Decoder, ids: Vec<u32>) -> Option<Rerun> {
-        Rerun::new(
-            decoder,
-            Setup::default(),
-            ids,
-            (0, Cache::default(), None),
-        )
+        Rerun::new(decoder, Setup::default(), ids, (0, Cache::default(), None))
     }
 
     /// What the run computed, once every layer ran.

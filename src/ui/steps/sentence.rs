@@ -160,14 +160,31 @@ fn Untaught() -> impl IntoView {
 fn SourceField() -> impl IntoView {
     let state = use_app();
     let error = RwSignal::new(None::<String>);
-    let on_input = move |ev| {
-        let text = event_target_value(&ev);
-        let source = (!text.trim().is_empty()).then_some(text);
+    // A source the model refused stays in the box and waits: tried again whenever the model
+    // changes (the causal mask turned off, as the message says), then used, its message gone.
+    let waiting = RwSignal::new(None::<String>);
+    let try_source = move |text: String| {
+        let source = (!text.trim().is_empty()).then(|| text.clone());
         match state.apply(Edit::Source(source)) {
-            Ok(()) => error.set(None),
-            Err(e) => error.set(Some(format!("Source: {e}. Still using the last one."))),
+            Ok(()) => {
+                waiting.set(None);
+                error.set(None);
+            }
+            Err(e) => {
+                waiting.set(Some(text));
+                error.set(Some(format!(
+                    "Source: {e}. Still using the last one; this one is used once that changes."
+                )));
+            }
         }
     };
+    Effect::new(move |_| {
+        state.doc.model.track();
+        if let Some(text) = waiting.get_untracked() {
+            try_source(text);
+        }
+    });
+    let on_input = move |ev| try_source(event_target_value(&ev));
     view! {
         <label class="sentence-field">
             <span title="Cross-attention: the queries come from the sentence, the keys and values from this one (as a translation model's decoder reads its source)">"Source"</span>
@@ -176,7 +193,7 @@ fn SourceField() -> impl IntoView {
                 dir="auto"
                 data-control="source"
                 placeholder="empty: the keys and values come from the sentence"
-                prop:value=move || state.doc.model.with(|m| m.source().map(|s| s.sentence().to_owned()).unwrap_or_default())
+                prop:value=move || waiting.get().unwrap_or_else(|| state.doc.model.with(|m| m.source().map(|s| s.sentence().to_owned()).unwrap_or_default()))
                 on:input=on_input
                 on:blur=move |_| { state.apply(Edit::Seal).ok(); }
                 aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
