@@ -203,6 +203,9 @@ pub(super) fn kept_by_a_trained_layer(edit: &Edit) -> Option<&'static str> {
         Edit::Reinitialise => {
             "a trained model's numbers are not drawn from a seed: undo or open the layer again to get them back"
         }
+        Edit::Seed(_) => {
+            "a trained model's numbers come from its training, not from a seed, so there is nothing to draw again"
+        }
         Edit::Positions { .. } => {
             "a trained model's learned positions are already in X, added before its first layer"
         }
