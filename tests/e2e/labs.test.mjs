@@ -192,3 +192,28 @@ test('?walk=1 opens in the walk; with several heads it ends at the output, and E
   assert.deepEqual(await current(page), []);
   assert.deepEqual(errors, []);
 });
+
+test('the heads\' concatenation fits its box at any width, each head labelled (16 columns a head, on a desktop and a phone)', async () => {
+  // Found as a learner: from d_v 16 the boxes were thousands of pixels wide, cut at the edge,
+  // with no labels.
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const { page } = await open(env.browser, `${env.base}?preset=raschka-multihead`, viewport);
+    await page.fill('[data-control="d_v"]', '16');
+    await page.fill('[data-control="heads"]', '4');
+    await page.$eval('#step-output', (s) => s.scrollIntoView());
+    await page.waitForFunction(() => document.querySelectorAll('#step-output .concat-block').length === 5);
+    const boxes = await page.$$eval('#step-output .concat-block', (all) => all.map((b) => {
+      const box = b.getBoundingClientRect();
+      const inside = [...b.children].every((c) => { const r = c.getBoundingClientRect(); return r.left >= box.left - 0.5 && r.right <= box.right + 0.5; });
+      return { right: box.right, width: box.width, text: b.textContent, inside };
+    }));
+    const room = await page.$eval('#step-output .concat', (c) => c.getBoundingClientRect().right);
+    for (const b of boxes) {
+      assert.ok(b.right <= room + 0.5, `${b.text} ends at ${b.right}, past ${room}`);
+      assert.ok(b.inside, `${b.text}: its labels fit`);
+    }
+    assert.deepEqual(boxes.map((b) => b.text), ['head 06 × 16', 'head 16 × 16', 'head 26 × 16', 'head 36 × 16', 'output6 × 64']);
+    // The output is as wide as the heads together.
+    assert.ok(boxes[4].width >= boxes.slice(0, 4).reduce((s, b) => s + b.width, 0), 'the output spans the heads');
+  }
+});

@@ -45,7 +45,7 @@ pub fn HeadsPicture() -> impl IntoView {
                             <span class="shape">{format!("{n} × {w}")}</span>
                         </span>
                     }).collect_view()}
-                    <span class="concat-arrow" aria-hidden="true">"→"</span>
+                    <span class="concat-arrow" aria-hidden="true">"↓"</span>
                     <span class="concat-block concat-total" style:--cols=total.to_string()>
                         <span class="concat-name">"output"</span>
                         <span class="shape">{format!("{n} × {total}")}</span>
