@@ -749,7 +749,9 @@ fn a_long_prompt_runs_in_chunks_as_the_whole_run() {
         sentence: "a, ".repeat(70),
         ..Default::default()
     };
-    let e = d.open_layer(SMOLLM2, long).err().expect("refused");
+    let Err(e) = d.open_layer(SMOLLM2, long) else {
+        panic!("141 tokens refused")
+    };
     assert!(
         e.contains("makes 141 tokens; the page shows 1 to 128"),
         "{e}"
