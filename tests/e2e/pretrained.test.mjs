@@ -266,6 +266,21 @@ test("a trained layer's refusals are said beside their field: a size, the seed, 
   await near('[data-action="reinit"]', '[data-stat="reinit-refused"]', /^Not re-initialised: a trained model's numbers are not drawn from a seed/);
 });
 
+test('on a phone the heads\' maps keep their size and scroll sideways, each column numbered', { skip }, async () => {
+  // Found as a learner: no head numbers, and maps squeezed to 20 px targets on a phone.
+  const { page } = await open(env.browser, `${env.base}?preset=dog`, { width: 390, height: 844 });
+  await openModel(page);
+  const numbers = await page.$$eval('.model-head-numbers .model-head-number', (all) => all.map((n) => [n.textContent, n.getBoundingClientRect()]).map(([t, r]) => [t, r.left + r.width / 2]));
+  assert.deepEqual(numbers.map((n) => n[0]), ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
+  const heads = await page.$$eval('.model-layer:not(.model-head-numbers)', (rows) => [...rows[0].querySelectorAll('.model-head')].map((b) => { const r = b.getBoundingClientRect(); return [r.width, r.left + r.width / 2]; }));
+  assert.equal(heads.length, 12);
+  heads.forEach(([width, middle], h) => {
+    assert.ok(width >= 100, `head ${h}: ${width} px wide`);
+    assert.ok(Math.abs(middle - numbers[h][1]) <= 2, `head ${h}'s number over its map`);
+  });
+  assert.ok(await page.$eval('.model-view', (v) => v.scrollWidth > v.clientWidth), 'the grid scrolls sideways');
+});
+
 test('an embed of a trained layer, without the settings, fetches the model and shows the layer in its steps', { skip }, async () => {
   const { page } = await open(env.browser, `${env.base}?embed=1&steps=weights&pretrained=all-minilm-l6-v2&layer=2&head=3`, { width: 390, height: 844 });
   const shown = await eventually(() => trace(page), (t) => t.heads.length === 12, { timeout: 60_000 });

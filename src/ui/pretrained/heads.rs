@@ -67,6 +67,12 @@ pub(super) fn HeadGrid(
     };
     view! {
         <div class="model-view" data-view="model" role="group" aria-label="Every layer's heads' weights">
+            // The heads' numbers over their columns (each button is the map and 2 px of padding
+            // and border a side).
+            <div class="model-layer model-head-numbers" aria-hidden="true">
+                <span class="model-layer-name">"head"</span>
+                {(0..heads).map(|h| view! { <span class="model-head-number" style:width=format!("{}px", side + 4.0)>{h.to_string()}</span> }).collect_view()}
+            </div>
             {(0..layers).map(|l| view! {
                 <div class="model-layer" class:in-page=move || layered.with(|p| p.as_ref().is_some_and(|p| p.0 == l))>
                     <span class="model-layer-name">{format!("layer {l}")}</span>

@@ -167,7 +167,9 @@ pub fn Thumbnail(
         })
     });
     view! {
-        <canvas node_ref=canvas data-matrix="weights" data-layer=layer.map(|l| l.to_string()) data-head=head.to_string() data-view="thumbnail" aria-hidden="true"></canvas>
+        // Its size from the start (a canvas not yet painted is 300 × 150): square, `side` wide.
+        <canvas node_ref=canvas data-matrix="weights" data-layer=layer.map(|l| l.to_string()) data-head=head.to_string() data-view="thumbnail" aria-hidden="true"
+            width=side.to_string() height=side.to_string() style:width=format!("{side}px")></canvas>
     }
 }
 
