@@ -106,19 +106,23 @@ fn keep_painted(spec: MatrixSpec, canvas: NodeRef<Canvas>, layout: Memo<Layout>,
             spec.grey_future.try_get()?,
             spec.look.palette.try_get()?,
         );
-        let (rows, cols) = (spec.row_labels.try_get()?, spec.col_labels.try_get()?);
-        spec.matrix.try_with(|m| {
-            paint_with(
-                scratch,
-                el,
-                &Picture {
-                    row_labels: &rows,
-                    col_labels: &cols,
-                    marks,
-                    ..Picture::unlabelled(layout, m, spec.heat, causal, palette)
-                },
-            );
-        })
+        // Borrowed, not cloned: this runs at every edit of every map in view.
+        spec.row_labels.try_with(|rows| {
+            spec.col_labels.try_with(|cols| {
+                spec.matrix.try_with(|m| {
+                    paint_with(
+                        scratch,
+                        el,
+                        &Picture {
+                            row_labels: rows,
+                            col_labels: cols,
+                            marks,
+                            ..Picture::unlabelled(layout, m, spec.heat, causal, palette)
+                        },
+                    );
+                })
+            })
+        })??
     });
 }
 
