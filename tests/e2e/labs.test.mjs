@@ -123,7 +123,10 @@ async function assertAt(page, i, total = STOPS.length) {
   assert.deepEqual(await current(page), [STOPS[i]]);
   assert.match(await page.textContent('.walk-where'), new RegExp(`^${i + 1} of ${total} · `));
   assert.ok((await page.textContent('.walk-hint')).length > 20);
-  // Scrolled into view: the section's top is on screen.
+  // Scrolled into view: the section's top is on screen once the sections around it have
+  // rendered (the page keeps it there while they move it, scroll.rs).
+  const onScreen = (id) => { const top = document.getElementById(id).getBoundingClientRect().top; return top >= -1 && top < 900; };
+  await page.waitForFunction(onScreen, STOPS[i], { timeout: 3000 }).catch(() => {});
   const top = await page.$eval(`#${STOPS[i]}`, (e) => e.getBoundingClientRect().top);
   assert.ok(top >= -1 && top < 900, `${STOPS[i]} top at ${top}`);
 }
