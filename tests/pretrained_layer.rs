@@ -531,3 +531,20 @@ fn a_teachers_link_asks_about_a_trained_layers_head_before_it_is_open() {
     let far = read_link("?pretrained=all-minilm-l6-v2&ask=weights.16:0,0", "");
     assert!(!far.messages.is_empty());
 }
+
+#[test]
+fn copy_as_pytorch_of_a_trained_layer_gives_each_place_its_row_and_the_pages_output() {
+    let Some(encoder) = encoder() else { return };
+    let model = encoder.open_layer(NAME, opening(3)).unwrap();
+    let written = attention_explorer::core::formats::pytorch::pytorch_script(&model, None);
+    // Its 600 000 numbers go to a file the script loads, not into 11 MB of text.
+    assert!(written.text.len() < 10_000, "{} bytes", written.text.len());
+    assert!(written.text.contains("ids = torch.arange(len(words))"));
+    assert!(written.numbers.as_ref().unwrap().len() > 4_000_000);
+    // Both "the" have their own rows, so the script sends "it" to "animal" as the page does.
+    let Some(got) = common::torch_output(&model) else {
+        return;
+    };
+    let page = Trace::of(&model).output;
+    assert!(largest_difference(&got, &page) <= 1e-9);
+}

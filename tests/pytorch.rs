@@ -8,7 +8,7 @@ const DOG: &str = "tests/fixtures/pytorch/dog.py";
 
 #[test]
 fn the_dog_script_is_the_reviewed_one() {
-    let script = pytorch_script(&preset("dog").unwrap(), None);
+    let script = pytorch_script(&preset("dog").unwrap(), None).text;
     if std::env::var_os("UPDATE_FIXTURES").is_some() {
         std::fs::write(DOG, &script).unwrap();
     }
@@ -26,7 +26,7 @@ fn every_number_is_a_python_float_literal_that_round_trips() {
         model.set(Editable::Embedding, 0, col, x);
     }
     model.set(Editable::Weight(3, Projection::Value), 2, 0, 5e-324);
-    let script = pytorch_script(&model, None);
+    let script = pytorch_script(&model, None).text;
     for literal in ["1e-7", "-0.0", "1000000.0", "5e-324"] {
         assert!(script.contains(literal), "{literal}");
     }
@@ -42,11 +42,11 @@ fn with_an_objective_the_script_takes_the_loss_and_prints_every_grad() {
     let model = preset("dog").unwrap();
     let objective =
         Objective::read(r#"{"attend": [{"head": 0, "query": 6, "key": 4}]}"#, &model).unwrap();
-    let script = pytorch_script(&model, Some(&objective));
+    let script = pytorch_script(&model, Some(&objective)).text;
     assert!(script.contains("dtype=torch.float64, requires_grad=True)"));
     assert!(script.contains("targets = [(0, 6, 4)]"));
     assert!(script.contains("loss.backward()"));
     assert!(script.contains("{w.grad}"));
     // Without one, nothing of it.
-    assert!(!pytorch_script(&model, None).contains("requires_grad"));
+    assert!(!pytorch_script(&model, None).text.contains("requires_grad"));
 }

@@ -397,7 +397,7 @@ fn copy_as_pytorch_writes_shared_heads_once_and_checks_them_with_the_fused_funct
     for kind in ["gqa", "cross"] {
         for case in all.iter().filter(|c| c["kind"] == kind).take(4) {
             let model = read_state_value(&case["state"]).unwrap();
-            let script = pytorch_script(&model, None);
+            let script = pytorch_script(&model, None).text;
             assert!(script.contains("scaled_dot_product_attention"), "{kind}");
             if kind == "gqa" {
                 assert!(

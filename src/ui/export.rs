@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::core::formats::pytorch::pytorch_script;
+use crate::core::formats::pytorch::{pytorch_script, Script, NUMBERS_FILE};
 use crate::core::formats::report::trace_json;
 use crate::core::formats::state::write_state;
 use crate::ui::on_demand::{chunk, Loaded};
@@ -123,7 +123,7 @@ fn PytorchPanel() -> impl IntoView {
     let state = use_app();
     // With the training lab's target, the script also takes the loss's gradients.
     let objective = state.view.objective.get_untracked();
-    let text = state
+    let Script { text, numbers } = state
         .doc
         .model
         .with_untracked(|m| pytorch_script(m, objective.as_ref()));
@@ -132,9 +132,22 @@ fn PytorchPanel() -> impl IntoView {
     leptos::task::spawn_local(async move {
         wasm_bindgen_futures::JsFuture::from(written).await.ok();
     });
+    // A large model's numbers are a file saved beside the script.
+    let numbers = numbers.map(|bytes| {
+        let size = format!("{:.1} MB", bytes.len() as f64 / 1e6);
+        view! {
+            <p class="note">
+                "This model's numbers are too many to print: the script loads them from "<code>{NUMBERS_FILE}</code>", to keep beside it. "
+                <button type="button" data-action="download-numbers" on:click=move |_| download_bytes(NUMBERS_FILE, "application/octet-stream", &bytes)>
+                    {format!("Save {NUMBERS_FILE} ({size})")}
+                </button>
+            </p>
+        }
+    });
     view! {
         <div class="pytorch">
             <p class="note">"Copied (if the browser allowed it). Paste it into a notebook; it prints the weights and "<code>"output"</code>"."</p>
+            {numbers}
             <pre data-export="pytorch" tabindex="0">{text}</pre>
         </div>
     }

@@ -38,7 +38,10 @@ fn listen_once() {
         bump();
     });
     let _ = window_event_listener(leptos::ev::keydown, |e| {
-        if matches!(e.key().as_str(), "PageUp" | "PageDown" | "Home" | "End" | "ArrowUp" | "ArrowDown" | " ") {
+        if matches!(
+            e.key().as_str(),
+            "PageUp" | "PageDown" | "Home" | "End" | "ArrowUp" | "ArrowDown" | " "
+        ) {
             bump();
         }
     });
@@ -47,7 +50,13 @@ fn listen_once() {
 /// Where the section is on the screen, to the pixel: after the reader's own scrolling is ruled
 /// out, a change means the layout moved under it.
 fn place(id: &str) -> Option<i32> {
-    Some(document().get_element_by_id(id)?.get_bounding_client_rect().top().round() as i32)
+    Some(
+        document()
+            .get_element_by_id(id)?
+            .get_bounding_client_rect()
+            .top()
+            .round() as i32,
+    )
 }
 
 /// Scrolls the element `id` into view, and keeps it there while the sections around it render.

@@ -127,10 +127,18 @@ pub fn torch_run(model: &attention_explorer::core::model::Model) -> Option<(DMat
         eprintln!("SKIPPED: {python} has no torch (set PYTHON to one that does)");
         return None;
     }
-    let script = attention_explorer::core::formats::pytorch::pytorch_script(model, None)
-        + "import json\nprint('JSON', json.dumps(output.tolist()))\n";
+    let written = attention_explorer::core::formats::pytorch::pytorch_script(model, None);
+    let script = written.text + "import json\nprint('JSON', json.dumps(output.tolist()))\n";
+    // A large model's numbers are a file the script loads from where it runs.
+    let dir = std::env::temp_dir().join(format!("explorer-torch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    if let Some(numbers) = &written.numbers {
+        let file = dir.join(attention_explorer::core::formats::pytorch::NUMBERS_FILE);
+        std::fs::write(file, numbers).expect("the numbers are written");
+    }
     let out = Command::new(&python)
         .args(["-c", &script])
+        .current_dir(&dir)
         .output()
         .expect("python runs");
     assert!(

@@ -360,16 +360,20 @@ export function pythonWithTorch() {
 }
 
 /** Runs a "Copy as PyTorch" script with `print(json.dumps(expression))` after it and returns what
- * it printed, parsed. Python alone checks the script is valid Python first; without PyTorch the
- * test is skipped with a notice (through `t`) and this returns null. */
-export async function runWithTorch(t, script, expression) {
-  const file = join(await mkdtemp(join(tmpdir(), 'pytorch-')), 'explorer.py');
+ * it printed, parsed; `files` (name → bytes) are written beside it. Python alone checks the
+ * script is valid Python first; without PyTorch the test is skipped with a notice (through `t`)
+ * and this returns null. */
+export async function runWithTorch(t, script, expression, files = {}) {
+  const dir = await mkdtemp(join(tmpdir(), 'pytorch-'));
+  const file = join(dir, 'explorer.py');
   await writeFile(file, `${script}\nimport json\nprint(json.dumps(${expression}))\n`);
+  // Files the script reads beside it (a large model's numbers).
+  for (const [name, bytes] of Object.entries(files)) await writeFile(join(dir, name), bytes);
   execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', file]);
   if (!pythonWithTorch()) {
     t.skip('PyTorch is not installed: the script was checked as Python but not run');
     return null;
   }
-  const out = execFileSync('python3', [file], { encoding: 'utf8' }).trimEnd().split('\n');
+  const out = execFileSync('python3', [file], { encoding: 'utf8', cwd: dir, maxBuffer: 1 << 26 }).trimEnd().split('\n');
   return JSON.parse(out[out.length - 1]);
 }

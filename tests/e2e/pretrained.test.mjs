@@ -6,8 +6,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { useBrowser, open, projectRoot, eventually, picture, output, trace, state, linkSettled, showLab, unfold } from './harness.mjs';
+import { useBrowser, open, projectRoot, eventually, picture, output, trace, state, linkSettled, showLab, unfold, runWithTorch } from './harness.mjs';
 
 const env = useBrowser();
 const SHIPPED = join(projectRoot, 'dist', 'models', 'all-minilm-l6-v2.safetensors');
@@ -198,6 +199,33 @@ test('a layer in the page: its heads equal the command line, an edit of layer 0 
     await picture(page.locator('#step-embedding'), output(`pretrained-x-${name}.png`));
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${name}: the page scrolls sideways`);
   }
+});
+
+test('"Copy as PyTorch" of a trained layer: a short script and its numbers file, equal to the page in torch', { skip }, async (t) => {
+  const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
+  await page.fill('[data-control="sentence"]', SENTENCE);
+  await openModel(page);
+  await page.selectOption('[data-control="layer"]', '3');
+  const plain = cli(SENTENCE);
+  const shown = await eventually(() => trace(page), (x) => x.heads.length === 12 && largest(x.heads[1].weights, plain.layers[3].heads[1].weights) <= 1e-9);
+  await page.click('[data-action="copy-pytorch"]');
+  const script = await page.textContent('pre[data-export="pytorch"]');
+  // Each place its own row of X (both "the" differ), the 600 000 numbers in a file beside it.
+  assert.ok(script.length < 10_000, `${script.length} characters`);
+  assert.match(script, /^ids = torch\.arange\(len\(words\)\)$/m);
+  assert.match(script, /load_file\("attention-numbers\.safetensors"\)/);
+  assert.match(await page.textContent('[data-action="download-numbers"]'), /^Save attention-numbers\.safetensors \(4\.\d MB\)$/);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="download-numbers"]')]);
+  assert.equal(download.suggestedFilename(), 'attention-numbers.safetensors');
+  const numbers = await readFile(await download.path());
+  assert.deepEqual(errors, []);
+  const got = await runWithTorch(t, script, '[output.tolist(), head_weights[1].tolist()]', { 'attention-numbers.safetensors': numbers });
+  if (!got) return;
+  const [out, weights] = got;
+  assert.ok(largest(out, shown.output) <= 1e-9);
+  assert.ok(largest(weights, shown.heads[1].weights) <= 1e-9);
+  const it = plain.tokens.indexOf('it');
+  assert.ok(weights[it][plain.tokens.indexOf('animal')] > 0.6, '"it" looks at "animal" in torch too');
 });
 
 test('a teacher asks about a trained head before it is open; the order lab shows the learned positions are all it knows of order', { skip }, async () => {

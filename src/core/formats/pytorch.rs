@@ -1,7 +1,9 @@
 //! "Copy as PyTorch": the model as a short, self-contained Python script that computes every
 //! step the tutorial's way in float64, head by head, and prints the weights and `output`; with
 //! an objective, also its loss, `.backward()` and every parameter's `.grad`.
-//! Numbers are written in shortest round-trip form, so the script starts from our exact numbers.
+//! Numbers are written in shortest round-trip form, so the script starts from our exact numbers;
+//! a model with too many to read as text (a trained layer's 600 000) gives them as a
+//! `.safetensors` file of float64 the script loads.
 
 use std::fmt::Write;
 
@@ -45,6 +47,104 @@ fn vector(m: &DMatrix<f64>, grad: bool) -> String {
     )
 }
 
+/// Past this many numbers the script loads them from a file (a trained layer's would be 11 MB of
+/// text; the tutorial's largest sizes stay readable).
+const MOST_WRITTEN_NUMBERS: usize = 20_000;
+
+/// The file a large model's numbers are saved in, beside the script.
+pub const NUMBERS_FILE: &str = "attention-numbers.safetensors";
+
+/// "Copy as PyTorch": the script, and for a large model the numbers it loads (safetensors bytes,
+/// to be saved as [`NUMBERS_FILE`] beside it).
+pub struct Script {
+    /// The Python.
+    pub text: String,
+    /// A large model's numbers, as the file the script loads.
+    pub numbers: Option<Vec<u8>>,
+}
+
+/// Where each matrix goes: into the script as a literal, or into the file under a name.
+struct Numbers {
+    file: Option<Vec<(String, F64s)>>,
+}
+
+impl Numbers {
+    /// `m` as a 2-D tensor (a 1-D one if `flat`), requiring grad if `grad`.
+    fn put(
+        &mut self,
+        name: &str,
+        m: &DMatrix<f64>,
+        indent: &str,
+        grad: bool,
+        flat: bool,
+    ) -> String {
+        let Some(file) = &mut self.file else {
+            return if flat {
+                vector(m, grad)
+            } else {
+                tensor(m, indent, grad)
+            };
+        };
+        let shape = if flat {
+            vec![m.len()]
+        } else {
+            vec![m.nrows(), m.ncols()]
+        };
+        // Row by row, as torch reads it (nalgebra keeps columns).
+        let bytes = m.transpose().iter().flat_map(|x| x.to_le_bytes()).collect();
+        file.push((name.to_owned(), F64s { shape, bytes }));
+        format!(
+            "numbers[\"{name}\"]{}",
+            if grad { ".requires_grad_()" } else { "" }
+        )
+    }
+
+    fn matrix(&mut self, name: &str, m: &DMatrix<f64>, indent: &str, grad: bool) -> String {
+        self.put(name, m, indent, grad, false)
+    }
+
+    fn vector(&mut self, name: &str, m: &DMatrix<f64>, grad: bool) -> String {
+        self.put(name, m, "", grad, true)
+    }
+
+    /// The file's bytes, if the numbers went to one.
+    fn into_file(self) -> Option<Vec<u8>> {
+        let tensors = self.file?;
+        safetensors::serialize(tensors.iter().map(|(n, t)| (n.as_str(), t)), None).ok()
+    }
+}
+
+/// A float64 tensor's shape and little-endian bytes, as safetensors writes them.
+struct F64s {
+    shape: Vec<usize>,
+    bytes: Vec<u8>,
+}
+
+impl safetensors::View for &F64s {
+    fn dtype(&self) -> safetensors::Dtype {
+        safetensors::Dtype::F64
+    }
+    fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    fn data(&self) -> std::borrow::Cow<'_, [u8]> {
+        std::borrow::Cow::Borrowed(&self.bytes)
+    }
+    fn data_len(&self) -> usize {
+        self.bytes.len()
+    }
+}
+
+/// How many numbers the script would write.
+fn count(model: &Model) -> usize {
+    let heads: usize = model
+        .heads()
+        .iter()
+        .map(|h| Projection::ALL.iter().map(|&p| h[p].len()).sum::<usize>())
+        .sum();
+    model.embedding().len() + heads + model.output().map_or(0, |o| o.w_output.len())
+}
+
 /// A Python list of strings (JSON's string escapes are Python's too; words hold no commas, so
 /// every comma separates two of them).
 fn strings(words: &[String]) -> String {
@@ -56,7 +156,12 @@ fn strings(words: &[String]) -> String {
 /// Writes how the model's positions are computed, in plain torch so that a learner sees the
 /// formula; returns what the projections take (`embedded` or `positioned`) and the line that
 /// rotates the queries and keys (or nothing).
-fn positions_code(model: &Model, grad: bool, s: &mut String) -> (&'static str, &'static str) {
+fn positions_code(
+    model: &Model,
+    grad: bool,
+    numbers: &mut Numbers,
+    s: &mut String,
+) -> (&'static str, &'static str) {
     match model.positions() {
         Positions::None => ("embedded", ""),
         Positions::Sinusoidal { base } => {
@@ -79,7 +184,7 @@ fn positions_code(model: &Model, grad: bool, s: &mut String) -> (&'static str, &
                 "# Learned positions: a row per place, added to the embedding.\n\
                  positions = {}\n\
                  positioned = embedded + positions",
-                tensor(table, "", grad)
+                numbers.matrix("positions", table, "", grad)
             );
             ("positioned", "")
         }
@@ -118,28 +223,61 @@ fn positions_code(model: &Model, grad: bool, s: &mut String) -> (&'static str, &
 }
 
 /// The script for `model`, and for `objective` if one is given.
-pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
+pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> Script {
     let grad = objective.is_some();
     let tokens = model.tokens();
+    let mut numbers = Numbers {
+        file: (count(model) > MOST_WRITTEN_NUMBERS).then(Vec::new),
+    };
     let mut s = String::new();
     let sentence = serde_json::to_string(model.sentence()).expect("a string always serialises");
     let _ = writeln!(
         s,
         "# Attention Explorer's model as PyTorch computes it (float64), head by head.\n\
-         import math\nimport torch\n\n\
-         torch.set_printoptions(precision=4, sci_mode=False)\n\n\
-         sentence = {sentence}\n\
-         # Commas dropped, split on white space; the vocabulary is the sorted set of words.\n\
-         words = {}\n\
-         vocab = sorted(set(words))\n\
-         ids = torch.tensor([vocab.index(w) for w in words])\n\n\
-         # One row per vocabulary word, in vocabulary order: {}\n\
-         embedding = {}\n\
-         embedded = embedding[ids]\n",
-        strings(&tokens.words),
-        strings(&tokens.vocabulary),
-        tensor(model.embedding(), "", grad),
+         import math\nimport torch\n"
     );
+    if numbers.file.is_some() {
+        let _ = writeln!(
+            s,
+            "# Its {} numbers are too many to print here: they are in the file the page saved\n\
+             # with this script (float64, exact). Keep it beside the script.\n\
+             from safetensors.torch import load_file\n\
+             numbers = load_file(\"{NUMBERS_FILE}\")\n",
+            count(model)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "torch.set_printoptions(precision=4, sci_mode=False)\n\nsentence = {sentence}"
+    );
+    if let Some(layered) = model.layered() {
+        let _ = writeln!(
+            s,
+            "# The pieces the trained model's tokenizer cut. Each place has its own row: the\n\
+             # hidden state entering {} differs at every place, whatever the piece.\n\
+             words = {}\n\
+             ids = torch.arange(len(words))\n\n\
+             embedding = {}\n\
+             embedded = embedding[ids]\n",
+            layered.name,
+            strings(&tokens.words),
+            numbers.matrix("embedding", model.embedding(), "", grad),
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "# Commas dropped, split on white space; the vocabulary is the sorted set of words.\n\
+             words = {}\n\
+             vocab = sorted(set(words))\n\
+             ids = torch.tensor([vocab.index(w) for w in words])\n\n\
+             # One row per vocabulary word, in vocabulary order: {}\n\
+             embedding = {}\n\
+             embedded = embedding[ids]\n",
+            strings(&tokens.words),
+            strings(&tokens.vocabulary),
+            numbers.matrix("embedding", model.embedding(), "", grad),
+        );
+    }
     if let Some(source) = model.source() {
         let source_text =
             serde_json::to_string(source.sentence()).expect("a string always serialises");
@@ -153,7 +291,7 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
              source_embedding = {}\n\
              source_embedded = source_embedding[source_ids]\n",
             strings(&source.tokens().words),
-            tensor(source.embedding(), "", grad),
+            numbers.matrix("source_embedding", source.embedding(), "", grad),
         );
     }
     // Shared keys and values are written once per key/value head.
@@ -166,7 +304,13 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
         };
         let heads: Vec<String> = of
             .iter()
-            .map(|&h| format!("    {},", tensor(&model.heads()[h][p], "    ", grad)))
+            .map(|&h| {
+                let name = format!("{}.{h}", p.key());
+                format!(
+                    "    {},",
+                    numbers.matrix(&name, &model.heads()[h][p], "    ", grad)
+                )
+            })
             .collect();
         let _ = writeln!(
             s,
@@ -184,13 +328,14 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
             };
             let heads: Vec<String> = of
                 .iter()
-                .map(|&h| &model.heads()[h])
-                .map(|h| {
-                    let b = h
+                .map(|&h| {
+                    let head = &model.heads()[h];
+                    let b = head
                         .biases
                         .as_ref()
-                        .map_or_else(|| DMatrix::zeros(1, h[p].ncols()), |b| b[p].clone());
-                    format!("    {},", vector(&b, grad))
+                        .map_or_else(|| DMatrix::zeros(1, head[p].ncols()), |b| b[p].clone());
+                    let name = format!("{}.{h}", crate::core::model::Editable::Bias(0, p).key());
+                    format!("    {},", numbers.vector(&name, &b, grad))
                 })
                 .collect();
             let name = crate::core::model::Editable::Bias(0, p).key();
@@ -201,7 +346,7 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
             );
         }
     }
-    let (input, rope) = positions_code(model, grad, &mut s);
+    let (input, rope) = positions_code(model, grad, &mut numbers, &mut s);
     let scaling = match model.scale {
         Scale::SqrtDk => "scores / math.sqrt(keys.shape[1])",
         Scale::Dk => "scores / keys.shape[1]",
@@ -263,7 +408,7 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
         let bias = o
             .b_output
             .as_ref()
-            .map(|b| format!("\nb_output = {}", vector(b, grad)))
+            .map(|b| format!("\nb_output = {}", numbers.vector("b_output", b, grad)))
             .unwrap_or_default();
         let _ =
             writeln!(
@@ -271,7 +416,7 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
             "# The output projection (nn.MultiheadAttention's out_proj, transposed: x @ W + b).\n\
              w_output = {}{bias}\n\
              output = concatenated @ w_output{}",
-            tensor(&o.w_output, "", grad),
+            numbers.matrix("w_output", &o.w_output, "", grad),
             if o.b_output.is_some() { " + b_output" } else { "" }
         );
     }
@@ -295,7 +440,7 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
                 "# The target output: the mean squared difference.\n\
                  target = {}\n\
                  loss = torch.nn.functional.mse_loss(output, target)",
-                tensor(target, "", false)
+                numbers.matrix("target", target, "", false)
             ),
         };
         let _ = write!(
@@ -324,7 +469,10 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> String {
             }
         }
     }
-    s
+    Script {
+        text: s,
+        numbers: numbers.into_file(),
+    }
 }
 
 /// With shared key/value heads or a source (and no RoPE, which rotates inside the heads):
