@@ -50,3 +50,37 @@ fn with_an_objective_the_script_takes_the_loss_and_prints_every_grad() {
     // Without one, nothing of it.
     assert!(!pytorch_script(&model, None).text.contains("requires_grad"));
 }
+
+#[test]
+fn a_large_models_numbers_are_a_safetensors_file_of_its_exact_floats() {
+    use attention_explorer::core::formats::pytorch::NUMBERS_FILE;
+    use attention_explorer::core::model::{Dims, Model, Scale};
+    let dims = Dims {
+        d_in: 64,
+        d_k: 32,
+        d_v: 32,
+        heads: 4,
+    };
+    let model = Model::seeded("a b c d e f g h", dims, 7, false, Scale::SqrtDk).unwrap();
+    let script = pytorch_script(&model, None);
+    assert!(script
+        .text
+        .contains(&format!("numbers = load_file(\"{NUMBERS_FILE}\")")));
+    assert!(script.text.contains("numbers[\"w_key.3\"]"));
+    let bytes = script.numbers.expect("past 20 000 numbers, a file");
+    let file = safetensors::SafeTensors::deserialize(&bytes).expect("safetensors reads it");
+    let w_key = file.tensor("w_key.3").unwrap();
+    assert_eq!(w_key.dtype(), safetensors::Dtype::F64);
+    assert_eq!(w_key.shape(), [64, 32]);
+    // Row by row, as torch reads it.
+    let at = |r: usize, c: usize| {
+        let i = (r * 32 + c) * 8;
+        f64::from_le_bytes(w_key.data()[i..i + 8].try_into().unwrap())
+    };
+    assert_eq!(at(5, 7), model.heads()[3].w_key[(5, 7)]);
+    assert_eq!(at(63, 31), model.heads()[3].w_key[(63, 31)]);
+    // A small model's script holds its numbers.
+    assert!(pytorch_script(&preset("dog").unwrap(), None)
+        .numbers
+        .is_none());
+}

@@ -63,9 +63,12 @@ pub struct Script {
     pub numbers: Option<Vec<u8>>,
 }
 
+/// A tensor of the file: its name, shape and float64 data (little-endian, row by row).
+type Tensor = (String, Vec<usize>, Vec<u8>);
+
 /// Where each matrix goes: into the script as a literal, or into the file under a name.
 struct Numbers {
-    file: Option<Vec<(String, F64s)>>,
+    file: Option<Vec<Tensor>>,
 }
 
 impl Numbers {
@@ -92,7 +95,7 @@ impl Numbers {
         };
         // Row by row, as torch reads it (nalgebra keeps columns).
         let bytes = m.transpose().iter().flat_map(|x| x.to_le_bytes()).collect();
-        file.push((name.to_owned(), F64s { shape, bytes }));
+        file.push((name.to_owned(), shape, bytes));
         format!(
             "numbers[\"{name}\"]{}",
             if grad { ".requires_grad_()" } else { "" }
@@ -107,31 +110,34 @@ impl Numbers {
         self.put(name, m, "", grad, true)
     }
 
-    /// The file's bytes, if the numbers went to one.
+    /// The file's bytes, if the numbers went to one: safetensors' layout, written here (the
+    /// crate's writer would add 8 KB to this chunk for a header of a few lines): the header's
+    /// length (8 bytes, little-endian), the header (JSON, padded with spaces to 8 bytes), the
+    /// data.
     fn into_file(self) -> Option<Vec<u8>> {
         let tensors = self.file?;
-        safetensors::serialize(tensors.iter().map(|(n, t)| (n.as_str(), t)), None).ok()
-    }
-}
-
-/// A float64 tensor's shape and little-endian bytes, as safetensors writes them.
-struct F64s {
-    shape: Vec<usize>,
-    bytes: Vec<u8>,
-}
-
-impl safetensors::View for &F64s {
-    fn dtype(&self) -> safetensors::Dtype {
-        safetensors::Dtype::F64
-    }
-    fn shape(&self) -> &[usize] {
-        &self.shape
-    }
-    fn data(&self) -> std::borrow::Cow<'_, [u8]> {
-        std::borrow::Cow::Borrowed(&self.bytes)
-    }
-    fn data_len(&self) -> usize {
-        self.bytes.len()
+        let mut header = serde_json::Map::new();
+        let mut offset = 0;
+        for (name, shape, bytes) in &tensors {
+            let end = offset + bytes.len();
+            header.insert(
+                name.clone(),
+                serde_json::json!({ "dtype": "F64", "shape": shape, "data_offsets": [offset, end] }),
+            );
+            offset = end;
+        }
+        let mut header = serde_json::Value::Object(header).to_string();
+        header.extend(std::iter::repeat_n(
+            ' ',
+            header.len().next_multiple_of(8) - header.len(),
+        ));
+        let mut file = Vec::with_capacity(8 + header.len() + offset);
+        file.extend((header.len() as u64).to_le_bytes());
+        file.extend(header.as_bytes());
+        for (_, _, bytes) in &tensors {
+            file.extend(bytes);
+        }
+        Some(file)
     }
 }
 
