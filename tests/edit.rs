@@ -396,3 +396,21 @@ fn editing_another_word_of_the_dog_sentence_keeps_following_she() {
         "her place is kept while she is being retyped"
     );
 }
+
+#[test]
+fn a_model_opened_over_another_follows_the_same_word_not_the_same_place() {
+    let mut doc = Document::new(dog());
+    // The dog follows "she" (its own pick, at 6); a model with a piece before the sentence (as a
+    // trained model's [CLS]) follows "she" at 7, not "ball" at 6.
+    let sentence = format!("[CLS] {}", dog().sentence());
+    let dims = dog().dims();
+    let shifted = Model::seeded(&sentence, dims, DEFAULT_SEED, false, Scale::SqrtDk).unwrap();
+    let followed = doc.apply(Edit::Open(Box::new(shifted)), None).unwrap();
+    assert_eq!(followed, Some(7));
+    assert_eq!(doc.model.tokens().words[7], "she");
+    // A model without the word takes its own pick.
+    assert_eq!(
+        doc.apply(Edit::Open(Box::new(raschka())), Some(7)).unwrap(),
+        None
+    );
+}

@@ -504,3 +504,20 @@ fn the_language_models_choosing_goes_through_the_link() {
         assert_eq!(link.shown.choosing, Default::default());
     }
 }
+
+#[test]
+fn a_trained_layers_training_target_waits_for_the_layer_not_the_example_shown_meanwhile() {
+    // Head 1 is beyond the dog's one head, not beyond the layer's twelve.
+    let link = read_link("?pretrained=all-minilm-l6-v2&layer=3", "target=1:9,2");
+    assert!(link.messages.is_empty(), "{:?}", link.messages);
+    assert_eq!(
+        link.shown.training.targets,
+        [Target {
+            head: 1,
+            query: 9,
+            key: 2
+        }]
+    );
+    // Without a trained model, the link's own model checks it.
+    assert!(read_link("?preset=dog", "target=1:9,2").messages[0].contains("head"));
+}

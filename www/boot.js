@@ -149,6 +149,16 @@
   new MutationObserver((_, watch) => {
     watch.disconnect();
     if (document.querySelector('script[data-package]')) return;
-    setTimeout(() => { try { navigator.serviceWorker.register('./sw.js').catch(() => {}); } catch {} }, 3000);
+    setTimeout(() => {
+      try {
+        navigator.serviceWorker.register('./sw.js').catch(() => {});
+        // What was fetched before the worker kept the page (a trained model opened on a first
+        // visit), and what is fetched until it does: the worker keeps it too (sw.js).
+        const keep = (urls) => navigator.serviceWorker.ready.then((r) => r.active?.postMessage({ type: 'attention-explorer:keep', urls }));
+        keep(performance.getEntriesByType('resource').map((e) => e.name));
+        new PerformanceObserver((list) => { if (!navigator.serviceWorker.controller) keep(list.getEntries().map((e) => e.name)); })
+          .observe({ type: 'resource' });
+      } catch {}
+    }, 3000);
   }).observe(document.documentElement, { attributeFilter: ['data-ready'] });
 })();

@@ -13,9 +13,20 @@ const ON_USE = /\/models\/|\/split_(pretrained|language)_panel-/;
 // From the server, not the browser's HTTP cache (which may hold an older page).
 addEventListener('install', (e) => e.waitUntil(caches.open(CACHE)
   .then((c) => c.addAll(FILES.map((f) => new Request(f, { cache: 'reload' }))))));
-// A new build's files replace the old build's.
+// A new build's files replace the old build's; the page that installed it is kept by it at once
+// (a first visit too: the trained model opened there is kept).
 addEventListener('activate', (e) => e.waitUntil(caches.keys().then((keys) =>
-  Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k))))));
+  Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k))))
+  .then(() => clients.claim())));
+// What the page fetched before this worker kept it (boot.js lists them): a trained model's file
+// and code are kept as if fetched through it (from the browser's HTTP cache, most often).
+addEventListener('message', (e) => {
+  if (e.data?.type !== 'attention-explorer:keep' || !Array.isArray(e.data.urls)) return;
+  const wanted = e.data.urls.filter((u) => typeof u === 'string' && u.startsWith(registration.scope) && ON_USE.test(new URL(u).pathname));
+  e.waitUntil(caches.open(CACHE).then((c) => Promise.all(wanted.map((u) => c.match(u)
+    .then((r) => r ?? fetch(u).then((f) => (f.ok ? c.put(u, f) : undefined)))
+    .catch(() => {})))));
+});
 addEventListener('fetch', (e) => {
   const { request } = e;
   if (request.method !== 'GET' || !request.url.startsWith(registration.scope)) return;

@@ -40,6 +40,11 @@ pub fn App() -> impl IntoView {
         embed,
     );
     state.doc.pretrained.set(start.pretrained.clone());
+    state.page.trained_example = start
+        .pretrained
+        .clone()
+        .filter(|_| embed)
+        .map(|p| &*p.leak());
     // Once per page: the embed's steps, for their badges.
     state.page.numbered = start
         .steps

@@ -156,6 +156,11 @@ pub fn keep_in_url(state: AppState, work_key: String) {
     let pause = AfterPause::new(WRITE_DELAY);
     let write = move || {
         pause.done();
+        // While the link's (or the saved work's) trained model has not opened (offline, a fetch
+        // cut), the page shows another model: writing it would lose the learner's layer.
+        if state.doc.pretrained.with_untracked(Option::is_some) {
+            return;
+        }
         let fragment = fragment_now(state);
         // Beyond a URL's limit the link keeps no model; the saved work still does.
         replace_fragment(if fragment.len() <= MAX_LINK_CHARS {

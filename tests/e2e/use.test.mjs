@@ -396,6 +396,33 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   await picture(course, output('use-embed-course-phone.png'), { fullPage: true });
 });
 
+test("a teacher's pasted snippet of an exercise keeps a learner's attempt over a reload of the course page", async () => {
+  const asked = 'scores.0:6,1';
+  const { page } = await open(env.browser, `${env.base}?preset=dog&ask=${asked}`, undefined, '[data-exercise]');
+  await page.click('[data-action="embed"]');
+  await page.waitForSelector('[data-control="embed-step"]');
+  const snippet = await page.inputValue('[data-export="embed"]');
+  // The course page on a plain server of its own (this origin, a page the teacher made).
+  const url = `${env.base}week-5.html`;
+  const course = await newPage(env, { viewport: { width: 390, height: 844 } });
+  await course.route(url, (route) => route.fulfill({ contentType: 'text/html', body: `<h1>Week 5</h1>${snippet}` }));
+  await course.goto(url);
+  const frame = course.frameLocator('iframe[data-attention-explorer]');
+  const card = frame.locator(`[data-exercise="${asked}"]`);
+  for (const answer of ['12', '13.83']) {
+    await frame.locator(`[data-answer="${asked}"]`).fill(answer);
+    await card.locator('[data-action="check"]').click();
+  }
+  await frame.locator(`[data-exercise="${asked}"][data-result="correct"]`).waitFor();
+  // The learner comes back tomorrow: the course page reloads, the sandboxed frame starts empty
+  // and the snippet's script hands it the attempt: right at the second try.
+  await course.reload();
+  await frame.locator(`[data-exercise="${asked}"][data-result="correct"]`).waitFor();
+  assert.equal(await frame.locator(`[data-exercise="${asked}"]`).getAttribute('data-attempts'), '2');
+  // Pasted twice on a page, the script listens once.
+  assert.equal((snippet.match(/attentionExplorerFrames = true/g) ?? []).length, 1);
+});
+
 test('the Embed dialog warns when this server would leave a sandboxed frame blank', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
   // As python -m http.server answers: no Access-Control-Allow-Origin.

@@ -116,17 +116,19 @@ impl Numbers {
     /// data.
     fn into_file(self) -> Option<Vec<u8>> {
         let tensors = self.file?;
-        let mut header = serde_json::Map::new();
+        // The names are the script's (`w_query.0`): nothing in them needs escaping.
+        let mut entries = Vec::with_capacity(tensors.len());
         let mut offset = 0;
         for (name, shape, bytes) in &tensors {
             let end = offset + bytes.len();
-            header.insert(
-                name.clone(),
-                serde_json::json!({ "dtype": "F64", "shape": shape, "data_offsets": [offset, end] }),
-            );
+            let shape: Vec<String> = shape.iter().map(ToString::to_string).collect();
+            entries.push(format!(
+                r#""{name}":{{"dtype":"F64","shape":[{}],"data_offsets":[{offset},{end}]}}"#,
+                shape.join(",")
+            ));
             offset = end;
         }
-        let mut header = serde_json::Value::Object(header).to_string();
+        let mut header = format!("{{{}}}", entries.join(","));
         header.extend(std::iter::repeat_n(
             ' ',
             header.len().next_multiple_of(8) - header.len(),

@@ -115,6 +115,8 @@ pub(super) fn Publish() -> impl IntoView {
         });
     };
     let empty = move || draft.with(|d| d.list.is_empty());
+    // A package holds the app's files, not a trained model's (tens of MB): it could not run.
+    let trained = Memo::new(move |_| state.doc.model.with(|m| m.layered().is_some()));
     view! {
             <label class="field wide">
                 <span>"Link"</span>
@@ -131,10 +133,13 @@ pub(super) fn Publish() -> impl IntoView {
             </p>
             <div class="exercise-actions">
                 <IntegerField control="scorm-pass-mark" label="Pass mark (% of the score)" min=0 max=100 value=pass_mark.into() on_change=accept(move |n| pass_mark.set(n))/>
-                <button type="button" data-action="scorm" disabled=empty on:click=scorm>
+                <button type="button" data-action="scorm" disabled=move || empty() || trained.get() aria-describedby="scorm-refused" on:click=scorm>
                     "Download as SCORM package"
                 </button>
             </div>
+            <p class="note" id="scorm-refused" data-stat="scorm-refused" hidden=move || !trained.get()>
+                "No SCORM package of a trained model's layer: the package holds the explorer, not the model's file (tens of megabytes), so the exercise could not open in the LMS. Give learners the link or embed it: both fetch the model from this site."
+            </p>
             <p class="note" data-stat="progress-where">
                 "Where a learner's progress lives: on a page of your own site, in their browser, per exercise link; in a sandboxed frame, only if your course page keeps the "
                 <code>"progress"</code>

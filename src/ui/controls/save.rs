@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::formats::link::LONG_LINK_CHARS;
 use crate::core::formats::state::write_state;
 use crate::ui::export::Files;
 use crate::ui::on_demand::{chunk, Loaded};
@@ -74,6 +75,11 @@ pub(super) fn SavePanel() -> impl IntoView {
                 }
             }/>
         </label>
+        {move || link.with(|l| (l.len() > LONG_LINK_CHARS).then_some(l.len())).map(|n| view! {
+            <p class="note" data-stat="long-link">
+                {format!("This link is {n} characters long: the address bar takes it, but mail, chats and course pages may cut it. To share this work, download the state below and load it there.")}
+            </p>
+        })}
         <label class="field wide">
             <span>"State (JSON): copy it to save, or paste one and load it"</span>
             <textarea

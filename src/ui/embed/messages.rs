@@ -58,10 +58,15 @@ pub fn install(state: AppState) {
 }
 
 /// Posts `{type: "attention-explorer:state", state}` on opening and after each change (the
-/// changes of one task post once): a notebook's Python sees a typed number at once.
+/// changes of one task post once): a notebook's Python sees a typed number at once. A link's
+/// trained model is the first state said.
 pub(super) fn report_state(state: AppState) {
     Effect::new(move |_| {
         state.doc.model.track();
+        // While the link's trained model loads, the example shown is not the embed's state.
+        if state.doc.pretrained.with(Option::is_some) {
+            return;
+        }
         post(&message("state", &[("state", api::state_value(state))]));
     });
 }

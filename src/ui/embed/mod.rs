@@ -173,13 +173,19 @@ chunk! {
 fn EmbedDialog() -> impl IntoView {
     let state = use_app();
     let shape = state.derived.shape.get_untracked();
+    // A trained encoder's layer never masks: its embed has no mask step to offer.
+    let unmaskable = state
+        .doc
+        .model
+        .with_untracked(|m| m.layered().is_some() && !m.causal);
+    let offered = move |s: Step| s.on_page(shape) && !(unmaskable && s == Step::Mask);
     let hidden = state.view.hidden.get_untracked();
     // An exercise's embed shows the steps it needs (not every step: a frame thousands of pixels
     // tall, the goal's value far from what the learner edits).
     let exercises = state.exercises.draft.get_untracked();
     let choice = RwSignal::new(Choice {
         steps: if exercises.list.is_empty() {
-            in_order(|s| s.on_page(shape) && !hidden.contains(&s))
+            in_order(|s| offered(s) && !hidden.contains(&s))
         } else {
             exercises.steps(shape)
         },
@@ -236,7 +242,7 @@ fn EmbedDialog() -> impl IntoView {
         <div class="embed-dialog" id="embed-dialog" role="group" aria-label="Embed in a course page">
             <fieldset class="embed-steps">
                 <legend>"Steps to show"</legend>
-                {Step::ALL.into_iter().filter(|s| s.on_page(shape)).map(step_box).collect_view()}
+                {Step::ALL.into_iter().filter(|&s| offered(s)).map(step_box).collect_view()}
             </fieldset>
             {picker("embed-controls", "Controls in the frame", Controls::ALL.map(Controls::key).to_vec(), |c, i| c.controls = Controls::ALL[i])}
             {picker("embed-theme", "Colours", Theme::ALL.map(Theme::key).to_vec(), |c, i| c.theme = Theme::ALL[i])}

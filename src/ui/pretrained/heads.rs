@@ -12,6 +12,7 @@ use crate::core::pretrained::EncoderTrace;
 use crate::core::teaching::labs::encoder_heads_sending;
 use crate::core::text::fmt;
 use crate::ui::matrix::heatmap::{Thumbnail, THUMBNAIL_PX};
+use crate::ui::state::{use_app, AppState};
 
 /// A weight from which the words name where a head sends the followed piece.
 const CLEAR: f64 = 0.5;
@@ -37,6 +38,18 @@ impl HeadMaps for Written {
     }
 }
 
+/// Whether layer `l`'s head `h` would give away an open exercise's answer: its row `q` (any row
+/// with `None`) of the page's layer, which the steps hide until it is answered.
+fn gives_away(state: AppState, layered: InPage, l: usize, h: usize, q: Option<usize>) -> bool {
+    if !layered.with(|p| p.as_ref().is_some_and(|p| p.0 == l)) {
+        return false;
+    }
+    match q {
+        Some(q) => state.exercises.hides_row(h, q),
+        None => (0..state.derived.words.with(Vec::len)).any(|r| state.exercises.hides_row(h, r)),
+    }
+}
+
 /// The last run's maps, None before the first.
 pub(super) type Maps = Signal<Option<Arc<dyn HeadMaps>>>;
 
@@ -56,6 +69,7 @@ pub(super) fn HeadGrid(
     #[prop(default = THUMBNAIL_PX)]
     side: f64,
 ) -> impl IntoView {
+    let state = use_app();
     let weights = move |l: usize, h: usize| {
         Signal::derive(move || {
             maps.with(|m| {
@@ -81,7 +95,11 @@ pub(super) fn HeadGrid(
                             class:knocked=move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))
                             aria-label=format!("Layer {l}, head {h}") aria-pressed=move || (opened.get() == Some((l, h))).to_string()
                             on:click=move |_| opened.set(Some((l, h)))>
-                            <Thumbnail head=h layer=l matrix=weights(l, h) causal=Signal::stored(causal) side=side/>
+                            {move || if gives_away(state, layered, l, h, None) {
+                                view! { <span class="thumbnail-hidden" data-stat="hidden-head" style:width=format!("{side}px") style:height=format!("{side}px")>"?"</span> }.into_any()
+                            } else {
+                                view! { <Thumbnail head=h layer=l matrix=weights(l, h) causal=Signal::stored(causal) side=side/> }.into_any()
+                            }}
                         </button>
                     }).collect_view()}
                 </div>
@@ -94,7 +112,12 @@ pub(super) fn HeadGrid(
 /// [`CLEAR`], by layer, named by the piece it goes to; those that go to `[CLS]` or `[SEP]` counted
 /// apart (where a head rests when it has nothing to find).
 #[component]
-pub(super) fn HeadWords(trace: Arc<EncoderTrace>, followed: Signal<usize>) -> impl IntoView {
+pub(super) fn HeadWords(
+    trace: Arc<EncoderTrace>,
+    followed: Signal<usize>,
+    layered: InPage,
+) -> impl IntoView {
+    let state = use_app();
     view! {
         <p class="pretrained-words" data-stat="pretrained-words">
             {move || {
@@ -103,6 +126,7 @@ pub(super) fn HeadWords(trace: Arc<EncoderTrace>, followed: Signal<usize>) -> im
                 let (sending, resting) = encoder_heads_sending(&trace, q, CLEAR);
                 let said: Vec<String> = sending
                     .iter()
+                    .filter(|&&(l, h, _, _)| !gives_away(state, layered, l, h, Some(q)))
                     .map(|&(l, h, k, w)| format!("layer {l} head {h} to {} ({})", token(k), fmt(w, 2)))
                     .collect();
                 let rest = match resting {
@@ -131,7 +155,10 @@ pub(super) fn OpenedHead(
     followed: Signal<usize>,
     knocked: Signal<bool>,
     knock: Callback<((usize, usize), bool)>,
+    layered: InPage,
 ) -> impl IntoView {
+    let state = use_app();
+    let hidden = move || gives_away(state, layered, layer, head, Some(followed.get()));
     let toggle = move |ev| knock.run(((layer, head), event_target_checked(&ev)));
     // (the followed piece, the pieces, its row of weights)
     let row = Memo::new(move |_| {
@@ -152,7 +179,8 @@ pub(super) fn OpenedHead(
                 <input type="checkbox" data-control="knockout" prop:checked=move || knocked.get() on:change=toggle/>
                 <span>"Knock this head out (its weights × 0, as transformers' head_mask): every later layer is computed without it"</span>
             </label>
-            <table class="matrix">
+            <p class="note" data-stat="hidden-head" hidden=move || !hidden()>"Hidden until the exercise on this row is answered."</p>
+            <table class="matrix" hidden=hidden>
                 {move || row.with(|(q, tokens, weights)| view! {
                     <thead><tr>{tokens.iter().map(|t| view! { <th scope="col">{t.clone()}</th> }).collect_view()}</tr></thead>
                     <tbody><tr>

@@ -11,6 +11,7 @@ use super::opening::open_named;
 use super::run::{keep_running, layer_model, ours, Run};
 use crate::core::decoder::LANGUAGE_MODEL;
 use crate::core::document::edit::Edit;
+use crate::core::model::layer_record::LayerOpening;
 use crate::core::pretrained::Encoder;
 use crate::core::pretrained::SHIPPED;
 use crate::ui::state::use_app;
@@ -102,12 +103,35 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let maps: Maps = Signal::derive(move || run.get().map(|t| t as Arc<dyn HeadMaps>));
     let tokens = Signal::derive(move || pieces.with(|(t, _)| t.clone()));
     let config = encoder.config.clone();
-    let put_again = put.clone();
+    // What the learner last had of this model in the page (layer, knocked heads, edits): Put
+    // back opens it again, not a fresh layer 0.
+    let left = StoredValue::new(None::<LayerOpening>);
+    Effect::new(move |_| {
+        if let Some(opening) = state
+            .doc
+            .model
+            .with(|m| LayerOpening::of(m).filter(|_| ours(m)))
+        {
+            left.set_value(Some(opening));
+        }
+    });
+    let put_again = {
+        let (encoder, put) = (encoder.clone(), put.clone());
+        move || match left.get_value() {
+            Some(opening) => {
+                let back = encoder
+                    .open_layer(SHIPPED.name, opening)
+                    .and_then(|m| state.apply(Edit::Open(Box::new(m))));
+                error.set(back.err().map(|e| format!("The trained model: {e}.")));
+            }
+            None => put(0),
+        }
+    };
     view! {
         {error_line}
         <p class="note" hidden=move || layered.with(Option::is_some)>
             "The page shows another model now. "
-            <button type="button" data-action="pretrained-in-page" on:click=move |_| put_again(0)>"Put the trained model back in the page"</button>
+            <button type="button" data-action="pretrained-in-page" on:click=move |_| put_again()>"Put the trained model back in the page"</button>
         </p>
         <div hidden=move || layered.with(Option::is_none)>
             <label class="field">
@@ -127,9 +151,9 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
             }))}
             <p class="note">{format!("The steps below are this layer: X is the hidden state entering it, W_query, W_key and W_value are its {} heads' (with their biases), and W_output joins them again. Change any weight and every layer above is computed again. Layers count from 0, as transformers counts them. Its own tokens (WordPiece: a word it does not know whole is cut into known pieces, “##” marking a piece inside a word); click one to follow it.", config.heads)}</p>
             <Pieces pieces=pieces followed=followed/>
-            {move || run.get().map(|trace| view! { <HeadWords trace=trace followed=followed/> })}
+            {move || run.get().map(|trace| view! { <HeadWords trace=trace followed=followed layered=layered/> })}
             <HeadGrid layers=config.layers heads=config.heads maps=maps layered=layered opened=opened/>
-            {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h maps=maps tokens=tokens followed=followed knocked=Signal::derive(move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))) knock=knock/> })}
+            {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h maps=maps tokens=tokens followed=followed knocked=Signal::derive(move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))) knock=knock layered=layered/> })}
             <LayerSteps run=Signal::derive(move || run.get().map(|t| t as Arc<dyn AfterAttention>)) words=tokens
                 layer=Signal::derive(move || layered.with(|p| p.as_ref().map_or(0, |p| p.0))) wording=ENCODER/>
         </div>

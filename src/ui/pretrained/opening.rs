@@ -30,9 +30,15 @@ pub(super) fn open_named(
             .flatten();
         match named {
             Some(named) => {
+                // The link's or the saved work's model, opened before any edit, is where the
+                // page starts: Undo does not go back to the example shown while it loaded.
+                let starts = first.is_none() && state.doc.history.with_untracked(|h| !h.can_undo());
                 let opened = read_trained(&named).and_then(|(name, opening)| {
                     open(name, opening).and_then(|m| state.apply(Edit::Open(Box::new(m))))
                 });
+                if starts && opened.is_ok() {
+                    state.doc.history.set(Default::default());
+                }
                 error.set(
                     opened
                         .err()

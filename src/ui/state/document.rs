@@ -94,8 +94,13 @@ impl AppState {
         self.apply(Edit::Open(Box::new((p.build)())))
     }
 
-    /// Opens the example again, undoably; refused with why.
+    /// Opens the example again, undoably; refused with why. An embed of a trained layer opens
+    /// its link's layer again (the model's panel takes it, as it took the link's).
     pub fn reset(self) -> Result<(), String> {
+        if let Some(trained) = self.page.trained_example {
+            self.doc.pretrained.set(Some(trained.to_owned()));
+            return Ok(());
+        }
         self.open_preset(self.page.example)
     }
 

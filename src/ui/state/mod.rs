@@ -98,6 +98,9 @@ pub struct View {
 pub struct Page {
     /// The preset "Reset to the example" opens: the link's, else the default.
     pub example: &'static str,
+    /// An embed's trained layer as its link names it (a state's `pretrained`): Reset opens it
+    /// again, not [`Page::example`].
+    pub trained_example: Option<&'static str>,
     /// The page is an embed (`embed=1`): no labs, no walk.
     pub embedded: bool,
     /// An embed's steps (`steps=`), numbered 1, 2, … in it; `None`: the pipeline's numbers.
@@ -223,6 +226,7 @@ impl AppState {
             },
             page: Page {
                 example,
+                trained_example: None,
                 embedded,
                 numbered: None,
                 controls: Level::All,

@@ -70,8 +70,11 @@ pub fn apply(
     let typed = matches!(edit, Edit::Sentence(_) | Edit::Retyped(_))
         .then(|| followed_before(followed, model))
         .flatten();
+    let opened = matches!(edit, Edit::Open(_))
+        .then(|| followed_before(followed, model))
+        .flatten();
     let mut changed = change(model, history, seed, edit)?;
     session.count(sealing, changed.model);
-    changed.followed = followed_after(followed, typed.as_ref(), model);
+    changed.followed = followed_after(followed, typed.as_ref(), opened.as_ref(), model);
     Ok(changed)
 }

@@ -12,7 +12,7 @@ pub mod page;
 pub mod params;
 pub mod values;
 
-use crate::core::formats::contract::RESIZE;
+use crate::core::formats::contract::{MESSAGE_PREFIX, RESIZE};
 use crate::core::formats::state::read_state;
 use crate::core::model::presets::{matching, preset_named, preset_names, PRESETS};
 use crate::core::teaching::exercise::Exercises;
@@ -21,8 +21,8 @@ use crate::core::text::clip;
 pub use base64url::{base64url, from_base64url};
 pub use model_code::{decode_json, decode_model, encode_model, model_of_json, Base};
 pub use page::{
-    Controls, Embed, FaceChoice, Link, Page, Shown, Theme, DEFAULT_DECIMALS, MAX_DECIMALS,
-    MAX_LINK_CHARS,
+    Controls, Embed, FaceChoice, Link, Page, Shown, Theme, DEFAULT_DECIMALS, LONG_LINK_CHARS,
+    MAX_DECIMALS, MAX_LINK_CHARS,
 };
 pub use params::{Part, PARAMS};
 pub use values::step_names;
@@ -235,21 +235,34 @@ pub fn opening(link: Link, saved: Option<&str>) -> Opening {
 }
 
 /// The HTML an author pastes into a course page to embed the page at `src` (an address from
-/// [`write_fragment`] and [`params::write`] of the query): a sandboxed frame and the script
-/// that fits its height.
+/// [`write_fragment`] and [`params::write`] of the query): a sandboxed frame, and the script that
+/// fits its height and keeps a learner's exercise progress in the course page's storage, handing
+/// it back when the frame opens again (a sandboxed frame keeps none). Pasted twice, the script
+/// listens once.
 pub fn snippet(src: &str, height: u32) -> String {
     // In an HTML attribute, `&` starts a character reference.
     let src = src.replace('&', "&amp;").replace('"', "&quot;");
+    let p = MESSAGE_PREFIX;
     format!(
         r#"<iframe src="{src}" title="Attention Explorer" width="100%" height="{height}" style="border:0;max-width:100%"
         sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" data-attention-explorer></iframe>
 <script>
-  // Fits each explorer's frame to its content as it changes.
-  addEventListener('message', (e) => {{
-    if (e.data?.type !== '{RESIZE}') return;
-    for (const frame of document.querySelectorAll('iframe[data-attention-explorer]'))
-      if (frame.contentWindow === e.source) frame.style.height = e.data.height + 'px';
-  }});
+  // Fits each explorer's frame to its content as it changes, and keeps a learner's progress in
+  // exercises here, to give back when the frame opens again (a sandboxed frame keeps none).
+  if (!window.attentionExplorerFrames) {{
+    window.attentionExplorerFrames = true;
+    addEventListener('message', (e) => {{
+      const frame = [...document.querySelectorAll('iframe[data-attention-explorer]')].find((f) => f.contentWindow === e.source);
+      if (!frame) return;
+      const kept = '{p}progress:' + frame.src;
+      if (e.data?.type === '{RESIZE}') frame.style.height = e.data.height + 'px';
+      try {{
+        if (e.data?.type === '{p}result' && e.data.progress) localStorage[kept] = e.data.progress;
+        if (e.data?.type === '{p}ready' && localStorage[kept])
+          e.source.postMessage({{ type: '{p}restore-progress', progress: localStorage[kept] }}, '*');
+      }} catch {{}} // storage blocked: the progress lasts as long as the frame
+    }});
+  }}
 </script>"#
     )
 }

@@ -12,6 +12,9 @@ use crate::core::views::pipeline::Step;
 
 /// Chrome's limit for a whole URL; a longer link is refused before anything is decoded.
 pub const MAX_LINK_CHARS: usize = 2 << 20;
+/// Past this a link works in the address bar, but mail, chats and course pages may cut it: the
+/// page says so where it offers the link.
+pub const LONG_LINK_CHARS: usize = 32 << 10;
 /// The most decimals the page shows.
 pub const MAX_DECIMALS: usize = 12;
 /// Decimals shown until the learner picks others.

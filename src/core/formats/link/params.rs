@@ -191,7 +191,12 @@ pub const PARAMS: [Param; 31] = [
         name: "target",
         part: Part::Fragment,
         read: |l, v| {
-            l.shown.training.targets = Setup::read_targets(v, &l.model)?;
+            // A trained model's layer is not open yet: the largest one may be stands in (the
+            // training lab trains towards a target only while it fits the model).
+            l.shown.training.targets = match l.pretrained {
+                Some(_) => Setup::read_targets(v, &largest_layer()?)?,
+                None => Setup::read_targets(v, &l.model)?,
+            };
             Ok(())
         },
         write: |p| p.shown.training.write_targets(),

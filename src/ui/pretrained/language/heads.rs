@@ -90,7 +90,7 @@ pub(super) fn DecoderHeads(
             <p class="pretrained-words" data-stat="decoder-words">{words}</p>
             {move || error.get().map(|e| view! { <p class="field-error" role="alert" data-stat="decoder-error">{e}</p> })}
             <HeadGrid layers=LANGUAGE_MODEL.layers heads=LANGUAGE_MODEL.heads maps=maps layered=layered opened=opened causal=true side=THUMBNAIL/>
-            {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h maps=maps tokens=tokens followed=followed knocked=Signal::derive(move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))) knock=knock/> })}
+            {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h maps=maps tokens=tokens followed=followed knocked=Signal::derive(move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))) knock=knock layered=layered/> })}
         </section>
     }
 }
