@@ -185,3 +185,22 @@ fn a_dark_map_shows_a_weight_a_quarter_up_its_scale_at_three_to_one() {
     );
     assert_eq!(p.map_cell(Heat::Signed, -0.5), p.cell(Heat::Signed, -0.5));
 }
+
+#[test]
+fn a_spread_scale_leaves_an_outlier_dimension_out_of_its_ends() {
+    use attention_explorer::core::views::heatmap::Heat;
+    // A hidden state: 199 ordinary numbers and one outlier dimension, as a trained model has.
+    let mut values: Vec<f64> = (0..199).map(|i| (i % 7) as f64 * 0.25 - 0.75).collect();
+    values.push(-400.0);
+    let m = nalgebra::DMatrix::from_row_slice(10, 20, &values);
+    assert_eq!(Heat::Signed.span(&m, false), (-400.0, 400.0));
+    let (low, high) = Heat::Spread.span(&m, false);
+    assert_eq!((low, high), (-0.75, 0.75));
+    // The ordinary cells use the whole scale; the outlier is at its end.
+    assert_eq!(Heat::Spread.level(0.75, (low, high)), 1.0);
+    assert_eq!(Heat::Spread.level(-400.0, (low, high)), -1.0);
+    assert_eq!(
+        Heat::Spread.span(&nalgebra::DMatrix::zeros(0, 0), false),
+        (0.0, 0.0)
+    );
+}

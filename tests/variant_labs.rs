@@ -88,10 +88,13 @@ fn the_labs_refuse_what_they_cannot_show() {
     assert!(kv_cache::refusal(&model).is_none());
     model.causal = false;
     assert!(kv_cache::refusal(&model).unwrap().contains("causal"));
-    assert!(flash::check_block(0, 9)
-        .unwrap_err()
-        .contains("from 1 to 9"));
-    assert!(flash::check_block(10, 9).is_err());
+    // 0 and past the keys are refused with the same range.
+    for typed in ["0", "10", "100"] {
+        assert!(flash::read_block(typed, 9)
+            .unwrap_err()
+            .contains("use a whole number from 1 to 9"));
+    }
+    assert_eq!(flash::read_block("3", 9), Ok(3));
     assert_eq!(flash::numbers_held(2, 3, 9, 9), (10, 81));
     // The query whose maximum a tile raised most: the smallest rescaling below 1.
     let tile = |rescale: Vec<f64>| flash::FlashTile {

@@ -485,3 +485,17 @@ test("offline after a first visit that opened the model, the learner's layer reo
   await other.click('[data-action="retry-pretrained"]');
   assert.deepEqual(await eventually(() => state(other), (s) => s.pretrained?.changes.length === 1, { timeout: 60_000 }), left);
 });
+
+test("the layer-to-layer maps keep an outlier dimension from washing the rest out; an asked cell past the sentence says why", { skip }, async () => {
+  const { page, errors } = await open(env.browser, `${env.base}?preset=dog&pretrained=all-minilm-l6-v2&layer=3&ask=weights.3:40,2`);
+  await page.waitForSelector('[data-view="model"]', { timeout: 60_000 });
+  await eventually(() => page.inputValue('[data-control="layer"]'), (l) => l === '3');
+  // The dog's sentence is 11 pieces: the card has no cell to type in, and says why.
+  assert.match(await page.textContent('[data-exercise="weights.3:40,2"] [data-stat="exercise-missing"]'), /^This model has no such cell now/);
+  assert.ok(await page.isHidden('[data-exercise="weights.3:40,2"] [data-action="check"]'));
+  const high = page.locator('[data-view="layer-steps"] .legend-high').first();
+  await high.waitFor();
+  assert.match(await high.textContent(), /^≥ /);
+  await picture(page.locator('[data-view="layer-steps"]'), output('pretrained-layer-steps-spread.png'));
+  assert.deepEqual(errors, []);
+});

@@ -233,3 +233,20 @@ test('a course page asks an embedded explorer for gradients and trains it by pos
   const refused = await ask({ type: 'attention-explorer:train', objective: { attend: [] }, id: 3 });
   assert.match(refused.result, /no targets/);
 });
+
+test('SGD at a rate of 10: the curve stops where the loss cannot be drawn and the caption says it overshot', async () => {
+  const { page, errors } = await open(env.browser, `${env.base}?preset=dog#target=0:6,4&optimizer=sgd&lr=10`);
+  await showLab(page, 'lab-train');
+  for (let i = 0; i < 20; i++) {
+    await page.click('#lab-train [data-action="train-step"]');
+    await page.waitForSelector('#lab-train [data-action="train-step"]:not([disabled])');
+  }
+  const figure = page.locator('#lab-train .loss-plot').first();
+  assert.match(await figure.locator('figcaption').textContent(), /It rose/);
+  assert.doesNotMatch(await figure.locator('figcaption').textContent(), /fell fast at first/);
+  // Every point is inside the plot's box (320 × 140).
+  const d = await figure.locator('path[data-curve]').first().getAttribute('d');
+  for (const [, x, y] of d.matchAll(/[ML](-?[\d.]+),(-?[\d.]+)/g)) assert.ok(x >= 0 && x <= 320 && y >= 0 && y <= 140, `${x},${y}`);
+  await picture(figure, output('train-sgd-overshoot.png'), { everyStep: false });
+  assert.deepEqual(errors, []);
+});

@@ -141,6 +141,9 @@ test('the FlashAttention lab: tiles with the online softmax give the context, th
   assert.equal(await numberStat(page, 'flash_skipped'), 3);
   assert.equal(await numberStat(page, 'flash_numbers_full'), 81);
   assert.match(await page.textContent('[data-view="flash-state"]'), /The block's first tile/);
+  // Nothing before a block's first tile to rescale: no "[0, 0, 0]".
+  assert.doesNotMatch(await page.textContent('[data-view="flash-state"]'), /rescale/);
+  assert.equal(await page.locator('table[data-lab-matrix="flash-context"]').count(), 0);
   await page.click('[data-action="flash-step"]');
   assert.match(await page.textContent('[data-view="flash-state"]'), /Queries 0–2 against keys 3–5: skipped[\s\S]*m, l and O stay as they were/);
   // A skipped tile has no scores to show.
@@ -152,11 +155,18 @@ test('the FlashAttention lab: tiles with the online softmax give the context, th
   for (let i = 0; i < 4; i++) await page.click('[data-action="flash-step"]');
   assert.match(await page.textContent('[data-view="flash-state"]'), /Queries 6–8 against keys 6–8/);
   assert.equal(await page.isDisabled('[data-action="flash-step"]'), true);
+  // After the block's last tile, O / l: its rows of the page's context.
+  const context = (await page.evaluate(() => window.attentionExplorer.trace())).heads[0].context.slice(6, 9);
+  const shown = await page.$$eval('table[data-lab-matrix="flash-context"] tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => Number(td.dataset.value))));
+  assert.equal(shown.length, 3);
+  shown.forEach((row, i) => row.forEach((x, j) => assert.ok(Math.abs(x - context[i][j]) <= 1e-12, `O / l [${i}][${j}]`)));
   assert.ok(await numberStat(page, 'flash_max_diff') <= 1e-12);
-  // A tile size past the keys is named and the last good one kept.
-  await page.fill('[data-control="flash_block"]', '10');
-  await page.waitForSelector('[data-control="flash_block"][aria-invalid="true"]');
-  assert.match(await page.textContent('#flash_block-error'), /from 1 to 9/);
+  // A tile size of 0, or past the keys, is named with one range and the last good one kept.
+  for (const typed of ['0', '10', '100']) {
+    await page.fill('[data-control="flash_block"]', typed);
+    await page.waitForSelector('[data-control="flash_block"][aria-invalid="true"]');
+    assert.match(await page.textContent('#flash_block-error'), /use a whole number from 1 to 9/);
+  }
   assert.equal(await numberStat(page, 'flash_tiles'), 6);
   assert.deepEqual(errors, []);
 });

@@ -6,6 +6,7 @@
 
 use nalgebra::DMatrix;
 
+use crate::core::document::numbers::read_whole;
 use crate::core::forward::trace::HeadTrace;
 
 /// The running state of one block of queries after one key tile.
@@ -30,6 +31,15 @@ pub struct FlashTile {
 }
 
 impl FlashTile {
+    /// O / l: after a block's last tile, its rows of the context.
+    pub fn context(&self) -> DMatrix<f64> {
+        let mut o = self.o.clone();
+        for (mut row, &l) in o.row_iter_mut().zip(&self.l) {
+            row /= l;
+        }
+        o
+    }
+
     /// The query of the block whose maximum this tile raised the most (its smallest rescaling
     /// below 1), if any did: the one the lab's words follow.
     pub fn most_rescaled(&self) -> Option<usize> {
@@ -39,14 +49,10 @@ impl FlashTile {
     }
 }
 
-/// Why a tile size is refused: 0, or past the number of keys.
-pub fn check_block(block: usize, keys: usize) -> Result<(), String> {
-    if block == 0 || block > keys {
-        return Err(format!(
-            "flash_block must be a whole number from 1 to {keys} (the keys), not {block}"
-        ));
-    }
-    Ok(())
+/// A tile size as typed: a whole number from 1 to the number of keys, or why not.
+pub fn read_block(text: &str, keys: usize) -> Result<usize, String> {
+    // One range, the keys': the field and its message say the same.
+    read_whole(text, 1, keys as u64).map(|b| b as usize)
 }
 
 /// Every tile of every block of queries, in order, for one head (`causal`: the mask skips the

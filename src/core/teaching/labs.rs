@@ -224,6 +224,8 @@ pub enum LabMatrix {
     FlashScores,
     /// FlashAttention's running output.
     FlashOutput,
+    /// FlashAttention's O / l after a block's last tile: its rows of the context.
+    FlashContext,
 }
 
 impl LabMatrix {
@@ -243,6 +245,7 @@ impl LabMatrix {
             LabMatrix::KvFullWeights => "kv-full-weights",
             LabMatrix::FlashScores => "flash-scores",
             LabMatrix::FlashOutput => "flash-output",
+            LabMatrix::FlashContext => "flash-context",
         }
     }
 

@@ -45,6 +45,10 @@ impl Face {
 pub enum Heat {
     /// Diverging around 0, scaled by the matrix's largest finite magnitude.
     Signed,
+    /// Diverging around 0, scaled by the 99th percentile of its magnitudes: a trained model's
+    /// hidden states have a few outlier dimensions (hundreds against ones) that would leave every
+    /// other cell near the panel's colour; past the scale a cell is at full colour.
+    Spread,
     /// Sequential from 0 to 1 (attention weights).
     Unit,
 }
@@ -60,6 +64,19 @@ impl Heat {
                     .iter()
                     .filter(|x| x.is_finite())
                     .fold(0.0, |a: f64, x| a.max(x.abs()));
+                (-top, top)
+            }
+            Heat::Spread => {
+                let mut magnitudes: Vec<f64> = m
+                    .iter()
+                    .filter(|x| x.is_finite())
+                    .map(|x| x.abs())
+                    .collect();
+                if magnitudes.is_empty() {
+                    return (0.0, 0.0);
+                }
+                magnitudes.sort_unstable_by(f64::total_cmp);
+                let top = magnitudes[(magnitudes.len() - 1) * 99 / 100];
                 (-top, top)
             }
             Heat::Unit => {
@@ -88,8 +105,8 @@ impl Heat {
             return 0.0;
         }
         match self {
-            Heat::Signed if high > 0.0 => (value / high).clamp(-1.0, 1.0),
-            Heat::Signed => 0.0,
+            Heat::Signed | Heat::Spread if high > 0.0 => (value / high).clamp(-1.0, 1.0),
+            Heat::Signed | Heat::Spread => 0.0,
             Heat::Unit if high - low > 1e-12 => ((value - low) / (high - low)).clamp(0.0, 1.0),
             Heat::Unit => value.clamp(0.0, 1.0),
         }
@@ -188,7 +205,7 @@ impl Palette {
     pub fn map_cell(&self, heat: Heat, level: f64) -> Rgb {
         match heat {
             Heat::Unit => blend(self.panel, self.unit, level.max(0.0).sqrt()),
-            Heat::Signed => self.cell(heat, level),
+            Heat::Signed | Heat::Spread => self.cell(heat, level),
         }
     }
 
@@ -197,8 +214,8 @@ impl Palette {
     pub fn cell(&self, heat: Heat, level: f64) -> Rgb {
         let (tint, alpha) = match heat {
             Heat::Unit => (self.unit, level * self.unit_alpha),
-            Heat::Signed if level >= 0.0 => (self.pos, level * self.signed_alpha),
-            Heat::Signed => (self.neg, -level * self.signed_alpha),
+            Heat::Signed | Heat::Spread if level >= 0.0 => (self.pos, level * self.signed_alpha),
+            Heat::Signed | Heat::Spread => (self.neg, -level * self.signed_alpha),
         };
         blend(self.panel, tint, alpha)
     }

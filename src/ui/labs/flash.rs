@@ -5,12 +5,11 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::model::limits::MAX_TOKENS;
-use crate::core::teaching::flash::{check_block, max_diff, numbers_held, walk, FlashTile};
+use crate::core::teaching::flash::{max_diff, numbers_held, read_block, walk, FlashTile};
 use crate::core::teaching::labs;
 use crate::core::text::fmt_significant;
 use crate::core::views::heatmap::Heat;
-use crate::ui::fields::IntegerField;
+use crate::ui::fields::NumberField;
 use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::matrix::{index_labels, LabMatrix};
 use crate::ui::state::use_app;
@@ -92,6 +91,7 @@ pub fn FlashLab() -> impl IntoView {
             .with(|w| w.get(c0..c1).map(<[String]>::to_vec).unwrap_or_default())
     })
     .into();
+    let last_of_block = move || tile.with(|t| t.as_ref().is_some_and(|t| t.keys.1 >= keys.get()));
     let columns = index_labels(move || tile.with(|t| t.as_ref().map_or(0, |t| t.o.ncols())));
     let list = |xs: &[f64]| {
         xs.iter()
@@ -127,7 +127,8 @@ pub fn FlashLab() -> impl IntoView {
                     <p data-view="flash-state">
                         {place} <br/>
                         {said} <br/>
-                        {(!t.skipped).then(|| view! { "rescale e^(m_old − m_new): [" {list(&t.rescale)} "]" <br/> })}
+                        // A block's first tile has nothing before it to rescale (m_old = −∞).
+                        {(!t.skipped && t.keys.0 > 0).then(|| view! { "rescale e^(m_old − m_new): [" {list(&t.rescale)} "]" <br/> })}
                         "m: [" {list(&t.m)} "] · l: [" {list(&t.l)} "]"
                     </p>
                 }
@@ -137,15 +138,14 @@ pub fn FlashLab() -> impl IntoView {
     view! {
         <p>"FlashAttention never holds the whole matrix of scores: for a block of queries it takes the keys a tile at a time, keeping per query the largest score so far (m), the sum of e^(score − m) (l) and the output so far (O). A tile with a larger score rescales what came before by e^(m_old − m_new); after the last tile O / l is the context, the same numbers."</p>
         <div class="lab-controls">
-            <IntegerField
+            <NumberField
                 control="flash_block"
                 label="Tile size"
-                min=0
-                max=MAX_TOKENS as u64
-                value=Signal::derive(move || block.get() as u64)
-                on_change=Callback::new(move |b: u64| {
-                    check_block(b as usize, keys.get_untracked())?;
-                    block.set(b as usize);
+                numeric="numeric"
+                read=Callback::new(move |t: String| read_block(&t, keys.get_untracked()))
+                value=Signal::derive(move || block.get().min(keys.get().max(1)))
+                on_change=Callback::new(move |b: usize| {
+                    block.set(b);
                     at.set(0);
                     Ok(())
                 })
@@ -161,6 +161,10 @@ pub fn FlashLab() -> impl IntoView {
                 <LabMatrix of=labs::LabMatrix::FlashScores title="this tile's scores" values=pick(|t| t.scores.clone()) words=rows columns=tile_keys heat=Heat::Signed/>
             })}
             <LabMatrix of=labs::LabMatrix::FlashOutput title="running O (before ÷ l)" values=pick(|t| t.o.clone()) words=rows columns heat=Heat::Signed/>
+            // After the block's last tile: its rows of the context.
+            {move || last_of_block().then(|| view! {
+                <LabMatrix of=labs::LabMatrix::FlashContext title="O / l: the context of these queries" values=pick(FlashTile::context) words=rows columns heat=Heat::Signed/>
+            })}
         </div>
         <p>
             "Tiles computed: " <Stat name="flash_tiles" whole=true value=count(false)/>

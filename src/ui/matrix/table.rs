@@ -114,7 +114,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 data-lab-matrix=spec.shows.is_lab().then_some(spec.shows.name())
                 data-head=spec.head.map(|h| h.to_string())
                 data-view=spec.shows.is_gradient().then_some("gradient")
-                class:editable=spec.editor.is_some() class:gradient=spec.shows.is_gradient() class=match spec.heat { Heat::Unit => "unit", Heat::Signed => "signed" }>
+                class:editable=spec.editor.is_some() class:gradient=spec.shows.is_gradient() class=match spec.heat { Heat::Unit => "unit", Heat::Signed | Heat::Spread => "signed" }>
                 // A header cell must say something: an empty corner is a plain cell.
                 <thead><tr>{if spec.shows.corner().is_empty() {
                     view! { <td class="corner"></td> }.into_any()

@@ -148,7 +148,7 @@ pub(super) fn LayerSteps(
                     matrix: matrix.into(),
                     row_labels: words,
                     col_labels: columns,
-                    heat: Heat::Signed,
+                    heat: Heat::Spread,
                     followed_row: Signal::derive(move || Some(state.derived.followed_or_last.get())),
                     grey_future: Signal::stored(false),
                     flagged: None,

@@ -7,21 +7,22 @@ pub const MAX_POINTS: usize = 400;
 /// `width` × `height` box, and the powers of ten the scale spans (for its axis labels). Losses
 /// that are not positive and finite are left out; `None` with none left.
 pub fn loss_curves(curves: &[&[f64]], width: f64, height: f64) -> Option<(Vec<String>, Vec<i32>)> {
-    // At most about MAX_POINTS points a curve: a long run draws as fast as a short one.
-    let logs = |losses: &[f64]| -> Vec<(usize, f64)> {
+    // At most about MAX_POINTS points a curve: a long run draws as fast as a short one. A loss
+    // that cannot be drawn is kept as a gap (None): the line stops there, not bridging it.
+    let logs = |losses: &[f64]| -> Vec<(usize, Option<f64>)> {
         let stride = losses.len().div_ceil(MAX_POINTS).max(1);
         losses
             .iter()
             .enumerate()
             .filter(|(k, _)| k % stride == 0 || *k + 1 == losses.len())
-            .filter(|(_, l)| l.is_finite() && **l > 0.0)
-            .map(|(k, l)| (k, l.log10()))
+            .map(|(k, l)| (k, (l.is_finite() && *l > 0.0).then(|| l.log10())))
             .collect()
     };
     let (low, high) = curves
         .iter()
         .flat_map(|c| logs(c))
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (_, y)| {
+        .filter_map(|(_, y)| y)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), y| {
             (a.min(y), b.max(y))
         });
     if !low.is_finite() {
@@ -37,25 +38,42 @@ pub fn loss_curves(curves: &[&[f64]], width: f64, height: f64) -> Option<(Vec<St
     let paths = curves
         .iter()
         .map(|c| {
-            logs(c)
-                .iter()
-                .enumerate()
-                .map(|(n, &(k, v))| {
-                    format!("{}{:.1},{:.1}", if n == 0 { 'M' } else { 'L' }, x(k), y(v))
-                })
-                .collect::<Vec<_>>()
-                .join(" ")
+            let mut pen_up = true;
+            let mut d = Vec::new();
+            for (k, v) in logs(c) {
+                match v {
+                    Some(v) => {
+                        d.push(format!(
+                            "{}{:.1},{:.1}",
+                            if pen_up { 'M' } else { 'L' },
+                            x(k),
+                            y(v)
+                        ));
+                        pen_up = false;
+                    }
+                    None => pen_up = true,
+                }
+            }
+            d.join(" ")
         })
         .collect();
     Some((paths, (bottom..=top).collect()))
 }
 
-/// How a loss curve fell, said of its numbers: whether more of its fall came in its first half
-/// or its second (a curve from random weights often starts flat); none before two steps or
-/// when it did not fall.
+/// How a loss curve went, said of its numbers: a curve that rose well past its start (or to an
+/// infinite loss: a weight of 0) overshot, from its first step; else whether more of its fall
+/// came in its first half or its second (a curve from random weights often starts flat); none
+/// before two steps or when it did not fall.
 pub fn how_it_fell(losses: &[f64]) -> Option<&'static str> {
     let (first, last) = (*losses.first()?, *losses.last()?);
     let middle = losses[losses.len() / 2];
+    if losses.len() > 1 && losses.iter().any(|&l| !l.is_finite() || l > first * 1.5) {
+        return Some(if last < first {
+            "It rose past where it started before it fell: steps this large overshoot (a smaller learning rate goes down steadily)."
+        } else {
+            "It rose: steps this large overshoot the minimum and land higher each time (try a smaller learning rate)."
+        });
+    }
     if losses.len() < 3 || last >= first {
         return None;
     }

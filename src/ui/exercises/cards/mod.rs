@@ -135,6 +135,17 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
             .with(|p| p.get(index).cloned().unwrap_or_default())
     });
     let question = move || state.derived.trace.with(|t| exercise.question(t));
+    // An asked cell or predicted row the model does not have (a trained layer's sentence cut
+    // into fewer pieces, a shorter sentence): no field to type in, so the card says why.
+    let missing = move || {
+        state.derived.trace.with(|t| match exercise {
+            Exercise::Ask(cell) => cell.value(t).is_none(),
+            Exercise::Predict { head, row } => {
+                t.heads.get(head).is_none_or(|h| row >= h.weights.nrows())
+            }
+            Exercise::Goal(..) => false,
+        })
+    };
     let said = move || exercises.said.with(|s| s.get(index).cloned().flatten());
     let body = match exercise {
         Exercise::Ask(_) => ask_actions(state, index, progress).into_any(),
@@ -184,7 +195,12 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
                     <button type="button" data-action="show-head" on:click=move |_| state.view.focused_head.set(h)>{format!("Show head {h}")}</button>
                 </p>
             })}
-            {body}
+            {move || missing().then(|| view! {
+                <p class="field-error" data-stat="exercise-missing">
+                    "This model has no such cell now: its sentence or sizes differ from the ones the exercise was made on. Undo, or open the exercise's link again, to answer it."
+                </p>
+            })}
+            <div hidden=missing>{body}</div>
             <p class="exercise-said" role="status" aria-live="polite">{said}</p>
         </div>
     }

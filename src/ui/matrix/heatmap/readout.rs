@@ -50,10 +50,15 @@ pub(super) fn legend(spec: MatrixSpec) -> impl IntoView {
             .matrix
             .with(|m| spec.heat.span(m, spec.grey_future.get()));
         let p = precision.get();
+        // A spread scale's ends are not the extremes: the cells past them are at full colour.
+        let (below, above) = match spec.heat {
+            Heat::Spread => ("≤ ", "≥ "),
+            Heat::Signed | Heat::Unit => ("", ""),
+        };
         view! {
-            <span class="legend-low" data-value=low.to_string()>{fmt(low, p)}</span>
-            <span class=match spec.heat { Heat::Signed => "legend-bar signed", Heat::Unit => "legend-bar unit" } aria-hidden="true"></span>
-            <span class="legend-high" data-value=high.to_string()>{fmt(high, p)}</span>
+            <span class="legend-low" data-value=low.to_string()>{format!("{below}{}", fmt(low, p))}</span>
+            <span class=match spec.heat { Heat::Signed | Heat::Spread => "legend-bar signed", Heat::Unit => "legend-bar unit" } aria-hidden="true"></span>
+            <span class="legend-high" data-value=high.to_string()>{format!("{above}{}", fmt(high, p))}</span>
             {spec.grey_future.get().then(|| view! { <span class="legend-masked" aria-hidden="true"></span><span>"masked"</span> })}
         }
     };
