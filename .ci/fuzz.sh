@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes every parser a user's text reaches, each for a bounded time, from a corpus seeded by the
-# presets. Usage: .ci/fuzz.sh [SECONDS_EACH (default 600)] [TARGET...]
+# Fuzzes every parser a user's text or file reaches, each for a bounded time, from a corpus seeded
+# by the presets and tiny models. Usage: .ci/fuzz.sh [SECONDS_EACH (default 600)] [TARGET...]
 # A crash is saved under tests/fuzz/artifacts/TARGET/ and stops the script: make it a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,7 +8,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(state cell block link torch gguf bpe)
+[ ${#targets[@]} -gt 0 ] || targets=(state cell block link torch gguf bpe packed folder wordpiece trained)
 
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked

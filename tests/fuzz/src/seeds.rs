@@ -1,6 +1,7 @@
 //! Writes each fuzz target's starting corpus from the presets: `seeds DIR` fills DIR/state,
 //! DIR/block, DIR/cell and DIR/link, DIR/torch from the PyTorch fixtures, DIR/gguf with a tiny
-//! Llama file and DIR/bpe with the presets' sentences.
+//! Llama file, DIR/bpe with the presets' sentences, and DIR/packed, DIR/folder, DIR/wordpiece and
+//! DIR/trained from a tiny BERT encoder.
 
 use std::fs;
 use std::path::Path;
@@ -9,12 +10,16 @@ use attention_explorer::core::formats::link::encode_model;
 use attention_explorer::core::model::Editable;
 use attention_explorer::core::model::presets::PRESETS;
 use attention_explorer::core::formats::state::write_state;
+use attention_explorer::core::pretrained::pack;
 use nalgebra::DMatrix;
 
 /// The tests' GGUF writer: one tiny Llama for both.
 #[path = "../../common/gguf.rs"]
 #[allow(dead_code)]
 mod gguf;
+
+/// A tiny encoder's folder.
+mod bert;
 
 /// A matrix as a spreadsheet copies it (tabs and lines) and as PyTorch prints it.
 fn printed(m: &DMatrix<f64>) -> [String; 2] {
@@ -34,7 +39,10 @@ fn printed(m: &DMatrix<f64>) -> [String; 2] {
 fn main() -> std::io::Result<()> {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "corpus".into());
     let dir = Path::new(&dir);
-    for target in ["state", "block", "cell", "link", "torch", "gguf", "bpe"] {
+    for target in [
+        "state", "block", "cell", "link", "torch", "gguf", "bpe", "packed", "folder", "wordpiece",
+        "trained",
+    ] {
         fs::create_dir_all(dir.join(target))?;
     }
     for preset in &PRESETS {
@@ -80,6 +88,37 @@ fn main() -> std::io::Result<()> {
     fs::write(dir.join("bpe").join("hard"), "The  cat's\r\n12345 naïve 🙂<|endoftext|>   x")?;
     for (k, text) in ["-", "1e-3", "−2", " 0.5 ", ".5", "1E6"].iter().enumerate() {
         fs::write(dir.join("cell").join(format!("typed-{k}")), text)?;
+    }
+    // The tiny encoder as its folder (the files apart at NUL bytes) and packed, its vocabulary
+    // with sentences, and records of its layers.
+    let (config, vocab) = (bert::config(), bert::VOCAB);
+    for prefix in ["", "bert."] {
+        let mut folder = [config.as_bytes(), vocab.as_bytes()].join(&0);
+        folder.push(0);
+        folder.extend(bert::weights(prefix));
+        fs::write(dir.join("folder").join(format!("tiny-{prefix}bert")), folder)?;
+    }
+    let packed = pack(&config, vocab, &bert::weights(""), "seeds").expect("the tiny encoder packs");
+    fs::write(dir.join("packed").join("tiny-bert.safetensors"), packed)?;
+    for (k, sentence) in [
+        "The cat sat on the mat.",
+        "Cats, sitting: [MASK] naïve 東京 🙂",
+        "",
+    ]
+    .iter()
+    .enumerate()
+    {
+        fs::write(
+            dir.join("wordpiece").join(format!("tiny-{k}")),
+            format!("{vocab}\0{sentence}"),
+        )?;
+    }
+    let records = [
+        r#"{"model": "all-minilm-l6-v2", "sentence": "the cat sat", "layer": 1, "knocked": [[0, 1]], "changes": [[0, "w_query", 1, 2, 0, 0.5], [1, "b_output", null, 0, 3, 1]]}"#,
+        r#"{"model": "smollm2-135m-instruct", "sentence": "the cat", "layer": 0, "changes": [[0, "w_output", null, 1, 1, -2]], "written": [65, 66]}"#,
+    ];
+    for (k, record) in records.iter().enumerate() {
+        fs::write(dir.join("trained").join(format!("record-{k}")), record)?;
     }
     Ok(())
 }
