@@ -2,19 +2,21 @@
 //! the browser knows their real height only once they come near the screen: one scroll lands
 //! where the estimates put the section, and the page then moves under it (on a busy machine for
 //! many frames, as maps paint and parts load). So the scroll is made again on each frame the
-//! section has moved, until it stays put, or the reader scrolls for themselves.
+//! section has moved, until it has stayed put a while, or the reader scrolls for themselves.
 
 use std::cell::Cell;
 
 use leptos::prelude::*;
 
-/// Frames the section must keep its place before the scroll is left alone.
-const STILL_FRAMES: u32 = 3;
-/// At most this many frames of correcting (about two seconds).
-const MOST_FRAMES: u32 = 120;
+/// How long after the last move of the layout the scroll is still kept (sections render as they
+/// come near, maps paint and parts load over a few hundred milliseconds).
+const QUIET_MS: f64 = 600.0;
+/// The longest the scroll is kept after the jump.
+const MOST_MS: f64 = 4000.0;
 
 thread_local! {
-    /// Bumped by each new scroll and by the reader's own wheel, touch or key: an older loop stops.
+    /// Bumped by each new scroll and by the reader's own wheel, touch, press or key: an older loop
+    /// stops.
     static TURN: Cell<u32> = const { Cell::new(0) };
     static LISTENING: Cell<bool> = const { Cell::new(false) };
 }
@@ -35,6 +37,10 @@ fn listen_once() {
         bump();
     });
     let _ = window_event_listener(leptos::ev::touchstart, |_| {
+        bump();
+    });
+    // A press anywhere, the scrollbar included (a jump's own click scrolls after it).
+    let _ = window_event_listener(leptos::ev::mousedown, |_| {
         bump();
     });
     let _ = window_event_listener(leptos::ev::keydown, |e| {
@@ -67,27 +73,28 @@ pub fn scroll_to(id: String) {
     listen_once();
     let turn = bump();
     section.scroll_into_view();
+    let now = js_sys::Date::now();
     let at = place(&id);
-    again(id, turn, at, 0, 0);
+    again(id, turn, at, now + QUIET_MS, now + MOST_MS);
 }
 
-fn again(id: String, turn: u32, at: Option<i32>, still: u32, frames: u32) {
-    if still >= STILL_FRAMES || frames >= MOST_FRAMES {
-        return;
-    }
+/// On each frame until `quiet` (pushed on by each move, never past `last`): the section moved,
+/// so it is scrolled back.
+fn again(id: String, turn: u32, at: Option<i32>, quiet: f64, last: f64) {
     request_animation_frame(move || {
-        if TURN.with(Cell::get) != turn {
+        let now = js_sys::Date::now();
+        if TURN.with(Cell::get) != turn || now > quiet {
             return;
         }
         let Some(section) = document().get_element_by_id(&id) else {
             return;
         };
-        let now = place(&id);
-        if now == at {
-            again(id, turn, now, still + 1, frames + 1);
+        if place(&id) == at {
+            again(id, turn, at, quiet, last);
         } else {
             section.scroll_into_view();
-            again(id, turn, now, 0, frames + 1);
+            let at = place(&id);
+            again(id, turn, at, (now + QUIET_MS).min(last), last);
         }
     });
 }

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
-import { useBrowser, open, newPage, cellSelector, picture, output, written, settled, eventually, labMatrix } from './harness.mjs';
+import { useBrowser, open, newPage, cellSelector, picture, output, written, settled, eventually, labMatrix, seededState } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -488,4 +488,18 @@ test('the walk\'s card never covers the figure a stop asks you to watch, and its
     await page.waitForSelector('.walk', { state: 'hidden' });
     await page.close();
   }
+});
+
+test('at 64 tokens and 16 heads the nav\'s "Context" lands on its step the first time', async () => {
+  const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
+  await seededState(page, 64, { heads: 16 });
+  await page.waitForFunction(() => document.querySelectorAll('#step-weights [data-matrix="weights"]').length > 0);
+  await page.click('nav.pipeline a[href="#step-context"]');
+  // The sections above render as they come near and move the page: the jump keeps its place.
+  // Its top lands just under the sticky nav (its scroll margin).
+  const top = () => page.$eval('#step-context', (e) => Math.round(e.getBoundingClientRect().top - parseFloat(getComputedStyle(e).scrollMarginTop)));
+  await eventually(top, (t) => Math.abs(t) <= 2, { timeout: 5000 });
+  await settled(page);
+  assert.ok(Math.abs(await top()) <= 2, `step-context ${await top()} px from its place`);
+  assert.deepEqual(errors, []);
 });
