@@ -13,46 +13,10 @@ use crate::core::model::positions::{Positions, Rope};
 use crate::core::model::{Model, Projection, Scale};
 use crate::core::training::{Goal, Objective};
 
-/// A float as Python reads it back exactly (`0.5`, `-0.0`, `1e-7`, `1e16`).
-fn float(x: f64) -> String {
-    // Rust's Debug form is the shortest round-trip one, with an exponent where that is shorter;
-    // Python parses every such literal to the same double.
-    format!("{x:?}")
-}
+mod numbers;
 
-/// A matrix as a `torch.tensor` literal in float64, one row per line; `grad` asks autograd to
-/// follow it.
-fn tensor(m: &DMatrix<f64>, indent: &str, grad: bool) -> String {
-    let rows: Vec<String> = m
-        .row_iter()
-        .map(|r| {
-            let cells: Vec<String> = r.iter().map(|&x| float(x)).collect();
-            format!("{indent}    [{}],", cells.join(", "))
-        })
-        .collect();
-    format!(
-        "torch.tensor([\n{}\n{indent}], dtype=torch.float64{})",
-        rows.join("\n"),
-        if grad { ", requires_grad=True" } else { "" }
-    )
-}
-
-/// A one-row matrix (a bias) as a 1-D `torch.tensor` literal in float64.
-fn vector(m: &DMatrix<f64>, grad: bool) -> String {
-    let cells: Vec<String> = m.iter().map(|&x| float(x)).collect();
-    format!(
-        "torch.tensor([{}], dtype=torch.float64{})",
-        cells.join(", "),
-        if grad { ", requires_grad=True" } else { "" }
-    )
-}
-
-/// Past this many numbers the script loads them from a file (a trained layer's would be 11 MB of
-/// text; the tutorial's largest sizes stay readable).
-const MOST_WRITTEN_NUMBERS: usize = 20_000;
-
-/// The file a large model's numbers are saved in, beside the script.
-pub const NUMBERS_FILE: &str = "attention-numbers.safetensors";
+pub use numbers::NUMBERS_FILE;
+use numbers::{count, float, Numbers, MOST_WRITTEN_NUMBERS};
 
 /// "Copy as PyTorch": the script, and for a large model the numbers it loads (safetensors bytes,
 /// to be saved as [`NUMBERS_FILE`] beside it).
@@ -61,96 +25,6 @@ pub struct Script {
     pub text: String,
     /// A large model's numbers, as the file the script loads.
     pub numbers: Option<Vec<u8>>,
-}
-
-/// A tensor of the file: its name, shape and float64 data (little-endian, row by row).
-type Tensor = (String, Vec<usize>, Vec<u8>);
-
-/// Where each matrix goes: into the script as a literal, or into the file under a name.
-struct Numbers {
-    file: Option<Vec<Tensor>>,
-}
-
-impl Numbers {
-    /// `m` as a 2-D tensor (a 1-D one if `flat`), requiring grad if `grad`.
-    fn put(
-        &mut self,
-        name: &str,
-        m: &DMatrix<f64>,
-        indent: &str,
-        grad: bool,
-        flat: bool,
-    ) -> String {
-        let Some(file) = &mut self.file else {
-            return if flat {
-                vector(m, grad)
-            } else {
-                tensor(m, indent, grad)
-            };
-        };
-        let shape = if flat {
-            vec![m.len()]
-        } else {
-            vec![m.nrows(), m.ncols()]
-        };
-        // Row by row, as torch reads it (nalgebra keeps columns).
-        let bytes = m.transpose().iter().flat_map(|x| x.to_le_bytes()).collect();
-        file.push((name.to_owned(), shape, bytes));
-        format!(
-            "numbers[\"{name}\"]{}",
-            if grad { ".requires_grad_()" } else { "" }
-        )
-    }
-
-    fn matrix(&mut self, name: &str, m: &DMatrix<f64>, indent: &str, grad: bool) -> String {
-        self.put(name, m, indent, grad, false)
-    }
-
-    fn vector(&mut self, name: &str, m: &DMatrix<f64>, grad: bool) -> String {
-        self.put(name, m, "", grad, true)
-    }
-
-    /// The file's bytes, if the numbers went to one: safetensors' layout, written here (the
-    /// crate's writer would add 8 KB to this chunk for a header of a few lines): the header's
-    /// length (8 bytes, little-endian), the header (JSON, padded with spaces to 8 bytes), the
-    /// data.
-    fn into_file(self) -> Option<Vec<u8>> {
-        let tensors = self.file?;
-        // The names are the script's (`w_query.0`): nothing in them needs escaping.
-        let mut entries = Vec::with_capacity(tensors.len());
-        let mut offset = 0;
-        for (name, shape, bytes) in &tensors {
-            let end = offset + bytes.len();
-            let shape: Vec<String> = shape.iter().map(ToString::to_string).collect();
-            entries.push(format!(
-                r#""{name}":{{"dtype":"F64","shape":[{}],"data_offsets":[{offset},{end}]}}"#,
-                shape.join(",")
-            ));
-            offset = end;
-        }
-        let mut header = format!("{{{}}}", entries.join(","));
-        header.extend(std::iter::repeat_n(
-            ' ',
-            header.len().next_multiple_of(8) - header.len(),
-        ));
-        let mut file = Vec::with_capacity(8 + header.len() + offset);
-        file.extend((header.len() as u64).to_le_bytes());
-        file.extend(header.as_bytes());
-        for (_, _, bytes) in &tensors {
-            file.extend(bytes);
-        }
-        Some(file)
-    }
-}
-
-/// How many numbers the script would write.
-fn count(model: &Model) -> usize {
-    let heads: usize = model
-        .heads()
-        .iter()
-        .map(|h| Projection::ALL.iter().map(|&p| h[p].len()).sum::<usize>())
-        .sum();
-    model.embedding().len() + heads + model.output().map_or(0, |o| o.w_output.len())
 }
 
 /// A Python list of strings (JSON's string escapes are Python's too; words hold no commas, so
