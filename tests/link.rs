@@ -520,4 +520,11 @@ fn a_trained_layers_training_target_waits_for_the_layer_not_the_example_shown_me
     );
     // Without a trained model, the link's own model checks it.
     assert!(read_link("?preset=dog", "target=1:9,2").messages[0].contains("head"));
+    // A language model's layer may have 128 tokens: a piece past 63 is followed, not refused.
+    let link = read_link(
+        "?pretrained=all-minilm-l6-v2&layer=3",
+        "focus=100&target=1:100,2",
+    );
+    assert!(link.messages.is_empty(), "{:?}", link.messages);
+    assert_eq!(link.shown.followed, Some(100));
 }

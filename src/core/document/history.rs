@@ -138,6 +138,12 @@ fn block(
 
 /// The numbers a model holds, in bytes.
 pub fn model_bytes(model: &Model) -> usize {
+    model_numbers(model) * std::mem::size_of::<f64>() + model.sentence().len()
+}
+
+/// How many numbers a model holds: its embedding, every head's projections and biases, the
+/// output projection and learned positions.
+pub fn model_numbers(model: &Model) -> usize {
     let biases = |h: &Head| {
         h.biases
             .as_ref()
@@ -153,7 +159,7 @@ pub fn model_bytes(model: &Model) -> usize {
             o.w_output.len() + o.b_output.as_ref().map_or(0, |b| b.len())
         })
         + model.matrix(Editable::Positions).map_or(0, |t| t.len());
-    numbers * std::mem::size_of::<f64>() + model.sentence().len()
+    numbers
 }
 
 /// The steps before and after the current model.
@@ -257,6 +263,15 @@ impl History {
     /// Ends the current edit: the next one, even of the same cell, is a new undo step.
     pub fn seal(&mut self) {
         self.open_edit = None;
+    }
+
+    /// The newest layer of the trained model `name` the undo steps keep: the one the page showed
+    /// before another model replaced it, edits and all.
+    pub fn last_layer(&self, name: &str) -> Option<Model> {
+        self.past.iter().rev().find_map(|c| match c {
+            Change::Layer(r) if r.name() == Some(name) => Some(r.as_ref().clone().into_model()),
+            _ => None,
+        })
     }
 
     /// Takes back the last step. Returns false when there is none.

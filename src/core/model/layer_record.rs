@@ -74,6 +74,11 @@ impl LayerRecord {
         thin
     }
 
+    /// The trained model it is a layer of.
+    pub fn name(&self) -> Option<&str> {
+        self.thin.layered.as_ref().map(|l| l.name.as_str())
+    }
+
     /// Roughly what it keeps in memory: the hidden state X and the changes.
     pub fn bytes(&self) -> usize {
         self.thin.embedding.len() * std::mem::size_of::<f64>()

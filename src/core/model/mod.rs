@@ -159,6 +159,11 @@ impl Model {
         self.layered.as_ref()
     }
 
+    /// A trained encoder's layer: it reads the whole sentence at once and never masks.
+    pub fn is_encoder_layer(&self) -> bool {
+        self.layered.is_some() && !self.causal
+    }
+
     fn of_tokens(
         sentence: &str,
         tokens: Tokens,

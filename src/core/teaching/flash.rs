@@ -145,11 +145,8 @@ pub fn output(tiles: &[FlashTile], n: usize, d_v: usize) -> DMatrix<f64> {
         .filter(|(t, next)| next.is_none_or(|next| next.rows != t.rows))
         .map(|(t, _)| t);
     for t in last {
-        for i in 0..t.rows.1 - t.rows.0 {
-            for c in 0..d_v {
-                out[(t.rows.0 + i, c)] = t.o[(i, c)] / t.l[i];
-            }
-        }
+        out.rows_mut(t.rows.0, t.rows.1 - t.rows.0)
+            .copy_from(&t.context());
     }
     out
 }

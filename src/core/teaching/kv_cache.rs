@@ -41,7 +41,7 @@ pub struct DecodeStep {
 pub fn refusal(model: &Model) -> Option<&'static str> {
     if model.source().is_some() {
         Some("a model with a source sentence reads all of it at once: remove the source to decode")
-    } else if model.layered().is_some() && !model.causal {
+    } else if model.is_encoder_layer() {
         Some("an encoder such as this trained model reads the whole sentence at once and has no causal mask: open the language model (Open a language model), whose layers decode, or a preset with the causal mask on")
     } else if !model.causal {
         Some("decoding predicts one token after another, so each sees only those before it: turn on the causal mask")

@@ -75,8 +75,8 @@ impl Heat {
                 if magnitudes.is_empty() {
                     return (0.0, 0.0);
                 }
-                magnitudes.sort_unstable_by(f64::total_cmp);
-                let top = magnitudes[(magnitudes.len() - 1) * 99 / 100];
+                let k = (magnitudes.len() - 1) * 99 / 100;
+                let top = *magnitudes.select_nth_unstable_by(k, f64::total_cmp).1;
                 (-top, top)
             }
             Heat::Unit => {

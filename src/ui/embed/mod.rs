@@ -177,7 +177,7 @@ fn EmbedDialog() -> impl IntoView {
     let unmaskable = state
         .doc
         .model
-        .with_untracked(|m| m.layered().is_some() && !m.causal);
+        .with_untracked(crate::core::model::Model::is_encoder_layer);
     let offered = move |s: Step| s.on_page(shape) && !(unmaskable && s == Step::Mask);
     let hidden = state.view.hidden.get_untracked();
     // An exercise's embed shows the steps it needs (not every step: a frame thousands of pixels

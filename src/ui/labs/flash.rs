@@ -33,8 +33,10 @@ pub fn FlashLab() -> impl IntoView {
             .with(|v| v.first().copied().unwrap_or(0))
     });
     let keys = Memo::new(move |_| state.derived.key_words.with(Vec::len));
+    // The tile size as used: the one typed, within the keys there are now.
+    let size = Memo::new(move |_| block.get().min(keys.get().max(1)));
     let tiles = Memo::new(move |_| {
-        let b = block.get().min(keys.get().max(1));
+        let b = size.get();
         state.doc.model.with(|m| {
             state.derived.trace.with(|t| {
                 t.heads.get(head.get()).map_or_else(Vec::new, |h| {
@@ -143,7 +145,7 @@ pub fn FlashLab() -> impl IntoView {
                 label="Tile size"
                 numeric="numeric"
                 read=Callback::new(move |t: String| read_block(&t, keys.get_untracked()))
-                value=Signal::derive(move || block.get().min(keys.get().max(1)))
+                value=size.into()
                 on_change=Callback::new(move |b: usize| {
                     block.set(b);
                     at.set(0);

@@ -90,18 +90,21 @@ pub(super) fn HeadGrid(
             {(0..layers).map(|l| view! {
                 <div class="model-layer" class:in-page=move || layered.with(|p| p.as_ref().is_some_and(|p| p.0 == l))>
                     <span class="model-layer-name">{format!("layer {l}")}</span>
-                    {(0..heads).map(|h| view! {
+                    {(0..heads).map(|h| {
+                        // Rebuilt only when the map's hiding changes, not at every knock-out.
+                        let hidden = Memo::new(move |_| gives_away(state, layered, l, h, None));
+                        view! {
                         <button type="button" class="model-head" data-layer=l.to_string() data-head=h.to_string()
                             class:knocked=move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))
                             aria-label=format!("Layer {l}, head {h}") aria-pressed=move || (opened.get() == Some((l, h))).to_string()
                             on:click=move |_| opened.set(Some((l, h)))>
-                            {move || if gives_away(state, layered, l, h, None) {
+                            {move || if hidden.get() {
                                 view! { <span class="thumbnail-hidden" data-stat="hidden-head" style:width=format!("{side}px") style:height=format!("{side}px")>"?"</span> }.into_any()
                             } else {
                                 view! { <Thumbnail head=h layer=l matrix=weights(l, h) causal=Signal::stored(causal) side=side/> }.into_any()
                             }}
                         </button>
-                    }).collect_view()}
+                    }}).collect_view()}
                 </div>
             }).collect_view()}
         </div>

@@ -11,7 +11,6 @@ use super::opening::open_named;
 use super::run::{keep_running, layer_model, ours, Run};
 use crate::core::decoder::LANGUAGE_MODEL;
 use crate::core::document::edit::Edit;
-use crate::core::model::layer_record::LayerOpening;
 use crate::core::pretrained::Encoder;
 use crate::core::pretrained::SHIPPED;
 use crate::ui::state::use_app;
@@ -103,25 +102,17 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let maps: Maps = Signal::derive(move || run.get().map(|t| t as Arc<dyn HeadMaps>));
     let tokens = Signal::derive(move || pieces.with(|(t, _)| t.clone()));
     let config = encoder.config.clone();
-    // What the learner last had of this model in the page (layer, knocked heads, edits): Put
-    // back opens it again, not a fresh layer 0.
-    let left = StoredValue::new(None::<LayerOpening>);
-    Effect::new(move |_| {
-        if let Some(opening) = state
-            .doc
-            .model
-            .with(|m| LayerOpening::of(m).filter(|_| ours(m)))
-        {
-            left.set_value(Some(opening));
-        }
-    });
+    // Put back opens the layer the learner left (layer, knocked heads, edits), which the undo
+    // steps keep; a fresh layer 0 once they no longer do.
     let put_again = {
-        let (encoder, put) = (encoder.clone(), put.clone());
-        move || match left.get_value() {
-            Some(opening) => {
-                let back = encoder
-                    .open_layer(SHIPPED.name, opening)
-                    .and_then(|m| state.apply(Edit::Open(Box::new(m))));
+        let put = put.clone();
+        move || match state
+            .doc
+            .history
+            .with_untracked(|h| h.last_layer(SHIPPED.name))
+        {
+            Some(left) => {
+                let back = state.apply(Edit::Open(Box::new(left)));
                 error.set(back.err().map(|e| format!("The trained model: {e}.")));
             }
             None => put(0),

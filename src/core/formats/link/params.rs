@@ -5,38 +5,47 @@ use super::page::{Controls, Link, Page, Theme, MAX_DECIMALS};
 use super::values::{face_key, faces, flag, index, sampling, step_list, step_named, step_names};
 use nalgebra::DMatrix;
 
-use crate::core::model::limits::{MAX_DIM, MAX_HEADS, MAX_TOKENS};
+use crate::core::model::limits::{MAX_DIM, MAX_HEADS, MAX_PROMPT_TOKENS};
 use crate::core::model::{Head, Model, Scale};
 use crate::core::teaching::exercise::{Exercises, Kind};
 use crate::core::training::lab::Setup;
 use crate::core::training::{Optimizer, DEFAULT_LR};
 use crate::core::views::pipeline::Step;
 
-/// `read` of the link's exercises against its model; while a trained model's layer is still to
-/// open (`pretrained=`), against a stand-in of the largest shapes such a layer may have (the cells
-/// are checked against the layer itself when the learner answers).
+/// What the link's exercises and training targets are read against: its model; while a trained
+/// model's layer is still to open (`pretrained=`), a stand-in of the largest shapes such a layer
+/// may have (the cells are checked against the layer itself once it is open).
+fn checked_against(l: &Link) -> Result<std::borrow::Cow<'_, Model>, String> {
+    Ok(match l.pretrained {
+        Some(_) => std::borrow::Cow::Owned(largest_layer()?),
+        None => std::borrow::Cow::Borrowed(&l.model),
+    })
+}
+
+/// `read` of the link's exercises against [`checked_against`].
 fn with_exercises(
     l: &mut Link,
     read: impl FnOnce(&mut Exercises, &Model) -> Result<(), String>,
 ) -> Result<(), String> {
-    match l.pretrained {
-        Some(_) => read(&mut l.exercises, &largest_layer()?),
-        None => read(&mut l.exercises, &l.model),
-    }
+    let mut exercises = std::mem::take(&mut l.exercises);
+    let read = checked_against(l).and_then(|model| read(&mut exercises, &model));
+    l.exercises = exercises;
+    read
 }
 
-/// A model of [`MAX_TOKENS`] words and [`MAX_HEADS`] heads of [`MAX_DIM`] wide queries, keys
+/// A model of [`MAX_PROMPT_TOKENS`] words (a language model's longest prompt, the most any
+/// trained layer has) and [`MAX_HEADS`] heads of [`MAX_DIM`] wide queries, keys
 /// and values: only its shapes count. Its input is NaN, so that every number it computes is, and
 /// no goal reads as met already.
 fn largest_layer() -> Result<Model, String> {
-    let words: Vec<String> = (0..MAX_TOKENS).map(|i| format!("w{i}")).collect();
+    let words: Vec<String> = (0..MAX_PROMPT_TOKENS).map(|i| format!("w{i}")).collect();
     let zeros = || DMatrix::zeros(1, MAX_DIM);
     let heads = (0..MAX_HEADS)
         .map(|_| Head::new(zeros(), zeros(), zeros()))
         .collect();
     Model::new(
         &words.join(" "),
-        DMatrix::from_element(MAX_TOKENS, 1, f64::NAN),
+        DMatrix::from_element(MAX_PROMPT_TOKENS, 1, f64::NAN),
         heads,
         false,
         Scale::SqrtDk,
@@ -127,7 +136,7 @@ pub const PARAMS: [Param; 31] = [
         read: |l, v| {
             // A trained model's layer is not open yet: its pieces are checked when it is.
             let tokens = match l.pretrained {
-                Some(_) => MAX_TOKENS,
+                Some(_) => MAX_PROMPT_TOKENS,
                 None => l.model.tokens().len(),
             };
             l.shown.followed = Some(index(v, tokens, "token")?);
@@ -193,10 +202,8 @@ pub const PARAMS: [Param; 31] = [
         read: |l, v| {
             // A trained model's layer is not open yet: the largest one may be stands in (the
             // training lab trains towards a target only while it fits the model).
-            l.shown.training.targets = match l.pretrained {
-                Some(_) => Setup::read_targets(v, &largest_layer()?)?,
-                None => Setup::read_targets(v, &l.model)?,
-            };
+            let targets = Setup::read_targets(v, &*checked_against(l)?)?;
+            l.shown.training.targets = targets;
             Ok(())
         },
         write: |p| p.shown.training.write_targets(),

@@ -15,8 +15,9 @@ use crate::core::training::{Goal, Objective};
 
 mod numbers;
 
+use crate::core::document::history::model_numbers;
 pub use numbers::NUMBERS_FILE;
-use numbers::{count, float, Numbers, MOST_WRITTEN_NUMBERS};
+use numbers::{float, Numbers, MOST_WRITTEN_NUMBERS};
 
 /// "Copy as PyTorch": the script, and for a large model the numbers it loads (safetensors bytes,
 /// to be saved as [`NUMBERS_FILE`] beside it).
@@ -108,8 +109,9 @@ fn positions_code(
 pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> Script {
     let grad = objective.is_some();
     let tokens = model.tokens();
+    let count = model_numbers(model);
     let mut numbers = Numbers {
-        file: (count(model) > MOST_WRITTEN_NUMBERS).then(Vec::new),
+        file: (count > MOST_WRITTEN_NUMBERS).then(Vec::new),
     };
     let mut s = String::new();
     let sentence = serde_json::to_string(model.sentence()).expect("a string always serialises");
@@ -121,11 +123,10 @@ pub fn pytorch_script(model: &Model, objective: Option<&Objective>) -> Script {
     if numbers.file.is_some() {
         let _ = writeln!(
             s,
-            "# Its {} numbers are too many to print here: they are in the file the page saved\n\
+            "# Its {count} numbers are too many to print here: they are in the file the page saved\n\
              # with this script (float64, exact). Keep it beside the script.\n\
              from safetensors.torch import load_file\n\
-             numbers = load_file(\"{NUMBERS_FILE}\")\n",
-            count(model)
+             numbers = load_file(\"{NUMBERS_FILE}\")\n"
         );
     }
     let _ = writeln!(

@@ -3,8 +3,6 @@
 
 use nalgebra::DMatrix;
 
-use crate::core::model::{Model, Projection};
-
 /// A float as Python reads it back exactly (`0.5`, `-0.0`, `1e-7`, `1e16`).
 pub(super) fn float(x: f64) -> String {
     // Rust's Debug form is the shortest round-trip one, with an exponent where that is shorter;
@@ -130,14 +128,4 @@ impl Numbers {
         }
         Some(file)
     }
-}
-
-/// How many numbers the script would write.
-pub(super) fn count(model: &Model) -> usize {
-    let heads: usize = model
-        .heads()
-        .iter()
-        .map(|h| Projection::ALL.iter().map(|&p| h[p].len()).sum::<usize>())
-        .sum();
-    model.embedding().len() + heads + model.output().map_or(0, |o| o.w_output.len())
 }

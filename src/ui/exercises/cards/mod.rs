@@ -136,15 +136,11 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
     });
     let question = move || state.derived.trace.with(|t| exercise.question(t));
     // An asked cell or predicted row the model does not have (a trained layer's sentence cut
-    // into fewer pieces, a shorter sentence): no field to type in, so the card says why.
+    // into fewer pieces, a shorter sentence): no answer, no field to type in, so the card says
+    // why (a goal's own line says it for a goal).
     let missing = move || {
-        state.derived.trace.with(|t| match exercise {
-            Exercise::Ask(cell) => cell.value(t).is_none(),
-            Exercise::Predict { head, row } => {
-                t.heads.get(head).is_none_or(|h| row >= h.weights.nrows())
-            }
-            Exercise::Goal(..) => false,
-        })
+        !matches!(exercise, Exercise::Goal(..))
+            && state.derived.trace.with(|t| exercise.expected(t).is_none())
     };
     let said = move || exercises.said.with(|s| s.get(index).cloned().flatten());
     let body = match exercise {

@@ -39,22 +39,14 @@ pub(super) fn TrainProgress(
     let steps = Memo::new(move |_| session.with(|s| s.losses().len()));
     // Each step's loss is taken before it: the loss now ends the curve (a last step that sent
     // it to 1e16 is on it, as the number above says).
-    let series = Memo::new(move |_| {
+    let curves = Memo::new(move |_| {
         session.with(|s| {
+            if s.losses().is_empty() {
+                return Vec::new();
+            }
             let mut l = s.losses().to_vec();
-            if !l.is_empty() {
-                l.push(loss.get());
-            }
-            l
-        })
-    });
-    let curves = Signal::derive(move || {
-        series.with(|l| {
-            if l.is_empty() {
-                Vec::new()
-            } else {
-                vec![("loss", l.clone())]
-            }
+            l.push(loss.get());
+            vec![("loss", l)]
         })
     });
     let word = move |k: usize| {
@@ -76,7 +68,7 @@ pub(super) fn TrainProgress(
     {move || session.with(|s| s.refused().map(str::to_owned)).map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{e}</p> })}
     <LossPlot curves=curves label="The loss at each step, on a log scale" empty="Step or Run to draw the loss">
         "The loss at each step (log scale)."
-        {move || series.with(|l| how_it_fell(l)).map(|fell| format!(" {fell}"))}
+        {move || curves.with(|c| c.first().and_then(|(_, l)| how_it_fell(l))).map(|fell| format!(" {fell}"))}
         {move || (!matching.get()).then_some(" A weight can approach 1 but never reach it.")}
     </LossPlot>
     }
