@@ -20,7 +20,7 @@ cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 echo "== component tests (wasm-bindgen-test, headless Chromium)"
 # Without wasm chunks (--cfg no_split): the test runner cannot load them.
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components --cfg no_split" \
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components --cfg no_split -C target-feature=+simd128" \
 CHROMEDRIVER=/usr/bin/chromedriver \
 WASM_BINDGEN_TEST_TIMEOUT=300 \
 WASM_BINDGEN_TEST_WEBDRIVER_JSON=tests/webdriver.json \

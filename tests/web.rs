@@ -790,6 +790,61 @@ async fn the_trained_models_panel_says_why_it_cannot_fetch_and_keeps_the_page() 
     root.remove();
 }
 
+/// The language model's kernels with the browser's WebAssembly SIMD: the numbers of Q8_0 and
+/// Q4_1 blocks as gguf-py makes them, and a written token's row (multiplied as each block is
+/// de-quantized, never stored) the same sums as a prompt's rows give, bit for bit.
+#[wasm_bindgen_test]
+fn the_language_models_kernels_are_its_numbers_bit_for_bit() {
+    use attention_explorer::core::decoder::gguf::Kind;
+    use attention_explorer::core::decoder::weights::Stored;
+    let (rows, cols) = (3, 64);
+    let mut seed = 7_u32;
+    let mut next = move || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 24) as u8
+    };
+    // The float16 scales 0.1 and -0.2.
+    let (d, m) = ([0x66, 0x2E], [0x66, 0xB2]);
+    let (d32, m32) = (1638.0_f32 / 16384.0, -1638.0_f32 / 8192.0);
+    for (kind, size) in [(Kind::Q8_0, 34), (Kind::Q4_1, 20)] {
+        let mut bytes: Vec<u8> = (0..rows * cols / 32 * size).map(|_| next()).collect();
+        for block in bytes.chunks_exact_mut(size) {
+            block[..2].copy_from_slice(&d);
+            if kind == Kind::Q4_1 {
+                block[2..4].copy_from_slice(&m);
+            }
+        }
+        let first = &bytes[..size];
+        let want: Vec<f64> = match kind {
+            Kind::Q8_0 => first[2..]
+                .iter()
+                .map(|&q| f64::from(d32 * f32::from(q as i8)))
+                .collect(),
+            _ => {
+                let low = first[4..]
+                    .iter()
+                    .map(|&q| f64::from(d32 * f32::from(q & 15) + m32));
+                let high = first[4..]
+                    .iter()
+                    .map(|&q| f64::from(d32 * f32::from(q >> 4) + m32));
+                low.chain(high).collect()
+            }
+        };
+        let len = bytes.len();
+        let stored = Stored::new(kind, (rows, cols), std::sync::Arc::new(bytes), 0..len).unwrap();
+        assert_eq!(stored.row(0)[..32], want[..], "{kind:?}'s numbers");
+        let x = DMatrix::from_fn(2, cols, |t, c| ((t * cols + c) as f64 * 0.37).sin());
+        let (one, two) = (stored.apply(&x.rows(0, 1).into_owned()), stored.apply(&x));
+        for r in 0..rows {
+            assert_eq!(
+                one[(0, r)].to_bits(),
+                two[(0, r)].to_bits(),
+                "{kind:?} row {r}"
+            );
+        }
+    }
+}
+
 /// Waits `ms` milliseconds (a timer task, so the browser answers requests meanwhile).
 async fn sleep(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {

@@ -131,13 +131,16 @@
     }
   }
 
+  // The smallest module with a SIMD instruction: the build uses WebAssembly's SIMD (.cargo/config.toml).
+  const simd = typeof WebAssembly === 'object' && WebAssembly.validate(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]));
   const failed = () => {
     const line = document.getElementById('boot-status');
     if (!line) return;
     line.setAttribute('role', 'alert');
     line.className = 'field-error';
-    line.textContent = 'The explorer\u2019s code could not load. In a course page\u2019s frame its files need '
-      + 'the header Access-Control-Allow-Origin: * (docs/teachers.md, \u201cHosting\u201d); else check the connection and reload.';
+    line.textContent = simd ? 'The explorer\u2019s code could not load. In a course page\u2019s frame its files need '
+      + 'the header Access-Control-Allow-Origin: * (docs/teachers.md, \u201cHosting\u201d); else check the connection and reload.'
+      : 'This browser is too old for the explorer\u2019s code (it needs WebAssembly SIMD: Chrome 91, Firefox 89, Safari 16.4 or later).';
   };
   // A script or stylesheet that fails to load, or the wasm's fetch or compilation failing.
   addEventListener('error', (e) => { if (e.target instanceof HTMLScriptElement || e.target instanceof HTMLLinkElement) failed(); }, true);

@@ -80,7 +80,19 @@ impl Decoder {
     /// after its RMSNorm (the layers below run with their changed cells and knocked heads) as
     /// the embedding, its heads and `o_proj` with its changed cells. The error names what does
     /// not fit.
-    pub fn open_layer(&self, name: &str, mut opening: LayerOpening) -> Result<Model, String> {
+    pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, String> {
+        self.open_layer_with(name, opening, None)
+    }
+
+    /// [`Decoder::open_layer`], with the layer's trained attention when the page has it already
+    /// (`(layer, attention)`): a token written reopens the same layer without de-quantizing it
+    /// again.
+    fn open_layer_with(
+        &self,
+        name: &str,
+        mut opening: LayerOpening,
+        known: Option<(usize, Arc<Attention>)>,
+    ) -> Result<Model, String> {
         let (hidden, head, heads) = (self.config.hidden, self.config.head_dim, self.config.heads);
         opening.check(self.config.layers, heads, |c| {
             let (rows, cols) = match c.target {
@@ -116,7 +128,10 @@ impl Decoder {
         }
         let layer = opening.layer;
         let x = rms_norm(&x, &self.layers[layer].attn_norm, self.config.eps);
-        let trained = Arc::new(self.attention(layer));
+        let trained = match known {
+            Some((l, trained)) if l == layer => trained,
+            _ => Arc::new(self.attention(layer)),
+        };
         opening
             .model(name, self.config.layers, (pieces, ids), x, trained)?
             .as_decoder_layer(self.config.kv_heads, self.config.rope_base)
@@ -166,7 +181,8 @@ impl Decoder {
         change: impl FnOnce(&mut LayerOpening),
     ) -> Result<Model, String> {
         let (name, opening) = LayerOpening::changed_from(model, change)?;
-        self.open_layer(&name, opening)
+        let known = model.layered().map(|l| (l.layer, l.trained.clone()));
+        self.open_layer_with(&name, opening, known)
     }
 
     /// The whole decoder on `model`'s prompt (a layer model of this decoder), the page's layer

@@ -17,12 +17,14 @@ use super::run::{Cache, LayerParts, LayerRun};
 use super::steps::{log_sum_exp, rms_norm, Angles};
 
 /// What the layers compute with, apart from the tokens: while it stays, the kept cache stands.
+/// The page's layer is named by its cells that differ from the trained layer, which are few
+/// and quick to compare where its matrices are 1.3 million numbers.
 #[derive(Clone, Debug, PartialEq, Default)]
 struct Setup {
     knocked: Vec<(usize, usize)>,
     changes: Vec<WeightChange>,
-    /// The page's layer and its attention as the page has it.
-    page: Option<(usize, Attention)>,
+    /// The page's layer and its own changed cells.
+    page: Option<(usize, Vec<WeightChange>)>,
 }
 
 impl Setup {
@@ -31,15 +33,22 @@ impl Setup {
         Some(Setup {
             knocked: layered.knocked.clone(),
             changes: layered.changes.clone(),
-            page: Some((
-                layered.layer,
-                Attention {
-                    heads: model.heads().to_vec(),
-                    output: model.output()?.clone(),
-                },
-            )),
+            page: Some((layered.layer, model.own_changes())),
         })
     }
+}
+
+/// The page's layer and, once the learner changed a cell of it, its attention as the page has
+/// it (a copy of 1.3 million numbers: untouched, the layer runs from the file as the others).
+fn page_attention(model: &Model, own: &[WeightChange]) -> Option<(usize, Option<Attention>)> {
+    let attention = match own.is_empty() {
+        true => None,
+        false => Some(Attention {
+            heads: model.heads().to_vec(),
+            output: model.output()?.clone(),
+        }),
+    };
+    Some((model.layered()?.layer, attention))
 }
 
 /// A finished run: what comes after the page's prompt.
@@ -49,7 +58,8 @@ pub struct Written {
     pub ids: Vec<u32>,
     /// How many of them the cache stood for (0 when every token ran).
     pub cached: usize,
-    /// Each layer on every token: each head's weights and the hidden state after it.
+    /// Each layer on every token: each head's weights, and for the page's layer the steps after
+    /// its attention and the hidden state after it (the others' output has no rows).
     pub layers: Vec<LayerRun>,
     /// Each layer's hidden state at the last token, bottom first (the logit lens reads them).
     pub last: Vec<Vec<f64>>,
@@ -80,6 +90,7 @@ pub const CHUNK: usize = 24;
 #[derive(Clone, Debug)]
 pub struct Rerun {
     setup: Setup,
+    page: Option<(usize, Option<Attention>)>,
     ids: Vec<u32>,
     /// How many tokens the kept cache stood for.
     cached: usize,
@@ -97,6 +108,8 @@ pub struct Rerun {
     kept: Option<Arc<Written>>,
     layers: Vec<LayerRun>,
     chunk: Vec<LayerRun>,
+    /// Each layer's hidden state at the chunk's last token.
+    last: Vec<Vec<f64>>,
 }
 
 /// Where a run on the page's model is.
@@ -124,7 +137,8 @@ impl Reruns {
             }
             _ => (0, Cache::default(), None),
         };
-        Rerun::new(decoder, setup, ids, (cached, cache, kept))
+        let page = page_attention(model, setup.page.as_ref().map_or(&[], |p| &p.1))?;
+        Rerun::new(decoder, setup, Some(page), ids, (cached, cache, kept))
             .map(|run| Start::Running(Box::new(run)))
     }
 
@@ -191,6 +205,7 @@ impl Rerun {
     fn new(
         decoder: &Decoder,
         setup: Setup,
+        page: Option<(usize, Option<Attention>)>,
         ids: Vec<u32>,
         (cached, cache, kept): (usize, Cache, Option<Arc<Written>>),
     ) -> Option<Rerun> {
@@ -208,7 +223,9 @@ impl Rerun {
             kept,
             layers: Vec::new(),
             chunk: Vec::with_capacity(decoder.config.layers),
+            last: vec![Vec::new(); decoder.config.layers],
             setup,
+            page,
             ids,
             cached,
             cache,
@@ -218,7 +235,13 @@ impl Rerun {
     /// A run of the decoder as trained on `ids` (the head gallery's), or None if one is not
     /// in its vocabulary.
     pub fn plain(decoder: &Decoder, ids: Vec<u32>) -> Option<Rerun> {
-        Rerun::new(decoder, Setup::default(), ids, (0, Cache::default(), None))
+        Rerun::new(
+            decoder,
+            Setup::default(),
+            None,
+            ids,
+            (0, Cache::default(), None),
+        )
     }
 
     /// What the run computed, once every layer ran.
@@ -228,11 +251,7 @@ impl Rerun {
         Written {
             ids: self.ids,
             cached: self.cached,
-            last: self
-                .layers
-                .iter()
-                .map(|l| l.output.row(l.output.nrows() - 1).iter().copied().collect())
-                .collect(),
+            last: self.last,
             layers: self.layers,
             logits: decoder.logits(&last),
         }
@@ -245,8 +264,8 @@ impl Rerun {
             return false;
         }
         let changed;
-        let attention = match &self.setup.page {
-            Some((layer, page)) if *layer == l => Some(page),
+        let attention = match &self.page {
+            Some((layer, page)) if *layer == l => page.as_ref(),
             _ => {
                 changed = decoder.changed(l, &self.setup.changes);
                 changed.as_ref()
@@ -260,10 +279,16 @@ impl Rerun {
             attention,
             &self.angles,
         );
-        if !matches!(&self.setup.page, Some((layer, _)) if *layer == l) {
+        let last = run.output.nrows() - 1;
+        self.last[l] = run.output.row(last).iter().copied().collect();
+        self.x = if matches!(&self.page, Some((layer, _)) if *layer == l) {
+            run.output.clone()
+        } else {
+            // Only the page's layer shows its steps and output: the others' would be most of
+            // what a run keeps (every layer's hidden state on every token).
             run.parts = None;
-        }
-        self.x = run.output.clone();
+            std::mem::replace(&mut run.output, DMatrix::zeros(0, 0))
+        };
         self.chunk.push(run);
         if self.chunk.len() < decoder.config.layers {
             return true;

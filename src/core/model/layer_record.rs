@@ -22,19 +22,30 @@ impl Model {
             let (Some(now), Some(was)) = (self.matrix(target), trained.matrix(target)) else {
                 continue;
             };
-            for ((row, col), &value) in now
-                .iter()
-                .enumerate()
-                .map(|(i, v)| ((i % now.nrows(), i / now.nrows()), v))
-            {
-                if was.get((row, col)).map(|t| t.to_bits()) != Some(value.to_bits()) {
-                    changes.push(WeightChange {
-                        layer: layered.layer,
-                        target,
-                        row,
-                        col,
-                        value,
-                    });
+            let (rows, same_shape) = (now.nrows(), now.shape() == was.shape());
+            let mut changed = |i: usize, value: f64| {
+                changes.push(WeightChange {
+                    layer: layered.layer,
+                    target,
+                    row: i % rows,
+                    col: i / rows,
+                    value,
+                })
+            };
+            let now = now.as_slice().iter().copied().enumerate();
+            if same_shape {
+                // Side by side as slices (a language model's layer is 1.3 million numbers), the
+                // place worked out for a changed cell only.
+                for ((i, value), t) in now.zip(was.as_slice()) {
+                    if t.to_bits() != value.to_bits() {
+                        changed(i, value);
+                    }
+                }
+            } else {
+                for (i, value) in now {
+                    if was.get((i % rows, i / rows)).map(|t| t.to_bits()) != Some(value.to_bits()) {
+                        changed(i, value);
+                    }
                 }
             }
         }
