@@ -3,7 +3,7 @@
 //! head behaves as a previous-token, a first-token or an induction head, measured as Olsson et
 //! al. 2022 and Nanda's induction mosaic do, on a random token sequence said twice).
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, Scalar};
 use rand_mt::Mt;
 
 use super::model::Decoder;
@@ -66,16 +66,17 @@ pub struct HeadScores {
 impl HeadScores {
     /// The scores of a head's `weights` (query × key) on a sequence whose last `repeat` tokens
     /// say its `repeat` before them again.
-    pub fn of(weights: &DMatrix<f64>, repeat: usize) -> HeadScores {
+    pub fn of<W: Scalar + Copy + Into<f64>>(weights: &DMatrix<W>, repeat: usize) -> HeadScores {
         let n = weights.nrows();
+        let weights = |at: (usize, usize)| -> f64 { weights[at].into() };
         let mean = |values: Vec<f64>| values.iter().sum::<f64>() / values.len().max(1) as f64;
         let start = n - repeat;
         HeadScores {
-            previous: mean((1..n).map(|q| weights[(q, q - 1)]).collect()),
-            first: mean((1..n).map(|q| weights[(q, 0)]).collect()),
+            previous: mean((1..n).map(|q| weights((q, q - 1))).collect()),
+            first: mean((1..n).map(|q| weights((q, 0))).collect()),
             induction: mean(
                 (0..repeat.saturating_sub(1))
-                    .map(|i| weights[(start + i, start - repeat + i + 1)])
+                    .map(|i| weights((start + i, start - repeat + i + 1)))
                     .collect(),
             ),
         }
@@ -118,7 +119,10 @@ impl Gallery {
     }
 
     /// Every head's scores in `layers`, a run on the gallery's `ids`.
-    pub fn measured(ids: Vec<u32>, layers: &[LayerRun]) -> Gallery {
+    pub fn measured<W: Scalar + Copy + Into<f64>>(
+        ids: Vec<u32>,
+        layers: &[LayerRun<W>],
+    ) -> Gallery {
         let scores = layers
             .iter()
             .map(|layer| {

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, Scalar};
 
 use crate::core::model::{knocked_in, Attention, Model, WeightChange};
 
@@ -58,9 +58,10 @@ pub struct Written {
     pub ids: Vec<u32>,
     /// How many of them the cache stood for (0 when every token ran).
     pub cached: usize,
-    /// Each layer on every token: each head's weights, and for the page's layer the steps after
-    /// its attention and the hidden state after it (the others' output has no rows).
-    pub layers: Vec<LayerRun>,
+    /// Each layer on every token: each head's weights (as float32: shown within 1e-7, and half
+    /// the 33 MB they take at 124 tokens), and for the page's layer the steps after its
+    /// attention and the hidden state after it (the others' output has no rows).
+    pub layers: Vec<LayerRun<f32>>,
     /// Each layer's hidden state at the last token, bottom first (the logit lens reads them).
     pub last: Vec<Vec<f64>>,
     /// The LM head's logits after the last token.
@@ -106,7 +107,7 @@ pub struct Rerun {
     /// Each layer on the tokens before the chunk, once a chunk ran (until then, the kept run's
     /// stand for the cached tokens: shared, not copied), and on the chunk so far.
     kept: Option<Arc<Written>>,
-    layers: Vec<LayerRun>,
+    layers: Vec<LayerRun<f32>>,
     chunk: Vec<LayerRun>,
     /// Each layer's hidden state at the chunk's last token.
     last: Vec<Vec<f64>>,
@@ -125,15 +126,25 @@ impl Reruns {
     /// A run on `model` (a layer model of `decoder`), from the cache when only tokens were added
     /// since the kept run; `None` when the page's model is not this decoder's layer, or its
     /// tokens are not the decoder's.
-    pub fn start(&self, decoder: &Decoder, model: &Model) -> Option<Start> {
+    pub fn start(&mut self, decoder: &Decoder, model: &Model) -> Option<Start> {
         let setup = Setup::of(model)?;
         let ids = model.layered()?.ids.clone();
-        let (cached, cache, kept) = match &self.kept {
+        let (cached, cache, kept) = match &mut self.kept {
             Some((was, written, cache)) if *was == setup && ids.starts_with(&written.ids) => {
                 if ids.len() == written.ids.len() {
                     return Some(Start::Done(written.clone()));
                 }
-                (written.ids.len(), cache.clone(), Some(written.clone()))
+                if cache.len() == written.ids.len() {
+                    // Taken, not copied (11 MB at 124 tokens): the run gives it back finished;
+                    // a run dropped unfinished leaves the next to start from the first token.
+                    (
+                        written.ids.len(),
+                        std::mem::take(cache),
+                        Some(written.clone()),
+                    )
+                } else {
+                    (0, Cache::default(), None)
+                }
             }
             _ => (0, Cache::default(), None),
         };
@@ -170,14 +181,19 @@ fn chunk_after(from: usize, len: usize) -> usize {
     left.div_ceil(left.div_ceil(CHUNK))
 }
 
+/// Weights kept as float32.
+fn narrow(weights: &DMatrix<f64>) -> DMatrix<f32> {
+    weights.map(|w| w as f32)
+}
+
 /// `chunk`'s rows under `top`'s: the earlier tokens' weights on the chunk's are 0 (the mask).
-fn stack(top: &LayerRun, chunk: &LayerRun) -> LayerRun {
+fn stack(top: &LayerRun<f32>, chunk: &LayerRun) -> LayerRun<f32> {
     LayerRun {
         weights: top
             .weights
             .iter()
             .zip(&chunk.weights)
-            .map(|(t, c)| below(t, c))
+            .map(|(t, c)| below(t, &narrow(c)))
             .collect(),
         output: below(&top.output, &chunk.output),
         parts: match (&top.parts, &chunk.parts) {
@@ -192,8 +208,9 @@ fn stack(top: &LayerRun, chunk: &LayerRun) -> LayerRun {
 }
 
 /// `rows` under `top`, whose rows are as wide or narrower (0 fills them out).
-fn below(top: &DMatrix<f64>, rows: &DMatrix<f64>) -> DMatrix<f64> {
-    let mut out = DMatrix::zeros(top.nrows() + rows.nrows(), rows.ncols());
+fn below<T: Scalar + Default>(top: &DMatrix<T>, rows: &DMatrix<T>) -> DMatrix<T> {
+    let size = (top.nrows() + rows.nrows(), rows.ncols());
+    let mut out = DMatrix::from_element(size.0, size.1, T::default());
     out.view_mut((0, 0), top.shape()).copy_from(top);
     out.rows_mut(top.nrows(), rows.nrows()).copy_from(rows);
     out
@@ -295,10 +312,18 @@ impl Rerun {
         }
         // The chunk went through every layer: its rows join the earlier tokens'.
         let chunk = std::mem::take(&mut self.chunk);
-        let stacked = |top: &[LayerRun]| top.iter().zip(&chunk).map(|(t, c)| stack(t, c)).collect();
+        let stacked =
+            |top: &[LayerRun<f32>]| top.iter().zip(&chunk).map(|(t, c)| stack(t, c)).collect();
         self.layers = match self.kept.take() {
             Some(kept) => stacked(&kept.layers),
-            None if self.layers.is_empty() => chunk,
+            None if self.layers.is_empty() => chunk
+                .into_iter()
+                .map(|c| LayerRun {
+                    weights: c.weights.iter().map(narrow).collect(),
+                    output: c.output,
+                    parts: c.parts,
+                })
+                .collect(),
             None => stacked(&self.layers),
         };
         self.from = self.to;

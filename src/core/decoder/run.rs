@@ -5,7 +5,7 @@
 //! the embedding. Every layer keeps its rotated keys and values in a cache, so a generated
 //! token costs one row, and a run a token at a time equals the run of all of them at once.
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, Scalar};
 
 use crate::core::forward::trace::concat_columns;
 use crate::core::model::{knocked_in, Attention};
@@ -50,11 +50,11 @@ impl Cache {
     }
 }
 
-/// One layer on some tokens.
+/// One layer on some tokens, its attention weights as `W` (the page keeps them as float32).
 #[derive(Clone, Debug, PartialEq)]
-pub struct LayerRun {
+pub struct LayerRun<W: Scalar = f64> {
     /// Each query head's attention weights: the tokens' rows over every position so far.
-    pub weights: Vec<DMatrix<f64>>,
+    pub weights: Vec<DMatrix<W>>,
     /// The hidden state after the layer, a row per token.
     pub output: DMatrix<f64>,
     /// What the layer computes after its attention, a row per token (a run keeps them for the

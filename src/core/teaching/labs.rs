@@ -144,17 +144,21 @@ pub fn most_attended(trace: &Trace, query: usize) -> Option<Vec<(usize, f64)>> {
 /// head whose largest weight from it is at least `at_least`, as (layer, head, key, weight) in
 /// layer order, and apart how many of those send it to a piece where heads rest when they have
 /// nothing to find (`rests`: an encoder's `[CLS]` or `[SEP]`, a decoder's first token).
-pub fn heads_sending<'a, Heads: IntoIterator<Item = &'a DMatrix<f64>>>(
+pub fn heads_sending<'a, W, Heads>(
     layers: impl IntoIterator<Item = Heads>,
     query: usize,
     at_least: f64,
     rests: impl Fn(usize) -> bool,
-) -> (Vec<(usize, usize, usize, f64)>, usize) {
+) -> (Vec<(usize, usize, usize, f64)>, usize)
+where
+    W: nalgebra::Scalar + Copy + Into<f64>,
+    Heads: IntoIterator<Item = &'a DMatrix<W>>,
+{
     let (mut sending, mut resting) = (Vec::new(), 0);
     for (l, layer) in layers.into_iter().enumerate() {
         for (h, weights) in layer.into_iter().enumerate() {
             let row = (query < weights.nrows()).then(|| weights.row(query));
-            match row.and_then(|r| largest(r.iter().copied())) {
+            match row.and_then(|r| largest(r.iter().map(|&w| w.into()))) {
                 Some((k, w)) if w >= at_least => {
                     if rests(k) {
                         resting += 1;

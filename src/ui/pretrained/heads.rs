@@ -2,6 +2,7 @@
 //! they send the followed piece, and one head opened with its knock-out (the encoder's and the
 //! language model's alike, through [`HeadMaps`]).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -22,19 +23,21 @@ pub(super) type InPage = Memo<Option<(usize, Vec<(usize, usize)>)>>;
 
 /// A run's weights, every layer × head (query × key), as the grid and an opened head read them.
 pub(super) trait HeadMaps: Send + Sync {
-    /// Layer `l`'s head `h`, if the run has it.
-    fn weights(&self, l: usize, h: usize) -> Option<&DMatrix<f64>>;
+    /// Layer `l`'s head `h`, if the run has it (the language model's widened from the float32
+    /// its runs keep).
+    fn weights(&self, l: usize, h: usize) -> Option<Cow<'_, DMatrix<f64>>>;
 }
 
 impl HeadMaps for EncoderTrace {
-    fn weights(&self, l: usize, h: usize) -> Option<&DMatrix<f64>> {
-        Some(&self.layers.get(l)?.heads.get(h)?.weights)
+    fn weights(&self, l: usize, h: usize) -> Option<Cow<'_, DMatrix<f64>>> {
+        Some(Cow::Borrowed(&self.layers.get(l)?.heads.get(h)?.weights))
     }
 }
 
 impl HeadMaps for Written {
-    fn weights(&self, l: usize, h: usize) -> Option<&DMatrix<f64>> {
-        self.layers.get(l)?.weights.get(h)
+    fn weights(&self, l: usize, h: usize) -> Option<Cow<'_, DMatrix<f64>>> {
+        let w = self.layers.get(l)?.weights.get(h)?;
+        Some(Cow::Owned(w.map(f64::from)))
     }
 }
 
@@ -74,7 +77,7 @@ pub(super) fn HeadGrid(
         Signal::derive(move || {
             maps.with(|m| {
                 m.as_ref()
-                    .and_then(|m| m.weights(l, h).cloned())
+                    .and_then(|m| m.weights(l, h).map(Cow::into_owned))
                     .unwrap_or_else(|| DMatrix::zeros(0, 0))
             })
         })

@@ -72,7 +72,8 @@ pub(super) fn keep_running(
         let start = state
             .doc
             .model
-            .with(|m| ours(m).then(|| reruns.with_value(|r| r.start(&decoder, m))))
+            .with(|m| ours(m).then(|| reruns.try_update_value(|r| r.start(&decoder, m))))
+            .flatten()
             .flatten();
         let g = generation.get_value() + 1;
         generation.set_value(g);
