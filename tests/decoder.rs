@@ -827,3 +827,36 @@ fn a_long_prompt_runs_in_chunks_as_the_whole_run() {
     );
     assert!(gap <= 1e-9, "{gap:e}");
 }
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "135M weights: cargo test --release --test decoder (.ci/test.sh runs it)"
+)]
+fn a_layers_changed_cells_and_a_number_past_the_limits_are_found_among_its_numbers() {
+    let Some(d) = decoder() else { return };
+    let opening = LayerOpening {
+        sentence: "Hi there".into(),
+        layer: 1,
+        ..Default::default()
+    };
+    let mut model = d.open_layer(SMOLLM2, opening).unwrap();
+    assert!(model.own_changes().is_empty());
+    // Either side of the kernels' blocks of 32 numbers (column by column), and the last.
+    let places = [(0, 0), (31, 0), (32, 0), (0, 1), (575, 63)];
+    let target = Editable::Weight(2, Projection::Query);
+    for &(row, col) in &places {
+        model.set(target, row, col, 0.125);
+    }
+    let found: Vec<_> = model
+        .own_changes()
+        .iter()
+        .map(|c| (c.target, c.row, c.col, c.value))
+        .collect();
+    let want: Vec<_> = places.iter().map(|&(r, c)| (target, r, c, 0.125)).collect();
+    assert_eq!(found, want);
+    model.check_limits().unwrap();
+    model.set(Editable::OutputWeight, 40, 3, f64::NAN);
+    let refused = model.check_limits().unwrap_err();
+    assert_eq!(refused, "w_output would hold a number that is not finite");
+}

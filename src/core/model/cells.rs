@@ -3,7 +3,7 @@
 
 use nalgebra::DMatrix;
 
-use crate::core::model::limits::within_limits;
+use crate::core::model::limits::MAX_ABS_VALUE;
 use crate::core::model::positions::Positions;
 use crate::core::model::{Editable, Model};
 
@@ -34,9 +34,9 @@ impl Model {
                 let Some(m) = self.matrix(target) else {
                     continue;
                 };
-                // As a slice: a language model's layer is 1.3 million numbers.
-                if let Some(&x) = m.as_slice().iter().find(|&&x| !within_limits(x)) {
-                    return Err(outside_limits(target, x));
+                // By the kernels: a language model's layer is 1.3 million numbers.
+                if let Some(i) = kernels::first_outside(m.as_slice(), MAX_ABS_VALUE) {
+                    return Err(outside_limits(target, m.as_slice()[i]));
                 }
                 if target.head().is_none() {
                     break;

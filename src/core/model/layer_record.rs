@@ -32,17 +32,13 @@ impl Model {
                     value,
                 })
             };
-            let now = now.as_slice().iter().copied().enumerate();
             if same_shape {
-                // Side by side as slices (a language model's layer is 1.3 million numbers), the
-                // place worked out for a changed cell only.
-                for ((i, value), t) in now.zip(was.as_slice()) {
-                    if t.to_bits() != value.to_bits() {
-                        changed(i, value);
-                    }
+                // By the kernels (a language model's layer is 1.3 million numbers).
+                for i in kernels::differences(now.as_slice(), was.as_slice()) {
+                    changed(i, now.as_slice()[i]);
                 }
             } else {
-                for (i, value) in now {
+                for (i, value) in now.as_slice().iter().copied().enumerate() {
                     if was.get((i % rows, i / rows)).map(|t| t.to_bits()) != Some(value.to_bits()) {
                         changed(i, value);
                     }

@@ -18,9 +18,10 @@ pub const MAX_HEADS: usize = 16;
 /// Every number's magnitude must be at most this, so scores stay finite.
 pub const MAX_ABS_VALUE: f64 = 1e6;
 
-/// Whether `x` may stand in a model: finite and within ±[`MAX_ABS_VALUE`].
+/// Whether `x` may stand in a model: finite and within ±[`MAX_ABS_VALUE`] (a whole matrix is
+/// checked by `kernels::first_outside`, the same rule).
 pub fn within_limits(x: f64) -> bool {
-    x.is_finite() && x.abs() <= MAX_ABS_VALUE
+    x.abs() <= MAX_ABS_VALUE
 }
 
 /// Tokenises a sentence within the limits: some words, at most [`MAX_SENTENCE_CHARS`]
