@@ -12,7 +12,10 @@ use unicode_categories::UnicodeCategories;
 /// The tokenizer: the vocabulary, the merges' ranks and the special tokens.
 #[derive(Clone, Debug)]
 pub struct Bpe {
-    tokens: Vec<String>,
+    /// Every token's text one after another, and where each ends (49 152 strings would cost
+    /// 2 MB more).
+    text: String,
+    ends: Vec<usize>,
     /// Each merge by the ids of its two tokens: its rank and the id of the token it makes
     /// (ids, not strings: 49 000 merges read without 98 000 strings, and merged without
     /// copying one).
@@ -82,8 +85,16 @@ impl Bpe {
             .map(|(b, &c)| (c, b as u8))
             .collect();
         let byte_ids = byte_chars.map(|c| id(&c.to_string()).unwrap_or(u32::MAX));
+        let ends = tokens
+            .iter()
+            .scan(0, |end, t| {
+                *end += t.len();
+                Some(*end)
+            })
+            .collect();
         Ok(Bpe {
-            tokens,
+            text: tokens.concat(),
+            ends,
             ranks,
             byte_ids,
             special,
@@ -93,17 +104,20 @@ impl Bpe {
 
     /// How many tokens the vocabulary has.
     pub fn len(&self) -> usize {
-        self.tokens.len()
+        self.ends.len()
     }
 
     /// Whether the vocabulary is empty (never, once built).
     pub fn is_empty(&self) -> bool {
-        self.tokens.is_empty()
+        self.ends.is_empty()
     }
 
     /// Token `id` as the file writes it (`Ġdog`), as transformers' `convert_ids_to_tokens`.
     pub fn token(&self, id: u32) -> Option<&str> {
-        self.tokens.get(id as usize).map(String::as_str)
+        let id = id as usize;
+        let end = *self.ends.get(id)?;
+        let start = id.checked_sub(1).map_or(0, |before| self.ends[before]);
+        Some(&self.text[start..end])
     }
 
     /// Whether token `id` is a special token (`<|endoftext|>`), which the text never makes
