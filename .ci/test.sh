@@ -13,6 +13,8 @@ echo "== the language model against transformers (release: its 135M weights run 
 cargo test --release --test decoder
 echo "== formatting (rustfmt; view! bodies are kept by hand, see docs/developers/architecture.md)"
 cargo fmt --check
+# The kernels are a crate of their own (not a workspace member): `cargo fmt` at the root skips it.
+cargo fmt --check --manifest-path src/kernels/Cargo.toml
 
 echo "== clippy, native and wasm (warnings are errors)"
 cargo clippy --all-targets -- -D warnings

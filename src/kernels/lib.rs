@@ -122,7 +122,12 @@ mod block {
     fn pairs(x: &[f64]) -> [v128; 2] {
         let x = &x[..4];
         // SAFETY: `x` holds four float64 (32 bytes); WebAssembly loads need no alignment.
-        unsafe { [v128_load(x.as_ptr().cast()), v128_load(x.as_ptr().add(2).cast())] }
+        unsafe {
+            [
+                v128_load(x.as_ptr().cast()),
+                v128_load(x.as_ptr().add(2).cast()),
+            ]
+        }
     }
 
     /// Four float32 lanes as two pairs of float64.
@@ -134,14 +139,23 @@ mod block {
 
     /// Eight 16-bit integers (`signed` or not) times `d`, plus `m`: four at `at`, four at `at + 4`.
     #[inline(always)]
-    fn eight(q: v128, signed: bool, (d, m): (v128, v128), at: usize, sink: &mut impl FnMut(usize, v128)) {
+    fn eight(
+        q: v128,
+        signed: bool,
+        (d, m): (v128, v128),
+        at: usize,
+        sink: &mut impl FnMut(usize, v128),
+    ) {
         let widened = if signed {
             [i32x4_extend_low_i16x8(q), i32x4_extend_high_i16x8(q)]
         } else {
             [u32x4_extend_low_u16x8(q), u32x4_extend_high_u16x8(q)]
         };
         for (k, q) in widened.into_iter().enumerate() {
-            sink(at + 4 * k, f32x4_add(f32x4_mul(d, f32x4_convert_i32x4(q)), m));
+            sink(
+                at + 4 * k,
+                f32x4_add(f32x4_mul(d, f32x4_convert_i32x4(q)), m),
+            );
         }
     }
 
@@ -152,7 +166,10 @@ mod block {
     fn each(kind: Kind, block: &[u8], sink: &mut impl FnMut(usize, v128)) {
         if kind == Kind::Q8_0 {
             let dm = (f32x4_splat(half(block)), f32x4_splat(-0.0));
-            for (h, q) in [load(&block[2..]), load(&block[18..])].into_iter().enumerate() {
+            for (h, q) in [load(&block[2..]), load(&block[18..])]
+                .into_iter()
+                .enumerate()
+            {
                 eight(i16x8_extend_low_i8x16(q), true, dm, 16 * h, sink);
                 eight(i16x8_extend_high_i8x16(q), true, dm, 16 * h + 8, sink);
             }
@@ -209,7 +226,12 @@ pub fn differences(a: &[f64], b: &[f64]) -> Vec<usize> {
     for (k, (x, y)) in a.chunks(32).zip(b.chunks(32)).enumerate() {
         let bits = |(x, y): (&f64, &f64)| x.to_bits() ^ y.to_bits();
         if x.iter().zip(y).map(bits).fold(0, |all, d| all | d) != 0 {
-            let differ = x.iter().zip(y).map(bits).enumerate().filter(|&(_, d)| d != 0);
+            let differ = x
+                .iter()
+                .zip(y)
+                .map(bits)
+                .enumerate()
+                .filter(|&(_, d)| d != 0);
             out.extend(differ.map(|(i, _)| 32 * k + i));
         }
     }
