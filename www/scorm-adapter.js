@@ -28,7 +28,10 @@
   // The attempt so far (a relaunch): handed to the page once it listens.
   const resumed = api.LMSGetValue('cmi.suspend_data');
   let done = false;
+  // Once LMSFinish is called the LMS takes no more calls (a result posted as the page unloads).
+  let ended = false;
   const report = () => {
+    if (ended) return;
     const page = window.attentionExplorer;
     const results = page?.results?.() ?? [];
     if (!results.length) return;
@@ -51,11 +54,10 @@
     if (resumed) window.attentionExplorer?.restoreProgress?.(resumed);
     report();
   }).observe(document.documentElement, { attributeFilter: ['data-ready'] });
-  let finished = false;
   const finish = () => {
-    if (finished) return;
-    finished = true;
+    if (ended) return;
     report();
+    ended = true;
     // An attempt left before its end is resumed at the next launch.
     api.LMSSetValue('cmi.core.exit', done ? '' : 'suspend');
     api.LMSFinish('');

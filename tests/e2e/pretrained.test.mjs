@@ -128,11 +128,12 @@ test('once opened, the trained model opens offline', { skip }, async () => {
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
   await openModel(page);
+  // The link names the model: reloaded offline, the page opens it again by itself.
+  await linkSettled(page);
   await page.context().setOffline(true);
   env.server.refusing = true;
   await page.reload();
-  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
-  await openModel(page);
+  await page.waitForSelector('[data-view="model"]', { timeout: 60_000 });
   assert.equal(await page.locator('[data-view="model"] [data-view="thumbnail"]').count(), 72);
 });
 
