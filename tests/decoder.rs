@@ -12,7 +12,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 mod common;
 
@@ -707,12 +707,38 @@ fn the_pages_run_writes_from_its_cache() {
     // again ("\n\n" is written as two tokens and would be read as one), each run from the
     // cache; the state carries them, and reading it opens the same model.
     let mut page = model.clone();
+    let mut trace = Trace::of(&page);
     for _ in 0..20 {
         let run = reruns.run(d, &page).unwrap();
         page = d.write(&page, greedy(&run.logits)).unwrap();
+        // The page's steps take each written token as a row added, not the prompt again.
+        trace = Trace::refresh(Some(trace), &page).0;
     }
+    // As a reload computes them, but for the order of a few sums (a row's product against
+    // the whole matrix's): measured 4e-14.
+    let whole = Trace::of(&page);
+    assert_eq!(trace.tokens, whole.tokens);
+    for (got, want) in trace.heads.iter().zip(&whole.heads) {
+        for (g, w) in [
+            (&got.queries, &want.queries),
+            (&got.keys, &want.keys),
+            (&got.values, &want.values),
+            (&got.scores, &want.scores),
+            (&got.weights, &want.weights),
+            (&got.context, &want.context),
+        ] {
+            assert!(largest_difference(g, w) <= 1e-12);
+        }
+    }
+    assert!(largest_difference(&trace.output, &whole.output) <= 1e-12);
+    // Undone: the rows go.
+    assert_eq!(Trace::refresh(Some(trace), &model).0, Trace::of(&model));
     let want = d.generate(&first.ids, 20, &[], greedy).unwrap();
     let layered = page.layered().unwrap();
+    assert!(
+        Arc::ptr_eq(page.shared_heads(), &layered.trained.heads),
+        "twenty tokens on, the layer's heads are still the trained copy, not 8 MB copied"
+    );
     assert_eq!(layered.ids[5..], want[..]);
     assert_eq!(layered.written, want);
     assert!(want.windows(2).any(|w| w == [198, 198]), "{want:?}");

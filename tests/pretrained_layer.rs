@@ -148,7 +148,8 @@ fn an_edit_of_layer_0_changes_layer_5_as_the_same_weight_changed_in_the_encoder(
     assert_eq!(changed_cells(model), Some(vec![change]));
 
     let mut edited = encoder.clone();
-    Arc::make_mut(&mut edited.layers[0].attention).heads[2].w_query[(7, 3)] = 40.0;
+    Arc::make_mut(&mut Arc::make_mut(&mut edited.layers[0].attention).heads)[2].w_query[(7, 3)] =
+        40.0;
     let by_hand = edited.run(SENTENCE, &[]).unwrap();
     let in_page = run_in_page(encoder, model);
     assert_eq!(in_page[5], by_hand.layers[5].output);

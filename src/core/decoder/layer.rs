@@ -55,17 +55,17 @@ impl Decoder {
                 w_value: columns(&layer.v, h / per * d),
                 biases: None,
             })
-            .collect();
+            .collect::<Vec<_>>();
         let mut w_output = DMatrix::zeros(c.hidden, c.hidden);
         for j in 0..c.hidden {
             w_output.set_column(j, &nalgebra::DVector::from_vec(layer.o.row(j)));
         }
         Attention {
-            heads,
-            output: OutputProjection {
+            heads: Arc::new(heads),
+            output: Arc::new(OutputProjection {
                 w_output,
                 b_output: None,
-            },
+            }),
         }
     }
 
@@ -190,10 +190,7 @@ impl Decoder {
     /// heads out: what comes next.
     pub fn run_in_page(&self, model: &Model) -> Option<Run> {
         let layered = model.layered()?;
-        let page = Attention {
-            heads: model.heads().to_vec(),
-            output: model.output()?.clone(),
-        };
+        let page = model.attention()?;
         let replaced = |l: usize| {
             if l == layered.layer {
                 Some(Cow::Borrowed(&page))

@@ -43,10 +43,7 @@ impl Setup {
 fn page_attention(model: &Model, own: &[WeightChange]) -> Option<(usize, Option<Attention>)> {
     let attention = match own.is_empty() {
         true => None,
-        false => Some(Attention {
-            heads: model.heads().to_vec(),
-            output: model.output()?.clone(),
-        }),
+        false => Some(model.attention()?),
     };
     Some((model.layered()?.layer, attention))
 }

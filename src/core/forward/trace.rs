@@ -2,6 +2,8 @@
 //! breakdowns a learner asks for (a score as its dot-product terms, a context row as a weighted sum).
 
 use crate::core::text::fmt;
+use std::sync::Arc;
+
 use nalgebra::DMatrix;
 
 use crate::core::forward::softmax::{
@@ -10,6 +12,14 @@ use crate::core::forward::softmax::{
 use crate::core::model::positions::{rotate, Positions, Rope};
 use crate::core::model::tokens::Tokens;
 use crate::core::model::{add_row, Head, Model, OutputProjection, Projection, Scale};
+
+/// Whether two shared values hold the same, told at once when they are the same copy.
+fn same<T: PartialEq>(a: Option<&Arc<T>>, b: Option<&Arc<T>>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+        (a, b) => a.is_none() && b.is_none(),
+    }
+}
 
 /// Every intermediate of one head. Rows are queries (tokens), columns of the n × n matrices are keys.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,9 +77,10 @@ pub struct Trace {
     /// The heads' context vectors side by side (n × Σ d_v), or with an output projection
     /// `concatenated @ w_output + b_output` (n × d_out).
     pub output: DMatrix<f64>,
-    /// What each head was computed from, so that [`Trace::refresh`] redoes only changed heads.
-    inputs: Vec<Head>,
-    projection: Option<OutputProjection>,
+    /// What each head was computed from, so that [`Trace::refresh`] redoes only changed heads
+    /// (the model's copy, shared).
+    inputs: Arc<Vec<Head>>,
+    projection: Option<Arc<OutputProjection>>,
     positions: Positions,
     causal: bool,
     scale: Scale,
@@ -98,8 +109,8 @@ impl Trace {
             heads,
             concatenated,
             output,
-            inputs: model.heads().to_vec(),
-            projection: model.output().cloned(),
+            inputs: model.shared_heads().clone(),
+            projection: model.shared_output().cloned(),
             positions: model.positions().clone(),
             causal: model.causal,
             scale: model.scale,
@@ -117,8 +128,9 @@ impl Trace {
     }
 
     /// The trace of `model`, reusing whatever of `previous` its edit left alone: after an edit of
-    /// one head's weights only that head is recomputed, and after an edit of the embedding only
-    /// the edited tokens' queries, keys and values (then every head's scores onwards). Also says
+    /// one head's weights only that head is recomputed, and after an edit of the embedding or a
+    /// token added (a language model writing) only those tokens' queries, keys and values (then
+    /// every head's scores onwards). Also says
     /// whether anything changed, so that nothing downstream re-renders after an edit that wrote
     /// the same number.
     pub fn refresh(previous: Option<Trace>, model: &Model) -> (Trace, bool) {
@@ -134,7 +146,6 @@ impl Trace {
             && trace.causal == model.causal
             && trace.scale == model.scale
             && trace.inputs.len() == model.heads().len()
-            && trace.tokens == *model.tokens()
             // A learned table's edit moves rows like an embedding's; any other change of the
             // positions changes every row.
             && (trace.positions == *model.positions()
@@ -148,20 +159,36 @@ impl Trace {
         let source_rows = trace.source.as_ref().map(|s| s.1.clone());
         let kv_x = source_rows.as_ref().unwrap_or(x);
         let before = trace.positioned.as_ref().unwrap_or(&trace.embedded);
-        let moved: Vec<usize> = (0..x.nrows())
-            .filter(|&t| x.row(t) != before.row(t))
+        let (n, kept) = (x.nrows(), before.nrows().min(x.nrows()));
+        // The rows that changed, and those a longer sentence adds.
+        let moved: Vec<usize> = (0..n)
+            .filter(|&t| t >= kept || x.row(t) != before.row(t))
             .collect();
+        if moved.len() == n {
+            return (Trace::of(model), true);
+        }
         let rope = model.positions().rope();
-        let mut changed = !moved.is_empty() || trace.projection.as_ref() != model.output();
+        let resized = n != before.nrows();
+        let mut changed = !moved.is_empty()
+            || resized
+            || trace.tokens != *model.tokens()
+            || !same(trace.projection.as_ref(), model.shared_output());
+        // The same copy: no head to compare (a language model's are 8 MB).
+        let same_heads = Arc::ptr_eq(&trace.inputs, model.shared_heads());
         for (h, head) in model.heads().iter().enumerate() {
-            if trace.inputs[h] != *head {
+            if !same_heads && trace.inputs[h] != *head {
                 trace.heads[h] = attend_to(x, kv_x, head, model.causal, model.scale, rope);
-                trace.inputs[h] = head.clone();
                 changed = true;
-            } else if !moved.is_empty() {
+            } else if !moved.is_empty() || resized {
                 let old = &trace.heads[h];
-                let (mut q, mut k, mut v) =
-                    (old.queries.clone(), old.keys.clone(), old.values.clone());
+                let mut q = old.queries.clone().resize_vertically(n, 0.0);
+                let (mut k, mut v) = match source_rows {
+                    Some(_) => (old.keys.clone(), old.values.clone()),
+                    None => (
+                        old.keys.clone().resize_vertically(n, 0.0),
+                        old.values.clone().resize_vertically(n, 0.0),
+                    ),
+                };
                 for &t in &moved {
                     let row: DMatrix<f64> = x.rows(t, 1).into();
                     q.set_row(t, &head.project(&row, Projection::Query).row(0));
@@ -174,12 +201,14 @@ impl Trace {
                 trace.heads[h] = attend_projected(q, k, v, model.causal, model.scale, rope);
             }
         }
+        trace.inputs = model.shared_heads().clone();
         if changed {
+            trace.tokens = model.tokens().clone();
             trace.embedded = embedded;
             trace.positioned = positioned;
             trace.positions = model.positions().clone();
             (trace.concatenated, trace.output) = output_of(&trace.heads, model.output());
-            trace.projection = model.output().cloned();
+            trace.projection = model.shared_output().cloned();
         }
         (trace, changed)
     }

@@ -1,6 +1,8 @@
 //! The learner's matrices one by one: found by name, checked against the limits a saved state
 //! keeps, and edited a cell or a pasted block at a time.
 
+use std::sync::Arc;
+
 use nalgebra::DMatrix;
 
 use crate::core::model::limits::MAX_ABS_VALUE;
@@ -31,7 +33,11 @@ impl Model {
         for kind in Editable::EVERY {
             for h in 0..self.heads.len() {
                 let target = kind.in_head(h);
-                let Some(m) = self.matrix(target) else {
+                // A trained layer's numbers as its file has them are not the learner's to keep.
+                let Some(m) = self
+                    .matrix(target)
+                    .filter(|_| !self.is_trained_copy(target))
+                else {
                     continue;
                 };
                 // By the kernels: a language model's layer is 1.3 million numbers.
@@ -50,10 +56,22 @@ impl Model {
     pub(crate) fn matrix_mut(&mut self, target: Editable) -> Option<&mut DMatrix<f64>> {
         match target {
             Editable::Embedding => Some(&mut self.embedding),
-            Editable::Weight(head, p) => self.heads.get_mut(head).map(|h| &mut h[p]),
-            Editable::Bias(head, p) => self.heads.get_mut(head)?.biases.as_mut().map(|b| &mut b[p]),
-            Editable::OutputWeight => self.output.as_mut().map(|o| &mut o.w_output),
-            Editable::OutputBias => self.output.as_mut()?.b_output.as_mut(),
+            // A copy of its own once changed (see `Model::heads`).
+            Editable::Weight(head, p) if head < self.heads.len() => {
+                Some(&mut Arc::make_mut(&mut self.heads)[head][p])
+            }
+            Editable::Bias(head, p) if self.heads.get(head)?.biases.is_some() => {
+                Arc::make_mut(&mut self.heads)[head]
+                    .biases
+                    .as_mut()
+                    .map(|b| &mut b[p])
+            }
+            Editable::Weight(..) | Editable::Bias(..) => None,
+            Editable::OutputWeight => self.output.as_mut().map(|o| &mut Arc::make_mut(o).w_output),
+            Editable::OutputBias if self.output.as_ref()?.b_output.is_some() => {
+                Arc::make_mut(self.output.as_mut()?).b_output.as_mut()
+            }
+            Editable::OutputBias => None,
             Editable::Positions => match &mut self.positions {
                 Positions::Learned(t) => Some(t),
                 _ => None,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use nalgebra::DMatrix;
 
 use crate::core::model::limits::within_limits;
-use crate::core::model::{Attention, Layered, Model, WeightChange};
+use crate::core::model::{Attention, Editable, Layered, Model, WeightChange};
 
 impl Model {
     /// The cells of a layer model's own layer that differ from the trained numbers (bitwise:
@@ -19,6 +19,9 @@ impl Model {
         let trained = &*layered.trained;
         let mut changes = Vec::new();
         for target in trained.targets() {
+            if self.is_trained_copy(target) {
+                continue;
+            }
             let (Some(now), Some(was)) = (self.matrix(target), trained.matrix(target)) else {
                 continue;
             };
@@ -49,6 +52,32 @@ impl Model {
     }
 }
 
+impl Model {
+    /// Whether `target` is in the trained layer's own copy of its numbers, shared and so
+    /// unchanged (nothing to compare or check).
+    pub(crate) fn is_trained_copy(&self, target: Editable) -> bool {
+        let Some(trained) = self.layered.as_ref().map(|l| &l.trained) else {
+            return false;
+        };
+        match target {
+            Editable::Weight(..) | Editable::Bias(..) => Arc::ptr_eq(&self.heads, &trained.heads),
+            Editable::OutputWeight | Editable::OutputBias => self
+                .output
+                .as_ref()
+                .is_some_and(|o| Arc::ptr_eq(o, &trained.output)),
+            Editable::Embedding | Editable::Positions | Editable::SourceEmbedding => false,
+        }
+    }
+
+    /// A layer model's attention: its heads and output projection, shared, not copied.
+    pub fn attention(&self) -> Option<Attention> {
+        Some(Attention {
+            heads: self.heads.clone(),
+            output: self.output.clone()?,
+        })
+    }
+}
+
 /// A layer model without its heads and output projection, which are the trained layer's with
 /// the `own` changes: a few kilobytes where the model holds megabytes.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,7 +94,7 @@ impl LayerRecord {
             return Err(Box::new(model));
         }
         let own = model.own_changes();
-        model.heads = Vec::new();
+        model.heads = Arc::default();
         model.output = None;
         Ok(LayerRecord { thin: model, own })
     }

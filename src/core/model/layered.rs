@@ -27,10 +27,10 @@ pub struct Shipped {
 /// A layer's attention: its heads (with biases) and the output projection after them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Attention {
-    /// Its heads, each `hidden / heads` wide.
-    pub heads: Vec<Head>,
+    /// Its heads, each `hidden / heads` wide (shared with the page's model until changed).
+    pub heads: Arc<Vec<Head>>,
     /// The projection after the heads' concatenation (`attention.output.dense`).
-    pub output: OutputProjection,
+    pub output: Arc<OutputProjection>,
 }
 
 impl Attention {
@@ -49,10 +49,16 @@ impl Attention {
     /// [`Attention::matrix`], to change.
     pub fn matrix_mut(&mut self, target: Editable) -> Option<&mut DMatrix<f64>> {
         match target {
-            Editable::Weight(h, p) => self.heads.get_mut(h).map(|head| &mut head[p]),
-            Editable::Bias(h, p) => self.heads.get_mut(h)?.biases.as_mut().map(|b| &mut b[p]),
-            Editable::OutputWeight => Some(&mut self.output.w_output),
-            Editable::OutputBias => self.output.b_output.as_mut(),
+            Editable::Weight(h, p) => Arc::make_mut(&mut self.heads)
+                .get_mut(h)
+                .map(|head| &mut head[p]),
+            Editable::Bias(h, p) => Arc::make_mut(&mut self.heads)
+                .get_mut(h)?
+                .biases
+                .as_mut()
+                .map(|b| &mut b[p]),
+            Editable::OutputWeight => Some(&mut Arc::make_mut(&mut self.output).w_output),
+            Editable::OutputBias => Arc::make_mut(&mut self.output).b_output.as_mut(),
             Editable::Embedding | Editable::Positions | Editable::SourceEmbedding => None,
         }
     }

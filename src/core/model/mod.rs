@@ -18,6 +18,8 @@ pub mod tokens;
 pub mod torch_rng;
 mod variants;
 
+use std::sync::Arc;
+
 use nalgebra::{DMatrix, RowDVector};
 
 use crate::core::model::positions::Positions;
@@ -44,13 +46,14 @@ pub struct Model {
     tokens: Tokens,
     /// One row of d_in numbers per vocabulary word, in vocabulary order.
     embedding: DMatrix<f64>,
-    heads: Vec<Head>,
+    /// Shared, not copied, with a trained layer's numbers until the learner changes one.
+    heads: Arc<Vec<Head>>,
     /// Hide future tokens from each query.
     pub causal: bool,
     /// What the scores are divided by.
     pub scale: Scale,
     /// The linear layer after the concatenation, if any.
-    output: Option<OutputProjection>,
+    output: Option<Arc<OutputProjection>>,
     /// How word order enters, if at all.
     positions: Positions,
     /// The trained model this is one layer of, if it is.
@@ -111,7 +114,7 @@ impl Model {
             sentence,
             Tokens::new(sentence),
             embedding,
-            heads,
+            heads.into(),
             causal,
             scale,
         )
@@ -124,8 +127,8 @@ impl Model {
         sentence: &str,
         pieces: Vec<String>,
         x: DMatrix<f64>,
-        heads: Vec<Head>,
-        output: OutputProjection,
+        heads: Arc<Vec<Head>>,
+        output: Arc<OutputProjection>,
         layered: Layered,
     ) -> Result<Model, String> {
         let mut model = Model::of_tokens(
@@ -168,7 +171,7 @@ impl Model {
         sentence: &str,
         tokens: Tokens,
         embedding: DMatrix<f64>,
-        heads: Vec<Head>,
+        heads: Arc<Vec<Head>>,
         causal: bool,
         scale: Scale,
     ) -> Result<Model, String> {
@@ -243,7 +246,7 @@ impl Model {
         let mut rng = TorchRng::manual_seed(seed);
         let heads = (0..dims.heads)
             .map(|_| Head::rand(&mut rng, dims.d_in, dims.d_k, dims.d_v))
-            .collect();
+            .collect::<Vec<_>>();
         Model::new(sentence, embedding, heads, causal, scale)
     }
 
@@ -264,7 +267,17 @@ impl Model {
 
     /// Each head's projections.
     pub fn heads(&self) -> &[Head] {
+        self.heads.as_slice()
+    }
+
+    /// The heads as shared: a copy that is the same copy holds the same numbers.
+    pub fn shared_heads(&self) -> &Arc<Vec<Head>> {
         &self.heads
+    }
+
+    /// The output projection as shared, if any.
+    pub fn shared_output(&self) -> Option<&Arc<OutputProjection>> {
+        self.output.as_ref()
     }
 
     /// The sizes of this model (d_k and d_v of the first head).

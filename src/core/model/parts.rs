@@ -1,6 +1,8 @@
 //! What a model adds beside its heads' weights, each turned on, off or replaced on a copy:
 //! positions, biases and the output projection.
 
+use std::sync::Arc;
+
 use nalgebra::DMatrix;
 
 use crate::core::model::positions::{PositionKind, Positions};
@@ -52,7 +54,11 @@ impl Model {
 
     /// The same model with this output projection (or none); its rows must match the
     /// concatenation's width.
-    pub fn with_output(mut self, output: Option<OutputProjection>) -> Result<Model, String> {
+    pub fn with_output(
+        mut self,
+        output: Option<impl Into<Arc<OutputProjection>>>,
+    ) -> Result<Model, String> {
+        let output = output.map(Into::into);
         if let Some(o) = &output {
             let width: usize = self.heads.iter().map(Head::d_v).sum();
             if o.w_output.nrows() != width {
@@ -74,7 +80,7 @@ impl Model {
 
     /// The output projection, if any.
     pub fn output(&self) -> Option<&OutputProjection> {
-        self.output.as_ref()
+        self.output.as_deref()
     }
 
     /// Whether any head has biases.
@@ -103,7 +109,7 @@ impl Model {
         let biases = on.then(|| {
             seeded_biases(seed, self.embedding.ncols(), &self.heads)
                 .into_iter()
-                .zip(&self.heads)
+                .zip(self.heads.iter())
                 .map(|(fresh, h)| h.biases.clone().unwrap_or(fresh))
                 .collect()
         });
@@ -115,9 +121,9 @@ impl Model {
     pub fn with_output_on(&self, on: bool, seed: u64) -> Result<Model, String> {
         let width = self.heads.iter().map(Head::d_v).sum();
         let output = on.then(|| {
-            self.output
-                .clone()
-                .unwrap_or_else(|| seeded_output(seed, width, self.embedding.ncols(), true))
+            self.output.clone().unwrap_or_else(|| {
+                Arc::new(seeded_output(seed, width, self.embedding.ncols(), true))
+            })
         });
         self.clone().with_output(output)
     }
@@ -135,7 +141,7 @@ impl Model {
 
     /// The same model with `biases` (one per head) or none.
     pub fn with_biases(&self, biases: Option<Vec<Biases>>) -> Result<Model, String> {
-        let mut heads = self.heads.clone();
+        let mut heads = (*self.heads).clone();
         for (h, head) in heads.iter_mut().enumerate() {
             head.biases = biases.as_ref().and_then(|b| b.get(h).cloned());
         }

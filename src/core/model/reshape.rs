@@ -86,7 +86,7 @@ impl Model {
         Model::new(
             sentence,
             embedding,
-            self.heads.clone(),
+            self.heads.to_vec(),
             self.causal,
             self.scale,
         )?
@@ -113,7 +113,7 @@ impl Model {
                 },
                 None => new.clone(),
             })
-            .collect();
+            .collect::<Vec<_>>();
         let mut model = Model::new(&self.sentence, embedding, heads, self.causal, self.scale)?;
         // What this model adds keeps its numbers where they still fit, like the weights.
         if self.has_biases() {

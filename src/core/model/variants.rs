@@ -6,6 +6,8 @@
 //! the gradients and the views go on reading a head's own `w_key` and `w_value`; every write
 //! goes to the group's first head and is copied to the others ([`Model::share_kv`]).
 
+use std::sync::Arc;
+
 use nalgebra::DMatrix;
 
 use crate::core::model::limits::check_kv_heads;
@@ -72,9 +74,19 @@ impl Model {
                 continue;
             }
             for p in [Projection::Key, Projection::Value] {
-                self.heads[h][p] = self.heads[leader][p].clone();
-                let bias = self.heads[leader].biases.as_ref().map(|b| b[p].clone());
-                if let (Some(b), Some(mine)) = (bias, self.heads[h].biases.as_mut()) {
+                let (mine, theirs) = (&self.heads[h], &self.heads[leader]);
+                let same_bias = match (&mine.biases, &theirs.biases) {
+                    (Some(m), Some(t)) => m[p] == t[p],
+                    _ => true,
+                };
+                // Already shared (a trained model's): no copy of the heads made.
+                if mine[p] == theirs[p] && same_bias {
+                    continue;
+                }
+                let heads = Arc::make_mut(&mut self.heads);
+                heads[h][p] = heads[leader][p].clone();
+                let bias = heads[leader].biases.as_ref().map(|b| b[p].clone());
+                if let (Some(b), Some(mine)) = (bias, heads[h].biases.as_mut()) {
                     mine[p] = b;
                 }
             }

@@ -58,10 +58,7 @@ impl Encoder {
         }
         let knocked = knocked_in(&layered.knocked, l);
         let attention = if l == layered.layer {
-            Cow::Owned(Attention {
-                heads: model.heads().to_vec(),
-                output: model.output()?.clone(),
-            })
+            Cow::Owned(model.attention()?)
         } else {
             self.attention(l, &layered.changes)
         };

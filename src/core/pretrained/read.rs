@@ -182,15 +182,15 @@ pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, 
                     }),
                 }
             })
-            .collect();
+            .collect::<Vec<_>>();
         let output = t.dense(&name("attention.output.dense"), h, h)?;
         layers.push(Layer {
             attention: Arc::new(Attention {
-                heads,
-                output: OutputProjection {
+                heads: Arc::new(heads),
+                output: Arc::new(OutputProjection {
                     w_output: output.w,
                     b_output: Some(output.b),
-                },
+                }),
             }),
             attention_norm: t.layer_norm(&name("attention.output.LayerNorm"), h, eps)?,
             ffn_in: t.dense(&name("intermediate.dense"), h, config.intermediate)?,

@@ -42,7 +42,7 @@ fn largest_layer() -> Result<Model, String> {
     let zeros = || DMatrix::zeros(1, MAX_DIM);
     let heads = (0..MAX_HEADS)
         .map(|_| Head::new(zeros(), zeros(), zeros()))
-        .collect();
+        .collect::<Vec<_>>();
     Model::new(
         &words.join(" "),
         DMatrix::from_element(MAX_PROMPT_TOKENS, 1, f64::NAN),
