@@ -167,6 +167,7 @@ impl Trace {
         if moved.len() == n {
             return (Trace::of(model), true);
         }
+        let moved_rows = x.select_rows(&moved);
         let rope = model.positions().rope();
         let resized = n != before.nrows();
         let mut changed = !moved.is_empty()
@@ -189,14 +190,18 @@ impl Trace {
                         old.values.clone().resize_vertically(n, 0.0),
                     ),
                 };
-                for &t in &moved {
-                    let row: DMatrix<f64> = x.rows(t, 1).into();
-                    q.set_row(t, &head.project(&row, Projection::Query).row(0));
-                    // A source's keys and values do not move with the sentence.
-                    if source_rows.is_none() {
-                        k.set_row(t, &head.project(&row, Projection::Key).row(0));
-                        v.set_row(t, &head.project(&row, Projection::Value).row(0));
+                // The moved rows projected together: one product each, not one per row.
+                let project = |p| head.project(&moved_rows, p);
+                let rows = |m: &mut DMatrix<f64>, projected: DMatrix<f64>| {
+                    for (i, &t) in moved.iter().enumerate() {
+                        m.set_row(t, &projected.row(i));
                     }
+                };
+                rows(&mut q, project(Projection::Query));
+                // A source's keys and values do not move with the sentence.
+                if source_rows.is_none() {
+                    rows(&mut k, project(Projection::Key));
+                    rows(&mut v, project(Projection::Value));
                 }
                 trace.heads[h] = attend_projected(q, k, v, model.causal, model.scale, rope);
             }
