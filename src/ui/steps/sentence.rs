@@ -80,11 +80,9 @@ pub fn SentenceStep() -> impl IntoView {
             }}
             <Untaught/>
             <ul class="tokens" aria-label="Tokens">
-                // Keyed: a token written or typed at the end adds one button, not every one again.
-                <For each=move || state.doc.model.with(|m| m.tokens().words.iter().zip(&m.tokens().ids).enumerate().map(|(i, (word, &id))| {
-                    (i, word.clone(), m.layered().map_or(id, |l| l.ids[i] as usize))
-                }).collect::<Vec<_>>()) key=|t| t.clone() let:((i, word, id))>
-                    {
+                {move || tokens.with(|t| t.words.iter().zip(&t.ids).enumerate().map(|(i, (word, &id))| {
+                    let id = state.doc.model.with(|m| m.layered().map_or(id, |l| l.ids[i] as usize));
+                    let word = word.clone();
                     view! {
                         <li><button
                             type="button"
@@ -97,8 +95,7 @@ pub fn SentenceStep() -> impl IntoView {
                             <span class="token-id" title="its id: its place in the vocabulary">{format!("id {id}")}</span>
                         </button></li>
                     }
-                    }
-                </For>
+                }).collect_view())}
             </ul>
             {move || pieces().is_some().then(|| {
                 let (name, note) = state.trained_in_page().map(|t| t.tokens_note()).unwrap_or_default();
