@@ -167,7 +167,7 @@ impl Trace {
         if moved.len() == n {
             return (Trace::of(model), true);
         }
-        let moved_rows = x.select_rows(&moved);
+        let moved_rows = DMatrix::from_fn(moved.len(), x.ncols(), |i, j| x[(moved[i], j)]);
         let rope = model.positions().rope();
         let resized = n != before.nrows();
         let mut changed = !moved.is_empty()
@@ -182,13 +182,14 @@ impl Trace {
                 changed = true;
             } else if !moved.is_empty() || resized {
                 let old = &trace.heads[h];
-                let mut q = old.queries.clone().resize_vertically(n, 0.0);
+                // The kept rows; the others are among the moved, projected below.
+                let first = |m: &DMatrix<f64>| {
+                    DMatrix::from_fn(n, m.ncols(), |i, j| if i < kept { m[(i, j)] } else { 0.0 })
+                };
+                let mut q = first(&old.queries);
                 let (mut k, mut v) = match source_rows {
                     Some(_) => (old.keys.clone(), old.values.clone()),
-                    None => (
-                        old.keys.clone().resize_vertically(n, 0.0),
-                        old.values.clone().resize_vertically(n, 0.0),
-                    ),
+                    None => (first(&old.keys), first(&old.values)),
                 };
                 // The moved rows projected together: one product each, not one per row.
                 let project = |p| head.project(&moved_rows, p);
