@@ -788,6 +788,11 @@ fn the_pages_run_writes_from_its_cache() {
     let mut edited = written.clone();
     edited.set(Editable::Weight(0, Projection::Query), 0, 0, 1.0);
     assert_eq!(reruns.run(d, &edited).unwrap().cached, 0);
+    // A token written after the edit keeps the layer's edited copy, shared, not made again.
+    let on = d.write(&edited, paris).unwrap();
+    assert!(Arc::ptr_eq(on.shared_heads(), edited.shared_heads()));
+    assert_eq!(on.own_changes(), edited.own_changes());
+    assert_eq!(on.own_changes().len(), 1);
 }
 
 #[test]

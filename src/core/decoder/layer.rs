@@ -81,17 +81,18 @@ impl Decoder {
     /// the embedding, its heads and `o_proj` with its changed cells. The error names what does
     /// not fit.
     pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, String> {
-        self.open_layer_with(name, opening, None)
+        self.open_layer_with(name, opening, None, None)
     }
 
     /// [`Decoder::open_layer`], with the layer's trained attention when the page has it already
     /// (`(layer, attention)`): a token written reopens the same layer without de-quantizing it
-    /// again.
+    /// again; and `now`, its numbers as a model of it holds them (edits included), shared.
     fn open_layer_with(
         &self,
         name: &str,
         mut opening: LayerOpening,
         known: Option<(usize, Arc<Attention>)>,
+        now: Option<Attention>,
     ) -> Result<Model, String> {
         let (hidden, head, heads) = (self.config.hidden, self.config.head_dim, self.config.heads);
         opening.check(self.config.layers, heads, |c| {
@@ -133,7 +134,7 @@ impl Decoder {
             _ => Arc::new(self.attention(layer)),
         };
         opening
-            .model(name, self.config.layers, (pieces, ids), x, trained)?
+            .model(name, self.config.layers, (pieces, ids), x, trained, now)?
             .as_decoder_layer(self.config.kv_heads, self.config.rope_base)
     }
 
@@ -180,9 +181,9 @@ impl Decoder {
         model: &Model,
         change: impl FnOnce(&mut LayerOpening),
     ) -> Result<Model, String> {
-        let (name, opening) = LayerOpening::changed_from(model, change)?;
+        let (name, opening, now) = LayerOpening::changed_from(model, change)?;
         let known = model.layered().map(|l| (l.layer, l.trained.clone()));
-        self.open_layer_with(&name, opening, known)
+        self.open_layer_with(&name, opening, known, now)
     }
 
     /// The whole decoder on `model`'s prompt (a layer model of this decoder), the page's layer

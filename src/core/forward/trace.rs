@@ -11,15 +11,7 @@ use crate::core::forward::softmax::{
 };
 use crate::core::model::positions::{rotate, Positions, Rope};
 use crate::core::model::tokens::Tokens;
-use crate::core::model::{add_row, Head, Model, OutputProjection, Projection, Scale};
-
-/// Whether two shared values hold the same, told at once when they are the same copy.
-fn same<T: PartialEq>(a: Option<&Arc<T>>, b: Option<&Arc<T>>) -> bool {
-    match (a, b) {
-        (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
-        (a, b) => a.is_none() && b.is_none(),
-    }
-}
+use crate::core::model::{add_row, same_numbers, Head, Model, OutputProjection, Projection, Scale};
 
 /// Every intermediate of one head. Rows are queries (tokens), columns of the n × n matrices are keys.
 #[derive(Clone, Debug, PartialEq)]
@@ -173,7 +165,10 @@ impl Trace {
         let mut changed = !moved.is_empty()
             || resized
             || trace.tokens != *model.tokens()
-            || !same(trace.projection.as_ref(), model.shared_output());
+            || !match (&trace.projection, model.shared_output()) {
+                (Some(a), Some(b)) => same_numbers(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            };
         // The same copy: no head to compare (a language model's are 8 MB).
         let same_heads = Arc::ptr_eq(&trace.inputs, model.shared_heads());
         for (h, head) in model.heads().iter().enumerate() {

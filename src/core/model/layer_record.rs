@@ -50,9 +50,7 @@ impl Model {
         }
         changes
     }
-}
 
-impl Model {
     /// Whether `target` is in the trained layer's own copy of its numbers, shared and so
     /// unchanged (nothing to compare or check).
     pub(crate) fn is_trained_copy(&self, target: Editable) -> bool {
@@ -163,16 +161,20 @@ impl LayerOpening {
     }
 
     /// The name and opening of `model` (a layer model) with `change` made to the opening: what
-    /// a trained model's `reopen` opens.
+    /// a trained model's `reopen` opens; and, when the change leaves the layer and its cells
+    /// alone (a token written, the sentence retyped), the layer's numbers as the model has them,
+    /// shared rather than made again from the trained ones.
     pub fn changed_from(
         model: &Model,
         change: impl FnOnce(&mut LayerOpening),
-    ) -> Result<(String, LayerOpening), String> {
+    ) -> Result<(String, LayerOpening, Option<Attention>), String> {
         let not = "the page does not show a trained model";
         let name = model.layered().ok_or(not)?.name.clone();
         let mut opening = LayerOpening::of(model).ok_or(not)?;
+        let (layer, changes) = (opening.layer, opening.changes.clone());
         change(&mut opening);
-        Ok((name, opening))
+        let kept = opening.layer == layer && opening.changes == changes;
+        Ok((name, opening, kept.then(|| model.attention()).flatten()))
     }
 }
 
@@ -199,7 +201,8 @@ impl LayerOpening {
     /// The page's model of this layer of the trained model `name` (of `layers` layers) on the
     /// sentence's `pieces` and `ids`: `x`, the hidden state its attention takes, stands for the
     /// embedding; its heads and output projection are `trained` with this opening's changes to
-    /// them; the other layers' changes are kept for the layers' runs.
+    /// them (or `now`, the same numbers a model of it already holds); the other layers' changes
+    /// are kept for the layers' runs.
     pub fn model(
         self,
         name: &str,
@@ -207,6 +210,7 @@ impl LayerOpening {
         (pieces, ids): (Vec<String>, Vec<u32>),
         x: DMatrix<f64>,
         trained: Arc<Attention>,
+        now: Option<Attention>,
     ) -> Result<Model, String> {
         let LayerOpening {
             sentence,
@@ -215,8 +219,8 @@ impl LayerOpening {
             changes,
             written,
         } = self;
-        let Attention { heads, output } =
-            trained.with_changes(changes.iter().filter(|c| c.layer == layer));
+        let Attention { heads, output } = now
+            .unwrap_or_else(|| trained.with_changes(changes.iter().filter(|c| c.layer == layer)));
         let layered = Layered {
             name: name.to_owned(),
             layer,

@@ -124,8 +124,14 @@ impl PartialEq for Layered {
             && self.knocked == other.knocked
             && self.changes == other.changes
             && self.written == other.written
-            && (Arc::ptr_eq(&self.trained, &other.trained) || self.trained == other.trained)
+            && same_numbers(&self.trained, &other.trained)
     }
+}
+
+/// Whether two shared values hold the same numbers: at once when they are the same copy (a
+/// trained layer's are megabytes).
+pub fn same_numbers<T: PartialEq>(a: &Arc<T>, b: &Arc<T>) -> bool {
+    Arc::ptr_eq(a, b) || a == b
 }
 
 /// One number of a layer's attention as the learner set it.

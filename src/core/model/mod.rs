@@ -32,7 +32,7 @@ pub use head::{
     add_row, linear_backward, seeded_biases, seeded_output, Biases, Head, LinearGradient,
     OutputProjection, Projection,
 };
-pub use layered::{knocked_in, Attention, Layered, Shipped, WeightChange};
+pub use layered::{knocked_in, same_numbers, Attention, Layered, Shipped, WeightChange};
 pub use matrix::Matrix;
 pub use scale::Scale;
 pub use source::Source;

@@ -19,6 +19,16 @@ impl Encoder {
     /// the embedding, the layer's heads and output projection with its changed cells. The error
     /// names what does not fit.
     pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, String> {
+        self.open_layer_with(name, opening, None)
+    }
+
+    /// [`Encoder::open_layer`], with the layer's numbers as a model of it holds them (`now`).
+    fn open_layer_with(
+        &self,
+        name: &str,
+        opening: LayerOpening,
+        now: Option<Attention>,
+    ) -> Result<Model, String> {
         opening.check(self.config.layers, self.config.heads, |c| {
             self.layers[c.layer]
                 .attention
@@ -34,7 +44,7 @@ impl Encoder {
             true,
         );
         let trained = Arc::clone(&self.layers[opening.layer].attention);
-        opening.model(name, self.config.layers, (pieces, ids), x, trained)
+        opening.model(name, self.config.layers, (pieces, ids), x, trained, now)
     }
 
     /// `model` (a layer model of this encoder) opened again with `change` made to what opens it.
@@ -43,8 +53,8 @@ impl Encoder {
         model: &Model,
         change: impl FnOnce(&mut LayerOpening),
     ) -> Result<Model, String> {
-        let (name, opening) = LayerOpening::changed_from(model, change)?;
-        self.open_layer(&name, opening)
+        let (name, opening, now) = LayerOpening::changed_from(model, change)?;
+        self.open_layer_with(&name, opening, now)
     }
 
     /// Every layer on `model`'s sentence, the page's layer as the page has it (its heads and
