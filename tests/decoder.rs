@@ -20,7 +20,7 @@ use attention_explorer::core::decoder::gguf::Gguf;
 use attention_explorer::core::decoder::rerun::{Rerun, Reruns, Start, CHUNK};
 use attention_explorer::core::decoder::SMOLLM2;
 use attention_explorer::core::decoder::{
-    greedy, logit_lens, top, Cache, Decoder, Draw, Gallery, HeadScores, Sampling,
+    greedy, logit_lens, top, Cache, Decoder, Draw, Gallery, HeadScores, Sampling, LANGUAGE_MODEL,
 };
 use attention_explorer::core::formats::trained::{read_trained, trained_value};
 use attention_explorer::core::forward::trace::Trace;
@@ -66,6 +66,8 @@ fn decoder() -> Option<&'static Decoder> {
     DECODER
         .get_or_init(|| {
             let bytes = std::fs::read(file()).ok()?;
+            // The room the page's download makes for it.
+            assert_eq!(bytes.len(), LANGUAGE_MODEL.bytes);
             Some(Decoder::read(&bytes).expect("the package's file reads"))
         })
         .as_ref()

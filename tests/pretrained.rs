@@ -332,6 +332,13 @@ fn the_shipped_float16_file_is_within_2e_3_of_the_float32_model_on_every_weight(
     let weights = std::fs::read(dir.join("model.safetensors")).unwrap();
     let packed = pack(&text("config.json"), &text("vocab.txt"), &weights, "test").unwrap();
     assert!(packed.len() <= 48_000_000, "{} bytes", packed.len());
+    // The room the page's download makes (its size, and a thousandth more for the label).
+    let shipped = attention_explorer::core::pretrained::SHIPPED.bytes;
+    assert!(
+        packed.len().abs_diff(shipped) < shipped / 1000,
+        "{} bytes",
+        packed.len()
+    );
     // The word embeddings come last: the rest is one range at the file's start.
     let words = 30_522 * 384 * 2;
     let file = safetensors::SafeTensors::deserialize(&packed).unwrap();

@@ -27,6 +27,7 @@ pub const SMOLLM2: &str = LANGUAGE_MODEL.name;
 pub const LANGUAGE_MODEL: Shipped = Shipped {
     name: "smollm2-135m-instruct",
     file: "models/smollm2-135m-instruct.Q4_1.gguf",
+    bytes: 98_362_432,
     title: "SmolLM2-135M-Instruct",
     layers: 30,
     heads: 9,

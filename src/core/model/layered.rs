@@ -16,6 +16,8 @@ pub struct Shipped {
     pub name: &'static str,
     /// Its file beside the app (`www/pack-model.mjs` puts it there).
     pub file: &'static str,
+    /// Its file's size (tested): the room its download makes when the server does not say.
+    pub bytes: usize,
     /// What the page calls it.
     pub title: &'static str,
     /// Its layers (tested equal to its config's).

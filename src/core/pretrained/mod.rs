@@ -24,6 +24,7 @@ pub use wordpiece::{Vocabulary, MAX_PIECES};
 pub const SHIPPED: Shipped = Shipped {
     name: "all-minilm-l6-v2",
     file: "models/all-minilm-l6-v2.safetensors",
+    bytes: 45_700_520,
     title: "all-MiniLM-L6-v2",
     layers: 6,
     heads: 12,

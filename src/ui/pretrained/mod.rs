@@ -68,7 +68,7 @@ fn PretrainedPanel() -> impl IntoView {
         <section class="pretrained" id="pretrained" aria-label="A trained model">
             <h2>{format!("A trained model: {}", SHIPPED.title)}</h2>
             <p class="note" hidden=state.page.embedded>{format!("{} layers × {} heads, trained by sentence-transformers (Apache-2.0), run here on your sentence with every number equal to Hugging Face transformers' (stored as float16: each weight within 0.001).", SHIPPED.layers, SHIPPED.heads)}</p>
-            <Fetched file=SHIPPED.file key="pretrained" what="The trained model" read=|bytes| read_packed(&bytes)
+            <Fetched file=SHIPPED.file bytes=SHIPPED.bytes key="pretrained" what="The trained model" read=|bytes| read_packed(&bytes)
                 ready=|encoder| view! { <ModelView encoder=encoder/> }.into_any()/>
         </section>
     }

@@ -64,7 +64,7 @@ fn LanguagePanel() -> impl IntoView {
         <section class="pretrained language-model" id="language-model" aria-label="A language model">
             <h2>{format!("A language model: {}", LANGUAGE_MODEL.title)}</h2>
             <p class="note" hidden=state.page.embedded>{format!("A small language model that writes: {} layers of {} attention heads, trained by Hugging Face (Apache-2.0), 98 MB as llama.cpp stores it. It reads your sentence as its prompt and gives every possible next token a probability; its attention is causal, each token looking only at those before it, because it writes one token at a time, left to right.", LANGUAGE_MODEL.layers, LANGUAGE_MODEL.heads)}</p>
-            <Fetched file=LANGUAGE_MODEL.file key="decoder" what="The language model" read=Decoder::read_owned
+            <Fetched file=LANGUAGE_MODEL.file bytes=LANGUAGE_MODEL.bytes key="decoder" what="The language model" read=Decoder::read_owned
                 ready=|decoder| view! { <Writer decoder=decoder/> }.into_any()/>
         </section>
     }
