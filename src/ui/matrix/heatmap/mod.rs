@@ -95,7 +95,7 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
 fn keep_painted(spec: MatrixSpec, canvas: NodeRef<Canvas>, layout: Memo<Layout>, pointer: Pointer) {
     // Read with `try_`: a paint already queued by the change that removes the map runs once
     // more after the parent's wrappers are gone (see `table::label_of`); nothing to paint then.
-    paint_when_seen(canvas, move |el, scratch| {
+    paint_when_seen(canvas, Painting::of(canvas), move |el, scratch| {
         let marks = Marks {
             row: spec.followed_row.try_get()?,
             cursor: pointer.cursor.try_get()?,
@@ -126,14 +126,14 @@ fn keep_painted(spec: MatrixSpec, canvas: NodeRef<Canvas>, layout: Memo<Layout>,
     });
 }
 
-/// Runs `paint` on `canvas` (with its own scratch canvas) whenever what it reads changes, while
-/// the canvas is on screen or about to be.
+/// Runs `paint` on `canvas` (with its own scratch canvas) whenever what it reads changes, when
+/// `painting` wants it.
 fn paint_when_seen(
     canvas: NodeRef<Canvas>,
+    painting: Painting,
     paint: impl Fn(&HtmlCanvasElement, Scratch) -> Option<()> + 'static,
 ) {
     let scratch = StoredValue::new_local(None::<HtmlCanvasElement>);
-    let painting = Painting::of(canvas);
     Effect::new(move |_| {
         let Some(el) = canvas.try_get().flatten().filter(|_| painting.wanted()) else {
             return;
@@ -159,7 +159,7 @@ pub fn Thumbnail(
 ) -> impl IntoView {
     let palette = use_look().palette;
     let canvas = NodeRef::<Canvas>::new();
-    paint_when_seen(canvas, move |el, scratch| {
+    paint_when_seen(canvas, Painting::in_sight(canvas), move |el, scratch| {
         let (causal, palette) = (causal.try_get()?, palette.try_get()?);
         matrix.try_with(|m| {
             let layout = Layout::thumbnail(m.nrows(), m.ncols(), side);
