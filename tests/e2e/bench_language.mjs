@@ -47,10 +47,18 @@ const viewAfter = (page, act) => page.evaluate(async (act) => {
 async function page() {
   const { server, base } = await startServer();
   const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const ready = () => p.waitForSelector('html[data-ready="true"]', { state: 'attached' });
   await p.goto(`${base}?preset=dog`);
-  await p.waitForSelector('html[data-ready="true"]', { state: 'attached' });
-  // Fetched once, so that opening is timed from the browser's cache as a second visit is.
-  await p.evaluate(async (f) => { await (await fetch(f)).arrayBuffer(); }, 'models/smollm2-135m-instruct.Q4_1.gguf');
+  await ready();
+  // Opened as on a second visit: fetched once, kept by the service worker (as after a first
+  // use), then the page reloaded, so that opening reads the worker's copy as a returning
+  // learner's page does, and the worker's first install does not run meanwhile.
+  const model = 'models/smollm2-135m-instruct.Q4_1.gguf';
+  await p.evaluate(async (f) => { await (await fetch(f)).arrayBuffer(); }, model);
+  const kept = (f) => p.evaluate(async (f) => !!navigator.serviceWorker.controller && !!(await caches.match(new URL(f, location.href).href)), f);
+  while (!(await kept(model))) await new Promise((r) => setTimeout(r, 200));
+  await p.reload();
+  await ready();
   await slowed(p);
   await watchTasks(p);
   await p.$$eval('details.settings', (all) => all.forEach((d) => { d.open = true; }));
