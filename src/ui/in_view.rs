@@ -4,6 +4,8 @@ use leptos::html::ElementType;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
+use crate::ui::tasks::chains_running;
+
 /// An observer and the callback it calls. Dropping it stops the observer first (queued
 /// notifications included), so the callback is never called after it is freed.
 struct Watch {
@@ -79,7 +81,9 @@ where
 
 /// Calls `f` once, when the browser is next idle or after half a second, whichever comes first:
 /// for work that may wait until the page has answered. (Safari has no `requestIdleCallback`,
-/// and in a sandboxed frame Chromium may never call it.)
+/// and in a sandboxed frame Chromium may never call it.) The half second waits for work done a
+/// task at a time (`tasks::each_task`): the language model's heat maps, painted meanwhile, held
+/// its first run up by a second on a school phone (measured).
 pub fn when_idle(f: impl Fn() + 'static) {
     let f = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
     let once = move || {
@@ -88,7 +92,21 @@ pub fn when_idle(f: impl Fn() + 'static) {
         }
     };
     let _ = request_idle_callback_with_handle(once.clone());
-    set_timeout(once, std::time::Duration::from_millis(500));
+    after_tasks(once);
+}
+
+/// Calls `f` half a second from now, or later, once no chain of tasks is under way.
+fn after_tasks(f: impl Fn() + Clone + 'static) {
+    set_timeout(
+        move || {
+            if chains_running() {
+                after_tasks(f.clone());
+            } else {
+                f();
+            }
+        },
+        std::time::Duration::from_millis(500),
+    );
 }
 
 /// When a picture drawn outside the reactive system (a canvas) should be painted: while it is in

@@ -3,6 +3,7 @@
 //! built behind the opening snapshot, a trained model's layers); a piece per frame for work
 //! watched as it moves (a training run, the race of the scalings).
 
+use std::cell::Cell;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -16,10 +17,29 @@ use web_sys::MessageChannel;
 /// `setTimeout(0)` waits 4 ms a link after the fifth (the HTML standard's clamp), which was 120 ms
 /// of the 30 layers a language model's token runs.
 pub fn each_task<T: 'static>(value: T, step: impl Fn(T) -> Option<T> + Clone + 'static) {
+    CHAINS.with(|c| c.set(c.get() + 1));
+    let step = move |value| {
+        let next = step(value);
+        if next.is_none() {
+            CHAINS.with(|c| c.set(c.get() - 1));
+        }
+        next
+    };
     match MessageChannel::new() {
         Ok(channel) => next_message(Rc::new(channel), value, step),
         Err(_) => each_timeout(value, step),
     }
+}
+
+thread_local! {
+    /// How many chains of [`each_task`] are under way.
+    static CHAINS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Whether a chain of [`each_task`] is under way: work that waits for an idle page waits for it
+/// too (`in_view::when_idle`).
+pub fn chains_running() -> bool {
+    CHAINS.with(|c| c.get() > 0)
 }
 
 /// The next link of [`each_task`]'s chain on `channel`.
