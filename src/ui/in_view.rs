@@ -81,9 +81,9 @@ where
 
 /// Calls `f` once, when the browser is next idle or after half a second, whichever comes first:
 /// for work that may wait until the page has answered. (Safari has no `requestIdleCallback`,
-/// and in a sandboxed frame Chromium may never call it.) The half second waits for work done a
-/// task at a time (`tasks::each_task`): the language model's heat maps, painted meanwhile, held
-/// its first run up by a second on a school phone (measured).
+/// and in a sandboxed frame Chromium may never call it.) Past the half second, it waits for work
+/// done a task at a time (`tasks::each_task`) to end: the language model's heat maps, painted
+/// during its first run, held it up by a second on a school phone (measured).
 pub fn when_idle(f: impl Fn() + 'static) {
     let f = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
     let once = move || {
