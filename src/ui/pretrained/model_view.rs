@@ -31,7 +31,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                 .model
                 .with_untracked(|m| layer_model(&encoder, m, layer))
                 .and_then(|m| state.apply(Edit::Open(Box::new(m))));
-            error.set(opened.err().map(|e| format!("The trained model: {e}.")));
+            error.try_set(opened.err().map(|e| format!("The trained model: {e}.")));
         }
     };
     let opener = encoder.clone();

@@ -11,7 +11,10 @@ use crate::ui::state::use_app;
 /// Opened, a model goes into the page: as a link, the saved work or a loaded state names it
 /// (then, or whenever one does; `claims` says which names are this panel's), else
 /// `put_first` unless the page shows it already (undo brings the page back). `open` opens a
-/// layer of the model named; `ours` says whether the page shows one.
+/// layer of the model named; `ours` says whether the page shows one. `put_first` runs a task
+/// after the panel shows: the panel and the page's steps redrawn for the language model's layer
+/// were one task of 0.19 s, which no click could interrupt. (A named layer goes in at once: a
+/// course page hears the link's state first, not the example's.)
 pub(super) fn open_named(
     claims: fn(&str) -> bool,
     open: impl Fn(String, LayerOpening) -> Result<Model, String> + 'static,
@@ -20,6 +23,7 @@ pub(super) fn open_named(
     put_first: impl Fn() + 'static,
 ) {
     let state = use_app();
+    let put_first = std::rc::Rc::new(put_first);
     Effect::new(move |first: Option<()>| {
         // Taken only when this panel's: taking notifies, and this effect watches it.
         let named = state
@@ -45,7 +49,10 @@ pub(super) fn open_named(
                         .map(|e| format!("The trained model's layer could not be opened: {e}.")),
                 );
             }
-            None if first.is_none() && state.doc.model.with_untracked(|m| !ours(m)) => put_first(),
+            None if first.is_none() && state.doc.model.with_untracked(|m| !ours(m)) => {
+                let put_first = put_first.clone();
+                set_timeout(move || put_first(), std::time::Duration::ZERO);
+            }
             None => {}
         }
     });

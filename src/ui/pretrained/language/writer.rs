@@ -51,7 +51,7 @@ pub(super) fn Writer(decoder: Arc<Decoder>) -> impl IntoView {
                     }
                 })
                 .and_then(|m| state.apply(Edit::Open(Box::new(m))));
-            error.set(opened.err().map(|e| format!("The language model: {e}.")));
+            error.try_set(opened.err().map(|e| format!("The language model: {e}.")));
         }
     };
     let opener = decoder.clone();
