@@ -132,7 +132,9 @@ async fn read_body(
         let cancelled = e
             .dyn_ref::<web_sys::DomException>()
             .is_some_and(|e| e.name() == "AbortError");
-        (!cancelled).then(|| format!("{file} could not be fetched (the connection may be down)"))
+        (!cancelled).then(|| {
+            format!("{file} could not be fetched (the connection may be down); try again when you are online")
+        })
     };
     let response: Response = JsFuture::from(response)
         .await
@@ -156,11 +158,25 @@ async fn read_body(
         .ok_or_else(unreadable)?
         .get_reader()
         .unchecked_into();
+    // Past twice the size it ships at, it is not the file the page ships (or not from its server).
+    let most = 2 * expected;
+    let too_large = || {
+        Some(format!(
+            "{file} is larger than {}: not the file the page ships",
+            megabytes(most as f64)
+        ))
+    };
+    let no_room = || Some(format!("there is not enough memory for {file}"));
     // Room for the whole file at once, so that the 98 MB are not grown into twice their room:
     // the length sent is the file's when not compressed, else the size it ships at (a little
-    // more, for a packed file's label).
-    let room = length.map_or(expected, |l| (l as usize).max(expected)) + expected / 1000;
-    let mut bytes = Vec::with_capacity(room.min(MOST));
+    // more, for a packed file's label). Asked for, not assumed: a phone may not have it.
+    let room = match length {
+        Some(l) if l as usize > most => return Err(too_large()),
+        Some(l) => (l as usize).max(expected),
+        None => expected,
+    } + expected / 1000;
+    let mut bytes = Vec::new();
+    bytes.try_reserve_exact(room).map_err(|_| no_room())?;
     let mut said = 0.0;
     loop {
         let read = JsFuture::from(reader.read()).await.map_err(why)?;
@@ -170,15 +186,17 @@ async fn read_body(
         let piece: js_sys::Uint8Array = js_sys::Reflect::get(&read, &"value".into())
             .map_err(|_| unreadable())?
             .unchecked_into();
-        let at = bytes.len();
-        if at + piece.length() as usize > MOST {
+        let (at, more) = (bytes.len(), piece.length() as usize);
+        let stop = if at + more > most {
+            too_large()
+        } else {
+            bytes.try_reserve(more).err().and_then(|_| no_room())
+        };
+        if stop.is_some() {
             let _ = reader.cancel();
-            return Err(Some(format!(
-                "{file} is larger than {}",
-                megabytes(MOST as f64)
-            )));
+            return Err(stop);
         }
-        bytes.resize(at + piece.length() as usize, 0);
+        bytes.resize(at + more, 0);
         piece.copy_to(&mut bytes[at..]);
         // A few times a second: each change of the line costs the page a frame.
         let now = js_sys::Date::now();
@@ -192,9 +210,6 @@ async fn read_body(
         }
     }
 }
-
-/// The largest file the page takes (the language model is 98 MB): more is a wrong file or server.
-const MOST: usize = 400_000_000;
 
 /// Megabytes, as the progress line says them.
 fn megabytes(bytes: f64) -> String {
@@ -237,7 +252,7 @@ fn arrived<T: Send + Sync + 'static>(
         }
         Err(None) => "Cancelled: nothing was kept.".to_owned(),
         Err(Some(e)) => {
-            format!("{what} could not be fetched: {e}; try again when you are online.")
+            format!("{what} could not be fetched: {e}.")
         }
     };
     stage.try_set(Stage::Failed(format!("{why} The rest of the page works.")));
