@@ -332,7 +332,8 @@ fn the_shipped_float16_file_is_within_2e_3_of_the_float32_model_on_every_weight(
     let weights = std::fs::read(dir.join("model.safetensors")).unwrap();
     let packed = pack(&text("config.json"), &text("vocab.txt"), &weights, "test").unwrap();
     assert!(packed.len() <= 48_000_000, "{} bytes", packed.len());
-    // The room the page's download makes (its size, and a thousandth more for the label).
+    // The size the page's download makes room for: the shipped file is packed the same way, with
+    // another label (the download's room has a thousandth more).
     let shipped = attention_explorer::core::pretrained::SHIPPED.bytes;
     assert!(
         packed.len().abs_diff(shipped) < shipped / 1000,

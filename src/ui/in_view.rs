@@ -81,37 +81,55 @@ where
 
 /// Calls `f` once, when the browser is next idle or after half a second, whichever comes first:
 /// for work that may wait until the page has answered. (Safari has no `requestIdleCallback`,
-/// and in a sandboxed frame Chromium may never call it.) Past the half second, it waits for work
-/// done a task at a time (`tasks::each_task`) to end: the language model's heat maps, painted
-/// during its first run, held it up by a second on a school phone (measured).
+/// and in a sandboxed frame Chromium may never call it.) Past the half second, it waits up to
+/// [`LONGEST_WAIT`] more for work done a task at a time (`tasks::each_task`) to end: the
+/// language model's heat maps, painted during its first run, held it up by a second on a school
+/// phone (measured).
 pub fn when_idle(f: impl Fn() + 'static) {
     let f = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
-    let once = move || {
-        if let Some(f) = f.take() {
-            f();
+    let once = {
+        let f = f.clone();
+        move || {
+            if let Some(f) = f.take() {
+                f();
+            }
         }
     };
     let _ = request_idle_callback_with_handle(once.clone());
-    after_tasks(once);
+    let waiting = move || {
+        let pending = f.take();
+        let waiting = pending.is_some();
+        f.set(pending);
+        waiting
+    };
+    after_tasks(once, waiting, LONGEST_WAIT);
 }
 
-/// Calls `f` half a second from now, or later, once no chain of tasks is under way.
-fn after_tasks(f: impl Fn() + Clone + 'static) {
+/// How long idle work waits for a chain of tasks past its half second, in half seconds: what
+/// waits for it (`<html data-ready>`, the labs fetched after the first screen) waits no longer.
+const LONGEST_WAIT: u32 = 5;
+
+/// Calls `f` half a second from now while `waiting`, or later while a chain of tasks is under
+/// way, `left` half seconds at most.
+fn after_tasks(
+    f: impl Fn() + Clone + 'static,
+    waiting: impl Fn() -> bool + Clone + 'static,
+    left: u32,
+) {
     set_timeout(
-        move || {
-            if chains_running() {
-                after_tasks(f.clone());
-            } else {
-                f();
-            }
+        move || match (waiting(), chains_running() && left > 0) {
+            (false, _) => {}
+            (true, true) => after_tasks(f.clone(), waiting.clone(), left - 1),
+            (true, false) => f(),
         },
         std::time::Duration::from_millis(500),
     );
 }
 
 /// When a picture drawn outside the reactive system (a canvas) should be painted: while it is in
-/// view, and once, when the browser is next idle after it is made, wherever it is, so that one
-/// scrolled or jumped to shows at once (at worst one edit behind until the observer catches up).
+/// view, and (made by [`Painting::of`]) once, when the browser is next idle after it is made,
+/// wherever it is, so that one scrolled or jumped to shows at once (at worst one edit behind
+/// until the observer catches up).
 #[derive(Clone, Copy)]
 pub struct Painting {
     visible: ReadSignal<bool>,

@@ -56,7 +56,9 @@ async function page() {
   const model = 'models/smollm2-135m-instruct.Q4_1.gguf';
   await p.evaluate(async (f) => { await (await fetch(f)).arrayBuffer(); }, model);
   const kept = (f) => p.evaluate(async (f) => !!navigator.serviceWorker.controller && !!(await caches.match(new URL(f, location.href).href)), f);
-  while (!(await kept(model))) await new Promise((r) => setTimeout(r, 200));
+  for (const deadline = Date.now() + 60_000; !(await kept(model)); await new Promise((r) => setTimeout(r, 200))) {
+    if (Date.now() > deadline) throw new Error('the service worker did not keep the model within a minute');
+  }
   await p.reload();
   await ready();
   await slowed(p);

@@ -16,7 +16,8 @@ pub struct Shipped {
     pub name: &'static str,
     /// Its file beside the app (`www/pack-model.mjs` puts it there).
     pub file: &'static str,
-    /// Its file's size (tested): the room its download makes when the server does not say.
+    /// Its file's size (tested): the room its download makes at once, the total its progress
+    /// counts to, and half the most it takes.
     pub bytes: usize,
     /// What the page calls it.
     pub title: &'static str,

@@ -10,8 +10,9 @@ use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit, Respons
 
 /// Where the model is.
 pub(super) enum Stage<T> {
-    /// Bytes received, of how many (when the server says).
-    Fetching(f64, Option<f64>),
+    /// Coming (its bytes so far are a signal of their own, so that the line's Cancel button is
+    /// not built again at each: a click on it held longer than that was lost).
+    Fetching,
     /// Read from its bytes.
     Reading,
     Ready(Arc<T>),
@@ -22,7 +23,7 @@ pub(super) enum Stage<T> {
 impl<T> Clone for Stage<T> {
     fn clone(&self) -> Self {
         match self {
-            Stage::Fetching(got, of) => Stage::Fetching(*got, *of),
+            Stage::Fetching => Stage::Fetching,
             Stage::Reading => Stage::Reading,
             Stage::Ready(model) => Stage::Ready(model.clone()),
             Stage::Failed(why) => Stage::Failed(why.clone()),
@@ -42,15 +43,18 @@ pub(super) fn Fetched<T: Send + Sync + 'static>(
     read: fn(Vec<u8>) -> Result<T, String>,
     ready: fn(Arc<T>) -> AnyView,
 ) -> impl IntoView {
-    let stage = RwSignal::new(Stage::Fetching(0.0, None));
+    let stage = RwSignal::new(Stage::Fetching);
+    // Bytes received, of how many (when known).
+    let got = RwSignal::new((0.0, None::<f64>));
     let request = StoredValue::new_local(None::<AbortController>);
     let start = move || {
-        stage.set(Stage::Fetching(0.0, None));
+        stage.set(Stage::Fetching);
+        got.set((0.0, None));
         let fetched = fetch_with_progress(
             file,
             bytes,
-            move |got, of| {
-                stage.try_set(Stage::Fetching(got, of));
+            move |so_far, of| {
+                got.try_set((so_far, of));
             },
             move |fetched| {
                 // Nothing left to cancel.
@@ -72,13 +76,13 @@ pub(super) fn Fetched<T: Send + Sync + 'static>(
     on_cleanup(cancel);
     move || {
         match stage.get() {
-        Stage::Fetching(got, of) => view! {
+        Stage::Fetching => view! {
             <p role="status" data-stat=format!("{key}-progress")>
-                <progress value=got.to_string() max=of.unwrap_or(0.0).to_string()></progress>
+                <progress value=move || got.get().0.to_string() max=move || got.get().1.unwrap_or(0.0).to_string()></progress>
                 " "
-                {match of {
-                    Some(of) => format!("Fetching the model: {} of {}", megabytes(got), megabytes(of)),
-                    None => format!("Fetching the model: {}", megabytes(got)),
+                {move || match got.get() {
+                    (so_far, Some(of)) => format!("Fetching the model: {} of {}", megabytes(so_far), megabytes(of)),
+                    (so_far, None) => format!("Fetching the model: {}", megabytes(so_far)),
                 }}
                 " "
                 <button type="button" data-action=format!("cancel-{key}") on:click=move |_| cancel()>"Cancel"</button>
@@ -114,8 +118,14 @@ fn fetch_with_progress(
     init.set_signal(Some(&controller.signal()));
     let response = window.fetch_with_str_and_init(path, &init);
     let file = path.to_owned();
+    let stop = controller.clone();
     leptos::task::spawn_local(async move {
-        done(read_body(response, &file, bytes, progress).await);
+        let read = read_body(response, &file, bytes, progress).await;
+        // Refused (an error status, too large, no memory): the rest is not downloaded.
+        if matches!(read, Err(Some(_))) {
+            stop.abort();
+        }
+        done(read);
     });
     Ok(controller)
 }
@@ -132,9 +142,7 @@ async fn read_body(
         let cancelled = e
             .dyn_ref::<web_sys::DomException>()
             .is_some_and(|e| e.name() == "AbortError");
-        (!cancelled).then(|| {
-            format!("{file} could not be fetched (the connection may be down); try again when you are online")
-        })
+        (!cancelled).then(|| "the connection may be down; try again when you are online".to_owned())
     };
     let response: Response = JsFuture::from(response)
         .await
@@ -203,10 +211,9 @@ async fn read_body(
         if now - said >= 100.0 {
             said = now;
             let got = bytes.len() as f64;
-            progress(
-                got,
-                Some(length.unwrap_or(expected as f64)).filter(|&l| got <= l),
-            );
+            // Of the shipped size when the length sent is less (it counts compressed bytes).
+            let of = length.map_or(expected as f64, |l| l.max(expected as f64));
+            progress(got, Some(of).filter(|&of| got <= of));
         }
     }
 }

@@ -51,7 +51,21 @@ pub(super) fn open_named(
             }
             None if first.is_none() && state.doc.model.with_untracked(|m| !ours(m)) => {
                 let put_first = put_first.clone();
-                set_timeout(move || put_first(), std::time::Duration::ZERO);
+                // Unless, meanwhile, the panel closed or the page changed (a state came to it).
+                let now = state.doc.model.get_untracked();
+                let still = move || {
+                    !error.is_disposed()
+                        && state.doc.pretrained.with_untracked(Option::is_none)
+                        && state.doc.model.with_untracked(|m| *m == now)
+                };
+                set_timeout(
+                    move || {
+                        if still() {
+                            put_first();
+                        }
+                    },
+                    std::time::Duration::ZERO,
+                );
             }
             None => {}
         }
