@@ -86,23 +86,18 @@ where
 /// language model's heat maps, painted during its first run, held it up by a second on a school
 /// phone (measured).
 pub fn when_idle(f: impl Fn() + 'static) {
-    let f = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
+    let f = std::rc::Rc::new(std::cell::RefCell::new(Some(f)));
     let once = {
         let f = f.clone();
         move || {
-            if let Some(f) = f.take() {
+            let pending = f.borrow_mut().take();
+            if let Some(f) = pending {
                 f();
             }
         }
     };
     let _ = request_idle_callback_with_handle(once.clone());
-    let waiting = move || {
-        let pending = f.take();
-        let waiting = pending.is_some();
-        f.set(pending);
-        waiting
-    };
-    after_tasks(once, waiting, LONGEST_WAIT);
+    after_tasks(once, move || f.borrow().is_some(), LONGEST_WAIT);
 }
 
 /// How long idle work waits for a chain of tasks past its half second, in half seconds: what
