@@ -245,8 +245,9 @@ fn core_knows_nothing_of_the_browser() {
 
 /// Core's rooms from the bottom up: a module imports only from a room of lower rank, or from its
 /// own room (without a circle). Two rooms of one rank know nothing of each other.
-const CORE_RANKS: [(&str, u32); 10] = [
+const CORE_RANKS: [(&str, u32); 11] = [
     ("text", 0),
+    ("i18n", 0),
     ("model", 1),
     ("forward", 2),
     ("training", 3),
@@ -333,8 +334,10 @@ fn a_broken_rank_is_found() {
 /// pictures, labs and the trained model; the steps; what names the steps (the walk, the exercise
 /// maker, the embed); the opening, the settings and the exercises' engine; the page's root
 /// (a room's part can have a rank of its own: the longest name that fits counts).
-const UI_RANKS: [(&str, u32); 28] = [
+const UI_RANKS: [(&str, u32); 30] = [
     ("theme", 0),
+    ("lang", 0),
+    ("lang::picker", 4),
     ("panic", 0),
     ("pause", 0),
     ("in_view", 1),

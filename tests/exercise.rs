@@ -40,6 +40,7 @@ fn query_of(exercises: &Exercises) -> String {
             embed: None,
             at: None,
             exercises: Some(exercises),
+            lang: None,
         },
         Part::Query,
     )

@@ -7,6 +7,7 @@ use attention_explorer::core::formats::link::{
     write_fragment, Controls, Embed, Page, Part, Shown, Theme, MAX_LINK_CHARS, PARAMS,
 };
 use attention_explorer::core::formats::state::{write_state, MAX_STATE_BYTES};
+use attention_explorer::core::i18n::Lang;
 use attention_explorer::core::model::presets::{preset, PRESETS, RASCHKA_SEED};
 use attention_explorer::core::model::Matrix;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
@@ -427,16 +428,21 @@ fn every_parameter_written_is_read_back_from_the_one_list() {
         embed: Some(&embed),
         at: Some(Step::Scale),
         exercises: None,
+        lang: Some(Lang::Ar),
     };
     let query = params::write(&page, Part::Query);
     let fragment = params::write(&page, Part::Fragment);
-    assert_eq!(query, "embed=1&steps=qkv,context&controls=dims&theme=dark");
+    assert_eq!(
+        query,
+        "embed=1&steps=qkv,context&controls=dims&theme=dark&lang=ar"
+    );
     let link = read_link(&query, &fragment);
     assert!(link.messages.is_empty(), "{:?}", link.messages);
     assert_eq!(link.shown, shown);
     assert_eq!(link.steps, embed.steps);
     assert_eq!(link.controls, embed.controls);
     assert_eq!(link.theme, embed.theme);
+    assert_eq!(link.lang, Some(Lang::Ar));
     assert_eq!(link.at, Some(Step::Scale));
     assert!(link.embed);
     // Every parameter is in the list once, and the defaults write nothing.

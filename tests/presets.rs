@@ -205,7 +205,7 @@ fn the_dog_story_is_told_from_its_numbers() {
     assert_eq!(story.runner_up.unwrap().key, 4, "ball");
     assert_eq!(fmt(story.runner_up.unwrap().score, 1), "9.8");
     let words = model.tokens().words.clone();
-    let told = story.telling(model.sentence(), &words, &words, 3);
+    let told = story.telling(model.sentence(), &words, &words, 3).english();
     assert_eq!(
         told,
         "“she” pays 88.3% of its attention to “dog”: its query matches that key best (score 13.8 against 9.8 for “ball”, the runner-up), and the softmax turns the gap, 2.3 once scaled, into weights of 0.883 and 0.087; so its new vector (its context) is mostly the value of “dog”."
@@ -215,6 +215,7 @@ fn the_dog_story_is_told_from_its_numbers() {
     assert_eq!(first.runner_up, None);
     assert!(first
         .telling(model.sentence(), &words, &words, 3)
+        .english()
         .starts_with("“The” may only look at “The”"));
     assert_eq!(Story::of(&trace, 0, 99), None);
     assert_eq!(Story::of(&trace, 3, 0), None);
@@ -234,6 +235,7 @@ fn the_dog_story_says_when_an_edit_broke_it() {
     let words = model.tokens().words.clone();
     assert!(story
         .telling(model.sentence(), &words, &words, 3)
+        .english()
         .ends_with("In the hand-made example “she” looked most at “dog” (0.883): your edits changed that. Undo or Reset brings it back."));
     // Another sentence has no hand-made story, and its columns no names.
     assert_eq!(

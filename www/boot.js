@@ -14,6 +14,38 @@
   const dark = asked === 'dark' || (asked !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches);
   const root = document.documentElement;
   root.dataset.theme = dark ? 'dark' : 'light';
+  // The visit's language, as the page decides it (Lang::choose, src/core/i18n/lang.rs): the
+  // link's lang=, else the learner's choice kept here, else the browser's first that the page
+  // has. Another than English is on <html lang dir> at once, its file is fetched beside the
+  // code, the loading line is in it, and the English opening page is not shown.
+  const languages = JSON.parse(root.dataset.languages || '{}');
+  const lang = (() => {
+    const exact = (tag) => ['en', 'zh-CN', 'es', 'pt-BR', 'fr', 'ko', 'ar', 'en-XA'].find((t) => t.toLowerCase() === tag?.toLowerCase());
+    const near = (tag) => {
+      const [base, ...rest] = tag.toLowerCase().split(/[-_]/);
+      if (base === 'zh') return rest.some((p) => ['hant', 'tw', 'hk', 'mo'].includes(p)) ? undefined : 'zh-CN';
+      return { en: 'en', es: 'es', pt: 'pt-BR', fr: 'fr', ko: 'ko', ar: 'ar' }[base];
+    };
+    let stored = null;
+    try { stored = localStorage.getItem('attention-explorer:lang'); } catch {}
+    return exact(inFragment.get('lang') ?? new URLSearchParams(location.search).get('lang'))
+      ?? exact(stored) ?? navigator.languages.map(near).find(Boolean) ?? 'en';
+  })();
+  if (lang !== 'en') {
+    root.lang = lang;
+    root.dir = lang === 'ar' ? 'rtl' : 'ltr';
+    const file = languages[lang]?.file;
+    if (file) {
+      const link = document.createElement('link');
+      Object.entries({ rel: 'preload', as: 'fetch', crossorigin: 'anonymous', href: file }).forEach(([k, v]) => link.setAttribute(k, v));
+      document.head.append(link);
+    }
+    // Once the HTML is parsed (not DOMContentLoaded, which waits for the app's module scripts).
+    document.addEventListener('readystatechange', () => {
+      const line = document.getElementById('boot-status');
+      if (line && languages[lang]?.loading) line.textContent = languages[lang].loading;
+    }, { once: true });
+  }
   // Trunk's preloads of the app's code (its glue and the wasm), handed to this script by the build
   // (www/csp-loader.mjs), and whether they wait for a snapshot's files: see fetchCode.
   const code = JSON.parse(document.currentScript.dataset.code ?? '[]');
@@ -26,6 +58,7 @@
     const params = new URLSearchParams(location.search);
     inFragment.forEach((value, key) => params.append(key, value));
     params.delete('theme');
+    params.delete('lang');
     const keys = [...params.keys()];
     const inline = Object.keys(snapshots).find((name) => snapshots[name] === '');
     // An embed (its default controls) of a preset: the preset's embed snapshot, keeping the steps
@@ -43,7 +76,7 @@
     let saved = null;
     // The work the app would bring back instead (src/ui/share.rs, work_key).
     try { saved = localStorage.getItem(embed ? `attention-explorer:embed:${location.search}` : 'attention-explorer:work'); } catch {}
-    if (wanted in snapshots && saved === null) {
+    if (wanted in snapshots && saved === null && lang === 'en') {
       // Laid out for it from the first paint (the loading line floats), so nothing moves when it shows.
       root.dataset.snapshot = wanted;
       // The boxes scrolled in it, whose scroll the app keeps (src/ui/prerendered.rs).

@@ -6,9 +6,10 @@ const PREFIX = `attention-explorer ${registration.scope} `;
 const CACHE = PREFIX + VERSION;
 // A name with its content's hash (Trunk's and www/split/post.mjs's): a kept copy is the one asked for.
 const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
-// The trained models' files and code (build.json's "model"): not kept at install (45 and 98 MB), but
-// kept once fetched, so that it opens offline after its first use; a new build drops them.
-const ON_USE = /\/models\/|\/split_(pretrained|language)_panel-/;
+// The trained models' files and code (build.json's "model"), and the languages' texts ("language"):
+// not kept at install (45 and 98 MB; six languages a visit needs one of), but kept once fetched, so
+// that they open offline after their first use; a new build drops them.
+const ON_USE = /\/models\/|\/split_(pretrained|language)_panel-|\/i18n\//;
 
 // From the server, not the browser's HTTP cache (which may hold an older page).
 addEventListener('install', (e) => e.waitUntil(caches.open(CACHE)

@@ -6,12 +6,14 @@ use leptos::prelude::*;
 use crate::core::document::edit::Session;
 use crate::core::formats::link::Controls as Level;
 use crate::core::formats::link::{opening, Link};
+use crate::core::i18n::keys::page;
+use crate::core::i18n::Msg;
 use crate::core::model::presets::{matching, PRESETS};
-use crate::core::text::sentence;
 use crate::core::views::pipeline::Step;
 use crate::ui::controls::Controls;
 use crate::ui::exercises::engine::exercise_engine;
 use crate::ui::intro::Intro;
+use crate::ui::lang::{t, word};
 use crate::ui::on_demand::{Loaded, Opening};
 use crate::ui::prerendered::Handover;
 use crate::ui::pretrained::language::LanguageModelInEmbed;
@@ -110,13 +112,13 @@ pub fn App() -> impl IntoView {
     view! {
         <main class:embedded=embed>
             {(!embed).then(Intro)}
-            {embed.then(|| view! { <h1 class="visually-hidden">"Attention Explorer"</h1> })}
+            {embed.then(|| view! { <h1 class="visually-hidden">{t(page::title)}</h1> })}
             {message.map(|m| view! { <p class="load-message" role="alert">{m}</p> })}
             <SavedWork restored restorable/>
             {state.exercises.any().then(|| view! { <Loaded load=exercise_engine what="the exercises"/> })}
             {(!embed).then(|| view! {
                 <details class="contents">
-                    <summary>"Contents: every step and lab"</summary>
+                    <summary>{t(page::contents)}</summary>
                     <PipelineNav/>
                 </details>
             })}
@@ -146,15 +148,12 @@ pub fn App() -> impl IntoView {
 fn SavedWork(restored: bool, restorable: RwSignal<Option<Link>>) -> impl IntoView {
     let state = use_app();
     // Why a click changed nothing (an exercise's lock).
-    let refused = RwSignal::new(None::<String>);
+    let refused = RwSignal::new(None::<Msg>);
     let restore = move |_| {
         if let Some(saved) = restorable.get_untracked() {
             match state.open(&saved) {
                 Ok(()) => restorable.set(None),
-                Err(e) => refused.set(Some(format!(
-                    "{} It stays saved.",
-                    sentence(&format!("Not restored: {e}"))
-                ))),
+                Err(e) => refused.set(Some(page::not_restored(e.trim_end_matches('.')))),
             }
         }
     };
@@ -163,22 +162,22 @@ fn SavedWork(restored: bool, restorable: RwSignal<Option<Link>>) -> impl IntoVie
             state
                 .reset()
                 .err()
-                .map(|e| sentence(&format!("Not reset: {e}"))),
+                .map(|e| page::not_reset(e.trim_end_matches('.'))),
         );
     };
     view! {
         {restored.then(|| view! {
             <p class="work-note" role="status">
-                "Your last work in this browser is back. "
-                <button type="button" data-action="reset" on:click=reset>"Reset to the example"</button>
+                {t(page::work_back)} " "
+                <button type="button" data-action="reset" on:click=reset>{t(page::reset_example)}</button>
             </p>
         })}
         <Show when=move || restorable.with(Option::is_some)>
             <p class="work-note" role="status">
-                "This link opened its own model; your last work is still saved in this browser. "
-                <button type="button" data-action="restore" on:click=restore>"Restore your last work"</button>
+                {t(page::link_own_model)} " "
+                <button type="button" data-action="restore" on:click=restore>{t(page::restore_work)}</button>
             </p>
         </Show>
-        {move || refused.get().map(|e| view! { <p class="work-note field-error" role="alert" data-stat="work-refused">{e}</p> })}
+        {move || refused.get().map(|e| view! { <p class="work-note field-error" role="alert" data-stat="work-refused">{word(&e)}</p> })}
     }
 }

@@ -4,6 +4,9 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::{intro, page};
+use crate::ui::lang::picker::LangPicker;
+use crate::ui::lang::{t, word};
 use crate::ui::lines::AttentionLines;
 use crate::ui::state::use_app;
 use crate::ui::walk::Walk;
@@ -15,19 +18,23 @@ pub fn Intro() -> impl IntoView {
     // Where this model's numbers come from: said, since a learner may take hand-made for learned.
     let origin = move || {
         if state.doc.model.with(|m| m.layered().is_some()) {
-            "This layer's numbers were learned by a real model from a great deal of text."
+            intro::origin_learned
         } else if state.preset() == Some("dog") {
-            "A trained model learns its numbers from a great deal of text; these were made by hand to show what trained ones do."
+            intro::origin_by_hand
         } else {
-            "A trained model learns its numbers from a great deal of text; these are random, as a model's are before training, or your own."
+            intro::origin_random
         }
     };
+    let what_for = page::sentences(
+        page::sentences(intro::what_for_1, intro::what_for_2),
+        intro::what_for_3,
+    );
     // An exercise's page opens on its questions: the result would give answers away.
     if state.exercises.any() {
         return view! {
             <header class="intro">
-                <h1>"Attention Explorer"</h1>
-                <p>"Attention lets each word of a sentence look at the others and take in what they carry. Every number below is live: answer the exercises beside the steps."</p>
+                <div class="title-bar"><h1>{t(page::title)}</h1><LangPicker/></div>
+                <p>{t(intro::with_exercises)}</p>
                 <Walk/>
             </header>
         }
@@ -35,27 +42,25 @@ pub fn Intro() -> impl IntoView {
     }
     view! {
         <header class="intro">
-            <h1>"Attention Explorer"</h1>
+            <div class="title-bar"><h1>{t(page::title)}</h1><LangPicker/></div>
             <div class="intro-grid">
                 <div class="intro-text">
                     <p class="lead" data-stat="what-for">
-                        "Read “The dog fetched the ball and she was happy” and you know at once that “she” is the dog. "
-                        "A word's meaning depends on the words around it, so a program that reads must work out which other words matter to each one: “she” has to find whom she means. "
-                        "Attention is how language models such as GPT (the programs behind chatbots, which read and write text a word at a time) do it: each word looks at every other, decides how much each matters to it, and takes in a blend of what they carry."
+                        {move || word(&what_for)}
                     </p>
                     <ol class="moves">
-                        <li>"Each word becomes a row of numbers, its embedding."</li>
-                        <li>"From it, each word makes a query (what am I looking for?), a key (what do I offer?) and a value (what do I pass on?)."</li>
-                        <li>"Each query is scored against every key, and the softmax turns a row of scores into shares that add up to 1."</li>
-                        <li>"Each word's new vector is the values blended in those shares."</li>
+                        <li>{t(intro::move_embedding)}</li>
+                        <li>{t(intro::move_qkv)}</li>
+                        <li>{t(intro::move_scores)}</li>
+                        <li>{t(intro::move_blend)}</li>
                     </ol>
-                    <p>"Below is a real attention layer (one building block of such a model) with every number shown and editable, in the order it is computed. " {origin}</p>
+                    <p>{move || word(&page::sentences(intro::below, origin()))}</p>
                     <Walk/>
                 </div>
                 <div class="payoff">
                     {move || view! { <AttentionLines head=head.get() opening=true/> }}
-                    <p class="story" data-stat="story">{move || state.story()}</p>
-                    <p class="note">"Click another word on the left to see where it looks; change any number below and watch these lines move."</p>
+                    <p class="story" data-stat="story">{move || state.story().map(|s| word(&s))}</p>
+                    <p class="note">{t(intro::invite)}</p>
                 </div>
             </div>
         </header>

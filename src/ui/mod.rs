@@ -2,9 +2,9 @@
 //!
 //! Imports run one way, room by room (ranked and checked by `tests/architecture.rs`): helpers
 //! that know nothing of the page (`theme`, `pause`, `in_view`, `scroll`, `tasks`, the page's one
-//! scheduler) ← the store (`state`, with the exercises' part) and `on_demand` ← what everyone
+//! scheduler, `lang`, its words in the learner's language) ← the store (`state`, with the exercises' part) and `on_demand` ← what everyone
 //! reads and writes through (`share`, the only code touching the URL and storage; `fields`,
-//! `export`, `prerendered`) ← `api` and the exercises' cards ← `matrix` (every matrix view) ←
+//! `export`, `prerendered`) ← `api`, the language picker and the exercises' cards ← `matrix` (every matrix view) ←
 //! `lines`, `labs/`, `pretrained` ← `steps/` ← what names the steps (`walk`, `author`, `embed`,
 //! the only code talking to a parent page) ← `intro`, `controls` and the exercises' engine ←
 //! `app` (the page root).
@@ -21,6 +21,7 @@ pub mod import_torch;
 pub mod in_view;
 pub mod intro;
 pub mod labs;
+pub mod lang;
 pub mod lines;
 pub mod matrix;
 pub mod on_demand;
@@ -37,10 +38,15 @@ pub mod theme;
 pub mod undo_keys;
 pub mod walk;
 
-/// Installs the panic hook, takes away `index.html`'s loading line, mounts the app on `<body>`
-/// and hands it the opening page written at build time, if the visit shows it.
+/// Installs the panic hook; once the visit's language is in (its file fetched, or English),
+/// takes away `index.html`'s loading line, mounts the app on `<body>` and hands it the opening
+/// page written at build time, if the visit shows it.
 pub fn start() {
     panic::install();
+    lang::picker::switch(lang::picker::chosen(), mount);
+}
+
+fn mount() {
     let document = leptos::prelude::document();
     if let Some(boot) = document.get_element_by_id("boot") {
         boot.remove();

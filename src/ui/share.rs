@@ -7,8 +7,11 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::core::formats::contract::{self, embed_work_key, WORK_KEY};
-use crate::core::formats::link::{encode_model, read_link, write_fragment, Link, MAX_LINK_CHARS};
+use crate::core::formats::contract::{self, embed_work_key, LANG_KEY, WORK_KEY};
+use crate::core::formats::link::{
+    encode_model, linked_lang as linked_lang_of, read_link, write_fragment, Link, MAX_LINK_CHARS,
+};
+use crate::core::i18n::Lang;
 use crate::core::model::{Dims, Model};
 use crate::core::teaching::exercise::{read_progress, Progress};
 use crate::ui::pause::AfterPause;
@@ -24,6 +27,47 @@ pub fn read() -> Link {
         &location.search().unwrap_or_default(),
         &location.hash().unwrap_or_default(),
     )
+}
+
+/// The language the page's URL asks for.
+pub fn linked_lang() -> Option<Lang> {
+    let location = window().location();
+    linked_lang_of(
+        &location.search().unwrap_or_default(),
+        &location.hash().unwrap_or_default(),
+    )
+}
+
+/// The learner's last choice of language in this browser (a tag).
+pub fn stored_lang() -> Option<String> {
+    storage()?.get_item(LANG_KEY).ok().flatten()
+}
+
+/// Keeps the learner's choice of language: in this browser, and in the URL's `lang=` when it
+/// has one (which would otherwise win on a reload).
+pub fn keep_lang(tag: &str) {
+    if let Some(s) = storage() {
+        s.set_item(LANG_KEY, tag).ok();
+    }
+    let location = window().location();
+    let search = location.search().unwrap_or_default();
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
+        return;
+    };
+    if params.has("lang") {
+        params.set("lang", tag);
+        let url = format!(
+            "{}?{}{}",
+            location.pathname().unwrap_or_default(),
+            String::from(params.to_string()),
+            location.hash().unwrap_or_default()
+        );
+        if let Ok(history) = window().history() {
+            history
+                .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+                .ok();
+        }
+    }
 }
 
 /// Where this page keeps the learner's work: one place for the full page, one per embed (its

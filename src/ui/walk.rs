@@ -7,14 +7,17 @@ use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::{page, walk};
+use crate::core::i18n::{Key, Msg};
 use crate::core::views::pipeline::{lesson_length, stops, Stop};
+use crate::ui::lang::{t, word};
 use crate::ui::scroll::scroll_to;
 use crate::ui::state::use_app;
 use crate::ui::{labs, steps};
 
 /// The step's or the lab's title, for the walk's panel (its place is the walk's "3 of 13", one
 /// numbering: the step's own badge is beside it on the page).
-fn title(stop: Stop) -> &'static str {
+fn title(stop: Stop) -> Key {
     match stop {
         Stop::Step(step) => steps::text(step).title,
         Stop::Lab(lab) => labs::text(lab).title,
@@ -22,26 +25,18 @@ fn title(stop: Stop) -> &'static str {
 }
 
 /// What the walk suggests trying at `stop`; on the dog example as it opens, with its numbers.
-fn hint(stop: Stop, dog: bool) -> String {
+fn hint(stop: Stop, dog: bool) -> Msg {
     match stop {
         Stop::Step(step) => {
             let text = steps::text(step);
-            if dog && !text.dog.is_empty() {
-                format!("{} {}", text.hint, text.dog)
-            } else {
-                text.hint.to_owned()
+            match text.dog.filter(|_| dog) {
+                Some(numbers) => page::sentences(text.hint, numbers),
+                None => text.hint.into(),
             }
         }
-        Stop::Lab(lab) => labs::text(lab).hint.to_owned(),
+        Stop::Lab(lab) => labs::text(lab).hint.into(),
     }
 }
-
-/// What the lesson's last stop adds, after the story of the followed token: what the learner
-/// has now seen, and where to go next.
-const LESSON_SUMMARY: &str = "That is self-attention: each token turns its embedding into a query, a key and a value; its query is scored against every key, the scores (÷√dₖ, masked) become shares by the softmax, and its new vector is the values blended in those shares. The weights that make it work are learned. Go further for word order, the KV cache and FlashAttention's tiles, or type a sentence of your own.";
-
-/// What the walk's very last stop adds.
-const FURTHER_SUMMARY: &str = "Shuffling the words showed that attention alone is blind to order until positions put it back; the KV cache and the tiles computed the same numbers as decoders and FlashAttention do. Where next: type a sentence of your own, edit a weight and watch every weight move, or open another example.";
 
 /// Focuses a button once the walk's panel has been shown (signals update the page after this
 /// handler returns).
@@ -118,16 +113,16 @@ pub fn Walk() -> impl IntoView {
     // The lesson's end tells the followed token's story from the numbers, then where to go.
     let summary = move || {
         if at_lesson_end() {
-            let story = state.story();
+            let story = state.story().map(|s| word(&s));
             Some(
                 view! {
                     <p class="walk-story" data-stat="walk-story">{story}</p>
-                    <p class="walk-summary">{LESSON_SUMMARY}</p>
+                    <p class="walk-summary">{t(walk::lesson_summary)}</p>
                 }
                 .into_any(),
             )
         } else if at_last() {
-            Some(view! { <p class="walk-summary">{FURTHER_SUMMARY}</p> }.into_any())
+            Some(view! { <p class="walk-summary">{t(walk::further_summary)}</p> }.into_any())
         } else {
             None
         }
@@ -145,11 +140,11 @@ pub fn Walk() -> impl IntoView {
             }
         >
             {move || match resume.get() {
-                0 => "Start the lesson: a guided walk".to_owned(),
-                at => format!("Resume the walk at stop {} of {}", at + 1, total.get()),
+                0 => word(&walk::start.into()),
+                at => word(&walk::resume(at + 1, total.get())),
             }}
         </button>
-        <aside class="walk" aria-label="Guided walk" hidden=move || state.view.walk.get().is_none()>
+        <aside class="walk" aria-label=t(walk::label) hidden=move || state.view.walk.get().is_none()>
             // Read out whole at each move: where the walk is, then what to try.
             // Focusable: on a phone it scrolls (the last stop's summary).
             <div id="walk-status" aria-live="polite" aria-atomic="true" tabindex="0">
@@ -157,11 +152,11 @@ pub fn Walk() -> impl IntoView {
                     {move || {
                         let stop = state.derived.walk_stop.get()?;
                         let i = index()?;
-                        let part = if i < lesson.get() { "" } else { " · further" };
-                        Some(format!("{} of {} · {}{part}", i + 1, total.get(), title(stop)))
+                        let place = if i < lesson.get() { walk::where_ } else { walk::where_further };
+                        Some(word(&place(i + 1, total.get(), title(stop))))
                     }}
                 </p>
-                <p class="walk-hint">{move || state.derived.walk_stop.get().map(|s| hint(s, dog()))}</p>
+                <p class="walk-hint">{move || state.derived.walk_stop.get().map(|s| word(&hint(s, dog())))}</p>
                 {summary}
             </div>
             <div class="walk-buttons">
@@ -172,7 +167,7 @@ pub fn Walk() -> impl IntoView {
                     aria-disabled=move || at_first().to_string()
                     on:click=move |_| go(false)
                 >
-                    "Back"
+                    {t(walk::back)}
                 </button>
                 <button
                     type="button"
@@ -181,15 +176,15 @@ pub fn Walk() -> impl IntoView {
                     aria-describedby="walk-status"
                     on:click=move |_| if finishing() { finish() } else { go(true) }
                 >
-                    {move || if finishing() { "Finish" } else { "Next" }}
+                    {move || word(&if finishing() { walk::finish } else { walk::next }.into())}
                 </button>
                 <Show when=move || at_lesson_end() && !at_last()>
                     <button type="button" data-action="walk-further" on:click=move |_| go(true)>
-                        "Go further"
+                        {t(walk::further)}
                     </button>
                 </Show>
                 <button type="button" class="walk-end" data-action="walk-end" on:click=move |_| end()>
-                    "End"
+                    {t(walk::end)}
                 </button>
             </div>
         </aside>

@@ -9,6 +9,9 @@ pub const MESSAGE_PREFIX: &str = "attention-explorer:";
 /// The message an embedded page posts with its height, for its course page to fit the frame.
 pub const RESIZE: &str = "attention-explorer:resize";
 
+/// Where the page keeps the learner's choice of language (a tag; `www/boot.js` reads it too).
+pub const LANG_KEY: &str = "attention-explorer:lang";
+
 /// Where the full page keeps the learner's work.
 pub const WORK_KEY: &str = "attention-explorer:work";
 

@@ -18,17 +18,20 @@ pub const SERVICE_WORKER: &str = "sw.js";
 pub const BUILD_LIST: &str = "build.json";
 
 /// The files a package holds, from the build's list (`bytes`, as served): what the page
-/// fetches, first and later; not the service worker or the teachers' files.
+/// fetches, first and later, and the languages' texts (a build before them had none); not the
+/// service worker or the teachers' files.
 pub fn app_files(bytes: &[u8]) -> Result<Vec<String>, String> {
     let list: serde_json::Value = std::str::from_utf8(bytes)
         .ok()
         .and_then(|text| serde_json::from_str(text).ok())
         .ok_or_else(|| format!("{BUILD_LIST} is not the build's list of files"))?;
     let mut files = Vec::new();
-    for when in ["first", "later"] {
-        let names = list[when]
-            .as_array()
-            .ok_or_else(|| format!("{BUILD_LIST} has no “{when}” list"))?;
+    for when in ["first", "later", "language"] {
+        let names = match list[when].as_array() {
+            Some(names) => names,
+            None if when == "language" => continue,
+            None => return Err(format!("{BUILD_LIST} has no “{when}” list")),
+        };
         for name in names {
             let name = name.as_str().unwrap_or_default();
             // Names the build wrote: never a way out of the app's folder.

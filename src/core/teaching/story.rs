@@ -4,6 +4,8 @@
 //! the hand-made story ("she" no longer looks most at "dog").
 
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::keys::{page, story};
+use crate::core::i18n::Msg;
 use crate::core::model::presets::{DOG_DOG, DOG_SENTENCE, DOG_SHE};
 use crate::core::text::fmt;
 
@@ -66,52 +68,47 @@ impl Story {
         words: &[String],
         keys: &[String],
         decimals: usize,
-    ) -> String {
+    ) -> Msg {
         let word = |k: usize| words.get(k).map_or("?", String::as_str);
         let key = |k: usize| keys.get(k).map_or("?", String::as_str);
         let q = word(self.query);
         let top = self.top;
         let own = self.top.key == self.query && words.len() == keys.len();
-        let becomes = if top.weight > 0.5 { "mostly" } else { "partly" };
-        let blend = if own {
-            format!("so its new vector is {becomes} its own value")
-        } else {
-            format!(
-                "so its new vector (its context) is {becomes} the value of “{}”",
-                key(top.key)
-            )
+        let blend = match (own, top.weight > 0.5) {
+            (true, true) => story::own_mostly.into(),
+            (true, false) => story::own_partly.into(),
+            (false, true) => story::value_mostly(key(top.key)),
+            (false, false) => story::value_partly(key(top.key)),
         };
-        let mut told = match self.runner_up {
+        let told = match self.runner_up {
             Some(r) => {
                 // The gap the softmax sees: the scaled one.
                 let gap = fmt(top.scaled - r.scaled, 1);
                 let gap = if top.scaled == top.score {
-                    format!("the gap of {gap}")
+                    story::gap(gap)
                 } else {
-                    format!("the gap, {gap} once scaled,")
+                    story::gap_scaled(gap)
                 };
-                format!(
-                    "“{q}” pays {} of its attention to “{}”: its query matches that key best (score {} against {} for “{}”, the runner-up), and the softmax turns {gap} into weights of {} and {}; {blend}.",
+                story::looks(
+                    q,
                     percent(top.weight),
                     key(top.key),
                     fmt(top.score, 1),
                     fmt(r.score, 1),
                     key(r.key),
+                    gap,
                     fmt(top.weight, decimals),
                     fmt(r.weight, decimals),
+                    blend,
                 )
             }
-            None => format!(
-                "“{q}” may only look at “{}”, so it pays it all of its attention; {blend}.",
-                key(top.key)
-            ),
+            None => story::only(q, key(top.key), blend),
         };
         if sentence == DOG_SENTENCE && self.query == DOG_SHE && top.key != DOG_DOG {
-            told.push_str(
-                " In the hand-made example “she” looked most at “dog” (0.883): your edits changed that. Undo or Reset brings it back.",
-            );
+            page::sentences(told, story::broken)
+        } else {
+            told
         }
-        told
     }
 }
 

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::core::model::Matrix;
 use crate::core::teaching::exercise::Kind;
 use crate::core::views::pipeline::in_order;
+use crate::ui::lang::word;
 use crate::ui::on_demand::{chunk, PanelButton};
 use crate::ui::state::use_app;
 use crate::ui::steps::text as steps_text_of;
@@ -144,7 +145,7 @@ fn DraftList() -> impl IntoView {
         </ul>
         {move || draft.with(|d| d.leaked_by(&on_page)).into_iter().map(|(asked, step, how)| view! {
             <p class="note" data-stat="author-leak">
-                {format!("The link shows every step, and step {} ({}) gives {} away: {how}. The embed leaves it out.", step.number(shape), steps_text_of(step).short_title, asked.id())}
+                {format!("The link shows every step, and step {} ({}) gives {} away: {how}. The embed leaves it out.", step.number(shape), word(&steps_text_of(step).short_title.into()), asked.id())}
             </p>
         }).collect_view()}
     }

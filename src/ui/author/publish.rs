@@ -9,6 +9,7 @@ use crate::core::formats::scorm;
 use crate::core::teaching::exercise::Exercises;
 use crate::ui::export::download_bytes;
 use crate::ui::fields::{accept, IntegerField};
+use crate::ui::lang::course_lang;
 use crate::ui::scroll::scroll_to;
 use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::{use_app, AppState};
@@ -24,6 +25,7 @@ fn exercise_query(state: AppState, draft: &Exercises, embedded: bool) -> String 
             embed: embedded.then_some(&embed),
             at: None,
             exercises: Some(draft),
+            lang: course_lang(),
         },
         Part::Query,
     )

@@ -23,6 +23,7 @@ use wasm_bindgen::prelude::*;
 use crate::core::formats::contract::RESIZE;
 use crate::core::formats::link::{params, snippet, Controls, Embed, Page, Part, Shown, Theme};
 use crate::core::views::pipeline::{in_order, Step};
+use crate::ui::lang::{course_lang, word};
 use crate::ui::on_demand::{chunk, PanelButton};
 use crate::ui::share::{model_code, page_url};
 use crate::ui::state::{use_app, AppState};
@@ -50,6 +51,7 @@ fn fragment(state: AppState, shown: &Shown, at: Option<Step>) -> String {
             embed: None,
             at,
             exercises: None,
+            lang: None,
         },
         Part::Fragment,
     )
@@ -125,6 +127,7 @@ fn embed_url(state: AppState, choice: &Choice) -> String {
                 embed: Some(&embed),
                 at: None,
                 exercises: Some(draft),
+                lang: course_lang(),
             },
             Part::Query,
         )
@@ -218,7 +221,7 @@ fn EmbedDialog() -> impl IntoView {
         view! {
             <label class="field check">
                 <input type="checkbox" data-control="embed-step" value=step.key() prop:checked=move || choice.with(|c| c.steps.contains(&step)) on:change=toggle/>
-                <span>{format!("{}. {}", step.number(shape), steps_text_of(step).short_title)}</span>
+                <span>{format!("{}. {}", step.number(shape), word(&steps_text_of(step).short_title.into()))}</span>
             </label>
         }
     };
@@ -251,7 +254,7 @@ fn EmbedDialog() -> impl IntoView {
             })}
             {move || state.exercises.draft.with(|d| choice.with(|c| d.leaked_by(&c.steps))).into_iter().map(|(asked, step, how)| view! {
                 <p class="field-error" role="alert" data-stat="embed-leak">
-                    {format!("Step {} ({}) gives {} away: {how}. Leave it out, unless learners may check their answer there.", step.number(shape), steps_text_of(step).short_title, asked.id())}
+                    {format!("Step {} ({}) gives {} away: {how}. Leave it out, unless learners may check their answer there.", step.number(shape), word(&steps_text_of(step).short_title.into()), asked.id())}
                 </p>
             }).collect_view()}
             <label class="field wide embed-snippet">

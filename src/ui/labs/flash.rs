@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys;
 use crate::core::teaching::flash::{max_diff, numbers_held, read_block, walk, FlashTile};
 use crate::core::teaching::labs;
 use crate::core::text::fmt_significant;
@@ -16,9 +17,9 @@ use crate::ui::state::use_app;
 
 /// What the page says about this lab.
 pub const TEXT: LabText = LabText {
-    title: "FlashAttention: the softmax a tile at a time",
-    short_title: "Tiles lab",
-    hint: "Step through the key tiles: when a tile holds a larger score, m grows and what was summed so far shrinks by e^(m_old − m_new). After the last tile, O / l is the context, without the n × n matrix ever being held.",
+    title: keys::labs::flash_title,
+    short_title: keys::labs::flash_short_title,
+    hint: keys::labs::flash_hint,
 };
 
 #[component]

@@ -2,17 +2,20 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::frame;
+use crate::core::i18n::Key;
 use crate::core::views::pipeline::Lab;
+use crate::ui::lang::t;
 use crate::ui::state::use_app;
 
 /// What the page says about a lab; each lab's file holds its own, beside its view.
 pub struct LabText {
     /// Its heading.
-    pub title: &'static str,
+    pub title: Key,
     /// Its name in the pipeline's table of contents.
-    pub short_title: &'static str,
+    pub short_title: Key,
     /// What the guided walk suggests trying here.
-    pub hint: &'static str,
+    pub hint: Key,
 }
 
 /// A lab's frame: a section like a step's, marked as a lab.
@@ -28,8 +31,8 @@ pub fn LabSection(lab: Lab, text: &'static LabText, children: Children) -> impl 
             aria-current=move || state.at_lab(lab).then_some("step")
         >
             <h2 id=format!("{id}-title")>
-                <span class="lab-badge">"Lab"</span>
-                {text.title}
+                <span class="lab-badge">{t(frame::lab)}</span>
+                {t(text.title)}
             </h2>
             {children()}
         </section>

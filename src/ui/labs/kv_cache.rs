@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys;
 use crate::core::teaching::kv_cache::{decode, refusal, DecodeStep};
 use crate::core::teaching::labs;
 use crate::core::views::heatmap::Heat;
@@ -14,9 +15,9 @@ use crate::ui::state::use_app;
 
 /// What the page says about this lab.
 pub const TEXT: LabText = LabText {
-    title: "The KV cache: decoding one token at a time",
-    short_title: "KV cache lab",
-    hint: "Press Decode next token: only the new token's query, key and value are computed; its key and value join the cache, and one row of weights is taken against it. It equals the full causal computation's row.",
+    title: keys::labs::kv_cache_title,
+    short_title: keys::labs::kv_cache_short_title,
+    hint: keys::labs::kv_cache_hint,
 };
 
 #[component]

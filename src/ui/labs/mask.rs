@@ -5,6 +5,7 @@ use leptos::html::Div;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys;
 use crate::core::model::Matrix;
 use crate::core::teaching::labs;
 use crate::core::teaching::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
@@ -22,9 +23,9 @@ fn power_of_ten(exponent: u32) -> String {
 
 /// What the page says about this lab.
 pub const TEXT: LabText = LabText {
-    title: "Lab: why mask with −∞?",
-    short_title: "−∞ lab",
-    hint: "Raise the magnitude step by step until renormalising breaks (cells marked in red), while −∞ stays exact.",
+    title: keys::labs::mask_title,
+    short_title: keys::labs::mask_short_title,
+    hint: keys::labs::mask_hint,
 };
 
 /// The lab's factor, as its power of ten: kept by the page (`labs::render` provides it), so

@@ -7,6 +7,7 @@ use nalgebra::DMatrix;
 
 use crate::core::document::edit::Edit;
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::keys;
 use crate::core::model::presets::{dog_two_heads, DOG_SHE};
 use crate::core::teaching::labs;
 use crate::core::views::heatmap::Heat;
@@ -16,9 +17,9 @@ use crate::ui::state::use_app;
 
 /// What the page says about this lab.
 pub const TEXT: LabText = LabText {
-    title: "Why several heads?",
-    short_title: "Heads lab",
-    hint: "A head is one set of the three weight matrices (W_query, W_key, W_value): one way of attending. In the two-head dog below, head 0 sends “she” to “dog” (whom she means) and head 1 to “ball” (the thing in the story). Open it in the page to see both heads in every step.",
+    title: keys::labs::several_heads_title,
+    short_title: keys::labs::several_heads_short_title,
+    hint: keys::labs::several_heads_hint,
 };
 
 #[component]

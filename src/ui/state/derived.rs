@@ -7,6 +7,7 @@ use nalgebra::DMatrix;
 use super::values::{Block, CellEditor, GradientOf};
 use super::AppState;
 use crate::core::document::edit::Edit;
+use crate::core::i18n::Msg;
 use crate::core::model::presets::matching;
 use crate::core::model::Editable;
 use crate::core::model::Matrix;
@@ -37,7 +38,7 @@ impl AppState {
 
     /// The followed token's story in the first head shown, told from the numbers on the page
     /// (none while exercises are open: its numbers could be their answers).
-    pub fn story(self) -> Option<String> {
+    pub fn story(self) -> Option<Msg> {
         if self.exercises.any() {
             return None;
         }

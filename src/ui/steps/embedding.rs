@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::steps;
 use crate::core::model::presets::column_names;
 use crate::core::model::Editable;
 use crate::core::model::Matrix;
@@ -13,13 +14,13 @@ use crate::ui::steps::frame::{StepSection, StepText};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
-    short_title: "Embedding",
-    title: "Embedding",
-    formula: "embedded[t] = embedding[id(t)]   (n × d_in)",
-    explain: "Each vocabulary word owns a row of d_in numbers, its embedding (a vector: a point in a space where words can be compared). In a trained model these numbers are learned from text and no column means anything one could name. In the dog example they were written by hand, and each of the two columns means one thing: “thing” (is it an object?) and “alive” (is it a living being?): dog is [1, 1], ball [1, 0], she [0.1, 1]. Seeded models draw them as PyTorch's nn.Embedding does. The embedded sentence X looks up each token's row, so a repeated word repeats its row.",
-    hint: "Each word is now a row of numbers, its embedding. Change one number in a word's row of the table: only that word's rows of X change.",
-    dog: "In the dog example read the two columns: dog and she are alive, ball is a thing but not alive. That is all “she” will need to find “dog”: set dog's “alive” to −1 and watch her look elsewhere in the figure at the top.",
-    lab: "",
+    short_title: steps::embedding_short_title,
+    title: steps::embedding_title,
+    formula: steps::embedding_formula,
+    explain: steps::embedding_explain,
+    hint: steps::embedding_hint,
+    dog: Some(steps::embedding_dog),
+    lab: None,
 };
 
 #[component]

@@ -4,29 +4,32 @@
 use leptos::prelude::*;
 
 use crate::core::formats::link::Controls as Level;
+use crate::core::i18n::keys::{frame, page};
+use crate::core::i18n::Key;
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::{in_order, Axes, Step, Stop};
 use crate::ui::exercises::cards::ExerciseCards;
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::{use_app, AppState, Detail};
 
 /// What the page says about a step; each step's file holds its own, beside its view.
 pub struct StepText {
     /// Its name in the pipeline's table of contents.
-    pub short_title: &'static str,
+    pub short_title: Key,
     /// Its heading.
-    pub title: &'static str,
+    pub title: Key,
     /// Its computation, in one line.
-    pub formula: &'static str,
+    pub formula: Key,
     /// One paragraph in our words: what the step does and why.
-    pub explain: &'static str,
+    pub explain: Key,
     /// What the guided walk suggests trying here, in one short paragraph.
-    pub hint: &'static str,
+    pub hint: Key,
     /// What the walk adds on the dog example as it opens (its numbers are said): "" if nothing.
-    pub dog: &'static str,
+    pub dog: Option<Key>,
     /// A sentence pointing to the lab after this step ("" if none), said only where the lab is
     /// on the page (not in an embed).
-    pub lab: &'static str,
+    pub lab: Option<Key>,
 }
 
 /// A step's frame: number, title, one paragraph in our words, the formula (from its `text`),
@@ -55,7 +58,7 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
             <h2 id=format!("{id}-title")>
                 // Follows the steps on the page: positions or W_output turned on or off renumber.
                 <span class="step-number">{move || state.badge(step)}</span>
-                {text.title}
+                {t(text.title)}
                 {(state.page.controls != Level::None).then(|| view! { <button
                     type="button"
                     class="toggle"
@@ -64,19 +67,21 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
                     aria-controls=format!("{id}-body")
                     on:click=toggle
                 >
-                    {move || if open.get() { "Hide" } else { "Show" }}
+                    {move || word(&if open.get() { frame::hide } else { frame::show }.into())}
                 </button> })}
             </h2>
             <div id=format!("{id}-body")>
                 <Show
                     when=move || open.get()
-                    fallback=|| view! { <p class="note">"Hidden. “Show” brings it back."</p> }
+                    fallback=|| view! { <p class="note">{t(frame::hidden)}</p> }
                 >
                     <p class="explain">
-                        {text.explain}
-                        {(!state.page.embedded && !text.lab.is_empty()).then(|| format!(" {}", text.lab))}
+                        {move || word(&match text.lab.filter(|_| !state.page.embedded) {
+                            Some(lab) => page::sentences(text.explain, lab),
+                            None => text.explain.into(),
+                        })}
                     </p>
-                    <p class="formula">{text.formula}</p>
+                    <p class="formula">{t(text.formula)}</p>
                     <ExerciseCards step/>
                     {children()}
                 </Show>

@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
+use crate::core::i18n::keys::steps;
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
 use crate::ui::state::use_app;
@@ -10,13 +11,13 @@ use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
-    short_title: "Mask",
-    title: "Causal mask",
-    formula: "masked[i][j] = −∞ where j > i · softmax turns −∞ into exactly 0",
-    explain: "A model that writes text one token at a time (a decoder, as GPT is) must not peek at the tokens that come later: when it writes, they do not exist yet, and in training, seeing the next word would let it copy the answer instead of learning to predict it. So each query may only look at itself and the tokens before it: every score above the diagonal is replaced by −∞, which the softmax turns into a weight of exactly 0 (e^−∞ = 0). Sebastian Raschka's tutorial (“Understanding and Coding Self-Attention…”) also shows a second way: compute the weights without a mask, zero the future (multiply by a lower-triangular matrix of ones), then divide each row by its new sum. Both give the same weights, unless the scores are so large that the unmasked softmax underflows to 0.",
-    hint: "The causal mask: a model that writes one word at a time must not see the words after the one it writes. Untick “Causal mask” in the bar at the top: this step's tables give way to a note, and in the weights (the next step) every token may now look at the tokens after it too. Tick it again: −∞ above the diagonal, a weight of exactly 0.",
-    dog: "",
-    lab: "The lab below finds where.",
+    short_title: steps::mask_short_title,
+    title: steps::mask_title,
+    formula: steps::mask_formula,
+    explain: steps::mask_explain,
+    hint: steps::mask_hint,
+    dog: None,
+    lab: Some(steps::mask_lab),
 };
 
 #[component]

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::views::pipeline::Step;
 use crate::ui::labs;
+use crate::ui::lang::t;
 use crate::ui::scroll::scroll_to;
 use crate::ui::state::use_app;
 use frame::StepText;
@@ -83,9 +84,9 @@ pub fn PipelineNav() -> impl IntoView {
                 .map(|step| {
                     view! {
                         <Show when=move || step.on_page(state.derived.shape.get())>
-                            <a href=format!("#{}", step.id()) on:click=jump(step.id())>{text(step).short_title}</a>
+                            <a href=format!("#{}", step.id()) on:click=jump(step.id())>{t(text(step).short_title)}</a>
                         </Show>
-                        {step.labs().iter().map(|&lab| view! { <a class="lab-link" href=format!("#{}", lab.id()) on:click=jump(lab.id().to_owned())>{labs::text(lab).short_title}</a> }).collect_view()}
+                        {step.labs().iter().map(|&lab| view! { <a class="lab-link" href=format!("#{}", lab.id()) on:click=jump(lab.id().to_owned())>{t(labs::text(lab).short_title)}</a> }).collect_view()}
                     }
                 })
                 .collect_view()}

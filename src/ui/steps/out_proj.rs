@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::steps;
 use crate::core::model::Editable;
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
@@ -14,13 +15,13 @@ use crate::ui::steps::projections::editable_table;
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
-    short_title: "W_output",
-    title: "Output projection W_output",
-    formula: "output = concatenated · W_output + b_output   (W_output: Σ d_v × d_out)",
-    explain: "The concatenation puts each head's context in its own columns, so no head's result yet depends on another's. One more linear layer mixes them: each output column is a weighted sum of every head's columns, plus a bias. nn.MultiheadAttention calls it out_proj and maps back to the embedding's width (d_out = d_in), so the layer's output can be added to its input. PyTorch stores the weight as d_out × Σ d_v and computes x·Wᵀ + b; here it is shown transposed, multiplied from the right like every other matrix.",
-    hint: "Set a row of W_output to zeros and that column of the concatenation stops counting in the output.",
-    dog: "",
-    lab: "",
+    short_title: steps::out_proj_short_title,
+    title: steps::out_proj_title,
+    formula: steps::out_proj_formula,
+    explain: steps::out_proj_explain,
+    hint: steps::out_proj_hint,
+    dog: None,
+    lab: None,
 };
 
 #[component]

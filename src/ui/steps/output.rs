@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::steps;
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
 use crate::ui::labs::heads::HeadsPicture;
@@ -12,13 +13,13 @@ use crate::ui::steps::frame::{StepSection, StepText};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
-    short_title: "Heads",
-    title: "Output: heads concatenated",
-    formula: "output = [context₀ | context₁ | …]   (n × Σ d_v)",
-    explain: "A head is one set of the three weight matrices: one way of attending (the lab “Why several heads?” after the context says why several). Multi-head attention runs the heads side by side and concatenates their context vectors column by column (a real transformer then mixes them with one more matrix: turn on the output projection to see it). The first columns are head 0's context, the next head 1's, and so on.",
-    hint: "Several heads attend in different ways at once; their context vectors are put side by side. Compare which token each head looks at most in the strip of thumbnails above.",
-    dog: "",
-    lab: "",
+    short_title: steps::output_short_title,
+    title: steps::output_title,
+    formula: steps::output_formula,
+    explain: steps::output_explain,
+    hint: steps::output_hint,
+    dog: None,
+    lab: None,
 };
 
 /// A matrix of the tokens' rows from the trace (the concatenation, the output), following the

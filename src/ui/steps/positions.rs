@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::steps;
 use crate::core::model::positions::{theta, Positions};
 use crate::core::model::Editable;
 use crate::core::model::Matrix;
@@ -17,13 +18,13 @@ use crate::ui::steps::projections::editable_table;
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
-    short_title: "Positions",
-    title: "Positions: putting word order back",
-    formula: "sinusoidal: P[p, 2i] = sin(p / base^(2i/d_in)), P[p, 2i+1] = cos(…) · X + P · RoPE: q, k pair i turned by p · base^(−2i/d_k)",
-    explain: "Attention itself is blind to order: it compares every token with every other, wherever they are. So real models put the order back. The original Transformer adds a fixed table of sines and cosines to the embedding, a row per place; GPT-2 and BERT add a learned table instead; Llama and most models since leave the embedding alone and rotate each query and key by an angle that grows with its place (RoPE), so a score depends on how far apart two words are. Positions belong to places, not words: shuffle the sentence and each word keeps its embedding but gets its new place's row.",
-    hint: "Choose sinusoidal positions, then open the order lab and shuffle the words: the outputs no longer just move.",
-    dog: "",
-    lab: "",
+    short_title: steps::positions_short_title,
+    title: steps::positions_title,
+    formula: steps::positions_formula,
+    explain: steps::positions_explain,
+    hint: steps::positions_hint,
+    dog: None,
+    lab: None,
 };
 
 /// One pair's rotation at every place, as spokes of a circle: pair `pair` of `d` components,

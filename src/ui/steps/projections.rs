@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::steps;
 use crate::core::model::Matrix;
 use crate::core::model::{Editable, Projection};
 use crate::core::views::pipeline::Step;
@@ -11,13 +12,13 @@ use crate::ui::steps::frame::{unless_shared, StepSection, StepText};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
-    short_title: "W_q, W_k, W_v",
-    title: "Projections W_query, W_key, W_value",
-    formula: "W_query, W_key: d_in × d_k · W_value: d_in × d_v   (one set per head; with biases, b_query, b_key: d_k · b_value: d_v)",
-    explain: "Each head has three weight matrices that turn an embedding into its query, key and value. They multiply the embedding from the right, as row vectors, so each has d_in rows. Where the numbers come from: in a real model, from training (random at first, then nudged over a great deal of text, for instance to predict the next word); here the Raschka examples and “Re-initialise with seed” draw them with torch.rand after torch.manual_seed, head after head, and the dog's were written by hand to look trained. Real layers (nn.Linear, nn.MultiheadAttention) also add a bias to every row: turn on Biases in the settings to see them.",
-    hint: "The weights themselves: edit one number of W_query and watch every token's query change in the next step.",
-    dog: "In the dog example W_query's second row (“alive”) is what makes “she”'s query ask for a living thing.",
-    lab: "",
+    short_title: steps::projections_short_title,
+    title: steps::projections_title,
+    formula: steps::projections_formula,
+    explain: steps::projections_explain,
+    hint: steps::projections_hint,
+    dog: Some(steps::projections_dog),
+    lab: None,
 };
 
 /// An editable table of one of the model's matrices, named and titled as the catalogue says.

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::steps;
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
 use crate::ui::state::use_app;
@@ -9,13 +10,13 @@ use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
-    short_title: "Q, K, V",
-    title: "Queries, keys, values",
-    formula: "Q = X · W_query (n × d_k) · K = X · W_key (n × d_k) · V = X · W_value (n × d_v)",
-    explain: "Each token makes three vectors from its embedding, each by multiplying it by a weight matrix (the three shown in the step above): a query (what am I looking for?), a key (what do I offer to a query that looks?) and a value (what do I pass on if I am chosen?). Row t of Q is token t's query. d_k is the length of a query or key, d_v of a value. Change one embedding number and only that token's rows move; change one weight and every token's column moves.",
-    hint: "Every token now has a query (what it looks for), a key (what it offers) and a value (what it passes on): its row times a weight matrix each (those are in the step just above this one on the page).",
-    dog: "“she”'s query asks, in effect, “I am a pronoun: which living thing do I mean?”, and “dog”'s key answers “a living thing”. The weights were made by hand to look like trained ones.",
-    lab: "",
+    short_title: steps::qkv_short_title,
+    title: steps::qkv_title,
+    formula: steps::qkv_formula,
+    explain: steps::qkv_explain,
+    hint: steps::qkv_hint,
+    dog: Some(steps::qkv_dog),
+    lab: None,
 };
 
 #[component]

@@ -3,6 +3,7 @@
 use leptos::html::Table;
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::steps;
 use crate::core::model::Matrix;
 use crate::core::teaching::labs::{scaling_effects, uniform_top_weight};
 use crate::core::text::fmt;
@@ -13,13 +14,13 @@ use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
-    short_title: "÷√dₖ",
-    title: "Scaling by √dₖ",
-    formula: "scaled = scores / divisor, the divisor √d_k (the standard), d_k or 1 (none): chosen in the bar at the top",
-    explain: "Why divide? A dot product of d_k components grows with d_k: if the components were independent with mean 0 and variance 1, the score would have variance d_k, its spread growing like √d_k. Large scores make the softmax saturate: one token gets almost everything, the rest almost nothing, and training stops learning (the nudges it makes to the weights, their gradients, vanish). Dividing by √d_k brings such scores' spread back to about 1 whatever d_k is; dividing by d_k shrinks it too far, flattening the weights as d_k grows. This page's numbers need not be like that (the hand-made dog's are not: d_k = 3, components far from mean 0), so the table below need not show a spread near 1 under ÷√d_k.",
-    hint: "Why ÷√dₖ: a dot product grows with the number of its components, dₖ, and large scores make the softmax give everything to one token. The table shows this model under each scaling. Switch the scaling in the bar at the top to none and watch the weights sharpen (the lines at the top of the page too), then to dₖ and watch them flatten; the lab below shows the rule on random numbers.",
-    dog: "",
-    lab: "The lab below runs the experiment on numbers that are.",
+    short_title: steps::scale_short_title,
+    title: steps::scale_title,
+    formula: steps::scale_formula,
+    explain: steps::scale_explain,
+    hint: steps::scale_hint,
+    dog: None,
+    lab: Some(steps::scale_lab),
 };
 
 #[component]

@@ -3,6 +3,7 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
+use crate::core::i18n::keys::steps;
 use crate::core::model::presets::{hand_made_rows, untaught_words};
 use crate::core::model::tokens::invisible_characters;
 use crate::core::model::Editable;
@@ -16,13 +17,13 @@ const TRAINED_PAUSE: std::time::Duration = std::time::Duration::from_millis(150)
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
-    short_title: "Tokens",
-    title: "Sentence → tokens",
-    formula: "words = sentence without commas, split on spaces · vocabulary = sorted(set(words)) · id = index in vocabulary",
-    explain: "A model cannot read letters, so the sentence is first cut into tokens: here simply its words (real models cut rarer words into pieces). Each distinct word gets a number, its id: its place in the alphabetically sorted vocabulary (capitals sort first, as in Python). A word used twice gets the same id, so it will get the same numbers. Click a token to follow it through every step: the page calls it the followed token.",
-    hint: "Attention lets each word look at the others to work out what it means in this sentence. Click a token to follow it through every step, or type a sentence of your own (a new word gets random numbers: nothing has taught it anything).",
-    dog: "Here the page follows “she”: a pronoun, whose meaning comes from another word. Whom does she mean?",
-    lab: "",
+    short_title: steps::sentence_short_title,
+    title: steps::sentence_title,
+    formula: steps::sentence_formula,
+    explain: steps::sentence_explain,
+    hint: steps::sentence_hint,
+    dog: Some(steps::sentence_dog),
+    lab: None,
 };
 
 #[component]

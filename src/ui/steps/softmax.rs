@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::steps;
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
 use crate::ui::lines::AttentionLines;
@@ -12,13 +13,13 @@ use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
-    short_title: "Softmax",
-    title: "Attention weights (softmax)",
-    formula: "weights[i][j] = exp(s_ij) / Σ_k exp(s_ik)   — each row sums to 1",
-    explain: "The softmax turns each row of scores into weights between 0 and 1 that add up to 1: how much of its attention token i pays to each token j (its share, like percentages). It takes e to the power of each score and divides by the row's total, so a bigger score wins more than in proportion, and only the differences within a row matter. The scores reach it after the two steps above, divided by √d_k and masked (each of them says why). (It subtracts the row's largest score first, so huge scores never overflow.)",
-    hint: "The softmax makes each row of scores into shares between 0 and 1 that add up to 1: e^score divided by the row's total, so the largest score wins more than in proportion. (The scores were first divided by √dₖ and masked: the walk explains both after the payoff.)",
-    dog: "“she”'s row gives “dog” 0.883 and “ball” 0.087: a lead of 4.0 in score, 2.3 once divided by √3, became ten times the share (e^2.3 ≈ 10).",
-    lab: "",
+    short_title: steps::softmax_short_title,
+    title: steps::softmax_title,
+    formula: steps::softmax_formula,
+    explain: steps::softmax_explain,
+    hint: steps::softmax_hint,
+    dog: Some(steps::softmax_dog),
+    lab: None,
 };
 
 #[component]

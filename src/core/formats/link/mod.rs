@@ -14,6 +14,7 @@ pub mod values;
 
 use crate::core::formats::contract::{MESSAGE_PREFIX, RESIZE};
 use crate::core::formats::state::read_state;
+use crate::core::i18n::Lang;
 use crate::core::model::presets::{matching, preset_named, preset_names, PRESETS};
 use crate::core::teaching::exercise::Exercises;
 use crate::core::text::clip;
@@ -36,9 +37,22 @@ pub fn write_fragment(model: &str, shown: &Shown) -> String {
             embed: None,
             at: None,
             exercises: None,
+            lang: None,
         },
         Part::Fragment,
     )
+}
+
+/// The language a link asks for (`lang=`, the fragment's first), read alone: the page's words
+/// are fetched before the rest of the link is read. A tag the page does not know is none (the
+/// full reading says why).
+pub fn linked_lang(search: &str, hash: &str) -> Option<Lang> {
+    let mut pairs = values::pairs(search.strip_prefix('?').unwrap_or(search));
+    pairs.extend(values::pairs_of_fragment(
+        hash.strip_prefix('#').unwrap_or(hash),
+    ));
+    let (_, tag) = pairs.iter().rev().find(|(k, _)| k == "lang")?;
+    Lang::from_tag(tag)
 }
 
 /// Reads a page's URL: `search` is `location.search` (with or without its `?`), `hash` is
@@ -54,6 +68,7 @@ pub fn read_link(search: &str, hash: &str) -> Link {
         steps: None,
         controls: None,
         theme: Theme::Auto,
+        lang: None,
         walk: false,
         at: None,
         exercises: Exercises::default(),

@@ -3,6 +3,7 @@
 //! module reads and writes.
 
 use crate::core::decoder::Choosing;
+use crate::core::i18n::Lang;
 use crate::core::model::Matrix;
 use crate::core::model::Model;
 use crate::core::teaching::exercise::Exercises;
@@ -121,6 +122,8 @@ pub struct Page<'a> {
     pub at: Option<Step>,
     /// The exercises, for a link or a snippet that carries them.
     pub exercises: Option<&'a Exercises>,
+    /// `lang=`: a course's language, for a snippet or an exercise's link.
+    pub lang: Option<Lang>,
 }
 
 /// Everything a link asks for, already checked.
@@ -142,6 +145,8 @@ pub struct Link {
     pub controls: Option<Controls>,
     /// `theme=`.
     pub theme: Theme,
+    /// `lang=`: the page's language, whatever the browser's.
+    pub lang: Option<Lang>,
     /// `walk=1`: open in the guided walk.
     pub walk: bool,
     /// `at=STEP`: open scrolled to this step.

@@ -5,6 +5,7 @@ use super::page::{Controls, Link, Page, Theme, MAX_DECIMALS};
 use super::values::{face_key, faces, flag, index, sampling, step_list, step_named, step_names};
 use nalgebra::DMatrix;
 
+use crate::core::i18n::Lang;
 use crate::core::model::limits::{MAX_DIM, MAX_HEADS, MAX_PROMPT_TOKENS};
 use crate::core::model::{Head, Model, Scale};
 use crate::core::teaching::exercise::{Exercises, Kind};
@@ -84,7 +85,7 @@ fn never(_: &Page) -> Option<String> {
 }
 
 /// Every parameter a link may carry, in the query or the fragment, in the order written.
-pub const PARAMS: [Param; 31] = [
+pub const PARAMS: [Param; 32] = [
     // The model: read before the others (see read_link), which are checked against it.
     Param {
         name: "m",
@@ -372,6 +373,15 @@ pub const PARAMS: [Param; 31] = [
             let theme = p.embed?.theme;
             (theme != Theme::Auto).then(|| theme.key().to_owned())
         },
+    },
+    Param {
+        name: "lang",
+        part: Part::Query,
+        read: |l, v| {
+            l.lang = Some(Lang::from_tag(v).ok_or("use en, zh-CN, es, pt-BR, fr, ko or ar")?);
+            Ok(())
+        },
+        write: |p| p.lang.map(|l| l.tag().to_owned()),
     },
     // Exercises (`ask=scores.0:6,1&predict=weights.0:6&goal=weights.0:6,4>=0.5&lock=embedding`):
     // a teacher's, so in the query with the embed's options.

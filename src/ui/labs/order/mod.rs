@@ -8,6 +8,7 @@ mod trained;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys;
 use crate::core::model::positions::PositionKind;
 use crate::core::teaching::labs;
 use crate::core::teaching::order::{
@@ -26,9 +27,9 @@ use trained::TrainedOrder;
 
 /// What the page says about this lab.
 pub const TEXT: LabText = LabText {
-    title: "Word order: what attention cannot see",
-    short_title: "Order lab",
-    hint: "Shuffle the words with no positions: every output row is the same numbers in a new place. Then choose sinusoidal positions or RoPE and shuffle again.",
+    title: keys::labs::order_title,
+    short_title: keys::labs::order_short_title,
+    hint: keys::labs::order_hint,
 };
 
 /// How far RoPE's shift test moves both tokens.

@@ -8,6 +8,7 @@ use std::time::Duration;
 use leptos::html::P;
 use leptos::prelude::*;
 
+use crate::core::i18n::keys;
 use crate::core::teaching::sqrt_dk::{
     dk_at, slider_position, theory_variance, RowStats, Sample, DK_DEFAULT, DK_MAX, DK_MIN, PAIRS,
     ROWS, ROW_LEN, SCALINGS, SEED_DEFAULT,
@@ -28,9 +29,9 @@ struct Figures {
 
 /// What the page says about this lab.
 pub const TEXT: LabText = LabText {
-    title: "Lab: why divide by √dₖ?",
-    short_title: "√dₖ lab",
-    hint: "Drag dₖ up to 1024: unscaled, the variance grows like dₖ and the largest weight heads for 1 while the gradient dies; ÷dₖ flattens every row; ÷√dₖ stays put.",
+    title: keys::labs::sqrt_dk_title,
+    short_title: keys::labs::sqrt_dk_short_title,
+    hint: keys::labs::sqrt_dk_hint,
 };
 
 /// What the learner set in the lab: kept by the page (`labs::render` provides it), so that it

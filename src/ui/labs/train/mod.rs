@@ -12,6 +12,7 @@ mod targets;
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys;
 use crate::core::model::presets::{DOG_DOG, DOG_SHE, DOG_SHE_WEIGHT_DOG};
 use crate::core::training::lab::{dog_untrained, scrambled};
 use crate::core::training::{Goal, Objective, Target};
@@ -26,9 +27,9 @@ use targets::Targets;
 
 /// What the page says about this lab.
 pub const TEXT: LabText = LabText {
-    title: "Lab: train the weights",
-    short_title: "Train lab",
-    hint: "Where weights come from: a real model's start random and are nudged, step by step, by training on a great deal of text. Press “Train the dog example from random weights”: from random numbers it trains, step by step, until “she” gives “dog” the hand-made 0.883, with other weights that do the same job. Or pick a key for the followed token to look at (it starts at the runner-up, so training pulls “she” away from “dog”), press Run, and watch the loss fall while every table above moves; Undo takes the whole run back. A real trained model is one click away in the settings (“Open a trained model”).",
+    title: keys::labs::train_title,
+    short_title: keys::labs::train_short_title,
+    hint: keys::labs::train_hint,
 };
 
 /// The lab's body (its frame, `LabSection`, is the page's: it shows while this loads).

@@ -1,0 +1,214 @@
+//! A language's texts and how a message is worded in it: its arguments put in, a count's
+//! plural form chosen, and (right to left) each argument isolated so that a number or an
+//! English token keeps its own direction.
+
+use std::collections::HashMap;
+
+use super::lang::{Lang, Plural};
+use super::msg::{Arg, Key, Msg};
+
+/// The texts of one language, falling back to English for a key it lacks or gets wrong.
+#[derive(Clone, Debug, Default)]
+pub struct Catalogue {
+    lang: Lang,
+    texts: HashMap<String, String>,
+}
+
+/// Unicode's first-strong isolate and its end: an argument inside right-to-left text.
+const ISOLATE: (char, char) = ('\u{2068}', '\u{2069}');
+
+impl Catalogue {
+    /// English, as compiled in.
+    pub fn english() -> Catalogue {
+        Catalogue::default()
+    }
+
+    /// The catalogue of `lang` with no file read: English, or for [`Lang::Pseudo`] English
+    /// lengthened and accented.
+    pub fn built_in(lang: Lang) -> Catalogue {
+        Catalogue {
+            lang,
+            texts: HashMap::new(),
+        }
+    }
+
+    /// A language file: one JSON object of `"area.name": "text"`. A key the page does not have
+    /// is never looked up; a text naming other arguments than English's is not used.
+    pub fn read(lang: Lang, json: &str) -> Result<Catalogue, String> {
+        let texts: HashMap<String, String> = serde_json::from_str(json)
+            .map_err(|e| format!("the {} file is not a language file: {e}", lang.tag()))?;
+        Ok(Catalogue { lang, texts })
+    }
+
+    /// Its language.
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// Whether its file gives `key` a text that can be used (the same arguments as English).
+    pub fn has(&self, key: Key) -> bool {
+        self.texts
+            .get(key.0.name)
+            .is_some_and(|t| same_slots(t, key.0.args))
+    }
+
+    /// The text of a key without arguments.
+    pub fn text(&self, key: Key) -> String {
+        self.render(&Msg::from(key))
+    }
+
+    /// `msg` worded in this language.
+    pub fn render(&self, msg: &Msg) -> String {
+        let entry = msg.key.0;
+        let translated = self
+            .texts
+            .get(entry.name)
+            .filter(|t| same_slots(t, entry.args));
+        let (template, lang) = match translated {
+            Some(t) => (t.as_str(), self.lang),
+            // English's plural forms for English's text.
+            None if self.lang == Lang::Pseudo => {
+                return pseudo(&self.fill(entry.en, msg, Lang::En))
+            }
+            None => (entry.en, Lang::En),
+        };
+        self.fill(template, msg, lang)
+    }
+
+    /// `template` with `msg`'s arguments put in (a message argument worded here), counts in
+    /// `lang`'s plural forms.
+    fn fill(&self, template: &str, msg: &Msg, lang: Lang) -> String {
+        let arg = |name: &str| {
+            let at = msg.key.0.args.iter().position(|a| *a == name);
+            at.and_then(|i| msg.args.get(i))
+        };
+        let value = |name: &str| match arg(name) {
+            Some(Arg::Text(text)) => text.clone(),
+            Some(Arg::Msg(inner)) => self.render(inner),
+            None => String::new(),
+        };
+        let mut out = String::with_capacity(template.len());
+        for piece in pieces(template) {
+            match piece {
+                Piece::Text(run) => out.push_str(run),
+                // A value (a number, a token), not a sentence worded in this language.
+                Piece::Slot(name, None) if lang.rtl() && matches!(arg(name), Some(Arg::Text(_))) => {
+                    out.push(ISOLATE.0);
+                    out.push_str(&value(name));
+                    out.push(ISOLATE.1);
+                }
+                Piece::Slot(name, None) => out.push_str(&value(name)),
+                Piece::Slot(name, Some(forms)) => {
+                    let count = value(name);
+                    let form = count.parse().map_or(Plural::Other, |n| lang.plural(n));
+                    out.push_str(&choose_form(forms, form).replace('#', &count));
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Msg {
+    /// The message in English (the command line's and the scripting API's language).
+    pub fn english(&self) -> String {
+        Catalogue::english().render(self)
+    }
+}
+
+/// The slots `{name}` and `{name:…}` of a text, by name.
+pub fn slots(text: &str) -> Vec<&str> {
+    let mut names: Vec<&str> = pieces(text)
+        .filter_map(|p| match p {
+            Piece::Slot(name, _) => Some(name),
+            Piece::Text(_) => None,
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+fn same_slots(text: &str, args: &[&str]) -> bool {
+    let mut wanted = args.to_vec();
+    wanted.sort_unstable();
+    slots(text) == wanted
+}
+
+enum Piece<'a> {
+    Text(&'a str),
+    /// A name and, for a count, its forms (`one=edit|other=edits`).
+    Slot(&'a str, Option<&'a str>),
+}
+
+/// A text cut into plain runs and `{…}` slots (an unclosed `{` is text).
+fn pieces(text: &str) -> impl Iterator<Item = Piece<'_>> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let slot = rest
+            .find('{')
+            .and_then(|open| Some((open, open + rest[open..].find('}')?)));
+        match slot {
+            Some((0, close)) => {
+                let inner = &rest[1..close];
+                rest = &rest[close + 1..];
+                Some(match inner.split_once(':') {
+                    Some((name, forms)) => Piece::Slot(name.trim(), Some(forms)),
+                    None => Piece::Slot(inner.trim(), None),
+                })
+            }
+            Some((open, _)) => {
+                let (run, after) = rest.split_at(open);
+                rest = after;
+                Some(Piece::Text(run))
+            }
+            None => Some(Piece::Text(std::mem::take(&mut rest))),
+        }
+    })
+}
+
+/// The form named `form` among `one=…|other=…`, else `other`, else the first.
+fn choose_form(forms: &str, form: Plural) -> &str {
+    let named = |wanted: &str| {
+        forms.split('|').find_map(|f| {
+            let (name, text) = f.split_once('=')?;
+            (name.trim() == wanted).then_some(text)
+        })
+    };
+    named(form.name())
+        .or_else(|| named("other"))
+        .or_else(|| {
+            forms
+                .split('|')
+                .next()
+                .and_then(|f| f.split_once('=').map(|(_, t)| t))
+        })
+        .unwrap_or("")
+}
+
+/// English lengthened by 40 % and accented, its numbers kept: what a longer language does to
+/// a layout, and any text that does not go through the catalogue stands out unaccented.
+fn pseudo(english: &str) -> String {
+    let accented: String = english
+        .chars()
+        .map(|c| match c {
+            'a' => 'á',
+            'e' => 'é',
+            'i' => 'í',
+            'o' => 'ö',
+            'u' => 'ü',
+            'c' => 'ç',
+            'n' => 'ñ',
+            'A' => 'Å',
+            'E' => 'É',
+            'O' => 'Ø',
+            'U' => 'Û',
+            c => c,
+        })
+        .collect();
+    let padding = (english.chars().count() * 2).div_ceil(5);
+    format!("⟦{accented}{}⟧", " ·".repeat(padding.div_ceil(2)))
+}

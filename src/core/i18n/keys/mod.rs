@@ -1,0 +1,23 @@
+//! The page's sentences by area, each area one file: the walk's, a step's, a lab's. Their
+//! names in the language files are `area.name`.
+
+pub mod frame;
+pub mod intro;
+pub mod labs;
+pub mod page;
+pub mod steps;
+pub mod story;
+pub mod walk;
+
+use super::Key;
+
+/// Every area's keys, for the tests that check each language file against them.
+pub const AREAS: &[&[Key]] = &[
+    intro::ALL,
+    page::ALL,
+    story::ALL,
+    steps::ALL,
+    labs::ALL,
+    frame::ALL,
+    walk::ALL,
+];

@@ -1,0 +1,50 @@
+//! The page's words in the learner's language: the catalogue in use, and a text that follows
+//! it (a view built once rewords itself when the language changes, keeping what it holds).
+
+pub mod picker;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+
+use crate::core::i18n::{Catalogue, Key, Lang, Msg};
+
+thread_local! {
+    static IN_USE: RefCell<Rc<Catalogue>> = RefCell::new(Rc::new(Catalogue::english()));
+    /// Changes once the catalogue has: what every worded text tracks.
+    static CHOSEN: RwSignal<Lang> = RwSignal::new(Lang::En);
+}
+
+/// The language the page is in (tracked).
+pub fn lang() -> Lang {
+    CHOSEN.with(|c| c.get())
+}
+
+/// `msg` in the page's language, tracked: inside a view's closure, reworded on a change.
+pub fn word(msg: &Msg) -> String {
+    CHOSEN.with(|c| c.track());
+    IN_USE.with(|c| c.borrow().render(msg))
+}
+
+/// A text that follows the page's language, for a view (`{t(intro::lead)}`, `title=t(…)`).
+pub fn t(key: Key) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    move || word(&key.into())
+}
+
+/// The language a teacher's snippet or exercise link asks for: the page's, unless English (a
+/// link without `lang=` opens in each visitor's own).
+pub fn course_lang() -> Option<Lang> {
+    Some(lang()).filter(|l| *l != Lang::En)
+}
+
+/// Puts `catalogue` in use: `<html lang dir>` and every worded text follow.
+pub fn put(catalogue: Catalogue) {
+    let lang = catalogue.lang();
+    IN_USE.with(|c| *c.borrow_mut() = Rc::new(catalogue));
+    if let Some(root) = document().document_element() {
+        root.set_attribute("lang", lang.tag()).ok();
+        root.set_attribute("dir", lang.dir()).ok();
+    }
+    CHOSEN.with(|c| c.set(lang));
+}

@@ -1,0 +1,130 @@
+// End-to-end: the page in every learner's language (issue 50). `?lang=X` opens it in X (<html
+// lang dir>, the loading line, the walk), with none of the English of the sentences already in
+// the catalogue left visible; the picker switches without losing the model, undo or the link, and
+// sticks; a browser set to Chinese gets Chinese on a first visit; a teacher's embed carries lang=;
+// nothing is fetched from another origin (the harness watches every request).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { useBrowser, open, newContext, watch, cellSelector, projectRoot, eventually } from './harness.mjs';
+
+const env = useBrowser();
+
+/** Every key's English, as `keys!` declares it (src/core/i18n/keys/). */
+function english() {
+  const dir = join(projectRoot, 'src/core/i18n/keys');
+  const out = {};
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.rs'))) {
+    const text = readFileSync(join(dir, file), 'utf8');
+    const area = text.match(/keys! \{ "(\w+)";/)?.[1];
+    if (!area) continue;
+    for (const m of text.matchAll(/^\s+(\w+)(\([^)]*\))? = ("(?:[^"\\]|\\.)*");$/gm)) {
+      out[`${area}.${m[1]}`] = { text: JSON.parse(m[3]), args: Boolean(m[2]) };
+    }
+  }
+  return out;
+}
+const EN = english();
+const texts = (tag) => JSON.parse(readFileSync(join(projectRoot, `www/i18n/${tag}.json`), 'utf8'));
+
+/** The English sentences of the catalogue (without arguments) visible on the page. */
+const englishShown = (page, tag) => {
+  const translated = texts(tag);
+  const sentences = Object.entries(EN)
+    .filter(([key, { text, args }]) => !args && text.includes(' ') && text.length > 12 && translated[key] !== text)
+    .map(([, { text }]) => text);
+  return page.evaluate((sentences) => {
+    const shown = document.body.innerText;
+    return sentences.filter((s) => shown.includes(s));
+  }, sentences);
+};
+
+for (const tag of ['zh-CN', 'es', 'pt-BR', 'fr', 'ko', 'ar']) {
+  test(`?lang=${tag} opens the page in it, the walk too, with none of the catalogue's English shown`, async () => {
+    const { page } = await open(env.browser, `${env.base}?lang=${tag}`);
+    const t = texts(tag);
+    assert.equal(await page.getAttribute('html', 'lang'), tag);
+    assert.equal(await page.getAttribute('html', 'dir'), tag === 'ar' ? 'rtl' : 'ltr');
+    assert.equal(await page.textContent('h1'), t['page.title']);
+    assert.equal(await page.inputValue('[data-control="lang"]'), tag);
+    assert.equal((await page.textContent('[data-stat="what-for"]')).trim().startsWith(t['intro.what_for_1'].slice(0, 8)), true);
+    assert.equal(await page.textContent('[data-action="walk-start"]'), t['walk.start']);
+    assert.deepEqual(await englishShown(page, tag), []);
+    // The walk's panel, at its first stop.
+    await page.click('[data-action="walk-start"]');
+    assert.equal((await page.textContent('[data-action="walk-next"]')).trim(), t['walk.next']);
+    assert.deepEqual(await englishShown(page, tag), []);
+    // A matrix and its numbers read left to right, in Arabic too.
+    assert.equal(await page.$eval('table[data-matrix="weights"]', (t) => getComputedStyle(t).direction), 'ltr');
+  });
+}
+
+test('the picker switches the language without losing the model, undo or the link, and sticks', async () => {
+  const { page } = await open(env.browser, env.base);
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  await page.fill(`${cellSelector('w_query', 1, 0)} input`, '-0.75');
+  await page.keyboard.press('Enter');
+  const weights = await page.getAttribute(cellSelector('weights', 2, 1), 'data-value');
+  const url = await eventually(() => page.url(), (u) => /#m=/.test(u));
+  assert.match(url, /#m=/);
+  await page.selectOption('[data-control="lang"]', 'fr');
+  await page.waitForSelector('html[lang="fr"]');
+  assert.equal(await page.textContent('h1'), texts('fr')['page.title']);
+  assert.equal(await page.getAttribute(cellSelector('w_query', 1, 0), 'data-value'), '-0.75');
+  assert.equal(await page.getAttribute(cellSelector('weights', 2, 1), 'data-value'), weights);
+  assert.equal(page.url(), url);
+  await page.keyboard.press('Escape');
+  await page.click('h1');
+  await page.keyboard.press('Control+z');
+  const undone = await eventually(() => page.getAttribute(cellSelector('w_query', 1, 0), 'data-value'), (v) => v !== '-0.75');
+  assert.notEqual(undone, '-0.75');
+  // Kept in this browser: a reload is in French, and back to English by the picker.
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.equal(await page.getAttribute('html', 'lang'), 'fr');
+  assert.equal(await page.textContent('h1'), texts('fr')['page.title']);
+  await page.selectOption('[data-control="lang"]', 'ar');
+  await page.waitForSelector('html[dir="rtl"]');
+  await page.selectOption('[data-control="lang"]', 'en');
+  await page.waitForSelector('html[lang="en"][dir="ltr"]');
+  assert.equal(await page.textContent('h1'), 'Attention Explorer');
+});
+
+test('a browser set to Chinese gets Chinese on a first visit, with the loading line in it before the code', async () => {
+  const context = await newContext(env, { locale: 'zh-CN' });
+  const page = await context.newPage();
+  watch(page, env.base);
+  // The code held back: what shows before it.
+  let release;
+  const gate = new Promise((done) => { release = done; });
+  await page.route(/attention-explorer-[0-9a-f]+_bg\.wasm$/, async (route) => { await gate; await route.continue().catch(() => {}); });
+  await page.goto(env.base, { waitUntil: 'domcontentloaded' });
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  const loading = texts('zh-CN')['page.loading'];
+  assert.equal(await eventually(() => page.textContent('#boot-status'), (t) => t === loading), loading);
+  // No English opening page written at build time.
+  assert.equal(await page.isVisible('#prerendered'), false);
+  release();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 60000 });
+  assert.equal(await page.textContent('h1'), texts('zh-CN')['page.title']);
+  assert.deepEqual(await englishShown(page, 'zh-CN'), []);
+});
+
+test('a teacher\u2019s embed snippet, made in a language, opens in it', async () => {
+  const { page } = await open(env.browser, `${env.base}?lang=es`);
+  await page.click('[data-action="embed"]');
+  const snippet = await page.inputValue('[data-export="embed"]');
+  assert.match(snippet.replaceAll('&amp;', '&'), /[?&]lang=es\b/);
+  const src = snippet.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&');
+  const embedded = await open(env.browser, src, undefined, '[data-matrix]');
+  assert.equal(await embedded.page.getAttribute('html', 'lang'), 'es');
+  assert.equal(await embedded.page.getAttribute('html', 'dir'), 'ltr');
+});
+
+test('the pseudo-language (en-XA) lengthens every sentence of the catalogue', async () => {
+  const { page } = await open(env.browser, `${env.base}?lang=en-XA`);
+  const lead = await page.textContent('[data-stat="what-for"]');
+  assert.match(lead, /^⟦/);
+  assert.ok(lead.length > EN['intro.what_for_1'].text.length * 1.4);
+});

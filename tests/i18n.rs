@@ -1,0 +1,244 @@
+//! The page's words in every language: each key's English names exactly its arguments; each
+//! language file (`www/i18n/<tag>.json`) gives every key, with the same arguments and the
+//! plural forms its grammar needs, within its size; messages are worded as each language's
+//! grammar asks; and no English sentence is written into a view outside the catalogue.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use attention_explorer::core::i18n::keys::{page, story, AREAS};
+use attention_explorer::core::i18n::{slots, Catalogue, Key, Lang, Plural};
+
+fn all_keys() -> Vec<Key> {
+    AREAS.iter().flat_map(|a| a.iter().copied()).collect()
+}
+
+fn file_of(lang: Lang) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("www/i18n/{}.json", lang.tag()))
+}
+
+/// A text's `{n:one=…|other=…}` forms, by argument.
+fn forms(text: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out = BTreeMap::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        if let Some((name, forms)) = rest[open + 1..open + close].split_once(':') {
+            let names = forms
+                .split('|')
+                .filter_map(|f| f.split_once('=').map(|(n, _)| n.trim().to_owned()));
+            out.insert(name.trim().to_owned(), names.collect());
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out
+}
+
+#[test]
+fn every_key_has_one_name_and_names_its_arguments() {
+    let keys = all_keys();
+    assert!(keys.len() > 30, "{} keys", keys.len());
+    let mut names = BTreeSet::new();
+    for key in &keys {
+        let entry = key.0;
+        assert!(names.insert(entry.name), "{} twice", entry.name);
+        let mut args = entry.args.to_vec();
+        args.sort_unstable();
+        assert_eq!(slots(entry.en), args, "{}'s English", entry.name);
+        assert!(!entry.en.trim().is_empty(), "{} is empty", entry.name);
+        for (arg, named) in forms(entry.en) {
+            assert_eq!(
+                named,
+                BTreeSet::from(["one".to_owned(), "other".to_owned()]),
+                "{}'s {arg}",
+                entry.name
+            );
+        }
+    }
+}
+
+#[test]
+fn every_language_file_gives_every_key_with_its_arguments_and_forms() {
+    let keys = all_keys();
+    for lang in Lang::OFFERED.into_iter().filter(|l| l.fetched()) {
+        let path = file_of(lang);
+        let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let texts: BTreeMap<String, String> = serde_json::from_str(&text).unwrap();
+        let known: BTreeSet<&str> = keys.iter().map(|k| k.0.name).collect();
+        let given: BTreeSet<&str> = texts.keys().map(String::as_str).collect();
+        let missing: Vec<_> = known.difference(&given).collect();
+        let unknown: Vec<_> = given.difference(&known).collect();
+        assert!(missing.is_empty(), "{} lacks {missing:?}", lang.tag());
+        assert!(
+            unknown.is_empty(),
+            "{} has keys the page does not: {unknown:?}",
+            lang.tag()
+        );
+        let catalogue = Catalogue::read(lang, &text).unwrap();
+        let wanted: BTreeSet<String> = lang.plurals().iter().map(|p| p.name().to_owned()).collect();
+        for key in &keys {
+            let t = &texts[key.0.name];
+            assert!(
+                !t.trim().is_empty(),
+                "{} {} is empty",
+                lang.tag(),
+                key.0.name
+            );
+            assert!(
+                catalogue.has(*key),
+                "{} {}: other arguments than English's",
+                lang.tag(),
+                key.0.name
+            );
+            for (arg, named) in forms(t) {
+                assert_eq!(
+                    named,
+                    wanted,
+                    "{} {}'s {arg}: {}'s forms",
+                    lang.tag(),
+                    key.0.name,
+                    lang.tag()
+                );
+            }
+            // English's counts are counts here too.
+            for arg in forms(key.0.en).keys() {
+                assert!(
+                    forms(t).contains_key(arg) || lang.plurals() == [Plural::Other],
+                    "{} {}: {arg} has no forms",
+                    lang.tag(),
+                    key.0.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn each_language_file_is_at_most_30_kb_gzipped() {
+    for lang in Lang::OFFERED.into_iter().filter(|l| l.fetched()) {
+        let text = fs::read_to_string(file_of(lang)).unwrap();
+        // As the build ships it: without the file's spacing.
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let shipped = serde_json::to_string(&value).unwrap();
+        let mut gz = Vec::new();
+        let packed = miniz_oxide::deflate::compress_to_vec(shipped.as_bytes(), 9);
+        gz.write_all(&packed).unwrap();
+        assert!(
+            gz.len() + 18 <= 30 * 1024,
+            "{}: {} bytes gzipped",
+            lang.tag(),
+            gz.len() + 18
+        );
+    }
+}
+
+#[test]
+fn counts_take_each_languages_plural_forms() {
+    use Plural::*;
+    let table: [(Lang, [Plural; 9]); 6] = [
+        // 0, 1, 2, 3, 11, 100, 101, 102, 1 000 000
+        (
+            Lang::En,
+            [Other, One, Other, Other, Other, Other, Other, Other, Other],
+        ),
+        (
+            Lang::Fr,
+            [One, One, Other, Other, Other, Other, Other, Other, Many],
+        ),
+        (
+            Lang::PtBr,
+            [One, One, Other, Other, Other, Other, Other, Other, Many],
+        ),
+        (
+            Lang::Es,
+            [Other, One, Other, Other, Other, Other, Other, Other, Many],
+        ),
+        (Lang::Ko, [Other; 9]),
+        (
+            Lang::Ar,
+            [Zero, One, Two, Few, Many, Other, Other, Other, Other],
+        ),
+    ];
+    for (lang, expected) in table {
+        let got = [0, 1, 2, 3, 11, 100, 101, 102, 1_000_000].map(|n| lang.plural(n));
+        assert_eq!(got, expected, "{}", lang.tag());
+    }
+    assert_eq!(Lang::Ar.plural(103), Few);
+    assert_eq!(Lang::Ar.plural(111), Many);
+    assert_eq!(Lang::ZhCn.plural(1), Other);
+}
+
+#[test]
+fn a_message_is_worded_in_its_language_with_its_arguments() {
+    let fr = Catalogue::read(
+        Lang::Fr,
+        r#"{"page.not_reset": "Non réinitialisé : {why}.",
+            "page.sentences": "{first} {second}",
+            "story.gap": "{gap:one=un écart de #|many=# d'écart|other=un écart de #}"}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        fr.render(&page::not_reset("trop long")),
+        "Non réinitialisé : trop long."
+    );
+    assert_eq!(fr.render(&story::gap(1)), "un écart de 1");
+    // A key the file lacks is English; a message inside another is worded in the same language.
+    assert_eq!(fr.text(page::title), "Attention Explorer");
+    assert_eq!(
+        fr.render(&page::sentences(page::not_reset("x"), page::contents)),
+        "Non réinitialisé : x. Contents: every step and lab"
+    );
+    // A text naming other arguments than English's is not used.
+    let wrong = Catalogue::read(Lang::Fr, r#"{"page.not_reset": "Non : {pourquoi}."}"#).unwrap();
+    assert!(!wrong.has(page::title) && !wrong.has(Key(page::not_reset("").key.0)));
+    assert_eq!(wrong.render(&page::not_reset("x")), "Not reset: x.");
+    assert!(Catalogue::read(Lang::Fr, "not json").is_err());
+    // Right to left: each argument isolated, so that a number or a Latin token keeps its order.
+    let ar = Catalogue::read(Lang::Ar, r#"{"page.not_reset": "لم تُعَد: {why}."}"#).unwrap();
+    assert_eq!(
+        ar.render(&page::not_reset("x 2")),
+        "لم تُعَد: \u{2068}x 2\u{2069}."
+    );
+    // English's counts.
+    let en = Catalogue::english();
+    assert_eq!(en.render(&story::gap("2.3")), "the gap of 2.3");
+}
+
+#[test]
+fn the_pseudo_language_is_longer_and_accented() {
+    let pseudo = Catalogue::built_in(Lang::Pseudo);
+    for key in all_keys().into_iter().filter(|k| k.0.args.is_empty()) {
+        let english = key.0.en.chars().count();
+        let text = pseudo.text(key);
+        assert!(text.chars().count() * 10 >= english * 14, "{text}");
+        assert!(text.starts_with('⟦') && text.ends_with('⟧'), "{text}");
+    }
+    // Its arguments are kept as they are.
+    assert!(pseudo.render(&page::not_reset("x2")).contains("x2"));
+}
+
+#[test]
+fn a_visit_gets_the_link_then_the_choice_then_the_browser() {
+    assert_eq!(Lang::choose(Some(Lang::Ar), Some("fr"), ["es"]), Lang::Ar);
+    assert_eq!(Lang::choose(None, Some("fr"), ["es"]), Lang::Fr);
+    assert_eq!(
+        Lang::choose(None, Some("xx"), ["de-DE", "zh-Hans-CN", "es"]),
+        Lang::ZhCn
+    );
+    assert_eq!(Lang::choose(None, None, ["zh-TW", "pt-PT"]), Lang::PtBr);
+    assert_eq!(Lang::choose(None, None, ["de"]), Lang::En);
+    assert_eq!(Lang::choose(None, None, ["en-GB", "fr"]), Lang::En);
+    for lang in Lang::OFFERED {
+        assert_eq!(Lang::from_tag(lang.tag()), Some(lang));
+        assert_eq!(Lang::preferred(lang.tag()), Some(lang));
+    }
+    assert_eq!(Lang::from_tag("ZH-cn"), Some(Lang::ZhCn));
+    assert_eq!(Lang::from_tag("zh"), None);
+    assert_eq!(Lang::from_tag("en-XA"), Some(Lang::Pseudo));
+    assert_eq!(Lang::Ar.dir(), "rtl");
+    assert_eq!(Lang::Fr.dir(), "ltr");
+}
