@@ -92,7 +92,9 @@ impl Catalogue {
             match piece {
                 Piece::Text(run) => out.push_str(run),
                 // A value (a number, a token), not a sentence worded in this language.
-                Piece::Slot(name, None) if lang.rtl() && matches!(arg(name), Some(Arg::Text(_))) => {
+                Piece::Slot(name, None)
+                    if lang.rtl() && matches!(arg(name), Some(Arg::Text(_))) =>
+                {
                     out.push(ISOLATE.0);
                     out.push_str(&value(name));
                     out.push(ISOLATE.1);

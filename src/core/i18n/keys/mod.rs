@@ -1,12 +1,16 @@
 //! The page's sentences by area, each area one file: the walk's, a step's, a lab's. Their
 //! names in the language files are `area.name`.
 
+pub mod exercises;
 pub mod frame;
 pub mod intro;
 pub mod labs;
+pub mod models;
 pub mod page;
+pub mod settings;
 pub mod steps;
 pub mod story;
+pub mod views;
 pub mod walk;
 
 use super::Key;
