@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { useBrowser, open, newContext, sandboxedPage, showLab, cellSelector } from './harness.mjs';
+import { useBrowser, open, newContext, sandboxedPage, showLab, cellSelector, unzip } from './harness.mjs';
 import { SHE_DOG, asked, card } from './screens.mjs';
 
 const env = useBrowser();
@@ -247,28 +247,6 @@ test('the exercise maker: pick cells, ask, predict, set a goal, lock; the link a
   const { page: learner } = await open(env.browser, link);
   assert.deepEqual(await learner.$$eval('[data-exercise]', (e) => e.map((x) => x.dataset.kind)), ['ask', 'predict', 'goal']);
 });
-
-/** The entries of a zip whose entries are stored (as the SCORM writer writes them). */
-function unzip(bytes) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let end = bytes.length - 22;
-  while (view.getUint32(end, true) !== 0x06054b50) end--;
-  const count = view.getUint16(end + 10, true);
-  let at = view.getUint32(end + 16, true);
-  const files = new Map();
-  for (let i = 0; i < count; i++) {
-    assert.equal(view.getUint32(at, true), 0x02014b50);
-    assert.equal(view.getUint16(at + 10, true), 0, 'stored');
-    const size = view.getUint32(at + 20, true);
-    const [nameLength, extra, comment] = [28, 30, 32].map((o) => view.getUint16(at + o, true));
-    const local = view.getUint32(at + 42, true);
-    const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
-    const data = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-    files.set(name, bytes.subarray(data, data + size));
-    at += 46 + nameLength + extra + comment;
-  }
-  return files;
-}
 
 /** The SCORM package the maker writes for `url`'s exercises, at `passMark` % (as a map of its
  * files). */

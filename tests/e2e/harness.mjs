@@ -377,3 +377,25 @@ export async function runWithTorch(t, script, expression, files = {}) {
   const out = execFileSync('python3', [file], { encoding: 'utf8', cwd: dir, maxBuffer: 1 << 26 }).trimEnd().split('\n');
   return JSON.parse(out[out.length - 1]);
 }
+
+/** The entries of a zip whose entries are stored (as the SCORM writer writes them). */
+export function unzip(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let end = bytes.length - 22;
+  while (view.getUint32(end, true) !== 0x06054b50) end--;
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const files = new Map();
+  for (let i = 0; i < count; i++) {
+    assert.equal(view.getUint32(at, true), 0x02014b50);
+    assert.equal(view.getUint16(at + 10, true), 0, 'stored');
+    const size = view.getUint32(at + 20, true);
+    const [nameLength, extra, comment] = [28, 30, 32].map((o) => view.getUint16(at + o, true));
+    const local = view.getUint32(at + 42, true);
+    const name = new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    const data = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    files.set(name, bytes.subarray(data, data + size));
+    at += 46 + nameLength + extra + comment;
+  }
+  return files;
+}

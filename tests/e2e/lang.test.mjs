@@ -6,8 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { useBrowser, open, newContext, watch, cellSelector, projectRoot, eventually } from './harness.mjs';
+import { useBrowser, open, newContext, watch, cellSelector, projectRoot, eventually, unzip } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -127,4 +129,30 @@ test('the pseudo-language (en-XA) lengthens every sentence of the catalogue', as
   const lead = await page.textContent('[data-stat="what-for"]');
   assert.match(lead, /^⟦/);
   assert.ok(lead.length > EN['intro.what_for_1'].text.length * 1.4);
+});
+
+test('a SCORM package made in Korean opens in Korean in the LMS, its language file inside', async () => {
+  const { page } = await open(env.browser, `${env.base}?preset=dog&ask=scores.0:6,1&lang=ko`);
+  await page.click('[data-action="author"]');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="scorm"]')]);
+  const files = unzip(await readFile(await download.path()));
+  const text = (name) => new TextDecoder().decode(files.get(name));
+  assert.match(text('launch.html'), /url=index\.html\?embed=1&amp;lang=ko&amp;ask=scores\.0:6,1#m=/);
+  const file = [...files.keys()].find((n) => /^i18n\/ko-[0-9a-f]{16}\.json$/.test(n));
+  assert.ok(file, 'the Korean file is in the package');
+  assert.match(text('imsmanifest.xml'), new RegExp(`<file href="${file}"/>`));
+  // Served as an LMS serves a package.
+  const types = { html: 'text/html', js: 'text/javascript', wasm: 'application/wasm', css: 'text/css', json: 'application/json' };
+  const server = createServer((req, res) => {
+    const body = files.get(decodeURIComponent(new URL(req.url, 'http://x').pathname.slice('/sco/'.length)));
+    if (body === undefined) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': types[req.url.split('?')[0].split('.').pop()] ?? 'application/octet-stream' }).end(body);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { page: sco } = await open(env.browser, `http://127.0.0.1:${server.address().port}/sco/launch.html`, undefined, '[data-exercise]');
+    assert.equal(await sco.getAttribute('html', 'lang'), 'ko');
+  } finally {
+    server.close();
+  }
 });
