@@ -181,7 +181,7 @@ function budget(dist) {
   let modelFile = 0;
   let screen = 0;
   const embedPages = new Map();
-  for (const name of readdirSync(dist, { recursive: true }).filter((n) => /\.(wasm|js|css|safetensors|gguf)$|^(index|prerendered-.*)\.html$|^i18n[\\/].*\.json$/.test(n)).sort()) {
+  for (const name of readdirSync(dist, { recursive: true }).filter((n) => /\.(wasm|js|css|safetensors|gguf)$|^(index|prerendered-.*)\.html$|^i18n[\\/].*\.(json|html)$/.test(n)).sort()) {
     if (name.endsWith('.gguf')) {
       // Quantized blocks, sent as they are.
       const size = statSync(join(dist, name)).size;

@@ -71,12 +71,14 @@
     const plainEmbed = plain && embed && keys.every((k) => ['embed', 'view', 'steps', 'preset', 'controls'].includes(k))
       && !(params.has('view') && params.has('steps')) && [null, 'none'].includes(params.get('controls'))
       && (askedSteps === undefined || (askedSteps.length > 0 && askedSteps.every((step) => STEPS.includes(step))));
-    const wanted = !plain ? undefined : embed ? (plainEmbed ? `embed-${params.get('preset') ?? inline}` : undefined)
+    let wanted = !plain ? undefined : embed ? (plainEmbed ? `embed-${params.get('preset') ?? inline}` : undefined)
       : keys.length === 0 ? inline : keys.length === 1 && keys[0] === 'preset' ? params.get('preset') : undefined;
     let saved = null;
     // The work the app would bring back instead (src/ui/share.rs, work_key).
     try { saved = localStorage.getItem(embed ? `attention-explorer:embed:${location.search}` : 'attention-explorer:work'); } catch {}
-    if (wanted in snapshots && saved === null && lang === 'en') {
+    // In another language, the default page's own in it (www/prerender.mjs), if the build made it.
+    if (lang !== 'en') wanted = wanted === inline ? `${wanted}.${lang}` : undefined;
+    if (wanted in snapshots && saved === null) {
       // Laid out for it from the first paint (the loading line floats), so nothing moves when it shows.
       root.dataset.snapshot = wanted;
       // The boxes scrolled in it, whose scroll the app keeps (src/ui/prerendered.rs).

@@ -9,7 +9,8 @@
 //   worker    the service worker, registered once the page is ready
 //   teachers  the examples for course pages and the SCORM package's adapter: never by the page
 //   model     the trained models' files and code: when the learner opens one (kept once fetched)
-//   language  a language's texts (www/languages.mjs): when a visit is in it (kept once fetched)
+//   language  a language's texts (www/languages.mjs) and opening page (www/prerender.mjs): when
+//             a visit is in it (kept once fetched)
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -22,7 +23,7 @@ const when = (name) => (/^i18n\//.test(name) ? 'language'
     : /^(embed-example|scorm-adapter)\b/.test(name) ? 'teachers' : 'first');
 const manifest = { first: [], later: [], embeds: [], worker: [], teachers: [], model: [], language: [] };
 for (const file of readdirSync(dir, { recursive: true }).map((f) => f.replaceAll('\\', '/')).sort()) {
-  if (/\.(wasm|js|css|safetensors|gguf)$|^prerendered-.*\.html$|^i18n\/.*\.json$/.test(file)) manifest[when(file)].push(file);
+  if (/\.(wasm|js|css|safetensors|gguf)$|^prerendered-.*\.html$|^i18n\/.*\.(json|html)$/.test(file)) manifest[when(file)].push(file);
 }
 // The service worker is written after this list (it holds it), under this name.
 if (!manifest.worker.includes('sw.js')) manifest.worker.push('sw.js');

@@ -5,12 +5,14 @@
 // a flash or a jump (src/ui/prerendered.rs carries over what was typed, scrolled and focused).
 // The default page goes into index.html; each other preset into a file of its own, fetched by
 // www/boot.js when a link asks for that preset; each preset in embed mode as its page without
-// the steps and one file per step (boot.js fetches the steps a frame shows). Inline styles (the
+// the steps and one file per step (boot.js fetches the steps a frame shows); the default page in
+// each other language (www/languages.mjs wrote their files before), a file each beside the
+// language's, fetched by boot.js for a visit in it. Inline styles (the
 // cells' --heat) become rules
 // of a stylesheet, since the strict Content-Security-Policy refuses style attributes in HTML.
 // Without Chromium the page is built without it, and opens with its loading line as before.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { extname, join, normalize } from 'node:path';
@@ -87,6 +89,11 @@ async function prerender(chromium) {
     }
     const pages = { [first]: opening };
     for (const name of others) pages[name] = await render(browser, base, `?preset=${name}`, 'light');
+    // The default page in each language ("dog.fr").
+    for (const file of readdirSync(join(dir, 'i18n'))) {
+      const tag = file.replace(/-[0-9a-f]{16}\.json$/, '');
+      pages[`${first}.${tag}`] = await render(browser, base, `?lang=${tag}`, 'light');
+    }
     // Each preset in embed mode with every step (the embed's default controls), cut into its
     // steps below. Both themes are one snapshot here too.
     for (const name of [first, ...others]) pages[`embed-${name}`] = await render(browser, base, `?embed=1&preset=${name}`, 'light');
@@ -157,7 +164,9 @@ async function main() {
   ]));
   const files = { [first]: '' };
   for (const name of others) {
-    files[name] = hashed(`prerendered-${name}`, mains[name], 'html');
+    // A language's opening page is the language's: kept offline once a visit in it fetched it.
+    const language = name.match(/^[a-z-]+\.([A-Za-z-]+)$/)?.[1];
+    files[name] = hashed(language ? `i18n/prerendered-${language}` : `prerendered-${name}`, mains[name], 'html');
     if (name.startsWith('embed-')) {
       // An embed's frame fetches its page without the steps and the steps it shows, each its own
       // file (NAME-HASH-STEP.html): what a frame parses is the steps it asks for.
@@ -178,7 +187,7 @@ async function main() {
   const boot = /<\/main>/;
   if (!boot.test(html)) throw new Error('prerender: index.html has no <main id="boot">');
   writeFileSync(page, html
-    .replace('<html lang="en">', `<html lang="en" data-prerendered="${JSON.stringify(files).replaceAll('"', '&quot;')}">`)
+    .replace('<html lang="en"', `<html lang="en" data-prerendered="${JSON.stringify(files).replaceAll('"', '&quot;')}"`)
     // Beside the page's stylesheet, asked for as early.
     .replace(/<link rel="stylesheet"[^>]*>/, (link) => `${link}\n    <link rel="stylesheet" href="./${cssName}" integrity="${integrity}" crossorigin="anonymous">`)
     .replace(boot, `</main>\n    ${mains[first]}`));

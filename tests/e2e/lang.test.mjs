@@ -1,8 +1,8 @@
 // End-to-end: the page in every learner's language (issue 50). `?lang=X` opens it in X (<html
-// lang dir>, the loading line, the walk), with none of the English of the sentences already in
-// the catalogue left visible; the picker switches without losing the model, undo or the link, and
-// sticks; a browser set to Chinese gets Chinese on a first visit; a teacher's embed carries lang=;
-// nothing is fetched from another origin (the harness watches every request).
+// lang dir>, the walk), with none of the catalogue's English left visible; the picker switches
+// without losing the model, undo or the link, and sticks; a browser set to Chinese gets Chinese on
+// a first visit, its opening page in Chinese before the code; a teacher's embed and SCORM package
+// carry lang=; nothing is fetched from another origin (the harness watches every request).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -93,7 +93,7 @@ test('the picker switches the language without losing the model, undo or the lin
   assert.equal(await page.textContent('h1'), 'Attention Explorer');
 });
 
-test('a browser set to Chinese gets Chinese on a first visit, with the loading line in it before the code', async () => {
+test('a browser set to Chinese gets Chinese on a first visit: its opening page in Chinese before the code, then the live page', async () => {
   const context = await newContext(env, { locale: 'zh-CN' });
   const page = await context.newPage();
   watch(page, env.base);
@@ -103,13 +103,17 @@ test('a browser set to Chinese gets Chinese on a first visit, with the loading l
   await page.route(/attention-explorer-[0-9a-f]+_bg\.wasm$/, async (route) => { await gate; await route.continue().catch(() => {}); });
   await page.goto(env.base, { waitUntil: 'domcontentloaded' });
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
-  const loading = texts('zh-CN')['page.loading'];
-  assert.equal(await eventually(() => page.textContent('#boot-status'), (t) => t === loading), loading);
-  // No English opening page written at build time.
-  assert.equal(await page.isVisible('#prerendered'), false);
+  const t = texts('zh-CN');
+  await page.waitForSelector('#prerendered table[data-matrix="weights"]', { state: 'visible' });
+  assert.equal(await page.textContent('#prerendered h1'), t['page.title']);
+  assert.equal(await page.textContent('#boot-status'), t['page.loading']);
+  assert.deepEqual(await englishShown(page, 'zh-CN'), []);
+  const before = await page.$$eval('#prerendered [data-matrix="weights"] td', (c) => c.map((td) => td.dataset.value));
   release();
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 60000 });
-  assert.equal(await page.textContent('h1'), texts('zh-CN')['page.title']);
+  assert.equal(await page.$('#prerendered'), null);
+  assert.equal(await page.textContent('h1'), t['page.title']);
+  assert.deepEqual(await page.$$eval('[data-matrix="weights"] td', (c) => c.map((td) => td.dataset.value)), before);
   assert.deepEqual(await englishShown(page, 'zh-CN'), []);
 });
 

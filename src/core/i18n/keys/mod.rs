@@ -24,4 +24,8 @@ pub const AREAS: &[&[Key]] = &[
     labs::ALL,
     frame::ALL,
     walk::ALL,
+    settings::ALL,
+    views::ALL,
+    exercises::ALL,
+    models::ALL,
 ];
