@@ -282,10 +282,13 @@ fn english_literals(text: &str) -> Vec<String> {
             let literal = &after[..close];
             let before = rest[..open].trim_end();
             let attribute = before.ends_with('=')
-                && ["data-", "type=", "href=", "id=", "role=", "for=", "name=", "lang="]
-                    .iter()
-                    .any(|a| before.rsplit(' ').next().is_some_and(|w| w.starts_with(a)));
-            if !attribute && words(literal) >= 2 && literal.chars().any(|c| c.is_ascii_lowercase()) {
+                && [
+                    "data-", "type=", "href=", "id=", "role=", "for=", "name=", "lang=",
+                ]
+                .iter()
+                .any(|a| before.rsplit(' ').next().is_some_and(|w| w.starts_with(a)));
+            if !attribute && words(literal) >= 2 && literal.chars().any(|c| c.is_ascii_lowercase())
+            {
                 found.push(literal.to_owned());
             }
             rest = &after[close + 1..];
@@ -389,7 +392,11 @@ fn no_english_sentence_is_written_into_the_page_outside_the_catalogue() {
     let mut report = Vec::new();
     let mut moved = Vec::new();
     for file in files {
-        let name = file.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        let name = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
         let found = english_literals(&fs::read_to_string(&file).unwrap());
         match (found.is_empty(), STILL_ENGLISH.contains(&name.as_str())) {
             (false, false) => report.push(format!("src/ui/{name}: {found:?}")),
@@ -397,6 +404,13 @@ fn no_english_sentence_is_written_into_the_page_outside_the_catalogue() {
             _ => {}
         }
     }
-    assert!(report.is_empty(), "English outside the catalogue:\n{}", report.join("\n"));
-    assert!(moved.is_empty(), "moved into the catalogue: take {moved:?} off STILL_ENGLISH");
+    assert!(
+        report.is_empty(),
+        "English outside the catalogue:\n{}",
+        report.join("\n")
+    );
+    assert!(
+        moved.is_empty(),
+        "moved into the catalogue: take {moved:?} off STILL_ENGLISH"
+    );
 }

@@ -42,8 +42,12 @@
     }
     // Once the HTML is parsed (not DOMContentLoaded, which waits for the app's module scripts).
     document.addEventListener('readystatechange', () => {
+      const { title, heading, loading } = languages[lang] ?? {};
+      if (title) document.title = title;
       const line = document.getElementById('boot-status');
-      if (line && languages[lang]?.loading) line.textContent = languages[lang].loading;
+      if (line && loading) line.textContent = loading;
+      const name = document.querySelector('#boot h1');
+      if (name && heading) name.textContent = heading;
     }, { once: true });
   }
   // Trunk's preloads of the app's code (its glue and the wasm), handed to this script by the build

@@ -1,8 +1,8 @@
 // Post-build step (www/post-build.mjs): each language's texts (www/i18n/<tag>.json) without
 // their spacing, named by their content's hash (the service worker keeps a fetched one, never a
 // stale one), and listed on <html data-languages> for www/boot.js and the page
-// (src/ui/lang/picker.rs) with the loading line's words, which boot.js shows before the code
-// arrives. English is compiled into the page and has no file.
+// (src/ui/lang/picker.rs) with the words boot.js shows before the code arrives (the tab's title,
+// the loading line's). English is compiled into the page and has no file.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ for (const name of readdirSync(source).filter((f) => f.endsWith('.json')).sort()
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
   const file = `i18n/${name.replace(/\.json$/, '')}-${hash}.json`;
   writeFileSync(join(dir, file), text);
-  files[name.replace(/\.json$/, '')] = { file, loading: texts['page.loading'] };
+  files[name.replace(/\.json$/, '')] = { file, title: texts['page.tab_title'], heading: texts['page.title'], loading: texts['page.loading'] };
 }
 const page = join(dir, 'index.html');
 const html = readFileSync(page, 'utf8');

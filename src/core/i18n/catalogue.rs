@@ -2,8 +2,6 @@
 //! plural form chosen, and (right to left) each argument isolated so that a number or an
 //! English token keeps its own direction.
 
-use std::collections::HashMap;
-
 use super::lang::{Lang, Plural};
 use super::msg::{Arg, Key, Msg};
 
@@ -11,7 +9,8 @@ use super::msg::{Arg, Key, Msg};
 #[derive(Clone, Debug, Default)]
 pub struct Catalogue {
     lang: Lang,
-    texts: HashMap<String, String>,
+    /// The file's object as read (the page reads JSON values elsewhere: no other map's code).
+    texts: serde_json::Map<String, serde_json::Value>,
 }
 
 /// Unicode's first-strong isolate and its end: an argument inside right-to-left text.
@@ -28,16 +27,19 @@ impl Catalogue {
     pub fn built_in(lang: Lang) -> Catalogue {
         Catalogue {
             lang,
-            texts: HashMap::new(),
+            texts: serde_json::Map::new(),
         }
     }
 
     /// A language file: one JSON object of `"area.name": "text"`. A key the page does not have
     /// is never looked up; a text naming other arguments than English's is not used.
     pub fn read(lang: Lang, json: &str) -> Result<Catalogue, String> {
-        let texts: HashMap<String, String> = serde_json::from_str(json)
-            .map_err(|e| format!("the {} file is not a language file: {e}", lang.tag()))?;
-        Ok(Catalogue { lang, texts })
+        let not_one =
+            |why: String| format!("the {} file is not a language file: {why}", lang.tag());
+        match serde_json::from_str(json).map_err(|e| not_one(e.to_string()))? {
+            serde_json::Value::Object(texts) => Ok(Catalogue { lang, texts }),
+            _ => Err(not_one("not an object".into())),
+        }
     }
 
     /// Its language.
@@ -49,6 +51,7 @@ impl Catalogue {
     pub fn has(&self, key: Key) -> bool {
         self.texts
             .get(key.0.name)
+            .and_then(serde_json::Value::as_str)
             .is_some_and(|t| same_slots(t, key.0.args))
     }
 
@@ -63,9 +66,10 @@ impl Catalogue {
         let translated = self
             .texts
             .get(entry.name)
+            .and_then(serde_json::Value::as_str)
             .filter(|t| same_slots(t, entry.args));
         let (template, lang) = match translated {
-            Some(t) => (t.as_str(), self.lang),
+            Some(t) => (t, self.lang),
             // English's plural forms for English's text.
             None if self.lang == Lang::Pseudo => {
                 return pseudo(&self.fill(entry.en, msg, Lang::En))

@@ -1,5 +1,6 @@
-//! The page's words in the learner's language: the catalogue in use, and a text that follows
-//! it (a view built once rewords itself when the language changes, keeping what it holds).
+//! The page's words in the learner's language: the catalogue in use, and its texts worded as the
+//! page is built (the page root builds it again when the language changes: no text needs an
+//! effect of its own).
 
 pub mod picker;
 
@@ -8,6 +9,7 @@ use std::rc::Rc;
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::page;
 use crate::core::i18n::{Catalogue, Key, Lang, Msg};
 
 thread_local! {
@@ -16,20 +18,19 @@ thread_local! {
     static CHOSEN: RwSignal<Lang> = RwSignal::new(Lang::En);
 }
 
-/// The language the page is in (tracked).
+/// The language the page is in (tracked: the page root builds the page again when it changes).
 pub fn lang() -> Lang {
     CHOSEN.with(|c| c.get())
 }
 
-/// `msg` in the page's language, tracked: inside a view's closure, reworded on a change.
+/// `msg` in the page's language, as the page is built.
 pub fn word(msg: &Msg) -> String {
-    CHOSEN.with(|c| c.track());
     IN_USE.with(|c| c.borrow().render(msg))
 }
 
-/// A text that follows the page's language, for a view (`{t(intro::lead)}`, `title=t(…)`).
-pub fn t(key: Key) -> impl Fn() -> String + Copy + Send + Sync + 'static {
-    move || word(&key.into())
+/// A text in the page's language, as the page is built (`{t(intro::lead)}`, `title=t(…)`).
+pub fn t(key: Key) -> String {
+    word(&key.into())
 }
 
 /// The language a teacher's snippet or exercise link asks for: the page's, unless English (a
@@ -38,9 +39,10 @@ pub fn course_lang() -> Option<Lang> {
     Some(lang()).filter(|l| *l != Lang::En)
 }
 
-/// Puts `catalogue` in use: `<html lang dir>` and every worded text follow.
+/// Puts `catalogue` in use: `<html lang dir>`, the tab's title and every worded text follow.
 pub fn put(catalogue: Catalogue) {
     let lang = catalogue.lang();
+    document().set_title(&catalogue.text(page::tab_title));
     IN_USE.with(|c| *c.borrow_mut() = Rc::new(catalogue));
     if let Some(root) = document().document_element() {
         root.set_attribute("lang", lang.tag()).ok();

@@ -2,6 +2,7 @@
 
 keys! { "page";
     title = "Attention Explorer";
+    tab_title = "Attention Explorer — self-attention, every number editable";
     loading = "Loading the explorer…";
     language = "Language";
     language_failed(name) = "The page could not be fetched in {name}; it stays in English. Try again when you are online.";
