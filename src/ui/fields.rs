@@ -6,53 +6,13 @@ use leptos::prelude::*;
 use crate::core::document::edit::Edit;
 use crate::core::document::numbers::read_whole;
 use crate::core::i18n::keys::settings;
-use crate::core::i18n::{Arg, Key, Msg};
+use crate::core::i18n::Msg;
 use crate::core::model::limits::MAX_DIM;
 use crate::core::model::positions::{PositionKind, DEFAULT_BASE};
 use crate::core::model::Model;
 use crate::ui::lang::{t, word};
+use crate::ui::on_demand::Label;
 use crate::ui::state::{use_app, AppState};
-
-/// A field's or a control's name: a key, worded in the page's language, or a text not yet in
-/// the catalogue (kept as it is).
-#[derive(Clone, Copy)]
-pub enum Label {
-    /// Worded in the page's language.
-    Key(Key),
-    /// Shown as it is.
-    Text(&'static str),
-}
-
-impl From<Key> for Label {
-    fn from(key: Key) -> Label {
-        Label::Key(key)
-    }
-}
-
-impl From<&'static str> for Label {
-    fn from(text: &'static str) -> Label {
-        Label::Text(text)
-    }
-}
-
-impl From<Label> for Arg {
-    fn from(label: Label) -> Arg {
-        match label {
-            Label::Key(key) => key.into(),
-            Label::Text(text) => text.into(),
-        }
-    }
-}
-
-impl Label {
-    /// In the page's language (tracked).
-    pub fn word(self) -> String {
-        match self {
-            Label::Key(key) => word(&key.into()),
-            Label::Text(text) => text.to_owned(),
-        }
-    }
-}
 
 /// A whole-number field that keeps the last good value while its text is wrong: the text stays
 /// as typed, marked invalid, with a message naming the allowed range, until it is corrected or

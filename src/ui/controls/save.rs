@@ -32,7 +32,7 @@ pub(super) fn SaveAndShare() -> impl IntoView {
                 fields.message.set(None);
                 opened.set(true);
             }>{t(settings::save_load_share)}</summary>
-            {move || opened.get().then(|| view! { <Loaded load=save_panel what="saving and loading"/> })}
+            {move || opened.get().then(|| view! { <Loaded load=save_panel what=settings::saving_and_loading/> })}
         </details>
     }
 }

@@ -10,8 +10,9 @@ use crate::core::model::limits::{MAX_DIM, MAX_HEADS};
 use crate::core::model::{Dims, Model};
 use crate::core::teaching::story::Story;
 use crate::core::text::fmt;
-use crate::ui::fields::{IntegerField, Label};
+use crate::ui::fields::IntegerField;
 use crate::ui::lang::word;
+use crate::ui::on_demand::Label;
 use crate::ui::state::AppState;
 
 /// The size fields, and the note a resize that grew the model leaves (said while the sizes are
