@@ -4,9 +4,9 @@ use leptos::html::Input;
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
-use crate::core::document::numbers::read_whole;
+use crate::core::document::numbers::whole;
 use crate::core::i18n::keys::settings;
-use crate::core::i18n::Msg;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::model::limits::MAX_DIM;
 use crate::core::model::positions::{PositionKind, DEFAULT_BASE};
 use crate::core::model::Model;
@@ -26,23 +26,24 @@ pub fn IntegerField(
     value: Signal<u64>,
     on_change: Callback<u64, Result<(), String>>,
 ) -> impl IntoView {
-    view! { <NumberField control=control label=label numeric="numeric" read=Callback::new(move |t: String| read_whole(&t, min, max)) value=value on_change=on_change/> }
+    view! { <NumberField control=control label=label numeric="numeric" read=Callback::new(move |t: String| whole(&t, min, max)) value=value on_change=on_change/> }
 }
 
-/// A number field (`read` turns its text into a number, or says why not) that keeps the last
-/// good value while its text is wrong, as [`IntegerField`]; `numeric` is the phone keyboard's
-/// `inputmode` (`numeric`, `decimal`).
+/// A number field (`read` turns its text into a number, or says why: a message, or a text not
+/// yet in the catalogue) that keeps the last good value while its text is wrong, as
+/// [`IntegerField`]; `numeric` is the phone keyboard's `inputmode` (`numeric`, `decimal`).
 #[component]
-pub fn NumberField<T>(
+pub fn NumberField<T, E>(
     control: &'static str,
     #[prop(into)] label: Label,
     numeric: &'static str,
-    read: Callback<String, Result<T, String>>,
+    read: Callback<String, Result<T, E>>,
     value: Signal<T>,
     on_change: Callback<T, Result<(), String>>,
 ) -> impl IntoView
 where
     T: Copy + PartialEq + std::fmt::Display + Send + Sync + 'static,
+    E: Into<Arg> + 'static,
 {
     let input = NodeRef::<Input>::new();
     let error = RwSignal::new(None::<Msg>);
@@ -58,13 +59,16 @@ where
         }
     });
     let on_input = move |ev| {
-        let result = read.run(event_target_value(&ev)).and_then(|n| {
-            if n == value.get_untracked() {
-                Ok(())
-            } else {
-                on_change.run(n)
-            }
-        });
+        let result = read
+            .run(event_target_value(&ev))
+            .map_err(Into::into)
+            .and_then(|n| {
+                if n == value.get_untracked() {
+                    Ok(())
+                } else {
+                    on_change.run(n).map_err(Arg::from)
+                }
+            });
         error.set(
             result
                 .err()

@@ -86,4 +86,8 @@ keys! { "settings";
     import = "Import";
     drop_safetensors = "Or drop a .safetensors file here (float32 or float64), saved with the number of heads:";
     open_file = "Open a .safetensors or .json file";
+    quoted_cut(start, n) = "“{start}…” ({n} characters)";
+    whole_empty(min, max) = "empty: use a whole number from {min} to {max}";
+    whole_out_of_range(shown, min, max) = "{shown} is out of range: use a whole number from {min} to {max}";
+    not_whole(shown, min, max) = "{shown} is not a whole number: use a whole number from {min} to {max}";
 }
