@@ -8,6 +8,9 @@ use wasm_bindgen::JsCast;
 use crate::core::formats::pytorch::{pytorch_script, Script, NUMBERS_FILE};
 use crate::core::formats::report::trace_json;
 use crate::core::formats::state::write_state;
+use crate::core::i18n::keys::settings;
+use crate::core::i18n::{Arg, Msg};
+use crate::ui::lang::{t, word};
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::use_app;
 
@@ -53,7 +56,7 @@ fn offer(name: &str, mime: &str, part: &wasm_bindgen::JsValue) {
 #[component]
 pub fn Files() -> impl IntoView {
     let state = use_app();
-    let message = RwSignal::new(None::<(bool, String)>);
+    let message = RwSignal::new(None::<(bool, Msg)>);
     let import = move |ev: leptos::ev::Event| {
         let Some(file) = ev
             .target()
@@ -70,15 +73,12 @@ pub fn Files() -> impl IntoView {
                 .ok()
                 .and_then(|t| t.as_string());
             let result = match text {
-                None => Err("it could not be read as text".to_owned()),
-                Some(text) => state.load_state(&text),
+                None => Err(Arg::from(settings::not_text)),
+                Some(text) => state.load_state(&text).map_err(Arg::from),
             };
             message.set(Some(match result {
-                Ok(()) => (true, format!("Loaded “{name}”.")),
-                Err(e) => (
-                    false,
-                    format!("“{name}” was not loaded: {e}. The current model is unchanged."),
-                ),
+                Ok(()) => (true, settings::file_loaded(name)),
+                Err(e) => (false, settings::file_not_loaded(name, e)),
             }));
         });
     };
@@ -86,16 +86,16 @@ pub fn Files() -> impl IntoView {
         <div class="field buttons">
             <button type="button" data-action="download-state" on:click=move |_| {
                 download("attention-state.json", "application/json", &state.doc.model.with_untracked(write_state));
-            }>"Download the state (JSON)"</button>
+            }>{t(settings::download_state)}</button>
             <button type="button" data-action="download-trace" on:click=move |_| {
                 download("attention-trace.json", "application/json", &state.derived.trace.with_untracked(|t| trace_json(t).to_string()));
-            }>"Download every step (JSON)"</button>
+            }>{t(settings::download_trace)}</button>
             <label class="file">
-                <span>"Load a state file"</span>
+                <span>{t(settings::load_state_file)}</span>
                 <input type="file" accept=".json,application/json" data-control="import" on:change=import aria-describedby="import-message"/>
             </label>
         </div>
-        {move || message.get().map(|(ok, m)| view! { <p id="import-message" class=if ok { "field-ok" } else { "field-error" } role="status">{m}</p> })}
+        {move || message.get().map(|(ok, m)| view! { <p id="import-message" class=if ok { "field-ok" } else { "field-error" } role="status">{move || word(&m)}</p> })}
     }
 }
 
@@ -106,10 +106,10 @@ pub fn Files() -> impl IntoView {
 pub fn CopyPytorch() -> impl IntoView {
     let clicks = RwSignal::new(0u32);
     view! {
-        <button type="button" data-action="copy-pytorch" on:click=move |_| clicks.update(|c| *c += 1) title="A Python script computing every step with PyTorch from these exact numbers">
-            "Copy as PyTorch"
+        <button type="button" data-action="copy-pytorch" on:click=move |_| clicks.update(|c| *c += 1) title=t(settings::copy_pytorch_title)>
+            {t(settings::copy_pytorch)}
         </button>
-        {move || (clicks.get() > 0).then(|| view! { <Loaded load=pytorch_panel what="the script"/> })}
+        {move || (clicks.get() > 0).then(|| view! { <Loaded load=pytorch_panel what=settings::the_script/> })}
     }
 }
 
@@ -137,18 +137,31 @@ fn PytorchPanel() -> impl IntoView {
         let size = format!("{:.1} MB", bytes.len() as f64 / 1e6);
         view! {
             <p class="note">
-                "This model's numbers are too many to print: the script loads them from "<code>{NUMBERS_FILE}</code>", to keep beside it. "
+                {with_code(settings::numbers_in_file, NUMBERS_FILE)} " "
                 <button type="button" data-action="download-numbers" on:click=move |_| download_bytes(NUMBERS_FILE, "application/octet-stream", &bytes)>
-                    {format!("Save {NUMBERS_FILE} ({size})")}
+                    {move || word(&settings::save_numbers(NUMBERS_FILE, &size))}
                 </button>
             </p>
         }
     });
     view! {
         <div class="pytorch">
-            <p class="note">"Copied (if the browser allowed it). Paste it into a notebook; it prints the weights and "<code>"output"</code>"."</p>
+            <p class="note">{with_code(settings::copied, "output")}</p>
             {numbers}
             <pre data-export="pytorch" tabindex="0">{text}</pre>
         </div>
+    }
+}
+
+/// Where a sentence's code slot is while it is worded: a character no text holds.
+const CODE_SLOT: &str = "\u{E000}";
+
+/// The sentence `msg(code)` with `code` set as `<code>`: one key for the whole sentence, so a
+/// translator puts the code where the language wants it.
+fn with_code(msg: fn(&'static str) -> Msg, code: &'static str) -> impl IntoView {
+    move || {
+        let text = word(&msg(CODE_SLOT));
+        let (before, after) = text.split_once(CODE_SLOT).unwrap_or((&text, ""));
+        view! { {before.to_owned()}<code>{code}</code>{after.to_owned()} }
     }
 }

@@ -4,11 +4,14 @@ use leptos::html::Input;
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
-use crate::core::document::numbers::read_whole;
+use crate::core::document::numbers::whole;
+use crate::core::i18n::keys::settings;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::model::limits::MAX_DIM;
 use crate::core::model::positions::{PositionKind, DEFAULT_BASE};
 use crate::core::model::Model;
-use crate::core::text::sentence;
+use crate::ui::lang::{t, word};
+use crate::ui::on_demand::Label;
 use crate::ui::state::{use_app, AppState};
 
 /// A whole-number field that keeps the last good value while its text is wrong: the text stays
@@ -17,32 +20,33 @@ use crate::ui::state::{use_app, AppState};
 #[component]
 pub fn IntegerField(
     control: &'static str,
-    label: &'static str,
+    #[prop(into)] label: Label,
     min: u64,
     max: u64,
     value: Signal<u64>,
     on_change: Callback<u64, Result<(), String>>,
 ) -> impl IntoView {
-    view! { <NumberField control=control label=label numeric="numeric" read=Callback::new(move |t: String| read_whole(&t, min, max)) value=value on_change=on_change/> }
+    view! { <NumberField control=control label=label numeric="numeric" read=Callback::new(move |t: String| whole(&t, min, max)) value=value on_change=on_change/> }
 }
 
-/// A number field (`read` turns its text into a number, or says why not) that keeps the last
-/// good value while its text is wrong, as [`IntegerField`]; `numeric` is the phone keyboard's
-/// `inputmode` (`numeric`, `decimal`).
+/// A number field (`read` turns its text into a number, or says why: a message, or a text not
+/// yet in the catalogue) that keeps the last good value while its text is wrong, as
+/// [`IntegerField`]; `numeric` is the phone keyboard's `inputmode` (`numeric`, `decimal`).
 #[component]
-pub fn NumberField<T>(
+pub fn NumberField<T, E>(
     control: &'static str,
-    label: &'static str,
+    #[prop(into)] label: Label,
     numeric: &'static str,
-    read: Callback<String, Result<T, String>>,
+    read: Callback<String, Result<T, E>>,
     value: Signal<T>,
     on_change: Callback<T, Result<(), String>>,
 ) -> impl IntoView
 where
     T: Copy + PartialEq + std::fmt::Display + Send + Sync + 'static,
+    E: Into<Arg> + 'static,
 {
     let input = NodeRef::<Input>::new();
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<Msg>);
     let error_id = format!("{control}-error");
     // A value set elsewhere replaces whatever the field holds, a wrong text included.
     Effect::new(move |_| {
@@ -55,22 +59,25 @@ where
         }
     });
     let on_input = move |ev| {
-        let result = read.run(event_target_value(&ev)).and_then(|n| {
-            if n == value.get_untracked() {
-                Ok(())
-            } else {
-                on_change.run(n)
-            }
-        });
+        let result = read
+            .run(event_target_value(&ev))
+            .map_err(Into::into)
+            .and_then(|n| {
+                if n == value.get_untracked() {
+                    Ok(())
+                } else {
+                    on_change.run(n).map_err(Arg::from)
+                }
+            });
         error.set(
             result
                 .err()
-                .map(|e| format!("{label}: {e}; still using {}.", value.get_untracked())),
+                .map(|e| settings::still_using(label, e, value.get_untracked())),
         );
     };
     view! {
         <label class="field">
-            <span>{label}</span>
+            <span>{move || label.word()}</span>
             <input
                 node_ref=input
                 type="text"
@@ -85,7 +92,7 @@ where
                     move || error.with(|e| e.is_some().then(|| id.clone()))
                 }
             />
-            {move || error.get().map(|e| view! { <span class="field-error" id=error_id.clone() role="alert">{e}</span> })}
+            {move || error.get().map(|e| view! { <span class="field-error" id=error_id.clone() role="alert">{word(&e)}</span> })}
         </label>
     }
 }
@@ -107,7 +114,7 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
     let state = use_app();
     let kind = Memo::new(move |_| state.doc.model.with(|m| m.positions().kind()));
     let base = Memo::new(move |_| state.doc.model.with(|m| m.positions().base()));
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<Msg>);
     // RoPE refused for an odd dₖ: the kind asked for and the dₖ that would take it.
     let offer = RwSignal::new(None::<(PositionKind, usize)>);
     let set = move |kind: PositionKind, text: Option<String>| {
@@ -116,9 +123,7 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
             Some(t) => match t.trim().replace('_', "").parse::<f64>() {
                 Ok(b) => b,
                 Err(_) => {
-                    error.set(Some(format!(
-                        "Base: “{t}” is not a number; still using the last one."
-                    )));
+                    error.set(Some(settings::base_not_number(t)));
                     return;
                 }
             },
@@ -130,7 +135,7 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
             offer.set(Some((kind, d_k + 1)));
             error.set(None);
         } else {
-            error.set(refused.map(|e| format!("Positions: {e}; still using the last ones.")));
+            error.set(refused.map(settings::positions_refused));
         }
     };
     // Two undo steps, as if done by hand: dₖ, then RoPE.
@@ -141,7 +146,7 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
         let mut dims = state.doc.model.with_untracked(Model::dims);
         dims.d_k = d_k;
         if let Err(e) = state.apply(Edit::Resize(dims)) {
-            error.set(Some(format!("dₖ: {e}.")));
+            error.set(Some(settings::d_k_refused(e)));
         } else {
             set(kind, None);
         }
@@ -149,7 +154,7 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
     let base_control = format!("{control}-base");
     view! {
         <label class="field">
-            <span>"Positions"</span>
+            <span>{t(settings::positions)}</span>
             <select
                 data-control=control
                 // Set again after a refusal: the select names the positions in use.
@@ -160,26 +165,28 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
                     }
                 }
             >
-                {PositionKind::ALL.map(|kind| view! { <option value=kind.key()>{match kind {
-                    PositionKind::RopeHalf => "RoPE, pairs (i, i+d/2)",
-                    PositionKind::RopeInterleaved => "RoPE, pairs (2i, 2i+1)",
-                    other => other.key(),
-                }}</option> })}
+                {PositionKind::ALL.map(|kind| view! { <option value=kind.key()>{t(match kind {
+                    PositionKind::None => settings::positions_none,
+                    PositionKind::Sinusoidal => settings::positions_sinusoidal,
+                    PositionKind::Learned => settings::positions_learned,
+                    PositionKind::RopeHalf => settings::rope_half,
+                    PositionKind::RopeInterleaved => settings::rope_interleaved,
+                })}</option> })}
             </select>
         </label>
         <Show when=move || base.get().is_some()>
             <label class="field">
-                <span>"Base"</span>
+                <span>{t(settings::base)}</span>
                 <input type="text" inputmode="decimal" data-control=base_control.clone() size="7"
                     prop:value=move || base.get().map(|b| b.to_string()).unwrap_or_default()
                     on:change=move |ev| set(kind.get_untracked(), Some(event_target_value(&ev)))/>
             </label>
         </Show>
-        {move || error.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+        {move || error.get().map(|e| view! { <span class="field-error" role="alert">{word(&e)}</span> })}
         {move || offer.get().map(|(_, d_k)| view! {
             <span class="field-offer" role="alert">
-                {format!("RoPE turns pairs of a query's components, so it needs an even dₖ (here {}). ", d_k - 1)}
-                <button type="button" data-action="rope-even-dk" on:click=take_offer>{format!("Make dₖ {d_k} and use RoPE")}</button>
+                {move || word(&settings::rope_needs_even_d_k(d_k - 1))} " "
+                <button type="button" data-action="rope-even-dk" on:click=take_offer>{move || word(&settings::make_d_k_even(d_k))}</button>
             </span>
         })}
     }
@@ -191,7 +198,7 @@ pub fn PositionsField(control: &'static str) -> impl IntoView {
 pub fn apply_or_say(
     state: AppState,
     edit: Edit,
-    what: &str,
+    what: impl Into<Label>,
     refused: RwSignal<Option<String>>,
     restore: impl FnOnce(),
 ) {
@@ -199,7 +206,9 @@ pub fn apply_or_say(
         Ok(()) => refused.set(None),
         Err(e) => {
             restore();
-            refused.set(Some(sentence(&format!("{what}: {e}"))));
+            // Worded once: the reason is the core's English text still.
+            let why = e.strip_suffix('.').unwrap_or(&e);
+            refused.set(Some(word(&settings::refused(what.into(), why))));
         }
     }
 }

@@ -10,8 +10,11 @@ use crate::core::document::edit::Edit;
 use crate::core::formats::multihead::{
     import_into, read_safetensors, read_state_dict_json, StateDict, PYTHON_SNIPPET,
 };
+use crate::core::i18n::keys::settings;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::model::limits::MAX_HEADS;
 use crate::ui::fields::{accept, IntegerField};
+use crate::ui::lang::{t, word};
 use crate::ui::on_demand::{chunk, PanelButton};
 use crate::ui::state::{use_app, AppState};
 
@@ -22,7 +25,7 @@ const SAFETENSORS_SNIPPET: &str = "from safetensors.torch import save_file\n\
 /// The button and, once opened, its panel.
 #[component]
 pub fn ImportTorchButton() -> impl IntoView {
-    view! { <PanelButton action="import-torch" label="Import from PyTorch" load=import_panel what="the PyTorch import"/> }
+    view! { <PanelButton action="import-torch" label=settings::import_from_pytorch load=import_panel what=settings::the_pytorch_import/> }
 }
 
 chunk! {
@@ -35,10 +38,10 @@ chunk! {
 /// refused import changes nothing.
 fn import(
     state: AppState,
-    dict: Result<(StateDict, Option<usize>), String>,
+    dict: Result<(StateDict, Option<usize>), Arg>,
     heads: RwSignal<u64>,
-    from: &str,
-) -> (bool, String) {
+    from: Msg,
+) -> (bool, Msg) {
     let mut named = false;
     let dict = dict.map(|(d, h)| {
         if let Some(h) = h {
@@ -53,20 +56,18 @@ fn import(
             .doc
             .model
             .with_untracked(|m| import_into(m, &d, heads))
+            .map_err(Arg::from)
     });
     // A state dict does not say how many heads split it: the same weights in other heads
     // compute other numbers, so the number taken is said.
-    let split = if named {
-        format!("{heads} head(s) (as the file says)")
+    let imported = if named {
+        settings::imported_heads_named
     } else {
-        format!("{heads} head(s), the number in Heads above: a state dict does not say how many the module had, so if it was not {heads}, set Heads to its num_heads and import again")
+        settings::imported_heads_above
     };
-    match result.and_then(|m| state.apply(Edit::Open(Box::new(m)))) {
-        Ok(()) => (
-            true,
-            format!("Imported {from} as {split}; the sentence and embedding are kept. Undo takes it back."),
-        ),
-        Err(e) => (false, format!("Not imported: {e}. The current model is unchanged.")),
+    match result.and_then(|m| state.apply(Edit::Open(Box::new(m))).map_err(Arg::from)) {
+        Ok(()) => (true, imported(from, heads)),
+        Err(e) => (false, settings::not_imported(e)),
     }
 }
 
@@ -75,10 +76,15 @@ fn ImportPanel() -> impl IntoView {
     let state = use_app();
     let text = RwSignal::new(String::new());
     let heads = RwSignal::new(state.derived.heads.get_untracked() as u64);
-    let message = RwSignal::new(None::<(bool, String)>);
+    let message = RwSignal::new(None::<(bool, Msg)>);
     let from_text = move |_| {
-        let dict = read_state_dict_json(&text.get_untracked());
-        message.set(Some(import(state, dict, heads, "the pasted state dict")));
+        let dict = read_state_dict_json(&text.get_untracked()).map_err(Arg::from);
+        message.set(Some(import(
+            state,
+            dict,
+            heads,
+            settings::pasted_state_dict.into(),
+        )));
     };
     // A dropped or chosen file: safetensors (the heads from its metadata when it says), or JSON.
     let from_file = move |file: web_sys::File| {
@@ -88,17 +94,17 @@ fn ImportPanel() -> impl IntoView {
                 .await
                 .map(|b| js_sys::Uint8Array::new(&b).to_vec());
             let Ok(bytes) = bytes else {
-                message.set(Some((false, format!("“{name}” could not be read."))));
+                message.set(Some((false, settings::not_readable(name))));
                 return;
             };
             let dict = if bytes.first() == Some(&b'{') {
                 String::from_utf8(bytes)
-                    .map_err(|_| "it is not UTF-8 text".to_owned())
-                    .and_then(|t| read_state_dict_json(&t))
+                    .map_err(|_| Arg::from(settings::not_utf8))
+                    .and_then(|t| read_state_dict_json(&t).map_err(Arg::from))
             } else {
-                read_safetensors(&bytes)
+                read_safetensors(&bytes).map_err(Arg::from)
             };
-            message.set(Some(import(state, dict, heads, &format!("“{name}”"))));
+            message.set(Some(import(state, dict, heads, settings::quoted(name))));
         });
     };
     let chosen = move |ev: leptos::ev::Event| {
@@ -122,24 +128,24 @@ fn ImportPanel() -> impl IntoView {
         }
     };
     view! {
-        <div class="import-torch" role="group" aria-label="Import from PyTorch"
+        <div class="import-torch" role="group" aria-label=t(settings::import_from_pytorch)
             on:dragover=|ev: leptos::ev::DragEvent| ev.prevent_default() on:drop=dropped>
-            <p>"Bring your own nn.MultiheadAttention(E, H, batch_first=True), or a layer with q_proj, k_proj, v_proj and out_proj (Hugging Face, fairseq). E must be this page's d_in; the sentence and embedding stay."</p>
-            <p>"Print its state dict as JSON and paste it below:"</p>
+            <p>{t(settings::bring_your_own)}</p>
+            <p>{t(settings::paste_state_dict)}</p>
             <pre class="snippet">{PYTHON_SNIPPET}</pre>
             <label class="field wide">
-                <span>"State dict (JSON)"</span>
+                <span>{t(settings::state_dict_json)}</span>
                 <textarea data-control="torch-json" rows="4" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev)) aria-describedby="torch-message"></textarea>
             </label>
-            <IntegerField control="torch-heads" label="Heads (num_heads)" min=1 max=MAX_HEADS as u64 value=heads.into() on_change=accept(move |n| heads.set(n))/>
-            <button type="button" data-action="import-torch-apply" on:click=from_text>"Import"</button>
-            <p>"Or drop a .safetensors file here (float32 or float64), saved with the number of heads:"</p>
+            <IntegerField control="torch-heads" label=settings::heads_num_heads min=1 max=MAX_HEADS as u64 value=heads.into() on_change=accept(move |n| heads.set(n))/>
+            <button type="button" data-action="import-torch-apply" on:click=from_text>{t(settings::import)}</button>
+            <p>{t(settings::drop_safetensors)}</p>
             <pre class="snippet">{SAFETENSORS_SNIPPET}</pre>
             <label class="file">
-                <span>"Open a .safetensors or .json file"</span>
+                <span>{t(settings::open_file)}</span>
                 <input type="file" accept=".safetensors,.json,application/json" data-control="torch-file" on:change=chosen aria-describedby="torch-message"/>
             </label>
-            {move || message.get().map(|(ok, m)| view! { <p id="torch-message" class=if ok { "field-ok" } else { "field-error" } role="status">{m}</p> })}
+            {move || message.get().map(|(ok, m)| view! { <p id="torch-message" class=if ok { "field-ok" } else { "field-error" } role="status">{move || word(&m)}</p> })}
         </div>
     }
 }

@@ -13,7 +13,51 @@ use leptos::prelude::*;
 pub use leptos::wasm_split::SplitLoaderError;
 use send_wrapper::SendWrapper;
 
+use crate::core::i18n::keys::settings;
+use crate::core::i18n::{Arg, Key};
 use crate::ui::in_view::{in_view, when_idle};
+use crate::ui::lang::word;
+
+/// A field's, a button's or a panel's name: a key, worded in the page's language, or a text
+/// not yet in the catalogue (kept as it is).
+#[derive(Clone, Copy)]
+pub enum Label {
+    /// Worded in the page's language.
+    Key(Key),
+    /// Shown as it is.
+    Text(&'static str),
+}
+
+impl From<Key> for Label {
+    fn from(key: Key) -> Label {
+        Label::Key(key)
+    }
+}
+
+impl From<&'static str> for Label {
+    fn from(text: &'static str) -> Label {
+        Label::Text(text)
+    }
+}
+
+impl From<Label> for Arg {
+    fn from(label: Label) -> Arg {
+        match label {
+            Label::Key(key) => key.into(),
+            Label::Text(text) => text.into(),
+        }
+    }
+}
+
+impl Label {
+    /// In the page's language (tracked).
+    pub fn word(self) -> String {
+        match self {
+            Label::Key(key) => word(&key.into()),
+            Label::Text(text) => text.to_owned(),
+        }
+    }
+}
 
 /// A view on its way: its chunk's code, or the error of fetching it.
 pub type Loading = Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>>;
@@ -130,14 +174,14 @@ impl Drop for Waiting {
 /// What `load` gives, once fetched; `what` names it in the lines shown meanwhile or on failure
 /// ("the lab", "the Embed dialog").
 #[component]
-pub fn Loaded(load: fn() -> Loading, what: &'static str) -> impl IntoView {
+pub fn Loaded(load: fn() -> Loading, #[prop(into)] what: Label) -> impl IntoView {
     let waiting = Waiting::new(use_context::<Opening>());
     view! {
-        <Suspense fallback=move || view! { <p class="loading" role="status">{format!("Loading {what}…")}</p> }>
+        <Suspense fallback=move || view! { <p class="loading" role="status">{move || word(&settings::loading(what))}</p> }>
             // Send only in name: the page has one thread.
             {Suspend::new(SendWrapper::new(async move {
                 let view = load().await.unwrap_or_else(|_| view! {
-                    <p class="field-error" role="alert">{format!("Could not load {what} (the connection may be down): reload the page to try again. The rest of the page works.")}</p>
+                    <p class="field-error" role="alert">{move || word(&settings::could_not_load(what))}</p>
                 }.into_any());
                 drop(waiting);
                 view
@@ -151,15 +195,15 @@ pub fn Loaded(load: fn() -> Loading, what: &'static str) -> impl IntoView {
 #[component]
 pub fn PanelButton(
     action: &'static str,
-    label: &'static str,
+    #[prop(into)] label: Label,
     load: fn() -> Loading,
-    what: &'static str,
+    #[prop(into)] what: Label,
     #[prop(optional)] open: Option<RwSignal<bool>>,
 ) -> impl IntoView {
     let open = open.unwrap_or_else(|| RwSignal::new(false));
     view! {
         <button type="button" data-action=action aria-expanded=move || open.get().to_string() on:click=move |_| open.update(|o| *o = !*o)>
-            {label}
+            {move || label.word()}
         </button>
         {move || open.get().then(|| view! { <Loaded load=load what=what/> })}
     }
@@ -171,7 +215,7 @@ pub fn PanelButton(
 #[component]
 pub fn LoadedNear(
     load: fn() -> Loading,
-    what: &'static str,
+    #[prop(into)] what: Label,
     #[prop(optional)] soon: bool,
 ) -> impl IntoView {
     let place = NodeRef::<leptos::html::Div>::new();

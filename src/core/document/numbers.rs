@@ -1,6 +1,8 @@
 //! Reading numbers the way a learner types or pastes them: one cell at a time, or a block copied
 //! from a spreadsheet or a printed tensor.
 
+use crate::core::i18n::keys::settings;
+use crate::core::i18n::Msg;
 use crate::core::model::limits::{MAX_ABS_VALUE, MAX_DIM};
 
 /// The longest paste read: room for the largest matrix (MAX_DIM × MAX_DIM numbers) printed with
@@ -47,30 +49,34 @@ pub fn read_cell(text: &str) -> CellText {
 
 /// Reads a size field (d_in, heads, …): a whole number from `min` to `max`, or a message that
 /// names the allowed range. "4", " 4 " and "4.0" are 4; "1e2" is 100.
-pub fn read_whole(text: &str, min: u64, max: u64) -> Result<u64, String> {
+pub fn whole(text: &str, min: u64, max: u64) -> Result<u64, Msg> {
     let t = text.trim().replace('−', "-");
-    let range = format!("use a whole number from {min} to {max}");
     if t.is_empty() {
-        return Err(format!("empty: {range}"));
+        return Err(settings::whole_empty(min, max));
     }
-    let shown = quoted(&t);
+    let shown = quoted_msg(&t);
+    let out_of_range = || Err(settings::whole_out_of_range(shown.clone(), min, max));
+    let not_whole = || Err(settings::not_whole(shown.clone(), min, max));
     // Digits alone are read exactly (a seed may need all 64 bits); "4.0" and "1e2" go through f64.
     if let Ok(n) = t.parse::<u64>() {
         return if (min..=max).contains(&n) {
             Ok(n)
         } else {
-            Err(format!("{shown} is out of range: {range}"))
+            out_of_range()
         };
     }
     match decimal(&t) {
         // Infinity's fraction is NaN: "1e309" is not a whole number either.
-        Some(x) if x.fract() != 0.0 => Err(format!("{shown} is not a whole number: {range}")),
-        Some(x) if x < min as f64 || x > max as f64 => {
-            Err(format!("{shown} is out of range: {range}"))
-        }
+        Some(x) if x.fract() != 0.0 => not_whole(),
+        Some(x) if x < min as f64 || x > max as f64 => out_of_range(),
         Some(x) => Ok(x as u64),
-        None => Err(format!("{shown} is not a whole number: {range}")),
+        None => not_whole(),
     }
+}
+
+/// [`whole`], its message in English (for the callers whose messages are English still).
+pub fn read_whole(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    whole(text, min, max).map_err(|m| m.english())
 }
 
 /// `t` read as a decimal number ("1.5", "-2e3", "1e309" as infinity), refusing the names Rust's
@@ -94,6 +100,17 @@ fn quoted(text: &str) -> String {
     } else {
         let start: String = text.chars().take(SHOWN).collect();
         format!("“{start}…” ({} characters)", text.chars().count())
+    }
+}
+
+/// As [`quoted`], a message.
+fn quoted_msg(text: &str) -> Msg {
+    const SHOWN: usize = 24;
+    let count = text.chars().count();
+    if count <= SHOWN {
+        settings::quoted(text)
+    } else {
+        settings::quoted_cut(text.chars().take(SHOWN).collect::<String>(), count)
     }
 }
 

@@ -6,9 +6,11 @@ use leptos::prelude::*;
 use crate::core::document::edit::Edit;
 use crate::core::document::history::History;
 use crate::core::formats::link::Controls as Level;
+use crate::core::i18n::keys::{page, settings};
 use crate::core::model::Scale;
-use crate::core::text::{sentence, token_label};
+use crate::core::text::token_label;
 use crate::ui::fields::{apply_or_say, refusal};
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 
 /// What an edit needs at hand at every step, so it sticks to the top of the page: undo, redo and
@@ -22,16 +24,16 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
     let causal_refused = RwSignal::new(None::<String>);
     let scale_refused = RwSignal::new(None::<String>);
     view! {
-        <div class="edit-bar" role="group" aria-label="Edit and follow">
+        <div class="edit-bar" role="group" aria-label=t(settings::edit_and_follow)>
             <div class="field buttons">
-                <button type="button" data-action="undo" title="Undo (Ctrl+Z outside a field)" disabled=move || !state.doc.history.with(History::can_undo) on:click=move |_| { state.apply(Edit::Undo).ok(); }>
-                    "Undo"
+                <button type="button" data-action="undo" title=t(settings::undo_title) disabled=move || !state.doc.history.with(History::can_undo) on:click=move |_| { state.apply(Edit::Undo).ok(); }>
+                    {t(settings::undo)}
                 </button>
-                <button type="button" data-action="redo" title="Redo (Ctrl+Shift+Z outside a field)" disabled=move || !state.doc.history.with(History::can_redo) on:click=move |_| { state.apply(Edit::Redo).ok(); }>
-                    "Redo"
+                <button type="button" data-action="redo" title=t(settings::redo_title) disabled=move || !state.doc.history.with(History::can_redo) on:click=move |_| { state.apply(Edit::Redo).ok(); }>
+                    {t(settings::redo)}
                 </button>
-                <button type="button" data-action="reset" title="Open the example again (Undo brings your model back)" on:click=move |_| refused.set(state.reset().err().map(|e| sentence(&format!("Not reset: {e}"))))>
-                    "Reset"
+                <button type="button" data-action="reset" title=t(settings::reset_title) on:click=move |_| refused.set(state.reset().err().map(|e| word(&page::not_reset(e.strip_suffix('.').unwrap_or(&e)))))>
+                    {t(settings::reset)}
                 </button>
                 {refusal("reset-refused".into(), refused)}
             </div>
@@ -44,14 +46,14 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
                         on:change=move |ev| {
                             let on = event_target_checked(&ev);
                             let input = event_target::<web_sys::HtmlInputElement>(&ev);
-                            apply_or_say(state, Edit::Causal(on), "Causal mask", causal_refused, move || input.set_checked(!on));
+                            apply_or_say(state, Edit::Causal(on), settings::causal_mask, causal_refused, move || input.set_checked(!on));
                         }
                     />
-                    <span>"Causal mask"</span>
+                    <span>{t(settings::causal_mask)}</span>
                     {refusal("causal-refused".into(), causal_refused)}
                 </label>
                 <label class="field">
-                    <span>"Scale scores"</span>
+                    <span>{t(settings::scale_scores)}</span>
                     <select
                         data-control="scale"
                         prop:value=move || state.doc.model.with(|m| m.scale.key())
@@ -59,18 +61,18 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
                             if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
                                 let select = event_target::<web_sys::HtmlSelectElement>(&ev);
                                 let now = state.doc.model.with_untracked(|m| m.scale.key());
-                                apply_or_say(state, Edit::Scale(scale), "Scale scores", scale_refused, move || select.set_value(now));
+                                apply_or_say(state, Edit::Scale(scale), settings::scale_scores, scale_refused, move || select.set_value(now));
                             }
                         }
                     >
                         <option value="sqrt_dk">{Scale::SqrtDk.label()}</option>
                         <option value="dk">{Scale::Dk.label()}</option>
-                        <option value="none">{Scale::None.label()}</option>
+                        <option value="none">{t(settings::no_scaling)}</option>
                     </select>
                     {refusal("scale-refused".into(), scale_refused)}
                 </label>
                 <label class="field">
-                    <span>"Following"</span>
+                    <span>{t(settings::following)}</span>
                     // Each option says whether it is the one: the list is rebuilt as the sentence is typed.
                     <select
                         data-control="follow"
@@ -104,7 +106,7 @@ pub(super) fn HeadPicker() -> impl IntoView {
     view! {
         <Show when=needed>
             <label class="field">
-                <span>"Showing head"</span>
+                <span>{t(settings::showing_head)}</span>
                 <select
                     data-control="head"
                     prop:value=move || state.derived.visible_heads.with(|v| v[0].to_string())
@@ -114,7 +116,7 @@ pub(super) fn HeadPicker() -> impl IntoView {
                         }
                     }
                 >
-                    {move || (0..state.derived.heads.get()).map(|h| view! { <option value=h.to_string()>{format!("{h} of {}", state.derived.heads.get())}</option> }).collect_view()}
+                    {move || (0..state.derived.heads.get()).map(|h| view! { <option value=h.to_string()>{word(&settings::head_of(h, state.derived.heads.get()))}</option> }).collect_view()}
                 </select>
             </label>
         </Show>

@@ -8,9 +8,10 @@ use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
 use crate::core::formats::link::{Controls as Level, MAX_DECIMALS};
+use crate::core::i18n::keys::settings;
+use crate::core::i18n::{Key, Msg};
 use crate::core::model::presets::PRESETS;
 use crate::core::model::Model;
-use crate::core::text::sentence;
 use crate::ui::author::AuthorButton;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::CopyPytorch;
@@ -18,6 +19,7 @@ use crate::ui::fields::{
     accept, apply_or_say, refusal, IntegerField, IntegerFieldProps, PositionsField,
 };
 use crate::ui::import_torch::ImportTorchButton;
+use crate::ui::lang::{t, word};
 use crate::ui::pretrained::language::LanguageModelButton;
 use crate::ui::pretrained::PretrainedButton;
 use crate::ui::state::use_app;
@@ -38,7 +40,7 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
         apply_or_say(
             state,
             Edit::Reinitialise,
-            "Not re-initialised",
+            settings::not_reinitialised,
             reinit_refused,
             || {},
         )
@@ -48,45 +50,45 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
     }
     let precision = IntegerField(IntegerFieldProps {
         control: "precision",
-        label: "Decimals",
+        label: settings::decimals.into(),
         min: 0,
         max: MAX_DECIMALS as u64,
         value: Signal::derive(move || state.view.look.precision.get() as u64),
         on_change: accept(move |n| state.view.look.precision.set(n as usize)),
     });
     let all = level == Level::All;
-    let preset_refused = RwSignal::new(None::<String>);
+    let preset_refused = RwSignal::new(None::<Msg>);
 
     let panel = view! {
-        <div class="controls" class:compact=!all role="group" aria-label="Model settings">
+        <div class="controls" class:compact=!all role="group" aria-label=t(settings::model_settings)>
             {all.then(|| view! { <label class="field">
-                <span>"Example"</span>
+                <span>{t(settings::example)}</span>
                 <select
                     data-control="preset"
                     // Set again after a refusal: the picker names the model there is.
                     prop:value=move || { preset_refused.track(); state.preset().unwrap_or("") }
                     on:change=move |ev| {
                         let refused = state.open_preset(&event_target_value(&ev)).err();
-                        preset_refused.set(refused.map(|e| sentence(&format!("Not opened: {e}"))));
+                        preset_refused.set(refused.map(|e| settings::not_opened(e.strip_suffix('.').unwrap_or(&e))));
                     }
                 >
-                    <option value="" disabled>"Your own model"</option>
+                    <option value="" disabled>{t(settings::your_own_model)}</option>
                     {PRESETS.iter().map(|p| view! { <option value=p.name>{p.title}</option> }).collect_view()}
                 </select>
-                {move || preset_refused.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+                {move || preset_refused.get().map(|e| view! { <span class="field-error" role="alert">{word(&e)}</span> })}
             </label> })}
             {size_fields}
             <Layers/>
             {all.then(|| view! { <IntegerField
                 control="seed"
-                label="Seed"
+                label=settings::seed
                 min=0
                 max=u64::MAX
                 value=state.doc.seed.into()
                 on_change=Callback::new(move |n| state.apply(Edit::Seed(n)))
             />
-            <button type="button" data-action="reinit" on:click=reinit title="Draw every number again as PyTorch would after torch.manual_seed(seed)">
-                "Re-initialise with seed"
+            <button type="button" data-action="reinit" on:click=reinit title=t(settings::reinitialise_title)>
+                {t(settings::reinitialise)}
             </button>
             {refusal("reinit-refused".into(), reinit_refused)} })}
             {precision}
@@ -99,8 +101,8 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
         view! {
             <details class="settings" open=unfolded>
                 <summary data-action="settings">
-                    "Settings and tools "
-                    <span class="note">"sizes, heads, real layers, a trained model, save and share, Copy as PyTorch, embed, exercises"</span>
+                    {t(settings::settings_and_tools)} " "
+                    <span class="note">{t(settings::settings_list)}</span>
                 </summary>
                 {panel}
             </details>
@@ -121,13 +123,13 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
 fn Layers() -> impl IntoView {
     let state = use_app();
     let toggle = |control: &'static str,
-                  label: &'static str,
-                  title: &'static str,
+                  label: Key,
+                  title: Key,
                   on: fn(&Model) -> bool,
                   edit: fn(bool) -> Edit| {
         let refused = RwSignal::new(None::<String>);
         view! {
-            <label class="field check" title=title>
+            <label class="field check" title=t(title)>
                 <input
                     type="checkbox"
                     data-control=control
@@ -138,14 +140,14 @@ fn Layers() -> impl IntoView {
                         apply_or_say(state, edit(on), label, refused, move || input.set_checked(!on));
                     }
                 />
-                <span>{label}</span>
+                <span>{t(label)}</span>
                 {refusal(format!("{control}-refused"), refused)}
             </label>
         }
     };
     view! {
         <PositionsField control="positions"/>
-        {toggle("biases", "Biases", "Add b_query, b_key, b_value to every head's projections, as nn.Linear does", Model::has_biases, Edit::Biases)}
-        {toggle("output-projection", "Output projection", "Mix the heads' concatenated contexts with W_output and b_output, as nn.MultiheadAttention's out_proj does", |m| m.output().is_some(), Edit::OutputProjection)}
+        {toggle("biases", settings::biases, settings::biases_title, Model::has_biases, Edit::Biases)}
+        {toggle("output-projection", settings::output_projection, settings::output_projection_title, |m| m.output().is_some(), Edit::OutputProjection)}
     }
 }

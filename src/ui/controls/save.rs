@@ -4,7 +4,10 @@ use leptos::prelude::*;
 
 use crate::core::formats::link::LONG_LINK_CHARS;
 use crate::core::formats::state::write_state;
+use crate::core::i18n::keys::settings;
+use crate::core::i18n::Msg;
 use crate::ui::export::Files;
+use crate::ui::lang::{t, word};
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::use_app;
@@ -28,8 +31,8 @@ pub(super) fn SaveAndShare() -> impl IntoView {
                 fields.link.set(page_url("", &fragment_now(state)));
                 fields.message.set(None);
                 opened.set(true);
-            }>"Save, load or share"</summary>
-            {move || opened.get().then(|| view! { <Loaded load=save_panel what="saving and loading"/> })}
+            }>{t(settings::save_load_share)}</summary>
+            {move || opened.get().then(|| view! { <Loaded load=save_panel what=settings::saving_and_loading/> })}
         </details>
     }
 }
@@ -40,7 +43,7 @@ pub(super) struct SaveFields {
     /// The state as JSON, as typed or pasted.
     text: RwSignal<String>,
     /// What the last load said (and whether it worked).
-    message: RwSignal<Option<(bool, String)>>,
+    message: RwSignal<Option<(bool, Msg)>>,
     /// A link to this exact model.
     link: RwSignal<String>,
 }
@@ -59,15 +62,12 @@ pub(super) fn SavePanel() -> impl IntoView {
         link,
     } = expect_context::<SaveFields>();
     let load = move |_| match state.load_state(&text.get_untracked()) {
-        Ok(()) => message.set(Some((true, "Loaded.".into()))),
-        Err(e) => message.set(Some((
-            false,
-            format!("Not loaded: {e}. The current model is unchanged."),
-        ))),
+        Ok(()) => message.set(Some((true, settings::loaded.into()))),
+        Err(e) => message.set(Some((false, settings::not_loaded(e)))),
     };
     view! {
         <label class="field wide">
-            <span>"Link to this exact model"</span>
+            <span>{t(settings::link_to_model)}</span>
             <input type="text" readonly data-control="link" prop:value=move || link.get() on:focus=|ev| {
                 use wasm_bindgen::JsCast;
                 if let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) {
@@ -77,11 +77,11 @@ pub(super) fn SavePanel() -> impl IntoView {
         </label>
         {move || link.with(|l| (l.len() > LONG_LINK_CHARS).then_some(l.len())).map(|n| view! {
             <p class="note" data-stat="long-link">
-                {format!("This link is {n} characters long: the address bar takes it, but mail, chats and course pages may cut it. To share this work, download the state below and load it there.")}
+                {move || word(&settings::long_link(n))}
             </p>
         })}
         <label class="field wide">
-            <span>"State (JSON): copy it to save, or paste one and load it"</span>
+            <span>{t(settings::state_json)}</span>
             <textarea
                 data-control="state"
                 rows="4"
@@ -90,8 +90,8 @@ pub(super) fn SavePanel() -> impl IntoView {
                 aria-describedby="state-message"
             ></textarea>
         </label>
-        <button type="button" data-action="load-state" on:click=load>"Load this state"</button>
-        {move || message.get().map(|(ok, m)| view! { <p id="state-message" class=if ok { "field-ok" } else { "field-error" } role="status">{m}</p> })}
+        <button type="button" data-action="load-state" on:click=load>{t(settings::load_state)}</button>
+        {move || message.get().map(|(ok, m)| view! { <p id="state-message" class=if ok { "field-ok" } else { "field-error" } role="status">{move || word(&m)}</p> })}
         <Files/>
     }
 }

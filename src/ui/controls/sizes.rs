@@ -4,11 +4,15 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
+use crate::core::i18n::keys::{page, settings};
+use crate::core::i18n::Msg;
 use crate::core::model::limits::{MAX_DIM, MAX_HEADS};
 use crate::core::model::{Dims, Model};
 use crate::core::teaching::story::Story;
 use crate::core::text::fmt;
 use crate::ui::fields::IntegerField;
+use crate::ui::lang::word;
+use crate::ui::on_demand::Label;
 use crate::ui::state::AppState;
 
 /// The size fields, and the note a resize that grew the model leaves (said while the sizes are
@@ -17,7 +21,7 @@ pub(super) fn sizes(state: AppState) -> (impl IntoView, impl IntoView) {
     let dims = Memo::new(move |_| state.doc.model.with(Model::dims));
     let kv_heads = Memo::new(move |_| state.doc.model.with(Model::kv_heads));
     // What a resize did that the tables alone do not say: new places got random numbers.
-    let resized = RwSignal::new(None::<(Dims, String)>);
+    let resized = RwSignal::new(None::<(Dims, Msg)>);
     let followed = move || {
         let (head, query) = (0, state.derived.followed_or_last.get_untracked());
         state
@@ -36,20 +40,27 @@ pub(super) fn sizes(state: AppState) -> (impl IntoView, impl IntoView) {
         state.apply(Edit::Resize(d))?;
         resized.set(grew.then(|| {
             let at = d;
-            let moved = match (was, followed()) {
-                (Some(a), Some(b)) if (a.top.weight - b.top.weight).abs() > 5e-4 || a.top.key != b.top.key => {
-                    let word = |k: usize| state.derived.key_words.with_untracked(|w| w.get(k).cloned().unwrap_or_default());
-                    format!(
-                        " The followed token's largest weight moved: “{}” {} → “{}” {}.",
-                        word(a.top.key),
+            let then = match (was, followed()) {
+                (Some(a), Some(b))
+                    if (a.top.weight - b.top.weight).abs() > 5e-4 || a.top.key != b.top.key =>
+                {
+                    let token = |k: usize| {
+                        state
+                            .derived
+                            .key_words
+                            .with_untracked(|w| w.get(k).cloned().unwrap_or_default())
+                    };
+                    let moved = settings::largest_weight_moved(
+                        token(a.top.key),
                         fmt(a.top.weight, 3),
-                        word(b.top.key),
-                        fmt(b.top.weight, 3)
-                    )
+                        token(b.top.key),
+                        fmt(b.top.weight, 3),
+                    );
+                    page::sentences(moved, settings::undo_takes_it_back)
                 }
-                _ => String::new(),
+                _ => settings::undo_takes_it_back.into(),
             };
-            (at, format!("The new places got random numbers drawn from the seed; the numbers already there are kept.{moved} Undo takes it back."))
+            (at, page::sentences(settings::new_places_random, then))
         }));
         Ok(())
     };
@@ -57,10 +68,10 @@ pub(super) fn sizes(state: AppState) -> (impl IntoView, impl IntoView) {
         resized
             .get()
             .filter(|(at, _)| *at == dims.get())
-            .map(|(_, note)| view! { <p class="note resized" role="status" data-note="resized">{note}</p> })
+            .map(|(_, note)| view! { <p class="note resized" role="status" data-note="resized">{word(&note)}</p> })
     };
     let dim_field = move |control: &'static str,
-                          label: &'static str,
+                          label: Label,
                           max: usize,
                           get: fn(&Dims) -> usize,
                           set: fn(&mut Dims, usize)| {
@@ -76,13 +87,13 @@ pub(super) fn sizes(state: AppState) -> (impl IntoView, impl IntoView) {
         }
     };
     let fields = view! {
-        {dim_field("d_in", "d_in", MAX_DIM, |d| d.d_in, |d, n| d.d_in = n)}
-        {dim_field("d_k", "d_k", MAX_DIM, |d| d.d_k, |d, n| d.d_k = n)}
-        {dim_field("d_v", "d_v", MAX_DIM, |d| d.d_v, |d, n| d.d_v = n)}
-        {dim_field("heads", "Heads", MAX_HEADS, |d| d.heads, |d, n| d.heads = n)}
+        {dim_field("d_in", "d_in".into(), MAX_DIM, |d| d.d_in, |d, n| d.d_in = n)}
+        {dim_field("d_k", "d_k".into(), MAX_DIM, |d| d.d_k, |d, n| d.d_k = n)}
+        {dim_field("d_v", "d_v".into(), MAX_DIM, |d| d.d_v, |d, n| d.d_v = n)}
+        {dim_field("heads", settings::heads.into(), MAX_HEADS, |d| d.heads, |d, n| d.heads = n)}
         <IntegerField
             control="kv_heads"
-            label="KV heads"
+            label=settings::kv_heads
             min=1
             max=MAX_HEADS as u64
             value=Signal::derive(move || kv_heads.get() as u64)
