@@ -136,6 +136,10 @@ fn embed_url(state: AppState, choice: &Choice) -> String {
     page_url(&query, &fragment(state, &shown, None))
 }
 
+/// The pickers' words for `Controls::ALL` and `Theme::ALL`, in their order.
+const CONTROLS: [Key; 3] = [say::controls_none, say::controls_dims, say::controls_all];
+const THEMES: [Key; 3] = [say::theme_auto, say::theme_light, say::theme_dark];
+
 /// Until the preview says how tall it is.
 const FIRST_HEIGHT: u32 = 600;
 
@@ -207,13 +211,9 @@ fn EmbedDialog() -> impl IntoView {
     });
     on_cleanup(move || listener.remove());
     let text = Memo::new(move |_| snippet(&url.get(), height.get()));
-    let said = |key: Key| untrack(|| word(&key.into()));
     let copy = move |_| {
-        copy_snippet(
-            &text.get_untracked(),
-            &said(say::copied),
-            &said(say::not_copied),
-        )
+        let [copied, refused] = [say::copied, say::not_copied].map(|k| untrack(|| word(&k.into())));
+        copy_snippet(&text.get_untracked(), &copied, &refused)
     };
     check_host();
 
@@ -234,7 +234,7 @@ fn EmbedDialog() -> impl IntoView {
     };
     let picker = |control: &'static str,
                   label: Key,
-                  options: Vec<&'static str>,
+                  options: Vec<Key>,
                   set: fn(&mut Choice, usize)| {
         view! {
             <label class="field">
@@ -243,7 +243,7 @@ fn EmbedDialog() -> impl IntoView {
                     let i = event_target_value(&ev).parse().unwrap_or(0);
                     choice.update(|c| set(c, i));
                 }>
-                    {options.into_iter().enumerate().map(|(i, o)| view! { <option value=i.to_string()>{o}</option> }).collect_view()}
+                    {options.into_iter().enumerate().map(|(i, o)| view! { <option value=i.to_string()>{t(o)}</option> }).collect_view()}
                 </select>
             </label>
         }
@@ -254,8 +254,8 @@ fn EmbedDialog() -> impl IntoView {
                 <legend>{t(say::steps_to_show)}</legend>
                 {Step::ALL.into_iter().filter(|&s| offered(s)).map(step_box).collect_view()}
             </fieldset>
-            {picker("embed-controls", say::controls, Controls::ALL.map(Controls::key).to_vec(), |c, i| c.controls = Controls::ALL[i])}
-            {picker("embed-theme", say::colours, Theme::ALL.map(Theme::key).to_vec(), |c, i| c.theme = Theme::ALL[i])}
+            {picker("embed-controls", say::controls, CONTROLS.to_vec(), |c, i| c.controls = Controls::ALL[i])}
+            {picker("embed-theme", say::colours, THEMES.to_vec(), |c, i| c.theme = Theme::ALL[i])}
             {move || choice.with(|c| c.steps.is_empty()).then(|| view! {
                 <p class="field-error" role="alert">{t(say::no_step)}</p>
             })}
