@@ -491,7 +491,7 @@ fn a_question_on_a_word_the_sentence_lost_says_so() {
     let mut doc = attention_explorer::core::document::edit::Document::new(dog());
     doc.apply(Edit::Sentence("The dog fetched".into()), None)
         .unwrap();
-    let question = exercises.list[0].question(&Trace::of(&doc.model));
+    let question = exercises.list[0].question(&Trace::of(&doc.model)).english();
     assert_eq!(
         question,
         "Compute scores Q·Kᵀ, head 0, word 6 → dog by hand, and type it in its cell."

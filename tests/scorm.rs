@@ -5,6 +5,8 @@
 use attention_explorer::core::formats::scorm::{
     app_files, launch_page, manifest, with_adapter, zip,
 };
+use attention_explorer::core::i18n::keys::exercises;
+use attention_explorer::core::i18n::{Catalogue, Lang};
 
 #[test]
 fn the_app_s_files_are_the_build_s_own_list() {
@@ -43,11 +45,23 @@ fn the_manifest_launch_page_and_adapter() {
     assert!(m.contains(r#"<file href="a&amp;b.js"/>"#));
     assert!(m.contains("<title>Week 5 &lt;attention&gt;</title>"));
     assert_eq!(m.matches("<item ").count(), 1);
-    let launch = launch_page("embed=1&ask=scores.0:6,1", "m=abc");
+    let english = Catalogue::english();
+    let (title, open) = (
+        english.text(exercises::package_title),
+        english.text(exercises::open_exercise),
+    );
+    let launch = launch_page("embed=1&ask=scores.0:6,1", "m=abc", Lang::En, &title, &open);
     assert!(
         launch.contains(r#"content="0; url=index.html?embed=1&amp;ask=scores.0:6,1#m=abc""#),
         "{launch}"
     );
+    assert!(launch.contains("<html lang=\"en\">\n"), "{launch}");
+    assert!(launch.contains("<title>Attention Explorer exercise</title>"));
+    assert!(launch.contains(">Open the exercise</a>"));
+    // The teacher's language, its direction and its words (escaped).
+    let arabic = launch_page("ask=scores.0:6,1", "m=abc", Lang::Ar, "<تمرين>", "افتح");
+    assert!(arabic.contains(r#"<html lang="ar" dir="rtl">"#), "{arabic}");
+    assert!(arabic.contains("<title>&lt;تمرين&gt;</title>"));
     assert_eq!(
         with_adapter("<head><title>x</title></head><body></body>", 80),
         r#"<head><title>x</title><script src="./scorm-adapter.js" data-package data-pass-mark="80" defer></script></head><body></body>"#

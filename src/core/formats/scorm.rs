@@ -5,6 +5,9 @@
 
 use std::io::Write;
 
+use crate::core::i18n::keys::exercises as say;
+use crate::core::i18n::{Lang, Msg};
+
 /// The adapter script beside the app (`www/scorm-adapter.js`): finds the LMS's `API`, reports
 /// the score and status, and finishes when the page closes.
 pub const ADAPTER: &str = "scorm-adapter.js";
@@ -20,23 +23,23 @@ pub const BUILD_LIST: &str = "build.json";
 /// The files a package holds, from the build's list (`bytes`, as served): what the page
 /// fetches, first and later, and the languages' texts (a build before them had none); not the
 /// service worker or the teachers' files.
-pub fn app_files(bytes: &[u8]) -> Result<Vec<String>, String> {
+pub fn app_files(bytes: &[u8]) -> Result<Vec<String>, Msg> {
     let list: serde_json::Value = std::str::from_utf8(bytes)
         .ok()
         .and_then(|text| serde_json::from_str(text).ok())
-        .ok_or_else(|| format!("{BUILD_LIST} is not the build's list of files"))?;
+        .ok_or_else(|| say::not_a_list(BUILD_LIST))?;
     let mut files = Vec::new();
     for when in ["first", "later", "language"] {
         let names = match list[when].as_array() {
             Some(names) => names,
             None if when == "language" => continue,
-            None => return Err(format!("{BUILD_LIST} has no “{when}” list")),
+            None => return Err(say::list_lacks(BUILD_LIST, when)),
         };
         for name in names {
             let name = name.as_str().unwrap_or_default();
             // Names the build wrote: never a way out of the app's folder.
             if name.is_empty() || name.contains("..") || name == SERVICE_WORKER {
-                return Err(format!("{BUILD_LIST} names “{name}”"));
+                return Err(say::list_names(BUILD_LIST, name));
             }
             files.push(name.to_owned());
         }
@@ -68,11 +71,16 @@ fn escape(text: &str) -> String {
 }
 
 /// The launch page: it goes on to `index.html?{query}#{fragment}` at once (an LMS may drop a
-/// query from the manifest's launch address).
-pub fn launch_page(query: &str, fragment: &str) -> String {
+/// query from the manifest's launch address). Its words are `words`' (the teacher's language,
+/// `lang`): `title` and the link's `open`.
+pub fn launch_page(query: &str, fragment: &str, lang: Lang, title: &str, open: &str) -> String {
     let target = escape(&format!("index.html?{query}#{fragment}"));
+    let (title, open) = (escape(title), escape(open));
+    // `dir` only where it is not the default, so English's page stays as it was.
+    let dir = if lang.rtl() { " dir=\"rtl\"" } else { "" };
     format!(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"refresh\" content=\"0; url={target}\">\n<title>Attention Explorer exercise</title>\n</head>\n<body><p><a href=\"{target}\">Open the exercise</a></p></body>\n</html>\n"
+        "<!doctype html>\n<html lang=\"{}\"{dir}>\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"refresh\" content=\"0; url={target}\">\n<title>{title}</title>\n</head>\n<body><p><a href=\"{target}\">{open}</a></p></body>\n</html>\n",
+        lang.tag()
     )
 }
 
@@ -112,16 +120,14 @@ pub fn manifest(title: &str, files: &[String]) -> String {
 }
 
 /// The zip of `files` (path, bytes), each stored.
-pub fn zip(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, String> {
-    let fail = |e: rawzip::Error| format!("the package could not be written ({e})");
+pub fn zip(files: &[(String, Vec<u8>)]) -> Result<Vec<u8>, Msg> {
+    let fail = |e: rawzip::Error| say::not_written(e);
     let mut out = Vec::new();
     let mut archive = rawzip::ZipArchiveWriter::new(&mut out);
     for (path, bytes) in files {
         let (mut entry, config) = archive.new_file(path).start().map_err(fail)?;
         let mut writer = config.wrap(&mut entry);
-        writer
-            .write_all(bytes)
-            .map_err(|e| format!("the package could not be written ({e})"))?;
+        writer.write_all(bytes).map_err(say::not_written)?;
         let (_, descriptor) = writer.finish().map_err(fail)?;
         entry.finish(descriptor).map_err(fail)?;
     }

@@ -2,13 +2,16 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::exercises as say;
+use crate::core::i18n::Msg;
 use crate::core::model::{Editable, Matrix};
 use crate::core::teaching::exercise::lockable;
+use crate::ui::lang::t;
 use crate::ui::state::use_app;
 
 /// A box per lockable matrix the model has; a lock the draft refuses is said in `error`.
 #[component]
-pub(super) fn Locks(error: RwSignal<Option<String>>) -> impl IntoView {
+pub(super) fn Locks(error: RwSignal<Option<Msg>>) -> impl IntoView {
     let state = use_app();
     let draft = state.exercises.draft;
     let toggle_lock = move |matrix: Matrix, on: bool| {
@@ -27,7 +30,7 @@ pub(super) fn Locks(error: RwSignal<Option<String>>) -> impl IntoView {
                 draft.set(next);
                 error.set(None);
             }
-            Err(e) => error.set(Some(format!("Not locked: {e}."))),
+            Err(e) => error.set(Some(say::not_locked(e))),
         }
     };
     let lockable_here: Vec<Matrix> = state.doc.model.with_untracked(|m| {
@@ -42,7 +45,7 @@ pub(super) fn Locks(error: RwSignal<Option<String>>) -> impl IntoView {
 
     view! {
         <fieldset class="author-locks">
-            <legend>"Lock (the learner may not edit)"</legend>
+            <legend>{t(say::lock_legend)}</legend>
             {lockable_here.into_iter().map(|matrix| view! {
                 <label class="field check">
                     <input type="checkbox" data-control="author-lock" value=matrix.key()

@@ -5,10 +5,12 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::exercises as say;
+use crate::core::i18n::Msg;
 use crate::core::model::Matrix;
 use crate::core::teaching::exercise::Kind;
 use crate::core::views::pipeline::in_order;
-use crate::ui::lang::word;
+use crate::ui::lang::{t, word};
 use crate::ui::on_demand::{chunk, PanelButton};
 use crate::ui::state::use_app;
 use crate::ui::steps::text as steps_text_of;
@@ -36,7 +38,7 @@ fn AuthorPanel() -> impl IntoView {
     let state = use_app();
     let exercises = state.exercises;
     let (draft, picked) = (exercises.draft, exercises.picked);
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<Msg>);
     // A new pick answers "Pick a cell first" (and any message about the last one).
     Effect::new(move |_| {
         picked.track();
@@ -54,9 +56,7 @@ fn AuthorPanel() -> impl IntoView {
     let bound = RwSignal::new("0.5".to_owned());
     let add = move |kind: Kind| {
         let Some(cell) = picked.get_untracked() else {
-            error.set(Some(
-                "Pick a cell first: click a number in a table below.".into(),
-            ));
+            error.set(Some(say::pick_first.into()));
             return;
         };
         let entry = match kind {
@@ -79,42 +79,42 @@ fn AuthorPanel() -> impl IntoView {
                 draft.set(next);
                 error.set(None);
             }
-            Err(e) => error.set(Some(format!("{e}."))),
+            Err(e) => error.set(Some(say::not_added(e))),
         }
     };
     let picked_text = move || {
-        match picked.get() {
-        Some(cell) => state.derived.trace.with(|t| format!("Picked: {}.", cell.describe(t))),
-        None => "Click a number in any computed table below (Q, K, V, scores, weights, context, output) to pick it.".into(),
-    }
+        word(&match picked.get() {
+            Some(cell) => state.derived.trace.with(|t| say::picked(cell.describe(t))),
+            None => say::pick_hint.into(),
+        })
     };
     let is_weights = move || picked.with(|p| p.is_some_and(|c| c.matrix == Matrix::Weights));
     view! {
-        <div class="author-panel" role="region" aria-label="Make an exercise">
+        <div class="author-panel" role="region" aria-label=t(say::make)>
             <div class="author-head">
-                <h2 class="author-title">"Make an exercise"</h2>
-                <button type="button" class="author-close" data-action="author-close" aria-label="Close the exercise maker" on:click=move |_| close()>"×"</button>
+                <h2 class="author-title">{t(say::make)}</h2>
+                <button type="button" class="author-close" data-action="author-close" aria-label=t(say::close_maker) on:click=move |_| close()>"×"</button>
             </div>
             <p data-stat="author_picked">{picked_text}</p>
             <div class="exercise-actions">
-                <button type="button" data-action="author-ask" disabled=move || picked.with(Option::is_none) on:click=move |_| add(Kind::Ask)>"Ask this"</button>
-                <button type="button" data-action="author-predict" disabled=move || !is_weights() title="A row of the weights" on:click=move |_| add(Kind::Predict)>"Predict this row"</button>
+                <button type="button" data-action="author-ask" disabled=move || picked.with(Option::is_none) on:click=move |_| add(Kind::Ask)>{t(say::ask_this)}</button>
+                <button type="button" data-action="author-predict" disabled=move || !is_weights() title=t(say::a_weights_row) on:click=move |_| add(Kind::Predict)>{t(say::predict_row)}</button>
             </div>
             <div class="exercise-actions">
                 <label class="field">
-                    <span>"Goal"</span>
+                    <span>{t(say::goal_label)}</span>
                     <select data-control="author-bound-side" on:change=move |ev| side.set(event_target_value(&ev) == ">=")>
-                        <option value=">=" selected>"at least"</option>
-                        <option value="<=">"at most"</option>
+                        <option value=">=" selected>{t(say::at_least)}</option>
+                        <option value="<=">{t(say::at_most)}</option>
                     </select>
                 </label>
                 <label class="field">
-                    <span class="visually-hidden">"Bound"</span>
+                    <span class="visually-hidden">{t(say::bound_label)}</span>
                     <input type="text" inputmode="decimal" size="6" data-control="author-bound" prop:value=move || bound.get() on:input=move |ev| bound.set(event_target_value(&ev))/>
                 </label>
-                <button type="button" data-action="author-goal" disabled=move || picked.with(Option::is_none) on:click=move |_| add(Kind::Goal)>"Set a goal here"</button>
+                <button type="button" data-action="author-goal" disabled=move || picked.with(Option::is_none) on:click=move |_| add(Kind::Goal)>{t(say::set_goal)}</button>
             </div>
-            {move || error.get().map(|e| view! { <p class="field-error" role="alert">{e}</p> })}
+            {move || error.get().map(|e| view! { <p class="field-error" role="alert">{move || word(&e)}</p> })}
             <DraftList/>
             <Locks error=error/>
             <Publish/>
@@ -131,21 +131,21 @@ fn DraftList() -> impl IntoView {
     let shape = state.derived.shape.get_untracked();
     let on_page = in_order(|s| s.on_page(shape));
     view! {
-        <ul class="author-list" aria-label="The exercise so far">
+        <ul class="author-list" aria-label=t(say::so_far)>
             {move || draft.with(|d| d.list.iter().enumerate().map(|(k, e)| {
-                let words = state.derived.trace.with_untracked(|t| e.question(t));
+                let question = state.derived.trace.with_untracked(|t| e.question(t));
                 view! {
                     <li data-draft=e.id()>
-                        {words}
+                        {move || word(&question)}
                         " "
-                        <button type="button" data-action="author-remove" on:click=move |_| draft.update(|d| { if k < d.list.len() { d.list.remove(k); } })>"Remove"</button>
+                        <button type="button" data-action="author-remove" on:click=move |_| draft.update(|d| { if k < d.list.len() { d.list.remove(k); } })>{t(say::remove)}</button>
                     </li>
                 }
             }).collect_view())}
         </ul>
         {move || draft.with(|d| d.leaked_by(&on_page)).into_iter().map(|(asked, step, how)| view! {
             <p class="note" data-stat="author-leak">
-                {format!("The link shows every step, and step {} ({}) gives {} away: {how}. The embed leaves it out.", step.number(shape), word(&steps_text_of(step).short_title.into()), asked.id())}
+                {move || word(&say::author_leak(step.number(shape), steps_text_of(step).short_title, asked.id(), how))}
             </p>
         }).collect_view()}
     }

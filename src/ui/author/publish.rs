@@ -6,10 +6,12 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::core::formats::link::{params, Embed, Page, Part};
 use crate::core::formats::scorm;
+use crate::core::i18n::keys::exercises as say;
+use crate::core::i18n::Msg;
 use crate::core::teaching::exercise::Exercises;
 use crate::ui::export::download_bytes;
 use crate::ui::fields::{accept, IntegerField};
-use crate::ui::lang::course_lang;
+use crate::ui::lang::{course_lang, lang, t, word};
 use crate::ui::scroll::scroll_to;
 use crate::ui::share::{fragment_now, page_url};
 use crate::ui::state::{use_app, AppState};
@@ -32,16 +34,16 @@ fn exercise_query(state: AppState, draft: &Exercises, embedded: bool) -> String 
 }
 
 /// The bytes at `path` (beside the page).
-async fn fetch_bytes(path: &str) -> Result<Vec<u8>, String> {
+async fn fetch_bytes(path: &str) -> Result<Vec<u8>, Msg> {
     use wasm_bindgen::JsCast;
-    let failed = || format!("{path} could not be fetched");
+    let failed = || say::not_fetched(path);
     let response: web_sys::Response = JsFuture::from(window().fetch_with_str(path))
         .await
         .map_err(|_| failed())?
         .dyn_into()
         .map_err(|_| failed())?;
     if !response.ok() {
-        return Err(format!("{path}: the server said {}", response.status()));
+        return Err(say::server_said(path, response.status()));
     }
     let buffer = JsFuture::from(response.array_buffer().map_err(|_| failed())?)
         .await
@@ -56,9 +58,9 @@ async fn scorm_package(
     query: String,
     fragment: String,
     pass_mark: u8,
-) -> Result<(Vec<u8>, usize), String> {
+) -> Result<(Vec<u8>, usize), Msg> {
     let index = String::from_utf8(fetch_bytes("index.html").await?)
-        .map_err(|_| "index.html is not text")?;
+        .map_err(|_| say::not_text("index.html"))?;
     let list = scorm::app_files(&fetch_bytes(scorm::BUILD_LIST).await?)?;
     let mut files = vec![(
         "index.html".to_owned(),
@@ -74,10 +76,17 @@ async fn scorm_package(
     ));
     files.push((
         scorm::LAUNCH.to_owned(),
-        scorm::launch_page(&query, &fragment).into_bytes(),
+        scorm::launch_page(
+            &query,
+            &fragment,
+            untrack(lang),
+            &word(&say::package_title.into()),
+            &word(&say::open_exercise.into()),
+        )
+        .into_bytes(),
     ));
     let names: Vec<String> = files.iter().map(|(p, _)| p.clone()).collect();
-    let manifest = scorm::manifest("Attention Explorer exercise", &names);
+    let manifest = scorm::manifest(&word(&say::package_title.into()), &names);
     files.insert(0, ("imsmanifest.xml".to_owned(), manifest.into_bytes()));
     Ok((scorm::zip(&files)?, files.len()))
 }
@@ -98,20 +107,20 @@ pub(super) fn Publish() -> impl IntoView {
     let link = Memo::new(move |_| {
         draft.with(|d| page_url(&exercise_query(state, d, false), &fragment.get()))
     });
-    let packing = RwSignal::new(None::<(bool, String)>);
+    let packing = RwSignal::new(None::<(bool, Msg)>);
     let pass_mark = RwSignal::new(u64::from(scorm::DEFAULT_PASS_MARK));
     let scorm = move |_| {
         let query = draft.with_untracked(|d| exercise_query(state, d, true));
         let fragment = fragment_now(state);
         let pass = pass_mark.get_untracked() as u8;
-        packing.set(Some((true, "Packing the app and the exercise…".into())));
+        packing.set(Some((true, say::packing.into())));
         leptos::task::spawn_local(async move {
             let said = match scorm_package(query, fragment, pass).await {
                 Ok((zip, count)) => {
                     download_bytes(PACKAGE, "application/zip", &zip);
-                    (true, format!("Downloaded {PACKAGE} ({count} files, {} KB): upload it to the course as a SCORM package.", zip.len() / 1024))
+                    (true, say::downloaded(PACKAGE, count, zip.len() / 1024))
                 }
-                Err(e) => (false, format!("No package: {e}.")),
+                Err(e) => (false, say::no_package(e)),
             };
             packing.set(Some(said));
         });
@@ -121,34 +130,45 @@ pub(super) fn Publish() -> impl IntoView {
     let trained = Memo::new(move |_| state.doc.model.with(|m| m.layered().is_some()));
     view! {
             <label class="field wide">
-                <span>"Link"</span>
+                <span>{t(say::link)}</span>
                 <input type="text" readonly data-export="exercise-link" prop:value=move || link.get()/>
             </label>
-            <p><a href=move || link.get() target="_blank" rel="noopener" data-action="author-try">"Try it as a learner"</a></p>
+            <p><a href=move || link.get() target="_blank" rel="noopener" data-action="author-try">{t(say::try_it)}</a></p>
             // One snippet writer: the Embed dialog's, which measures the frame's height in its
             // preview and starts from the steps the exercise needs.
             <p>
                 <button type="button" data-action="author-embed" disabled=empty on:click=move |_| {
                     state.page.embedding.set(true);
                     request_animation_frame(|| scroll_to("embed-dialog".into()));
-                }>"Embed this exercise…"</button>
+                }>{t(say::embed_exercise)}</button>
             </p>
             <div class="exercise-actions">
                 <IntegerField control="scorm-pass-mark" label="Pass mark (% of the score)" min=0 max=100 value=pass_mark.into() on_change=accept(move |n| pass_mark.set(n))/>
                 <button type="button" data-action="scorm" disabled=move || empty() || trained.get() aria-describedby="scorm-refused" on:click=scorm>
-                    "Download as SCORM package"
+                    {t(say::download_scorm)}
                 </button>
             </div>
             <p class="note" id="scorm-refused" data-stat="scorm-refused" hidden=move || !trained.get()>
-                "No SCORM package of a trained model's layer: the package holds the explorer, not the model's file (tens of megabytes), so the exercise could not open in the LMS. Give learners the link or embed it: both fetch the model from this site."
+                {t(say::scorm_refused)}
             </p>
             <p class="note" data-stat="progress-where">
-                "Where a learner's progress lives: on a page of your own site, in their browser, per exercise link; in a sandboxed frame, only if your course page keeps the "
-                <code>"progress"</code>
-                " each result message carries and sends it back ("
-                <code>"restore-progress"</code>
-                ", docs/teachers.md); in the SCORM package, in the LMS, so a relaunch resumes. The package reports passed or failed once every exercise has a final result."
+                {move || with_code(word(&say::progress_where(CODE[0].0, CODE[1].0)))}
             </p>
-            {move || packing.get().map(|(ok, words)| view! { <p class=if ok { "field-ok" } else { "field-error" } role="status">{words}</p> })}
+            {move || packing.get().map(|(ok, said)| view! { <p class=if ok { "field-ok" } else { "field-error" } role="status">{move || word(&said)}</p> })}
     }
+}
+
+/// The code words of the note on progress, each with the mark that stands for it in the worded
+/// sentence (a translation places them).
+const CODE: [(char, &str); 2] = [('\u{1}', "progress"), ('\u{2}', "restore-progress")];
+
+/// `text` with each mark of [`CODE`] shown as its code word.
+fn with_code(text: String) -> impl IntoView {
+    text.split_inclusive(CODE.map(|(mark, _)| mark))
+        .map(|piece| {
+            let code = CODE.iter().find(|(mark, _)| piece.ends_with(*mark));
+            let words = code.map_or(piece, |(mark, _)| piece.trim_end_matches(*mark));
+            view! { {words.to_owned()} {code.map(|(_, c)| view! { <code>{*c}</code> })} }
+        })
+        .collect_view()
 }

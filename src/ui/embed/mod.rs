@@ -22,8 +22,9 @@ use wasm_bindgen::prelude::*;
 
 use crate::core::formats::contract::RESIZE;
 use crate::core::formats::link::{params, snippet, Controls, Embed, Page, Part, Shown, Theme};
+use crate::core::i18n::{keys::exercises as say, Key};
 use crate::core::views::pipeline::{in_order, Step};
-use crate::ui::lang::{course_lang, word};
+use crate::ui::lang::{course_lang, t, word};
 use crate::ui::on_demand::{chunk, PanelButton};
 use crate::ui::share::{model_code, page_url};
 use crate::ui::state::{use_app, AppState};
@@ -92,7 +93,7 @@ pub fn OpenFull(first: Option<Step>) -> impl IntoView {
                 on:pointerdown=move |ev| refresh(ev.into())
                 on:focus=move |ev| refresh(ev.into())
             >
-                "Open in the full explorer"
+                {t(say::open_full)}
             </a>
         </p>
     }
@@ -135,15 +136,18 @@ fn embed_url(state: AppState, choice: &Choice) -> String {
     page_url(&query, &fragment(state, &shown, None))
 }
 
+/// The pickers' words for `Controls::ALL` and `Theme::ALL`, in their order.
+const CONTROLS: [Key; 3] = [say::controls_none, say::controls_dims, say::controls_all];
+const THEMES: [Key; 3] = [say::theme_auto, say::theme_light, say::theme_dark];
+
 /// Until the preview says how tall it is.
 const FIRST_HEIGHT: u32 = 600;
 
 /// Shows `#host-warning` if this server does not send `Access-Control-Allow-Origin: *` with the
 /// app's code, which a sandboxed frame (an opaque origin) needs; silent when it cannot tell.
-#[wasm_bindgen(inline_js = "export function copy_snippet(text) {
+#[wasm_bindgen(inline_js = "export function copy_snippet(text, copied, refused) {
   const said = (words) => { document.getElementById('embed-copied').textContent = words; };
-  navigator.clipboard.writeText(text).then(() => said('Copied: paste it into the course page.'),
-    () => said('The browser did not allow copying: select the text above and press Ctrl+C (⌘C).'));
+  navigator.clipboard.writeText(text).then(() => said(copied), () => said(refused));
 }
 export function check_host() {
   const wasm = document.querySelector('link[rel=preload][href$=\".wasm\"]');
@@ -154,8 +158,8 @@ export function check_host() {
 }")]
 extern "C" {
     fn check_host();
-    /// Copies `text` and says in `#embed-copied` whether the browser allowed it.
-    fn copy_snippet(text: &str);
+    /// Copies `text` and says in `#embed-copied` whether it could: `copied` or `refused`.
+    fn copy_snippet(text: &str, copied: &str, refused: &str);
 }
 
 /// The "Embed" button and its dialog: the steps (those shown, preselected), the controls and
@@ -207,7 +211,10 @@ fn EmbedDialog() -> impl IntoView {
     });
     on_cleanup(move || listener.remove());
     let text = Memo::new(move |_| snippet(&url.get(), height.get()));
-    let copy = move |_| copy_snippet(&text.get_untracked());
+    let copy = move |_| {
+        let [copied, refused] = [say::copied, say::not_copied].map(|k| untrack(|| word(&k.into())));
+        copy_snippet(&text.get_untracked(), &copied, &refused)
+    };
     check_host();
 
     let step_box = move |step: Step| {
@@ -221,59 +228,57 @@ fn EmbedDialog() -> impl IntoView {
         view! {
             <label class="field check">
                 <input type="checkbox" data-control="embed-step" value=step.key() prop:checked=move || choice.with(|c| c.steps.contains(&step)) on:change=toggle/>
-                <span>{format!("{}. {}", step.number(shape), word(&steps_text_of(step).short_title.into()))}</span>
+                <span>{move || word(&say::step_box(step.number(shape), steps_text_of(step).short_title))}</span>
             </label>
         }
     };
     let picker = |control: &'static str,
-                  label: &'static str,
-                  options: Vec<&'static str>,
+                  label: Key,
+                  options: Vec<Key>,
                   set: fn(&mut Choice, usize)| {
         view! {
             <label class="field">
-                <span>{label}</span>
+                <span>{t(label)}</span>
                 <select data-control=control on:change=move |ev| {
                     let i = event_target_value(&ev).parse().unwrap_or(0);
                     choice.update(|c| set(c, i));
                 }>
-                    {options.into_iter().enumerate().map(|(i, o)| view! { <option value=i.to_string()>{o}</option> }).collect_view()}
+                    {options.into_iter().enumerate().map(|(i, o)| view! { <option value=i.to_string()>{t(o)}</option> }).collect_view()}
                 </select>
             </label>
         }
     };
     view! {
-        <div class="embed-dialog" id="embed-dialog" role="group" aria-label="Embed in a course page">
+        <div class="embed-dialog" id="embed-dialog" role="group" aria-label=t(say::embed_label)>
             <fieldset class="embed-steps">
-                <legend>"Steps to show"</legend>
+                <legend>{t(say::steps_to_show)}</legend>
                 {Step::ALL.into_iter().filter(|&s| offered(s)).map(step_box).collect_view()}
             </fieldset>
-            {picker("embed-controls", "Controls in the frame", Controls::ALL.map(Controls::key).to_vec(), |c, i| c.controls = Controls::ALL[i])}
-            {picker("embed-theme", "Colours", Theme::ALL.map(Theme::key).to_vec(), |c, i| c.theme = Theme::ALL[i])}
+            {picker("embed-controls", say::controls, CONTROLS.to_vec(), |c, i| c.controls = Controls::ALL[i])}
+            {picker("embed-theme", say::colours, THEMES.to_vec(), |c, i| c.theme = Theme::ALL[i])}
             {move || choice.with(|c| c.steps.is_empty()).then(|| view! {
-                <p class="field-error" role="alert">"Choose at least one step to show."</p>
+                <p class="field-error" role="alert">{t(say::no_step)}</p>
             })}
             {move || state.exercises.draft.with(|d| choice.with(|c| d.leaked_by(&c.steps))).into_iter().map(|(asked, step, how)| view! {
                 <p class="field-error" role="alert" data-stat="embed-leak">
-                    {format!("Step {} ({}) gives {} away: {how}. Leave it out, unless learners may check their answer there.", step.number(shape), word(&steps_text_of(step).short_title.into()), asked.id())}
+                    {move || word(&say::embed_leak(step.number(shape), steps_text_of(step).short_title, asked.id(), how))}
                 </p>
             }).collect_view()}
             <label class="field wide embed-snippet">
-                <span>"Paste this into a course page (the frame fits its height by the script)"</span>
+                <span>{t(say::paste)}</span>
                 <textarea readonly rows="6" data-export="embed" prop:value=move || text.get() on:focus=select_all></textarea>
             </label>
             <p>
-                <button type="button" data-action="copy-embed" on:click=copy disabled=move || choice.with(|c| c.steps.is_empty())>"Copy"</button>
+                <button type="button" data-action="copy-embed" on:click=copy disabled=move || choice.with(|c| c.steps.is_empty())>{t(say::copy)}</button>
                 " "
                 <span role="status" id="embed-copied" data-stat="copied"></span>
             </p>
-            <p class="field-error" role="alert" id="host-warning" data-stat="host-warning" hidden>
-                    "This server does not send “Access-Control-Allow-Origin: *” with the explorer's files, and a sandboxed frame needs it: on a course page the frame would stay blank. Host the explorer where it is sent (GitHub Pages does; see “Hosting” in docs/teachers.md)."
-            </p>
-            <p class="note">"Preview, as a course page will show it:"</p>
+            <p class="field-error" role="alert" id="host-warning" data-stat="host-warning" hidden>{t(say::host_warning)}</p>
+            <p class="note">{t(say::preview)}</p>
             <iframe
                 class="embed-preview"
                 data-view="embed-preview"
-                title="Preview of the embed"
+                title=t(say::preview_title)
                 src=move || url.get()
                 height=move || height.get().to_string()
                 sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"

@@ -4,6 +4,8 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::exercises as say;
+use crate::ui::lang::word;
 use crate::ui::on_demand::chunk;
 use crate::ui::state::use_app;
 use crate::ui::{api, embed, share};
@@ -42,7 +44,7 @@ fn Engine() -> impl IntoView {
     (total > 0).then(|| {
         view! {
             <p class="exercise-summary" data-stat="exercises_done">
-                {move || format!("Exercises on this page: {} of {total} done. Each is in its step below.", done())}
+                {move || word(&say::summary(done(), total))}
             </p>
         }
     })

@@ -254,6 +254,7 @@ pub fn worked(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
             || value.clone(),
             |t| format!("{}; column {}: {value}", t.describe(decimals), cell.col),
         ),
-        _ => format!("{}: {value}", cell.describe(trace)),
+        // In English while the card's words are a `String` (`ui::state::exercises`).
+        _ => format!("{}: {value}", cell.describe(trace).english()),
     }
 }

@@ -2,6 +2,8 @@
 //! bound, and how each reads, scores and finishes.
 
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::keys::exercises as say;
+use crate::core::i18n::{Key, Msg};
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::{Axes, Step};
 
@@ -46,14 +48,6 @@ impl Bound {
         match self {
             Bound::AtLeast(x) => format!(">={x}"),
             Bound::AtMost(x) => format!("<={x}"),
-        }
-    }
-
-    /// "at least 0.5", for the page.
-    pub fn words(self) -> String {
-        match self {
-            Bound::AtLeast(x) => format!("at least {x}"),
-            Bound::AtMost(x) => format!("at most {x}"),
         }
     }
 }
@@ -115,18 +109,15 @@ impl CellRef {
     }
 
     /// "scores, head 0, she → dog" or "queries Q, head 0, row she, column 1", for the page.
-    pub fn describe(&self, trace: &Trace) -> String {
+    pub fn describe(&self, trace: &Trace) -> Msg {
         let word = |i: usize| word(trace, i);
-        let head = self.head.map(|h| format!(", head {h}")).unwrap_or_default();
         let title = self.matrix.title();
-        match self.matrix.axes() {
-            Axes::QueryByKey => format!("{title}{head}, {} → {}", word(self.row), word(self.col)),
-            _ => format!(
-                "{title}{head}, row {} ({}), column {}",
-                self.row,
-                word(self.row),
-                self.col
-            ),
+        let (row, col) = (self.row, self.col);
+        match (self.matrix.axes(), self.head) {
+            (Axes::QueryByKey, Some(h)) => say::cell_pair_of_head(title, h, word(row), word(col)),
+            (Axes::QueryByKey, None) => say::cell_pair(title, word(row), word(col)),
+            (_, Some(h)) => say::cell_row_of_head(title, h, row, word(row), col),
+            (_, None) => say::cell_row(title, row, word(row), col),
         }
     }
 }
@@ -165,22 +156,19 @@ pub fn gives_away(matrix: Matrix) -> &'static [Matrix] {
 /// The steps whose numbers give an asked cell of `matrix` back in one step of arithmetic,
 /// with how: the page hides the twins of [`gives_away`], not these, so the maker warns when an
 /// embed shows them.
-pub fn leaks(matrix: Matrix) -> &'static [(Step, &'static str)] {
-    const FROM_WEIGHTS: &str = "two weights of its row are the exponentials of their scores, so their ratio gives the difference of two scores, and the other score is shown";
-    const FROM_SCORES: &str = "a score is a query's components times a key's: with the others shown, one subtraction and one division give it";
-    const FROM_PROJECTED: &str = "each number of Q, K and V is a row of X times a column of its projection: with the others shown, one subtraction and one division give it";
+pub fn leaks(matrix: Matrix) -> &'static [(Step, Key)] {
     match matrix {
         Matrix::Scores | Matrix::ScaledScores | Matrix::MaskedScores => {
-            &[(Step::Softmax, FROM_WEIGHTS)]
+            &[(Step::Softmax, say::leak_from_weights)]
         }
         Matrix::Queries | Matrix::Keys => &[
-            (Step::Scores, FROM_SCORES),
-            (Step::Scale, FROM_SCORES),
-            (Step::Mask, FROM_SCORES),
+            (Step::Scores, say::leak_from_scores),
+            (Step::Scale, say::leak_from_scores),
+            (Step::Mask, say::leak_from_scores),
         ],
-        Matrix::Values => &[(Step::Context, "a context number is a row of weights times a column of V: with the others shown, one subtraction and one division give it")],
-        Matrix::Weight(_) | Matrix::Bias(_) => &[(Step::Qkv, FROM_PROJECTED)],
-        Matrix::Context => &[(Step::OutProj, "an output number is a row of the concatenation times a column of W_output: with the others shown, one subtraction and one division give it")],
+        Matrix::Values => &[(Step::Context, say::leak_from_context)],
+        Matrix::Weight(_) | Matrix::Bias(_) => &[(Step::Qkv, say::leak_from_projected)],
+        Matrix::Context => &[(Step::OutProj, say::leak_from_output)],
         _ => &[],
     }
 }
@@ -253,22 +241,12 @@ impl Exercise {
     }
 
     /// The question, in words.
-    pub fn question(&self, trace: &Trace) -> String {
-        let word = |i: usize| word(trace, i);
+    pub fn question(&self, trace: &Trace) -> Msg {
         match self {
-            Exercise::Ask(cell) => format!(
-                "Compute {} by hand, and type it in its cell.",
-                cell.describe(trace)
-            ),
-            Exercise::Predict { head, row } => format!(
-                "Before you see its weights: which word does “{}” attend to most in head {head}?",
-                word(*row)
-            ),
-            Exercise::Goal(cell, bound) => format!(
-                "Edit the model until {} is {}.",
-                cell.describe(trace),
-                bound.words()
-            ),
+            Exercise::Ask(cell) => say::ask_question(cell.describe(trace)),
+            Exercise::Predict { head, row } => say::predict_question(word(trace, *row), head),
+            Exercise::Goal(cell, Bound::AtLeast(x)) => say::goal_at_least(cell.describe(trace), x),
+            Exercise::Goal(cell, Bound::AtMost(x)) => say::goal_at_most(cell.describe(trace), x),
         }
     }
 }

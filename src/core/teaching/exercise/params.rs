@@ -3,6 +3,7 @@
 
 use crate::core::forward::softmax::is_future;
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::Key;
 use crate::core::model::Matrix;
 use crate::core::model::{Editable, Model};
 use crate::core::views::pipeline::{in_order, Axes, Shape, Step};
@@ -196,7 +197,7 @@ impl Exercises {
 
     /// The asked cells that the steps `shown` give away ([`leaks`]): the exercise, the step and
     /// how.
-    pub fn leaked_by(&self, shown: &[Step]) -> Vec<(Exercise, Step, &'static str)> {
+    pub fn leaked_by(&self, shown: &[Step]) -> Vec<(Exercise, Step, Key)> {
         let mut leaked = Vec::new();
         for e in &self.list {
             if let Exercise::Ask(cell) = e {

@@ -4,8 +4,10 @@
 use leptos::prelude::*;
 
 use crate::core::forward::softmax::is_future;
+use crate::core::i18n::keys::exercises as say;
 use crate::core::model::Matrix;
 use crate::core::teaching::exercise::{Exercise, Outcome, Progress};
+use crate::ui::lang::{t, word};
 use crate::ui::state::{AppState, Detail};
 
 /// An asked cell's Check and Show me; once shown, the page's own breakdown of the cell.
@@ -53,8 +55,8 @@ pub(super) fn ask_actions(
     };
     view! {
         <p class="exercise-actions" hidden=move || !open()>
-            <button type="button" data-action="check" on:click=move |_| check()>"Check"</button>
-            <button type="button" data-action="reveal" on:click=reveal>"Show me"</button>
+            <button type="button" data-action="check" on:click=move |_| check()>{t(say::check)}</button>
+            <button type="button" data-action="reveal" on:click=reveal>{t(say::show_me)}</button>
         </p>
     }
 }
@@ -79,7 +81,8 @@ pub(super) fn predict_actions(
             .derived
             .trace
             .with_untracked(|t| exercises.predict(index, k, t)),
-        None => exercises.say(index, Some("Choose a word first.".into())),
+        // Worded now: what a card says is a `String` (`ui::state::exercises`).
+        None => exercises.say(index, Some(word(&say::choose_first.into()))),
     };
     // The words the row may attend to (under the mask, those up to it).
     let options = move || {
@@ -97,19 +100,19 @@ pub(super) fn predict_actions(
     let id = format!("predict-{index}");
     view! {
         <p class="exercise-actions" hidden=move || progress.with(|p| p.attempts > 0)>
-            <label for=id.clone()>{format!("Attends most to (head {head}):")}</label>
+            <label for=id.clone()>{move || word(&say::attends_most(head))}</label>
             <select
                 id=id
                 data-control="predict"
                 on:change=move |ev| choice.set(event_target_value(&ev).parse().ok())
             >
-                <option value="" selected>"choose a word"</option>
+                <option value="" selected>{t(say::choose_word)}</option>
                 {options}
             </select>
-            <button type="button" data-action="predict" on:click=confirm>"Confirm"</button>
+            <button type="button" data-action="predict" on:click=confirm>{t(say::confirm)}</button>
         </p>
         <p class="note" hidden=move || progress.with(|p| p.attempts > 0 || p.outcome != Outcome::Open)>
-            "Its weights are hidden until you choose."
+            {t(say::weights_hidden)}
         </p>
     }
 }

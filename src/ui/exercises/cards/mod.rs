@@ -7,9 +7,11 @@ mod actions;
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::exercises as say;
 use crate::core::teaching::exercise::{Bound, CellRef, Exercise, PREDICTED};
 use crate::core::text::fmt;
 use crate::core::views::pipeline::Step;
+use crate::ui::lang::{t, word};
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::ExerciseState;
 use crate::ui::state::{use_app, AppState};
@@ -72,20 +74,23 @@ fn GoalEcho(exercise: Exercise) -> impl IntoView {
     let (now, met) = goal_now(state, cell, bound);
     let words = move || {
         let question = state.derived.trace.with(|t| exercise.question(t));
-        let now = match now() {
-            GoalNow::Hidden => "its value is hidden until you predict its row".to_owned(),
-            GoalNow::Value(v) => format!(
-                "now {}: {}",
-                fmt(v, state.view.look.precision.get()),
-                if met.get() { "met" } else { "not yet" }
-            ),
-            GoalNow::Gone => "the model no longer has this cell".to_owned(),
+        let msg = match now() {
+            GoalNow::Hidden => say::echo_hidden(question),
+            GoalNow::Value(v) => {
+                let value = fmt(v, state.view.look.precision.get());
+                if met.get() {
+                    say::echo_met(question, value)
+                } else {
+                    say::echo_not_yet(question, value)
+                }
+            }
+            GoalNow::Gone => say::echo_gone(question),
         };
-        format!("{question} Edit here; {now}.")
+        word(&msg)
     };
     view! {
         <p class="goal-echo" data-goal-echo=exercise.id() data-goal-met=move || met.get().to_string() role="status">
-            <strong>"Goal. "</strong>{words}
+            <strong>{t(say::goal)}" "</strong>{words}
         </p>
     }
     .into_any()
@@ -134,7 +139,7 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
             .progress
             .with(|p| p.get(index).cloned().unwrap_or_default())
     });
-    let question = move || state.derived.trace.with(|t| exercise.question(t));
+    let question = move || state.derived.trace.with(|t| word(&exercise.question(t)));
     // An asked cell or predicted row the model does not have (a trained layer's sentence cut
     // into fewer pieces, a shorter sentence): no answer, no field to type in, so the card says
     // why (a goal's own line says it for a goal).
@@ -159,17 +164,16 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
             });
             view! {
                 <p class="goal-now" data-goal-met=move || met.get().to_string()>
-                    {move || match now() {
-                        GoalNow::Hidden => "Its value is hidden until you predict its row.".into(),
-                        GoalNow::Value(v) => format!(
-                            "Now {}: {}.",
-                            fmt(v, state.view.look.precision.get()),
-                            if met.get() { "the goal is met" } else { "not yet" }
-                        ),
-                        GoalNow::Gone => "The model no longer has this cell (its sentence or sizes changed).".into(),
-                    }}
+                    {move || word(&match now() {
+                        GoalNow::Hidden => say::goal_hidden.into(),
+                        GoalNow::Value(v) => {
+                            let value = fmt(v, state.view.look.precision.get());
+                            if met.get() { say::goal_met(value) } else { say::goal_not_yet(value) }
+                        }
+                        GoalNow::Gone => say::goal_gone.into(),
+                    })}
                 </p>
-                {(!locks.is_empty()).then(|| view! { <p class="goal-locks">{format!("Locked: {locks}.")}</p> })}
+                {(!locks.is_empty()).then(|| view! { <p class="goal-locks">{move || word(&say::locked(&locks))}</p> })}
             }
             .into_any()
         }
@@ -182,19 +186,17 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
             data-result=move || progress.with(|p| p.outcome.key())
             data-attempts=move || progress.with(|p| p.attempts.to_string())
             role="group"
-            aria-label=format!("Exercise: {}", exercise.kind().key())
+            aria-label=move || word(&say::exercise_label(exercise.kind().key()))
         >
-            <p class="exercise-question"><strong>"Exercise. "</strong>{question}</p>
+            <p class="exercise-question"><strong>{t(say::exercise)}" "</strong>{question}</p>
             // Its head may be one the page does not show (one head at a time past a size).
             {move || exercise.head().filter(|h| !state.derived.visible_heads.with(|v| v.contains(h))).map(|h| view! {
                 <p class="exercise-actions">
-                    <button type="button" data-action="show-head" on:click=move |_| state.view.focused_head.set(h)>{format!("Show head {h}")}</button>
+                    <button type="button" data-action="show-head" on:click=move |_| state.view.focused_head.set(h)>{move || word(&say::show_head(h))}</button>
                 </p>
             })}
             {move || missing().then(|| view! {
-                <p class="field-error" data-stat="exercise-missing">
-                    "This model has no such cell now: its sentence or sizes differ from the ones the exercise was made on. Undo, or open the exercise's link again, to answer it."
-                </p>
+                <p class="field-error" data-stat="exercise-missing">{t(say::missing)}</p>
             })}
             <div hidden=missing>{body}</div>
             <p class="exercise-said" role="status" aria-live="polite">{said}</p>
