@@ -8,6 +8,10 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, ReadableStreamDefaultReader, RequestInit, Response};
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::{Key, Msg};
+use crate::ui::lang::{t, word};
+
 /// Where the model is.
 pub(super) enum Stage<T> {
     /// Coming (its bytes so far are a signal of their own, so that the line's Cancel button is
@@ -17,7 +21,7 @@ pub(super) enum Stage<T> {
     Reading,
     Ready(Arc<T>),
     /// Why not, in words; the page keeps working.
-    Failed(String),
+    Failed(Msg),
 }
 
 impl<T> Clone for Stage<T> {
@@ -39,7 +43,7 @@ pub(super) fn Fetched<T: Send + Sync + 'static>(
     file: &'static str,
     bytes: usize,
     key: &'static str,
-    what: &'static str,
+    what: Key,
     read: fn(Vec<u8>) -> Result<T, String>,
     ready: fn(Arc<T>) -> AnyView,
 ) -> impl IntoView {
@@ -64,7 +68,7 @@ pub(super) fn Fetched<T: Send + Sync + 'static>(
         );
         match fetched {
             Ok(fetching) => request.set_value(Some(fetching)),
-            Err(e) => stage.set(Stage::Failed(format!("{e}."))),
+            Err(e) => stage.set(Stage::Failed(e)),
         }
     };
     start();
@@ -81,19 +85,19 @@ pub(super) fn Fetched<T: Send + Sync + 'static>(
                 <progress value=move || got.get().0.to_string() max=move || got.get().1.unwrap_or(0.0).to_string()></progress>
                 " "
                 {move || match got.get() {
-                    (so_far, Some(of)) => format!("Fetching the model: {} of {}", megabytes(so_far), megabytes(of)),
-                    (so_far, None) => format!("Fetching the model: {}", megabytes(so_far)),
+                    (so_far, Some(of)) => word(&models::fetching_of(megabytes(so_far), megabytes(of))),
+                    (so_far, None) => word(&models::fetching(megabytes(so_far))),
                 }}
                 " "
-                <button type="button" data-action=format!("cancel-{key}") on:click=move |_| cancel()>"Cancel"</button>
+                <button type="button" data-action=format!("cancel-{key}") on:click=move |_| cancel()>{t(models::cancel)}</button>
             </p>
         }.into_any(),
-        Stage::Reading => view! { <p role="status" data-stat=format!("{key}-progress")>"Reading the model…"</p> }.into_any(),
+        Stage::Reading => view! { <p role="status" data-stat=format!("{key}-progress")>{t(models::reading)}</p> }.into_any(),
         Stage::Failed(why) => view! {
             <p class="field-error" role="alert" data-stat=format!("{key}-error")>
-                {why}
+                {move || word(&why)}
                 " "
-                <button type="button" data-action=format!("retry-{key}") on:click=move |_| start()>"Try again"</button>
+                <button type="button" data-action=format!("retry-{key}") on:click=move |_| start()>{t(models::try_again)}</button>
             </p>
         }.into_any(),
         Stage::Ready(model) => ready(model),
@@ -109,10 +113,10 @@ fn fetch_with_progress(
     path: &str,
     bytes: usize,
     progress: impl Fn(f64, Option<f64>) + 'static,
-    done: impl FnOnce(Result<Vec<u8>, Option<String>>) + 'static,
-) -> Result<AbortController, String> {
-    let failed = |_| format!("{path} could not be requested");
-    let window = web_sys::window().ok_or_else(|| format!("{path} could not be requested"))?;
+    done: impl FnOnce(Result<Vec<u8>, Option<Msg>>) + 'static,
+) -> Result<AbortController, Msg> {
+    let failed = |_| models::not_requested(path);
+    let window = web_sys::window().ok_or_else(|| models::not_requested(path))?;
     let controller = AbortController::new().map_err(failed)?;
     let init = RequestInit::new();
     init.set_signal(Some(&controller.signal()));
@@ -136,23 +140,20 @@ async fn read_body(
     file: &str,
     expected: usize,
     progress: impl Fn(f64, Option<f64>),
-) -> Result<Vec<u8>, Option<String>> {
+) -> Result<Vec<u8>, Option<Msg>> {
     // A cancel rejects with an AbortError; anything else is the connection.
     let why = |e: JsValue| {
         let cancelled = e
             .dyn_ref::<web_sys::DomException>()
             .is_some_and(|e| e.name() == "AbortError");
-        (!cancelled).then(|| "the connection may be down; try again when you are online".to_owned())
+        (!cancelled).then(|| models::offline.into())
     };
     let response: Response = JsFuture::from(response)
         .await
         .map_err(why)?
         .unchecked_into();
     if !response.ok() {
-        return Err(Some(format!(
-            "the server answered {} for {file}",
-            response.status()
-        )));
+        return Err(Some(models::server_answered(response.status(), file)));
     }
     let length = response
         .headers()
@@ -160,7 +161,7 @@ async fn read_body(
         .ok()
         .flatten()
         .and_then(|l| l.parse::<f64>().ok());
-    let unreadable = || Some(format!("{file} could not be read"));
+    let unreadable = || Some(models::unreadable(file));
     let reader: ReadableStreamDefaultReader = response
         .body()
         .ok_or_else(unreadable)?
@@ -168,13 +169,8 @@ async fn read_body(
         .unchecked_into();
     // Past twice the size it ships at, it is not the file the page ships (or not from its server).
     let most = 2 * expected;
-    let too_large = || {
-        Some(format!(
-            "{file} is larger than {}: not the file the page ships",
-            megabytes(most as f64)
-        ))
-    };
-    let no_room = || Some(format!("there is not enough memory for {file}"));
+    let too_large = || Some(models::too_large(file, megabytes(most as f64)));
+    let no_room = || Some(models::no_memory(file));
     // Room for the whole file at once, so that the 98 MB are not grown into twice their room:
     // the length sent is the file's when not compressed, else the size it ships at (a little
     // more, for a packed file's label). Asked for, not assumed: a phone may not have it.
@@ -219,16 +215,16 @@ async fn read_body(
 }
 
 /// Megabytes, as the progress line says them.
-fn megabytes(bytes: f64) -> String {
-    format!("{:.1} MB", bytes / 1e6)
+fn megabytes(bytes: f64) -> Msg {
+    models::megabytes(format!("{:.1}", bytes / 1e6))
 }
 
 /// Where a finished fetch leaves the panel: reading the bytes (a frame later, so that "Reading"
 /// shows before the work), or saying why not.
 fn arrived<T: Send + Sync + 'static>(
     stage: RwSignal<Stage<T>>,
-    fetched: Result<Vec<u8>, Option<String>>,
-    what: &'static str,
+    fetched: Result<Vec<u8>, Option<Msg>>,
+    what: Key,
     read: fn(Vec<u8>) -> Result<T, String>,
 ) {
     let why = match fetched {
@@ -244,9 +240,7 @@ fn arrived<T: Send + Sync + 'static>(
                             move || {
                                 stage.try_set(match read {
                                     Ok(model) => Stage::Ready(Arc::new(model)),
-                                    Err(e) => {
-                                        Stage::Failed(format!("{what} could not be read: {e}."))
-                                    }
+                                    Err(e) => Stage::Failed(models::not_read(what, e)),
                                 });
                             },
                             std::time::Duration::ZERO,
@@ -257,10 +251,8 @@ fn arrived<T: Send + Sync + 'static>(
             });
             return;
         }
-        Err(None) => "Cancelled: nothing was kept.".to_owned(),
-        Err(Some(e)) => {
-            format!("{what} could not be fetched: {e}.")
-        }
+        Err(None) => models::cancelled.into(),
+        Err(Some(e)) => models::not_fetched(what, e),
     };
-    stage.try_set(Stage::Failed(format!("{why} The rest of the page works.")));
+    stage.try_set(Stage::Failed(why));
 }

@@ -9,9 +9,11 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::decoder::rerun::Written;
+use crate::core::i18n::keys::{models, page};
 use crate::core::pretrained::EncoderTrace;
 use crate::core::teaching::labs::encoder_heads_sending;
 use crate::core::text::fmt;
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::heatmap::{Thumbnail, THUMBNAIL_PX};
 use crate::ui::state::{use_app, AppState};
 
@@ -83,23 +85,23 @@ pub(super) fn HeadGrid(
         })
     };
     view! {
-        <div class="model-view" data-view="model" role="group" aria-label="Every layer's heads' weights">
+        <div class="model-view" data-view="model" role="group" aria-label=t(models::heads_weights_aria)>
             // The heads' numbers over their columns (each button is the map and 2 px of padding
             // and border a side).
             <div class="model-layer model-head-numbers" aria-hidden="true">
-                <span class="model-layer-name">"head"</span>
+                <span class="model-layer-name">{t(models::head_column)}</span>
                 {(0..heads).map(|h| view! { <span class="model-head-number" style:width=format!("{}px", side + 4.0)>{h.to_string()}</span> }).collect_view()}
             </div>
             {(0..layers).map(|l| view! {
                 <div class="model-layer" class:in-page=move || layered.with(|p| p.as_ref().is_some_and(|p| p.0 == l))>
-                    <span class="model-layer-name">{format!("layer {l}")}</span>
+                    <span class="model-layer-name">{move || word(&models::layer_option(l))}</span>
                     {(0..heads).map(|h| {
                         // Rebuilt only when the map's hiding changes, not at every knock-out.
                         let hidden = Memo::new(move |_| gives_away(state, layered, l, h, None));
                         view! {
                         <button type="button" class="model-head" data-layer=l.to_string() data-head=h.to_string()
                             class:knocked=move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))
-                            aria-label=format!("Layer {l}, head {h}") aria-pressed=move || (opened.get() == Some((l, h))).to_string()
+                            aria-label=move || word(&models::head_aria(l, h)) aria-pressed=move || (opened.get() == Some((l, h))).to_string()
                             on:click=move |_| opened.set(Some((l, h)))>
                             {move || if hidden.get() {
                                 view! { <span class="thumbnail-hidden" data-stat="hidden-head" style:width=format!("{side}px") style:height=format!("{side}px")>"?"</span> }.into_any()
@@ -128,23 +130,22 @@ pub(super) fn HeadWords(
         <p class="pretrained-words" data-stat="pretrained-words">
             {move || {
                 let q = followed.get();
-                let token = |i: usize| format!("“{}”", trace.tokens[i]);
+                let token = |i: usize| trace.tokens[i].clone();
                 let (sending, resting) = encoder_heads_sending(&trace, q, CLEAR);
                 let said: Vec<String> = sending
                     .iter()
                     .filter(|&&(l, h, _, _)| !gives_away(state, layered, l, h, Some(q)))
-                    .map(|&(l, h, k, w)| format!("layer {l} head {h} to {} ({})", token(k), fmt(w, 2)))
+                    .map(|&(l, h, k, w)| word(&models::sends_to(l, h, token(k), fmt(w, 2))))
                     .collect();
-                let rest = match resting {
-                    0 => String::new(),
-                    1 => " One more sends it to [CLS] or [SEP], where a head rests when it finds nothing to do.".into(),
-                    n => format!(" {n} more send it to [CLS] or [SEP], where a head rests when it finds nothing to do."),
-                };
-                if said.is_empty() {
-                    format!("No head sends {} as much as half its attention to another word.{rest}", token(q))
+                let words = if said.is_empty() {
+                    models::no_head_sends_word(token(q))
                 } else {
-                    format!("From {}, at least half the attention: {}.{rest}", token(q), said.join("; "))
-                }
+                    models::half_from(token(q), said.join("; "))
+                };
+                word(&match resting {
+                    0 => words,
+                    n => page::sentences(words, models::resting(n)),
+                })
             }}
         </p>
     }
@@ -180,12 +181,12 @@ pub(super) fn OpenedHead(
     });
     view! {
         <div class="pretrained-head" data-view="pretrained-head" data-layer=layer.to_string() data-head=head.to_string()>
-            <h3>{move || row.with(|(q, tokens, _)| format!("Layer {layer}, head {head}: where “{}” looks", tokens.get(*q).map_or("", String::as_str)))}</h3>
+            <h3>{move || row.with(|(q, tokens, _)| word(&models::where_looks(layer, head, tokens.get(*q).map_or("", String::as_str))))}</h3>
             <label class="field check">
                 <input type="checkbox" data-control="knockout" prop:checked=move || knocked.get() on:change=toggle/>
-                <span>"Knock this head out (its weights × 0, as transformers' head_mask): every later layer is computed without it"</span>
+                <span>{t(models::knock_out)}</span>
             </label>
-            <p class="note" data-stat="hidden-head" hidden=move || !hidden()>"Hidden until the exercise on this row is answered."</p>
+            <p class="note" data-stat="hidden-head" hidden=move || !hidden()>{t(models::hidden_until_answered)}</p>
             <table class="matrix" hidden=hidden>
                 {move || row.with(|(q, tokens, weights)| view! {
                     <thead><tr>{tokens.iter().map(|t| view! { <th scope="col">{t.clone()}</th> }).collect_view()}</tr></thead>

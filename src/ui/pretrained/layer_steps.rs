@@ -8,9 +8,12 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::decoder::rerun::Written;
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
 use crate::core::pretrained::{EncoderTrace, LayerPart};
 use crate::core::teaching::exercise::Cover;
 use crate::core::views::heatmap::Heat;
+use crate::ui::lang::word;
 use crate::ui::matrix::heatmap::HeatMap;
 use crate::ui::matrix::{MatrixSpec, Shows};
 use crate::ui::state::{use_app, use_look};
@@ -48,12 +51,12 @@ impl AfterAttention for Written {
     }
 }
 
-/// How a model's steps read: each part's title and its formula, given the hidden state's width
-/// and the feed-forward network's.
+/// How a model's steps read: each part's title and its formula, given the hidden state's width,
+/// the feed-forward network's and what the layer's output goes on to.
 #[derive(Clone, Copy)]
 pub(super) struct Wording {
     pub title: fn(LayerPart) -> &'static str,
-    pub formula: fn(LayerPart, usize, usize) -> String,
+    pub formula: fn(LayerPart, usize, usize, Msg) -> Msg,
 }
 
 /// BERT's: LayerNorm after each residual, a GELU network.
@@ -64,13 +67,11 @@ pub(super) const ENCODER: Wording = Wording {
         LayerPart::Ffn => "GELU(h · W_in + b_in)",
         LayerPart::Output => "output",
     },
-    formula: |part, d, wide| {
-        match part {
-        LayerPart::Attended => "attended = concat(heads) · W_output + b_output: what the layer's attention adds to each piece".to_owned(),
-        LayerPart::Normed => "h = LayerNorm(X + attended): the residual keeps X, and LayerNorm brings each row to mean 0 and variance 1 (then its trained scale and shift)".to_owned(),
-        LayerPart::Ffn => format!("The feed-forward network, each piece on its own: {d} → {wide} numbers, GELU (x · Φ(x)) keeping mostly the positive ones"),
-        LayerPart::Output => "output = LayerNorm(h + GELU(h · W_in + b_in) · W_out + b_out): ".to_owned(),
-    }
+    formula: |part, d, wide, next| match part {
+        LayerPart::Attended => models::encoder_attended.into(),
+        LayerPart::Normed => models::encoder_normed.into(),
+        LayerPart::Ffn => models::encoder_ffn(d, wide),
+        LayerPart::Output => models::encoder_output(next),
     },
 };
 
@@ -83,13 +84,11 @@ pub(super) const DECODER: Wording = Wording {
         LayerPart::Ffn => "SiLU(h · W_gate) ⊙ (h · W_up)",
         LayerPart::Output => "output",
     },
-    formula: |part, d, wide| {
-        match part {
-        LayerPart::Attended => "attended = concat(heads) · W_output: what the layer's attention adds to each token (no bias)".to_owned(),
-        LayerPart::Normed => "h = RMSNorm(x + attended): the residual x + attended goes on to the layer's output, and RMSNorm divides each row by the square root of the mean of its squares (then its trained weights) before the feed-forward network".to_owned(),
-        LayerPart::Ffn => format!("The feed-forward network, each token on its own: {d} → {wide} numbers, a gate SiLU(h · W_gate) (SiLU(z) = z / (1 + e^(−z))) times h · W_up (SwiGLU)"),
-        LayerPart::Output => "output = x + attended + (SiLU(h · W_gate) ⊙ (h · W_up)) · W_down: ".to_owned(),
-    }
+    formula: |part, d, wide, next| match part {
+        LayerPart::Attended => models::decoder_attended.into(),
+        LayerPart::Normed => models::decoder_normed.into(),
+        LayerPart::Ffn => models::decoder_ffn(d, wide),
+        LayerPart::Output => models::decoder_output(next),
     },
 };
 
@@ -107,9 +106,9 @@ pub(super) fn LayerSteps(
     let next = move || {
         let l = layer.get() + 1;
         if l < layers() {
-            format!("X of layer {l}")
+            models::x_of_layer(l)
         } else {
-            "the model's output".to_owned()
+            models::model_output.into()
         }
     };
     // The feed-forward network's widths, from the numbers (384 → 1536 in MiniLM).
@@ -129,8 +128,8 @@ pub(super) fn LayerSteps(
     };
     view! {
         <section class="layer-steps" data-view="layer-steps" hidden=move || !shown()
-            aria-label=move || format!("From layer {} to the next", layer.get())>
-            <h3>{move || format!("From layer {} to the next (computed, not edited)", layer.get())}</h3>
+            aria-label=move || word(&models::from_layer(layer.get()))>
+            <h3>{move || word(&models::from_layer_computed(layer.get()))}</h3>
             {LayerPart::ALL.into_iter().map(|part| {
                 let matrix = Memo::new(move |_| {
                     run.with(|r| {
@@ -157,10 +156,9 @@ pub(super) fn LayerSteps(
                     on_cell_click: None,
                     on_row_click: Some(Callback::new(move |i| state.view.followed.set(Some(i)))),
                 };
-                let leads_on = part == LayerPart::Output;
                 view! {
                     <figure class="layer-step">
-                        <figcaption><code>{move || { let (d, wide) = widths(); (wording.formula)(part, d, wide) }}{move || leads_on.then(next)}</code></figcaption>
+                        <figcaption><code>{move || { let (d, wide) = widths(); word(&(wording.formula)(part, d, wide, next())) }}</code></figcaption>
                         <HeatMap spec=spec/>
                     </figure>
                 }

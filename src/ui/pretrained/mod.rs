@@ -16,7 +16,9 @@ mod run;
 use leptos::prelude::*;
 
 use crate::core::decoder::LANGUAGE_MODEL;
+use crate::core::i18n::keys::models;
 use crate::core::pretrained::{read_packed, SHIPPED};
+use crate::ui::lang::{t, word};
 use crate::ui::on_demand::{chunk, Loaded, PanelButton};
 use crate::ui::state::use_app;
 
@@ -65,10 +67,10 @@ chunk! {
 fn PretrainedPanel() -> impl IntoView {
     let state = use_app();
     view! {
-        <section class="pretrained" id="pretrained" aria-label="A trained model">
-            <h2>{format!("A trained model: {}", SHIPPED.title)}</h2>
-            <p class="note" hidden=state.page.embedded>{format!("{} layers × {} heads, trained by sentence-transformers (Apache-2.0), run here on your sentence with every number equal to Hugging Face transformers' (stored as float16: each weight within 0.001).", SHIPPED.layers, SHIPPED.heads)}</p>
-            <Fetched file=SHIPPED.file bytes=SHIPPED.bytes key="pretrained" what="The trained model" read=|bytes| read_packed(&bytes)
+        <section class="pretrained" id="pretrained" aria-label=t(models::trained_aria)>
+            <h2>{move || word(&models::trained_title(SHIPPED.title))}</h2>
+            <p class="note" hidden=state.page.embedded>{move || word(&models::trained_note(SHIPPED.layers, SHIPPED.heads))}</p>
+            <Fetched file=SHIPPED.file bytes=SHIPPED.bytes key="pretrained" what=models::the_trained_model read=|bytes| read_packed(&bytes)
                 ready=|encoder| view! { <ModelView encoder=encoder/> }.into_any()/>
         </section>
     }

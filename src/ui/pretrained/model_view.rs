@@ -11,8 +11,11 @@ use super::opening::open_named;
 use super::run::{keep_running, layer_model, ours, Run};
 use crate::core::decoder::LANGUAGE_MODEL;
 use crate::core::document::edit::Edit;
+use crate::core::i18n::keys::models;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::pretrained::Encoder;
 use crate::core::pretrained::SHIPPED;
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 
 /// The trained model in the page: a layer picker, its pieces, and every layer × head's weights.
@@ -22,7 +25,7 @@ use crate::ui::state::use_app;
 pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     let state = use_app();
     state.lend(encoder.clone());
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<Msg>);
     let put = {
         let encoder = encoder.clone();
         move |layer: usize| {
@@ -31,7 +34,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                 .model
                 .with_untracked(|m| layer_model(&encoder, m, layer))
                 .and_then(|m| state.apply(Edit::Open(Box::new(m))));
-            error.try_set(opened.err().map(|e| format!("The trained model: {e}.")));
+            error.try_set(opened.err().map(models::trained_error));
         }
     };
     let opener = encoder.clone();
@@ -39,13 +42,9 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
         |name| name != LANGUAGE_MODEL.name,
         move |name, opening| {
             if name == SHIPPED.name {
-                opener.open_layer(SHIPPED.name, opening)
+                opener.open_layer(SHIPPED.name, opening).map_err(Arg::from)
             } else {
-                Err(format!(
-                    "it names “{}”, and this page has {}",
-                    crate::core::text::clip(&name),
-                    SHIPPED.name
-                ))
+                Err(models::names_other(crate::core::text::clip(&name), SHIPPED.name).into())
             }
         },
         ours,
@@ -57,7 +56,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     );
     let error_line = move || {
         error.get().map(
-            |e| view! { <p class="field-error" role="alert" data-stat="pretrained-error">{e}</p> },
+            |e| view! { <p class="field-error" role="alert" data-stat="pretrained-error">{move || word(&e)}</p> },
         )
     };
     // An embed shows the steps its author chose: the layer in them, not the model view.
@@ -81,7 +80,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                 .model
                 .with_untracked(|m| encoder.reopen(m, |o| o.knock((l, h), out)))
                 .and_then(|m| state.apply(Edit::Open(Box::new(m))));
-            error.set(knocked.err().map(|e| format!("The trained model: {e}.")));
+            error.set(knocked.err().map(models::trained_error));
         })
     };
     let pieces = Memo::new(move |_| {
@@ -113,7 +112,7 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
         {
             Some(left) => {
                 let back = state.apply(Edit::Open(Box::new(left)));
-                error.set(back.err().map(|e| format!("The trained model: {e}.")));
+                error.set(back.err().map(models::trained_error));
             }
             None => put(0),
         }
@@ -121,26 +120,29 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
     view! {
         {error_line}
         <p class="note" hidden=move || layered.with(Option::is_some)>
-            "The page shows another model now. "
-            <button type="button" data-action="pretrained-in-page" on:click=move |_| put_again()>"Put the trained model back in the page"</button>
+            {t(models::another_model)}" "
+            <button type="button" data-action="pretrained-in-page" on:click=move |_| put_again()>{t(models::put_trained_back)}</button>
         </p>
         <div hidden=move || layered.with(Option::is_none)>
             <label class="field">
-                <span>"Layer in the page"</span>
+                <span>{t(models::layer_in_page)}</span>
                 <select data-control="layer" prop:value=move || layered.with(|l| l.as_ref().map_or(0, |l| l.0).to_string())
                     on:change=move |ev| if let Ok(l) = event_target_value(&ev).parse() { put(l) }>
-                    {(0..config.layers).map(|l| view! { <option value=l.to_string()>{format!("layer {l}")}</option> }).collect_view()}
+                    {(0..config.layers).map(|l| view! { <option value=l.to_string()>{move || word(&models::layer_option(l))}</option> }).collect_view()}
                 </select>
             </label>
             {move || layered.with(|p| p.as_ref().and_then(|(l, knocked)| {
-                let here: Vec<String> = knocked.iter().filter(|k| k.0 == *l).map(|k| k.1.to_string()).collect();
+                let here: Vec<usize> = knocked.iter().filter(|k| k.0 == *l).map(|k| k.1).collect();
                 (!here.is_empty()).then(|| view! {
                     <p class="note" data-note="knocked-in-page">
-                        {format!("Knocked out in this layer: head {}. The page's steps still show what such a head computes; the layers above get zeros from it.", here.join(", head "))}
+                        {move || {
+                            let heads: Vec<String> = here.iter().map(|&h| word(&models::head_item(h))).collect();
+                            word(&models::knocked_here(heads.join(", ")))
+                        }}
                     </p>
                 })
             }))}
-            <p class="note">{format!("The steps below are this layer: X is the hidden state entering it, W_query, W_key and W_value are its {} heads' (with their biases), and W_output joins them again. Change any weight and every layer above is computed again. Layers count from 0, as transformers counts them. Its own tokens (WordPiece: a word it does not know whole is cut into known pieces, “##” marking a piece inside a word); click one to follow it.", config.heads)}</p>
+            <p class="note">{move || word(&models::encoder_steps_note(config.heads))}</p>
             <Pieces pieces=pieces followed=followed/>
             {move || run.get().map(|trace| view! { <HeadWords trace=trace followed=followed layered=layered/> })}
             <HeadGrid layers=config.layers heads=config.heads maps=maps layered=layered opened=opened/>

@@ -4,6 +4,8 @@ use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
 use crate::core::formats::trained::read_trained;
+use crate::core::i18n::keys::models;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::model::layer_record::LayerOpening;
 use crate::core::model::Model;
 use crate::ui::state::use_app;
@@ -17,9 +19,9 @@ use crate::ui::state::use_app;
 /// course page hears the link's state first, not the example's.)
 pub(super) fn open_named(
     claims: fn(&str) -> bool,
-    open: impl Fn(String, LayerOpening) -> Result<Model, String> + 'static,
+    open: impl Fn(String, LayerOpening) -> Result<Model, Arg> + 'static,
     ours: fn(&Model) -> bool,
-    error: RwSignal<Option<String>>,
+    error: RwSignal<Option<Msg>>,
     put_first: impl Fn() + 'static,
 ) {
     let state = use_app();
@@ -37,17 +39,16 @@ pub(super) fn open_named(
                 // The link's or the saved work's model, opened before any edit, is where the
                 // page starts: Undo does not go back to the example shown while it loaded.
                 let starts = first.is_none() && state.doc.history.with_untracked(|h| !h.can_undo());
-                let opened = read_trained(&named).and_then(|(name, opening)| {
-                    open(name, opening).and_then(|m| state.apply(Edit::Open(Box::new(m))))
-                });
+                let opened = read_trained(&named)
+                    .map_err(Arg::from)
+                    .and_then(|(name, opening)| {
+                        open(name, opening)
+                            .and_then(|m| state.apply(Edit::Open(Box::new(m))).map_err(Arg::from))
+                    });
                 if starts && opened.is_ok() {
                     state.doc.history.set(Default::default());
                 }
-                error.set(
-                    opened
-                        .err()
-                        .map(|e| format!("The trained model's layer could not be opened: {e}.")),
-                );
+                error.set(opened.err().map(models::layer_not_opened));
             }
             None if first.is_none() && state.doc.model.with_untracked(|m| !ours(m)) => {
                 let put_first = put_first.clone();

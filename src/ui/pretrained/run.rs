@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::models;
 use crate::core::model::layer_record::LayerOpening;
 use crate::core::model::Model;
 use crate::core::pretrained::rerun::{Rerun, Reruns};
@@ -12,6 +13,7 @@ use crate::core::pretrained::SHIPPED;
 use crate::core::pretrained::{Encoder, EncoderTrace};
 use crate::core::teaching::order::{reordered_inputs, trained_moves, ReorderedInputs};
 use crate::core::text::grouped;
+use crate::ui::lang::word;
 use crate::ui::state::{use_app, TrainedModel};
 use crate::ui::tasks::each_task;
 
@@ -33,16 +35,18 @@ impl TrainedModel for Encoder {
     }
 
     fn hidden_state_note(&self, l: usize) -> String {
-        if l == 0 {
-            "In the trained model, X entering layer 0 is each piece's word embedding plus its position's and token type 0's rows, after a LayerNorm. ".to_owned()
+        // Worded where the page asks (tracked), followed by the page's next sentence.
+        let note = if l == 0 {
+            models::encoder_x_first.into()
         } else {
-            format!("In the trained model, X entering layer {l} is layer {}'s output (see “From layer {} to the next” in the model's panel). ", l - 1, l - 1)
-        }
+            models::encoder_x(l, l - 1, models::from_layer(l - 1))
+        };
+        format!("{} ", word(&note))
     }
 
     fn tokens_note(&self) -> (&'static str, String) {
         let vocabulary = grouped(self.config.vocabulary);
-        ("wordpiece", format!("The trained model cuts the sentence with its own tokenizer (WordPiece: lower-cased, punctuation apart, a word it does not know whole cut into known pieces, “##” marking a piece inside a word), between [CLS] and [SEP]; each id is the piece's place in its vocabulary of {vocabulary}. Each place has its own row of X below."))
+        ("wordpiece", word(&models::encoder_tokens(vocabulary)))
     }
 }
 

@@ -7,7 +7,9 @@ use leptos::prelude::*;
 
 use crate::core::decoder::rerun::Written;
 use crate::core::decoder::Decoder;
+use crate::core::i18n::keys::{models, page};
 use crate::core::text::grouped;
+use crate::ui::lang::{t, word};
 
 /// What the KV cache keeps and saves on this model, beside the tokens as they are written.
 #[component]
@@ -30,13 +32,18 @@ pub(super) fn KvCache(decoder: Arc<Decoder>, current: Memo<Option<Arc<Written>>>
         })
     };
     view! {
-        <section class="kv-cache" data-view="kv-cache" aria-label="The KV cache">
-            <h3>"The KV cache"</h3>
-            <p class="note">{format!("To write a token the model needs the keys and values of every token before it. It keeps them (the KV cache): {} numbers per token ({} KB in float32) with its {kv} key/value heads, where {heads} would keep {} ({} KB).", grouped(per_token), per_token * 4 / 1000, grouped(all_heads), all_heads * 4 / 1000)}</p>
+        <section class="kv-cache" data-view="kv-cache" aria-label=t(models::kv_cache)>
+            <h3>{t(models::kv_cache)}</h3>
+            <p class="note">{move || word(&models::kv_cache_note(grouped(per_token), per_token * 4 / 1000, kv, heads, grouped(all_heads), all_heads * 4 / 1000))}</p>
             {move || figures().map(|(past, cached, with, without)| view! {
                 <p class="note" data-stat="kv-cache">
-                    {format!("The prompt has {past} tokens. The next token costs {} multiply-adds with the cache, {} without it ({:.1}× as many).", grouped(with as usize), grouped(without as usize), without as f64 / with as f64)}
-                    {(cached > 0).then(|| format!(" The last run took {cached} tokens' keys and values from the cache and computed only the {} new.", past - cached))}
+                    {move || {
+                        let cost = models::kv_cost(past, grouped(with as usize), grouped(without as usize), format!("{:.1}", without as f64 / with as f64));
+                        word(&match cached {
+                            0 => cost,
+                            _ => page::sentences(cost, models::kv_reused(cached, past - cached)),
+                        })
+                    }}
                 </p>
             })}
         </section>

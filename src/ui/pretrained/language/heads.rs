@@ -6,8 +6,11 @@ use leptos::prelude::*;
 use super::run::{ours, Latest};
 use crate::core::decoder::{Decoder, LANGUAGE_MODEL};
 use crate::core::document::edit::Edit;
+use crate::core::i18n::keys::{models, page};
+use crate::core::i18n::Msg;
 use crate::core::teaching::labs::heads_sending;
 use crate::core::text::fmt;
+use crate::ui::lang::{t, word};
 use crate::ui::pretrained::heads::{HeadGrid, HeadMaps, InPage, Maps, OpenedHead};
 use crate::ui::state::use_app;
 
@@ -27,7 +30,7 @@ pub(super) fn DecoderHeads(
     opened: RwSignal<Option<(usize, usize)>>,
 ) -> impl IntoView {
     let state = use_app();
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<Msg>);
     let maps: Maps =
         Signal::derive(move || latest.get().map(|w| w as std::sync::Arc<dyn HeadMaps>));
     let tokens = Signal::derive(move || state.doc.model.with(|m| m.tokens().words.clone()));
@@ -51,14 +54,14 @@ pub(super) fn DecoderHeads(
             .model
             .with_untracked(|m| decoder.reopen(m, |o| o.knock((l, h), out)))
             .and_then(|m| state.apply(Edit::Open(Box::new(m))));
-        error.set(knocked.err().map(|e| format!("The language model: {e}.")));
+        error.set(knocked.err().map(models::language_error));
     });
     let words = move || {
         let q = followed.get();
         latest.with(|w| {
             let w = w.as_ref()?;
             tokens.with(|tokens| {
-                let token = |i: usize| format!("“{}”", tokens.get(i).map_or("", String::as_str));
+                let token = |i: usize| tokens.get(i).cloned().unwrap_or_default();
                 let layers = w.layers.iter().map(|l| l.weights.iter());
                 let (mut sending, resting) = heads_sending(layers, q, CLEAR, |k| k == 0 && q > 0);
                 sending.sort_by(|a, b| b.3.total_cmp(&a.3));
@@ -66,29 +69,32 @@ pub(super) fn DecoderHeads(
                 let mut said: Vec<String> = sending
                     .iter()
                     .take(NAMED)
-                    .map(|&(l, h, k, x)| format!("layer {l} head {h} to {} ({})", token(k), fmt(x, 2)))
+                    .map(|&(l, h, k, x)| word(&models::sends_to(l, h, token(k), fmt(x, 2))))
                     .collect();
                 if more > 0 {
-                    said.push(format!("and {more} more"));
+                    said.push(word(&models::and_more(more)));
                 }
-                let rest = match resting {
-                    0 => String::new(),
-                    n => format!(" {n} of the {} heads rest on the first token, {}, where a language model's heads put their attention when they find nothing to do (an “attention sink”).", LANGUAGE_MODEL.layers * LANGUAGE_MODEL.heads, token(0)),
-                };
-                Some(if said.is_empty() {
-                    format!("No head sends {} as much as half its attention to another token.{rest}", token(q))
+                let words = if said.is_empty() {
+                    models::no_head_sends_token(token(q))
                 } else {
-                    format!("From {}, at least half the attention, the strongest first: {}.{rest}", token(q), said.join("; "))
-                })
+                    models::half_from_strongest(token(q), said.join("; "))
+                };
+                Some(word(&match resting {
+                    0 => words,
+                    n => page::sentences(
+                        words,
+                        models::sink(n, LANGUAGE_MODEL.layers * LANGUAGE_MODEL.heads, token(0)),
+                    ),
+                }))
             })
         })
     };
     view! {
-        <section class="decoder-heads" aria-label="Every head">
-            <h3>"Every layer's heads"</h3>
-            <p class="note">{format!("Each square is one head's weights on your prompt (row: a token; column: a token it looks at; the grey corner is the causal mask): {} layers of {} heads. Click a token to follow it, a square to open its head.", LANGUAGE_MODEL.layers, LANGUAGE_MODEL.heads)}</p>
+        <section class="decoder-heads" aria-label=t(models::every_head)>
+            <h3>{t(models::every_layers_heads)}</h3>
+            <p class="note">{move || word(&models::squares_note(LANGUAGE_MODEL.layers, LANGUAGE_MODEL.heads))}</p>
             <p class="pretrained-words" data-stat="decoder-words">{words}</p>
-            {move || error.get().map(|e| view! { <p class="field-error" role="alert" data-stat="decoder-error">{e}</p> })}
+            {move || error.get().map(|e| view! { <p class="field-error" role="alert" data-stat="decoder-error">{word(&e)}</p> })}
             <HeadGrid layers=LANGUAGE_MODEL.layers heads=LANGUAGE_MODEL.heads maps=maps layered=layered opened=opened causal=true side=THUMBNAIL/>
             {move || opened.get().map(|(l, h)| view! { <OpenedHead layer=l head=h maps=maps tokens=tokens followed=followed knocked=Signal::derive(move || layered.with(|p| p.as_ref().is_some_and(|p| p.1.contains(&(l, h))))) knock=knock layered=layered/> })}
         </section>

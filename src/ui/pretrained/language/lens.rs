@@ -11,7 +11,10 @@ use super::run::Latest;
 use crate::core::decoder::lens::GALLERY_TOKENS;
 use crate::core::decoder::rerun::Rerun;
 use crate::core::decoder::{Decoder, Gallery, HeadScores, Lens};
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
 use crate::core::text::fmt;
+use crate::ui::lang::{t, word};
 use crate::ui::tasks::each_task;
 
 /// The logit lens (`data-view="logit-lens"`): a row per layer once opened, again after each run.
@@ -40,12 +43,12 @@ pub(super) fn LogitLens(decoder: Arc<Decoder>, latest: Latest) -> impl IntoView 
     });
     view! {
         <details class="logit-lens" data-view="logit-lens" on:toggle=move |ev| open.set(event_target::<web_sys::HtmlDetailsElement>(&ev).open())>
-            <summary>"What each layer would say comes next (the logit lens)"</summary>
-            <p class="note">"Each layer's output at the last token, read as if it were the last layer's (through the final RMSNorm and the LM head): where in the model the answer forms."</p>
+            <summary>{t(models::lens_summary)}</summary>
+            <p class="note">{t(models::lens_note)}</p>
             <ol class="lens" start="0">
                 {move || lenses.get().into_iter().enumerate().map(|(l, lens)| view! {
                     <li data-layer=l.to_string() data-token-id=lens.id.to_string() data-prob=lens.probability.to_string()>
-                        {format!("layer {l}: ")}<b class="piece">{decoder.tokenizer.shown(lens.id)}</b>{format!(" {}%", fmt(lens.probability * 100.0, 1))}
+                        {move || word(&models::layer_colon(l))}" "<b class="piece">{decoder.tokenizer.shown(lens.id)}</b>{format!(" {}%", fmt(lens.probability * 100.0, 1))}
                     </li>
                 }).collect_view()}
             </ol>
@@ -56,19 +59,22 @@ pub(super) fn LogitLens(decoder: Arc<Decoder>, latest: Latest) -> impl IntoView 
 /// A head's score of one kind.
 type Score = fn(&HeadScores) -> f64;
 
-/// The kinds of head the gallery names, with what each does and its score.
-const KINDS: [(&str, &str, Score); 3] = [
-    ("previous-token", "looks at the token just before", |s| {
-        s.previous
-    }),
+/// The kinds of head the gallery names (its `data-kind`), with its sentence and its score.
+type Strongest = fn(usize, usize, String) -> Msg;
+const KINDS: [(&str, Strongest, Score); 3] = [
+    (
+        "previous-token",
+        |l, h, s| models::strongest_previous(l, h, s),
+        |s| s.previous,
+    ),
     (
         "first-token",
-        "rests on the first token (an attention sink)",
+        |l, h, s| models::strongest_first(l, h, s),
         |s| s.first,
     ),
     (
         "induction",
-        "looks at what came after the same token before: it copies a pattern",
+        |l, h, s| models::strongest_induction(l, h, s),
         |s| s.induction,
     ),
 ];
@@ -105,18 +111,18 @@ pub(super) fn HeadGallery(
     };
     view! {
         <details class="head-gallery" data-view="head-gallery" on:toggle=measure>
-            <summary>"What kind of head each is (the head gallery)"</summary>
-            <p class="note">{format!("Every head measured on {GALLERY_TOKENS} random tokens said twice: how much of its attention goes to the token just before (a previous-token head), to the first token (where heads rest), and, in the second copy, to the token that came after the same token in the first (an induction head, which lets a model continue a pattern it has seen).")}</p>
+            <summary>{t(models::gallery_summary)}</summary>
+            <p class="note">{move || word(&models::gallery_note(GALLERY_TOKENS))}</p>
             {move || match gallery.get() {
-                None => view! { <p role="status" class="note">"Measuring every head…"</p> }.into_any(),
+                None => view! { <p role="status" class="note">{t(models::measuring)}</p> }.into_any(),
                 Some(g) => view! {
                     <ul class="gallery">
-                        {KINDS.into_iter().map(|(kind, does, score)| {
+                        {KINDS.into_iter().map(|(kind, strongest, score)| {
                             let (l, h, s) = g.strongest(score);
                             view! {
                                 <li data-kind=kind data-layer=l.to_string() data-head=h.to_string() data-score=s.to_string()>
-                                    {format!("The strongest {kind} head, layer {l} head {h}, {does}: {}. ", fmt(s, 2))}
-                                    <button type="button" data-action="open-head" on:click=move |_| opened.set(Some((l, h)))>"Open it on your prompt"</button>
+                                    {move || word(&strongest(l, h, fmt(s, 2)))}" "
+                                    <button type="button" data-action="open-head" on:click=move |_| opened.set(Some((l, h)))>{t(models::open_on_prompt)}</button>
                                 </li>
                             }
                         }).collect_view()}

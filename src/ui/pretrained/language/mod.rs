@@ -16,6 +16,8 @@ use leptos::prelude::*;
 use super::fetch::Fetched;
 use super::opening::named_model;
 use crate::core::decoder::{Decoder, LANGUAGE_MODEL};
+use crate::core::i18n::keys::models;
+use crate::ui::lang::{t, word};
 use crate::ui::on_demand::{chunk, Loaded, PanelButton};
 use crate::ui::state::use_app;
 
@@ -61,10 +63,10 @@ chunk! {
 fn LanguagePanel() -> impl IntoView {
     let state = use_app();
     view! {
-        <section class="pretrained language-model" id="language-model" aria-label="A language model">
-            <h2>{format!("A language model: {}", LANGUAGE_MODEL.title)}</h2>
-            <p class="note" hidden=state.page.embedded>{format!("A small language model that writes: {} layers of {} attention heads, trained by Hugging Face (Apache-2.0), 98 MB as llama.cpp stores it. It reads your sentence as its prompt and gives every possible next token a probability; its attention is causal, each token looking only at those before it, because it writes one token at a time, left to right.", LANGUAGE_MODEL.layers, LANGUAGE_MODEL.heads)}</p>
-            <Fetched file=LANGUAGE_MODEL.file bytes=LANGUAGE_MODEL.bytes key="decoder" what="The language model" read=Decoder::read_owned
+        <section class="pretrained language-model" id="language-model" aria-label=t(models::language_aria)>
+            <h2>{move || word(&models::language_title(LANGUAGE_MODEL.title))}</h2>
+            <p class="note" hidden=state.page.embedded>{move || word(&models::language_note(LANGUAGE_MODEL.layers, LANGUAGE_MODEL.heads))}</p>
+            <Fetched file=LANGUAGE_MODEL.file bytes=LANGUAGE_MODEL.bytes key="decoder" what=models::the_language_model read=Decoder::read_owned
                 ready=|decoder| view! { <Writer decoder=decoder/> }.into_any()/>
         </section>
     }

@@ -12,8 +12,11 @@ use crate::core::decoder::rerun::Written;
 use crate::core::decoder::{top, Choosing, Decoder, Sampling};
 use crate::core::document::edit::Edit;
 use crate::core::document::numbers::{read_cell, CellText};
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
 use crate::core::text::{fmt, grouped};
 use crate::ui::fields::{accept, IntegerField, NumberField};
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 
 /// How many tokens "Write 20" writes.
@@ -33,7 +36,7 @@ pub(super) fn NextToken(
 ) -> impl IntoView {
     let state = use_app();
     let choosing = state.view.choosing;
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<Msg>);
     // Tokens left to write; a finished run writes the next.
     let left = RwSignal::new(0_u64);
     let write = {
@@ -50,7 +53,7 @@ pub(super) fn NextToken(
                 .and_then(|m| state.apply(Edit::Open(Box::new(m))));
             if let Err(e) = &done {
                 left.set(0);
-                error.set(Some(format!("Not written: {e}.")));
+                error.set(Some(models::not_written(e)));
             } else {
                 error.set(None);
             }
@@ -92,14 +95,14 @@ pub(super) fn NextToken(
         }
     };
     view! {
-        <section class="next-token" data-view="next-token" aria-label="The next token" aria-busy=move || current.with(Option::is_none).to_string()>
-            <h3>"What comes next"</h3>
+        <section class="next-token" data-view="next-token" aria-label=t(models::next_token_aria) aria-busy=move || current.with(Option::is_none).to_string()>
+            <h3>{t(models::what_comes_next)}</h3>
             <p class="note">
-                {move || format!("After “{}”, the model gives each of the {vocabulary} tokens it knows a probability of coming next. The ten most likely:", last_piece())}
+                {move || word(&models::after_piece(last_piece(), vocabulary.clone()))}
             </p>
             <table class="next-tokens">
-                <thead><tr><th scope="col">"token"</th><th scope="col">"id"</th><th scope="col">"probability"</th>
-                    <th scope="col" hidden=move || !choosing.with(|c| c.draw)>"after sampling"</th></tr></thead>
+                <thead><tr><th scope="col">{t(models::token_column)}</th><th scope="col">{t(models::id_column)}</th><th scope="col">{t(models::probability_column)}</th>
+                    <th scope="col" hidden=move || !choosing.with(|c| c.draw)>{t(models::after_sampling_column)}</th></tr></thead>
                 <tbody>
                     {move || rows.get().unwrap_or_default().into_iter().map(|(id, p, after)| view! {
                         <tr data-token-id=id.to_string() data-prob=p.to_string()>
@@ -115,15 +118,15 @@ pub(super) fn NextToken(
             </table>
             <Choose choosing=choosing/>
             <p class="actions">
-                <button type="button" data-action="next-token" disabled=move || current.with(Option::is_none) on:click=write_one>"Write the next token"</button>
+                <button type="button" data-action="next-token" disabled=move || current.with(Option::is_none) on:click=write_one>{t(models::write_next)}</button>
                 " "
                 <button type="button" data-action="generate" hidden=move || { left.get() > 0 } disabled=move || current.with(Option::is_none)
                     on:click=move |_| left.set(GENERATE)>
-                    {format!("Write {GENERATE}")}
+                    {move || word(&models::write_many(GENERATE))}
                 </button>
-                <button type="button" data-action="stop-generating" hidden=move || left.get() == 0 on:click=move |_| left.set(0)>"Stop"</button>
+                <button type="button" data-action="stop-generating" hidden=move || left.get() == 0 on:click=move |_| left.set(0)>{t(models::stop)}</button>
             </p>
-            {move || error.get().map(|e| view! { <p class="field-error" role="alert" data-stat="decoder-error">{e}</p> })}
+            {move || error.get().map(|e| view! { <p class="field-error" role="alert" data-stat="decoder-error">{word(&e)}</p> })}
         </section>
     }
 }
@@ -148,11 +151,11 @@ fn Choose(choosing: RwSignal<Choosing>) -> impl IntoView {
     };
     view! {
         <fieldset class="choosing">
-            <legend>"How the next token is chosen"</legend>
+            <legend>{t(models::how_chosen)}</legend>
             <label class="check">
                 <input type="checkbox" data-control="sample" prop:checked=move || choosing.with(|c| c.draw)
                     on:change=move |ev| choosing.update(|c| c.draw = event_target_checked(&ev))/>
-                " Draw it at random by its probability (sampling); unchecked, the most likely is written (greedy)"
+                " "{t(models::draw_at_random)}
             </label>
             <div class="fields" hidden=move || !choosing.with(|c| c.draw)>
                 <NumberField control="temperature" label="Temperature" numeric="decimal" read=decimal

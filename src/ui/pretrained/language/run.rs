@@ -7,9 +7,11 @@ use leptos::prelude::*;
 
 use crate::core::decoder::rerun::{Rerun, Reruns, Start, Written};
 use crate::core::decoder::{Decoder, LANGUAGE_MODEL};
+use crate::core::i18n::keys::models;
 use crate::core::model::Model;
 use crate::core::teaching::order::ReorderedInputs;
 use crate::core::text::grouped;
+use crate::ui::lang::word;
 use crate::ui::state::{use_app, TrainedModel};
 use crate::ui::tasks::each_task;
 
@@ -32,17 +34,18 @@ impl TrainedModel for Decoder {
     }
 
     fn hidden_state_note(&self, l: usize) -> String {
-        let entering = if l == 0 {
-            "each token's row of the model's embedding".to_owned()
+        // Worded where the page asks (tracked), followed by the page's next sentence.
+        let note = if l == 0 {
+            models::decoder_x_first(l)
         } else {
-            format!("layer {}'s output", l - 1)
+            models::decoder_x(l, l - 1)
         };
-        format!("In the language model, X entering layer {l}'s attention is {entering} after the layer's RMSNorm (each row divided by the square root of the mean of its squares, then times the norm's trained weights); no position is added: RoPE turns Q and K instead. ")
+        format!("{} ", word(&note))
     }
 
     fn tokens_note(&self) -> (&'static str, String) {
         let vocabulary = grouped(self.tokenizer.len());
-        ("bpe", format!("The language model cuts the prompt with its own tokenizer (byte-level BPE: the pieces its training text used most, a leading space part of the piece, shown as ␣, and a new line as ↵); each id is the piece's place in its vocabulary of {vocabulary}. Each place has its own row of X below."))
+        ("bpe", word(&models::decoder_tokens(vocabulary)))
     }
 }
 

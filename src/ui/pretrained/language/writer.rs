@@ -13,7 +13,10 @@ use super::run::{keep_running, ours, Latest};
 use crate::core::decoder::{Decoder, LANGUAGE_MODEL};
 use crate::core::document::edit::Edit;
 use crate::core::formats::report::next_json;
+use crate::core::i18n::keys::models;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::model::layer_record::LayerOpening;
+use crate::ui::lang::{t, word};
 use crate::ui::pretrained::layer_steps::{AfterAttention, LayerSteps, DECODER};
 use crate::ui::pretrained::opening::open_named;
 use crate::ui::state::use_app;
@@ -27,7 +30,7 @@ const FIRST_PROMPT: &str = "The capital of France is";
 pub(super) fn Writer(decoder: Arc<Decoder>) -> impl IntoView {
     let state = use_app();
     state.lend(decoder.clone());
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<Msg>);
     let put = {
         let decoder = decoder.clone();
         move |layer: usize| {
@@ -51,13 +54,17 @@ pub(super) fn Writer(decoder: Arc<Decoder>) -> impl IntoView {
                     }
                 })
                 .and_then(|m| state.apply(Edit::Open(Box::new(m))));
-            error.try_set(opened.err().map(|e| format!("The language model: {e}.")));
+            error.try_set(opened.err().map(models::language_error));
         }
     };
     let opener = decoder.clone();
     open_named(
         |name| name == LANGUAGE_MODEL.name,
-        move |_, opening| opener.open_layer(LANGUAGE_MODEL.name, opening),
+        move |_, opening| {
+            opener
+                .open_layer(LANGUAGE_MODEL.name, opening)
+                .map_err(Arg::from)
+        },
         ours,
         error,
         {
@@ -93,20 +100,20 @@ pub(super) fn Writer(decoder: Arc<Decoder>) -> impl IntoView {
     let opened = RwSignal::new(None::<(usize, usize)>);
     let error_line = move || {
         error.get().map(
-            |e| view! { <p class="field-error" role="alert" data-stat="decoder-error">{e}</p> },
+            |e| view! { <p class="field-error" role="alert" data-stat="decoder-error">{move || word(&e)}</p> },
         )
     };
     view! {
         {error_line}
         <p class="note" hidden=move || layer.with(Option::is_some)>
-            "The page shows another model now. "
-            <button type="button" data-action="decoder-in-page" on:click=move |_| put_again(0)>"Put the language model back in the page"</button>
+            {t(models::another_model)}" "
+            <button type="button" data-action="decoder-in-page" on:click=move |_| put_again(0)>{t(models::put_language_back)}</button>
         </p>
         <div hidden=move || layer.with(Option::is_none)>
-            <p class="note">"Your sentence above is the prompt: change it, and the model reads it again."</p>
+            <p class="note">{t(models::prompt_note)}</p>
             <NextToken decoder=decoder.clone() current=current latest=latest/>
             <p role="status" class="note" data-stat="decoder-running">
-                {move || running.get().map(|done| format!("Running layer {} of {}…", done + 1, LANGUAGE_MODEL.layers))}
+                {move || running.get().map(|done| word(&models::running_layer(done + 1, LANGUAGE_MODEL.layers)))}
             </p>
             <KvCache decoder=decoder.clone() current=current/>
             <DecoderHeads decoder=decoder.clone() latest=latest opened=opened/>
@@ -116,13 +123,13 @@ pub(super) fn Writer(decoder: Arc<Decoder>) -> impl IntoView {
                 words=Signal::derive(move || state.doc.model.with(|m| m.tokens().words.clone()))
                 layer=Signal::derive(move || layer.get().unwrap_or(0)) wording=DECODER/>
             <label class="field">
-                <span>"Layer in the page"</span>
+                <span>{t(models::layer_in_page)}</span>
                 <select data-control="layer" prop:value=move || layer.get().unwrap_or(0).to_string()
                     on:change=move |ev| if let Ok(l) = event_target_value(&ev).parse() { put(l) }>
-                    {(0..LANGUAGE_MODEL.layers).map(|l| view! { <option value=l.to_string()>{format!("layer {l}")}</option> }).collect_view()}
+                    {(0..LANGUAGE_MODEL.layers).map(|l| view! { <option value=l.to_string()>{move || word(&models::layer_option(l))}</option> }).collect_view()}
                 </select>
             </label>
-            <p class="note">{format!("The steps below are this layer's attention: X is the hidden state entering it after its RMSNorm; its {} query heads each have their own W_query, and every 3 of them share one W_key and one W_value (grouped-query attention: the cache keeps 3 key/value heads, not 9); Q and K are turned by RoPE, the mask is causal, and W_output joins the heads again. Change any weight and every layer above, and the next token, are computed again. Layers count from 0, as transformers counts them.", LANGUAGE_MODEL.heads)}</p>
+            <p class="note">{move || word(&models::decoder_steps_note(LANGUAGE_MODEL.heads))}</p>
         </div>
     }
 }
