@@ -105,7 +105,7 @@ pub fn SqrtDkLab() -> impl IntoView {
             </p>
             <div class="lab-controls">
                 <RangeField
-                    label="dₖ (log scale)"
+                    label=keys::labs::dk_log_scale
                     control="lab_dk_slider"
                     max=slider_position(DK_MAX)
                     // Whole powers of two: an arrow key doubles or halves dₖ (64 → 1024 in four
