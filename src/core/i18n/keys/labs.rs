@@ -54,4 +54,18 @@ keys! { "labs";
     kv_same = "(the same: nothing is cached yet to save)";
     kv_fewer(times) = "({times}× fewer)";
     kv_figures(rows, diff, cached, full) = "Rows in the cache: {rows} · largest difference from the full causal computation: {diff} · multiply-adds this step, every head: {cached} with the cache, {full} running every token again. The saving grows with each token: without the cache a sentence of n tokens costs about n times more.";
+    flash_place(first, last, from, to) = "Queries {first}–{last} against keys {from}–{to}";
+    flash_place_skipped(first, last, from, to) = "Queries {first}–{last} against keys {from}–{to}: skipped, the causal mask hides every key of this tile from every query of the block";
+    flash_never = "Its scores are never computed: m, l and O stay as they were.";
+    flash_first = "The block's first tile: m starts at each query's largest score here, l and O from its e^(score − m).";
+    flash_rises(word, m, factor) = "For “{word}” this tile holds a larger score: m rises to {m}, so what was summed before is multiplied by e^(m_old − m_new) = {factor}.";
+    flash_no_growth = "No query's maximum grows in this tile: nothing before it is rescaled, its e^(score − m) only add to l and O.";
+    flash_rescale(factors) = "rescale e^(m_old − m_new): [{factors}]";
+    flash_what = "FlashAttention never holds the whole matrix of scores: for a block of queries it takes the keys a tile at a time, keeping per query the largest score so far (m), the sum of e^(score − m) (l) and the output so far (O). A tile with a larger score rescales what came before by e^(m_old − m_new); after the last tile O / l is the context, the same numbers.";
+    next_tile = "Next tile";
+    flash_tile(tile, of, head) = "Tile {tile} of {of}, head {head}";
+    flash_figures(computed, skipped, diff, held, full) = "Tiles computed: {computed}, skipped by the causal mask: {skipped} · O / l against the page's context, largest difference: {diff} · numbers held at once (B·B + B·d_v): {held} against {full} for the whole matrix of scores.";
+    kv_with_source = "a model with a source sentence reads all of it at once: remove the source to decode";
+    kv_encoder = "an encoder such as this trained model reads the whole sentence at once and has no causal mask: open the language model (Open a language model), whose layers decode, or a preset with the causal mask on";
+    kv_not_causal = "decoding predicts one token after another, so each sees only those before it: turn on the causal mask";
 }
