@@ -101,4 +101,18 @@ keys! { "labs";
     piece = "piece";
     row_moved_by = "its row moved by (learned positions)";
     without_positions = "without positions";
+    dk_what(row) = "The argument for √dₖ assumes queries and keys whose components are independent, with mean 0 and variance 1. Here are such vectors, drawn at random: pick dₖ and see what each choice of divisor does to the scores q·k, and to a softmax row of {row} of them.";
+    dk_sample(seed, pairs, components, dk, per_pair, all, rows, row, uniform, entropy) = "Sample (seed {seed}): {pairs} pairs of random q and k with {components} components each; at dₖ = {dk} each pair gives {per_pair} dot products of disjoint slices, {all} in all. The softmax figures average {rows} rows of {row} scores (uniform would be a largest weight of 1/{row} = {uniform} and an entropy of ln {row} = {entropy}).";
+    drawing = "Drawing the sample…";
+    dk_why = "Without scaling the variance is dₖ: the scores spread ever wider, the softmax gives almost everything to one key, and its gradient (‖J‖, how much a change of score changes the weights) drops towards 0, so training stalls. Dividing by dₖ overshoots: the variance is 1/dₖ, the scores huddle together and every row tends to uniform, whatever the keys say. Dividing by √dₖ keeps the variance at 1 for every dₖ, so the row keeps the same shape and a healthy gradient.";
+    each_choice = "Each choice at this dₖ";
+    divide_by = "divide by";
+    variance_measured = "variance of q·k, measured";
+    theory = "theory";
+    largest_weight = "largest weight";
+    entropy_heading = "entropy";
+    gradient = "gradient ‖J‖";
+    plot_title = "Variance of q·k against dₖ, log–log: unscaled it rises like dₖ, ÷√dₖ stays at 1, ÷dₖ falls like 1/dₖ";
+    variance = "variance of q·k";
+    plot_caption = "Thin lines: measured on the sample · wide pale bands: theory · dots: the current dₖ.";
 }
