@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
+use crate::core::i18n::keys;
 use crate::core::model::Model;
 use crate::core::training::lab::race::{race_example, race_words, Race, RACE_SCALES, RACE_STEPS};
 use crate::core::training::Objective;
@@ -98,7 +99,7 @@ pub fn Race(
             <button type="button" data-action="train-race-example" on:click=example>"Load the race example and race"</button>
             {refusal("race-refused".into(), refused)}
         </p>
-        <LossPlot curves=curves label="Each scaling's loss at each step, on a log scale" empty="Race to draw three curves">
+        <LossPlot curves=curves label=keys::labs::race_label empty=keys::labs::race_empty>
             {move || race.with(|r| r.is_some()).then(|| view! {
                 <span>"Steps " <span data-stat="race_steps">{steps}</span> " of " {RACE_STEPS} {move || stale().then_some(" · raced on the numbers before your last change: race again to see them")}</span>
                 <ul class="race-legend">{(0..RACE_SCALES.len()).map(lane).collect_view()}</ul>
