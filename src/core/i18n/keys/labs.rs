@@ -132,4 +132,16 @@ keys! { "labs";
     never_one = "A weight can approach 1 but never reach it.";
     race_label = "Each scaling's loss at each step, on a log scale";
     race_empty = "Race to draw three curves";
+    train_mimic = "The dog example's hand-made weights “mimic where the weights might end up after training”, as the tutorial it comes from says.";
+    train_what = "Where a real model's weights come from: they start random and are trained on a great deal of text, each step nudging every number so that the model predicts the next word a little better; no one tells a model to make “she” look at “dog”, it ends up doing so because that helps. Here you train towards a goal of your own: the loss is −ln of the weight from a token to the key you pick (the mean over several targets), or how far the output is from one to match, and each step moves every number that trains a little against its gradient (the same numbers PyTorch's autograd gives). Watch the tables above while it runs.";
+    train_output = "The target is the output as it was when you chose this goal. Draw new projections at random (the seed above) and train back to it:";
+    new_projections = "New random projections";
+    step = "Step";
+    pause = "Pause";
+    run = "Run";
+    reset = "Reset";
+    reset_title = "The numbers from before training (Undo brings the trained ones back)";
+    train_dog = "Train the dog example from random weights";
+    train_dog_note(weight) = "The dog's embedding with projections drawn at random (the seed above), trained until “she” attends to “dog” as much as in the tutorial ({weight}): compare the trained W_query and W_key with the hand-made ones, one of many that work.";
+    train_dog_note_hidden = "The dog's embedding with projections drawn at random (the seed above), trained until “she” attends to “dog” as much as in the tutorial: compare the trained W_query and W_key with the hand-made ones, one of many that work.";
 }
