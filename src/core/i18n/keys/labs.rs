@@ -144,4 +144,10 @@ keys! { "labs";
     train_dog = "Train the dog example from random weights";
     train_dog_note(weight) = "The dog's embedding with projections drawn at random (the seed above), trained until “she” attends to “dog” as much as in the tutorial ({weight}): compare the trained W_query and W_key with the hand-made ones, one of many that work.";
     train_dog_note_hidden = "The dog's embedding with projections drawn at random (the seed above), trained until “she” attends to “dog” as much as in the tutorial: compare the trained W_query and W_key with the hand-made ones, one of many that work.";
+    race_title = "Race the scalings";
+    race_what(steps) = "The tutorial says that without ÷√dₖ the softmax saturates and “gradients approach 0”. Try it: the same target from the same numbers, trained {steps} steps with each scaling.";
+    race_example = "Load the race example and race";
+    race_lane(scale, loss, grad) = "{scale}: loss {loss}, ‖∂L/∂W_query‖ at the start {grad}";
+    race_steps(steps, of) = "Steps {steps} of {of}";
+    race_steps_stale(steps, of) = "Steps {steps} of {of} · raced on the numbers before your last change: race again to see them";
 }
