@@ -150,4 +150,11 @@ keys! { "labs";
     race_lane(scale, loss, grad) = "{scale}: loss {loss}, ‖∂L/∂W_query‖ at the start {grad}";
     race_steps(steps, of) = "Steps {steps} of {of}";
     race_steps_stale(steps, of) = "Steps {steps} of {of} · raced on the numbers before your last change: race again to see them";
+    target_head = "Head";
+    target_make = "Make";
+    target_attend_to = "attend to";
+    remove_target(target) = "Remove target {target}";
+    another_target = "+ Another target";
+    trains = "Trains";
+    nothing_trains = "Nothing trains: tick at least one.";
 }
