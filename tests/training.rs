@@ -248,24 +248,30 @@ fn a_loss_curve_is_said_as_it_fell() {
     assert_eq!(how_it_fell(&[]), None);
     assert_eq!(how_it_fell(&[1.0, 0.5]), None);
     assert_eq!(
-        how_it_fell(&[2.0, 0.5, 0.4, 0.3, 0.25]),
+        how_it_fell(&[2.0, 0.5, 0.4, 0.3, 0.25]).map(|k| k.0.en),
         Some("It fell fast at first, then slowly.")
     );
     // From random weights the dog's curve starts flat, then drops.
     assert_eq!(
-        how_it_fell(&[2.0, 1.98, 1.95, 1.0, 0.2]),
+        how_it_fell(&[2.0, 1.98, 1.95, 1.0, 0.2]).map(|k| k.0.en),
         Some("It fell slowly at first, then faster.")
     );
     assert_eq!(how_it_fell(&[1.0, 1.2, 1.5]), None);
     // SGD at a rate of 10: an infinite loss (a weight of 0) or a climb is said, not "fell fast".
     assert!(how_it_fell(&[2.0, f64::INFINITY, 30.0, 0.5])
         .unwrap()
+        .0
+        .en
         .starts_with("It rose past where it started before it fell"));
     assert!(how_it_fell(&[2.0, 1.3e16])
         .unwrap()
+        .0
+        .en
         .starts_with("It rose: steps this large overshoot"));
     assert!(how_it_fell(&[2.0, 40.0, 8000.0])
         .unwrap()
+        .0
+        .en
         .starts_with("It rose: steps this large overshoot"));
     // The line stops at a loss it cannot draw rather than bridging it.
     let (paths, _) = loss_curves(&[&[1.0, f64::INFINITY, 0.1, 0.01]], 300.0, 100.0).unwrap();

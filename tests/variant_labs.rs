@@ -87,7 +87,7 @@ fn the_labs_refuse_what_they_cannot_show() {
     let mut model = dog();
     assert!(kv_cache::refusal(&model).is_none());
     model.causal = false;
-    assert!(kv_cache::refusal(&model).unwrap().contains("causal"));
+    assert!(kv_cache::refusal(&model).unwrap().0.en.contains("causal"));
     // 0 and past the keys are refused with the same range.
     for typed in ["0", "10", "100"] {
         assert!(flash::read_block(typed, 9)

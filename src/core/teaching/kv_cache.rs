@@ -6,6 +6,8 @@ use nalgebra::DMatrix;
 
 use crate::core::forward::softmax::softmax_rows;
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::keys::labs;
+use crate::core::i18n::Key;
 use crate::core::model::positions::rotate_from;
 use crate::core::model::{Model, Projection};
 
@@ -38,13 +40,13 @@ pub struct DecodeStep {
 }
 
 /// Why the lab cannot decode `model`: decoding is causal and within one sentence.
-pub fn refusal(model: &Model) -> Option<&'static str> {
+pub fn refusal(model: &Model) -> Option<Key> {
     if model.source().is_some() {
-        Some("a model with a source sentence reads all of it at once: remove the source to decode")
+        Some(labs::kv_with_source)
     } else if model.is_encoder_layer() {
-        Some("an encoder such as this trained model reads the whole sentence at once and has no causal mask: open the language model (Open a language model), whose layers decode, or a preset with the causal mask on")
+        Some(labs::kv_encoder)
     } else if !model.causal {
-        Some("decoding predicts one token after another, so each sees only those before it: turn on the causal mask")
+        Some(labs::kv_not_causal)
     } else {
         None
     }

@@ -11,7 +11,8 @@ use crate::core::teaching::labs;
 use crate::core::text::fmt_significant;
 use crate::core::views::heatmap::Heat;
 use crate::ui::fields::NumberField;
-use crate::ui::labs::frame::{LabText, Stat};
+use crate::ui::labs::frame::{figure, with_figures, LabText, Stat};
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::{index_labels, LabMatrix};
 use crate::ui::state::use_app;
 
@@ -105,33 +106,37 @@ pub fn FlashLab() -> impl IntoView {
     let running = move || {
         tile.with(|t| {
             t.as_ref().map(|t| {
-                let place = format!(
-                    "Queries {}–{} against keys {}–{}{}",
-                    t.rows.0,
-                    t.rows.1 - 1,
-                    t.keys.0,
-                    t.keys.1 - 1,
-                    if t.skipped { ": skipped, the causal mask hides every key of this tile from every query of the block" } else { "" }
-                );
+                let place = if t.skipped {
+                    keys::labs::flash_place_skipped
+                } else {
+                    keys::labs::flash_place
+                };
+                let place = place(t.rows.0, t.rows.1 - 1, t.keys.0, t.keys.1 - 1);
                 let said = match t.most_rescaled() {
-                    _ if t.skipped => "Its scores are never computed: m, l and O stay as they were.".to_owned(),
-                    _ if t.keys.0 == 0 => "The block's first tile: m starts at each query's largest score here, l and O from its e^(score − m).".to_owned(),
+                    _ if t.skipped => keys::labs::flash_never.into(),
+                    _ if t.keys.0 == 0 => keys::labs::flash_first.into(),
                     Some(i) => {
-                        let word = state.derived.words.with(|w| w.get(t.rows.0 + i).cloned().unwrap_or_default());
-                        format!(
-                            "For “{word}” this tile holds a larger score: m rises to {}, so what was summed before is multiplied by e^(m_old − m_new) = {}.",
+                        let token = state
+                            .derived
+                            .words
+                            .with(|w| w.get(t.rows.0 + i).cloned().unwrap_or_default());
+                        keys::labs::flash_rises(
+                            token,
                             fmt_significant(t.m[i], 4),
-                            fmt_significant(t.rescale[i], 4)
+                            fmt_significant(t.rescale[i], 4),
                         )
                     }
-                    None => "No query's maximum grows in this tile: nothing before it is rescaled, its e^(score − m) only add to l and O.".to_owned(),
+                    None => keys::labs::flash_no_growth.into(),
                 };
                 view! {
                     <p data-view="flash-state">
-                        {place} <br/>
-                        {said} <br/>
+                        {move || word(&place)} <br/>
+                        {move || word(&said)} <br/>
                         // A block's first tile has nothing before it to rescale (m_old = −∞).
-                        {(!t.skipped && t.keys.0 > 0).then(|| view! { "rescale e^(m_old − m_new): [" {list(&t.rescale)} "]" <br/> })}
+                        {(!t.skipped && t.keys.0 > 0).then(|| {
+                            let rescale = keys::labs::flash_rescale(list(&t.rescale));
+                            view! { {move || word(&rescale)} <br/> }
+                        })}
                         "m: [" {list(&t.m)} "] · l: [" {list(&t.l)} "]"
                     </p>
                 }
@@ -139,7 +144,7 @@ pub fn FlashLab() -> impl IntoView {
         })
     };
     view! {
-        <p>"FlashAttention never holds the whole matrix of scores: for a block of queries it takes the keys a tile at a time, keeping per query the largest score so far (m), the sum of e^(score − m) (l) and the output so far (O). A tile with a larger score rescales what came before by e^(m_old − m_new); after the last tile O / l is the context, the same numbers."</p>
+        <p>{t(keys::labs::flash_what)}</p>
         <div class="lab-controls">
             <NumberField
                 control="flash_block"
@@ -153,9 +158,9 @@ pub fn FlashLab() -> impl IntoView {
                     Ok(())
                 })
             />
-            <button type="button" data-action="flash-step" disabled=move || { at.get() + 1 >= tiles.with(Vec::len) } on:click=move |_| at.update(|a| *a += 1)>"Next tile"</button>
-            <button type="button" data-action="flash-reset" on:click=move |_| at.set(0)>"Start again"</button>
-            <span>{move || format!("Tile {} of {}, head {}", at.get().min(tiles.with(Vec::len).saturating_sub(1)) + 1, tiles.with(Vec::len), head.get())}</span>
+            <button type="button" data-action="flash-step" disabled=move || { at.get() + 1 >= tiles.with(Vec::len) } on:click=move |_| at.update(|a| *a += 1)>{t(keys::labs::next_tile)}</button>
+            <button type="button" data-action="flash-reset" on:click=move |_| at.set(0)>{t(keys::labs::start_again)}</button>
+            <span>{move || word(&keys::labs::flash_tile(at.get().min(tiles.with(Vec::len).saturating_sub(1)) + 1, tiles.with(Vec::len), head.get()))}</span>
         </div>
         {running}
         <div class="side-by-side">
@@ -170,12 +175,16 @@ pub fn FlashLab() -> impl IntoView {
             })}
         </div>
         <p>
-            "Tiles computed: " <Stat name="flash_tiles" whole=true value=count(false)/>
-            ", skipped by the causal mask: " <Stat name="flash_skipped" whole=true value=count(true)/>
-            " · O / l against the page's context, largest difference: " <Stat name="flash_max_diff" value=max_diff/>
-            " · numbers held at once (B·B + B·d_v): " <Stat name="flash_numbers_held" whole=true value=Signal::derive(move || held.get().0 as f64)/>
-            " against " <Stat name="flash_numbers_full" whole=true value=Signal::derive(move || held.get().1 as f64)/>
-            " for the whole matrix of scores."
+            {with_figures(
+                || keys::labs::flash_figures(figure(0), figure(1), figure(2), figure(3), figure(4)),
+                move |i| match i {
+                    0 => view! { <Stat name="flash_tiles" whole=true value=count(false)/> }.into_any(),
+                    1 => view! { <Stat name="flash_skipped" whole=true value=count(true)/> }.into_any(),
+                    2 => view! { <Stat name="flash_max_diff" value=max_diff/> }.into_any(),
+                    3 => view! { <Stat name="flash_numbers_held" whole=true value=Signal::derive(move || held.get().0 as f64)/> }.into_any(),
+                    _ => view! { <Stat name="flash_numbers_full" whole=true value=Signal::derive(move || held.get().1 as f64)/> }.into_any(),
+                },
+            )}
         </p>
     }
 }

@@ -3,8 +3,10 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::labs;
 use crate::core::teaching::labs::most_attended;
 use crate::core::text::fmt;
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 
 /// Shown inside the output step (which is there only with several heads).
@@ -33,7 +35,7 @@ pub fn HeadsPicture() -> impl IntoView {
     view! {
         <div class="concat" role="img" aria-label=move || {
             let (n, widths) = shapes.get();
-            format!("{} contexts of {n} rows concatenated into {n} × {}", widths.len(), widths.iter().sum::<usize>())
+            word(&labs::concat_label(widths.len(), n, widths.iter().sum::<usize>()))
         }>
             {move || {
                 let (n, widths) = shapes.get();
@@ -41,13 +43,13 @@ pub fn HeadsPicture() -> impl IntoView {
                 view! {
                     {widths.iter().enumerate().map(|(h, &w)| view! {
                         <span class="concat-block" style:--cols=w.to_string()>
-                            <span class="concat-name">{format!("head {h}")}</span>
+                            <span class="concat-name">{move || word(&labs::head(h))}</span>
                             <span class="shape">{format!("{n} × {w}")}</span>
                         </span>
                     }).collect_view()}
                     <span class="concat-arrow" aria-hidden="true">"↓"</span>
                     <span class="concat-block concat-total" style:--cols=total.to_string()>
-                        <span class="concat-name">"output"</span>
+                        <span class="concat-name">{t(labs::output)}</span>
                         <span class="shape">{format!("{n} × {total}")}</span>
                     </span>
                 }
@@ -56,10 +58,10 @@ pub fn HeadsPicture() -> impl IntoView {
         <p class="heads-picks" data-heads-query=move || state.derived.followed_or_last.get().to_string()>
             {move || {
                 let words = state.derived.words.get();
-                let word = |i: usize| words.get(i).cloned().unwrap_or_default();
+                let word_at = |i: usize| words.get(i).cloned().unwrap_or_default();
                 let q = state.derived.followed_or_last.get();
                 if (0..state.derived.heads.get()).any(|h| state.exercises.hides_row(h, q)) {
-                    return format!("Where “{}” attends is hidden until you answer.", word(q));
+                    return word(&labs::picks_hidden(word_at(q)));
                 }
                 let p = state.view.look.precision.get();
                 let list = picks
@@ -68,7 +70,7 @@ pub fn HeadsPicture() -> impl IntoView {
                     .enumerate()
                     .map(|(h, &(key, w))| {
                         let key = state.derived.key_words.with(|k| k.get(key).cloned().unwrap_or_default());
-                        format!("head {h} → “{key}” ({})", fmt(w, p))
+                        word(&labs::pick(h, key, fmt(w, p)))
                     })
                     .collect::<Vec<_>>()
                     .join(", ");
@@ -79,11 +81,11 @@ pub fn HeadsPicture() -> impl IntoView {
                     keys.len()
                 };
                 let verdict = if distinct > 1 {
-                    format!("{distinct} different tokens at once. Each head has its own W_query and W_key, hence its own weights, and passes on its own mix of values; a single head gives each token one row of weights.")
+                    labs::picks_apart(distinct)
                 } else {
-                    "the same token in every head here; each head has its own W_query and W_key, so edit one and they part ways.".to_owned()
+                    labs::picks_same.into()
                 };
-                format!("Token “{}” attends most to: {list}: {verdict}", word(state.derived.followed_or_last.get()))
+                word(&labs::picks(word_at(state.derived.followed_or_last.get()), list, verdict))
             }}
         </p>
     }

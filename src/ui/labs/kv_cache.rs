@@ -9,7 +9,8 @@ use crate::core::i18n::keys;
 use crate::core::teaching::kv_cache::{decode, refusal, DecodeStep};
 use crate::core::teaching::labs;
 use crate::core::views::heatmap::Heat;
-use crate::ui::labs::frame::{LabText, Stat};
+use crate::ui::labs::frame::{figure, with_figures, LabText, Stat};
+use crate::ui::lang::{self, word};
 use crate::ui::matrix::{index_labels, LabMatrix};
 use crate::ui::state::use_app;
 
@@ -73,32 +74,37 @@ pub fn KvCacheLab() -> impl IntoView {
     let words = move || {
         step.with(|s| {
             let s = s.as_ref()?;
-            let word = |k: usize| state.derived.words.with(|w| w.get(k).cloned().unwrap_or_default());
+            let word_at = |k: usize| {
+                state
+                    .derived
+                    .words
+                    .with(|w| w.get(k).cloned().unwrap_or_default())
+            };
             let (most, w) = crate::core::teaching::labs::largest(s.weights.row(0).iter().copied())?;
             let p = state.view.look.precision.get();
-            Some(format!(
-                "“{}” attends most to “{}” ({}), as the full computation's row {} does. The cache now holds {} keys and values; this step took {} multiply-adds, {} without the cache{}.",
-                word(s.t),
-                word(most),
+            let saving = match s.macs_full / s.macs_cached.max(1) {
+                0 | 1 => keys::labs::kv_same.into(),
+                times => keys::labs::kv_fewer(times),
+            };
+            Some(word(&keys::labs::kv_step(
+                word_at(s.t),
+                word_at(most),
                 crate::core::text::fmt(w, p),
                 s.t,
                 s.t + 1,
                 s.macs_cached,
                 s.macs_full,
-                match s.macs_full / s.macs_cached.max(1) {
-                    0 | 1 => " (the same: nothing is cached yet to save)".to_owned(),
-                    times => format!(" ({times}× fewer)"),
-                }
-            ))
+                saving,
+            )))
         })
     };
     view! {
-        <p>"A decoder writes one token at a time, and token t may look only at tokens 0…t. The keys and values of the earlier tokens do not change when a token is added, so it keeps them (the KV cache) and computes only the new token's query, key and value."</p>
-        {move || why_not.get().map(|w| view! { <p class="note" data-note="kv-cache-refused">{format!("This lab needs a causal model: {w}.")}</p> })}
+        <p>{lang::t(keys::labs::kv_what)}</p>
+        {move || why_not.get().map(|w| view! { <p class="note" data-note="kv-cache-refused">{move || word(&keys::labs::kv_needs_causal(w))}</p> })}
         <div class="lab-controls" hidden=move || why_not.with(Option::is_some)>
-            <button type="button" data-action="decode-step" disabled=move || { t.get() + 1 >= n.get() } on:click=move |_| t.update(|t| *t += 1)>"Decode next token"</button>
-            <button type="button" data-action="decode-reset" on:click=move |_| t.set(0)>"Start again"</button>
-            <span>{move || format!("Token {} of {}: “{}”, head {}", step.with(|s| s.as_ref().map_or(0, |s| s.t)) + 1, n.get(), current.with(|c| c.first().cloned().unwrap_or_default()), head.get())}</span>
+            <button type="button" data-action="decode-step" disabled=move || { t.get() + 1 >= n.get() } on:click=move |_| t.update(|t| *t += 1)>{lang::t(keys::labs::decode_next)}</button>
+            <button type="button" data-action="decode-reset" on:click=move |_| t.set(0)>{lang::t(keys::labs::start_again)}</button>
+            <span>{move || word(&keys::labs::kv_token(step.with(|s| s.as_ref().map_or(0, |s| s.t)) + 1, n.get(), current.with(|c| c.first().cloned().unwrap_or_default()), head.get()))}</span>
         </div>
         <div class="side-by-side" hidden=move || why_not.with(Option::is_some)>
             <LabMatrix of=labs::LabMatrix::KvQuery title="new query" values=pick(|s| s.query.clone()) words=current columns=components(|s| s.query.ncols()) heat=Heat::Signed/>
@@ -112,11 +118,15 @@ pub fn KvCacheLab() -> impl IntoView {
         </div>
         <p class="lab-words" data-note="kv-cache-words" hidden=move || why_not.with(Option::is_some)>{words}</p>
         <p hidden=move || why_not.with(Option::is_some)>
-            "Rows in the cache: " <Stat name="cache_rows" whole=true value=stat(|s| (s.t + 1) as f64)/>
-            " · largest difference from the full causal computation: " <Stat name="cache_max_diff" value=stat(|s| s.max_diff)/>
-            " · multiply-adds this step, every head: " <Stat name="macs_cached" whole=true value=stat(|s| s.macs_cached as f64)/>
-            " with the cache, " <Stat name="macs_full" whole=true value=stat(|s| s.macs_full as f64)/>
-            " running every token again. The saving grows with each token: without the cache a sentence of n tokens costs about n times more."
+            {with_figures(
+                || keys::labs::kv_figures(figure(0), figure(1), figure(2), figure(3)),
+                move |i| match i {
+                    0 => view! { <Stat name="cache_rows" whole=true value=stat(|s| (s.t + 1) as f64)/> }.into_any(),
+                    1 => view! { <Stat name="cache_max_diff" value=stat(|s| s.max_diff)/> }.into_any(),
+                    2 => view! { <Stat name="macs_cached" whole=true value=stat(|s| s.macs_cached as f64)/> }.into_any(),
+                    _ => view! { <Stat name="macs_full" whole=true value=stat(|s| s.macs_full as f64)/> }.into_any(),
+                },
+            )}
         </p>
     }
 }

@@ -11,7 +11,8 @@ use crate::core::teaching::labs;
 use crate::core::teaching::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
 use crate::core::views::heatmap::{Heat, NUMBERS_MAX_SIDE};
 use crate::ui::in_view::{in_view, memo_in_view};
-use crate::ui::labs::frame::{LabText, RangeField, Stat};
+use crate::ui::labs::frame::{figure, with_figures, LabText, RangeField, Stat};
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::LabMatrix;
 use crate::ui::state::use_app;
 
@@ -101,45 +102,43 @@ pub fn MaskLab() -> impl IntoView {
 
     view! {
         <div node_ref=body>
-            <p class="explain">
-                "The tutorial masks in two ways. Method 1: softmax the scores as they are, zero the future (× tril(ones)), divide each row by its new sum. "
-                "Method 2: put −∞ in the future scores, then softmax. On ordinary scores they agree. Multiply the scores (head 0's scaled scores, masked causally here) by a growing power of ten and watch."
-            </p>
+            <p class="explain">{t(keys::labs::mask_methods)}</p>
             <div class="lab-controls">
                 <RangeField
-                    label="scores ×"
+                    label=keys::labs::scores_times_label
                     control="lab_magnitude"
                     max=MAGNITUDE_MAX_EXP.into()
                     step=1.0
                     value=Signal::derive(move || exponent.get().into())
-                    valuetext=Signal::derive(move || format!("scores times {}", 10u32.pow(exponent.get())))
+                    valuetext=Signal::derive(move || word(&keys::labs::scores_times(10u32.pow(exponent.get()))))
                     on_input=Callback::new(move |e: f64| exponent.set((e as u32).min(MAGNITUDE_MAX_EXP)))
                 />
                 <output class="magnitude">{move || power_of_ten(exponent.get())}</output>
             </div>
             <p class="lab-verdict" role="status" class:broken=move || !ok()>
-                "Largest |method 1 − method 2|: " <Stat name="mask_diff" value=max_diff/> ". "
-                "Renormalising matches −∞: "
-                <span class="stat" data-stat="renormalized_ok" data-value=move || ok().to_string()>
-                    {move || if ok() { "yes".to_owned() } else { format!("no, {} cells differ (marked)", failing()) }}
-                </span>
-                "."
+                {with_figures(
+                    || keys::labs::mask_verdict(figure(0), figure(1)),
+                    move |i| match i {
+                        0 => view! { <Stat name="mask_diff" value=max_diff/> }.into_any(),
+                        _ => view! {
+                            <span class="stat" data-stat="renormalized_ok" data-value=move || ok().to_string()>
+                                {move || if ok() { word(&keys::labs::yes.into()) } else { word(&keys::labs::mask_differ(failing())) }}
+                            </span>
+                        }
+                        .into_any(),
+                    },
+                )}
             </p>
             <Show
                 when=show_tables
-                fallback=|| view! { <p class="note">{format!("The two tables are shown up to {NUMBERS_MAX_SIDE} tokens, like every table of numbers.")}</p> }
+                fallback=|| view! { <p class="note">{move || word(&keys::labs::tables_up_to(NUMBERS_MAX_SIDE))}</p> }
             >
                 <div class="side-by-side">
                     {table("Method 1: softmax, × tril(ones), ÷ row sums", labs::LabMatrix::Renormalized, |c| &c.renormalized, true)}
                     {table("Method 2: −∞, then softmax", labs::LabMatrix::NegInf, |c| &c.neg_inf, false)}
                 </div>
             </Show>
-            <p class="explain">
-                "Why method 1 breaks: the softmax of the whole row is computed first, so when a future key's score is far above the visible ones, "
-                "exp of their difference underflows: the visible weights become 0 (or keep only a few bits), and dividing 0 by a sum of 0 gives NaN (not a number) or noise. "
-                "With −∞ the future never enters the softmax: exp(−∞) is exactly 0, the largest score subtracted for stability is a visible one, and each row sums to 1 whatever the magnitude. "
-                "That is why real implementations (PyTorch's scaled_dot_product_attention among them) mask with −∞ before the softmax; it also saves the second pass."
-            </p>
+            <p class="explain">{t(keys::labs::mask_why)}</p>
         </div>
     }
 }

@@ -11,7 +11,8 @@ use crate::core::i18n::keys;
 use crate::core::model::presets::{dog_two_heads, DOG_SHE};
 use crate::core::teaching::labs;
 use crate::core::views::heatmap::Heat;
-use crate::ui::labs::frame::{LabText, Stat};
+use crate::ui::labs::frame::{figure, with_figures, LabText, Stat};
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::LabMatrix;
 use crate::ui::state::use_app;
 
@@ -33,30 +34,38 @@ pub fn SeveralHeadsLab() -> impl IntoView {
         trace.heads[h].weights[(DOG_SHE, j)]
     });
     let ball = rows[(1, 4)];
-    let heads: Vec<String> = vec!["head 0".into(), "head 1".into()];
+    let heads = Signal::derive(|| (0..2).map(|h| word(&keys::labs::head(h))).collect());
     let refused = RwSignal::new(None::<String>);
     let open = move |_| {
         refused.set(state.apply(Edit::Open(Box::new(dog_two_heads()))).err());
     };
     view! {
-        <p>"A head is one set of the three weight matrices, with its own queries, keys, values and weights. One head's softmax gives each token one row of weights: one way of attending, one reason at a time. A word often needs several: “she” needs to know whom she means, and what the sentence's object is."</p>
-        <p>"Here is the dog example with a second head, made by hand like the first: its queries and keys read only “thing − alive”, so in it “she” asks for an object and finds “ball”, the object in her sentence, while head 0 still finds “dog”, whom she means. Each head's context vector is computed as before; the layer puts them side by side (concatenated), and a real layer mixes them with one more matrix."</p>
+        <p>{t(keys::labs::heads_what)}</p>
+        <p>{t(keys::labs::heads_here)}</p>
         // An exercise on the dog's weights would find its answer in head 0's row.
         {(!state.exercises.any()).then(move || view! {
             <LabMatrix
                 of=labs::LabMatrix::TwoHeads
                 title="“she”'s weights in each head"
                 values=Signal::stored(rows)
-                words=Signal::stored(heads)
+                words=heads
                 columns=Signal::stored(words)
                 heat=Heat::Unit
             />
-            <p>"In head 1 “she” gives “ball” " <Stat name="heads_lab" value=Signal::stored(ball)/> " of her attention."</p>
+            <p>
+                {with_figures(
+                    || keys::labs::heads_ball(figure(0)),
+                    move |_| view! { <Stat name="heads_lab" value=Signal::stored(ball)/> }.into_any(),
+                )}
+            </p>
         })}
-        <p>"Why several small heads rather than one bigger one? Sebastian Raschka's answer: each head has its own projections, so each can learn to attend to a different kind of relation (whom a pronoun means, which word comes before, what an adjective describes), and a single softmax cannot look two ways at once: one head, however wide, gives each token one row of weights, so two things it needs would be blended into one average. Splitting d_k among the heads keeps the cost about that of one head of their total width. In trained models some heads are found doing exactly such jobs (open the trained model in the settings and pick a head)."</p>
+        <p>{t(keys::labs::heads_why)}</p>
         <p>
-            <button type="button" data-action="open-two-heads" on:click=open>"Open the two heads in the page"</button>
-            " (Undo brings your model back.)"
+            <button type="button" data-action="open-two-heads" on:click=open>
+                {t(keys::labs::open_two_heads)}
+            </button>
+            " "
+            {t(keys::labs::undo_brings_back)}
             {move || refused.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
         </p>
     }

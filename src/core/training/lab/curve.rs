@@ -1,5 +1,8 @@
 //! A loss curve: drawn on a log scale, and how it fell in words.
 
+use crate::core::i18n::keys::labs;
+use crate::core::i18n::Key;
+
 /// The most points [`loss_curves`] draws of a curve (one every few steps beyond).
 pub const MAX_POINTS: usize = 400;
 
@@ -64,22 +67,22 @@ pub fn loss_curves(curves: &[&[f64]], width: f64, height: f64) -> Option<(Vec<St
 /// infinite loss: a weight of 0) overshot, from its first step; else whether more of its fall
 /// came in its first half or its second (a curve from random weights often starts flat); none
 /// before two steps or when it did not fall.
-pub fn how_it_fell(losses: &[f64]) -> Option<&'static str> {
+pub fn how_it_fell(losses: &[f64]) -> Option<Key> {
     let (first, last) = (*losses.first()?, *losses.last()?);
     let middle = losses[losses.len() / 2];
     if losses.len() > 1 && losses.iter().any(|&l| !l.is_finite() || l > first * 1.5) {
         return Some(if last < first {
-            "It rose past where it started before it fell: steps this large overshoot (a smaller learning rate goes down steadily)."
+            labs::rose_then_fell
         } else {
-            "It rose: steps this large overshoot the minimum and land higher each time (try a smaller learning rate)."
+            labs::rose
         });
     }
     if losses.len() < 3 || last >= first {
         return None;
     }
     Some(if first - middle >= middle - last {
-        "It fell fast at first, then slowly."
+        labs::fell_fast
     } else {
-        "It fell slowly at first, then faster."
+        labs::fell_slowly
     })
 }

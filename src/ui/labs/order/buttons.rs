@@ -2,7 +2,9 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::labs;
 use crate::core::teaching::order::Reorder;
+use crate::ui::lang::t;
 
 /// The reorderings the lab offers: a new shuffle each press, a swap of the first two, reverse.
 #[component]
@@ -14,9 +16,9 @@ pub(super) fn ReorderButtons(how: RwSignal<Reorder>) -> impl IntoView {
     };
     view! {
         <div class="field buttons">
-            <button type="button" data-action="order-shuffle" on:click=shuffle>"Shuffle the words"</button>
-            <button type="button" data-action="order-swap" on:click=move |_| how.set(Reorder::Swap(0, 1))>"Swap the first two"</button>
-            <button type="button" data-action="order-reverse" on:click=move |_| how.set(Reorder::Reverse)>"Reverse"</button>
+            <button type="button" data-action="order-shuffle" on:click=shuffle>{t(labs::shuffle)}</button>
+            <button type="button" data-action="order-swap" on:click=move |_| how.set(Reorder::Swap(0, 1))>{t(labs::swap)}</button>
+            <button type="button" data-action="order-reverse" on:click=move |_| how.set(Reorder::Reverse)>{t(labs::reverse)}</button>
         </div>
     }
 }

@@ -18,7 +18,8 @@ use crate::core::text::fmt_significant;
 use crate::core::views::heatmap::Heat;
 use crate::ui::fields::PositionsField;
 use crate::ui::in_view::{in_view, while_seen};
-use crate::ui::labs::frame::{LabText, Stat};
+use crate::ui::labs::frame::{figure, with_figures, LabText, Stat};
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::LabMatrix;
 use crate::ui::state::use_app;
 
@@ -92,27 +93,25 @@ fn PageOrder() -> impl IntoView {
         Signal::derive(move || first_kept.with(|o| o.as_ref().map_or(f64::NAN, |o| o.rows[0].3)));
     let verdict = move || {
         let d = fmt_significant(largest.get(), 3);
-        match kind.get() {
-            PositionKind::None => format!(
-                "No positions: every word's output row is the same numbers in its new place (largest difference {d}), so attention alone cannot tell the two sentences apart. It is permutation-equivariant: shuffle the input, and the output is shuffled the same way, nothing more."
-            ),
-            k => format!(
-                "With {} the numbers change: a word's output row moves by up to {d}. The model now sees where each word is.",
+        word(&match kind.get() {
+            PositionKind::None => keys::labs::order_none(d),
+            k => keys::labs::order_with(
                 match k {
-                    PositionKind::Sinusoidal => "sinusoidal positions",
-                    PositionKind::Learned => "learned positions",
-                    PositionKind::RopeHalf => "RoPE (pairs i, i + d/2)",
-                    _ => "RoPE (pairs 2i, 2i + 1)",
-                }
+                    PositionKind::Sinusoidal => keys::labs::sinusoidal,
+                    PositionKind::Learned => keys::labs::learned,
+                    PositionKind::RopeHalf => keys::labs::rope_half,
+                    _ => keys::labs::rope_interleaved,
+                },
+                d,
             ),
-        }
+        })
     };
     let table = move || {
         unmasked.get().map(|o| {
             view! {
-                <p class="order-sentences">"Before: “" {o.before.clone()} "” · after: “" {o.after.clone()} "”"</p>
+                <p class="order-sentences">{move || word(&keys::labs::before_after(o.before.clone(), o.after.clone()))}</p>
                 <table class="order-table">
-                    <thead><tr><th scope="col">"word"</th><th scope="col">"place"</th><th scope="col">"its output moved by"</th></tr></thead>
+                    <thead><tr><th scope="col">{t(keys::labs::word_heading)}</th><th scope="col">{t(keys::labs::place)}</th><th scope="col">{t(keys::labs::moved_by)}</th></tr></thead>
                     <tbody>
                         {o.rows.into_iter().map(|(w, before, after, d)| view! {
                             <tr><th scope="row">{w}</th><td>{format!("{before} → {after}")}</td><td data-value=d.to_string()>{fmt_significant(d, 3)}</td></tr>
@@ -137,38 +136,54 @@ fn PageOrder() -> impl IntoView {
     };
     view! {
         <div node_ref=place>
-        <p>"Shuffle the sentence as a model sees it: each word keeps its embedding row, and positions belong to the places, not to the words. The lab compares every word's output row before and after, without the causal mask (attention itself). Shuffling leaves the page's model as it is; the positions below are the page's own, so choosing them changes every step above (Undo takes it back)."</p>
+        <p>{t(keys::labs::order_what)}</p>
         <ReorderButtons how/>
         // The page's positions, here where the lab asks to change them (the settings bar's too).
         <div class="lab-positions">
             <PositionsField control="order-positions"/>
         </div>
-        <p>"Largest change of any output row: " <Stat name="order_max_diff" value=largest/></p>
+        <p>
+            {with_figures(
+                || keys::labs::largest_change(figure(0)),
+                move |_| view! { <Stat name="order_max_diff" value=largest/> }.into_any(),
+            )}
+        </p>
         <p class="lab-verdict" role="status">{verdict}</p>
         {table}
-        <h3>"The causal mask sees order too"</h3>
+        <h3>{t(keys::labs::mask_sees_order)}</h3>
         <p>
-            "With the mask a word sees only the words before it, so the mask alone tells places apart. Shuffle every word but the first, with the mask on: the first word's output moves by "
-            <Stat name="order_first_diff" value=first/>
-            ": it sees only itself, wherever the others go."
+            {with_figures(
+                || keys::labs::mask_order(figure(0)),
+                move |_| view! { <Stat name="order_first_diff" value=first/> }.into_any(),
+            )}
         </p>
-        <h3>"RoPE: only the distance counts"</h3>
+        <h3>{t(keys::labs::rope_distance)}</h3>
         <p>
             {move || match shift.get() {
-                Some(_) => format!("Rotate head 0's queries and keys as RoPE does{}, then move both tokens of every pair {SHIFT} places further: the largest change of any score is ", if kind.get().is_rope() { "" } else { " (Hugging Face's convention, base 10 000: the model has no RoPE)" }),
-                None => "RoPE rotates pairs of components: give head 0 an even d_k to see its shift property.".into(),
+                Some(d) => {
+                    let said = if kind.get().is_rope() {
+                        keys::labs::rope_shift
+                    } else {
+                        keys::labs::rope_shift_no_rope
+                    };
+                    with_figures(
+                        move || said(SHIFT, figure(0)),
+                        move |_| view! { <Stat name="rope_shift_diff" value=Signal::derive(move || d)/> }.into_any(),
+                    )
+                    .into_any()
+                }
+                None => t(keys::labs::rope_odd).into_any(),
             }}
-            {move || shift.get().map(|d| view! { <Stat name="rope_shift_diff" value=Signal::derive(move || d)/> })}
-            {move || shift.get().is_some().then_some(". A score depends on how far apart the two words are, not on where they are: the property that made RoPE the choice of most models since Llama.")}
         </p>
-        <h3>"Two conventions, two sets of numbers"</h3>
+        <h3>{t(keys::labs::two_conventions)}</h3>
         {move || match conventions.get() {
-            Err(e) => view! { <p class="field-error">{format!("Both conventions need an even d_k: {e}.")}</p> }.into_any(),
+            Err(e) => view! { <p class="field-error">{move || word(&keys::labs::conventions_need_even(e.clone()))}</p> }.into_any(),
             Ok((_, diff)) => view! {
                 <p>
-                    "On this model, rotating pairs (i, i + d/2) as Hugging Face's rotate_half does and pairs (2i, 2i + 1) as Meta's reference does gives head 0 these weights, which differ by up to "
-                    <Stat name="rope_convention_diff" value=Signal::derive(move || diff)/>
-                    ". A checkpoint must be run with the convention it was trained with: the same weights under the other one attend elsewhere (the bug of many ports)."
+                    {with_figures(
+                        || keys::labs::conventions_differ(figure(0)),
+                        move |_| view! { <Stat name="rope_convention_diff" value=Signal::derive(move || diff)/> }.into_any(),
+                    )}
                 </p>
             }.into_any(),
         }}

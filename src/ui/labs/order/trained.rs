@@ -4,11 +4,13 @@
 use leptos::prelude::*;
 
 use super::buttons::ReorderButtons;
+use crate::core::i18n::keys::labs;
 use crate::core::teaching::order::{new_places, order_of_pieces, Reorder};
 use crate::core::text::fmt_significant;
 use crate::ui::in_view::in_view;
 use crate::ui::in_view::while_seen;
-use crate::ui::labs::frame::Stat;
+use crate::ui::labs::frame::{figure, with_figures, Stat};
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 
 /// What shuffling a trained layer's pieces did: the pieces after, and each piece's largest change
@@ -84,27 +86,32 @@ pub(super) fn TrainedOrder() -> impl IntoView {
             fmt_significant(with.get(), 3),
             fmt_significant(without.get(), 3),
         );
-        if with.get().is_nan() {
-            "Open the trained model again (Open a trained model) to reorder its pieces.".to_owned()
+        word(&if with.get().is_nan() {
+            labs::trained_reopen.into()
         } else if without.get() <= 1e-9 {
-            format!("With its learned positions a piece's row moves by up to {d}: the model sees where each piece is. Without them every row is the same numbers in its new place (largest difference {d0}): nothing else in the encoder sees order (attention without a mask mixes rows whatever their order; LayerNorm and the feed-forward network work on each row alone). The learned positions are how this model knows it.")
+            labs::trained_blind(d, d0)
         } else {
-            format!("With its learned positions a piece's row moves by up to {d}, and without them by up to {d0}.")
-        }
+            labs::trained_moves(d, d0)
+        })
     };
     view! {
         <div node_ref=place>
-        <p>{move || format!("This model learned a vector for each place (0, 1, 2, …) and adds it to each piece before its first layer: X₀ = LayerNorm(word + position + type). Reorder the pieces between [CLS] and [SEP] (they stay at the ends, where the model always has them), run the layers below again, and compare each piece's row of layer {}'s attention output (attended = concat(heads) · W_output + b_output) before and after, with the learned positions and with them left out. The page's model is not changed.", layer())}</p>
+        <p>{move || word(&labs::trained_what(layer()))}</p>
         <ReorderButtons how/>
         <p>
-            "Largest change of any row, with the learned positions: " <Stat name="order_max_diff" value=with/>
-            "; without them: " <Stat name="order_no_positions_diff" value=without/>
+            {with_figures(
+                || labs::trained_figures(figure(0), figure(1)),
+                move |i| match i {
+                    0 => view! { <Stat name="order_max_diff" value=with/> }.into_any(),
+                    _ => view! { <Stat name="order_no_positions_diff" value=without/> }.into_any(),
+                },
+            )}
         </p>
         <p class="lab-verdict" role="status">{verdict}</p>
         {move || moved.get().map(|m| view! {
-            <p class="order-sentences">"After: " {m.after.join(" ")}</p>
+            <p class="order-sentences">{move || word(&labs::after(m.after.join(" ")))}</p>
             <table class="order-table">
-                <thead><tr><th scope="col">"piece"</th><th scope="col">"place"</th><th scope="col">"its row moved by (learned positions)"</th><th scope="col">"without positions"</th></tr></thead>
+                <thead><tr><th scope="col">{t(labs::piece)}</th><th scope="col">{t(labs::place)}</th><th scope="col">{t(labs::row_moved_by)}</th><th scope="col">{t(labs::without_positions)}</th></tr></thead>
                 <tbody>
                     {m.rows.into_iter().map(|(w, before, after, d, d0)| view! {
                         <tr><th scope="row">{w}</th><td>{format!("{before} → {after}")}</td>

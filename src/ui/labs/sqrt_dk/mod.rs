@@ -16,6 +16,7 @@ use crate::core::teaching::sqrt_dk::{
 use crate::ui::fields::{accept, IntegerField};
 use crate::ui::in_view::near;
 use crate::ui::labs::frame::{LabText, RangeField, Stat};
+use crate::ui::lang::{t, word};
 
 use plot::VariancePlot;
 
@@ -99,13 +100,11 @@ pub fn SqrtDkLab() -> impl IntoView {
     view! {
         <>
             <p class="explain" node_ref=explain>
-                "The argument for √dₖ assumes queries and keys whose components are independent, with mean 0 and variance 1. "
-                "Here are such vectors, drawn at random: pick dₖ and see what each choice of divisor does to the scores q·k, "
-                "and to a softmax row of " {ROW_LEN} " of them."
+                {move || word(&keys::labs::dk_what(ROW_LEN))}
             </p>
             <div class="lab-controls">
                 <RangeField
-                    label="dₖ (log scale)"
+                    label=keys::labs::dk_log_scale
                     control="lab_dk_slider"
                     max=slider_position(DK_MAX)
                     // Whole powers of two: an arrow key doubles or halves dₖ (64 → 1024 in four
@@ -133,27 +132,28 @@ pub fn SqrtDkLab() -> impl IntoView {
                 />
             </div>
             <p class="note">
-                {move || format!(
-                    "Sample (seed {}): {PAIRS} pairs of random q and k with {DK_MAX} components each; at dₖ = {} each pair gives {} dot products of disjoint slices, {} in all. The softmax figures average {ROWS} rows of {ROW_LEN} scores (uniform would be a largest weight of 1/{ROW_LEN} = {} and an entropy of ln {ROW_LEN} = {}).",
+                {move || word(&keys::labs::dk_sample(
                     lab_seed.get(),
+                    PAIRS,
+                    DK_MAX,
                     dk.get(),
                     size() / PAIRS,
                     size(),
+                    ROWS,
+                    ROW_LEN,
                     1.0 / ROW_LEN as f64,
                     crate::core::text::fmt_significant((ROW_LEN as f64).ln(), 4),
-                )}
+                ))}
             </p>
             <Show
                 when=move || figures.with(Option::is_some)
-                fallback=|| view! { <p class="note" role="status">"Drawing the sample…"</p> }
+                fallback=|| view! { <p class="note" role="status">{t(keys::labs::drawing)}</p> }
             >
                 <FiguresTable figures/>
                 <VariancePlot sample dk/>
             </Show>
             <p class="explain">
-                "Without scaling the variance is dₖ: the scores spread ever wider, the softmax gives almost everything to one key, and its gradient (‖J‖, how much a change of score changes the weights) drops towards 0, so training stalls. "
-                "Dividing by dₖ overshoots: the variance is 1/dₖ, the scores huddle together and every row tends to uniform, whatever the keys say. "
-                "Dividing by √dₖ keeps the variance at 1 for every dₖ, so the row keeps the same shape and a healthy gradient."
+                {t(keys::labs::dk_why)}
             </p>
         </>
     }
@@ -168,15 +168,15 @@ fn FiguresTable(figures: Memo<Option<[Figures; 3]>>) -> impl IntoView {
     view! {
         <div class="scroll">
             <table class="lab lab-figures">
-                <caption>"Each choice at this dₖ"</caption>
+                <caption>{t(keys::labs::each_choice)}</caption>
                 <thead>
                     <tr>
-                        <th scope="col">"divide by"</th>
-                        <th scope="col">"variance of q·k, measured"</th>
-                        <th scope="col">"theory"</th>
-                        <th scope="col">"largest weight"</th>
-                        <th scope="col">"entropy"</th>
-                        <th scope="col">"gradient ‖J‖"</th>
+                        <th scope="col">{t(keys::labs::divide_by)}</th>
+                        <th scope="col">{t(keys::labs::variance_measured)}</th>
+                        <th scope="col">{t(keys::labs::theory)}</th>
+                        <th scope="col">{t(keys::labs::largest_weight)}</th>
+                        <th scope="col">{t(keys::labs::entropy_heading)}</th>
+                        <th scope="col">{t(keys::labs::gradient)}</th>
                     </tr>
                 </thead>
                 <tbody>

@@ -3,9 +3,11 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::labs;
 use crate::core::teaching::sqrt_dk::{
     log_fraction, plot_dks, theory_variance, Sample, DK_MAX, DK_MIN, SCALINGS,
 };
+use crate::ui::lang::t;
 
 /// Plot geometry in the SVG's own units.
 const WIDTH: f64 = 440.0;
@@ -82,7 +84,7 @@ pub(super) fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>
                 aria-labelledby="lab-plot-title"
             >
                 <title id="lab-plot-title">
-                    "Variance of q·k against dₖ, log–log: unscaled it rises like dₖ, ÷√dₖ stays at 1, ÷dₖ falls like 1/dₖ"
+                    {t(labs::plot_title)}
                 </title>
                 <g class="grid">
                     {x_ticks.map(|t| view! { <line x1=x_of(t as f64) x2=x_of(t as f64) y1=TOP y2=BOTTOM/> }).collect_view()}
@@ -93,9 +95,9 @@ pub(super) fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>
                     <line x1=LEFT x2=LEFT y1=TOP y2=BOTTOM/>
                     {x_ticks.map(|t| view! { <text x=x_of(t as f64) y=BOTTOM + 18.0 text-anchor="middle">{t}</text> }).collect_view()}
                     {y_ticks.map(|(e, label)| view! { <text x=LEFT - 6.0 y=y_of(10f64.powi(e)) + 4.0 text-anchor="end">{label}</text> }).collect_view()}
-                    <text x=(LEFT + RIGHT) / 2.0 y=HEIGHT - 14.0 text-anchor="middle">"dₖ (log scale)"</text>
+                    <text x=(LEFT + RIGHT) / 2.0 y=HEIGHT - 14.0 text-anchor="middle">{t(labs::dk_log_scale)}</text>
                     <text x="14" y=(TOP + BOTTOM) / 2.0 text-anchor="middle" transform=format!("rotate(-90 14 {})", (TOP + BOTTOM) / 2.0)>
-                        "variance of q·k"
+                        {t(labs::variance)}
                     </text>
                 </g>
                 {SCALINGS.map(|(scale, theory)| {
@@ -126,7 +128,7 @@ pub(super) fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>
                 </text>
                 {marks}
             </svg>
-            <figcaption>"Thin lines: measured on the sample · wide pale bands: theory · dots: the current dₖ."</figcaption>
+            <figcaption>{t(labs::plot_caption)}</figcaption>
         </figure>
     }
 }

@@ -17,6 +17,7 @@ use crate::core::model::presets::{DOG_DOG, DOG_SHE, DOG_SHE_WEIGHT_DOG};
 use crate::core::training::lab::{dog_untrained, scrambled};
 use crate::core::training::{Goal, Objective, Target};
 use crate::ui::labs::frame::LabText;
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 
 use progress::TrainProgress;
@@ -106,35 +107,38 @@ pub fn TrainLab() -> impl IntoView {
 
     view! {
             <p class="explain">
-                {move || (state.preset() == Some("dog")).then_some("The dog example's hand-made weights “mimic where the weights might end up after training”, as the tutorial it comes from says. ")}
-                "Where a real model's weights come from: they start random and are trained on a great deal of text, each step nudging every number so that the model predicts the next word a little better; no one tells a model to make “she” look at “dog”, it ends up doing so because that helps. Here you train towards a goal of your own: the loss is −ln of the weight from a token to the key you pick (the mean over several targets), or how far the output is from one to match, and each step moves every number that trains a little against its gradient (the same numbers PyTorch's autograd gives). Watch the tables above while it runs."
+                {move || (state.preset() == Some("dog")).then(|| format!("{} ", word(&keys::labs::train_mimic.into())))}
+                {t(keys::labs::train_what)}
             </p>
             <TrainSettings matching/>
             {move || if matching.get() {
                 view! {
                     <p class="train-output">
-                        "The target is the output as it was when you chose this goal. Draw new projections at random (the seed above) and train back to it: "
-                        <button type="button" data-action="train-scramble" on:click=scramble>"New random projections"</button>
+                        {t(keys::labs::train_output)}
+                        " "
+                        <button type="button" data-action="train-scramble" on:click=scramble>{t(keys::labs::new_projections)}</button>
                     </p>
                 }.into_any()
             } else {
                 view! { <Targets targets=targets/> }.into_any()
             }}
             <div class="field buttons train-buttons">
-                <button type="button" data-action="train-step" disabled=move || running.get() || objective.with(Option::is_none) on:click=move |_| runner.step_once()>"Step"</button>
+                <button type="button" data-action="train-step" disabled=move || running.get() || objective.with(Option::is_none) on:click=move |_| runner.step_once()>{t(keys::labs::step)}</button>
                 <button type="button" data-action="train-run" disabled=move || objective.with(Option::is_none) aria-pressed=move || running.get().to_string() on:click=move |_| runner.toggle()>
-                    {move || if running.get() { "Pause" } else { "Run" }}
+                    {move || word(&if running.get() { keys::labs::pause } else { keys::labs::run }.into())}
                 </button>
-                <button type="button" data-action="train-reset" on:click=move |_| runner.reset() title="The numbers from before training (Undo brings the trained ones back)">"Reset"</button>
+                <button type="button" data-action="train-reset" on:click=move |_| runner.reset() title=t(keys::labs::reset_title)>{t(keys::labs::reset)}</button>
             </div>
             <TrainProgress session objective targets matching/>
             <p>
-                <button type="button" data-action="train-dog" on:click=dog_backwards>"Train the dog example from random weights"</button>
+                <button type="button" data-action="train-dog" on:click=dog_backwards>{t(keys::labs::train_dog)}</button>
                 // The tutorial's number is an answer while an exercise is open on the page.
-                {format!(
-                    " The dog's embedding with projections drawn at random (the seed above), trained until “she” attends to “dog” as much as in the tutorial{}: compare the trained W_query and W_key with the hand-made ones, one of many that work.",
-                    if state.exercises.any() { String::new() } else { format!(" ({DOG_SHE_WEIGHT_DOG})") }
-                )}
+                " "
+                {move || word(&if state.exercises.any() {
+                    keys::labs::train_dog_note_hidden.into()
+                } else {
+                    keys::labs::train_dog_note(DOG_SHE_WEIGHT_DOG)
+                })}
             </p>
             <Race objective=objective/>
     }

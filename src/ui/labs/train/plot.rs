@@ -3,7 +3,10 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::labs;
+use crate::core::i18n::Key;
 use crate::core::training::lab::curve::loss_curves;
+use crate::ui::lang::t;
 use crate::ui::matrix::figure::{save_drawing, save_menu};
 
 /// The plot's box, in SVG units.
@@ -21,9 +24,9 @@ pub fn LossPlot(
     #[prop(into)]
     curves: Signal<Vec<Curve>>,
     /// What the plot shows, for a screen reader.
-    label: &'static str,
+    label: Key,
     /// Said inside the plot before there is a curve.
-    empty: &'static str,
+    empty: Key,
     children: Children,
 ) -> impl IntoView {
     let drawn = move || {
@@ -31,7 +34,7 @@ pub fn LossPlot(
             let losses: Vec<&[f64]> = c.iter().map(|(_, l)| l.as_slice()).collect();
             let Some((paths, decades)) = loss_curves(&losses, PLOT.0, PLOT.1) else {
                 return view! {
-                    <text class="empty" x=PLOT.0 / 2.0 y=PLOT.1 / 2.0 text-anchor="middle">{empty}</text>
+                    <text class="empty" x=PLOT.0 / 2.0 y=PLOT.1 / 2.0 text-anchor="middle">{t(empty)}</text>
                 }
                 .into_any();
             };
@@ -56,9 +59,9 @@ pub fn LossPlot(
     };
     view! {
         <figure class="lab-plot loss-plot">
-            <svg viewBox=format!("-44 -8 {} {}", PLOT.0 + 52.0, PLOT.1 + 30.0) role="img" aria-label=label>
+            <svg viewBox=format!("-44 -8 {} {}", PLOT.0 + 52.0, PLOT.1 + 30.0) role="img" aria-label=t(label)>
                 {drawn}
-                <text class="axis-label" x=PLOT.0 / 2.0 y=PLOT.1 + 20.0 text-anchor="middle">"step"</text>
+                <text class="axis-label" x=PLOT.0 / 2.0 y=PLOT.1 + 20.0 text-anchor="middle">{t(labs::step_axis)}</text>
             </svg>
             <figcaption>{children()}</figcaption>
             <div class="figure-actions" on:click=|ev| save_drawing(ev, "loss")>{save_menu("the loss curves", Signal::stored(false), None)}</div>

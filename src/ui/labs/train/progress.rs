@@ -3,10 +3,12 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::labs;
 use crate::core::training::lab::curve::how_it_fell;
 use crate::core::training::lab::session::{first_weight, Session};
 use crate::core::training::{Objective, Target};
 use crate::ui::labs::frame::Stat;
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 
 use super::plot::LossPlot;
@@ -49,7 +51,7 @@ pub(super) fn TrainProgress(
             vec![("loss", l)]
         })
     });
-    let word = move |k: usize| {
+    let token = move |k: usize| {
         state
             .derived
             .words
@@ -59,17 +61,17 @@ pub(super) fn TrainProgress(
     <p>
         "Loss " <Stat name="loss" value=loss/>
         {move || (!matching.get()).then(|| view! {
-            " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", word(t.query), state.derived.key_words.with(|w| w.get(t.key).cloned().unwrap_or_default())))} " " <Stat name="target_weight" value=weight/>
+            " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", token(t.query), state.derived.key_words.with(|w| w.get(t.key).cloned().unwrap_or_default())))} " " <Stat name="target_weight" value=weight/>
         })}
         // After a reload the model may be trained, but its curve is not kept: said so.
         {move || if steps.get() == 0 { " · no steps on this page yet (a curve is not kept in links or saved work)" } else { " · steps " }}
         <span data-stat="train_steps" hidden=move || steps.get() == 0>{move || steps.get()}</span>
     </p>
     {move || session.with(|s| s.refused().map(str::to_owned)).map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{e}</p> })}
-    <LossPlot curves=curves label="The loss at each step, on a log scale" empty="Step or Run to draw the loss">
-        "The loss at each step (log scale)."
-        {move || curves.with(|c| c.first().and_then(|(_, l)| how_it_fell(l))).map(|fell| format!(" {fell}"))}
-        {move || (!matching.get()).then_some(" A weight can approach 1 but never reach it.")}
+    <LossPlot curves=curves label=labs::loss_label empty=labs::loss_empty>
+        {t(labs::loss_caption)}
+        {move || curves.with(|c| c.first().and_then(|(_, l)| how_it_fell(l))).map(|fell| format!(" {}", word(&fell.into())))}
+        {move || (!matching.get()).then(|| format!(" {}", word(&labs::never_one.into())))}
     </LossPlot>
     }
 }

@@ -5,11 +5,13 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
+use crate::core::i18n::keys;
 use crate::core::model::Model;
 use crate::core::training::lab::race::{race_example, race_words, Race, RACE_SCALES, RACE_STEPS};
 use crate::core::training::Objective;
 use crate::ui::fields::{apply_or_say, refusal};
-use crate::ui::labs::frame::Stat;
+use crate::ui::labs::frame::{figure, with_figures, Stat};
+use crate::ui::lang::t;
 use crate::ui::state::use_app;
 use crate::ui::tasks::each_frame;
 
@@ -76,9 +78,14 @@ pub fn Race(
         view! {
             <li class=format!("choice-{}", scale.key())>
                 <span class="swatch"></span>
-                <strong>{scale.label()}</strong>
-                ": loss " <Stat name=format!("race_loss_{}", scale.key()) value=read(|l| *l.losses.last().unwrap_or(&f64::NAN))/>
-                ", ‖∂L/∂W_query‖ at the start " <Stat name=format!("race_grad_{}", scale.key()) value=read(|l| l.grad_w_query)/>
+                {with_figures(
+                    || keys::labs::race_lane(figure(0), figure(1), figure(2)),
+                    move |i| match i {
+                        0 => view! { <strong>{scale.label()}</strong> }.into_any(),
+                        1 => view! { <Stat name=format!("race_loss_{}", scale.key()) value=read(|l| *l.losses.last().unwrap_or(&f64::NAN))/> }.into_any(),
+                        _ => view! { <Stat name=format!("race_grad_{}", scale.key()) value=read(|l| l.grad_w_query)/> }.into_any(),
+                    },
+                )}
             </li>
         }
     };
@@ -89,18 +96,24 @@ pub fn Race(
         })
     };
     view! {
-        <h3>"Race the scalings"</h3>
-        <p>
-            "The tutorial says that without ÷√dₖ the softmax saturates and “gradients approach 0”. Try it: the same target from the same numbers, trained " {RACE_STEPS} " steps with each scaling."
-        </p>
+        <h3>{t(keys::labs::race_title)}</h3>
+        <p>{move || crate::ui::lang::word(&keys::labs::race_what(RACE_STEPS))}</p>
         <p class="buttons">
-            <button type="button" data-action="train-race" disabled=move || objective.with(Option::is_none) on:click=move |_| start()>"Race the scalings"</button>
-            <button type="button" data-action="train-race-example" on:click=example>"Load the race example and race"</button>
+            <button type="button" data-action="train-race" disabled=move || objective.with(Option::is_none) on:click=move |_| start()>{t(keys::labs::race_title)}</button>
+            <button type="button" data-action="train-race-example" on:click=example>{t(keys::labs::race_example)}</button>
             {refusal("race-refused".into(), refused)}
         </p>
-        <LossPlot curves=curves label="Each scaling's loss at each step, on a log scale" empty="Race to draw three curves">
+        <LossPlot curves=curves label=keys::labs::race_label empty=keys::labs::race_empty>
             {move || race.with(|r| r.is_some()).then(|| view! {
-                <span>"Steps " <span data-stat="race_steps">{steps}</span> " of " {RACE_STEPS} {move || stale().then_some(" · raced on the numbers before your last change: race again to see them")}</span>
+                <span>
+                    {with_figures(
+                        move || {
+                            let said = if stale() { keys::labs::race_steps_stale } else { keys::labs::race_steps };
+                            said(figure(0), RACE_STEPS)
+                        },
+                        move |_| view! { <span data-stat="race_steps">{steps}</span> }.into_any(),
+                    )}
+                </span>
                 <ul class="race-legend">{(0..RACE_SCALES.len()).map(lane).collect_view()}</ul>
             })}
         </LossPlot>

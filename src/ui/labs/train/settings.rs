@@ -4,8 +4,11 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::labs;
+use crate::core::i18n::Msg;
 use crate::core::training::lab::Setup;
 use crate::core::training::Optimizer;
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 
 use super::targets::Trains;
@@ -26,7 +29,7 @@ pub(super) fn TrainSettings(matching: Memo<bool>) -> impl IntoView {
             .with_untracked(|s| s.optimizer.lr())
             .to_string(),
     );
-    let lr_error = RwSignal::new(None::<String>);
+    let lr_error = RwSignal::new(None::<Msg>);
     let set_optimizer = move |name: &str, lr: f64| {
         if let Ok(o) = Optimizer::named(Some(name), lr) {
             state.view.training.update(|s| s.optimizer = o);
@@ -35,15 +38,15 @@ pub(super) fn TrainSettings(matching: Memo<bool>) -> impl IntoView {
     view! {
     <div class="lab-controls">
         <label class="field">
-            <span>"Goal"</span>
+            <span>{t(labs::goal)}</span>
             <select data-control="train-goal" on:change=set_goal>
-                <option value="attend" selected=move || !matching.get()>"attention weights"</option>
-                <option value="output" selected=move || matching.get()>"match an output"</option>
+                <option value="attend" selected=move || !matching.get()>{t(labs::goal_attend)}</option>
+                <option value="output" selected=move || matching.get()>{t(labs::goal_output)}</option>
             </select>
         </label>
         <Trains/>
         <label class="field">
-            <span>"Optimiser"</span>
+            <span>{t(labs::optimiser)}</span>
             <select data-control="train-optimizer" on:change=move |ev| set_optimizer(&event_target_value(&ev), state.view.training.with_untracked(|s| s.optimizer.lr()))>
                 {["adam", "sgd"].map(|name| view! {
                     <option value=name selected=move || state.view.training.with(|s| s.optimizer.name() == name)>{if name == "adam" { "Adam" } else { "SGD" }}</option>
@@ -51,17 +54,17 @@ pub(super) fn TrainSettings(matching: Memo<bool>) -> impl IntoView {
             </select>
         </label>
         <label class="field">
-            <span>"Learning rate"</span>
+            <span>{t(labs::learning_rate)}</span>
             <input type="text" data-control="train-lr" prop:value=move || lr_text.get() aria-invalid=move || lr_error.with(|e| e.is_some().then_some("true")) on:input=move |ev| {
                 let text = event_target_value(&ev);
                 let (name, lr) = state.view.training.with_untracked(|s| (s.optimizer.name(), s.optimizer.lr()));
                 match Setup::read_lr(&text) {
                     Ok(x) => { lr_error.set(None); set_optimizer(name, x); }
-                    Err(e) => lr_error.set(Some(format!("{e}; still using {lr}."))),
+                    Err(e) => lr_error.set(Some(labs::still_using(e, lr))),
                 }
                 lr_text.set(text);
             }/>
-            {move || lr_error.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+            {move || lr_error.get().map(|e| view! { <span class="field-error" role="alert">{move || word(&e)}</span> })}
         </label>
     </div>
     }

@@ -4,11 +4,13 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::labs;
 use crate::core::model::Matrix;
 use crate::core::text::token_label;
 use crate::core::training::lab::{start_target, Setup, MAX_TARGETS};
 use crate::core::training::{Param, Target};
 use crate::core::views::lines::visible;
+use crate::ui::lang::{self, word};
 use crate::ui::state::use_app;
 
 /// The rows of targets, with Add and Remove.
@@ -70,25 +72,25 @@ pub fn Targets(
         view! {
             <li class="train-target">
                 {(heads > 1).then(|| view! {
-                    <label class="field"><span>"Head"</span>
+                    <label class="field"><span>{lang::t(labs::target_head)}</span>
                         <select data-control="train-head" on:change=move |ev| { let h = number(ev); set(k, &|t| t.head = h) }>
                             {(0..heads).map(|h| view! { <option value=h.to_string() selected=h == t.head>{h}</option> }).collect_view()}
                         </select>
                     </label>
                 })}
-                <label class="field"><span>"Make"</span>
+                <label class="field"><span>{lang::t(labs::target_make)}</span>
                     <select data-control="train-query" on:change=move |ev| {
                         let q = number(ev);
                         set(k, &|t| { t.query = q; t.key = key_for(t.head, q); })
                     }>{options(state.derived.words, t.query, &|_| true)}</select>
                 </label>
-                <label class="field"><span>"attend to"</span>
+                <label class="field"><span>{lang::t(labs::target_attend_to)}</span>
                     <select data-control="train-key" on:change=move |ev| { let j = number(ev); set(k, &|t| t.key = j) }>
                         {options(state.derived.key_words, t.key, &|j| visible(causal, t.query, j))}
                     </select>
                 </label>
                 {(targets.with(Vec::len) > 1).then(|| view! {
-                    <button type="button" class="remove" data-action="train-remove" aria-label=format!("Remove target {}", k + 1) on:click=move |_| {
+                    <button type="button" class="remove" data-action="train-remove" aria-label=move || word(&labs::remove_target(k + 1)) on:click=move |_| {
                         let mut list = targets.get_untracked();
                         list.remove(k);
                         write(list);
@@ -99,7 +101,7 @@ pub fn Targets(
     };
     view! {
         <ul class="train-targets">{move || targets.get().into_iter().enumerate().map(row).collect_view()}</ul>
-        <button type="button" data-action="train-add" disabled={move || targets.with(Vec::len) >= MAX_TARGETS} on:click=add>"+ Another target"</button>
+        <button type="button" data-action="train-add" disabled={move || targets.with(Vec::len) >= MAX_TARGETS} on:click=add>{lang::t(labs::another_target)}</button>
     }
 }
 
@@ -113,7 +115,7 @@ pub fn Trains() -> impl IntoView {
     });
     view! {
         <fieldset class="field trains">
-            <legend>"Trains"</legend>
+            <legend>{lang::t(labs::trains)}</legend>
             {names.into_iter().map(|(param, title)| view! {
                 // Only what the model has: biases and W_output while they are on.
                 <label hidden=move || state.doc.model.with(|m| !param.in_model(m))>
@@ -132,7 +134,7 @@ pub fn Trains() -> impl IntoView {
                 </label>
             }).collect_view()}
             {move || state.view.training.with(|s| s.train.is_empty()).then(|| view! {
-                <span class="field-error" role="alert">"Nothing trains: tick at least one."</span>
+                <span class="field-error" role="alert">{lang::t(labs::nothing_trains)}</span>
             })}
         </fieldset>
     }
