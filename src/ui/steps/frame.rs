@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use crate::core::formats::link::Controls as Level;
-use crate::core::i18n::keys::{frame, page};
+use crate::core::i18n::keys::{frame, page, views};
 use crate::core::i18n::Key;
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::{in_order, Axes, Step, Stop};
@@ -140,7 +140,7 @@ fn shared_or(
         }
         view! {
             <p class="shared-kv note" data-shared=of.key() data-head=h.to_string() data-from=from.to_string()>
-                {format!("{} of head {h}: head {from}'s, shared", of.title())}
+                {word(&views::shared_kv(of.title(), h, from))}
             </p>
         }
         .into_any()

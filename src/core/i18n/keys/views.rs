@@ -1,4 +1,44 @@
 //! Every matrix and step on the page: titles, faces, heat maps, breakdowns of a clicked cell, the attention lines, the steps' own controls, and the core's words for them.
 
 keys! { "views";
+    no_mask_with_source = "No causal mask with a source sentence: every query sees every source token, as a translation model's decoder reads all of its source. Remove the source to mask the sentence's later tokens.";
+    causal_off = "Causal is off: every token sees every other token.";
+    causal_on = "Turn the causal mask on";
+    mask_method_1 = "Method 1: softmax, then zero the future, then renormalise";
+    mask_method_2 = "Method 2, −∞ before the softmax, gives the weights in the next step: compare them with “÷ row sums”.";
+    dividing_by(divisor, d_k, value) = "Now dividing by {divisor} with d_k = {d_k}: {value}";
+    scaling_caption = "This model under each scaling";
+    divide_by = "divide by";
+    spread = "spread of scaled scores (std)";
+    largest_weight = "average largest weight per row";
+    scaling_now(scaling) = "{scaling} (now)";
+    uniform_causal(uniform) = "1 is one-hot (saturated); {uniform} is uniform (flat: each query spreads its attention evenly over itself and the tokens before it). The spread counts only the scores the mask lets through.";
+    uniform(uniform) = "1 is one-hot (saturated); 1/n = {uniform} is uniform (flat).";
+    computed_not_typed = "It is computed, not typed: change a lower layer's weights to change it. Each place has its own row, so a piece used twice has two.";
+    source_table = "Cross-attention: the source sentence has its own table (a word the sentence also has starts with its row there). Its embedded tokens S give the keys and values; X gives the queries.";
+    rope_rotated = "With RoPE the scores are taken from the queries and keys rotated by each token's place (the column labels name each component's pair):";
+    kv_group(head) = "head {head}";
+    kv_group_range(first, last) = "heads {first}–{last}";
+    multi_query = "multi-query attention";
+    grouped_query = "grouped-query attention";
+    kv_sharing(heads, kv_heads, kind, groups) = "{heads} query heads share {kv_heads} key/value {kv_heads:one=head|other=heads} ({kind}: {groups} each use one K and V, shown once).";
+    kv_cache_shared(bytes, full) = "Going further: a model that writes text one token at a time (a decoder) keeps every earlier token's key and value rather than compute them again (its KV cache): {bytes} bytes per token in float16 here, against {full} with a key and a value per query head.";
+    kv_cache(bytes) = "Going further: a model that writes text one token at a time (a decoder) keeps every earlier token's key and value rather than compute them again (its KV cache): {bytes} bytes per token: a key and a value, d_k + d_v numbers a head, each in float16 (2 bytes). With “KV heads” (in the settings) below the heads, query heads share them and the cache shrinks.";
+    head_strip = "Every head's weights; pick one to see it in detail";
+    show_head(head) = "Show head {head}";
+    head(head) = "head {head}";
+    shared_kv(matrix, head, from) = "{matrix} of head {head}: head {from}'s, shared";
+    looks(word) = "Where “{word}” looks";
+    looks_most(word, key, weight) = "Where “{word}” looks, most to “{key}” ({weight})";
+    looks_hidden(word) = "Where “{word}” looks: hidden until you answer";
+    looks_head(word, head) = "Where “{word}” looks, head {head}";
+    looks_head_most(word, head, key, weight) = "Where “{word}” looks, head {head}, most to “{key}” ({weight})";
+    looks_head_hidden(word, head) = "Where “{word}” looks, head {head}: hidden until you answer";
+    attention_lines = "the attention lines";
+    click_to_follow = "Click a token on the left to follow it.";
+    save_menu = "save";
+    save(what) = "Save {what}";
+    save_png(what) = "PNG: save {what} as an image";
+    save_svg(what) = "SVG: save {what} as an image";
+    download_csv(matrix) = "Download {matrix} as CSV";
 }
