@@ -7,7 +7,7 @@ use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
 use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
-use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
+use crate::ui::steps::frame::{around_mark, HeadMatrices, StepSection, StepText, MARK};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
@@ -54,9 +54,9 @@ fn KvNote() -> impl IntoView {
     let note = Memo::new(move |_| {
         state.doc.model.with(|m| {
             let cache = if m.shares_kv() {
-                views::kv_cache_shared(BYTES, m.kv_bytes_per_token().1)
+                views::kv_cache_shared(MARK, m.kv_bytes_per_token().1)
             } else {
-                views::kv_cache(BYTES)
+                views::kv_cache(MARK)
             };
             let (h, g) = (m.heads().len(), m.kv_heads());
             if g == h {
@@ -81,13 +81,7 @@ fn KvNote() -> impl IntoView {
             page::sentences(views::kv_sharing(h, g, kind, groups.join(", ")), cache)
         })
     });
-    let text = move || {
-        let text = note.with(word);
-        match text.split_once(BYTES) {
-            Some((before, after)) => (before.to_owned(), after.to_owned()),
-            None => (text, String::new()),
-        }
-    };
+    let text = move || around_mark(note.with(word));
     view! {
         <p class="note" data-note="kv-heads">
             {move || text().0}
@@ -96,6 +90,3 @@ fn KvNote() -> impl IntoView {
         </p>
     }
 }
-
-/// Where the cache's size goes in the worded note: a character no language's text holds.
-const BYTES: &str = "\u{E000}";
