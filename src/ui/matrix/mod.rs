@@ -6,11 +6,13 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::views;
 use crate::core::model::Matrix;
 use crate::core::teaching::exercise::CellRef;
 use crate::core::teaching::exercise::Cover;
 use crate::core::teaching::labs;
 use crate::core::views::heatmap::{Face, Heat};
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::faces::Faces;
 use crate::ui::matrix::figure::{clicked, csv_button, save, save_menu, Picture};
 use crate::ui::state::ExerciseState;
@@ -131,11 +133,11 @@ pub fn MatrixView(
         <figure class="matrix">
             <figcaption on:click=save_image>
                 <span class="matrix-title">{title}</span>
-                {head.map(|h| view! { <span class="matrix-head">{format!(" · head {h}")}</span> })}
+                {head.map(|h| view! { <span class="matrix-head">" "{move || word(&views::caption_head(h))}</span> })}
                 {editor.is_some().then(|| if locked {
-                    view! { <span class="editable-tag locked-tag">"locked"</span> }
+                    view! { <span class="editable-tag locked-tag">{t(views::locked)}</span> }
                 } else {
-                    view! { <span class="editable-tag">"editable"</span> }
+                    view! { <span class="editable-tag">{t(views::editable)}</span> }
                 })}
                 <span class="shape">{move || { let (r, c) = shape.get(); format!("{r} × {c}") }}</span>
                 {faces.toggles(&caption)}

@@ -80,4 +80,9 @@ keys! { "views";
     cell_refused(why, kept) = "{why} Still using {kept}.";
     cell_invalid(why, kept) = "{why}; still using {kept}.";
     paste_ignored(why) = "Paste ignored: {why}.";
+    matrix_head(matrix, head) = "{matrix}, head {head}";
+    caption_head(head) = "· head {head}";
+    locked = "locked";
+    editable = "editable";
+    masked = "masked";
 }

@@ -62,7 +62,7 @@ pub(super) fn legend(spec: MatrixSpec) -> impl IntoView {
             <span class="legend-low" data-value=low.to_string()>{format!("{below}{}", fmt(low, p))}</span>
             <span class=match spec.heat { Heat::Signed | Heat::Spread => "legend-bar signed", Heat::Unit => "legend-bar unit" } aria-hidden="true"></span>
             <span class="legend-high" data-value=high.to_string()>{format!("{above}{}", fmt(high, p))}</span>
-            {spec.grey_future.get().then(|| view! { <span class="legend-masked" aria-hidden="true"></span><span>"masked"</span> })}
+            {spec.grey_future.get().then(|| view! { <span class="legend-masked" aria-hidden="true"></span><span>{t(views::masked)}</span> })}
         }
     };
     view! { <p class="legend">{legend}</p> }
