@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::i18n::keys::views;
+use crate::core::i18n::Arg;
 use crate::core::model::Matrix;
 use crate::core::teaching::exercise::CellRef;
 use crate::core::teaching::exercise::Cover;
@@ -132,7 +133,10 @@ pub fn MatrixView(
     view! {
         <figure class="matrix">
             <figcaption on:click=save_image>
-                <span class="matrix-title">{title}</span>
+                <span class="matrix-title">{move || match of.title_key() {
+                    Some(key) => word(&key.into()),
+                    None => title.to_owned(),
+                }}</span>
                 {head.map(|h| view! { <span class="matrix-head">" "{move || word(&views::caption_head(h))}</span> })}
                 {editor.is_some().then(|| if locked {
                     view! { <span class="editable-tag locked-tag">{t(views::locked)}</span> }
@@ -218,4 +222,12 @@ pub fn LabMatrix(
 pub fn index_labels(cols: impl Fn() -> usize + Send + Sync + 'static) -> Signal<Vec<String>> {
     // A memo, so labels are rewritten only when the width changes, not on every edit.
     Memo::new(move |_| (0..cols()).map(|j| j.to_string()).collect()).into()
+}
+
+/// A matrix's title as a message's argument: worded in the page's language, or a symbol as it is.
+pub fn title_arg(of: Matrix) -> Arg {
+    match of.title_key() {
+        Some(key) => key.into(),
+        None => of.title().into(),
+    }
 }

@@ -10,7 +10,7 @@ use crate::core::model::Matrix;
 use crate::core::views::pipeline::{in_order, Axes, Step, Stop};
 use crate::ui::exercises::cards::ExerciseCards;
 use crate::ui::lang::{t, word};
-use crate::ui::matrix::{index_labels, MatrixView};
+use crate::ui::matrix::{index_labels, title_arg, MatrixView};
 use crate::ui::state::{use_app, AppState, Detail};
 
 /// What the page says about a step; each step's file holds its own, beside its view.
@@ -140,7 +140,7 @@ fn shared_or(
         }
         view! {
             <p class="shared-kv note" data-shared=of.key() data-head=h.to_string() data-from=from.to_string()>
-                {word(&views::shared_kv(of.title(), h, from))}
+                {word(&views::shared_kv(title_arg(of), h, from))}
             </p>
         }
         .into_any()
