@@ -356,7 +356,7 @@ impl Matrix {
         match (self, self.axes()) {
             (_, Axes::QueryByKey) => QUERY_BY_KEY,
             // Positions belong to places, not words.
-            (Matrix::Positions, _) => "place",
+            (Matrix::Positions, _) => views::corner_place.0.en,
             _ => "",
         }
     }
@@ -457,7 +457,7 @@ impl Matrix {
 
 /// The corner of a matrix whose rows are queries and columns keys: its cells read
 /// "query “she” → key “dog”".
-pub const QUERY_BY_KEY: &str = "query ╲ key";
+pub const QUERY_BY_KEY: &str = views::query_by_key.0.en;
 
 /// Where a matrix is in a head's trace (absent when the model does not compute it).
 pub type Pick = fn(&HeadTrace) -> Option<&DMatrix<f64>>;

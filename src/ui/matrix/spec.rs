@@ -96,8 +96,22 @@ impl Shows {
             Shows::Values(m) => m.corner(),
             Shows::Gradient(_) => "∂L/∂",
             Shows::Lab(l) => l.corner(),
-            Shows::Layer(_) => "piece ╲ number",
+            Shows::Layer(_) => views::piece_number.0.en,
         }
+    }
+
+    /// Its corner in the page's language (tracked): the corners above are the catalogue's
+    /// English, a lab's others as they are.
+    pub fn corner_words(self) -> String {
+        let corner = self.corner();
+        [
+            views::query_by_key,
+            views::corner_place,
+            views::piece_number,
+        ]
+        .into_iter()
+        .find(|key| key.0.en == corner)
+        .map_or_else(|| corner.to_owned(), |key| word(&key.into()))
     }
 
     /// Whether it is a lab's matrix.

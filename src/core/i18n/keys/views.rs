@@ -104,4 +104,8 @@ keys! { "views";
     context = "context";
     concatenated = "concatenated";
     output = "output";
+    query_by_key = "query ╲ key";
+    corner_place = "place";
+    piece_number = "piece ╲ number";
+    scroll_sideways = "More columns: scroll sideways →";
 }
