@@ -108,4 +108,5 @@ keys! { "views";
     corner_place = "place";
     piece_number = "piece ╲ number";
     scroll_sideways = "More columns: scroll sideways →";
+    pipeline_steps = "Pipeline steps";
 }
