@@ -41,9 +41,15 @@ fn the_cursor_stays_inside_the_matrix() {
 
 #[test]
 fn the_readout_names_the_place() {
-    assert_eq!(place(6, "she", "dog", true), "query “she” → key “dog”");
-    assert_eq!(place(2, "ball", "1", false), "row 2 “ball”, column 1");
-    assert_eq!(place(2, "2", "1", false), "row 2, column 1");
+    assert_eq!(
+        place(6, "she", "dog", true).english(),
+        "query “she” → key “dog”"
+    );
+    assert_eq!(
+        place(2, "ball", "1", false).english(),
+        "row 2 “ball”, column 1"
+    );
+    assert_eq!(place(2, "2", "1", false).english(), "row 2, column 1");
 }
 
 #[test]

@@ -3,11 +3,13 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::views;
 use crate::core::teaching::labs::largest;
 use crate::core::text::fmt;
 use crate::core::views::lines::{
     font_px, height, stroke_opacity, stroke_width, token_y, visible, KEY_X, QUERY_X, WIDTH,
 };
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::figure::{save_drawing, save_menu};
 use crate::ui::state::use_app;
 
@@ -99,7 +101,7 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
     let height = move || height(places.get());
     let description = move || {
         let i = query.get();
-        let word = state
+        let word_ = state
             .derived
             .words
             .with(|w| w.get(i).cloned().unwrap_or_default());
@@ -109,29 +111,24 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
                 .derived
                 .key_words
                 .with(|ws| ws.get(j).cloned().unwrap_or_default());
-            format!(
-                ", most to “{key}” ({})",
-                fmt(w, state.view.look.precision.get())
-            )
+            (key, fmt(w, state.view.look.precision.get()))
         });
-        let hidden = row
-            .with(Vec::is_empty)
-            .then_some(": hidden until you answer");
+        let hidden = row.with(Vec::is_empty);
         // The opening says "head" only once there are several (it is explained further down).
-        let which = if opening && state.derived.heads.get() == 1 {
-            String::new()
-        } else {
-            format!(", head {head}")
-        };
-        format!(
-            "Where “{word}” looks{which}{}",
-            most.or(hidden.map(str::to_owned)).unwrap_or_default()
-        )
+        let one = opening && state.derived.heads.get() == 1;
+        word(&match (one, most) {
+            (true, Some((key, weight))) => views::looks_most(word_, key, weight),
+            (false, Some((key, weight))) => views::looks_head_most(word_, head, key, weight),
+            (true, None) if hidden => views::looks_hidden(word_),
+            (false, None) if hidden => views::looks_head_hidden(word_, head),
+            (true, None) => views::looks(word_),
+            (false, None) => views::looks_head(word_, head),
+        })
     };
     view! {
         <figure class="lines">
             <figcaption data-stat=opening.then_some("opening-look")>{description}</figcaption>
-            {(!opening).then(|| view! { <div class="figure-actions" on:click=|ev| save_drawing(ev, "attention-lines")>{save_menu("the attention lines", Signal::stored(false), None)}</div> })}
+            {(!opening).then(|| view! { <div class="figure-actions" on:click=|ev| save_drawing(ev, "attention-lines")>{save_menu(views::attention_lines, Signal::stored(false), None)}</div> })}
             <svg
                 data-view=if opening { "opening-lines" } else { "lines" }
                 data-head=head.to_string()
@@ -146,7 +143,7 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
                 {tokens}
                 {keys}
             </svg>
-            {(!opening).then(|| view! { <p class="note">"Click a token on the left to follow it."</p> })}
+            {(!opening).then(|| view! { <p class="note">{t(views::click_to_follow)}</p> })}
         </figure>
     }
 }

@@ -2,6 +2,9 @@
 //! map's cursor): which key moves where, and which one acts on the cell (explains a score,
 //! follows a token, opens the edit box). The views only read the key and draw the result.
 
+use crate::core::i18n::keys::views;
+use crate::core::i18n::Msg;
+
 /// What a key asks of the cell cursor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CellKey {
@@ -55,12 +58,12 @@ pub fn moved(
 
 /// Where a heat map's readout says a cell is: `query “she” → key “dog”` for queries × keys,
 /// `row 2 “dog”, column 1` otherwise (the row's name only when it is not its number).
-pub fn place(i: usize, row: &str, col: &str, query_by_key: bool) -> String {
+pub fn place(i: usize, row: &str, col: &str, query_by_key: bool) -> Msg {
     if query_by_key {
-        format!("query “{row}” → key “{col}”")
+        views::place_query_key(row, col)
     } else if row == i.to_string() {
-        format!("row {i}, column {col}")
+        views::place_row(i, col)
     } else {
-        format!("row {i} “{row}”, column {col}")
+        views::place_named_row(i, row, col)
     }
 }

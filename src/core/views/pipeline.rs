@@ -6,6 +6,8 @@
 use nalgebra::DMatrix;
 
 use crate::core::forward::trace::{HeadTrace, Trace};
+use crate::core::i18n::keys::views;
+use crate::core::i18n::Key;
 use crate::core::model::Matrix;
 use crate::core::training::Gradients;
 use crate::core::views::heatmap::Heat;
@@ -262,9 +264,17 @@ pub enum Axes {
     QueryByKey,
 }
 
+/// What a matrix's caption calls it: words to translate, or a symbol written alike in every
+/// language (`W_query`, `X + P`).
+#[derive(Clone, Copy)]
+enum Title {
+    Words(Key),
+    Symbol(&'static str),
+}
+
 /// How the page shows a matrix: its caption, step, axes and colouring.
 struct About {
-    title: &'static str,
+    title: Title,
     step: Step,
     axes: Axes,
     heat: Heat,
@@ -275,31 +285,32 @@ impl Matrix {
     fn about(self) -> About {
         use Axes::{IndexByIndex as II, QueryByKey as QK, TokensByIndex as TI, WordsByIndex as WI};
         use Heat::{Signed as S, Unit as U};
+        use Title::{Symbol, Words};
         let (title, step, axes, heat) = match self {
-            Matrix::Embedding => ("embedding table", Step::Embedding, WI, S),
-            Matrix::Embedded => ("embedded sentence X", Step::Embedding, TI, S),
-            Matrix::Positions => ("positions P", Step::Positions, TI, S),
-            Matrix::Positioned => ("X + P", Step::Positions, TI, S),
-            Matrix::SourceEmbedding => ("source's embedding table", Step::Embedding, WI, S),
-            Matrix::SourceEmbedded => ("embedded source S", Step::Embedding, TI, S),
-            Matrix::Weight(p) => (p.title(), Step::Projections, II, S),
-            Matrix::Bias(_) => (self.key(), Step::Projections, II, S),
-            Matrix::Queries => ("queries Q", Step::Qkv, TI, S),
-            Matrix::Keys => ("keys K", Step::Qkv, TI, S),
-            Matrix::Values => ("values V", Step::Qkv, TI, S),
-            Matrix::QueriesRotated => ("Q rotated", Step::Qkv, TI, S),
-            Matrix::KeysRotated => ("K rotated", Step::Qkv, TI, S),
-            Matrix::Scores => ("scores Q·Kᵀ", Step::Scores, QK, S),
-            Matrix::ScaledScores => ("scaled scores", Step::Scale, QK, S),
-            Matrix::MaskedScores => ("masked scores", Step::Mask, QK, S),
-            Matrix::MaskedWeightsSimple => ("weights × tril(ones)", Step::Mask, QK, U),
-            Matrix::MaskedWeightsRenormalized => ("÷ row sums", Step::Mask, QK, U),
-            Matrix::Weights => ("weights", Step::Softmax, QK, U),
-            Matrix::Context => ("context", Step::Context, TI, S),
-            Matrix::Concatenated => ("concatenated", Step::Output, TI, S),
-            Matrix::OutputWeight => ("W_output", Step::OutProj, II, S),
-            Matrix::OutputBias => ("b_output", Step::OutProj, II, S),
-            Matrix::Output => ("output", Step::Output, TI, S),
+            Matrix::Embedding => (Words(views::embedding_table), Step::Embedding, WI, S),
+            Matrix::Embedded => (Words(views::embedded), Step::Embedding, TI, S),
+            Matrix::Positions => (Words(views::positions), Step::Positions, TI, S),
+            Matrix::Positioned => (Symbol("X + P"), Step::Positions, TI, S),
+            Matrix::SourceEmbedding => (Words(views::source_embedding), Step::Embedding, WI, S),
+            Matrix::SourceEmbedded => (Words(views::source_embedded), Step::Embedding, TI, S),
+            Matrix::Weight(p) => (Symbol(p.title()), Step::Projections, II, S),
+            Matrix::Bias(_) => (Symbol(self.key()), Step::Projections, II, S),
+            Matrix::Queries => (Words(views::queries), Step::Qkv, TI, S),
+            Matrix::Keys => (Words(views::keys), Step::Qkv, TI, S),
+            Matrix::Values => (Words(views::values), Step::Qkv, TI, S),
+            Matrix::QueriesRotated => (Words(views::queries_rotated), Step::Qkv, TI, S),
+            Matrix::KeysRotated => (Words(views::keys_rotated), Step::Qkv, TI, S),
+            Matrix::Scores => (Words(views::scores), Step::Scores, QK, S),
+            Matrix::ScaledScores => (Words(views::scaled_scores), Step::Scale, QK, S),
+            Matrix::MaskedScores => (Words(views::masked_scores), Step::Mask, QK, S),
+            Matrix::MaskedWeightsSimple => (Words(views::masked_weights), Step::Mask, QK, U),
+            Matrix::MaskedWeightsRenormalized => (Words(views::renormalized), Step::Mask, QK, U),
+            Matrix::Weights => (Words(views::weights), Step::Softmax, QK, U),
+            Matrix::Context => (Words(views::context), Step::Context, TI, S),
+            Matrix::Concatenated => (Words(views::concatenated), Step::Output, TI, S),
+            Matrix::OutputWeight => (Symbol("W_output"), Step::OutProj, II, S),
+            Matrix::OutputBias => (Symbol("b_output"), Step::OutProj, II, S),
+            Matrix::Output => (Words(views::output), Step::Output, TI, S),
         };
         About {
             title,
@@ -309,9 +320,20 @@ impl Matrix {
         }
     }
 
-    /// What its caption calls it.
+    /// What its caption calls it, in English.
     pub fn title(self) -> &'static str {
-        self.about().title
+        match self.about().title {
+            Title::Words(key) => key.0.en,
+            Title::Symbol(symbol) => symbol,
+        }
+    }
+
+    /// Its caption's words to translate; none for a symbol ([`Matrix::title`] then).
+    pub fn title_key(self) -> Option<Key> {
+        match self.about().title {
+            Title::Words(key) => Some(key),
+            Title::Symbol(_) => None,
+        }
     }
 
     /// The step that shows it.
@@ -334,7 +356,7 @@ impl Matrix {
         match (self, self.axes()) {
             (_, Axes::QueryByKey) => QUERY_BY_KEY,
             // Positions belong to places, not words.
-            (Matrix::Positions, _) => "place",
+            (Matrix::Positions, _) => views::corner_place.0.en,
             _ => "",
         }
     }
@@ -435,7 +457,7 @@ impl Matrix {
 
 /// The corner of a matrix whose rows are queries and columns keys: its cells read
 /// "query “she” → key “dog”".
-pub const QUERY_BY_KEY: &str = "query ╲ key";
+pub const QUERY_BY_KEY: &str = views::query_by_key.0.en;
 
 /// Where a matrix is in a head's trace (absent when the model does not compute it).
 pub type Pick = fn(&HeadTrace) -> Option<&DMatrix<f64>>;

@@ -3,8 +3,10 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::views;
 use crate::core::teaching::exercise::Cover;
 use crate::ui::exercises::cards::AnswerField;
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::cell_input::CellInput;
 use crate::ui::matrix::keyboard;
 use crate::ui::matrix::spec::{CellView, MatrixSpec};
@@ -24,14 +26,14 @@ pub fn table_cell(
     if let Some(exercise) = cover.answer_at(i, j) {
         return view! {
             <td data-row=i.to_string() data-col=j.to_string() class="asked">
-                <AnswerField index=exercise label=format!("Your answer for {label} row {i} column {j}")/>
+                <AnswerField index=exercise label=word(&views::answer_for(label, i, j))/>
             </td>
         }
         .into_any();
     }
     if cover.covers(i, j) {
         return view! {
-            <td data-row=i.to_string() data-col=j.to_string() class="hidden-cell" aria-label="hidden until you answer">"?"</td>
+            <td data-row=i.to_string() data-col=j.to_string() class="hidden-cell" aria-label=t(views::hidden_until_answer)>"?"</td>
         }
         .into_any();
     }
@@ -42,7 +44,7 @@ pub fn table_cell(
                 col=j
                 view
                 id=format!("{id_base}-{i}-{j}")
-                label=format!("{label} row {i} column {j}")
+                label=views::cell_label(label, i, j)
                 editor
             />
         }

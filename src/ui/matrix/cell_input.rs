@@ -6,7 +6,10 @@ use leptos::html::Input;
 use leptos::prelude::*;
 
 use crate::core::document::numbers::{read_block, read_cell, CellText};
+use crate::core::i18n::keys::views;
+use crate::core::i18n::Msg;
 use crate::core::text::fmt;
+use crate::ui::lang::word;
 use crate::ui::matrix::keyboard;
 use crate::ui::matrix::spec::CellView;
 use crate::ui::state::CellEditor;
@@ -21,14 +24,14 @@ pub fn CellInput(
     view: RwSignal<CellView>,
     /// Unique within the page, for the error message's id.
     id: String,
-    label: String,
+    label: Msg,
     editor: CellEditor,
 ) -> impl IntoView {
     let input = NodeRef::<Input>::new();
     let focused = RwSignal::new(false);
     // The number in use when the typing began: a wrong text goes back to it, and says so.
     let before = StoredValue::new(0.0_f64);
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<Msg>);
     let error_id = format!("{id}-error");
 
     // Show the committed value, formatted, whenever it or the precision changes, unless the
@@ -48,9 +51,9 @@ pub fn CellInput(
             CellText::Number(x) => match editor.commit.run((row, col, x)) {
                 Ok(()) => error.set(None),
                 // A locked matrix: the number in use stays.
-                Err(message) => error.set(Some(format!(
-                    "{message} Still using {}.",
-                    view.with_untracked(CellView::text)
+                Err(message) => error.set(Some(views::cell_refused(
+                    message,
+                    view.with_untracked(CellView::text),
                 ))),
             },
             CellText::Incomplete => error.set(None),
@@ -60,9 +63,9 @@ pub fn CellInput(
                 if view.with_untracked(|c| c.value.to_bits() != kept.to_bits()) {
                     editor.commit.run((row, col, kept)).ok();
                 }
-                error.set(Some(format!(
-                    "{message}; still using {}.",
-                    view.with_untracked(|c| fmt(kept, c.precision))
+                error.set(Some(views::cell_invalid(
+                    message,
+                    view.with_untracked(|c| fmt(kept, c.precision)),
                 )));
             }
         }
@@ -105,7 +108,7 @@ pub fn CellInput(
                     before.set_value(c.1);
                 });
             }
-            Err(message) => error.set(Some(format!("Paste ignored: {message}."))),
+            Err(message) => error.set(Some(views::paste_ignored(message))),
         }
     };
 
@@ -117,7 +120,7 @@ pub fn CellInput(
             enterkeyhint="next"
             autocomplete="off"
             spellcheck="false"
-            aria-label=label
+            aria-label=move || word(&label)
             aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
             aria-describedby=move || error.with(|e| e.is_some().then(|| error_id.clone()))
             // A first click selects the number, as Tab does, so typing replaces it; a click in
@@ -140,6 +143,6 @@ pub fn CellInput(
             on:keydown=keyboard::from_input
             on:paste=on_paste_event
         />
-        {move || error.get().map(|message| view! { <span class="cell-error" id=format!("{id}-error") role="alert">{message}</span> })}
+        {move || error.get().map(|message| view! { <span class="cell-error" id=format!("{id}-error") role="alert">{move || word(&message)}</span> })}
     }
 }

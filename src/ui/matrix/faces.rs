@@ -5,8 +5,10 @@ use std::collections::HashMap;
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::views;
 use crate::core::model::Matrix;
 use crate::core::views::heatmap::Face;
+use crate::ui::lang::word;
 
 /// A matrix's face and what decides it.
 #[derive(Clone, Copy)]
@@ -71,20 +73,20 @@ impl Faces {
         };
         let (covered, has_gradient) = (self.covered, self.has_gradient);
         let caption = caption.to_owned();
-        let gradient_label = format!("∂L: show the loss's gradient with respect to {caption}");
+        let gradient_label = views::show_gradient(&caption);
         view! {
             <button
                 type="button"
                 class="face-toggle"
                 data-action="toggle-view"
                 hidden=move || covered.get()
-                aria-label=move || match face.get() {
-                    Face::Numbers => format!("Show {caption} as a heat map"),
-                    Face::Heatmap | Face::Gradient => format!("Show {caption} as numbers"),
-                }
+                aria-label=move || word(&match face.get() {
+                    Face::Numbers => views::show_heatmap(&caption),
+                    Face::Heatmap | Face::Gradient => views::show_numbers(&caption),
+                })
                 on:click=toggle
             >
-                {move || match face.get() { Face::Numbers => "heat map", Face::Heatmap | Face::Gradient => "numbers" }}
+                {move || word(&match face.get() { Face::Numbers => views::heatmap, Face::Heatmap | Face::Gradient => views::numbers }.into())}
             </button>
             <button
                 type="button"
@@ -93,7 +95,7 @@ impl Faces {
                 hidden=move || !has_gradient.get()
                 aria-pressed=move || (face.get() == Face::Gradient).to_string()
                 // The visible text starts the name (WCAG 2.5.3: a voice user says "∂L").
-                aria-label=gradient_label
+                aria-label=move || word(&gradient_label)
                 on:click=toggle_gradient
             >
                 "∂L"

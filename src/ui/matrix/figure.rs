@@ -10,9 +10,12 @@ use nalgebra::DMatrix;
 use wasm_bindgen::prelude::*;
 
 use crate::core::formats::report::matrix_csv;
+use crate::core::i18n::keys::views;
+use crate::core::i18n::Arg;
 use crate::core::views::figure::{file_stem, matrix_svg, MatrixFigure};
 use crate::core::views::heatmap::{Face, Heat};
 use crate::ui::export::download;
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::spec::MatrixSpec;
 use crate::ui::on_demand::chunk;
 
@@ -183,14 +186,24 @@ extern "C" {
 /// which the menu does not widen; hidden while `hidden` (an exercise covers numbers). PNG and
 /// SVG do nothing themselves: the element they sit in saves on their click ([`clicked`]), one
 /// handler per figure instead of two (the first download carries every figure's).
-pub fn save_menu(what: &str, hidden: Signal<bool>, csv: Option<AnyView>) -> impl IntoView {
+pub fn save_menu(
+    what: impl Into<Arg>,
+    hidden: Signal<bool>,
+    csv: Option<AnyView>,
+) -> impl IntoView {
+    let what = what.into();
+    let (save, png, svg) = (
+        views::save(what.clone()),
+        views::save_png(what.clone()),
+        views::save_svg(what),
+    );
     view! {
         <details class="figure-save" hidden=move || hidden.get()>
-            <summary class="face-toggle" aria-label=format!("Save {what}")>"save"</summary>
+            <summary class="face-toggle" aria-label=move || word(&save)>{t(views::save_menu)}</summary>
             <span class="figure-save-menu">
                 {csv}
-                <button type="button" class="face-toggle" data-action="download-png" aria-label=format!("PNG: save {what} as an image")>"PNG"</button>
-                <button type="button" class="face-toggle" data-action="download-svg" aria-label=format!("SVG: save {what} as an image")>"SVG"</button>
+                <button type="button" class="face-toggle" data-action="download-png" aria-label=move || word(&png)>"PNG"</button>
+                <button type="button" class="face-toggle" data-action="download-svg" aria-label=move || word(&svg)>"SVG"</button>
             </span>
         </details>
     }
@@ -248,12 +261,13 @@ pub fn csv_button(spec: &MatrixSpec) -> impl IntoView {
         col_labels,
         ..
     } = *spec;
+    let label = views::download_csv(spec.label());
     view! {
         <button
             type="button"
             class="face-toggle"
             data-action="download-csv"
-            aria-label=format!("Download {} as CSV", spec.label())
+            aria-label=move || word(&label)
             on:click=move |_| {
                 let csv = matrix.with_untracked(|m| {
                     row_labels.with_untracked(|r| col_labels.with_untracked(|c| matrix_csv(m, r, c)))

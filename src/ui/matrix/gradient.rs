@@ -5,8 +5,10 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::views;
 use crate::core::training::gradient_words;
 use crate::core::views::heatmap::Heat;
+use crate::ui::lang::word;
 use crate::ui::matrix::spec::{MatrixSpec, Shows};
 use crate::ui::matrix::table::MatrixTable;
 
@@ -37,9 +39,9 @@ pub fn GradientTable(spec: MatrixSpec, gradient: Signal<Option<DMatrix<f64>>>) -
     let unused = move || matrix.with(|g| !g.is_empty() && g.iter().all(|&x| x == 0.0));
     let fallback = move || {
         if unused() {
-            "Every ∂L here is 0: the loss does not depend on these numbers (an attention target is reached before them), so a training step leaves them as they are.".to_owned()
+            word(&views::gradient_unused.into())
         } else {
-            "The loss's gradient: click a cell to read it in words.".to_owned()
+            word(&views::gradient_hint.into())
         }
     };
     view! {

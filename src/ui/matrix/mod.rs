@@ -6,11 +6,14 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::views;
+use crate::core::i18n::Arg;
 use crate::core::model::Matrix;
 use crate::core::teaching::exercise::CellRef;
 use crate::core::teaching::exercise::Cover;
 use crate::core::teaching::labs;
 use crate::core::views::heatmap::{Face, Heat};
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::faces::Faces;
 use crate::ui::matrix::figure::{clicked, csv_button, save, save_menu, Picture};
 use crate::ui::state::ExerciseState;
@@ -130,12 +133,15 @@ pub fn MatrixView(
     view! {
         <figure class="matrix">
             <figcaption on:click=save_image>
-                <span class="matrix-title">{title}</span>
-                {head.map(|h| view! { <span class="matrix-head">{format!(" · head {h}")}</span> })}
+                <span class="matrix-title">{move || match of.title_key() {
+                    Some(key) => word(&key.into()),
+                    None => title.to_owned(),
+                }}</span>
+                {head.map(|h| view! { <span class="matrix-head">" "{move || word(&views::caption_head(h))}</span> })}
                 {editor.is_some().then(|| if locked {
-                    view! { <span class="editable-tag locked-tag">"locked"</span> }
+                    view! { <span class="editable-tag locked-tag">{t(views::locked)}</span> }
                 } else {
-                    view! { <span class="editable-tag">"editable"</span> }
+                    view! { <span class="editable-tag">{t(views::editable)}</span> }
                 })}
                 <span class="shape">{move || { let (r, c) = shape.get(); format!("{r} × {c}") }}</span>
                 {faces.toggles(&caption)}
@@ -216,4 +222,12 @@ pub fn LabMatrix(
 pub fn index_labels(cols: impl Fn() -> usize + Send + Sync + 'static) -> Signal<Vec<String>> {
     // A memo, so labels are rewritten only when the width changes, not on every edit.
     Memo::new(move |_| (0..cols()).map(|j| j.to_string()).collect()).into()
+}
+
+/// A matrix's title as a message's argument: worded in the page's language, or a symbol as it is.
+pub fn title_arg(of: Matrix) -> Arg {
+    match of.title_key() {
+        Some(key) => key.into(),
+        None => of.title().into(),
+    }
 }

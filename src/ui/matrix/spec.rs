@@ -4,12 +4,14 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::views;
 use crate::core::model::Matrix;
 use crate::core::pretrained::LayerPart;
 use crate::core::teaching::exercise::Cover;
 use crate::core::teaching::labs::LabMatrix;
 use crate::core::text::{fmt, fmt_scientific};
 use crate::core::views::heatmap::Heat;
+use crate::ui::lang::word;
 use crate::ui::state::{CellEditor, Look};
 
 /// What a matrix view shows and what it reports: the one small interface of both faces.
@@ -49,10 +51,10 @@ pub struct MatrixSpec {
 }
 
 impl MatrixSpec {
-    /// "W_query, head 1" for captions and screen readers.
+    /// "W_query, head 1" for captions and screen readers, in the page's language (tracked).
     pub fn label(&self) -> String {
         match self.head {
-            Some(h) => format!("{}, head {h}", self.title),
+            Some(h) => word(&views::matrix_head(self.title, h)),
             None => self.title.to_owned(),
         }
     }
@@ -94,8 +96,22 @@ impl Shows {
             Shows::Values(m) => m.corner(),
             Shows::Gradient(_) => "∂L/∂",
             Shows::Lab(l) => l.corner(),
-            Shows::Layer(_) => "piece ╲ number",
+            Shows::Layer(_) => views::piece_number.0.en,
         }
+    }
+
+    /// Its corner in the page's language (tracked): the corners above are the catalogue's
+    /// English, a lab's others as they are.
+    pub fn corner_words(self) -> String {
+        let corner = self.corner();
+        [
+            views::query_by_key,
+            views::corner_place,
+            views::piece_number,
+        ]
+        .into_iter()
+        .find(|key| key.0.en == corner)
+        .map_or_else(|| corner.to_owned(), |key| word(&key.into()))
     }
 
     /// Whether it is a lab's matrix.

@@ -6,7 +6,9 @@
 use leptos::prelude::*;
 
 use crate::core::forward::softmax::is_future;
+use crate::core::i18n::keys::views;
 use crate::core::views::heatmap::Heat;
+use crate::ui::lang::t;
 use crate::ui::matrix::cell::{heat_text, table_cell};
 use crate::ui::matrix::spec::{CellView, MatrixSpec};
 
@@ -119,11 +121,11 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 <thead><tr>{if spec.shows.corner().is_empty() {
                     view! { <td class="corner"></td> }.into_any()
                 } else {
-                    view! { <th class="corner" scope="col">{spec.shows.corner()}</th> }.into_any()
+                    view! { <th class="corner" scope="col">{move || spec.shows.corner_words()}</th> }.into_any()
                 }}{header}</tr></thead>
                 <tbody node_ref=tbody>{body}</tbody>
             </table>
-            <p class="scroll-hint" aria-hidden="true">"More columns: scroll sideways →"</p>
+            <p class="scroll-hint" aria-hidden="true">{t(views::scroll_sideways)}</p>
         </div>
     }
 }

@@ -3,11 +3,12 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::i18n::keys::steps;
+use crate::core::i18n::keys::{steps, views};
 use crate::core::model::presets::column_names;
 use crate::core::model::Editable;
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
+use crate::ui::lang::t;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{StepSection, StepText};
@@ -76,7 +77,7 @@ pub fn EmbeddingStep() -> impl IntoView {
             {move || layer.get().map(|l| view! {
                 <p class="note" data-note="hidden-state">
                     {state.trained_in_page().map(|t| t.hidden_state_note(l))}
-                    "It is computed, not typed: change a lower layer's weights to change it. Each place has its own row, so a piece used twice has two."
+                    {t(views::computed_not_typed)}
                 </p>
             })}
             <div class="heads">
@@ -100,7 +101,7 @@ pub fn EmbeddingStep() -> impl IntoView {
                 />
             </div>
             <Show when=move || has_source.get()>
-                <p class="note" data-note="source">"Cross-attention: the source sentence has its own table (a word the sentence also has starts with its row there). Its embedded tokens S give the keys and values; X gives the queries."</p>
+                <p class="note" data-note="source">{t(views::source_table)}</p>
                 <div class="heads">
                     <MatrixView
                         of=Matrix::SourceEmbedding

@@ -4,13 +4,13 @@
 use leptos::prelude::*;
 
 use crate::core::formats::link::Controls as Level;
-use crate::core::i18n::keys::{frame, page};
+use crate::core::i18n::keys::{frame, page, views};
 use crate::core::i18n::Key;
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::{in_order, Axes, Step, Stop};
 use crate::ui::exercises::cards::ExerciseCards;
 use crate::ui::lang::{t, word};
-use crate::ui::matrix::{index_labels, MatrixView};
+use crate::ui::matrix::{index_labels, title_arg, MatrixView};
 use crate::ui::state::{use_app, AppState, Detail};
 
 /// What the page says about a step; each step's file holds its own, beside its view.
@@ -140,7 +140,7 @@ fn shared_or(
         }
         view! {
             <p class="shared-kv note" data-shared=of.key() data-head=h.to_string() data-from=from.to_string()>
-                {format!("{} of head {h}: head {from}'s, shared", of.title())}
+                {word(&views::shared_kv(title_arg(of), h, from))}
             </p>
         }
         .into_any()
@@ -195,4 +195,17 @@ pub fn HeadMatrices(
             </For>
         </div>
     })
+}
+
+/// Where an element (a count in a span, a menu) goes in a worded sentence: a character no
+/// language's text holds, passed as the argument the element shows.
+pub const MARK: &str = "\u{E000}";
+
+/// A sentence worded with [`MARK`] as one argument, cut there: the text before and after the
+/// element that stands in its place, wherever the language puts it.
+pub fn around_mark(text: String) -> (String, String) {
+    match text.split_once(MARK) {
+        Some((before, after)) => (before.to_owned(), after.to_owned()),
+        None => (text, String::new()),
+    }
 }

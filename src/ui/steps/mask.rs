@@ -3,9 +3,10 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
-use crate::core::i18n::keys::steps;
+use crate::core::i18n::keys::{steps, views};
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
+use crate::ui::lang::t;
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
@@ -32,25 +33,25 @@ pub fn MaskStep() -> impl IntoView {
                 when=move || causal.get()
                 fallback=move || if has_source.get() {
                     view! {
-                        <p class="note" data-note="no-mask-with-source">"No causal mask with a source sentence: every query sees every source token, as a translation model's decoder reads all of its source. Remove the source to mask the sentence's later tokens."</p>
+                        <p class="note" data-note="no-mask-with-source">{t(views::no_mask_with_source)}</p>
                     }.into_any()
                 } else {
                     view! {
                         <p class="note">
-                            "Causal is off: every token sees every other token. "
-                            <button type="button" data-action="causal-on" on:click=move |_| refused.set(state.apply(Edit::Causal(true)).err())>"Turn the causal mask on"</button>
+                            {t(views::causal_off)}" "
+                            <button type="button" data-action="causal-on" on:click=move |_| refused.set(state.apply(Edit::Causal(true)).err())>{t(views::causal_on)}</button>
                             {move || refused.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
                         </p>
                     }.into_any()
                 }
             >
                 <HeadMatrices of=Matrix::MaskedScores/>
-                <h3>"Method 1: softmax, then zero the future, then renormalise"</h3>
+                <h3>{t(views::mask_method_1)}</h3>
                 <div class="side-by-side">
                 <HeadMatrices of=Matrix::MaskedWeightsSimple/>
                 <HeadMatrices of=Matrix::MaskedWeightsRenormalized/>
                 </div>
-                <p class="note">"Method 2, −∞ before the softmax, gives the weights in the next step: compare them with “÷ row sums”."</p>
+                <p class="note">{t(views::mask_method_2)}</p>
             </Show>
         </StepSection>
     }

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::views;
 use crate::core::views::pipeline::Step;
 use crate::ui::labs;
 use crate::ui::lang::t;
@@ -78,7 +79,7 @@ fn jump(id: String) -> impl Fn(leptos::ev::MouseEvent) + Clone + 'static {
 pub fn PipelineNav() -> impl IntoView {
     let state = use_app();
     view! {
-        <nav class="pipeline" aria-label="Pipeline steps">
+        <nav class="pipeline" aria-label=t(views::pipeline_steps)>
             {Step::ALL
                 .into_iter()
                 .map(|step| {

@@ -5,11 +5,12 @@
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::i18n::keys::steps;
+use crate::core::i18n::keys::{steps, views};
 use crate::core::model::positions::{theta, Positions};
 use crate::core::model::Editable;
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
+use crate::ui::lang::word;
 use crate::ui::matrix::{index_labels, MatrixView};
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::use_app;
@@ -63,11 +64,11 @@ fn rotation_picture(
         .collect_view();
     view! {
         <figure class="rope-pair">
-            <svg viewBox="-10 -10 120 120" role="img" aria-label=format!("pair {pair}: each place turns it by {theta:.4} radians more")>
+            <svg viewBox="-10 -10 120 120" role="img" aria-label=word(&views::rope_turns(pair, format!("{theta:.4}")))>
                 <circle cx="50" cy="50" r="38"/>
                 {spokes}
             </svg>
-            <figcaption>{format!("pair {pair}: θ = {theta:.4} rad per place")}</figcaption>
+            <figcaption>{word(&views::rope_theta(pair, format!("{theta:.4}")))}</figcaption>
         </figure>
     }
 }
@@ -123,10 +124,10 @@ fn PositionsBody() -> impl IntoView {
                 .pairs(d)
                 .iter()
                 .enumerate()
-                .map(|(i, (a, b))| format!("pair {i}: components {a} and {b}"))
+                .map(|(i, (a, b))| word(&views::rope_pair(i, a, b)))
                 .collect();
             view! {
-                <p>{format!("The embedding is not changed. After the projections, each head's queries and keys are rotated pair by pair ({}), by their place times θᵢ; the next step shows them. The first pair turns fastest, the last slowest:", marked.join(", "))}</p>
+                <p>{word(&views::rope_note(marked.join(", ")))}</p>
                 <div class="heads">
                     {rotation_picture(0, d, base, words.clone(), followed)}
                     {(d > 2).then(|| rotation_picture(d / 2 - 1, d, base, words, followed))}

@@ -2,11 +2,12 @@
 
 use leptos::prelude::*;
 
-use crate::core::i18n::keys::steps;
+use crate::core::i18n::keys::{page, steps, views};
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
-use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
+use crate::ui::steps::frame::{around_mark, HeadMatrices, StepSection, StepText, MARK};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
@@ -32,7 +33,7 @@ pub fn QkvStep() -> impl IntoView {
             </div>
             <KvNote/>
             <Show when=move || rope.get()>
-                <p>"With RoPE the scores are taken from the queries and keys rotated by each token's place (the column labels name each component's pair):"</p>
+                <p>{t(views::rope_rotated)}</p>
                 <div class="side-by-side">
                 <HeadMatrices of=Matrix::QueriesRotated/>
                 <HeadMatrices of=Matrix::KeysRotated/>
@@ -48,46 +49,44 @@ fn KvNote() -> impl IntoView {
     let state = use_app();
     // Memos of types the page has already: each new type of memo is code in the page.
     let bytes = Memo::new(move |_| state.doc.model.with(|m| m.kv_bytes_per_token().0));
-    let sharing = Memo::new(move |_| {
+    // The whole paragraph is one message; the count stands in a span of its own, so the text
+    // is worded with a mark where it goes and cut there.
+    let note = Memo::new(move |_| {
         state.doc.model.with(|m| {
+            let cache = if m.shares_kv() {
+                views::kv_cache_shared(MARK, m.kv_bytes_per_token().1)
+            } else {
+                views::kv_cache(MARK)
+            };
             let (h, g) = (m.heads().len(), m.kv_heads());
             if g == h {
-                return String::new();
+                return cache;
             }
             let groups: Vec<String> = (0..g)
                 .map(|k| {
                     let first = m.kv_leader(k);
                     let last = first + h / g - 1;
-                    if first == last {
-                        format!("head {first}")
+                    word(&if first == last {
+                        views::kv_group(first)
                     } else {
-                        format!("heads {first}–{last}")
-                    }
+                        views::kv_group_range(first, last)
+                    })
                 })
                 .collect();
-            format!(
-                "{h} query heads share {g} key/value head{} ({}: {} each use one K and V, shown once). ",
-                if g == 1 { "" } else { "s" },
-                if g == 1 { "multi-query attention" } else { "grouped-query attention" },
-                groups.join(", ")
-            )
-        })
-    });
-    let against = Memo::new(move |_| {
-        state.doc.model.with(|m| {
-            if m.shares_kv() {
-                format!(" bytes per token in float16 here, against {} with a key and a value per query head.", m.kv_bytes_per_token().1)
+            let kind = if g == 1 {
+                views::multi_query
             } else {
-                " bytes per token: a key and a value, d_k + d_v numbers a head, each in float16 (2 bytes). With “KV heads” (in the settings) below the heads, query heads share them and the cache shrinks.".to_owned()
-            }
+                views::grouped_query
+            };
+            page::sentences(views::kv_sharing(h, g, kind, groups.join(", ")), cache)
         })
     });
+    let text = move || around_mark(note.with(word));
     view! {
         <p class="note" data-note="kv-heads">
-            {sharing}
-            "Going further: a model that writes text one token at a time (a decoder) keeps every earlier token's key and value rather than compute them again (its KV cache): "
+            {move || text().0}
             <span data-stat="kv_bytes_per_token">{bytes}</span>
-            {against}
+            {move || text().1}
         </p>
     }
 }

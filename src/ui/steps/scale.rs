@@ -3,12 +3,13 @@
 use leptos::html::Table;
 use leptos::prelude::*;
 
-use crate::core::i18n::keys::steps;
+use crate::core::i18n::keys::{steps, views};
 use crate::core::model::Matrix;
 use crate::core::teaching::labs::{scaling_effects, uniform_top_weight};
 use crate::core::text::fmt;
 use crate::core::views::pipeline::Step;
 use crate::ui::in_view::{in_view, memo_in_view};
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
@@ -29,11 +30,11 @@ pub fn ScaleStep() -> impl IntoView {
     let divisor = move || {
         state.doc.model.with(|m| {
             let d_k = m.heads()[0].d_k();
-            format!(
-                "Now dividing by {} with d_k = {d_k}: {}",
+            word(&views::dividing_by(
                 m.scale.symbol(),
-                fmt(m.scale.divisor(d_k), state.view.look.precision.get())
-            )
+                d_k,
+                fmt(m.scale.divisor(d_k), state.view.look.precision.get()),
+            ))
         })
     };
     view! {
@@ -65,9 +66,9 @@ fn ScalingComparison() -> impl IntoView {
     view! {
         <div class="scroll">
         <table class="lab" data-lab="scaling" node_ref=table>
-            <caption>"This model under each scaling"</caption>
+            <caption>{t(views::scaling_caption)}</caption>
             <thead>
-                <tr><th scope="col">"divide by"</th><th scope="col">"spread of scaled scores (std)"</th><th scope="col">"average largest weight per row"</th></tr>
+                <tr><th scope="col">{t(views::divide_by)}</th><th scope="col">{t(views::spread)}</th><th scope="col">{t(views::largest_weight)}</th></tr>
             </thead>
             <tbody>
                 {move || {
@@ -77,7 +78,7 @@ fn ScalingComparison() -> impl IntoView {
                         let current = scale == e.scale;
                         view! {
                             <tr class:current=current>
-                                <th scope="row">{e.scale.symbol()}{current.then_some(" (now)")}</th>
+                                <th scope="row">{if current { word(&views::scaling_now(e.scale.symbol())) } else { e.scale.symbol().to_owned() }}</th>
                                 <td>{fmt(e.spread, p)}</td>
                                 <td>{fmt(e.top_weight, p)}</td>
                             </tr>
@@ -89,9 +90,9 @@ fn ScalingComparison() -> impl IntoView {
                 <tr><td colspan="3">{move || {
                     let uniform = fmt(uniform_top_weight(n.get(), state.derived.causal.get()), state.view.look.precision.get());
                     if state.derived.causal.get() {
-                        format!("1 is one-hot (saturated); {uniform} is uniform (flat: each query spreads its attention evenly over itself and the tokens before it). The spread counts only the scores the mask lets through.")
+                        word(&views::uniform_causal(uniform))
                     } else {
-                        format!("1 is one-hot (saturated); 1/n = {uniform} is uniform (flat).")
+                        word(&views::uniform(uniform))
                     }
                 }}</td></tr>
             </tfoot>

@@ -3,14 +3,16 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
-use crate::core::i18n::keys::steps;
+use crate::core::i18n::keys::{steps, views};
+use crate::core::i18n::Msg;
 use crate::core::model::presets::{hand_made_rows, untaught_words};
 use crate::core::model::tokens::invisible_characters;
 use crate::core::model::Editable;
 use crate::core::views::pipeline::Step;
+use crate::ui::lang;
 use crate::ui::pause::AfterPause;
 use crate::ui::state::use_app;
-use crate::ui::steps::frame::{StepSection, StepText};
+use crate::ui::steps::frame::{around_mark, StepSection, StepText, MARK};
 
 /// How long a trained model's sentence waits for the typing to pause.
 const TRAINED_PAUSE: std::time::Duration = std::time::Duration::from_millis(150);
@@ -29,7 +31,7 @@ pub const TEXT: StepText = StepText {
 #[component]
 pub fn SentenceStep() -> impl IntoView {
     let state = use_app();
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<Msg>);
     let tokens = Memo::new(move |_| state.doc.model.with(|m| m.tokens().clone()));
     // A trained model's pieces and their ids in its own vocabulary.
     let pieces = move || state.doc.model.with(|m| m.layered().map(|l| l.ids.clone()));
@@ -37,7 +39,7 @@ pub fn SentenceStep() -> impl IntoView {
     // Each keystroke retokenises; words already known keep their embedding rows.
     let retokenise = move |text: String| match state.apply(Edit::Sentence(text)) {
         Ok(()) => error.set(None),
-        Err(e) => error.set(Some(format!("Sentence: {e}. Still using the last one."))),
+        Err(e) => error.set(Some(views::sentence_refused(e))),
     };
     // A trained model runs the layers below the page's on each new sentence (57 ms a keystroke
     // at layer 5): it waits for a pause in the typing.
@@ -55,7 +57,7 @@ pub fn SentenceStep() -> impl IntoView {
     view! {
         <StepSection step=Step::Sentence text=&TEXT>
             <label class="sentence-field">
-                <span>"Sentence"</span>
+                <span>{lang::t(views::sentence)}</span>
                 <input
                     type="text"
                     dir="auto"
@@ -67,7 +69,7 @@ pub fn SentenceStep() -> impl IntoView {
                     aria-describedby=move || error.with(|e| e.is_some().then_some("sentence-error"))
                 />
             </label>
-            {move || error.get().map(|e| view! { <p class="field-error" id="sentence-error" role="alert">{e}</p> })}
+            {move || error.get().map(|e| view! { <p class="field-error" id="sentence-error" role="alert">{move || lang::word(&e)}</p> })}
             <Show when=move || pieces().is_none()>
                 <SourceField/>
             </Show>
@@ -75,12 +77,12 @@ pub fn SentenceStep() -> impl IntoView {
                 let hidden = state.doc.model.with(|m| invisible_characters(m.sentence()));
                 (!hidden.is_empty()).then(|| view! {
                     <p class="note" data-note="invisible">
-                        {format!("The sentence holds invisible characters ({}): a word with one is a different token from the word that looks the same.", hidden.join(", "))}
+                        {move || lang::word(&views::invisible(hidden.join(", ")))}
                     </p>
                 })
             }}
             <Untaught/>
-            <ul class="tokens" aria-label="Tokens">
+            <ul class="tokens" aria-label=lang::t(views::tokens)>
                 {move || tokens.with(|t| t.words.iter().zip(&t.ids).enumerate().map(|(i, (word, &id))| {
                     let id = state.doc.model.with(|m| m.layered().map_or(id, |l| l.ids[i] as usize));
                     let word = word.clone();
@@ -93,7 +95,7 @@ pub fn SentenceStep() -> impl IntoView {
                             on:click=move |_| state.view.followed.update(|s| *s = if *s == Some(i) { None } else { Some(i) })
                         >
                             <span class="token-word" dir="auto">{word}</span>
-                            <span class="token-id" title="its id: its place in the vocabulary">{format!("id {id}")}</span>
+                            <span class="token-id" title=lang::t(views::token_id_title)>{move || lang::word(&views::token_id(id))}</span>
                         </button></li>
                     }
                 }).collect_view())}
@@ -103,8 +105,10 @@ pub fn SentenceStep() -> impl IntoView {
                 view! { <p class="note" data-note=name>{note}</p> }
             })}
             <p class="vocabulary" hidden=move || pieces().is_some()>
-                "Vocabulary (" {move || tokens.with(|t| t.vocabulary.len())} " words): "
-                {move || tokens.with(|t| t.vocabulary.iter().enumerate().map(|(i, w)| format!("{i} {w}")).collect::<Vec<_>>().join(" · "))}
+                {move || tokens.with(|t| {
+                    let words = t.vocabulary.iter().enumerate().map(|(i, w)| format!("{i} {w}")).collect::<Vec<_>>().join(" · ");
+                    lang::word(&views::vocabulary(t.vocabulary.len(), words))
+                })}
             </p>
         </StepSection>
     }
@@ -141,13 +145,14 @@ fn Untaught() -> impl IntoView {
             let for_word = word.clone();
             view! {
                 <p class="note" data-note="untaught" data-word=word.clone()>
-                    {format!("“{word}” is new here: its numbers are random, since nothing has taught it anything, so where it looks, and who looks at it, means nothing yet. ")}
+                    {let w = word.clone(); move || lang::word(&views::untaught(w.clone()))}" "
                     <label>
-                        {format!("Give “{word}” the hand-made numbers of ")}
+                        {let w = word.clone(); move || around_mark(lang::word(&views::give_numbers(w.clone(), MARK))).0}
                         <select data-control="untaught-row" on:change=move |ev| give(for_word.clone(), event_target_value(&ev))>
-                            <option value="" selected>"(a word)"</option>
+                            <option value="" selected>{lang::t(views::a_word)}</option>
                             {hand_made.into_iter().map(|w| view! { <option value=w.clone()>{w.clone()}</option> }).collect_view()}
                         </select>
+                        {let w = word.clone(); move || around_mark(lang::word(&views::give_numbers(w.clone(), MARK))).1}
                     </label>
                 </p>
             }
@@ -160,7 +165,7 @@ fn Untaught() -> impl IntoView {
 #[component]
 fn SourceField() -> impl IntoView {
     let state = use_app();
-    let error = RwSignal::new(None::<String>);
+    let error = RwSignal::new(None::<Msg>);
     // A source the model refused stays in the box and waits: tried again whenever the model
     // changes (the causal mask turned off, as the message says), then used, its message gone.
     let waiting = RwSignal::new(None::<String>);
@@ -173,9 +178,7 @@ fn SourceField() -> impl IntoView {
             }
             Err(e) => {
                 waiting.set(Some(text));
-                error.set(Some(format!(
-                    "Source: {e}. Still using the last one; this one is used once that changes."
-                )));
+                error.set(Some(views::source_refused(e)));
             }
         }
     };
@@ -188,12 +191,12 @@ fn SourceField() -> impl IntoView {
     let on_input = move |ev| try_source(event_target_value(&ev));
     view! {
         <label class="sentence-field">
-            <span title="Cross-attention: the queries come from the sentence, the keys and values from this one (as a translation model's decoder reads its source)">"Source"</span>
+            <span title=lang::t(views::source_title)>{lang::t(views::source)}</span>
             <input
                 type="text"
                 dir="auto"
                 data-control="source"
-                placeholder="empty: the keys and values come from the sentence"
+                placeholder=lang::t(views::source_placeholder)
                 prop:value=move || waiting.get().unwrap_or_else(|| state.doc.model.with(|m| m.source().map(|s| s.sentence().to_owned()).unwrap_or_default()))
                 on:input=on_input
                 on:blur=move |_| { state.apply(Edit::Seal).ok(); }
@@ -201,6 +204,6 @@ fn SourceField() -> impl IntoView {
                 aria-describedby=move || error.with(|e| e.is_some().then_some("source-error"))
             />
         </label>
-        {move || error.get().map(|e| view! { <p class="field-error" id="source-error" role="alert">{e}</p> })}
+        {move || error.get().map(|e| view! { <p class="field-error" id="source-error" role="alert">{move || lang::word(&e)}</p> })}
     }
 }

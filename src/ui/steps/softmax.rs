@@ -3,9 +3,10 @@
 
 use leptos::prelude::*;
 
-use crate::core::i18n::keys::steps;
+use crate::core::i18n::keys::{steps, views};
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
+use crate::ui::lang::{t, word};
 use crate::ui::lines::AttentionLines;
 use crate::ui::matrix::heatmap::Thumbnail;
 use crate::ui::state::use_app;
@@ -47,7 +48,7 @@ fn HeadStrip() -> impl IntoView {
     let causal: Signal<bool> = state.derived.causal.into();
     let exercises = state.exercises;
     view! {
-        <div class="head-strip" role="group" aria-label="Every head's weights; pick one to see it in detail">
+        <div class="head-strip" role="group" aria-label=t(views::head_strip)>
             <For each=move || 0..state.derived.heads.get() key=|h| *h let:h>
                 <button
                     type="button"
@@ -55,14 +56,14 @@ fn HeadStrip() -> impl IntoView {
                     data-action="pick-head"
                     data-head=h.to_string()
                     aria-pressed=move || state.derived.visible_heads.with(|v| v.contains(&h)).to_string()
-                    aria-label=format!("Show head {h}")
+                    aria-label=move || word(&views::show_head(h))
                     on:click=move |_| state.view.focused_head.set(h)
                 >
                     // A prediction's row would show in the picture: the name alone, until then.
                     <span class="thumb-picture" hidden=move || exercises.predicting()>
                         <Thumbnail head=h matrix=state.head_matrix(h, |t| Some(&t.weights)) causal/>
                     </span>
-                    <span>{format!("head {h}")}</span>
+                    <span>{move || word(&views::head(h))}</span>
                 </button>
             </For>
         </div>

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 
+use crate::core::i18n::keys::views;
 use crate::core::views::heatmap::Layout;
 use crate::ui::matrix::cell_input::CellInput;
 use crate::ui::matrix::spec::{CellView, MatrixSpec};
@@ -86,7 +87,7 @@ pub(super) fn edit_box(
                 on:focusout=move |_| editing.set(false)
             >
                 <span class="heatmap-editor-label">{format!("{row} · {j}")}</span>
-                <CellInput row=i col=j view id=input_id label=format!("{} row {i} column {j}", spec.label()) editor/>
+                <CellInput row=i col=j view id=input_id label=views::cell_label(spec.label(), i, j) editor/>
             </div>
         })
     };

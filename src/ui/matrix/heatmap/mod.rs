@@ -7,8 +7,10 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 use web_sys::HtmlCanvasElement;
 
+use crate::core::i18n::keys::views;
 use crate::core::views::heatmap::{fit_label, Heat, Layout};
 use crate::ui::in_view::Painting;
+use crate::ui::lang::word;
 use crate::ui::matrix::spec::MatrixSpec;
 use crate::ui::state::use_look;
 
@@ -49,15 +51,11 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
     let shown = pointer.shown();
     let aria_label = move || {
         let (rows, cols) = shape.get();
-        format!(
-            "{}: heat map of {rows} rows and {cols} columns. Arrow keys move the cursor, {}.",
-            spec.label(),
-            if spec.editor.is_some() {
-                "Enter edits the number"
-            } else {
-                "Enter explains the cell"
-            }
-        )
+        word(&if spec.editor.is_some() {
+            views::heatmap_edits(spec.label(), rows, cols)
+        } else {
+            views::heatmap_explains(spec.label(), rows, cols)
+        })
     };
     let readout_id = format!("{}-readout", spec.id());
     view! {

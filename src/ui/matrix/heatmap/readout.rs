@@ -3,10 +3,12 @@
 
 use leptos::prelude::*;
 
+use crate::core::i18n::keys::views;
 use crate::core::text::fmt;
 use crate::core::views::cursor::place;
 use crate::core::views::heatmap::Heat;
 use crate::core::views::pipeline::QUERY_BY_KEY;
+use crate::ui::lang::{t, word};
 use crate::ui::matrix::spec::MatrixSpec;
 
 /// The cell `cell` (under the mouse, else under the cursor) read out; `data-value` keeps every
@@ -26,18 +28,19 @@ pub(super) fn readout(
         let (row, col) = (name_of(spec.row_labels, i), name_of(spec.col_labels, j));
         let place = place(i, &row, &col, spec.shows.corner() == QUERY_BY_KEY);
         let masked = spec.grey_future.get() && j > i;
-        let text = format!(
-            "{place}: {}{}",
-            fmt(value, precision.get()),
-            if masked { " (masked)" } else { "" }
-        );
+        let value_text = fmt(value, precision.get());
+        let text = word(&if masked {
+            views::readout_masked(place, value_text)
+        } else {
+            views::readout(place, value_text)
+        });
         Some(view! {
             <span data-row=i.to_string() data-col=j.to_string() data-value=value.to_string()>{text}</span>
         })
     };
     view! {
         <p class="heatmap-readout" id=id aria-live="polite">
-            {move || readout().map_or_else(|| view! { <span>"Hover a cell, or focus the map and use the arrow keys, to read its value."</span> }.into_any(), IntoAny::into_any)}
+            {move || readout().map_or_else(|| view! { <span>{t(views::readout_hint)}</span> }.into_any(), IntoAny::into_any)}
         </p>
     }
 }
@@ -59,7 +62,7 @@ pub(super) fn legend(spec: MatrixSpec) -> impl IntoView {
             <span class="legend-low" data-value=low.to_string()>{format!("{below}{}", fmt(low, p))}</span>
             <span class=match spec.heat { Heat::Signed | Heat::Spread => "legend-bar signed", Heat::Unit => "legend-bar unit" } aria-hidden="true"></span>
             <span class="legend-high" data-value=high.to_string()>{format!("{above}{}", fmt(high, p))}</span>
-            {spec.grey_future.get().then(|| view! { <span class="legend-masked" aria-hidden="true"></span><span>"masked"</span> })}
+            {spec.grey_future.get().then(|| view! { <span class="legend-masked" aria-hidden="true"></span><span>{t(views::masked)}</span> })}
         }
     };
     view! { <p class="legend">{legend}</p> }
