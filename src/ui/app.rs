@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use crate::core::document::edit::Session;
 use crate::core::formats::link::Controls as Level;
 use crate::core::formats::link::{opening, Link};
-use crate::core::i18n::keys::page;
+use crate::core::i18n::keys::{exercises, page};
 use crate::core::i18n::Msg;
 use crate::core::model::presets::{matching, PRESETS};
 use crate::core::views::pipeline::Step;
@@ -122,7 +122,7 @@ pub fn App() -> impl IntoView {
                 {embed.then(|| view! { <h1 class="visually-hidden">{t(page::title)}</h1> })}
                 {message.map(|m| view! { <p class="load-message" role="alert">{m}</p> })}
                 <SavedWork restored restorable/>
-                {state.exercises.any().then(|| view! { <Loaded load=exercise_engine what="the exercises"/> })}
+                {state.exercises.any().then(|| view! { <Loaded load=exercise_engine what=exercises::the_exercises/> })}
                 {(!embed).then(|| view! {
                     <details class="contents">
                         <summary>{t(page::contents)}</summary>

@@ -148,7 +148,7 @@ pub fn FlashLab() -> impl IntoView {
         <div class="lab-controls">
             <NumberField
                 control="flash_block"
-                label="Tile size"
+                label=keys::labs::tile_size
                 numeric="numeric"
                 read=Callback::new(move |t: String| read_block(&t, keys.get_untracked()))
                 value=size.into()

@@ -40,7 +40,7 @@ pub fn PretrainedButton() -> impl IntoView {
             open.set(true);
         }
     });
-    view! { <PanelButton action="load-pretrained" label="Open a trained model" load=pretrained_panel what="the trained model's code" open=open/> }
+    view! { <PanelButton action="load-pretrained" label=models::open_trained load=pretrained_panel what=models::trained_code open=open/> }
 }
 
 /// In an embed without the settings (where the button is): the trained model a link names,

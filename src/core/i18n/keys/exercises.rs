@@ -94,4 +94,5 @@ keys! { "exercises";
     preview = "Preview, as a course page will show it:";
     preview_title = "Preview of the embed";
     step_box(number, title) = "{number}. {title}";
+    the_exercises = "the exercises";
 }

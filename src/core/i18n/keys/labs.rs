@@ -157,4 +157,5 @@ keys! { "labs";
     another_target = "+ Another target";
     trains = "Trains";
     nothing_trains = "Nothing trains: tick at least one.";
+    tile_size = "Tile size";
 }

@@ -101,4 +101,10 @@ keys! { "models";
     every_head = "Every head";
     every_layers_heads = "Every layer's heads";
     squares_note(layers, heads) = "Each square is one head's weights on your prompt (row: a token; column: a token it looks at; the grey corner is the causal mask): {layers} layers of {heads} heads. Click a token to follow it, a square to open its head.";
+    open_trained = "Open a trained model";
+    trained_code = "the trained model's code";
+    open_language = "Open a language model";
+    language_code = "the language model's code";
+    temperature = "Temperature";
+    top_k = "Top-k (0: all)";
 }

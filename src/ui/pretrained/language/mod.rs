@@ -39,7 +39,7 @@ pub fn LanguageModelButton() -> impl IntoView {
             open.set(true);
         }
     });
-    view! { <PanelButton action="load-decoder" label="Open a language model" load=language_panel what="the language model's code" open=open/> }
+    view! { <PanelButton action="load-decoder" label=models::open_language load=language_panel what=models::language_code open=open/> }
 }
 
 /// In an embed without the settings: the language model a link names, fetched and opened all

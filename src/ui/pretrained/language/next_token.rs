@@ -12,7 +12,7 @@ use crate::core::decoder::rerun::Written;
 use crate::core::decoder::{top, Choosing, Decoder, Sampling};
 use crate::core::document::edit::Edit;
 use crate::core::document::numbers::{read_cell, CellText};
-use crate::core::i18n::keys::models;
+use crate::core::i18n::keys::{models, settings};
 use crate::core::i18n::Msg;
 use crate::core::text::{fmt, grouped};
 use crate::ui::fields::{accept, IntegerField, NumberField};
@@ -158,14 +158,14 @@ fn Choose(choosing: RwSignal<Choosing>) -> impl IntoView {
                 " "{t(models::draw_at_random)}
             </label>
             <div class="fields" hidden=move || !choosing.with(|c| c.draw)>
-                <NumberField control="temperature" label="Temperature" numeric="decimal" read=decimal
+                <NumberField control="temperature" label=models::temperature numeric="decimal" read=decimal
                     value=Signal::derive(move || choosing.with(|c| c.sampling.temperature)) on_change=sampling(|s, x| s.temperature = x)/>
-                <IntegerField control="top-k" label="Top-k (0: all)" min=0 max=49_152
+                <IntegerField control="top-k" label=models::top_k min=0 max=49_152
                     value=Signal::derive(move || choosing.with(|c| c.sampling.top_k as u64))
                     on_change=accept(move |k| choosing.update(|c| c.sampling.top_k = k as usize))/>
                 <NumberField control="top-p" label="Top-p" numeric="decimal" read=decimal
                     value=Signal::derive(move || choosing.with(|c| c.sampling.top_p)) on_change=sampling(|s, x| s.top_p = x)/>
-                <IntegerField control="sample-seed" label="Seed" min=0 max=u64::from(u32::MAX)
+                <IntegerField control="sample-seed" label=settings::seed min=0 max=u64::from(u32::MAX)
                     value=Signal::derive(move || choosing.with(|c| c.seed)) on_change=accept(move |s| choosing.update(|c| c.seed = s))/>
             </div>
         </fieldset>
