@@ -10,7 +10,7 @@ use crate::core::formats::report::trace_json;
 use crate::core::formats::state::write_state;
 use crate::core::i18n::keys::settings;
 use crate::core::i18n::{Arg, Msg};
-use crate::ui::lang::{t, word};
+use crate::ui::lang::{figure, t, with_figures, word};
 use crate::ui::on_demand::{chunk, Loaded};
 use crate::ui::state::use_app;
 
@@ -153,15 +153,11 @@ fn PytorchPanel() -> impl IntoView {
     }
 }
 
-/// Where a sentence's code slot is while it is worded: a character no text holds.
-const CODE_SLOT: &str = "\u{E000}";
-
 /// The sentence `msg(code)` with `code` set as `<code>`: one key for the whole sentence, so a
 /// translator puts the code where the language wants it.
-fn with_code(msg: fn(&'static str) -> Msg, code: &'static str) -> impl IntoView {
-    move || {
-        let text = word(&msg(CODE_SLOT));
-        let (before, after) = text.split_once(CODE_SLOT).unwrap_or((&text, ""));
-        view! { {before.to_owned()}<code>{code}</code>{after.to_owned()} }
-    }
+fn with_code(msg: fn(Arg) -> Msg, code: &'static str) -> impl IntoView {
+    with_figures(
+        move || msg(figure(0)),
+        move |_| view! { <code>{code}</code> }.into_any(),
+    )
 }

@@ -3,9 +3,9 @@
 use leptos::prelude::*;
 
 use crate::core::i18n::keys::frame;
-use crate::core::i18n::{Arg, Key, Msg};
+use crate::core::i18n::Key;
 use crate::core::views::pipeline::Lab;
-use crate::ui::lang::{t, word};
+use crate::ui::lang::t;
 use crate::ui::state::use_app;
 
 /// What the page says about a lab; each lab's file holds its own, beside its view.
@@ -65,37 +65,6 @@ pub fn Stat(
         <span class="stat" data-stat=name data-value=move || value.get().to_string()>
             {text}
         </span>
-    }
-}
-
-/// First of the private-use characters that stand for a sentence's figures while it is worded.
-const FIGURE: u32 = 0xE000;
-
-/// The `i`th figure of a sentence given to [`with_figures`], as the message's argument.
-pub fn figure(i: usize) -> Arg {
-    Arg::Text(char::from_u32(FIGURE + i as u32).map_or_else(String::new, String::from))
-}
-
-/// A sentence with figures (`Stat`s, a verdict) in it: worded whole in the page's language, then
-/// `figure(i)` drawn wherever the language put that argument, so a translation may reorder them.
-pub fn with_figures(
-    msg: impl Fn() -> Msg + Send + Sync + 'static,
-    figure: impl Fn(usize) -> AnyView + Send + Sync + 'static,
-) -> impl IntoView {
-    move || {
-        let text = word(&msg());
-        let mut parts = Vec::new();
-        let mut rest = text.as_str();
-        while let Some((at, c)) = rest
-            .char_indices()
-            .find(|&(_, c)| (FIGURE..FIGURE + 0x100).contains(&(c as u32)))
-        {
-            parts.push(rest[..at].to_owned().into_any());
-            parts.push(figure((c as u32 - FIGURE) as usize));
-            rest = &rest[at + c.len_utf8()..];
-        }
-        parts.push(rest.to_owned().into_any());
-        parts.collect_view()
     }
 }
 

@@ -9,8 +9,9 @@ use crate::core::i18n::keys;
 use crate::core::teaching::kv_cache::{decode, refusal, DecodeStep};
 use crate::core::teaching::labs;
 use crate::core::views::heatmap::Heat;
-use crate::ui::labs::frame::{figure, with_figures, LabText, Stat};
+use crate::ui::labs::frame::{LabText, Stat};
 use crate::ui::lang::{self, word};
+use crate::ui::lang::{figure, with_figures};
 use crate::ui::matrix::{index_labels, LabMatrix};
 use crate::ui::state::use_app;
 

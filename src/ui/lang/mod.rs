@@ -10,7 +10,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use crate::core::i18n::keys::page;
-use crate::core::i18n::{Catalogue, Key, Lang, Msg};
+use crate::core::i18n::{Arg, Catalogue, Key, Lang, Msg};
 
 thread_local! {
     static IN_USE: RefCell<Rc<Catalogue>> = RefCell::new(Rc::new(Catalogue::english()));
@@ -49,4 +49,36 @@ pub fn put(catalogue: Catalogue) {
         root.set_attribute("dir", lang.dir()).ok();
     }
     CHOSEN.with(|c| c.set(lang));
+}
+
+/// First of the private-use characters that stand for a sentence's figures (a number in its own
+/// element, a menu, code) while it is worded: no language's text holds them.
+const FIGURE: u32 = 0xE000;
+
+/// The `i`th figure of a sentence given to [`with_figures`], as the message's argument.
+pub fn figure(i: usize) -> Arg {
+    Arg::Text(char::from_u32(FIGURE + i as u32).map_or_else(String::new, String::from))
+}
+
+/// A sentence with figures (a number in its own element, a menu, code) in it: worded whole in the page's language, then
+/// `figure(i)` drawn wherever the language put that argument, so a translation may reorder them.
+pub fn with_figures(
+    msg: impl Fn() -> Msg + Send + Sync + 'static,
+    figure: impl Fn(usize) -> AnyView + Send + Sync + 'static,
+) -> impl IntoView {
+    move || {
+        let text = word(&msg());
+        let mut parts = Vec::new();
+        let mut rest = text.as_str();
+        while let Some((at, c)) = rest
+            .char_indices()
+            .find(|&(_, c)| (FIGURE..FIGURE + 0x100).contains(&(c as u32)))
+        {
+            parts.push(rest[..at].to_owned().into_any());
+            parts.push(figure((c as u32 - FIGURE) as usize));
+            rest = &rest[at + c.len_utf8()..];
+        }
+        parts.push(rest.to_owned().into_any());
+        parts.collect_view()
+    }
 }

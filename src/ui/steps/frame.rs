@@ -196,16 +196,3 @@ pub fn HeadMatrices(
         </div>
     })
 }
-
-/// Where an element (a count in a span, a menu) goes in a worded sentence: a character no
-/// language's text holds, passed as the argument the element shows.
-pub const MARK: &str = "\u{E000}";
-
-/// A sentence worded with [`MARK`] as one argument, cut there: the text before and after the
-/// element that stands in its place, wherever the language puts it.
-pub fn around_mark(text: String) -> (String, String) {
-    match text.split_once(MARK) {
-        Some((before, after)) => (before.to_owned(), after.to_owned()),
-        None => (text, String::new()),
-    }
-}

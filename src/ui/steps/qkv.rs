@@ -5,9 +5,10 @@ use leptos::prelude::*;
 use crate::core::i18n::keys::{page, steps, views};
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
+use crate::ui::lang::{figure, with_figures};
 use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
-use crate::ui::steps::frame::{around_mark, HeadMatrices, StepSection, StepText, MARK};
+use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
@@ -49,14 +50,14 @@ fn KvNote() -> impl IntoView {
     let state = use_app();
     // Memos of types the page has already: each new type of memo is code in the page.
     let bytes = Memo::new(move |_| state.doc.model.with(|m| m.kv_bytes_per_token().0));
-    // The whole paragraph is one message; the count stands in a span of its own, so the text
-    // is worded with a mark where it goes and cut there.
+    // The whole paragraph is one message; the count stands in a span of its own, where the
+    // language puts it.
     let note = Memo::new(move |_| {
         state.doc.model.with(|m| {
             let cache = if m.shares_kv() {
-                views::kv_cache_shared(MARK, m.kv_bytes_per_token().1)
+                views::kv_cache_shared(figure(0), m.kv_bytes_per_token().1)
             } else {
-                views::kv_cache(MARK)
+                views::kv_cache(figure(0))
             };
             let (h, g) = (m.heads().len(), m.kv_heads());
             if g == h {
@@ -81,12 +82,9 @@ fn KvNote() -> impl IntoView {
             page::sentences(views::kv_sharing(h, g, kind, groups.join(", ")), cache)
         })
     });
-    let text = move || around_mark(note.with(word));
     view! {
         <p class="note" data-note="kv-heads">
-            {move || text().0}
-            <span data-stat="kv_bytes_per_token">{bytes}</span>
-            {move || text().1}
+            {with_figures(move || note.get(), move |_| view! { <span data-stat="kv_bytes_per_token">{bytes}</span> }.into_any())}
         </p>
     }
 }

@@ -10,9 +10,10 @@ use crate::core::model::tokens::invisible_characters;
 use crate::core::model::Editable;
 use crate::core::views::pipeline::Step;
 use crate::ui::lang;
+use crate::ui::lang::{figure, with_figures};
 use crate::ui::pause::AfterPause;
 use crate::ui::state::use_app;
-use crate::ui::steps::frame::{around_mark, StepSection, StepText, MARK};
+use crate::ui::steps::frame::{StepSection, StepText};
 
 /// How long a trained model's sentence waits for the typing to pause.
 const TRAINED_PAUSE: std::time::Duration = std::time::Duration::from_millis(150);
@@ -147,12 +148,15 @@ fn Untaught() -> impl IntoView {
                 <p class="note" data-note="untaught" data-word=word.clone()>
                     {let w = word.clone(); move || lang::word(&views::untaught(w.clone()))}" "
                     <label>
-                        {let w = word.clone(); move || around_mark(lang::word(&views::give_numbers(w.clone(), MARK))).0}
-                        <select data-control="untaught-row" on:change=move |ev| give(for_word.clone(), event_target_value(&ev))>
-                            <option value="" selected>{lang::t(views::a_word)}</option>
-                            {hand_made.into_iter().map(|w| view! { <option value=w.clone()>{w.clone()}</option> }).collect_view()}
-                        </select>
-                        {let w = word.clone(); move || around_mark(lang::word(&views::give_numbers(w.clone(), MARK))).1}
+                        {let w = word.clone(); with_figures(move || views::give_numbers(w.clone(), figure(0)), move |_| {
+                            let for_word = for_word.clone();
+                            view! {
+                                <select data-control="untaught-row" on:change=move |ev| give(for_word.clone(), event_target_value(&ev))>
+                                    <option value="" selected>{lang::t(views::a_word)}</option>
+                                    {hand_made.iter().map(|w| view! { <option value=w.clone()>{w.clone()}</option> }).collect_view()}
+                                </select>
+                            }.into_any()
+                        })}
                     </label>
                 </p>
             }

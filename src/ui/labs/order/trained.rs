@@ -9,7 +9,8 @@ use crate::core::teaching::order::{new_places, order_of_pieces, Reorder};
 use crate::core::text::fmt_significant;
 use crate::ui::in_view::in_view;
 use crate::ui::in_view::while_seen;
-use crate::ui::labs::frame::{figure, with_figures, Stat};
+use crate::ui::labs::frame::Stat;
+use crate::ui::lang::{figure, with_figures};
 use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 

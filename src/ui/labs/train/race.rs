@@ -10,8 +10,9 @@ use crate::core::model::Model;
 use crate::core::training::lab::race::{race_example, race_words, Race, RACE_SCALES, RACE_STEPS};
 use crate::core::training::Objective;
 use crate::ui::fields::{apply_or_say, refusal};
-use crate::ui::labs::frame::{figure, with_figures, Stat};
+use crate::ui::labs::frame::Stat;
 use crate::ui::lang::t;
+use crate::ui::lang::{figure, with_figures};
 use crate::ui::state::use_app;
 use crate::ui::tasks::each_frame;
 
