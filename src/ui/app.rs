@@ -13,7 +13,7 @@ use crate::core::views::pipeline::Step;
 use crate::ui::controls::Controls;
 use crate::ui::exercises::engine::exercise_engine;
 use crate::ui::intro::Intro;
-use crate::ui::lang::{lang, t, word};
+use crate::ui::lang::{t, word};
 use crate::ui::on_demand::{Loaded, Opening};
 use crate::ui::prerendered::Handover;
 use crate::ui::pretrained::language::LanguageModelInEmbed;
@@ -110,45 +110,37 @@ pub fn App() -> impl IntoView {
         || !start.exercises.is_empty();
     let restorable = RwSignal::new(opened.restorable);
     let level = start.controls();
-    // Every text is worded as it is built: another language builds the page again (the store,
-    // with the model, undo and the link, stays), so no text needs an effect of its own.
-    let page = move || {
-        lang();
-        let shown = shown.clone();
-        let message = message.clone();
-        untrack(|| {
-            view! {
-                {(!embed).then(Intro)}
-                {embed.then(|| view! { <h1 class="visually-hidden">{t(page::title)}</h1> })}
-                {message.map(|m| view! { <p class="load-message" role="alert">{m}</p> })}
-                <SavedWork restored restorable/>
-                {state.exercises.any().then(|| view! { <Loaded load=exercise_engine what=exercises::the_exercises/> })}
-                {(!embed).then(|| view! {
-                    <details class="contents">
-                        <summary>{t(page::contents)}</summary>
-                        <PipelineNav/>
-                    </details>
-                })}
-                <Controls level unfolded/>
-                // The settings hold the trained model's button; an embed without them opens it too.
-                {(embed && level != Level::All).then(PretrainedInEmbed)}
-                {(embed && level != Level::All).then(LanguageModelInEmbed)}
-                // Each lab follows its step, except in an embed.
-                {shown
-                    .into_iter()
-                    .enumerate()
-                    .map(|(part, step)| view! {
-                        <Show when=move || handover.built(part + 1)>
-                            {steps::render(step)}
-                            {(!embed).then(|| step.labs().iter().map(|&lab| labs::render(lab)).collect_view())}
-                        </Show>
-                    })
-                    .collect_view()}
-                {embed.then(|| view! { <embed::OpenFull first/> })}
-            }
-        })
-    };
-    view! { <main class:embedded=embed>{page}</main> }
+    view! {
+        <main class:embedded=embed>
+            {(!embed).then(Intro)}
+            {embed.then(|| view! { <h1 class="visually-hidden">{t(page::title)}</h1> })}
+            {message.map(|m| view! { <p class="load-message" role="alert">{m}</p> })}
+            <SavedWork restored restorable/>
+            {state.exercises.any().then(|| view! { <Loaded load=exercise_engine what=exercises::the_exercises/> })}
+            {(!embed).then(|| view! {
+                <details class="contents">
+                    <summary>{t(page::contents)}</summary>
+                    <PipelineNav/>
+                </details>
+            })}
+            <Controls level unfolded/>
+            // The settings hold the trained model's button; an embed without them opens it too.
+            {(embed && level != Level::All).then(PretrainedInEmbed)}
+            {(embed && level != Level::All).then(LanguageModelInEmbed)}
+            // Each lab follows its step, except in an embed.
+            {shown
+                .into_iter()
+                .enumerate()
+                .map(|(part, step)| view! {
+                    <Show when=move || handover.built(part + 1)>
+                        {steps::render(step)}
+                        {(!embed).then(|| step.labs().iter().map(|&lab| labs::render(lab)).collect_view())}
+                    </Show>
+                })
+                .collect_view()}
+            {embed.then(|| view! { <embed::OpenFull first/> })}
+        </main>
+    }
 }
 
 /// Says when the learner's saved work was restored, or offers it back when a link opened

@@ -1,6 +1,6 @@
-//! The page's words in the learner's language: the catalogue in use, and its texts worded as the
-//! page is built (the page root builds it again when the language changes: no text needs an
-//! effect of its own).
+//! The page's words in the learner's language: the catalogue in use, and texts that follow it (a
+//! view built once rewords itself when the language changes, keeping what it holds: rebuilding
+//! the page instead would drop the work its tasks and observers still hold).
 
 pub mod picker;
 
@@ -18,19 +18,20 @@ thread_local! {
     static CHOSEN: RwSignal<Lang> = RwSignal::new(Lang::En);
 }
 
-/// The language the page is in (tracked: the page root builds the page again when it changes).
+/// The language the page is in (tracked).
 pub fn lang() -> Lang {
     CHOSEN.with(|c| c.get())
 }
 
-/// `msg` in the page's language, as the page is built.
+/// `msg` in the page's language, tracked: inside a view's closure, reworded on a change.
 pub fn word(msg: &Msg) -> String {
+    CHOSEN.with(|c| c.track());
     IN_USE.with(|c| c.borrow().render(msg))
 }
 
-/// A text in the page's language, as the page is built (`{t(intro::lead)}`, `title=t(…)`).
-pub fn t(key: Key) -> String {
-    word(&key.into())
+/// A text that follows the page's language, for a view (`{t(intro::lead)}`, `title=t(…)`).
+pub fn t(key: Key) -> impl Fn() -> String + Copy + Send + Sync + 'static {
+    move || word(&key.into())
 }
 
 /// The language a teacher's snippet or exercise link asks for: the page's, unless English (a
