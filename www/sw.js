@@ -4,8 +4,9 @@ const FILES = [];
 const VERSION = '';
 const PREFIX = `attention-explorer ${registration.scope} `;
 const CACHE = PREFIX + VERSION;
-// A name with its content's hash (Trunk's and www/split/post.mjs's): a kept copy is the one asked for.
-const HASHED = /-[0-9a-f]{16}(_bg)?\.(js|wasm|css)$/;
+// A name with its content's hash (Trunk's and www/split/post.mjs's; Trunk's drops leading zeros):
+// a kept copy is the one asked for.
+const HASHED = /-[0-9a-f]{12,16}(_bg)?\.(js|wasm|css)$/;
 // The trained models' files and code (build.json's "model"), and the languages' texts ("language"):
 // not kept at install (45 and 98 MB; six languages a visit needs one of), but kept once fetched, so
 // that they open offline after their first use; a new build drops them.
