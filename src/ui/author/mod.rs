@@ -25,7 +25,7 @@ use publish::Publish;
 #[component]
 pub fn AuthorButton() -> impl IntoView {
     let open = use_app().exercises.authoring;
-    view! { <PanelButton action="author" label="Make an exercise" load=author_panel what="the exercise maker" open=open/> }
+    view! { <PanelButton action="author" label=say::make load=author_panel what=say::the_maker open=open/> }
 }
 
 chunk! {

@@ -143,7 +143,7 @@ pub(super) fn Publish() -> impl IntoView {
                 }>{t(say::embed_exercise)}</button>
             </p>
             <div class="exercise-actions">
-                <IntegerField control="scorm-pass-mark" label="Pass mark (% of the score)" min=0 max=100 value=pass_mark.into() on_change=accept(move |n| pass_mark.set(n))/>
+                <IntegerField control="scorm-pass-mark" label=say::pass_mark min=0 max=100 value=pass_mark.into() on_change=accept(move |n| pass_mark.set(n))/>
                 <button type="button" data-action="scorm" disabled=move || empty() || trained.get() aria-describedby="scorm-refused" on:click=scorm>
                     {t(say::download_scorm)}
                 </button>

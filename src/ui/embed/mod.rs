@@ -168,7 +168,7 @@ extern "C" {
 #[component]
 pub fn EmbedButton() -> impl IntoView {
     let open = use_app().page.embedding;
-    view! { <PanelButton action="embed" label="Embed" load=embed_dialog what="the Embed dialog" open=open/> }
+    view! { <PanelButton action="embed" label=say::embed load=embed_dialog what=say::the_embed_dialog open=open/> }
 }
 
 chunk! {

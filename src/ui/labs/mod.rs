@@ -54,7 +54,7 @@ pub fn render(lab: Lab) -> AnyView {
     };
     view! {
         <LabSection lab text=text(lab)>
-            <LoadedNear load what="the lab" soon/>
+            <LoadedNear load what=crate::core::i18n::keys::labs::the_lab soon/>
         </LabSection>
     }
     .into_any()

@@ -55,7 +55,7 @@ pub fn PretrainedInEmbed() -> impl IntoView {
             p.as_deref()
                 .is_some_and(|p| named_model(p) != LANGUAGE_MODEL.name)
         })
-        .then(|| view! { <Loaded load=pretrained_panel what="the trained model's code"/> })
+        .then(|| view! { <Loaded load=pretrained_panel what=models::trained_code/> })
 }
 
 chunk! {

@@ -151,7 +151,7 @@ pub fn PositionsStep() -> impl IntoView {
     view! {
         <Show when=move || Step::Positions.on_page(state.derived.shape.get())>
             <StepSection step=Step::Positions text=&TEXT>
-                <Loaded load=positions_body what="the step"/>
+                <Loaded load=positions_body what=views::the_step/>
             </StepSection>
         </Show>
     }

@@ -95,4 +95,9 @@ keys! { "exercises";
     preview_title = "Preview of the embed";
     step_box(number, title) = "{number}. {title}";
     the_exercises = "the exercises";
+    embed = "Embed";
+    the_maker = "the exercise maker";
+    the_embed_dialog = "the Embed dialog";
+    the_exercise = "the exercise";
+    pass_mark = "Pass mark (% of the score)";
 }

@@ -158,4 +158,6 @@ keys! { "labs";
     trains = "Trains";
     nothing_trains = "Nothing trains: tick at least one.";
     tile_size = "Tile size";
+    the_lab = "the lab";
+    seed_label = "seed";
 }

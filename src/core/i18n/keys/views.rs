@@ -109,4 +109,5 @@ keys! { "views";
     piece_number = "piece ╲ number";
     scroll_sideways = "More columns: scroll sideways →";
     pipeline_steps = "Pipeline steps";
+    the_step = "the step";
 }

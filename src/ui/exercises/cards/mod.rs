@@ -34,7 +34,7 @@ pub fn ExerciseCards(step: Step) -> impl IntoView {
     });
     any.then(|| {
         provide_context(CardsOf(step));
-        view! { <Loaded load=exercise_cards what="the exercise"/> }
+        view! { <Loaded load=exercise_cards what=say::the_exercise/> }
     })
 }
 

@@ -123,7 +123,7 @@ pub fn SqrtDkLab() -> impl IntoView {
                     on_change=accept(move |v| dk.set(v as usize))
                 />
                 <IntegerField
-                    label="seed"
+                    label=keys::labs::seed_label
                     control="lab_seed"
                     min=0
                     max=u32::MAX.into()

@@ -51,7 +51,7 @@ pub fn LanguageModelInEmbed() -> impl IntoView {
         .doc
         .pretrained
         .with_untracked(|p| names_it(p.as_deref()))
-        .then(|| view! { <Loaded load=language_panel what="the language model's code"/> })
+        .then(|| view! { <Loaded load=language_panel what=models::language_code/> })
 }
 
 chunk! {
