@@ -21,6 +21,8 @@ async function held(url, options = {}) {
     window.shifts = [];
     window.shifted = [];
     new PerformanceObserver((list) => list.getEntries().forEach((e) => {
+      // The loading line floats over the page (its box may settle as the fonts do): not content.
+      if (e.sources.every((s) => s.node?.id === 'boot')) return;
       window.shifts.push(e.value);
       window.shifted.push(...e.sources.map((s) => `${s.node?.nodeName ?? '?'}#${s.node?.id ?? ''}.${s.node?.className ?? ''} at ${Math.round(e.startTime)} ms: ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`));
     }))
