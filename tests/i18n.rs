@@ -217,8 +217,12 @@ fn the_pseudo_language_is_longer_and_accented() {
         assert!(text.chars().count() * 10 >= english * 14, "{text}");
         assert!(text.starts_with('⟦') && text.ends_with('⟧'), "{text}");
     }
-    // Its arguments are kept as they are.
-    assert!(pseudo.render(&page::not_reset("x2")).contains("x2"));
+    // Its arguments (a learner's words) are kept as they are, its counts' forms chosen.
+    assert_eq!(
+        pseudo.render(&page::not_reset("ant")),
+        "⟦Nöt rését: ant. · · · ·⟧"
+    );
+    assert!(pseudo.render(&story::gap(2)).starts_with("⟦thé gáp öf 2"));
 }
 
 #[test]

@@ -71,8 +71,9 @@ impl Catalogue {
         let (template, lang) = match translated {
             Some(t) => (t, self.lang),
             // English's plural forms for English's text.
+            // English lengthened, its arguments (a learner's words) left as they are.
             None if self.lang == Lang::Pseudo => {
-                return pseudo(&self.fill(entry.en, msg, Lang::En))
+                return self.fill(&pseudo(entry.en), msg, Lang::En)
             }
             None => (entry.en, Lang::En),
         };
@@ -195,26 +196,33 @@ fn choose_form(forms: &str, form: Plural) -> &str {
         .unwrap_or("")
 }
 
-/// English lengthened by 40 % and accented, its numbers kept: what a longer language does to
-/// a layout, and any text that does not go through the catalogue stands out unaccented.
+/// English lengthened by 40 % and accented, its slots kept: what a longer language does to a
+/// layout, and any text that does not go through the catalogue stands out unaccented.
 fn pseudo(english: &str) -> String {
-    let accented: String = english
-        .chars()
-        .map(|c| match c {
-            'a' => 'á',
-            'e' => 'é',
-            'i' => 'í',
-            'o' => 'ö',
-            'u' => 'ü',
-            'c' => 'ç',
-            'n' => 'ñ',
-            'A' => 'Å',
-            'E' => 'É',
-            'O' => 'Ø',
-            'U' => 'Û',
-            c => c,
-        })
-        .collect();
+    let accent = |c| match c {
+        'a' => 'á',
+        'e' => 'é',
+        'i' => 'í',
+        'o' => 'ö',
+        'u' => 'ü',
+        'c' => 'ç',
+        'n' => 'ñ',
+        'A' => 'Å',
+        'E' => 'É',
+        'O' => 'Ø',
+        'U' => 'Û',
+        c => c,
+    };
+    let mut out = String::from("⟦");
+    for piece in pieces(english) {
+        match piece {
+            Piece::Text(run) => out.extend(run.chars().map(accent)),
+            Piece::Slot(name, None) => out.push_str(&format!("{{{name}}}")),
+            Piece::Slot(name, Some(forms)) => out.push_str(&format!("{{{name}:{forms}}}")),
+        }
+    }
     let padding = (english.chars().count() * 2).div_ceil(5);
-    format!("⟦{accented}{}⟧", " ·".repeat(padding.div_ceil(2)))
+    out.push_str(&" ·".repeat(padding.div_ceil(2)));
+    out.push('⟧');
+    out
 }
