@@ -62,6 +62,8 @@ class Explorer(anywidget.AnyWidget):
     exercises = traitlets.Dict().tag(sync=True)
     #: "light", "dark", "auto", or "" to follow the notebook's theme.
     theme = traitlets.Enum(("", "light", "dark", "auto"), "").tag(sync=True)
+    #: The page's language (`lang=`, src/core/i18n/lang.rs), or "" for the browser's.
+    lang = traitlets.Enum(("", "en", "zh-CN", "es", "pt-BR", "fr", "ko", "ar"), "").tag(sync=True)
     #: The frame's height in pixels until the page reports its own.
     height = traitlets.Int(640).tag(sync=True)
     #: Exercise results as they arrive (the embed's `attention-explorer:result` messages).
@@ -77,11 +79,12 @@ class Explorer(anywidget.AnyWidget):
         controls: str = "",
         exercises: dict | str | None = None,
         theme: str = "",
+        lang: str = "",
         height: int = 640,
         url: str | None = None,
     ):
         """`state`: a saved state (dict or JSON text); the dog story when None. `steps`,
-        `controls`, `exercises` and `theme` are the embed's options (docs/teachers.md). `url`: the
+        `controls`, `exercises`, `theme` and `lang` are the embed's options (docs/teachers.md). `url`: the
         page's address when this kernel's own server cannot be reached (default
         ATTENTION_EXPLORER_URL, else the kernel's server)."""
         pinned = url or os.environ.get("ATTENTION_EXPLORER_URL")
@@ -93,6 +96,7 @@ class Explorer(anywidget.AnyWidget):
             controls=controls,
             exercises=_exercises(exercises),
             theme=theme,
+            lang=lang,
             height=height,
         )
         self.on_msg(self._on_message)

@@ -33,6 +33,7 @@ function address(model) {
   if (model.get('controls')) url.searchParams.set('controls', model.get('controls'));
   const dark = notebookDark();
   url.searchParams.set('theme', model.get('theme') || (dark === null ? 'auto' : dark ? 'dark' : 'light'));
+  if (model.get('lang')) url.searchParams.set('lang', model.get('lang'));
   for (const [key, value] of Object.entries(model.get('exercises'))) url.searchParams.set(key, value);
   const state = JSON.stringify(model.get('state'));
   url.hash = state.length <= MAX_STATE_IN_ADDRESS ? 'state=' + encodeURIComponent(state) : '';
@@ -130,7 +131,7 @@ function render({ model, el }) {
   };
   model.on('change:state', onState);
   const reopen = () => open();
-  for (const name of ['steps', 'controls', 'theme', 'exercises']) model.on(`change:${name}`, reopen);
+  for (const name of ['steps', 'controls', 'theme', 'lang', 'exercises']) model.on(`change:${name}`, reopen);
 
   // The notebook's theme switched: the page reads theme= once, so it opens again in the new one.
   const themeWatch = new MutationObserver(() => {
@@ -141,7 +142,7 @@ function render({ model, el }) {
   return () => {
     window.removeEventListener('message', onMessage);
     model.off('change:state', onState);
-    for (const name of ['steps', 'controls', 'theme', 'exercises']) model.off(`change:${name}`, reopen);
+    for (const name of ['steps', 'controls', 'theme', 'lang', 'exercises']) model.off(`change:${name}`, reopen);
     themeWatch.disconnect();
     clearTimeout(silence);
   };

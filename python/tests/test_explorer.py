@@ -227,6 +227,9 @@ def test_options_and_modules_it_cannot_show_are_refused(mha_cases):
         Explorer(controls="some")
     with pytest.raises(Exception, match="theme"):
         Explorer(theme="blue")
+    with pytest.raises(Exception, match="lang"):
+        Explorer(lang="de")
+    assert Explorer(lang="ar").lang == "ar"
 
 
 def test_the_kernels_server_serves_the_page_and_nothing_else():
