@@ -315,16 +315,12 @@ const STILL_ENGLISH: &[&str] = &[
     "labs/sqrt_dk/plot.rs",
     "labs/train/progress.rs",
     "labs/train/race.rs",
-    "lang/picker.rs",
-    "matrix/heatmap/canvas.rs",
     "panic.rs",
-    "prerendered.rs",
     "pretrained/language/next_token.rs",
     "pretrained/language/writer.rs",
     "pretrained/layer_steps.rs",
     "state/document.rs",
     "state/exercises.rs",
-    "theme.rs",
 ];
 
 #[test]

@@ -182,7 +182,7 @@ pub fn take_over(live: &Element) {
                 .and_then(|n| n.dyn_into::<HtmlElement>().ok())
             {
                 el.style()
-                    .set_property("contain-intrinsic-size", &format!("auto {height}px"))
+                    .set_property("contain-intrinsic-size", &format!("auto {height}px")) // not words: a CSS value
                     .ok();
             }
         }

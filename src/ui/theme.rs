@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use crate::core::formats::link::Theme;
 use crate::core::views::heatmap::Palette;
 
-const DARK_QUERY: &str = "(prefers-color-scheme: dark)";
+const DARK_QUERY: &str = "(prefers-color-scheme: dark)"; // not words: a media query
 
 fn prefers_dark() -> bool {
     window()

@@ -77,7 +77,7 @@ fn file_of(lang: Lang) -> Option<String> {
 }
 
 async fn fetch_text(path: &str) -> Result<String, String> {
-    let failed = |_: JsValue| format!("{path} could not be fetched");
+    let failed = |_: JsValue| format!("{path} could not be fetched"); // not words: for the console
     let response: web_sys::Response = JsFuture::from(window().fetch_with_str(path))
         .await
         .map_err(failed)?
@@ -89,7 +89,7 @@ async fn fetch_text(path: &str) -> Result<String, String> {
         .await
         .map_err(failed)?;
     text.as_string()
-        .ok_or_else(|| format!("{path} is not text"))
+        .ok_or_else(|| format!("{path} is not text")) // not words: for the console
 }
 
 /// The picker: every offered language in its own name; the choice is kept in this browser

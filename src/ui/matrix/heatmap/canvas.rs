@@ -40,7 +40,7 @@ pub struct Picture<'a> {
 
 /// The label font, as the canvas draws it.
 pub(super) fn label_font() -> String {
-    format!("{LABEL_FONT_PX}px system-ui, sans-serif")
+    format!("{LABEL_FONT_PX}px system-ui, sans-serif") // not words: a font
 }
 
 thread_local! {
