@@ -14,8 +14,9 @@ use crate::core::i18n::{Arg, Catalogue, Key, Lang, Msg};
 
 thread_local! {
     static IN_USE: RefCell<Rc<Catalogue>> = RefCell::new(Rc::new(Catalogue::english()));
-    /// Changes once the catalogue has: what every worded text tracks.
-    static CHOSEN: RwSignal<Lang> = RwSignal::new(Lang::En);
+    /// Changes once the catalogue has: what every worded text tracks. Reference-counted, so that
+    /// no view that happens to read it first owns it (and disposes of it with itself).
+    static CHOSEN: ArcRwSignal<Lang> = ArcRwSignal::new(Lang::En);
 }
 
 /// The language the page is in (tracked).

@@ -13,7 +13,7 @@ use crate::ui::share;
 
 thread_local! {
     /// The language whose file could not be fetched, for the picker's message.
-    static FAILED: RwSignal<Option<Lang>> = RwSignal::new(None);
+    static FAILED: ArcRwSignal<Option<Lang>> = ArcRwSignal::new(None);
 }
 
 /// The visit's language (see [`Lang::choose`]).
