@@ -1,7 +1,9 @@
 //! The page's sentences by area, each area one file: the walk's, a step's, a lab's. Their
 //! names in the language files are `area.name`.
 
+pub mod edits;
 pub mod exercises;
+pub mod formats;
 pub mod frame;
 pub mod intro;
 pub mod labs;
@@ -28,4 +30,6 @@ pub const AREAS: &[&[Key]] = &[
     views::ALL,
     exercises::ALL,
     models::ALL,
+    edits::ALL,
+    formats::ALL,
 ];
