@@ -12,6 +12,7 @@ pub mod page;
 pub mod settings;
 pub mod steps;
 pub mod story;
+pub mod training;
 pub mod views;
 pub mod walk;
 
@@ -32,4 +33,5 @@ pub const AREAS: &[&[Key]] = &[
     models::ALL,
     edits::ALL,
     formats::ALL,
+    training::ALL,
 ];
