@@ -9,9 +9,10 @@ use std::io::Write;
 use std::path::Path;
 
 use attention_explorer::core::i18n::keys::{page, story, AREAS};
-use attention_explorer::core::i18n::{slots, Catalogue, Key, Lang, Plural};
+use attention_explorer::core::i18n::{id_of, slots, Catalogue, Key, Lang, Plural};
 
-fn all_keys() -> Vec<Key> {
+/// Every key with its name.
+fn all_keys() -> Vec<(&'static str, Key)> {
     AREAS.iter().flat_map(|a| a.iter().copied()).collect()
 }
 
@@ -43,19 +44,23 @@ fn every_key_has_one_name_and_names_its_arguments() {
     let keys = all_keys();
     assert!(keys.len() > 30, "{} keys", keys.len());
     let mut names = BTreeSet::new();
-    for key in &keys {
+    let mut ids = BTreeMap::new();
+    for &(name, key) in &keys {
         let entry = key.0;
-        assert!(names.insert(entry.name), "{} twice", entry.name);
+        assert!(names.insert(name), "{name} twice");
+        assert_eq!(entry.id, id_of(name), "{name}'s id");
+        if let Some(other) = ids.insert(entry.id, name) {
+            panic!("{name} and {other} hash alike: rename one");
+        }
         let mut args = entry.args.to_vec();
         args.sort_unstable();
-        assert_eq!(slots(entry.en), args, "{}'s English", entry.name);
-        assert!(!entry.en.trim().is_empty(), "{} is empty", entry.name);
+        assert_eq!(slots(entry.en), args, "{name}'s English");
+        assert!(!entry.en.trim().is_empty(), "{name} is empty");
         for (arg, named) in forms(entry.en) {
             assert_eq!(
                 named,
                 BTreeSet::from(["one".to_owned(), "other".to_owned()]),
-                "{}'s {arg}",
-                entry.name
+                "{name}'s {arg}"
             );
         }
     }
@@ -68,7 +73,7 @@ fn every_language_file_gives_every_key_with_its_arguments_and_forms() {
         let path = file_of(lang);
         let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let texts: BTreeMap<String, String> = serde_json::from_str(&text).unwrap();
-        let known: BTreeSet<&str> = keys.iter().map(|k| k.0.name).collect();
+        let known: BTreeSet<&str> = keys.iter().map(|(name, _)| *name).collect();
         let given: BTreeSet<&str> = texts.keys().map(String::as_str).collect();
         let missing: Vec<_> = known.difference(&given).collect();
         let unknown: Vec<_> = given.difference(&known).collect();
@@ -80,19 +85,14 @@ fn every_language_file_gives_every_key_with_its_arguments_and_forms() {
         );
         let catalogue = Catalogue::read(lang, &text).unwrap();
         let wanted: BTreeSet<String> = lang.plurals().iter().map(|p| p.name().to_owned()).collect();
-        for key in &keys {
-            let t = &texts[key.0.name];
+        for &(name, key) in &keys {
+            let t = &texts[name];
+            assert!(!t.trim().is_empty(), "{} {} is empty", lang.tag(), name);
             assert!(
-                !t.trim().is_empty(),
-                "{} {} is empty",
-                lang.tag(),
-                key.0.name
-            );
-            assert!(
-                catalogue.has(*key),
+                catalogue.has(key),
                 "{} {}: other arguments than English's",
                 lang.tag(),
-                key.0.name
+                name
             );
             for (arg, named) in forms(t) {
                 assert_eq!(
@@ -100,7 +100,7 @@ fn every_language_file_gives_every_key_with_its_arguments_and_forms() {
                     wanted,
                     "{} {}'s {arg}: {}'s forms",
                     lang.tag(),
-                    key.0.name,
+                    name,
                     lang.tag()
                 );
             }
@@ -110,7 +110,7 @@ fn every_language_file_gives_every_key_with_its_arguments_and_forms() {
                     forms(t).contains_key(arg) || lang.plurals() == [Plural::Other],
                     "{} {}: {arg} has no forms",
                     lang.tag(),
-                    key.0.name
+                    name
                 );
             }
         }
@@ -211,7 +211,7 @@ fn a_message_is_worded_in_its_language_with_its_arguments() {
 #[test]
 fn the_pseudo_language_is_longer_and_accented() {
     let pseudo = Catalogue::built_in(Lang::Pseudo);
-    for key in all_keys().into_iter().filter(|k| k.0.args.is_empty()) {
+    for (_, key) in all_keys().into_iter().filter(|(_, k)| k.0.args.is_empty()) {
         let english = key.0.en.chars().count();
         let text = pseudo.text(key);
         assert!(text.chars().count() * 10 >= english * 14, "{text}");

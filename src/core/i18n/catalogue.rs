@@ -3,14 +3,14 @@
 //! English token keeps its own direction.
 
 use super::lang::{Lang, Plural};
-use super::msg::{Arg, Key, Msg};
+use super::msg::{id_of, Arg, Key, Msg};
 
 /// The texts of one language, falling back to English for a key it lacks or gets wrong.
 #[derive(Clone, Debug, Default)]
 pub struct Catalogue {
     lang: Lang,
-    /// The file's object as read (the page reads JSON values elsewhere: no other map's code).
-    texts: serde_json::Map<String, serde_json::Value>,
+    /// The file's texts by their keys' [`id_of`], sorted.
+    texts: Vec<(u32, String)>,
 }
 
 /// Unicode's first-strong isolate and its end: an argument inside right-to-left text.
@@ -27,7 +27,7 @@ impl Catalogue {
     pub fn built_in(lang: Lang) -> Catalogue {
         Catalogue {
             lang,
-            texts: serde_json::Map::new(),
+            texts: Vec::new(),
         }
     }
 
@@ -36,10 +36,28 @@ impl Catalogue {
     pub fn read(lang: Lang, json: &str) -> Result<Catalogue, String> {
         let not_one =
             |why: String| format!("the {} file is not a language file: {why}", lang.tag());
+        // Read as the JSON values the page reads elsewhere: no other map's code.
         match serde_json::from_str(json).map_err(|e| not_one(e.to_string()))? {
-            serde_json::Value::Object(texts) => Ok(Catalogue { lang, texts }),
+            serde_json::Value::Object(file) => {
+                let mut texts: Vec<(u32, String)> = file
+                    .into_iter()
+                    .filter_map(|(name, text)| match text {
+                        serde_json::Value::String(text) => Some((id_of(&name), text)),
+                        _ => None,
+                    })
+                    .collect();
+                texts.sort_unstable_by_key(|(id, _)| *id);
+                Ok(Catalogue { lang, texts })
+            }
             _ => Err(not_one("not an object".into())),
         }
+    }
+
+    /// Its file's text for `key`, if it names the same arguments as English's.
+    fn translated(&self, key: Key) -> Option<&str> {
+        let at = self.texts.binary_search_by_key(&key.0.id, |(id, _)| *id);
+        let text = &self.texts[at.ok()?].1;
+        same_slots(text, key.0.args).then_some(text.as_str())
     }
 
     /// Its language.
@@ -49,10 +67,7 @@ impl Catalogue {
 
     /// Whether its file gives `key` a text that can be used (the same arguments as English).
     pub fn has(&self, key: Key) -> bool {
-        self.texts
-            .get(key.0.name)
-            .and_then(serde_json::Value::as_str)
-            .is_some_and(|t| same_slots(t, key.0.args))
+        self.translated(key).is_some()
     }
 
     /// The text of a key without arguments.
@@ -63,12 +78,7 @@ impl Catalogue {
     /// `msg` worded in this language.
     pub fn render(&self, msg: &Msg) -> String {
         let entry = msg.key.0;
-        let translated = self
-            .texts
-            .get(entry.name)
-            .and_then(serde_json::Value::as_str)
-            .filter(|t| same_slots(t, entry.args));
-        let (template, lang) = match translated {
+        let (template, lang) = match self.translated(msg.key) {
             Some(t) => (t, self.lang),
             // English's plural forms for English's text.
             // English lengthened, its arguments (a learner's words) left as they are.

@@ -14,28 +14,29 @@ pub mod msg;
 
 pub use catalogue::{slots, Catalogue};
 pub use lang::{Lang, Plural};
-pub use msg::{Arg, Entry, Key, Msg};
+pub use msg::{id_of, Arg, Entry, Key, Msg};
 
 /// Declares an area's keys: `name = "text";` is a [`Key`] constant, and `name(a, b) = "… {a}
 /// … {b} …";` a function from its arguments to a [`Msg`] (a wrong number of arguments does not
-/// compile; `tests/i18n.rs` checks the text names exactly those). `ALL` lists them.
+/// compile; `tests/i18n.rs` checks the text names exactly those). `ALL` lists them by name: the
+/// page itself knows a key by its name's hash, so no name is in its code.
 macro_rules! keys {
     ($area:literal; $($name:ident $(($($arg:ident),*))? = $en:literal;)*) => {
         #[allow(unused_imports)]
         use $crate::core::i18n::{Entry, Key, Msg};
         $( keys!(@one $area $name $(($($arg),*))? $en); )*
-        /// Every key of this area, for the tests.
-        pub const ALL: &[Key] = &[$(Key(&Entry {
-            name: concat!($area, ".", stringify!($name)),
+        /// Every key of this area by its name, for the tests.
+        pub const ALL: &[(&str, Key)] = &[$((concat!($area, ".", stringify!($name)), Key(&Entry {
+            id: $crate::core::i18n::id_of(concat!($area, ".", stringify!($name))),
             en: $en,
             args: &[$($(stringify!($arg)),*)?],
-        })),*];
+        }))),*];
     };
     (@one $area:literal $name:ident $en:literal) => {
         #[doc = $en]
         #[allow(non_upper_case_globals)]
         pub const $name: Key = Key(&Entry {
-            name: concat!($area, ".", stringify!($name)),
+            id: $crate::core::i18n::id_of(concat!($area, ".", stringify!($name))),
             en: $en,
             args: &[],
         });
@@ -44,12 +45,13 @@ macro_rules! keys {
         #[doc = $en]
         #[allow(clippy::too_many_arguments)]
         pub fn $name($($arg: impl Into<$crate::core::i18n::Arg>),*) -> Msg {
+            const KEY: Key = Key(&Entry {
+                id: $crate::core::i18n::id_of(concat!($area, ".", stringify!($name))),
+                en: $en,
+                args: &[$(stringify!($arg)),*],
+            });
             Msg {
-                key: Key(&Entry {
-                    name: concat!($area, ".", stringify!($name)),
-                    en: $en,
-                    args: &[$(stringify!($arg)),*],
-                }),
+                key: KEY,
                 args: vec![$($arg.into()),*],
             }
         }

@@ -7,9 +7,10 @@ use crate::core::forward::softmax::{
     mask_future, masked_weights_simple, renormalize_rows, softmax_rows,
 };
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::keys::views;
+use crate::core::i18n::Key;
 use crate::core::model::Scale;
 use crate::core::pretrained::EncoderTrace;
-use crate::core::views::pipeline::QUERY_BY_KEY;
 
 /// How one scaling treats a model's scores (averaged over every head and query).
 #[derive(Clone, Debug, PartialEq)]
@@ -254,11 +255,11 @@ impl LabMatrix {
     }
 
     /// What its table's corner says its rows and columns are.
-    pub fn corner(self) -> &'static str {
+    pub fn corner(self) -> Option<Key> {
         match self {
-            LabMatrix::Renormalized | LabMatrix::NegInf => QUERY_BY_KEY,
-            LabMatrix::TwoHeads => "head ╲ key",
-            _ => "",
+            LabMatrix::Renormalized | LabMatrix::NegInf => Some(views::query_by_key),
+            LabMatrix::TwoHeads => Some(views::head_by_key),
+            _ => None,
         }
     }
 }

@@ -352,12 +352,12 @@ impl Matrix {
     }
 
     /// What its table's corner says its rows and columns are.
-    pub fn corner(self) -> &'static str {
+    pub fn corner(self) -> Option<Key> {
         match (self, self.axes()) {
-            (_, Axes::QueryByKey) => QUERY_BY_KEY,
+            (_, Axes::QueryByKey) => Some(views::query_by_key),
             // Positions belong to places, not words.
-            (Matrix::Positions, _) => views::corner_place.0.en,
-            _ => "",
+            (Matrix::Positions, _) => Some(views::corner_place),
+            _ => None,
         }
     }
 
@@ -454,10 +454,6 @@ impl Matrix {
             )
     }
 }
-
-/// The corner of a matrix whose rows are queries and columns keys: its cells read
-/// "query “she” → key “dog”".
-pub const QUERY_BY_KEY: &str = views::query_by_key.0.en;
 
 /// Where a matrix is in a head's trace (absent when the model does not compute it).
 pub type Pick = fn(&HeadTrace) -> Option<&DMatrix<f64>>;

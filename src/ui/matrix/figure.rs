@@ -94,7 +94,7 @@ fn save_asked() {
             );
             let figure = MatrixFigure {
                 title: &title,
-                corner: spec.shows.corner(),
+                corner: &spec.shows.corner_words(),
                 rows: &rows,
                 cols: &cols,
                 values: &values,

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::i18n::keys::views;
+use crate::core::i18n::Key;
 use crate::core::model::Matrix;
 use crate::core::pretrained::LayerPart;
 use crate::core::teaching::exercise::Cover;
@@ -91,27 +92,20 @@ impl Shows {
     }
 
     /// What its table's corner says its rows and columns are, or empty.
-    pub fn corner(self) -> &'static str {
+    pub fn corner(self) -> Option<Key> {
         match self {
             Shows::Values(m) => m.corner(),
-            Shows::Gradient(_) => "∂L/∂",
+            Shows::Gradient(_) => Some(views::gradient_corner),
             Shows::Lab(l) => l.corner(),
-            Shows::Layer(_) => views::piece_number.0.en,
+            Shows::Layer(_) => Some(views::piece_number),
         }
     }
 
-    /// Its corner in the page's language (tracked): the corners above are the catalogue's
-    /// English, a lab's others as they are.
+    /// Its corner in the page's language (tracked), or nothing.
     pub fn corner_words(self) -> String {
-        let corner = self.corner();
-        [
-            views::query_by_key,
-            views::corner_place,
-            views::piece_number,
-        ]
-        .into_iter()
-        .find(|key| key.0.en == corner)
-        .map_or_else(|| corner.to_owned(), |key| word(&key.into()))
+        self.corner()
+            .map(|key| word(&key.into()))
+            .unwrap_or_default()
     }
 
     /// Whether it is a lab's matrix.

@@ -118,7 +118,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                 data-view=spec.shows.is_gradient().then_some("gradient")
                 class:editable=spec.editor.is_some() class:gradient=spec.shows.is_gradient() class=match spec.heat { Heat::Unit => "unit", Heat::Signed | Heat::Spread => "signed" }>
                 // A header cell must say something: an empty corner is a plain cell.
-                <thead><tr>{if spec.shows.corner().is_empty() {
+                <thead><tr>{if spec.shows.corner().is_none() {
                     view! { <td class="corner"></td> }.into_any()
                 } else {
                     view! { <th class="corner" scope="col">{move || spec.shows.corner_words()}</th> }.into_any()

@@ -19,7 +19,7 @@ pub mod walk;
 use super::Key;
 
 /// Every area's keys, for the tests that check each language file against them.
-pub const AREAS: &[&[Key]] = &[
+pub const AREAS: &[&[(&str, Key)]] = &[
     intro::ALL,
     page::ALL,
     story::ALL,

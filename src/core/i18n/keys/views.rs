@@ -107,6 +107,8 @@ keys! { "views";
     query_by_key = "query ╲ key";
     corner_place = "place";
     piece_number = "piece ╲ number";
+    head_by_key = "head ╲ key";
+    gradient_corner = "∂L/∂";
     scroll_sideways = "More columns: scroll sideways →";
     pipeline_steps = "Pipeline steps";
     the_step = "the step";

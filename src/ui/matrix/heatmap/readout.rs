@@ -7,7 +7,6 @@ use crate::core::i18n::keys::views;
 use crate::core::text::fmt;
 use crate::core::views::cursor::place;
 use crate::core::views::heatmap::Heat;
-use crate::core::views::pipeline::QUERY_BY_KEY;
 use crate::ui::lang::{t, word};
 use crate::ui::matrix::spec::MatrixSpec;
 
@@ -26,7 +25,12 @@ pub(super) fn readout(
             labels.with(|l| l.get(k).cloned().unwrap_or_else(|| k.to_string()))
         };
         let (row, col) = (name_of(spec.row_labels, i), name_of(spec.col_labels, j));
-        let place = place(i, &row, &col, spec.shows.corner() == QUERY_BY_KEY);
+        let place = place(
+            i,
+            &row,
+            &col,
+            spec.shows.corner() == Some(views::query_by_key),
+        );
         let masked = spec.grey_future.get() && j > i;
         let value_text = fmt(value, precision.get());
         let text = word(&if masked {
