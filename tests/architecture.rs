@@ -338,7 +338,7 @@ const UI_RANKS: [(&str, u32); 30] = [
     ("theme", 0),
     ("lang", 0),
     ("lang::picker", 4),
-    ("panic", 0),
+    ("panic", 1),
     ("pause", 0),
     ("in_view", 1),
     ("scroll", 0),

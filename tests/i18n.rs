@@ -301,11 +301,12 @@ fn english_literals(text: &str) -> Vec<String> {
     found
 }
 
+/// The scripting API's answers: read by a teacher's script, in English as its JSON keys are.
+const ENGLISH_BY_DESIGN: &[&str] = &["api.rs"];
+
 /// Files whose words are still to move into the catalogue (issue 50): none may be added, and a
 /// file moved leaves this list.
 const STILL_ENGLISH: &[&str] = &[
-    "api.rs",
-    "embed/mod.rs",
     "labs/flash.rs",
     "labs/kv_cache.rs",
     "labs/mask.rs",
@@ -315,7 +316,6 @@ const STILL_ENGLISH: &[&str] = &[
     "labs/sqrt_dk/plot.rs",
     "labs/train/progress.rs",
     "labs/train/race.rs",
-    "panic.rs",
     "pretrained/language/next_token.rs",
     "pretrained/language/writer.rs",
     "pretrained/layer_steps.rs",
@@ -333,7 +333,9 @@ fn no_english_sentence_is_written_into_the_page_outside_the_catalogue() {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
+            } else if path.extension().is_some_and(|e| e == "rs")
+                && !ENGLISH_BY_DESIGN.iter().any(|f| path.ends_with(f))
+            {
                 files.push(path);
             }
         }

@@ -2,6 +2,9 @@
 
 use wasm_bindgen::JsCast;
 
+use crate::core::i18n::keys::page;
+use crate::ui::lang::word_now;
+
 /// Replaces the default hook with one that logs the panic and shows a banner over the page.
 pub fn install() {
     std::panic::set_hook(Box::new(|info| {
@@ -15,9 +18,7 @@ pub fn install() {
         };
         banner.set_class_name("panic-banner");
         banner.set_attribute("role", "alert").ok();
-        banner.set_text_content(Some(&format!(
-            "Something went wrong and the explorer stopped: {message}. Reload the page to start again."
-        )));
+        banner.set_text_content(Some(&word_now(&page::crashed(message))));
         if let Some(body) = document.body() {
             body.prepend_with_node_1(banner.unchecked_ref()).ok();
         }

@@ -281,7 +281,7 @@ fn EmbedDialog() -> impl IntoView {
                 title=t(say::preview_title)
                 src=move || url.get()
                 height=move || height.get().to_string()
-                sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"
+                sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" // not words: permissions
             ></iframe>
         </div>
     }

@@ -30,6 +30,16 @@ pub fn word(msg: &Msg) -> String {
     IN_USE.with(|c| c.borrow().render(msg))
 }
 
+/// `msg` in the page's language, or in English when the catalogue is in use (a panic's words,
+/// said from inside any code): never panics itself.
+pub fn word_now(msg: &Msg) -> String {
+    IN_USE
+        .try_with(|c| c.try_borrow().ok().map(|c| c.render(msg)))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| msg.english())
+}
+
 /// A text that follows the page's language, for a view (`{t(intro::lead)}`, `title=t(…)`).
 pub fn t(key: Key) -> impl Fn() -> String + Copy + Send + Sync + 'static {
     move || word(&key.into())

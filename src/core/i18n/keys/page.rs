@@ -14,4 +14,5 @@ keys! { "page";
     not_restored(why) = "Not restored: {why}. It stays saved.";
     not_reset(why) = "Not reset: {why}.";
     contents = "Contents: every step and lab";
+    crashed(message) = "Something went wrong and the explorer stopped: {message}. Reload the page to start again.";
 }
