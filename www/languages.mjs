@@ -1,8 +1,10 @@
-// Post-build step (www/post-build.mjs): each language's texts (www/i18n/<tag>.json) without
-// their spacing, named by their content's hash (the service worker keeps a fetched one, never a
+// Post-build step (www/post-build.mjs): each language's texts (www/i18n/<tag>.json) as the page
+// reads them (the core's `ship`: a list per area of its texts in the page's order, no names and no
+// spacing, written by `attention-trace --ship-language`), named by their content's hash (the service worker keeps a fetched one, never a
 // stale one), and listed on <html data-languages> for www/boot.js and the page
 // (src/ui/lang/picker.rs) with the words boot.js shows before the code arrives (the tab's title,
 // the loading line's). English is compiled into the page and has no file.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,8 +14,9 @@ const source = new URL('./i18n/', import.meta.url);
 const files = {};
 mkdirSync(join(dir, 'i18n'), { recursive: true });
 for (const name of readdirSync(source).filter((f) => f.endsWith('.json')).sort()) {
-  const texts = JSON.parse(readFileSync(new URL(name, source), 'utf8'));
-  const text = JSON.stringify(texts);
+  const path = new URL(name, source);
+  const texts = JSON.parse(readFileSync(path, 'utf8'));
+  const text = execFileSync('cargo', ['run', '--quiet', '--bin', 'attention-trace', '--', '--ship-language', path.pathname], { encoding: 'utf8' }).trim();
   const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
   const file = `i18n/${name.replace(/\.json$/, '')}-${hash}.json`;
   writeFileSync(join(dir, file), text);

@@ -21,6 +21,7 @@ use attention_explorer::core::formats::report::{
 };
 use attention_explorer::core::formats::state::{read_state, state_value, write_state};
 use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::i18n::ship;
 use attention_explorer::core::model::presets::{preset, PRESETS};
 use attention_explorer::core::pretrained::{pack, read_folder, read_heads};
 use attention_explorer::core::training::{gradients, train, Objective, Optimizer, DEFAULT_LR};
@@ -33,6 +34,7 @@ const USAGE: &str = "usage: attention-trace [--preset NAME | --state FILE | --fr
        attention-trace --decoder FILE --prompt TEXT [--ablate L:H,…] [--top N] [--generate N]
                        [--temperature T] [--top-k K] [--top-p P] [--format json]
        attention-trace --decoder FILE --tokenize   (a JSON list of texts on standard input)
+       attention-trace --ship-language FILE   (www/i18n/<tag>.json as the page ships it)
   FILE may be - for standard input; DIR is a Hugging Face folder of a BERT encoder
   (config.json, vocab.txt, model.safetensors) or the float16 file --pack makes of one (what
   the page ships); --decoder reads a Llama GGUF file (F32, F16, Q8_0, Q4_1); layers and heads
@@ -224,6 +226,12 @@ fn run(args: &[String]) -> Result<String, String> {
     }
     if args.first().is_some_and(|a| a == "--pack") {
         return run_pack(args);
+    }
+    if let [flag, file] = args {
+        if flag == "--ship-language" {
+            let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+            return ship(&text).map_err(|e| format!("{file}: {e}"));
+        }
     }
     let mut source = None;
     let mut format = "json".to_owned();

@@ -2,15 +2,16 @@
 //! plural form chosen, and (right to left) each argument isolated so that a number or an
 //! English token keeps its own direction.
 
+use super::keys::AREAS;
 use super::lang::{Lang, Plural};
-use super::msg::{id_of, Arg, Key, Msg};
+use super::msg::{Arg, Key, Msg};
 
 /// The texts of one language, falling back to English for a key it lacks or gets wrong.
 #[derive(Clone, Debug, Default)]
 pub struct Catalogue {
     lang: Lang,
-    /// The file's texts by their keys' [`id_of`], sorted.
-    texts: Vec<(u32, String)>,
+    /// The file's texts by area and place (empty where it has none).
+    texts: Vec<Vec<String>>,
 }
 
 /// Unicode's first-strong isolate and its end: an argument inside right-to-left text.
@@ -31,33 +32,36 @@ impl Catalogue {
         }
     }
 
-    /// A language file: one JSON object of `"area.name": "text"`. A key the page does not have
-    /// is never looked up; a text naming other arguments than English's is not used.
+    /// A language file as the page ships it ([`ship`]): a JSON list per area of its texts in
+    /// order, `null` where it has none. A text naming other arguments than English's is not used.
     pub fn read(lang: Lang, json: &str) -> Result<Catalogue, String> {
-        let not_one =
-            |why: String| format!("the {} file is not a language file: {why}", lang.tag());
-        // Read as the JSON values the page reads elsewhere: no other map's code.
-        match serde_json::from_str(json).map_err(|e| not_one(e.to_string()))? {
-            serde_json::Value::Object(file) => {
-                let mut texts: Vec<(u32, String)> = file
+        use serde_json::Value;
+        let not_one = || format!("the {} file is not a language file", lang.tag());
+        // Read as the JSON values the page reads elsewhere: no other reader's code.
+        let Value::Array(areas) = serde_json::from_str(json).map_err(|_| not_one())? else {
+            return Err(not_one());
+        };
+        let texts = areas
+            .into_iter()
+            .map(|area| match area {
+                Value::Array(texts) => Ok(texts
                     .into_iter()
-                    .filter_map(|(name, text)| match text {
-                        serde_json::Value::String(text) => Some((id_of(&name), text)),
-                        _ => None,
+                    .map(|t| match t {
+                        Value::String(t) => t,
+                        _ => String::new(),
                     })
-                    .collect();
-                texts.sort_unstable_by_key(|(id, _)| *id);
-                Ok(Catalogue { lang, texts })
-            }
-            _ => Err(not_one("not an object".into())),
-        }
+                    .collect()),
+                _ => Err(not_one()),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Catalogue { lang, texts })
     }
 
     /// Its file's text for `key`, if it names the same arguments as English's.
     fn translated(&self, key: Key) -> Option<&str> {
-        let at = self.texts.binary_search_by_key(&key.0.id, |(id, _)| *id);
-        let text = &self.texts[at.ok()?].1;
-        same_slots(text, key.0.args).then_some(text.as_str())
+        let area = self.texts.get(usize::from(key.0.area))?;
+        let text = area.get(usize::from(key.0.place))?;
+        (!text.is_empty() && same_slots(text, key.0.args)).then_some(text.as_str())
     }
 
     /// Its language.
@@ -124,6 +128,25 @@ impl Catalogue {
         }
         out
     }
+}
+
+/// A translator's language file (`www/i18n/<tag>.json`: one object of `"area.name": "text"`) as
+/// the page ships it: a list per area of its texts in the page's order, without names (`null`
+/// for a key it lacks; a key the page does not have is left out). The build's step
+/// (`attention-trace --ship-language`) and the tests read it so.
+pub fn ship(source: &str) -> Result<String, String> {
+    use serde_json::Value;
+    let Value::Object(texts) = serde_json::from_str(source).map_err(|e| e.to_string())? else {
+        return Err("a language file is one JSON object".into());
+    };
+    let areas = AREAS.iter().map(|keys| {
+        Value::Array(
+            keys.iter()
+                .map(|(name, _)| texts.get(*name).cloned().unwrap_or(Value::Null))
+                .collect(),
+        )
+    });
+    Ok(Value::Array(areas.collect()).to_string())
 }
 
 impl Msg {

@@ -12,41 +12,50 @@ pub mod catalogue;
 pub mod lang;
 pub mod msg;
 
-pub use catalogue::{slots, Catalogue};
+pub use catalogue::{ship, slots, Catalogue};
 pub use lang::{Lang, Plural};
-pub use msg::{id_of, Arg, Entry, Key, Msg};
+pub use msg::{Arg, Entry, Key, Msg};
 
 /// Declares an area's keys: `name = "text";` is a [`Key`] constant, and `name(a, b) = "… {a}
 /// … {b} …";` a function from its arguments to a [`Msg`] (a wrong number of arguments does not
-/// compile; `tests/i18n.rs` checks the text names exactly those). `ALL` lists them by name: the
-/// page itself knows a key by its name's hash, so no name is in its code.
+/// compile; `tests/i18n.rs` checks the text names exactly those). A key is known by its area's
+/// place and its own (as a shipped language file lists its texts), so no name is in the page's
+/// code; `ALL` lists them by name for the tests and the build.
 macro_rules! keys {
     ($area:literal; $($name:ident $(($($arg:ident),*))? = $en:literal;)*) => {
         #[allow(unused_imports)]
         use $crate::core::i18n::{Entry, Key, Msg};
-        $( keys!(@one $area $name $(($($arg),*))? $en); )*
-        /// Every key of this area by its name, for the tests.
+        /// Each key's place in this area.
+        #[allow(non_camel_case_types, dead_code)]
+        enum Place { $($name),* }
+        #[allow(dead_code)]
+        const AREA: u8 = $crate::core::i18n::keys::area_no($area);
+        $( keys!(@one $name $(($($arg),*))? $en); )*
+        /// Every key of this area by its name, in order.
         pub const ALL: &[(&str, Key)] = &[$((concat!($area, ".", stringify!($name)), Key(&Entry {
-            id: $crate::core::i18n::id_of(concat!($area, ".", stringify!($name))),
+            area: AREA,
+            place: Place::$name as u16,
             en: $en,
             args: &[$($(stringify!($arg)),*)?],
         }))),*];
     };
-    (@one $area:literal $name:ident $en:literal) => {
+    (@one $name:ident $en:literal) => {
         #[doc = $en]
         #[allow(non_upper_case_globals)]
         pub const $name: Key = Key(&Entry {
-            id: $crate::core::i18n::id_of(concat!($area, ".", stringify!($name))),
+            area: AREA,
+            place: Place::$name as u16,
             en: $en,
             args: &[],
         });
     };
-    (@one $area:literal $name:ident ($($arg:ident),*) $en:literal) => {
+    (@one $name:ident ($($arg:ident),*) $en:literal) => {
         #[doc = $en]
         #[allow(clippy::too_many_arguments)]
         pub fn $name($($arg: impl Into<$crate::core::i18n::Arg>),*) -> Msg {
             const KEY: Key = Key(&Entry {
-                id: $crate::core::i18n::id_of(concat!($area, ".", stringify!($name))),
+                area: AREA,
+                place: Place::$name as u16,
                 en: $en,
                 args: &[$(stringify!($arg)),*],
             });

@@ -1,29 +1,17 @@
 //! A sentence's key, and a message: a key with its arguments.
 
-/// One sentence of the page: its name's hash, its English text and the arguments its text
-/// names.
+/// One sentence of the page: where a language file has it, its English text and the arguments
+/// its text names.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Entry {
-    /// [`id_of`] its name (`area.name`, as in the language files).
-    pub id: u32,
+    /// Its area's place in [`AREAS`](super::keys::AREAS).
+    pub area: u8,
+    /// Its place in its area.
+    pub place: u16,
     /// Its text in English.
     pub en: &'static str,
     /// The arguments its text names, in the order its constructor takes them.
     pub args: &'static [&'static str],
-}
-
-/// A key's name hashed (FNV-1a), at compile time for the page's keys and as a language file is
-/// read for the file's: the names stay out of the page's code. `tests/i18n.rs` checks that no
-/// two keys share one.
-pub const fn id_of(name: &str) -> u32 {
-    let bytes = name.as_bytes();
-    let mut hash: u32 = 0x811c_9dc5;
-    let mut i = 0;
-    while i < bytes.len() {
-        hash = (hash ^ bytes[i] as u32).wrapping_mul(0x0100_0193);
-        i += 1;
-    }
-    hash
 }
 
 /// A sentence without arguments, to look up in the catalogue in use.

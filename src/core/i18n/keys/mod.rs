@@ -18,7 +18,53 @@ pub mod walk;
 
 use super::Key;
 
-/// Every area's keys, for the tests that check each language file against them.
+/// The areas, in `AREAS`' order.
+const NAMES: [&str; 14] = [
+    "intro",
+    "page",
+    "story",
+    "steps",
+    "labs",
+    "frame",
+    "walk",
+    "settings",
+    "views",
+    "exercises",
+    "models",
+    "edits",
+    "formats",
+    "training",
+];
+
+/// An area's place among the areas, at compile time (an area missing from `NAMES` does not
+/// compile).
+pub const fn area_no(name: &str) -> u8 {
+    let mut i = 0;
+    while i < NAMES.len() {
+        if same(NAMES[i].as_bytes(), name.as_bytes()) {
+            return i as u8;
+        }
+        i += 1;
+    }
+    panic!("an area missing from keys::NAMES")
+}
+
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Every area's keys by name, in the order of a shipped language file: for the tests that check
+/// each language file against them, and the build that ships one ([`ship`](super::ship)).
 pub const AREAS: &[&[(&str, Key)]] = &[
     intro::ALL,
     page::ALL,
