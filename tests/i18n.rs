@@ -8,10 +8,10 @@ use std::fs;
 use std::path::Path;
 
 use attention_explorer::core::i18n::keys::{page, story, AREAS};
-use attention_explorer::core::i18n::{ship, slots, Catalogue, Key, Lang, Plural};
+use attention_explorer::core::i18n::{ship, Catalogue, Key, Lang, Plural};
 
-/// Every key with its name.
-fn all_keys() -> Vec<(&'static str, Key)> {
+/// Every key with its name and arguments.
+fn all_keys() -> Vec<(&'static str, &'static [&'static str], Key)> {
     AREAS.iter().flat_map(|a| a.iter().copied()).collect()
 }
 
@@ -23,7 +23,7 @@ fn read(lang: Lang, source: &str) -> Catalogue {
 #[test]
 fn each_key_is_where_its_area_and_place_say() {
     for (area, keys) in AREAS.iter().enumerate() {
-        for (place, (name, key)) in keys.iter().enumerate() {
+        for (place, (name, _, key)) in keys.iter().enumerate() {
             assert_eq!(
                 (usize::from(key.0.area), usize::from(key.0.place)),
                 (area, place),
@@ -61,12 +61,25 @@ fn every_key_has_one_name_and_names_its_arguments() {
     let keys = all_keys();
     assert!(keys.len() > 30, "{} keys", keys.len());
     let mut names = BTreeSet::new();
-    for &(name, key) in &keys {
+    for &(name, args, key) in &keys {
         let entry = key.0;
         assert!(names.insert(name), "{name} twice");
-        let mut args = entry.args.to_vec();
-        args.sort_unstable();
-        assert_eq!(slots(entry.en), args, "{name}'s English");
+        // The page finds an argument by where its English first names it.
+        let mut named = Vec::new();
+        for slot in entry
+            .en
+            .split('{')
+            .skip(1)
+            .filter_map(|s| s.split(['}', ':']).next())
+        {
+            if !named.contains(&slot.trim()) {
+                named.push(slot.trim());
+            }
+        }
+        assert_eq!(
+            named, args,
+            "{name}'s English names its arguments in their order"
+        );
         assert!(!entry.en.trim().is_empty(), "{name} is empty");
         for (arg, named) in forms(entry.en) {
             assert_eq!(
@@ -85,7 +98,7 @@ fn every_language_file_gives_every_key_with_its_arguments_and_forms() {
         let path = file_of(lang);
         let text = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let texts: BTreeMap<String, String> = serde_json::from_str(&text).unwrap();
-        let known: BTreeSet<&str> = keys.iter().map(|(name, _)| *name).collect();
+        let known: BTreeSet<&str> = keys.iter().map(|(name, ..)| *name).collect();
         let given: BTreeSet<&str> = texts.keys().map(String::as_str).collect();
         let missing: Vec<_> = known.difference(&given).collect();
         let unknown: Vec<_> = given.difference(&known).collect();
@@ -97,7 +110,7 @@ fn every_language_file_gives_every_key_with_its_arguments_and_forms() {
         );
         let catalogue = read(lang, &text);
         let wanted: BTreeSet<String> = lang.plurals().iter().map(|p| p.name().to_owned()).collect();
-        for &(name, key) in &keys {
+        for &(name, _, key) in &keys {
             let t = &texts[name];
             assert!(!t.trim().is_empty(), "{} {} is empty", lang.tag(), name);
             assert!(
@@ -216,7 +229,10 @@ fn a_message_is_worded_in_its_language_with_its_arguments() {
 #[test]
 fn the_pseudo_language_is_longer_and_accented() {
     let pseudo = Catalogue::built_in(Lang::Pseudo);
-    for (_, key) in all_keys().into_iter().filter(|(_, k)| k.0.args.is_empty()) {
+    for (.., key) in all_keys()
+        .into_iter()
+        .filter(|(_, args, _)| args.is_empty())
+    {
         let english = key.0.en.chars().count();
         let text = pseudo.text(key);
         assert!(text.chars().count() * 10 >= english * 14, "{text}");

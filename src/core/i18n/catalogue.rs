@@ -61,7 +61,7 @@ impl Catalogue {
     fn translated(&self, key: Key) -> Option<&str> {
         let area = self.texts.get(usize::from(key.0.area))?;
         let text = area.get(usize::from(key.0.place))?;
-        (!text.is_empty() && same_slots(text, key.0.args)).then_some(text.as_str())
+        (!text.is_empty() && slots(text) == slots(key.0.en)).then_some(text.as_str())
     }
 
     /// Its language.
@@ -98,7 +98,7 @@ impl Catalogue {
     /// `lang`'s plural forms.
     fn fill(&self, template: &str, msg: &Msg, lang: Lang) -> String {
         let arg = |name: &str| {
-            let at = msg.key.0.args.iter().position(|a| *a == name);
+            let at = named(msg.key.0.en).position(|a| a == name);
             at.and_then(|i| msg.args.get(i))
         };
         let value = |name: &str| match arg(name) {
@@ -142,7 +142,7 @@ pub fn ship(source: &str) -> Result<String, String> {
     let areas = AREAS.iter().map(|keys| {
         Value::Array(
             keys.iter()
-                .map(|(name, _)| texts.get(*name).cloned().unwrap_or(Value::Null))
+                .map(|(name, ..)| texts.get(*name).cloned().unwrap_or(Value::Null))
                 .collect(),
         )
     });
@@ -157,7 +157,7 @@ impl Msg {
 }
 
 /// The slots `{name}` and `{name:…}` of a text, by name.
-pub fn slots(text: &str) -> Vec<&str> {
+fn slots(text: &str) -> Vec<&str> {
     let mut names: Vec<&str> = pieces(text)
         .filter_map(|p| match p {
             Piece::Slot(name, _) => Some(name),
@@ -169,10 +169,16 @@ pub fn slots(text: &str) -> Vec<&str> {
     names
 }
 
-fn same_slots(text: &str, args: &[&str]) -> bool {
-    let mut wanted = args.to_vec();
-    wanted.sort_unstable();
-    slots(text) == wanted
+/// The arguments a text names, in the order they first appear.
+fn named(text: &str) -> impl Iterator<Item = &str> {
+    let mut seen = Vec::new();
+    pieces(text).filter_map(move |p| match p {
+        Piece::Slot(name, _) if !seen.contains(&name) => {
+            seen.push(name);
+            Some(name)
+        }
+        _ => None,
+    })
 }
 
 enum Piece<'a> {

@@ -12,15 +12,16 @@ pub mod catalogue;
 pub mod lang;
 pub mod msg;
 
-pub use catalogue::{ship, slots, Catalogue};
+pub use catalogue::{ship, Catalogue};
 pub use lang::{Lang, Plural};
 pub use msg::{Arg, Entry, Key, Msg};
 
 /// Declares an area's keys: `name = "text";` is a [`Key`] constant, and `name(a, b) = "… {a}
 /// … {b} …";` a function from its arguments to a [`Msg`] (a wrong number of arguments does not
 /// compile; `tests/i18n.rs` checks the text names exactly those). A key is known by its area's
-/// place and its own (as a shipped language file lists its texts), so no name is in the page's
-/// code; `ALL` lists them by name for the tests and the build.
+/// place and its own (as a shipped language file lists its texts), and its arguments by their
+/// order in its English (the constructor takes them so), so no name is in the page's code;
+/// `ALL` lists them with their names and arguments for the tests and the build.
 macro_rules! keys {
     ($area:literal; $($name:ident $(($($arg:ident),*))? = $en:literal;)*) => {
         #[allow(unused_imports)]
@@ -31,13 +32,12 @@ macro_rules! keys {
         #[allow(dead_code)]
         const AREA: u8 = $crate::core::i18n::keys::area_no($area);
         $( keys!(@one $name $(($($arg),*))? $en); )*
-        /// Every key of this area by its name, in order.
-        pub const ALL: &[(&str, Key)] = &[$((concat!($area, ".", stringify!($name)), Key(&Entry {
-            area: AREA,
-            place: Place::$name as u16,
-            en: $en,
-            args: &[$($(stringify!($arg)),*)?],
-        }))),*];
+        /// Every key of this area with its name and arguments, in order.
+        pub const ALL: &[(&str, &[&str], Key)] = &[$((
+            concat!($area, ".", stringify!($name)),
+            &[$($(stringify!($arg)),*)?],
+            Key(&Entry { area: AREA, place: Place::$name as u16, en: $en }),
+        )),*];
     };
     (@one $name:ident $en:literal) => {
         #[doc = $en]
@@ -46,7 +46,6 @@ macro_rules! keys {
             area: AREA,
             place: Place::$name as u16,
             en: $en,
-            args: &[],
         });
     };
     (@one $name:ident ($($arg:ident),*) $en:literal) => {
@@ -57,7 +56,6 @@ macro_rules! keys {
                 area: AREA,
                 place: Place::$name as u16,
                 en: $en,
-                args: &[$(stringify!($arg)),*],
             });
             Msg {
                 key: KEY,

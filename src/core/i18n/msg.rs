@@ -1,7 +1,7 @@
 //! A sentence's key, and a message: a key with its arguments.
 
-/// One sentence of the page: where a language file has it, its English text and the arguments
-/// its text names.
+/// One sentence of the page: where a language file has it, and its English text (whose slots,
+/// in the order they first appear, are its arguments).
 #[derive(Debug, PartialEq, Eq)]
 pub struct Entry {
     /// Its area's place in [`AREAS`](super::keys::AREAS).
@@ -10,8 +10,6 @@ pub struct Entry {
     pub place: u16,
     /// Its text in English.
     pub en: &'static str,
-    /// The arguments its text names, in the order its constructor takes them.
-    pub args: &'static [&'static str],
 }
 
 /// A sentence without arguments, to look up in the catalogue in use.
@@ -24,7 +22,7 @@ pub struct Key(pub &'static Entry);
 pub struct Msg {
     /// The sentence.
     pub key: Key,
-    /// Its arguments' values, in [`Entry::args`]' order.
+    /// Its arguments' values, in the order its English first names them.
     pub args: Vec<Arg>,
 }
 

@@ -63,9 +63,9 @@ const fn same(a: &[u8], b: &[u8]) -> bool {
     true
 }
 
-/// Every area's keys by name, in the order of a shipped language file: for the tests that check
+/// Every area's keys with their names and arguments, in the order of a shipped language file: for the tests that check
 /// each language file against them, and the build that ships one ([`ship`](super::ship)).
-pub const AREAS: &[&[(&str, Key)]] = &[
+pub const AREAS: &[&[(&str, &[&str], Key)]] = &[
     intro::ALL,
     page::ALL,
     story::ALL,
