@@ -101,7 +101,11 @@ pub fn App() -> impl IntoView {
         .collect();
     // Its head, then each step with its labs.
     let handover = Handover::new(1 + shown.len(), opening);
-    let message = (!start.messages.is_empty()).then(|| start.messages.join(" "));
+    // The link's messages one after another, each in the page's language.
+    let message = (!start.messages.is_empty()).then(|| {
+        let messages = start.messages.clone();
+        move || messages.iter().map(word).collect::<Vec<_>>().join(" ")
+    });
     let restored = opened.restored;
     // The settings open folded, unless the link or the saved work opened more than an example
     // as it is (a model of its own, a trained layer, exercises): then they are what it is about.
