@@ -297,7 +297,9 @@ fn a_lock_refuses_the_edits_that_would_change_it() {
         value: 2.0,
     };
     assert_eq!(
-        Session::new(exercises.locks.clone()).refusal(&set(w_value), &model),
+        Session::new(exercises.locks.clone())
+            .refusal(&set(w_value), &model)
+            .map(|m| m.english()),
         Some("w_value is locked in this exercise: reach it by editing w_query, w_key.".into())
     );
     assert_eq!(
@@ -334,7 +336,9 @@ fn a_lock_refuses_the_edits_that_would_change_it() {
     );
     let (biased, _) = read("goal=weights.0:6,4>=0.5&lock=b_key");
     assert_eq!(
-        Session::new(biased.locks.clone()).refusal(&Edit::Biases(true), &model),
+        Session::new(biased.locks.clone())
+            .refusal(&Edit::Biases(true), &model)
+            .map(|m| m.english()),
         Some("b_key is locked in this exercise: reach it by editing embedding, w_query, w_key, w_value.".into())
     );
     assert_eq!(

@@ -297,7 +297,7 @@ fn a_trained_layer_refuses_what_it_keeps_and_says_why() {
         (Edit::Reinitialise, "not drawn from a seed"),
     ];
     for (edit, why) in refused {
-        let error = document.apply(edit, None).unwrap_err();
+        let error = document.apply(edit, None).unwrap_err().english();
         assert!(error.contains(why), "{error}");
         assert_eq!(document.model, before);
     }

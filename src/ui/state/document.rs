@@ -72,7 +72,7 @@ impl AppState {
                 })
             })
         });
-        let outcome = outcome?;
+        let outcome = outcome.map_err(|e| e.english())?;
         if outcome.history {
             history.notify();
         }

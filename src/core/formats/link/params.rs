@@ -17,7 +17,7 @@ use crate::core::views::pipeline::Step;
 /// What the link's exercises and training targets are read against: its model; while a trained
 /// model's layer is still to open (`pretrained=`), a stand-in of the largest shapes such a layer
 /// may have (the cells are checked against the layer itself once it is open).
-fn checked_against(l: &Link) -> Result<std::borrow::Cow<'_, Model>, String> {
+fn checked_against(l: &Link) -> Result<std::borrow::Cow<'_, Model>, crate::core::i18n::Msg> {
     Ok(match l.pretrained {
         Some(_) => std::borrow::Cow::Owned(largest_layer()?),
         None => std::borrow::Cow::Borrowed(&l.model),
@@ -41,7 +41,7 @@ fn with_exercises<E: Into<Arg>>(
 /// trained layer has) and [`MAX_HEADS`] heads of [`MAX_DIM`] wide queries, keys
 /// and values: only its shapes count. Its input is NaN, so that every number it computes is, and
 /// no goal reads as met already.
-fn largest_layer() -> Result<Model, String> {
+fn largest_layer() -> Result<Model, crate::core::i18n::Msg> {
     let words: Vec<String> = (0..MAX_PROMPT_TOKENS).map(|i| format!("w{i}")).collect();
     let zeros = || DMatrix::zeros(1, MAX_DIM);
     let heads = (0..MAX_HEADS)

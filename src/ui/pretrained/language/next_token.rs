@@ -138,7 +138,7 @@ fn Choose(choosing: RwSignal<Choosing>) -> impl IntoView {
     let decimal = Callback::new(|t: String| match read_cell(&t) {
         CellText::Number(x) => Ok(x),
         CellText::Incomplete => Err("not a number yet".to_owned()),
-        CellText::Invalid(e) => Err(e),
+        CellText::Invalid(e) => Err(e.english()),
     });
     let sampling = move |change: fn(&mut Sampling, f64)| {
         Callback::new(move |x: f64| {
