@@ -12,6 +12,7 @@ use crate::core::model::presets::{matching, PRESETS};
 use crate::core::views::pipeline::Step;
 use crate::ui::controls::Controls;
 use crate::ui::exercises::engine::exercise_engine;
+use crate::ui::fields::clause;
 use crate::ui::intro::Intro;
 use crate::ui::lang::{t, word};
 use crate::ui::on_demand::{Loaded, Opening};
@@ -158,17 +159,12 @@ fn SavedWork(restored: bool, restorable: RwSignal<Option<Link>>) -> impl IntoVie
         if let Some(saved) = restorable.get_untracked() {
             match state.open(&saved) {
                 Ok(()) => restorable.set(None),
-                Err(e) => refused.set(Some(page::not_restored(e.trim_end_matches('.')))),
+                Err(e) => refused.set(Some(page::not_restored(clause(e)))),
             }
         }
     };
     let reset = move |_| {
-        refused.set(
-            state
-                .reset()
-                .err()
-                .map(|e| page::not_reset(e.trim_end_matches('.'))),
-        );
+        refused.set(state.reset().err().map(|e| page::not_reset(clause(e))));
     };
     view! {
         {restored.then(|| view! {

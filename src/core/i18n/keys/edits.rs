@@ -92,4 +92,7 @@ keys! { "edits";
     paste_too_long(n, most) = "the pasted text is {n} characters long; the largest matrix needs at most {most}";
     not_rectangular(row, n, first) = "row {row} has {n} numbers but row 1 has {first}: paste a rectangular block";
     paste_no_numbers = "the pasted text holds no numbers";
+    no_example(name) = "there is no example “{name}”";
+    given(why) = "{why}";
+    locked_clause(matrix, free) = "{matrix} is locked in this exercise: reach it by editing {free}";
 }
