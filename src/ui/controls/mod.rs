@@ -73,7 +73,7 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
                     }
                 >
                     <option value="" disabled>{t(settings::your_own_model)}</option>
-                    {PRESETS.iter().map(|p| view! { <option value=p.name>{p.title}</option> }).collect_view()}
+                    {PRESETS.iter().map(|p| view! { <option value=p.name>{t(p.title)}</option> }).collect_view()}
                 </select>
                 {move || preset_refused.get().map(|e| view! { <span class="field-error" role="alert">{word(&e)}</span> })}
             </label> })}

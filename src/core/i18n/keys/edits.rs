@@ -95,4 +95,7 @@ keys! { "edits";
     no_example(name) = "there is no example “{name}”";
     given(why) = "{why}";
     locked_clause(matrix, free) = "{matrix} is locked in this exercise: reach it by editing {free}";
+    dog_title = "“she” attends to “dog” (hand-made, causal)";
+    raschka_title = "Raschka: Life is short, eat dessert first";
+    raschka_heads_title = "Raschka: 4 heads, d_v = 1";
 }
