@@ -16,7 +16,8 @@ use crate::ui::state::{use_app, AppState};
 
 /// A whole-number field that keeps the last good value while its text is wrong: the text stays
 /// as typed, marked invalid, with a message naming the allowed range, until it is corrected or
-/// the value changes elsewhere (undo, a preset). `on_change` may refuse a number with a message (or a text not yet in the catalogue).
+/// the value changes elsewhere (undo, a preset). `on_change` may refuse a number with a message
+/// (or a text not yet in the catalogue).
 #[component]
 pub fn IntegerField(
     control: &'static str,
