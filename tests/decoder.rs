@@ -895,6 +895,6 @@ fn a_layers_changed_cells_and_a_number_past_the_limits_are_found_among_its_numbe
     assert_eq!(found, want);
     model.check_limits().unwrap();
     model.set(Editable::OutputWeight, 40, 3, f64::NAN);
-    let refused = model.check_limits().unwrap_err();
+    let refused = model.check_limits().unwrap_err().english();
     assert_eq!(refused, "w_output would hold a number that is not finite");
 }

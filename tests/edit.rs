@@ -58,7 +58,7 @@ fn a_typed_number_is_one_undo_step_and_a_set_number_its_own() {
 fn a_refused_edit_changes_nothing_and_says_why() {
     let mut doc = Document::new(dog());
     let refused = |doc: &mut Document, edit: Edit| {
-        let message = doc.apply(edit, Some(6)).expect_err("refused");
+        let message = doc.apply(edit, Some(6)).expect_err("refused").english();
         assert_eq!(doc.model, dog(), "{message}");
         assert_eq!(doc.history.depth(), 0, "{message}");
         message
@@ -342,7 +342,8 @@ fn the_reducer_keeps_an_exercise_s_locks_and_counts_its_edits() {
             },
             None,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .english();
     assert_eq!(
         refused,
         "w_value is locked in this exercise: reach it by editing w_query, w_key."

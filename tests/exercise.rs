@@ -6,6 +6,7 @@
 use attention_explorer::core::document::edit::{Document, Edit, Session};
 use attention_explorer::core::formats::link::{params, read_link, Page, Part, Shown};
 use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::i18n::Msg;
 use attention_explorer::core::model::presets::dog;
 use attention_explorer::core::model::Matrix;
 use attention_explorer::core::model::{Editable, Projection, Scale};
@@ -49,7 +50,10 @@ fn query_of(exercises: &Exercises) -> String {
 /// The exercises a query reads, with the messages it gave.
 fn read(query: &str) -> (Exercises, Vec<String>) {
     let link = read_link(query, "#preset=dog");
-    (link.exercises, link.messages)
+    (
+        link.exercises,
+        link.messages.iter().map(Msg::english).collect(),
+    )
 }
 
 #[test]
@@ -134,15 +138,16 @@ fn every_bad_form_is_refused_with_a_message_naming_it_and_the_rest_is_read() {
         "#preset=dog",
     );
     assert!(
-        masked.messages[0].ends_with(
+        masked.messages[0].english().ends_with(
             "the cell is masked (its key comes after its query): use one on or below the diagonal."
         ),
         "{:?}",
         masked.messages
     );
     assert!(masked.messages[1]
+        .english()
         .ends_with("under the causal mask the first word sees only itself; predict a later row."));
-    assert!(masked.messages[2].ends_with(
+    assert!(masked.messages[2].english().ends_with(
         "the cell is masked (its key comes after its query): use one on or below the diagonal."
     ));
 }
@@ -292,7 +297,9 @@ fn a_lock_refuses_the_edits_that_would_change_it() {
         value: 2.0,
     };
     assert_eq!(
-        Session::new(exercises.locks.clone()).refusal(&set(w_value), &model),
+        Session::new(exercises.locks.clone())
+            .refusal(&set(w_value), &model)
+            .map(|m| m.english()),
         Some("w_value is locked in this exercise: reach it by editing w_query, w_key.".into())
     );
     assert_eq!(
@@ -329,7 +336,9 @@ fn a_lock_refuses_the_edits_that_would_change_it() {
     );
     let (biased, _) = read("goal=weights.0:6,4>=0.5&lock=b_key");
     assert_eq!(
-        Session::new(biased.locks.clone()).refusal(&Edit::Biases(true), &model),
+        Session::new(biased.locks.clone())
+            .refusal(&Edit::Biases(true), &model)
+            .map(|m| m.english()),
         Some("b_key is locked in this exercise: reach it by editing embedding, w_query, w_key, w_value.".into())
     );
     assert_eq!(

@@ -416,7 +416,8 @@ fn a_step_past_the_limits_is_refused_and_changes_nothing() {
             attention_explorer::core::document::edit::Edit::Train(Box::new(wild)),
             None,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .english();
     assert!(
         e.contains("w_key of head 1 would hold about 2e6, past ±1e6"),
         "{e}"
@@ -481,12 +482,12 @@ fn a_number_past_the_limits_is_named_in_four_figures() {
     let mut wild = model.clone();
     wild.set(Editable::Embedding, 1, 0, -9.791479891976453e12);
     assert_eq!(
-        wild.check_limits().unwrap_err(),
+        wild.check_limits().unwrap_err().english(),
         "embedding would hold about -9.791e12, past ±1e6"
     );
     wild.set(Editable::Embedding, 1, 0, f64::NAN);
     assert_eq!(
-        wild.check_limits().unwrap_err(),
+        wild.check_limits().unwrap_err().english(),
         "embedding would hold a number that is not finite"
     );
 }

@@ -125,7 +125,9 @@ fn a_paste_keeps_only_the_block_it_overwrote() {
         vec![4.0, 5.0, 6.0],
         vec![7.0, 8.0, 9.0],
     ];
-    let refused = history.paste(&mut model, W_Q, 0, 0, &block);
+    let refused = history
+        .paste(&mut model, W_Q, 0, 0, &block)
+        .map_err(|e| e.english());
     assert_eq!(
         refused,
         Err(

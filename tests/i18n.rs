@@ -340,7 +340,6 @@ const STILL_ENGLISH: &[&str] = &[
     "pretrained/language/next_token.rs",
     "pretrained/language/writer.rs",
     "pretrained/layer_steps.rs",
-    "state/document.rs",
     "state/exercises.rs",
 ];
 

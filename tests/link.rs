@@ -7,7 +7,7 @@ use attention_explorer::core::formats::link::{
     write_fragment, Controls, Embed, Page, Part, Shown, Theme, MAX_LINK_CHARS, PARAMS,
 };
 use attention_explorer::core::formats::state::{write_state, MAX_STATE_BYTES};
-use attention_explorer::core::i18n::Lang;
+use attention_explorer::core::i18n::{Lang, Msg};
 use attention_explorer::core::model::presets::{preset, PRESETS, RASCHKA_SEED};
 use attention_explorer::core::model::Matrix;
 use attention_explorer::core::model::{Dims, Editable, Model, Projection, Scale};
@@ -27,7 +27,7 @@ fn same(a: &Model, b: &Model) {
 
 fn round_trip(model: &Model, seeded: Option<(u64, &Model)>) -> String {
     let text = encode_model(model, seeded);
-    let (back, _) = decode_model(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let (back, _) = decode_model(&text).unwrap_or_else(|e| panic!("{}: {text}", e.english()));
     same(&back, model);
     text
 }
@@ -38,7 +38,10 @@ fn body(json: &str) -> String {
 }
 
 fn refused(text: &str) -> String {
-    decode_model(text).map(|_| ()).expect_err("refused")
+    decode_model(text)
+        .map(|_| ())
+        .expect_err("refused")
+        .english()
 }
 
 #[test]
@@ -102,8 +105,12 @@ fn base64url_round_trips_and_refuses_bad_text() {
     assert_eq!(base64url(b"\xfb\xff"), "-_8");
     assert!(from_base64url("ab$d")
         .unwrap_err()
+        .english()
         .contains("not a base64url character"));
-    assert!(from_base64url("abcde").unwrap_err().contains("cut short"));
+    assert!(from_base64url("abcde")
+        .unwrap_err()
+        .english()
+        .contains("cut short"));
     assert!(from_base64url("é").is_err());
 }
 
@@ -154,7 +161,7 @@ fn deflate_bombs_and_huge_links_are_refused_before_decoding() {
     let huge = "A".repeat(MAX_LINK_CHARS + 1);
     assert!(refused(&huge).contains("longer than"));
     let link = read_link("", &format!("#m={huge}"));
-    assert!(link.messages[0].contains("longer than"));
+    assert!(link.messages[0].english().contains("longer than"));
     same(&link.model, &preset("dog").unwrap());
 }
 
@@ -177,7 +184,7 @@ fn old_state_links_and_presets_keep_opening() {
     assert!(link.walk);
     let link = read_link("?preset=cat", "#step-scores");
     assert!(
-        link.messages[0].contains("no preset “cat”"),
+        link.messages[0].english().contains("no preset “cat”"),
         "{:?}",
         link.messages
     );
@@ -225,7 +232,7 @@ fn embed_options_are_read_and_bad_ones_named() {
         assert!(
             bad.messages
                 .iter()
-                .any(|m| m.contains(part) && m.contains(message)),
+                .any(|m| m.english().contains(part) && m.english().contains(message)),
             "{part}: {:?}",
             bad.messages
         );
@@ -376,7 +383,13 @@ fn opening_takes_the_link_s_model_else_the_saved_work_else_the_example() {
     // Unreadable saved work is not used, and the page says why, once.
     let broken = opening(read_link("", ""), Some("m=AAAA"));
     assert!(!broken.restored);
-    let said = broken.start.messages.join(" ");
+    let said = broken
+        .start
+        .messages
+        .iter()
+        .map(Msg::english)
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(
         said.starts_with("Your saved work could not be read ("),
         "{said}"
@@ -387,7 +400,13 @@ fn opening_takes_the_link_s_model_else_the_saved_work_else_the_example() {
     let partly = opening(read_link("", ""), Some(&fragment));
     assert!(partly.restored);
     same(&partly.start.model, &raschka);
-    let said = partly.start.messages.join(" ");
+    let said = partly
+        .start
+        .messages
+        .iter()
+        .map(Msg::english)
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(
         said.starts_with("Part of your saved work could not be read and was left out: "),
         "{said}"
@@ -452,7 +471,9 @@ fn every_parameter_written_is_read_back_from_the_one_list() {
     }
     let bare = write_fragment(&code, &Shown::default());
     assert_eq!(bare, format!("m={code}"));
-    assert!(read_link("?seed=-1", "").messages[0].contains("seed"));
+    assert!(read_link("?seed=-1", "").messages[0]
+        .english()
+        .contains("seed"));
 }
 
 #[test]
@@ -477,7 +498,9 @@ fn an_empty_steps_list_is_refused_with_a_message() {
     let link = read_link("?embed=1&steps=", "");
     assert_eq!(link.steps, None);
     assert!(
-        link.messages[0].starts_with("The link's steps=“” was ignored: it names no step"),
+        link.messages[0]
+            .english()
+            .starts_with("The link's steps=“” was ignored: it names no step"),
         "{:?}",
         link.messages
     );
@@ -506,7 +529,11 @@ fn the_language_models_choosing_goes_through_the_link() {
         ("temperature=x", "is not a number"),
     ] {
         let link = read_link("", bad);
-        assert!(link.messages[0].contains(why), "{bad}: {:?}", link.messages);
+        assert!(
+            link.messages[0].english().contains(why),
+            "{bad}: {:?}",
+            link.messages
+        );
         assert_eq!(link.shown.choosing, Default::default());
     }
 }
@@ -525,7 +552,9 @@ fn a_trained_layers_training_target_waits_for_the_layer_not_the_example_shown_me
         }]
     );
     // Without a trained model, the link's own model checks it.
-    assert!(read_link("?preset=dog", "target=1:9,2").messages[0].contains("head"));
+    assert!(read_link("?preset=dog", "target=1:9,2").messages[0]
+        .english()
+        .contains("head"));
     // A language model's layer may have 128 tokens: a piece past 63 is followed, not refused.
     let link = read_link(
         "?pretrained=all-minilm-l6-v2&layer=3",

@@ -3,6 +3,7 @@
 use attention_explorer::core::document::numbers::{
     read_block, read_cell, CellText, MAX_PASTE_CHARS,
 };
+use attention_explorer::core::i18n::keys::{edits, settings};
 
 #[test]
 fn cells_that_are_numbers() {
@@ -42,9 +43,9 @@ fn cells_that_are_wrong() {
     }
     assert_eq!(
         read_cell("abc"),
-        CellText::Invalid("“abc” is not a number".into())
+        CellText::Invalid(edits::not_number(settings::quoted("abc")))
     );
-    assert!(matches!(read_cell("2e6"), CellText::Invalid(m) if m.contains("too large")));
+    assert!(matches!(read_cell("2e6"), CellText::Invalid(m) if m.english().contains("too large")));
 }
 
 #[test]
@@ -71,7 +72,10 @@ fn blocks_from_a_printed_tensor() {
 
 #[test]
 fn blocks_with_garbage_name_it() {
-    assert_eq!(read_block("1 two 3"), Err("“two” is not a number".into()));
+    assert_eq!(
+        read_block("1 two 3").map_err(|e| e.english()),
+        Err("“two” is not a number".into())
+    );
     assert!(read_block("  \n ").is_err());
 }
 
@@ -80,7 +84,7 @@ fn blocks_with_garbage_name_it() {
 #[test]
 fn the_cell_catalogue() {
     let invalid = |t: &str| match read_cell(t) {
-        CellText::Invalid(m) => m,
+        CellText::Invalid(m) => m.english(),
         other => panic!("{t:?} gave {other:?}"),
     };
     assert_eq!(invalid("abc"), "“abc” is not a number");
@@ -114,7 +118,7 @@ fn the_cell_catalogue() {
 #[test]
 fn the_paste_catalogue() {
     assert_eq!(
-        read_block("1 2\n3\n"),
+        read_block("1 2\n3\n").map_err(|e| e.english()),
         Err("row 2 has 1 numbers but row 1 has 2: paste a rectangular block".into())
     );
     assert_eq!(
@@ -122,11 +126,14 @@ fn the_paste_catalogue() {
         vec![vec![1.0, 2.0], vec![3.0, 4.0]]
     );
     assert_eq!(
-        read_block("1 2\nthree 4"),
+        read_block("1 2\nthree 4").map_err(|e| e.english()),
         Err("“three” is not a number".into())
     );
     let huge = "0.5 ".repeat(MAX_PASTE_CHARS / 4 + 1);
-    assert!(read_block(&huge).unwrap_err().contains("characters long"));
+    assert!(read_block(&huge)
+        .unwrap_err()
+        .english()
+        .contains("characters long"));
 }
 
 #[cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency

@@ -154,6 +154,7 @@ fn bad_positions_are_named() {
             1,
         )
         .unwrap_err();
+    let err = err.english();
     assert!(err.contains("d_k must be even"), "{err}");
 }
 

@@ -297,7 +297,7 @@ fn a_trained_layer_refuses_what_it_keeps_and_says_why() {
         (Edit::Reinitialise, "not drawn from a seed"),
     ];
     for (edit, why) in refused {
-        let error = document.apply(edit, None).unwrap_err();
+        let error = document.apply(edit, None).unwrap_err().english();
         assert!(error.contains(why), "{error}");
         assert_eq!(document.model, before);
     }
@@ -497,7 +497,9 @@ fn a_teachers_link_names_a_trained_model_and_its_layer() {
     assert_eq!((opening.knocked.len(), opening.changes.len()), (0, 0));
     let bad = read_link("?pretrained=all-minilm-l6-v2&layer=two", "");
     assert!(
-        bad.messages[0].contains("layer=“two” was ignored"),
+        bad.messages[0]
+            .english()
+            .contains("layer=“two” was ignored"),
         "{:?}",
         bad.messages
     );
@@ -524,7 +526,10 @@ fn a_teachers_link_asks_about_a_trained_layers_head_before_it_is_open() {
     // Against the page's own model the same heads are not there.
     let plain = read_link(&format!("?{exercises}"), "");
     assert!(
-        plain.messages.iter().any(|m| m.contains("no head")),
+        plain
+            .messages
+            .iter()
+            .any(|m| m.english().contains("no head")),
         "{:?}",
         plain.messages
     );

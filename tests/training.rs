@@ -81,7 +81,7 @@ fn a_bad_training_setting_in_the_link_is_refused_with_a_message_and_the_rest_ope
     ] {
         let link = read_link("?preset=dog", hash);
         assert!(
-            link.messages.iter().any(|m| m.contains(says)),
+            link.messages.iter().any(|m| m.english().contains(says)),
             "{hash}: {:?}",
             link.messages
         );

@@ -284,6 +284,7 @@ fn a_shared_key_is_one_matrix_whichever_head_it_is_edited_in() {
         .clone()
         .with_kv_heads(3)
         .unwrap_err()
+        .english()
         .contains("1, 2, 4"));
 }
 
@@ -380,6 +381,7 @@ fn a_source_shares_rows_with_the_sentence_and_refuses_a_mask() {
         .clone()
         .with_source(Some(source.clone()))
         .unwrap_err()
+        .english()
         .contains("causal"));
     model.causal = false;
     let crossed = model.with_source(Some(source)).unwrap();
@@ -505,6 +507,7 @@ fn heads_that_differ_do_not_share_and_a_source_is_not_exported_as_self_attention
     assert!(model
         .with_kv_heads(1)
         .unwrap_err()
+        .english()
         .contains("head 1 differs from head 0"));
     let mut state: Value = serde_json::from_str(&write_state(&raschka_multihead(2))).unwrap();
     for b in ["b_query", "b_key", "b_value"] {

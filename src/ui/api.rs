@@ -70,7 +70,7 @@ fn json_text(value: &JsValue) -> Option<String> {
 /// Loads a saved state given as an object or as JSON text; nothing changes when it is refused.
 pub fn load(state: AppState, value: &JsValue) -> Result<(), String> {
     let text = json_text(value).ok_or("load needs a saved state: an object or JSON text")?;
-    state.load_state(&text)
+    state.load_state(&text).map_err(|e| e.english())
 }
 
 fn objective(state: AppState, value: &JsValue) -> Result<Objective, String> {
@@ -123,8 +123,10 @@ pub fn train_value(state: AppState, options: &JsValue) -> JsValue {
             .with_untracked(|m| train(m, &o, optimizer, steps as usize));
         // The steps before a refused one are kept (one undo step); the message says so.
         if trained.losses.len() > 1 {
-            state.apply(Edit::Train(Box::new(trained.model)))?;
-            state.apply(Edit::Seal)?;
+            state
+                .apply(Edit::Train(Box::new(trained.model)))
+                .map_err(|e| e.english())?;
+            state.apply(Edit::Seal).map_err(|e| e.english())?;
         }
         match trained.refused {
             Some(r) => Err(format!(
@@ -158,12 +160,14 @@ pub fn edit(
         .model
         .with_untracked(|m| locate_edit(m, &name, number(head), number(row), number(col), x))?;
     // One call is one undo step, like a number typed and then left.
-    state.apply(Edit::Set {
-        target,
-        row: i,
-        col: j,
-        value: x,
-    })
+    state
+        .apply(Edit::Set {
+            target,
+            row: i,
+            col: j,
+            value: x,
+        })
+        .map_err(|e| e.english())
 }
 
 /// Gives the exercises back the progress `progress()` wrote (a course page keeping it for a

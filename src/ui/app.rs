@@ -12,6 +12,7 @@ use crate::core::model::presets::{matching, PRESETS};
 use crate::core::views::pipeline::Step;
 use crate::ui::controls::Controls;
 use crate::ui::exercises::engine::exercise_engine;
+use crate::ui::fields::clause;
 use crate::ui::intro::Intro;
 use crate::ui::lang::{t, word};
 use crate::ui::on_demand::{Loaded, Opening};
@@ -101,7 +102,11 @@ pub fn App() -> impl IntoView {
         .collect();
     // Its head, then each step with its labs.
     let handover = Handover::new(1 + shown.len(), opening);
-    let message = (!start.messages.is_empty()).then(|| start.messages.join(" "));
+    // The link's messages one after another, each in the page's language.
+    let message = (!start.messages.is_empty()).then(|| {
+        let messages = start.messages.clone();
+        move || messages.iter().map(word).collect::<Vec<_>>().join(" ")
+    });
     let restored = opened.restored;
     // The settings open folded, unless the link or the saved work opened more than an example
     // as it is (a model of its own, a trained layer, exercises): then they are what it is about.
@@ -154,17 +159,12 @@ fn SavedWork(restored: bool, restorable: RwSignal<Option<Link>>) -> impl IntoVie
         if let Some(saved) = restorable.get_untracked() {
             match state.open(&saved) {
                 Ok(()) => restorable.set(None),
-                Err(e) => refused.set(Some(page::not_restored(e.trim_end_matches('.')))),
+                Err(e) => refused.set(Some(page::not_restored(clause(e)))),
             }
         }
     };
     let reset = move |_| {
-        refused.set(
-            state
-                .reset()
-                .err()
-                .map(|e| page::not_reset(e.trim_end_matches('.'))),
-        );
+        refused.set(state.reset().err().map(|e| page::not_reset(clause(e))));
     };
     view! {
         {restored.then(|| view! {

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
 use crate::core::document::numbers::whole;
-use crate::core::i18n::keys::settings;
+use crate::core::i18n::keys::{edits, settings};
 use crate::core::i18n::{Arg, Msg};
 use crate::core::model::limits::MAX_DIM;
 use crate::core::model::positions::{PositionKind, DEFAULT_BASE};
@@ -16,7 +16,8 @@ use crate::ui::state::{use_app, AppState};
 
 /// A whole-number field that keeps the last good value while its text is wrong: the text stays
 /// as typed, marked invalid, with a message naming the allowed range, until it is corrected or
-/// the value changes elsewhere (undo, a preset). `on_change` may refuse a number with a message.
+/// the value changes elsewhere (undo, a preset). `on_change` may refuse a number with a message
+/// (or a text not yet in the catalogue).
 #[component]
 pub fn IntegerField(
     control: &'static str,
@@ -24,7 +25,7 @@ pub fn IntegerField(
     min: u64,
     max: u64,
     value: Signal<u64>,
-    on_change: Callback<u64, Result<(), String>>,
+    on_change: Callback<u64, Result<(), Arg>>,
 ) -> impl IntoView {
     view! { <NumberField control=control label=label numeric="numeric" read=Callback::new(move |t: String| whole(&t, min, max)) value=value on_change=on_change/> }
 }
@@ -39,7 +40,7 @@ pub fn NumberField<T, E>(
     numeric: &'static str,
     read: Callback<String, Result<T, E>>,
     value: Signal<T>,
-    on_change: Callback<T, Result<(), String>>,
+    on_change: Callback<T, Result<(), Arg>>,
 ) -> impl IntoView
 where
     T: Copy + PartialEq + std::fmt::Display + Send + Sync + 'static,
@@ -66,7 +67,7 @@ where
                 if n == value.get_untracked() {
                     Ok(())
                 } else {
-                    on_change.run(n).map_err(Arg::from)
+                    on_change.run(n)
                 }
             });
         error.set(
@@ -98,7 +99,7 @@ where
 }
 
 /// An `on_change` for a field whose every in-range number is fine.
-pub fn accept(set: impl Fn(u64) + Send + Sync + 'static) -> Callback<u64, Result<(), String>> {
+pub fn accept(set: impl Fn(u64) + Send + Sync + 'static) -> Callback<u64, Result<(), Arg>> {
     Callback::new(move |n| {
         set(n);
         Ok(())
@@ -199,23 +200,32 @@ pub fn apply_or_say(
     state: AppState,
     edit: Edit,
     what: impl Into<Label>,
-    refused: RwSignal<Option<String>>,
+    refused: RwSignal<Option<Msg>>,
     restore: impl FnOnce(),
 ) {
     match state.apply(edit) {
         Ok(()) => refused.set(None),
         Err(e) => {
             restore();
-            // Worded once: the reason is the core's English text still.
-            let why = e.strip_suffix('.').unwrap_or(&e);
-            refused.set(Some(word(&settings::refused(what.into(), why))));
+            refused.set(Some(settings::refused(what.into(), clause(e))));
         }
+    }
+}
+
+/// A refusal of the core's as a clause of another sentence: an exercise's lock says it in a
+/// sentence of its own, full stop included.
+pub fn clause(why: Msg) -> Msg {
+    match why.args.as_slice() {
+        [matrix, free] if why.key == edits::locked("", "").key => {
+            edits::locked_clause(matrix.clone(), free.clone())
+        }
+        _ => why,
     }
 }
 
 /// Why a control's last edit was refused, beside it (`data-stat` names it); gone once the
 /// model changes.
-pub fn refusal(stat: String, refused: RwSignal<Option<String>>) -> impl IntoView {
+pub fn refusal(stat: String, refused: RwSignal<Option<Msg>>) -> impl IntoView {
     let state = use_app();
     Effect::new(move |_| {
         state.doc.model.track();
@@ -223,8 +233,8 @@ pub fn refusal(stat: String, refused: RwSignal<Option<String>>) -> impl IntoView
     });
     move || {
         let stat = stat.clone();
-        refused
-            .get()
-            .map(|e| view! { <span class="field-error" role="alert" data-stat=stat>{e}</span> })
+        refused.get().map(
+            |e| view! { <span class="field-error" role="alert" data-stat=stat>{word(&e)}</span> },
+        )
     }
 }

@@ -96,14 +96,16 @@ impl Decoder {
         now: Option<Attention>,
     ) -> Result<Model, String> {
         let (hidden, head, heads) = (self.config.hidden, self.config.head_dim, self.config.heads);
-        opening.check(self.config.layers, heads, |c| {
-            let (rows, cols) = match c.target {
-                Editable::Weight(h, _) if h < heads => (hidden, head),
-                Editable::OutputWeight => (hidden, hidden),
-                _ => (0, 0),
-            };
-            c.row < rows && c.col < cols
-        })?;
+        opening
+            .check(self.config.layers, heads, |c| {
+                let (rows, cols) = match c.target {
+                    Editable::Weight(h, _) if h < heads => (hidden, head),
+                    Editable::OutputWeight => (hidden, hidden),
+                    _ => (0, 0),
+                };
+                c.row < rows && c.col < cols
+            })
+            .map_err(|e| e.english())?;
         let ids = self.ids_of(&mut opening);
         if ids.is_empty() || ids.len() > MAX_PROMPT_TOKENS {
             return Err(format!(
@@ -135,8 +137,9 @@ impl Decoder {
             _ => Arc::new(self.attention(layer)),
         };
         opening
-            .model(name, self.config.layers, (pieces, ids), x, trained, now)?
-            .as_decoder_layer(self.config.kv_heads, self.config.rope_base)
+            .model(name, self.config.layers, (pieces, ids), x, trained, now)
+            .and_then(|m| m.as_decoder_layer(self.config.kv_heads, self.config.rope_base))
+            .map_err(|e| e.english())
     }
 
     /// The ids of an opening's sentence: its text cut by the tokenizer, then the tokens the model
@@ -182,7 +185,8 @@ impl Decoder {
         model: &Model,
         change: impl FnOnce(&mut LayerOpening),
     ) -> Result<Model, String> {
-        let (name, opening, now) = LayerOpening::changed_from(model, change)?;
+        let (name, opening, now) =
+            LayerOpening::changed_from(model, change).map_err(|e| e.english())?;
         let known = model.layered().map(|l| (l.layer, l.trained.clone()));
         self.open_layer_with(&name, opening, known, now)
     }

@@ -3,6 +3,7 @@
 //! the block it overwrote; only structural changes (a new sentence, a resize, a new model) keep
 //! a whole model.
 
+use crate::core::i18n::Msg;
 use std::collections::VecDeque;
 
 use crate::core::model::layer_record::LayerRecord;
@@ -218,7 +219,7 @@ impl History {
         row: usize,
         col: usize,
         values: &[Vec<f64>],
-    ) -> Result<(), String> {
+    ) -> Result<(), Msg> {
         model.check_paste(target, row, col, values)?;
         let before = block(model, target, row, col, values);
         self.seal();

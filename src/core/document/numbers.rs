@@ -1,7 +1,7 @@
 //! Reading numbers the way a learner types or pastes them: one cell at a time, or a block copied
 //! from a spreadsheet or a printed tensor.
 
-use crate::core::i18n::keys::settings;
+use crate::core::i18n::keys::{edits, settings};
 use crate::core::i18n::Msg;
 use crate::core::model::limits::{MAX_ABS_VALUE, MAX_DIM};
 
@@ -17,7 +17,7 @@ pub enum CellText {
     /// The start of a number ("-", "1e-", "."): keep typing; nothing is committed yet.
     Incomplete,
     /// Not a number, or out of range; the message says why.
-    Invalid(String),
+    Invalid(Msg),
 }
 
 /// Classifies a cell's text. Accepts what Rust and Python print ("1e-3", "−2" with a Unicode minus,
@@ -27,23 +27,16 @@ pub fn read_cell(text: &str) -> CellText {
     if t.is_empty() || is_number_prefix(&t) && t.parse::<f64>().is_err() {
         return CellText::Incomplete;
     }
-    let shown = quoted(text.trim());
+    let shown = quoted_msg(text.trim());
     match decimal(&t) {
         Some(x) if x.abs() <= MAX_ABS_VALUE => CellText::Number(x),
-        Some(_) => CellText::Invalid(format!(
-            "{shown} is too large: use a number from −1e6 to 1e6"
-        )),
+        Some(_) => CellText::Invalid(edits::too_large(shown)),
         // Only a name ("inf", "NaN") parses where `decimal` does not.
-        None if t.parse::<f64>().is_ok() => {
-            CellText::Invalid(format!("{shown} is not a finite number"))
-        }
+        None if t.parse::<f64>().is_ok() => CellText::Invalid(edits::not_finite(shown)),
         None if t.matches(',').count() == 1 && t.replace(',', ".").parse::<f64>().is_ok() => {
-            CellText::Invalid(format!(
-                "{shown} is not a number here: write decimals with a point, as in {}",
-                t.replace(',', ".")
-            ))
+            CellText::Invalid(edits::decimal_comma(shown, t.replace(',', ".")))
         }
-        None => CellText::Invalid(format!("{shown} is not a number")),
+        None => CellText::Invalid(edits::not_number(shown)),
     }
 }
 
@@ -93,17 +86,6 @@ fn decimal(t: &str) -> Option<f64> {
 }
 
 /// Text quoted for a message, cut short so that a pasted essay does not fill the page.
-fn quoted(text: &str) -> String {
-    const SHOWN: usize = 24;
-    if text.chars().count() <= SHOWN {
-        format!("“{text}”")
-    } else {
-        let start: String = text.chars().take(SHOWN).collect();
-        format!("“{start}…” ({} characters)", text.chars().count())
-    }
-}
-
-/// As [`quoted`], a message.
 fn quoted_msg(text: &str) -> Msg {
     const SHOWN: usize = 24;
     let count = text.chars().count();
@@ -134,12 +116,9 @@ fn is_number_prefix(t: &str) -> bool {
 /// numbers are separated by tabs, commas, semicolons or spaces. `tensor(`, brackets and
 /// `grad_fn=...` are ignored. The block must be rectangular; the error names the first word that
 /// is not a number, or the first row of another length.
-pub fn read_block(text: &str) -> Result<Vec<Vec<f64>>, String> {
+pub fn read_block(text: &str) -> Result<Vec<Vec<f64>>, Msg> {
     if text.len() > MAX_PASTE_CHARS {
-        return Err(format!(
-            "the pasted text is {} characters long; the largest matrix needs at most {MAX_PASTE_CHARS}",
-            text.len()
-        ));
+        return Err(edits::paste_too_long(text.len(), MAX_PASTE_CHARS));
     }
     let cleaned = text.replace("tensor(", " ").replace('−', "-");
     // A printed tensor puts each row in brackets; a spreadsheet puts each row on a line.
@@ -168,17 +147,16 @@ pub fn read_block(text: &str) -> Result<Vec<Vec<f64>>, String> {
             match read_cell(word) {
                 CellText::Number(x) => numbers.push(x),
                 CellText::Incomplete | CellText::Invalid(_) => {
-                    return Err(format!("{} is not a number", quoted(word)))
+                    return Err(edits::not_number(quoted_msg(word)))
                 }
             }
         }
         if let Some(first) = out.first() {
             if !numbers.is_empty() && numbers.len() != first.len() {
-                return Err(format!(
-                    "row {} has {} numbers but row 1 has {}: paste a rectangular block",
+                return Err(edits::not_rectangular(
                     out.len() + 1,
                     numbers.len(),
-                    first.len()
+                    first.len(),
                 ));
             }
         }
@@ -187,7 +165,7 @@ pub fn read_block(text: &str) -> Result<Vec<Vec<f64>>, String> {
         }
     }
     if out.is_empty() {
-        return Err("the pasted text holds no numbers".into());
+        return Err(edits::paste_no_numbers.into());
     }
     Ok(out)
 }

@@ -2,6 +2,8 @@
 //! may change, checked here so that a script gets the same answers as a learner typing.
 
 use crate::core::document::numbers::{read_cell, CellText};
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
 use crate::core::model::{Editable, Model};
 
 /// The matrix a scripted `edit(matrix, head, row, col, value)` call names, and the position in
@@ -34,7 +36,7 @@ pub fn locate_edit(
     })?;
     let row = index(row, "row", rows)?;
     let col = index(col, "column", cols)?;
-    check_value(value)?;
+    check_value(value).map_err(|e| e.english())?;
     Ok((target, row, col))
 }
 
@@ -51,7 +53,7 @@ fn index(x: f64, what: &str, len: usize) -> Result<usize, String> {
 }
 
 /// A number a cell accepts: finite and within the saved state's limits, as when typed.
-pub fn check_value(value: f64) -> Result<f64, String> {
+pub fn check_value(value: f64) -> Result<f64, Msg> {
     if !value.is_finite() {
         // Named as JavaScript prints them: the caller is a script.
         let name = match value {
@@ -59,11 +61,11 @@ pub fn check_value(value: f64) -> Result<f64, String> {
             v if v > 0.0 => "Infinity",
             _ => "-Infinity",
         };
-        return Err(format!("{name} is not a finite number"));
+        return Err(edits::not_finite(name));
     }
     match read_cell(&value.to_string()) {
         CellText::Number(x) => Ok(x),
         CellText::Invalid(message) => Err(message),
-        CellText::Incomplete => Err(format!("{value} is not a number")),
+        CellText::Incomplete => Err(edits::not_number(value)),
     }
 }

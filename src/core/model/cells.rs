@@ -1,6 +1,8 @@
 //! The learner's matrices one by one: found by name, checked against the limits a saved state
 //! keeps, and edited a cell or a pasted block at a time.
 
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::{Arg, Msg};
 use std::sync::Arc;
 
 use nalgebra::DMatrix;
@@ -28,7 +30,7 @@ impl Model {
 
     /// Every number the learner can edit finite and within ±[`MAX_ABS_VALUE`](crate::core::model::limits::MAX_ABS_VALUE),
     /// as a saved state must be to be read back; else which matrix holds what.
-    pub fn check_limits(&self) -> Result<(), String> {
+    pub fn check_limits(&self) -> Result<(), Msg> {
         // Each kind in head 0 stands for every head's: the search goes on past what is absent.
         for kind in Editable::EVERY {
             for h in 0..self.heads.len() {
@@ -89,13 +91,13 @@ impl Model {
         row: usize,
         col: usize,
         block: &[Vec<f64>],
-    ) -> Result<(), String> {
+    ) -> Result<(), Msg> {
         let (rows, cols) = self.matrix(target).map_or((0, 0), DMatrix::shape);
         let (need_rows, need_cols) = (block.len(), block.first().map_or(0, Vec::len));
         let (room_rows, room_cols) = (rows.saturating_sub(row), cols.saturating_sub(col));
         if need_rows > room_rows || need_cols > room_cols {
-            return Err(format!(
-                "the block is {need_rows} × {need_cols} but only {room_rows} × {room_cols} cells lie from this one to the matrix's corner"
+            return Err(edits::block_too_big(
+                need_rows, need_cols, room_rows, room_cols,
             ));
         }
         Ok(())
@@ -125,18 +127,18 @@ impl Model {
 }
 
 /// Why `x` may not stand in `target`: not a number, or past the limits a saved state keeps.
-fn outside_limits(target: Editable, x: f64) -> String {
+fn outside_limits(target: Editable, x: f64) -> Msg {
     let name = match target.head() {
-        Some(h) => format!("{} of head {}", target.key(), h + 1),
-        None => target.key().to_string(),
+        Some(h) => Arg::from(edits::of_head(target.key(), h + 1)),
+        None => Arg::from(target.key()),
     };
     if x.is_finite() {
         // Four figures of the shortest form (Rust's rounding exponent formatter is 3 KB of wasm).
         let shortest = format!("{x:e}");
         let (mantissa, exponent) = shortest.split_once('e').unwrap_or((&shortest, "0"));
         let figures = &mantissa[..mantissa.len().min(5 + usize::from(x < 0.0))];
-        format!("{name} would hold about {figures}e{exponent}, past ±1e6")
+        edits::would_hold(name, format!("{figures}e{exponent}"))
     } else {
-        format!("{name} would hold a number that is not finite")
+        edits::would_hold_infinite(name)
     }
 }

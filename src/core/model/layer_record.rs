@@ -2,6 +2,8 @@
 //! what undo keeps of it: the hidden state X and the cells that differ from the trained numbers,
 //! a few kilobytes where the model holds megabytes.
 
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
 use std::sync::Arc;
 
 use nalgebra::DMatrix;
@@ -167,8 +169,8 @@ impl LayerOpening {
     pub fn changed_from(
         model: &Model,
         change: impl FnOnce(&mut LayerOpening),
-    ) -> Result<(String, LayerOpening, Option<Attention>), String> {
-        let not = "the page does not show a trained model";
+    ) -> Result<(String, LayerOpening, Option<Attention>), Msg> {
+        let not = edits::not_trained;
         let name = model.layered().ok_or(not)?.name.clone();
         let mut opening = LayerOpening::of(model).ok_or(not)?;
         let (layer, changes) = (opening.layer, opening.changes.clone());
@@ -211,7 +213,7 @@ impl LayerOpening {
         x: DMatrix<f64>,
         trained: Arc<Attention>,
         now: Option<Attention>,
-    ) -> Result<Model, String> {
+    ) -> Result<Model, Msg> {
         let LayerOpening {
             sentence,
             layer,
@@ -241,41 +243,28 @@ impl LayerOpening {
         layers: usize,
         heads: usize,
         has_cell: impl Fn(&WeightChange) -> bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), Msg> {
         if self.layer >= layers {
-            return Err(format!(
-                "there is no layer {}: the model's layers count 0 to {}",
-                self.layer,
-                layers - 1
-            ));
+            return Err(edits::no_layer(self.layer, layers - 1));
         }
         if let Some((l, h)) = self
             .knocked
             .iter()
             .find(|&&(l, h)| l >= layers || h >= heads)
         {
-            return Err(format!(
-                "there is no head {h} in layer {l} to knock out: layers count 0 to {}, heads 0 to {}",
-                layers - 1,
-                heads - 1
-            ));
+            return Err(edits::no_head_to_knock(h, l, layers - 1, heads - 1));
         }
         for c in &self.changes {
             if c.layer >= layers || !has_cell(c) {
-                return Err(format!(
-                    "a changed cell ({} of layer {}, row {}, column {}) is not in the model",
+                return Err(edits::changed_cell_missing(
                     c.target.key(),
                     c.layer,
                     c.row,
-                    c.col
+                    c.col,
                 ));
             }
             if !within_limits(c.value) {
-                return Err(format!(
-                    "a changed cell of {} in layer {} is not a number within ±1e6",
-                    c.target.key(),
-                    c.layer
-                ));
+                return Err(edits::changed_cell_outside(c.target.key(), c.layer));
             }
         }
         Ok(())

@@ -1,6 +1,8 @@
 //! The limits every model keeps, whoever made it (typed, loaded, trained): they keep the page
 //! responsive and every number finite; a saved state beyond them is refused.
 
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
 use crate::core::model::tokens::Tokens;
 
 /// Most tokens a sentence may have. These limits keep the page responsive; a state beyond them
@@ -26,35 +28,29 @@ pub fn within_limits(x: f64) -> bool {
 
 /// Tokenises a sentence within the limits: some words, at most [`MAX_SENTENCE_CHARS`]
 /// characters and [`MAX_TOKENS`] tokens. The error says what is wrong with it.
-pub fn check_sentence(sentence: &str) -> Result<Tokens, String> {
+pub fn check_sentence(sentence: &str) -> Result<Tokens, Msg> {
     if sentence.chars().count() > MAX_SENTENCE_CHARS {
-        return Err(format!("longer than {MAX_SENTENCE_CHARS} characters"));
+        return Err(edits::longer_than(MAX_SENTENCE_CHARS));
     }
     let tokens = Tokens::new(sentence);
     if tokens.is_empty() {
-        return Err("has no words".into());
+        return Err(edits::has_no_words.into());
     }
     if tokens.len() > MAX_TOKENS {
-        return Err(format!(
-            "has {} tokens; the limit is {MAX_TOKENS}",
-            tokens.len()
-        ));
+        return Err(edits::too_many_tokens(tokens.len(), MAX_TOKENS));
     }
     Ok(tokens)
 }
 
 /// Whether `g` key/value heads can serve `heads` query heads: `g` must divide them (1 is
 /// multi-query attention, `heads` itself is one key and value per head).
-pub fn check_kv_heads(heads: usize, g: usize) -> Result<(), String> {
+pub fn check_kv_heads(heads: usize, g: usize) -> Result<(), Msg> {
     if g == 0 || g > heads || !heads.is_multiple_of(g) {
         let divisors: Vec<String> = (1..=heads)
             .filter(|&d| heads.is_multiple_of(d))
             .map(|d| d.to_string())
             .collect();
-        return Err(format!(
-            "kv_heads must divide the {heads} heads ({}), not {g}",
-            divisors.join(", ")
-        ));
+        return Err(edits::kv_heads_divide(heads, divisors.join(", "), g));
     }
     Ok(())
 }

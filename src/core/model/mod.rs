@@ -18,6 +18,8 @@ pub mod tokens;
 pub mod torch_rng;
 mod variants;
 
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
 use std::sync::Arc;
 
 use nalgebra::{DMatrix, RowDVector};
@@ -109,7 +111,7 @@ impl Model {
         heads: Vec<Head>,
         causal: bool,
         scale: Scale,
-    ) -> Result<Model, String> {
+    ) -> Result<Model, Msg> {
         Model::of_tokens(
             sentence,
             Tokens::new(sentence),
@@ -130,7 +132,7 @@ impl Model {
         heads: Arc<Vec<Head>>,
         output: Arc<OutputProjection>,
         layered: Layered,
-    ) -> Result<Model, String> {
+    ) -> Result<Model, Msg> {
         let mut model = Model::of_tokens(
             sentence,
             Tokens::pieces(pieces),
@@ -147,7 +149,7 @@ impl Model {
     /// This layer of a trained model as a decoder's: its keys masked causally, its queries and
     /// keys rotated by RoPE (Hugging Face's pairs, `base`), its query heads sharing `kv_heads`
     /// key/value heads (each group's keys and values alike in its heads).
-    pub fn as_decoder_layer(mut self, kv_heads: usize, base: f64) -> Result<Model, String> {
+    pub fn as_decoder_layer(mut self, kv_heads: usize, base: f64) -> Result<Model, Msg> {
         limits::check_kv_heads(self.heads.len(), kv_heads)?;
         self.causal = true;
         self.kv_heads = kv_heads;
@@ -174,42 +176,37 @@ impl Model {
         heads: Arc<Vec<Head>>,
         causal: bool,
         scale: Scale,
-    ) -> Result<Model, String> {
+    ) -> Result<Model, Msg> {
         if tokens.is_empty() {
-            return Err("the sentence has no words".into());
+            return Err(edits::sentence_no_words.into());
         }
         if embedding.nrows() != tokens.vocabulary.len() {
-            return Err(format!(
-                "the embedding has {} rows but the vocabulary has {} words",
+            return Err(edits::embedding_rows(
                 embedding.nrows(),
-                tokens.vocabulary.len()
+                tokens.vocabulary.len(),
             ));
         }
         if heads.is_empty() {
-            return Err("there must be at least one head".into());
+            return Err(edits::one_head.into());
         }
         let d_in = embedding.ncols();
         for (h, head) in heads.iter().enumerate() {
             for p in Projection::ALL {
                 if head[p].nrows() != d_in {
-                    return Err(format!(
-                        "head {h}: {} has {} rows, expected d_in = {d_in}",
-                        p.key(),
-                        head[p].nrows()
-                    ));
+                    return Err(edits::head_rows(h, p.key(), head[p].nrows(), d_in));
                 }
             }
             if head.w_key.ncols() != head.w_query.ncols() {
-                return Err(format!(
-                    "head {h}: w_key has {} columns but w_query has {}",
+                return Err(edits::key_columns(
+                    h,
                     head.w_key.ncols(),
-                    head.w_query.ncols()
+                    head.w_query.ncols(),
                 ));
             }
             if let Some(b) = &head.biases {
                 for p in Projection::ALL {
                     check_bias(&b[p], head[p].ncols())
-                        .map_err(|e| format!("head {h}: {}: {e}", Editable::Bias(h, p).key()))?;
+                        .map_err(|e| edits::head_bias(h, Editable::Bias(h, p).key(), e))?;
                 }
             }
         }
@@ -238,7 +235,7 @@ impl Model {
         seed: u64,
         causal: bool,
         scale: Scale,
-    ) -> Result<Model, String> {
+    ) -> Result<Model, Msg> {
         let tokens = Tokens::new(sentence);
         let rows: Vec<usize> = (0..tokens.vocabulary.len()).collect();
         let embedding =
@@ -303,9 +300,9 @@ impl Model {
 }
 
 /// A bias must be one row of `width` numbers.
-fn check_bias(b: &DMatrix<f64>, width: usize) -> Result<(), String> {
+fn check_bias(b: &DMatrix<f64>, width: usize) -> Result<(), Msg> {
     if b.nrows() != 1 || b.ncols() != width {
-        return Err(format!("{} numbers, expected {width}", b.len()));
+        return Err(edits::bias_numbers(b.len(), width));
     }
     Ok(())
 }

@@ -1,6 +1,8 @@
 //! What a model adds beside its heads' weights, each turned on, off or replaced on a copy:
 //! positions, biases and the output projection.
 
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
 use std::sync::Arc;
 
 use nalgebra::DMatrix;
@@ -13,11 +15,9 @@ use crate::core::model::{
 impl Model {
     /// The same model with these positions, if they fit (a learned table of n × d_in, an even
     /// d_k for RoPE); the message says why not.
-    pub fn with_positions(mut self, positions: Positions) -> Result<Model, String> {
+    pub fn with_positions(mut self, positions: Positions) -> Result<Model, Msg> {
         if self.source.is_some() && positions != Positions::None {
-            return Err(
-                "positions with a source sentence are not shown: remove the source first".into(),
-            );
+            return Err(edits::positions_with_source.into());
         }
         let d_ks: Vec<usize> = self.heads.iter().map(Head::d_k).collect();
         positions.check(self.tokens.len(), self.embedding.ncols(), &d_ks)?;
@@ -45,7 +45,7 @@ impl Model {
     }
 
     /// What `from` adds beside its heads (the output projection, the positions), on this model.
-    fn with_parts_of(self, from: &Model) -> Result<Model, String> {
+    fn with_parts_of(self, from: &Model) -> Result<Model, Msg> {
         self.with_output(from.output.clone())?
             .with_positions(from.positions.clone())?
             // The same d_in: the source keeps its rows and nothing is drawn.
@@ -57,21 +57,18 @@ impl Model {
     pub fn with_output(
         mut self,
         output: Option<impl Into<Arc<OutputProjection>>>,
-    ) -> Result<Model, String> {
+    ) -> Result<Model, Msg> {
         let output = output.map(Into::into);
         if let Some(o) = &output {
             let width: usize = self.heads.iter().map(Head::d_v).sum();
             if o.w_output.nrows() != width {
-                return Err(format!(
-                    "w_output has {} rows, expected {width} (every head's d_v side by side)",
-                    o.w_output.nrows()
-                ));
+                return Err(edits::w_output_rows(o.w_output.nrows(), width));
             }
             if o.w_output.ncols() == 0 {
-                return Err("w_output has no columns".into());
+                return Err(edits::w_output_no_columns.into());
             }
             if let Some(b) = &o.b_output {
-                check_bias(b, o.w_output.ncols()).map_err(|e| format!("b_output: {e}"))?;
+                check_bias(b, o.w_output.ncols()).map_err(|e| edits::at_field("b_output", e))?;
             }
         }
         self.output = output;
@@ -95,7 +92,7 @@ impl Model {
         kind: PositionKind,
         base: f64,
         seed: u64,
-    ) -> Result<Model, String> {
+    ) -> Result<Model, Msg> {
         let positions = match (&self.positions, kind) {
             (Positions::Learned(t), PositionKind::Learned) => Positions::Learned(t.clone()),
             _ => Positions::of_kind(kind, base, seed, self.tokens.len(), self.embedding.ncols())?,
@@ -105,7 +102,7 @@ impl Model {
 
     /// Biases on (each head keeps its own, a head without gets them drawn from `seed`, see
     /// [`seeded_biases`]) or off.
-    pub fn with_biases_on(&self, on: bool, seed: u64) -> Result<Model, String> {
+    pub fn with_biases_on(&self, on: bool, seed: u64) -> Result<Model, Msg> {
         let biases = on.then(|| {
             seeded_biases(seed, self.embedding.ncols(), &self.heads)
                 .into_iter()
@@ -118,7 +115,7 @@ impl Model {
 
     /// The output projection on (kept if there is one, else `nn.Linear(Σ d_v, d_in)` drawn from
     /// `seed`, as `nn.MultiheadAttention`'s `out_proj` maps back to the embedding's width) or off.
-    pub fn with_output_on(&self, on: bool, seed: u64) -> Result<Model, String> {
+    pub fn with_output_on(&self, on: bool, seed: u64) -> Result<Model, Msg> {
         let width = self.heads.iter().map(Head::d_v).sum();
         let output = on.then(|| {
             self.output.clone().unwrap_or_else(|| {
@@ -130,7 +127,7 @@ impl Model {
 
     /// The output projection of `like` (if it has one) drawn again from `seed` for this model's
     /// heads, keeping its width d_out and whether it has a bias.
-    pub fn with_output_drawn_like(self, like: &Model, seed: u64) -> Result<Model, String> {
+    pub fn with_output_drawn_like(self, like: &Model, seed: u64) -> Result<Model, Msg> {
         let width = self.heads.iter().map(Head::d_v).sum();
         let output = like
             .output
@@ -140,7 +137,7 @@ impl Model {
     }
 
     /// The same model with `biases` (one per head) or none.
-    pub fn with_biases(&self, biases: Option<Vec<Biases>>) -> Result<Model, String> {
+    pub fn with_biases(&self, biases: Option<Vec<Biases>>) -> Result<Model, Msg> {
         let mut heads = (*self.heads).clone();
         for (h, head) in heads.iter_mut().enumerate() {
             head.biases = biases.as_ref().and_then(|b| b.get(h).cloned());

@@ -4,6 +4,8 @@
 //! that give different numbers on the same weights (pairs (i, i + d/2) as Hugging Face's
 //! `rotate_half`, pairs (2i, 2i + 1) as Meta's reference).
 
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
 use nalgebra::DMatrix;
 
 use crate::core::model::limits::MAX_TOKENS;
@@ -105,11 +107,11 @@ impl PositionKind {
     }
 
     /// The kind [`PositionKind::key`] names; the message lists the names there are.
-    pub fn named(key: &str) -> Result<PositionKind, String> {
+    pub fn named(key: &str) -> Result<PositionKind, Msg> {
         PositionKind::ALL
             .into_iter()
             .find(|k| k.key() == key)
-            .ok_or_else(|| format!("unknown kind “{key}”: use {}", PositionKind::names()))
+            .ok_or_else(|| edits::unknown_kind(key, PositionKind::names()))
     }
 
     /// Every kind's name, for a message.
@@ -155,7 +157,7 @@ impl Positions {
         seed: u64,
         n: usize,
         d_in: usize,
-    ) -> Result<Positions, String> {
+    ) -> Result<Positions, Msg> {
         check_base(base)?;
         Ok(match kind {
             PositionKind::None => Positions::None,
@@ -191,21 +193,16 @@ impl Positions {
 
     /// Whether it fits a model of `n` tokens, `d_in` and these heads' d_k; the message says why
     /// not.
-    pub fn check(&self, n: usize, d_in: usize, d_ks: &[usize]) -> Result<(), String> {
+    pub fn check(&self, n: usize, d_in: usize, d_ks: &[usize]) -> Result<(), Msg> {
         if let Some(base) = self.base() {
             check_base(base)?;
         }
         match self {
-            Positions::Learned(t) if t.shape() != (n, d_in) => Err(format!(
-                "the learned table is {} × {}, expected {n} × {d_in} (a row per token, d_in wide)",
-                t.nrows(),
-                t.ncols()
-            )),
+            Positions::Learned(t) if t.shape() != (n, d_in) => {
+                Err(edits::learned_shape(t.nrows(), t.ncols(), n, d_in))
+            }
             Positions::Rope { .. } => match d_ks.iter().position(|d| d % 2 == 1) {
-                Some(h) => Err(format!(
-                    "RoPE rotates pairs of components, so d_k must be even; head {h} has d_k = {}",
-                    d_ks[h]
-                )),
+                Some(h) => Err(edits::rope_odd(h, d_ks[h])),
                 None => Ok(()),
             },
             _ => Ok(()),
@@ -214,13 +211,11 @@ impl Positions {
 }
 
 /// A base must be a finite number above 1 (the angles shrink with it).
-fn check_base(base: f64) -> Result<(), String> {
+fn check_base(base: f64) -> Result<(), Msg> {
     if base.is_finite() && base > 1.0 && base <= 1e12 {
         Ok(())
     } else {
-        Err(format!(
-            "the base must be a number above 1 and at most 1e12, not {base}"
-        ))
+        Err(edits::base_range(base))
     }
 }
 

@@ -4,6 +4,8 @@ use std::sync::OnceLock;
 
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Key;
 use crate::core::model::{Dims, Head, Model, Scale};
 
 /// A preset's name as used in `?preset=` and the picker, and the model it builds.
@@ -11,7 +13,7 @@ pub struct Preset {
     /// Its name in `?preset=` and the picker's value.
     pub name: &'static str,
     /// What the picker says.
-    pub title: &'static str,
+    pub title: Key,
     /// Its model's sentence, so a model of another sentence is told apart without building it.
     pub sentence: &'static str,
     /// Builds its model.
@@ -24,7 +26,7 @@ pub struct Preset {
 pub const PRESETS: [Preset; 3] = [
     Preset {
         name: "dog",
-        title: "“she” attends to “dog” (hand-made, causal)",
+        title: edits::dog_title,
         sentence: DOG_SENTENCE,
         build: dog,
         // "she": the intro and the walk talk about her.
@@ -32,14 +34,14 @@ pub const PRESETS: [Preset; 3] = [
     },
     Preset {
         name: "raschka",
-        title: "Raschka: Life is short, eat dessert first",
+        title: edits::raschka_title,
         sentence: RASCHKA_SENTENCE,
         build: raschka,
         follows: None,
     },
     Preset {
         name: "raschka-multihead",
-        title: "Raschka: 4 heads, d_v = 1",
+        title: edits::raschka_heads_title,
         sentence: RASCHKA_SENTENCE,
         build: raschka_multihead,
         follows: None,

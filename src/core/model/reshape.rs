@@ -1,6 +1,7 @@
 //! A model made anew around what stays: a new sentence (each word keeps its row) and new
 //! sizes (each number whose place remains is kept, new places drawn from the seed).
 
+use crate::core::i18n::Msg;
 use nalgebra::{DMatrix, RowDVector};
 
 use crate::core::model::positions::{seeded_table, PositionKind, Positions, DEFAULT_BASE};
@@ -22,7 +23,7 @@ impl Model {
         sentence: &str,
         seed: u64,
         remembered: &WordRows,
-    ) -> Result<Model, String> {
+    ) -> Result<Model, Msg> {
         let vocabulary = Tokens::new(sentence).vocabulary;
         let d_in = self.embedding.ncols();
         let known: Vec<Option<RowDVector<f64>>> = vocabulary
@@ -97,7 +98,7 @@ impl Model {
 
     /// New sizes. Numbers whose position still exists are kept; new positions are filled from a
     /// fresh model seeded with `seed`.
-    pub fn resized(&self, dims: Dims, seed: u64) -> Result<Model, String> {
+    pub fn resized(&self, dims: Dims, seed: u64) -> Result<Model, Msg> {
         let fresh = Model::seeded(&self.sentence, dims, seed, self.causal, self.scale)?;
         let embedding = overlay(&fresh.embedding, &self.embedding);
         let heads = fresh
@@ -164,7 +165,7 @@ impl Model {
     /// sizes, mask and scaling, biases, output projection and positions (a learned table drawn
     /// again), its shared key/value heads, and its source sentence (its rows drawn again as a
     /// new source's).
-    pub fn redrawn(&self, seed: u64) -> Result<Model, String> {
+    pub fn redrawn(&self, seed: u64) -> Result<Model, Msg> {
         let next = Model::seeded(&self.sentence, self.dims(), seed, self.causal, self.scale)?
             .with_biases_on(self.has_biases(), seed)?
             .with_output_drawn_like(self, seed)?;

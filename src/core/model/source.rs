@@ -1,5 +1,7 @@
 //! Cross-attention's second sentence: the one the keys and values come from.
 
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
 use nalgebra::DMatrix;
 
 use crate::core::model::limits::check_sentence;
@@ -17,13 +19,12 @@ pub struct Source {
 
 impl Source {
     /// A source sentence within the limits and its table (a row per word of its vocabulary).
-    pub fn new(sentence: &str, embedding: DMatrix<f64>) -> Result<Source, String> {
-        let tokens = check_sentence(sentence).map_err(|e| format!("the source {e}"))?;
+    pub fn new(sentence: &str, embedding: DMatrix<f64>) -> Result<Source, Msg> {
+        let tokens = check_sentence(sentence).map_err(edits::the_source)?;
         if embedding.nrows() != tokens.vocabulary.len() {
-            return Err(format!(
-                "the source's embedding has {} rows but its vocabulary has {} words",
+            return Err(edits::source_rows(
                 embedding.nrows(),
-                tokens.vocabulary.len()
+                tokens.vocabulary.len(),
             ));
         }
         Ok(Source {
@@ -42,7 +43,7 @@ impl Source {
         tokens_of: &Tokens,
         embedding: &DMatrix<f64>,
         seed: u64,
-    ) -> Result<Source, String> {
+    ) -> Result<Source, Msg> {
         Source::retyped(sentence, None, tokens_of, embedding, seed)
     }
 
@@ -54,8 +55,8 @@ impl Source {
         tokens_of: &Tokens,
         embedding: &DMatrix<f64>,
         seed: u64,
-    ) -> Result<Source, String> {
-        let tokens = check_sentence(sentence).map_err(|e| format!("the source {e}"))?;
+    ) -> Result<Source, Msg> {
+        let tokens = check_sentence(sentence).map_err(edits::the_source)?;
         let own = &tokens_of.vocabulary;
         let d_in = embedding.ncols();
         let places: Vec<usize> = (0..tokens.vocabulary.len())

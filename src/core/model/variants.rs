@@ -6,6 +6,8 @@
 //! the gradients and the views go on reading a head's own `w_key` and `w_value`; every write
 //! goes to the group's first head and is copied to the others ([`Model::share_kv`]).
 
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
 use std::sync::Arc;
 
 use nalgebra::DMatrix;
@@ -41,11 +43,11 @@ impl Model {
 
     /// The same model with `g` key/value heads: each group's heads take the keys and values
     /// (and their biases) of its first head. `g` must divide the number of heads.
-    pub fn with_kv_heads(mut self, g: usize) -> Result<Model, String> {
+    pub fn with_kv_heads(mut self, g: usize) -> Result<Model, Msg> {
         let h = self.heads.len();
         check_kv_heads(h, g)?;
         if g < h && self.layered.is_some() {
-            return Err("a trained model's layer keeps a key and a value per head".into());
+            return Err(edits::layer_keeps_kv.into());
         }
         // Heads that share must be alike: the same d_k and d_v, biases on all or none.
         let shape = |head: &Head| (head.d_k(), head.d_v(), head.biases.is_some());
@@ -53,10 +55,7 @@ impl Model {
         if let Some(k) =
             (0..h).find(|&k| shape(&self.heads[k]) != shape(&self.heads[k / per * per]))
         {
-            return Err(format!(
-                "head {k} differs from head {} in d_k, d_v or biases, so they cannot share a key/value head",
-                k / per * per
-            ));
+            return Err(edits::heads_differ(k, k / per * per));
         }
         self.kv_heads = g;
         self.share_kv();
@@ -124,25 +123,21 @@ impl Model {
     /// The same model with keys and values taken from `source` (or from its own sentence).
     /// Refused with a causal mask (no source token comes "later"), with positions (each
     /// sentence would need its own) and on a trained layer.
-    pub fn with_source(mut self, source: Option<Source>) -> Result<Model, String> {
+    pub fn with_source(mut self, source: Option<Source>) -> Result<Model, Msg> {
         if let Some(s) = &source {
             if self.causal {
-                return Err("a causal mask hides later tokens of the same sentence; with a source sentence every query sees every source token: turn causal off first".into());
+                return Err(edits::causal_with_source.into());
             }
             if *self.positions() != Positions::None {
-                return Err(
-                    "positions with a source sentence are not shown: turn positions off first"
-                        .into(),
-                );
+                return Err(edits::positions_with_source_off.into());
             }
             if self.layered.is_some() {
-                return Err("a trained model's layer attends within its own sentence".into());
+                return Err(edits::layer_own_sentence.into());
             }
             if s.embedding.ncols() != self.embedding.ncols() {
-                return Err(format!(
-                    "the source's embedding rows have {} numbers, expected d_in = {}",
+                return Err(edits::source_width(
                     s.embedding.ncols(),
-                    self.embedding.ncols()
+                    self.embedding.ncols(),
                 ));
             }
         }
@@ -167,7 +162,7 @@ impl Model {
     /// The key/value heads and the source of `from`, on this model where they fit: the groups
     /// if their number still divides the heads, the source with its rows widened or cut to
     /// this d_in (new numbers drawn from `seed`).
-    pub(crate) fn with_variants_of(self, from: &Model, seed: u64) -> Result<Model, String> {
+    pub(crate) fn with_variants_of(self, from: &Model, seed: u64) -> Result<Model, Msg> {
         let h = self.heads.len();
         let g = if from.shares_kv() && h.is_multiple_of(from.kv_heads) {
             from.kv_heads

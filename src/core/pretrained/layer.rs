@@ -29,12 +29,14 @@ impl Encoder {
         opening: LayerOpening,
         now: Option<Attention>,
     ) -> Result<Model, String> {
-        opening.check(self.config.layers, self.config.heads, |c| {
-            self.layers[c.layer]
-                .attention
-                .matrix(c.target)
-                .is_some_and(|m| c.row < m.nrows() && c.col < m.ncols())
-        })?;
+        opening
+            .check(self.config.layers, self.config.heads, |c| {
+                self.layers[c.layer]
+                    .attention
+                    .matrix(c.target)
+                    .is_some_and(|m| c.row < m.nrows() && c.col < m.ncols())
+            })
+            .map_err(|e| e.english())?;
         let (pieces, ids) = self.tokenize(&opening.sentence)?;
         let x = self.input_of(
             opening.layer,
@@ -44,7 +46,9 @@ impl Encoder {
             true,
         );
         let trained = Arc::clone(&self.layers[opening.layer].attention);
-        opening.model(name, self.config.layers, (pieces, ids), x, trained, now)
+        opening
+            .model(name, self.config.layers, (pieces, ids), x, trained, now)
+            .map_err(|e| e.english())
     }
 
     /// `model` (a layer model of this encoder) opened again with `change` made to what opens it.
@@ -53,7 +57,8 @@ impl Encoder {
         model: &Model,
         change: impl FnOnce(&mut LayerOpening),
     ) -> Result<Model, String> {
-        let (name, opening, now) = LayerOpening::changed_from(model, change)?;
+        let (name, opening, now) =
+            LayerOpening::changed_from(model, change).map_err(|e| e.english())?;
         self.open_layer_with(&name, opening, now)
     }
 

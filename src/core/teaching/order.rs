@@ -66,11 +66,12 @@ pub fn reordered(model: &Model, order: &[usize]) -> Result<Model, String> {
         model.heads().to_vec(),
         model.causal,
         model.scale,
-    )?
-    .with_output(model.output().cloned())?
-    .with_positions(model.positions().clone())?
-    .with_kv_heads(model.kv_heads())?
-    .with_source(model.source().cloned())
+    )
+    .and_then(|m| m.with_output(model.output().cloned()))
+    .and_then(|m| m.with_positions(model.positions().clone()))
+    .and_then(|m| m.with_kv_heads(model.kv_heads()))
+    .and_then(|m| m.with_source(model.source().cloned()))
+    .map_err(|e| e.english())
 }
 
 /// For each word (by its place before), the largest difference between its output row before
@@ -210,6 +211,7 @@ pub fn both_conventions(model: &Model) -> Result<[Trace; 2], String> {
             .clone()
             .with_positions(Positions::Rope { base, pairs })
             .map(|m| Trace::of(&m))
+            .map_err(|e| e.english())
     };
     Ok([under(Rope::Half)?, under(Rope::Interleaved)?])
 }

@@ -128,7 +128,7 @@ impl Trainer {
                 }
             }
         }
-        next.check_limits().map_err(refuse)?;
+        next.check_limits().map_err(|e| refuse(e.english()))?;
         *model = next;
         self.moments = moments;
         Ok(g)

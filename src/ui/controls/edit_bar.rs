@@ -7,9 +7,10 @@ use crate::core::document::edit::Edit;
 use crate::core::document::history::History;
 use crate::core::formats::link::Controls as Level;
 use crate::core::i18n::keys::{page, settings};
+use crate::core::i18n::Msg;
 use crate::core::model::Scale;
 use crate::core::text::token_label;
-use crate::ui::fields::{apply_or_say, refusal};
+use crate::ui::fields::{apply_or_say, clause, refusal};
 use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 
@@ -20,9 +21,9 @@ use crate::ui::state::use_app;
 pub(super) fn EditBar(level: Level) -> impl IntoView {
     let state = use_app();
     // Why Reset changed nothing (an exercise's lock); gone with the next change of the model.
-    let refused = RwSignal::new(None::<String>);
-    let causal_refused = RwSignal::new(None::<String>);
-    let scale_refused = RwSignal::new(None::<String>);
+    let refused = RwSignal::new(None::<Msg>);
+    let causal_refused = RwSignal::new(None::<Msg>);
+    let scale_refused = RwSignal::new(None::<Msg>);
     view! {
         <div class="edit-bar" role="group" aria-label=t(settings::edit_and_follow)>
             <div class="field buttons">
@@ -32,7 +33,7 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
                 <button type="button" data-action="redo" title=t(settings::redo_title) disabled=move || !state.doc.history.with(History::can_redo) on:click=move |_| { state.apply(Edit::Redo).ok(); }>
                     {t(settings::redo)}
                 </button>
-                <button type="button" data-action="reset" title=t(settings::reset_title) on:click=move |_| refused.set(state.reset().err().map(|e| word(&page::not_reset(e.strip_suffix('.').unwrap_or(&e)))))>
+                <button type="button" data-action="reset" title=t(settings::reset_title) on:click=move |_| refused.set(state.reset().err().map(|e| page::not_reset(clause(e))))>
                     {t(settings::reset)}
                 </button>
                 {refusal("reset-refused".into(), refused)}

@@ -9,14 +9,14 @@ use leptos::prelude::*;
 use crate::core::document::edit::Edit;
 use crate::core::formats::link::{Controls as Level, MAX_DECIMALS};
 use crate::core::i18n::keys::settings;
-use crate::core::i18n::{Key, Msg};
+use crate::core::i18n::{Arg, Key, Msg};
 use crate::core::model::presets::PRESETS;
 use crate::core::model::Model;
 use crate::ui::author::AuthorButton;
 use crate::ui::embed::EmbedButton;
 use crate::ui::export::CopyPytorch;
 use crate::ui::fields::{
-    accept, apply_or_say, refusal, IntegerField, IntegerFieldProps, PositionsField,
+    accept, apply_or_say, clause, refusal, IntegerField, IntegerFieldProps, PositionsField,
 };
 use crate::ui::import_torch::ImportTorchButton;
 use crate::ui::lang::{t, word};
@@ -35,7 +35,7 @@ use sizes::sizes;
 pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView {
     let state = use_app();
     let (size_fields, resized_note) = sizes(state);
-    let reinit_refused = RwSignal::new(None::<String>);
+    let reinit_refused = RwSignal::new(None::<Msg>);
     let reinit = move |_| {
         apply_or_say(
             state,
@@ -69,11 +69,11 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
                     prop:value=move || { preset_refused.track(); state.preset().unwrap_or("") }
                     on:change=move |ev| {
                         let refused = state.open_preset(&event_target_value(&ev)).err();
-                        preset_refused.set(refused.map(|e| settings::not_opened(e.strip_suffix('.').unwrap_or(&e))));
+                        preset_refused.set(refused.map(|e| settings::not_opened(clause(e))));
                     }
                 >
                     <option value="" disabled>{t(settings::your_own_model)}</option>
-                    {PRESETS.iter().map(|p| view! { <option value=p.name>{p.title}</option> }).collect_view()}
+                    {PRESETS.iter().map(|p| view! { <option value=p.name>{t(p.title)}</option> }).collect_view()}
                 </select>
                 {move || preset_refused.get().map(|e| view! { <span class="field-error" role="alert">{word(&e)}</span> })}
             </label> })}
@@ -85,7 +85,7 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
                 min=0
                 max=u64::MAX
                 value=state.doc.seed.into()
-                on_change=Callback::new(move |n| state.apply(Edit::Seed(n)))
+                on_change=Callback::new(move |n| state.apply(Edit::Seed(n)).map_err(Arg::from))
             />
             <button type="button" data-action="reinit" on:click=reinit title=t(settings::reinitialise_title)>
                 {t(settings::reinitialise)}
@@ -127,7 +127,7 @@ fn Layers() -> impl IntoView {
                   title: Key,
                   on: fn(&Model) -> bool,
                   edit: fn(bool) -> Edit| {
-        let refused = RwSignal::new(None::<String>);
+        let refused = RwSignal::new(None::<Msg>);
         view! {
             <label class="field check" title=t(title)>
                 <input

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
 use crate::core::i18n::keys::{page, settings};
-use crate::core::i18n::Msg;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::model::limits::{MAX_DIM, MAX_HEADS};
 use crate::core::model::{Dims, Model};
 use crate::core::teaching::story::Story;
@@ -97,7 +97,7 @@ pub(super) fn sizes(state: AppState) -> (impl IntoView, impl IntoView) {
             min=1
             max=MAX_HEADS as u64
             value=Signal::derive(move || kv_heads.get() as u64)
-            on_change=Callback::new(move |n| state.apply(Edit::KvHeads(n as usize)))
+            on_change=Callback::new(move |n| state.apply(Edit::KvHeads(n as usize)).map_err(Arg::from))
         />
     };
     (fields, resized_note)

@@ -36,7 +36,7 @@ pub fn SeveralHeadsLab() -> impl IntoView {
     });
     let ball = rows[(1, 4)];
     let heads = Signal::derive(|| (0..2).map(|h| word(&keys::labs::head(h))).collect());
-    let refused = RwSignal::new(None::<String>);
+    let refused = RwSignal::new(None::<crate::core::i18n::Msg>);
     let open = move |_| {
         refused.set(state.apply(Edit::Open(Box::new(dog_two_heads()))).err());
     };
@@ -67,7 +67,7 @@ pub fn SeveralHeadsLab() -> impl IntoView {
             </button>
             " "
             {t(keys::labs::undo_brings_back)}
-            {move || refused.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+            {move || refused.get().map(|e| view! { <span class="field-error" role="alert">{word(&e)}</span> })}
         </p>
     }
 }

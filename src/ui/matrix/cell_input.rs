@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::core::document::numbers::{read_block, read_cell, CellText};
 use crate::core::i18n::keys::views;
-use crate::core::i18n::Msg;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::text::fmt;
 use crate::ui::lang::word;
 use crate::ui::matrix::keyboard;
@@ -92,7 +92,10 @@ pub fn CellInput(
             return;
         }
         ev.prevent_default();
-        match read_block(&text).and_then(|block| editor.paste.run((row, col, block))) {
+        match read_block(&text)
+            .map_err(Arg::from)
+            .and_then(|block| editor.paste.run((row, col, block)).map_err(Arg::from))
+        {
             Ok(()) => {
                 error.set(None);
                 // The block replaced this cell's number too: shown at once, though focused,

@@ -8,6 +8,8 @@ use leptos::prelude::*;
 use super::{AppState, TrainedModel};
 use crate::core::document::edit::{self, Edit};
 use crate::core::formats::link::Link;
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
 use crate::core::model::presets::preset_named;
 
 impl AppState {
@@ -39,7 +41,7 @@ impl AppState {
     /// Applies one change to the document through the core's reducer: the one write path of
     /// the page, the scripting API and its postMessage twin. A refused edit changes nothing
     /// (no signal is touched) and says why. Each signal is notified only if it changed.
-    pub fn apply(self, edit: Edit) -> Result<(), String> {
+    pub fn apply(self, edit: Edit) -> Result<(), Msg> {
         let (model, history, seed, session) = (
             self.doc.model,
             self.doc.history,
@@ -51,7 +53,10 @@ impl AppState {
             Edit::Sentence(text) if model.with_untracked(|m| m.layered().is_some()) => {
                 match self.trained_in_page() {
                     Some(trained) => Edit::Retyped(Box::new(
-                        model.with_untracked(|m| trained.retype(m, &text))?,
+                        // The trained model's reason as it gives it (English text still).
+                        model
+                            .with_untracked(|m| trained.retype(m, &text))
+                            .map_err(edits::given)?,
                     )),
                     None => Edit::Sentence(text),
                 }
@@ -89,14 +94,14 @@ impl AppState {
     }
 
     /// Opens the preset called `name`, undoably; refused (an exercise's lock) with why.
-    pub fn open_preset(self, name: &str) -> Result<(), String> {
-        let p = preset_named(name).ok_or_else(|| format!("there is no example “{name}”"))?;
+    pub fn open_preset(self, name: &str) -> Result<(), Msg> {
+        let p = preset_named(name).ok_or_else(|| edits::no_example(name))?;
         self.apply(Edit::Open(Box::new((p.build)())))
     }
 
     /// Opens the example again, undoably; refused with why. An embed of a trained layer opens
     /// its link's layer again (the model's panel takes it, as it took the link's).
-    pub fn reset(self) -> Result<(), String> {
+    pub fn reset(self) -> Result<(), Msg> {
         if let Some(trained) = self.page.trained_example {
             self.doc.pretrained.set(Some(trained.to_owned()));
             return Ok(());
@@ -107,7 +112,7 @@ impl AppState {
     /// Loads a saved state (JSON text), undoably; when it is refused nothing changes and the
     /// message says why. Every way a state comes in (the load box, a file, the scripting API
     /// and its postMessage twin) goes through here.
-    pub fn load_state(self, json: &str) -> Result<(), String> {
+    pub fn load_state(self, json: &str) -> Result<(), Msg> {
         // A trained model's layer opens once the model's panel has the model.
         if let Some(trained) = serde_json::from_str::<serde_json::Value>(json)
             .ok()
@@ -116,13 +121,14 @@ impl AppState {
             self.doc.pretrained.set(Some(trained));
             return Ok(());
         }
-        let model = crate::core::formats::state::read_state(json).map_err(|e| e.to_string())?;
+        let model = crate::core::formats::state::read_state(json)
+            .map_err(|e| edits::at_field(e.field, e.message))?;
         self.apply(Edit::Open(Box::new(model)))
     }
 
     /// Opens a model and what to show of it (from a link or the saved work), undoably; refused
     /// with why, and then nothing changes.
-    pub fn open(self, link: &Link) -> Result<(), String> {
+    pub fn open(self, link: &Link) -> Result<(), Msg> {
         self.apply(Edit::Open(Box::new(link.model.clone())))?;
         self.doc.pretrained.set(link.pretrained.clone());
         self.show_as(&link.shown);

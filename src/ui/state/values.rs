@@ -8,6 +8,7 @@ use nalgebra::DMatrix;
 
 use crate::core::formats::link::DEFAULT_DECIMALS;
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::Msg;
 use crate::core::model::Matrix;
 use crate::core::model::Model;
 use crate::core::teaching::order::ReorderedInputs;
@@ -97,10 +98,10 @@ pub type Block = Vec<Vec<f64>>;
 #[derive(Clone, Copy)]
 pub struct CellEditor {
     /// A valid number typed into cell (row, col); refused with a message (a locked matrix).
-    pub commit: Callback<(usize, usize, f64), Result<(), String>>,
+    pub commit: Callback<(usize, usize, f64), Result<(), Msg>>,
     /// A block of numbers pasted with its top-left at (row, col); a block that does not fit is
     /// refused whole, with the message to show.
-    pub paste: Callback<(usize, usize, Block), Result<(), String>>,
+    pub paste: Callback<(usize, usize, Block), Result<(), Msg>>,
     /// The learner left the cell: the next number typed there is a new undo step.
     pub done: Callback<()>,
 }

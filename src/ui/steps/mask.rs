@@ -4,9 +4,10 @@ use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
 use crate::core::i18n::keys::{steps, views};
+use crate::core::i18n::Msg;
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::Step;
-use crate::ui::lang::t;
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
@@ -26,7 +27,7 @@ pub fn MaskStep() -> impl IntoView {
     let state = use_app();
     let causal = state.derived.causal;
     let has_source = Memo::new(move |_| state.doc.model.with(|m| m.source().is_some()));
-    let refused = RwSignal::new(None::<String>);
+    let refused = RwSignal::new(None::<Msg>);
     view! {
         <StepSection step=Step::Mask text=&TEXT>
             <Show
@@ -40,7 +41,7 @@ pub fn MaskStep() -> impl IntoView {
                         <p class="note">
                             {t(views::causal_off)}" "
                             <button type="button" data-action="causal-on" on:click=move |_| refused.set(state.apply(Edit::Causal(true)).err())>{t(views::causal_on)}</button>
-                            {move || refused.get().map(|e| view! { <span class="field-error" role="alert">{e}</span> })}
+                            {move || refused.get().map(|e| view! { <span class="field-error" role="alert">{word(&e)}</span> })}
                         </p>
                     }.into_any()
                 }

@@ -3,6 +3,8 @@
 
 use crate::core::document::history::{EditKey, History};
 use crate::core::document::script::check_value;
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::{Key, Msg};
 use crate::core::model::check_dims;
 use crate::core::model::limits::check_sentence;
 use crate::core::model::{Editable, Model, Source};
@@ -28,7 +30,7 @@ pub(super) fn change(
     history: &mut History,
     seed: &mut u64,
     edit: Edit,
-) -> Result<Changed, String> {
+) -> Result<Changed, Msg> {
     let both = Changed {
         model: true,
         history: true,
@@ -147,7 +149,7 @@ pub(super) fn change(
         }
         Edit::Causal(on) => {
             if on && model.source().is_some() {
-                return Err("a causal mask hides later tokens of the same sentence; with a source sentence every query sees every source token: remove the source first".into());
+                return Err(edits::causal_remove_source.into());
             }
             let mut next = model.clone();
             next.causal = on;
@@ -189,33 +191,23 @@ pub(super) fn change(
 
 /// Why a trained model's layer refuses `edit`, if it does: it keeps the shape and settings it was
 /// trained with, and its input X is what the layers below make of the sentence.
-pub(super) fn kept_by_a_trained_layer(edit: &Edit) -> Option<&'static str> {
+pub(super) fn kept_by_a_trained_layer(edit: &Edit) -> Option<Key> {
     Some(match edit {
         Edit::Cell { target, .. } | Edit::Set { target, .. } | Edit::Paste { target, .. }
             if *target == Editable::Embedding =>
         {
-            "X is what the layers below make of the sentence: change their weights (pick a lower layer) to change it"
+            edits::layer_x
         }
-        Edit::Sentence(_) => {
-            "a trained model's sentence is cut by its own tokenizer, which comes with the model: open it again (Open a trained model)"
-        }
-        Edit::Resize(_) => "a trained model's layer keeps the sizes it was trained with",
-        Edit::Reinitialise => {
-            "a trained model's numbers are not drawn from a seed: undo or open the layer again to get them back"
-        }
-        Edit::Seed(_) => {
-            "a trained model's numbers come from its training, not from a seed, so there is nothing to draw again"
-        }
-        Edit::Positions { .. } => {
-            "a trained model's learned positions are already in X, added before its first layer"
-        }
-        Edit::Biases(_) | Edit::OutputProjection(_) => {
-            "a trained model's layer keeps its biases and output projection as trained"
-        }
-        Edit::Causal(_) => "an encoder has no causal mask: every piece sees every other",
-        Edit::KvHeads(_) => "a trained model's layer keeps a key and a value per head, as trained",
-        Edit::Source(_) => "a trained model's layer attends within its own sentence",
-        Edit::Scale(_) => "a trained model's layer divides by √dₖ, as it was trained",
+        Edit::Sentence(_) => edits::layer_sentence,
+        Edit::Resize(_) => edits::layer_sizes,
+        Edit::Reinitialise => edits::layer_not_seeded,
+        Edit::Seed(_) => edits::layer_no_seed,
+        Edit::Positions { .. } => edits::layer_positions,
+        Edit::Biases(_) | Edit::OutputProjection(_) => edits::layer_biases,
+        Edit::Causal(_) => edits::encoder_no_mask,
+        Edit::KvHeads(_) => edits::layer_kv_as_trained,
+        Edit::Source(_) => edits::layer_own_sentence,
+        Edit::Scale(_) => edits::layer_scale,
         _ => return None,
     })
 }
@@ -235,7 +227,7 @@ fn replace(model: &mut Model, history: &mut History, key: EditKey, next: Model) 
     }
 }
 
-fn outside(model: &Model, target: Editable, row: usize, col: usize) -> String {
+fn outside(model: &Model, target: Editable, row: usize, col: usize) -> Msg {
     let (rows, cols) = model.matrix(target).map_or((0, 0), |m| m.shape());
-    format!("cell ({row}, {col}) is outside the {rows} × {cols} matrix")
+    edits::cell_outside(row, col, rows, cols)
 }

@@ -2,6 +2,7 @@
 //! refusal, the trained layer's, the change, the count and the token followed, in that order.
 
 use crate::core::document::history::History;
+use crate::core::i18n::Msg;
 use crate::core::model::presets::DEFAULT_SEED;
 use crate::core::model::Model;
 
@@ -35,7 +36,7 @@ impl Document {
 
     /// Applies `edit`; `followed` is the token followed before it, and the result the token
     /// followed after it. A refused edit changes nothing and says why.
-    pub fn apply(&mut self, edit: Edit, followed: Option<usize>) -> Result<Option<usize>, String> {
+    pub fn apply(&mut self, edit: Edit, followed: Option<usize>) -> Result<Option<usize>, Msg> {
         let parts = (&mut self.model, &mut self.history, &mut self.seed);
         Ok(apply(parts, &mut self.session, edit, followed)?.followed)
     }
@@ -49,7 +50,7 @@ pub fn apply(
     session: &mut Session,
     edit: Edit,
     followed: Option<usize>,
-) -> Result<Changed, String> {
+) -> Result<Changed, Msg> {
     if let Some(refusal) = session.refusal(&edit, model) {
         return Err(refusal);
     }

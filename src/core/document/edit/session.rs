@@ -1,6 +1,8 @@
 //! An exercise page's part of the document: the locks that refuse an edit, and the count of
 //! edits a goal reads.
 
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
 use crate::core::model::{Editable, Matrix, Model, Projection};
 
 use super::edits::Edit;
@@ -35,7 +37,7 @@ impl Session {
     /// Why `edit` of `model` is refused, if it would change a locked matrix. Retyping the
     /// sentence is allowed: the rows there are stay, and a new word's row is a new number, not
     /// an edit of a locked one.
-    pub fn refusal(&self, edit: &Edit, model: &Model) -> Option<String> {
+    pub fn refusal(&self, edit: &Edit, model: &Model) -> Option<Msg> {
         if self.locks.is_empty() {
             return None;
         }
@@ -70,17 +72,13 @@ impl Session {
     }
 
     /// What a learner who types into the locked `matrix` of `model` is told: what is free.
-    pub fn locked_message(&self, matrix: Matrix, model: &Model) -> String {
+    pub fn locked_message(&self, matrix: Matrix, model: &Model) -> Msg {
         let free: Vec<&str> = Editable::EVERY
             .into_iter()
             .filter(|&e| model.matrix(e).is_some() && !self.locked(Matrix::of(e)))
             .map(Editable::key)
             .collect();
-        format!(
-            "{} is locked in this exercise: reach it by editing {}.",
-            matrix.key(),
-            free.join(", ")
-        )
+        edits::locked(matrix.key(), free.join(", "))
     }
 
     /// Counts an edit once applied (`changed`: it changed the model); a `sealing` one is an

@@ -1,5 +1,8 @@
 //! Base64url without padding (RFC 4648 §5): the model's bytes, safe in a URL as they are.
 
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
+
 const BASE64URL: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// Base64url without padding (RFC 4648 §5): safe in a URL's fragment as it is.
@@ -18,10 +21,10 @@ pub fn base64url(bytes: &[u8]) -> String {
 }
 
 /// Reads [`base64url`] (padding tolerated); the error names the first bad character.
-pub fn from_base64url(text: &str) -> Result<Vec<u8>, String> {
+pub fn from_base64url(text: &str) -> Result<Vec<u8>, Msg> {
     let text = text.trim_end_matches('=');
     if text.len() % 4 == 1 {
-        return Err("its data is cut short (not base64url)".into());
+        return Err(edits::cut_short.into());
     }
     let mut out = Vec::with_capacity(text.len() / 4 * 3 + 2);
     for chunk in text.as_bytes().chunks(4) {
@@ -33,12 +36,7 @@ pub fn from_base64url(text: &str) -> Result<Vec<u8>, String> {
                 b'0'..=b'9' => c - b'0' + 52,
                 b'-' => 62,
                 b'_' => 63,
-                _ => {
-                    return Err(format!(
-                        "“{}” is not a base64url character",
-                        char::from(c).escape_default()
-                    ))
-                }
+                _ => return Err(edits::not_base64url(char::from(c).escape_default())),
             };
             n |= (v as u32) << (18 - 6 * i);
         }

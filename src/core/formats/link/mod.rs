@@ -14,6 +14,7 @@ pub mod values;
 
 use crate::core::formats::contract::{MESSAGE_PREFIX, RESIZE};
 use crate::core::formats::state::read_state;
+use crate::core::i18n::keys::edits;
 use crate::core::i18n::Lang;
 use crate::core::model::presets::{matching, preset_named, preset_names, PRESETS};
 use crate::core::teaching::exercise::Exercises;
@@ -77,9 +78,7 @@ pub fn read_link(search: &str, hash: &str) -> Link {
         pretrained: None,
     };
     if search.len() + hash.len() > MAX_LINK_CHARS {
-        link.messages.push(format!(
-            "The link is longer than {MAX_LINK_CHARS} characters and was not read; showing the default example."
-        ));
+        link.messages.push(edits::link_too_long(MAX_LINK_CHARS));
         return link;
     }
     let mut pairs = values::pairs(search.strip_prefix('?').unwrap_or(search));
@@ -111,16 +110,13 @@ pub fn read_link(search: &str, hash: &str) -> Link {
         Some(
             read_state(json)
                 .map(|m| (m, None))
-                .map_err(|e| e.to_string()),
+                .map_err(|e| edits::at_field(e.field, e.message)),
         )
     } else if let Some(name) = last("preset") {
         let found = preset_named(name);
         if found.is_none() {
-            link.messages.push(format!(
-                "There is no preset “{}” (try {}); showing the default example.",
-                clip(name),
-                preset_names()
-            ));
+            link.messages
+                .push(edits::no_preset_shown(clip(name), preset_names()));
         }
         found.map(|p| Ok(((p.build)(), Some(p.name))))
     } else {
@@ -133,10 +129,8 @@ pub fn read_link(search: &str, hash: &str) -> Link {
             link.carries_model = true;
         }
         Some(Err(e)) => {
-            link.messages.push(format!(
-                "The link's state could not be read ({e}); showing the default example."
-            ));
-            link.model_error = Some(e.to_string());
+            link.messages.push(edits::state_not_read(e.clone()));
+            link.model_error = Some(e);
         }
         None => {}
     }
@@ -145,10 +139,9 @@ pub fn read_link(search: &str, hash: &str) -> Link {
     if let (Some(name), None) = (last("pretrained"), &link.pretrained) {
         let layer = last("layer").map_or(Ok(0), str::parse::<usize>);
         if layer.is_err() {
-            link.messages.push(format!(
-                "The link's layer=“{}” was ignored: use a whole number from 0 (layers count from 0).",
-                clip(last("layer").unwrap_or_default())
-            ));
+            link.messages.push(edits::layer_ignored(clip(
+                last("layer").unwrap_or_default(),
+            )));
         }
         let text = |s: &str| serde_json::Value::from(s).to_string();
         link.pretrained = Some(format!(
@@ -163,18 +156,13 @@ pub fn read_link(search: &str, hash: &str) -> Link {
     for (key, value) in &pairs {
         let Some(param) = params::param(key) else {
             let known: Vec<_> = PARAMS.iter().map(|p| p.name).collect();
-            link.messages.push(format!(
-                "The link's parameter “{}” is unknown (known: {}); ignored.",
-                clip(key),
-                known.join(", ")
-            ));
+            link.messages
+                .push(edits::unknown_param(clip(key), known.join(", ")));
             continue;
         };
         if let Err(e) = param.read(&mut link, value) {
-            link.messages.push(format!(
-                "The link's {key}=“{}” was ignored: {e}.",
-                clip(value)
-            ));
+            link.messages
+                .push(edits::param_ignored(key, clip(value), e));
         }
     }
     link
@@ -197,26 +185,23 @@ pub struct Opening {
 /// Saved work whose model cannot be read is not used, and a message says why, once; of saved
 /// work whose model reads, what reads is kept and a message names what was left out.
 pub fn opening(link: Link, saved: Option<&str>) -> Opening {
-    let mut unreadable = None;
+    let mut unreadable = Vec::new();
     let saved = saved
         .map(|fragment| read_link("", fragment))
         .filter(|saved| {
             let reason = match (&saved.model_error, saved.carries_model) {
                 (Some(e), _) => e.clone(),
-                (None, false) => "it holds no model".into(),
+                (None, false) => edits::holds_no_model.into(),
                 (None, true) => {
+                    // The note, then what was left out: the page shows the messages one after another.
                     if !saved.messages.is_empty() {
-                        unreadable = Some(format!(
-                            "Part of your saved work could not be read and was left out: {}",
-                            saved.messages.join(" ")
-                        ));
+                        unreadable.push(edits::saved_part_not_read.into());
+                        unreadable.extend(saved.messages.iter().cloned());
                     }
                     return true;
                 }
             };
-            unreadable = Some(format!(
-                "Your saved work could not be read ({reason}) and is not used."
-            ));
+            unreadable.push(edits::saved_not_read(reason));
             false
         });
     let mut opening = match saved {

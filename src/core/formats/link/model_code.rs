@@ -11,6 +11,8 @@ use serde_json::Value;
 use super::base64url::{base64url, from_base64url};
 use super::page::MAX_LINK_CHARS;
 use crate::core::formats::state::{read_state_value, state_value, MAX_STATE_BYTES};
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::Msg;
 use crate::core::model::limits::{check_sentence, MAX_DIM, MAX_HEADS};
 use crate::core::model::presets::{built, matching, preset_named, PRESETS};
 use crate::core::model::{Dims, Model, Projection, Scale};
@@ -42,24 +44,22 @@ impl Base {
     }
 
     /// Reads [`Base::to_json`], within the limits (a seeded base is drawn only after this).
-    fn from_json(value: &Value) -> Result<Base, String> {
+    fn from_json(value: &Value) -> Result<Base, Msg> {
         if let Some(name) = value.as_str() {
             return preset_named(name)
                 .map(|p| Base::Preset(p.name))
-                .ok_or_else(|| format!("base: there is no preset “{}”", clip(name)));
+                .ok_or_else(|| edits::base_no_preset(clip(name)));
         }
         let numbers: Option<Vec<u64>> = value
             .as_array()
             .filter(|a| a.len() == 5)
             .and_then(|a| a.iter().map(Value::as_u64).collect());
         let [seed, d_in, d_k, d_v, heads] = numbers.as_deref().unwrap_or_default() else {
-            return Err("base: expected a preset's name or [seed, d_in, d_k, d_v, heads]".into());
+            return Err(edits::base_expected.into());
         };
         let within = |n: u64, max: usize| (1..=max as u64).contains(&n);
         if ![d_in, d_k, d_v].iter().all(|&&d| within(d, MAX_DIM)) || !within(*heads, MAX_HEADS) {
-            return Err(format!(
-                "base: sizes must be 1 to {MAX_DIM} and heads 1 to {MAX_HEADS}"
-            ));
+            return Err(edits::base_sizes(MAX_DIM, MAX_HEADS));
         }
         let size = |n: u64| n as usize;
         Ok(Base::Seed(
@@ -74,14 +74,16 @@ impl Base {
     }
 
     /// The base model, for a model of this sentence.
-    fn build(self, sentence: &str) -> Result<Model, String> {
+    fn build(self, sentence: &str) -> Result<Model, Msg> {
         match self {
             Base::Preset(name) => preset_named(name)
                 .map(|p| (p.build)())
-                .ok_or_else(|| format!("there is no preset “{}”", clip(name))),
+                .ok_or_else(|| edits::no_preset(clip(name))),
             Base::Seed(seed, dims) => {
-                check_sentence(sentence).map_err(|e| format!("sentence: {e}"))?;
-                Model::seeded(sentence, dims, seed, false, Scale::SqrtDk)
+                check_sentence(sentence).map_err(edits::in_sentence)?;
+                // Words and sizes within the limits (checked above and in from_json) make a model.
+                Ok(Model::seeded(sentence, dims, seed, false, Scale::SqrtDk)
+                    .expect("a sentence and sizes within the limits make a model"))
             }
         }
     }
@@ -219,30 +221,30 @@ fn merge(value: &mut Value, base: &Value) {
 /// Reads an `m=` value; the error says what is wrong. Bounded at every step: the text's length,
 /// the inflated size (a deflate bomb stops at the longest state there can be), and a seeded base's sizes before it is drawn; the result is validated as a
 /// saved state.
-pub fn decode_model(text: &str) -> Result<(Model, Option<&'static str>), String> {
+pub fn decode_model(text: &str) -> Result<(Model, Option<&'static str>), Msg> {
     model_of_json(decode_json(text)?)
 }
 
 /// The state an `m=` code holds, as JSON (a base not yet merged in).
-pub fn decode_json(text: &str) -> Result<Value, String> {
+pub fn decode_json(text: &str) -> Result<Value, Msg> {
     if text.len() > MAX_LINK_CHARS {
-        return Err(format!("longer than {MAX_LINK_CHARS} characters"));
+        return Err(edits::longer_than(MAX_LINK_CHARS));
     }
     let bytes = from_base64url(text)?;
     let body =
         decompress_to_vec_with_limit(&bytes, MAX_STATE_BYTES).map_err(|e| match e.status {
             miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                format!("it inflates to more than {MAX_STATE_BYTES} bytes")
+                edits::inflates_past(MAX_STATE_BYTES)
             }
-            _ => "it is not deflated data: the link may be cut short".into(),
+            _ => edits::not_deflated.into(),
         })?;
-    serde_json::from_slice(&body).map_err(|e| format!("its state is not valid JSON ({e})"))
+    serde_json::from_slice(&body).map_err(edits::not_json)
 }
 
 /// The model of a state [`decode_json`] read, its base merged in, and the preset it is.
-pub fn model_of_json(mut json: Value) -> Result<(Model, Option<&'static str>), String> {
+pub fn model_of_json(mut json: Value) -> Result<(Model, Option<&'static str>), Msg> {
     let Some(object) = json.as_object_mut() else {
-        return Err("its state is not a JSON object".into());
+        return Err(edits::not_an_object.into());
     };
     let base = object
         .remove("base")
@@ -265,7 +267,7 @@ pub fn model_of_json(mut json: Value) -> Result<(Model, Option<&'static str>), S
             }
         }
     }
-    let model = read_state_value(&json).map_err(|e| e.to_string())?;
+    let model = read_state_value(&json).map_err(|e| edits::at_field(e.field, e.message))?;
     // The preset's name only while nothing differs from it.
     let preset = matching(&model);
     Ok((model, preset))

@@ -3,7 +3,7 @@
 //! module reads and writes.
 
 use crate::core::decoder::Choosing;
-use crate::core::i18n::Lang;
+use crate::core::i18n::{Lang, Msg};
 use crate::core::model::Matrix;
 use crate::core::model::Model;
 use crate::core::teaching::exercise::Exercises;
@@ -153,10 +153,10 @@ pub struct Link {
     pub at: Option<Step>,
     /// `ask=`, `predict=`, `goal=` and `lock=`.
     pub exercises: Exercises,
-    /// One sentence per refused part, for the page to show.
-    pub messages: Vec<String>,
+    /// One sentence per refused part, for the page to show one after another.
+    pub messages: Vec<Msg>,
     /// Why the model it carries could not be read, if it could not.
-    pub model_error: Option<String>,
+    pub model_error: Option<Msg>,
     /// A trained model's layer it names (its state's `pretrained`, as JSON text: read by
     /// [`crate::core::formats::trained::read_trained`] once the page has fetched the model);
     /// `model` meanwhile is the default example.

@@ -5,7 +5,8 @@ use super::page::{Controls, Link, Page, Theme, MAX_DECIMALS};
 use super::values::{face_key, faces, flag, index, sampling, step_list, step_named, step_names};
 use nalgebra::DMatrix;
 
-use crate::core::i18n::Lang;
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::{Arg, Lang};
 use crate::core::model::limits::{MAX_DIM, MAX_HEADS, MAX_PROMPT_TOKENS};
 use crate::core::model::{Head, Model, Scale};
 use crate::core::teaching::exercise::{Exercises, Kind};
@@ -16,7 +17,7 @@ use crate::core::views::pipeline::Step;
 /// What the link's exercises and training targets are read against: its model; while a trained
 /// model's layer is still to open (`pretrained=`), a stand-in of the largest shapes such a layer
 /// may have (the cells are checked against the layer itself once it is open).
-fn checked_against(l: &Link) -> Result<std::borrow::Cow<'_, Model>, String> {
+fn checked_against(l: &Link) -> Result<std::borrow::Cow<'_, Model>, crate::core::i18n::Msg> {
     Ok(match l.pretrained {
         Some(_) => std::borrow::Cow::Owned(largest_layer()?),
         None => std::borrow::Cow::Borrowed(&l.model),
@@ -24,12 +25,14 @@ fn checked_against(l: &Link) -> Result<std::borrow::Cow<'_, Model>, String> {
 }
 
 /// `read` of the link's exercises against [`checked_against`].
-fn with_exercises(
+fn with_exercises<E: Into<Arg>>(
     l: &mut Link,
-    read: impl FnOnce(&mut Exercises, &Model) -> Result<(), String>,
-) -> Result<(), String> {
+    read: impl FnOnce(&mut Exercises, &Model) -> Result<(), E>,
+) -> Result<(), Arg> {
     let mut exercises = std::mem::take(&mut l.exercises);
-    let read = checked_against(l).and_then(|model| read(&mut exercises, &model));
+    let read = checked_against(l)
+        .map_err(Arg::from)
+        .and_then(|model| read(&mut exercises, &model).map_err(Into::into));
     l.exercises = exercises;
     read
 }
@@ -38,7 +41,7 @@ fn with_exercises(
 /// trained layer has) and [`MAX_HEADS`] heads of [`MAX_DIM`] wide queries, keys
 /// and values: only its shapes count. Its input is NaN, so that every number it computes is, and
 /// no goal reads as met already.
-fn largest_layer() -> Result<Model, String> {
+fn largest_layer() -> Result<Model, crate::core::i18n::Msg> {
     let words: Vec<String> = (0..MAX_PROMPT_TOKENS).map(|i| format!("w{i}")).collect();
     let zeros = || DMatrix::zeros(1, MAX_DIM);
     let heads = (0..MAX_HEADS)
@@ -71,12 +74,14 @@ pub struct Param {
     pub name: &'static str,
     /// Where the page writes it.
     pub part: Part,
-    read: fn(&mut Link, &str) -> Result<(), String>,
+    /// Its reader; the error says why the value was ignored (another area's reason may be
+    /// English text still, hence an argument).
+    read: fn(&mut Link, &str) -> Result<(), Arg>,
     write: fn(&Page) -> Option<String>,
 }
 
 /// A reader for the parameters that [`super::read_link`] reads first (the model).
-fn read_first(_: &mut Link, _: &str) -> Result<(), String> {
+fn read_first(_: &mut Link, _: &str) -> Result<(), Arg> {
     Ok(())
 }
 
@@ -123,10 +128,7 @@ pub const PARAMS: [Param; 32] = [
         name: "seed",
         part: Part::Fragment,
         read: |l, v| {
-            l.shown.seed = Some(
-                v.parse()
-                    .map_err(|_| "use a whole number from 0".to_owned())?,
-            );
+            l.shown.seed = Some(v.parse().map_err(|_| edits::use_whole)?);
             Ok(())
         },
         write: |p| p.shown.seed.map(|s| s.to_string()),
@@ -140,7 +142,7 @@ pub const PARAMS: [Param; 32] = [
                 Some(_) => MAX_PROMPT_TOKENS,
                 None => l.model.tokens().len(),
             };
-            l.shown.followed = Some(index(v, tokens, "token")?);
+            l.shown.followed = Some(index(v, tokens, edits::use_token)?);
             Ok(())
         },
         write: |p| p.shown.followed.map(|i| i.to_string()),
@@ -153,7 +155,7 @@ pub const PARAMS: [Param; 32] = [
                 Some(_) => MAX_HEADS,
                 None => l.model.heads().len(),
             };
-            l.shown.head = Some(index(v, heads, "head")?);
+            l.shown.head = Some(index(v, heads, edits::use_head)?);
             Ok(())
         },
         write: |p| p.shown.head.map(|h| h.to_string()),
@@ -162,7 +164,7 @@ pub const PARAMS: [Param; 32] = [
         name: "decimals",
         part: Part::Fragment,
         read: |l, v| {
-            l.shown.decimals = Some(index(v, MAX_DECIMALS + 1, "number of decimals")?);
+            l.shown.decimals = Some(index(v, MAX_DECIMALS + 1, edits::use_decimals)?);
             Ok(())
         },
         write: |p| p.shown.decimals.map(|d| d.to_string()),
@@ -267,9 +269,7 @@ pub const PARAMS: [Param; 32] = [
         name: "top_k",
         part: Part::Fragment,
         read: |l, v| {
-            l.shown.choosing.sampling.top_k = v
-                .parse()
-                .map_err(|_| "use a whole number from 0".to_owned())?;
+            l.shown.choosing.sampling.top_k = v.parse().map_err(|_| edits::use_whole)?;
             Ok(())
         },
         write: |p| {
@@ -290,9 +290,7 @@ pub const PARAMS: [Param; 32] = [
         name: "draw_seed",
         part: Part::Fragment,
         read: |l, v| {
-            l.shown.choosing.seed = v
-                .parse()
-                .map_err(|_| "use a whole number from 0".to_owned())?;
+            l.shown.choosing.seed = v.parse().map_err(|_| edits::use_whole)?;
             Ok(())
         },
         write: |p| {
@@ -324,10 +322,7 @@ pub const PARAMS: [Param; 32] = [
         read: |l, v| {
             let steps = step_list(v)?;
             if steps.is_empty() {
-                return Err(format!(
-                    "it names no step (name those to show, as steps=scores,weights; the steps are {}), so every step is shown",
-                    Step::ALL.map(Step::key).join(", ")
-                ));
+                return Err(edits::names_no_step(Step::ALL.map(Step::key).join(", ")).into());
             }
             l.steps = Some(steps);
             Ok(())
@@ -353,7 +348,7 @@ pub const PARAMS: [Param; 32] = [
                 Controls::ALL
                     .into_iter()
                     .find(|c| c.key() == v)
-                    .ok_or("use none, dims or all")?,
+                    .ok_or(edits::use_controls)?,
             );
             Ok(())
         },
@@ -366,7 +361,7 @@ pub const PARAMS: [Param; 32] = [
             l.theme = Theme::ALL
                 .into_iter()
                 .find(|t| t.key() == v)
-                .ok_or("use light, dark or auto")?;
+                .ok_or(edits::use_theme)?;
             Ok(())
         },
         write: |p| {
@@ -378,7 +373,7 @@ pub const PARAMS: [Param; 32] = [
         name: "lang",
         part: Part::Query,
         read: |l, v| {
-            l.lang = Some(Lang::from_tag(v).ok_or("use en, zh-CN, es, pt-BR, fr, ko or ar")?);
+            l.lang = Some(Lang::from_tag(v).ok_or(edits::use_lang)?);
             Ok(())
         },
         write: |p| p.lang.map(|l| l.tag().to_owned()),
@@ -422,7 +417,7 @@ pub const PARAMS: [Param; 32] = [
 
 impl Param {
     /// Reads `value` into `link`; the error says what is allowed.
-    pub fn read(&self, link: &mut Link, value: &str) -> Result<(), String> {
+    pub fn read(&self, link: &mut Link, value: &str) -> Result<(), Arg> {
         (self.read)(link, value)
     }
 }

@@ -3,6 +3,8 @@
 
 use super::page::{FaceChoice, Link};
 use crate::core::decoder::Sampling;
+use crate::core::i18n::keys::edits;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::model::limits::MAX_HEADS;
 use crate::core::model::Matrix;
 use crate::core::text::clip;
@@ -13,51 +15,39 @@ use crate::core::views::pipeline::{in_order, Step};
 const MAX_LIST: usize = 64;
 
 /// A sampling setting read from `text` into the link's, if the setting it makes can be used.
-pub(super) fn sampling(
-    l: &mut Link,
-    text: &str,
-    set: fn(&mut Sampling, f64),
-) -> Result<(), String> {
+pub(super) fn sampling(l: &mut Link, text: &str, set: fn(&mut Sampling, f64)) -> Result<(), Arg> {
     let x = text
         .parse::<f64>()
-        .map_err(|_| format!("“{}” is not a number", clip(text)))?;
+        .map_err(|_| edits::not_a_number(clip(text)))?;
     let mut s = l.shown.choosing.sampling;
     set(&mut s, x);
     l.shown.choosing.sampling = s.checked()?;
     Ok(())
 }
 
-pub(super) fn index(text: &str, count: usize, what: &str) -> Result<usize, String> {
+/// An index below `count`; the error is `range` of the last one there is.
+pub(super) fn index(text: &str, count: usize, range: fn(usize) -> Msg) -> Result<usize, Msg> {
     match text.parse::<usize>() {
         Ok(i) if i < count => Ok(i),
-        _ => Err(format!(
-            "use a {what} from 0 to {}",
-            count.saturating_sub(1)
-        )),
+        _ => Err(range(count.saturating_sub(1))),
     }
 }
 
-pub(super) fn flag(text: &str) -> Result<bool, String> {
+pub(super) fn flag(text: &str) -> Result<bool, Msg> {
     match text {
         "1" | "true" => Ok(true),
         "0" | "false" => Ok(false),
-        _ => Err("use 1 or 0".into()),
+        _ => Err(edits::use_flag.into()),
     }
 }
 
 /// The step called `name`; the error lists the names there are.
-pub(super) fn step_named(name: &str) -> Result<Step, String> {
-    Step::from_key(name).ok_or_else(|| {
-        format!(
-            "there is no step “{}” to show (use {})",
-            clip(name),
-            step_names(&Step::ALL)
-        )
-    })
+pub(super) fn step_named(name: &str) -> Result<Step, Msg> {
+    Step::from_key(name).ok_or_else(|| edits::no_step(clip(name), step_names(&Step::ALL)))
 }
 
 /// Comma-separated step names, returned in pipeline order without repeats.
-pub(super) fn step_list(text: &str) -> Result<Vec<Step>, String> {
+pub(super) fn step_list(text: &str) -> Result<Vec<Step>, Msg> {
     let mut steps = Vec::new();
     for name in text.split(',').filter(|s| !s.is_empty()).take(MAX_LIST) {
         let step = step_named(name)?;
@@ -81,28 +71,22 @@ pub(super) fn face_key(face: Face) -> &'static str {
 }
 
 /// `faces=weights.0:heatmap,embedding:numbers`: a matrix (and head), then its face.
-pub(super) fn faces(text: &str) -> Result<Vec<FaceChoice>, String> {
+pub(super) fn faces(text: &str) -> Result<Vec<FaceChoice>, Msg> {
     text.split(',')
         .filter(|s| !s.is_empty())
         .take(MAX_LIST)
         .map(|entry| {
-            let bad = || {
-                format!(
-                    "“{}” is not MATRIX[.HEAD]:numbers|heatmap|gradient",
-                    clip(entry)
-                )
-            };
+            let bad = || edits::not_a_face(clip(entry));
             let (matrix, face) = entry.split_once(':').ok_or_else(bad)?;
             let face = [Face::Numbers, Face::Heatmap, Face::Gradient]
                 .into_iter()
                 .find(|f| face_key(*f) == face)
                 .ok_or_else(bad)?;
             let (name, head) = match matrix.split_once('.') {
-                Some((name, h)) => (name, Some(index(h, MAX_HEADS, "head")?)),
+                Some((name, h)) => (name, Some(index(h, MAX_HEADS, edits::use_head)?)),
                 None => (matrix, None),
             };
-            let matrix = Matrix::named(name)
-                .ok_or_else(|| format!("there is no matrix “{}”", clip(name)))?;
+            let matrix = Matrix::named(name).ok_or_else(|| edits::no_matrix(clip(name)))?;
             Ok((matrix, head, face))
         })
         .collect()

@@ -31,9 +31,10 @@ pub fn import_into(model: &Model, dict: &StateDict, heads: usize) -> Result<Mode
         heads,
         model.causal,
         Scale::SqrtDk,
-    )?
-    .with_output(Some(output))?
-    .with_positions(model.positions().clone())
+    )
+    .and_then(|m| m.with_output(Some(output)))
+    .and_then(|m| m.with_positions(model.positions().clone()))
+    .map_err(|e| e.english())
 }
 
 /// Reads `attention-trace --from-torch`'s file: `{"sentence", "embedding" (a row per token),
@@ -52,7 +53,7 @@ pub fn read_torch_file(text: &str) -> Result<Model, String> {
     let sentence = field("sentence")?
         .as_str()
         .ok_or("\"sentence\" must be a string")?;
-    let tokens = check_sentence(sentence).map_err(|e| format!("sentence: {e}"))?;
+    let tokens = check_sentence(sentence).map_err(|e| format!("sentence: {}", e.english()))?;
     let causal = field("causal")?
         .as_bool()
         .ok_or("\"causal\" must be true or false")?;
@@ -74,7 +75,8 @@ pub fn read_torch_file(text: &str) -> Result<Model, String> {
                 )],
                 causal,
                 Scale::SqrtDk,
-            )?
+            )
+            .map_err(|e| e.english())?
         }
         None => {
             let d_in = layer_of(&dict, heads)?.0[0].w_query.nrows();
@@ -84,7 +86,8 @@ pub fn read_torch_file(text: &str) -> Result<Model, String> {
                 d_v: 1,
                 heads: 1,
             };
-            Model::seeded(sentence, dims, DEFAULT_SEED, causal, Scale::SqrtDk)?
+            Model::seeded(sentence, dims, DEFAULT_SEED, causal, Scale::SqrtDk)
+                .map_err(|e| e.english())?
         }
     };
     import_into(&start, &dict, heads)

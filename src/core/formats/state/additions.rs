@@ -19,7 +19,8 @@ pub(super) fn read_source(
     let Some(saved) = source else {
         return Ok(None);
     };
-    let tokens = check_sentence(&saved.sentence).map_err(|m| error("source.sentence", m))?;
+    let tokens =
+        check_sentence(&saved.sentence).map_err(|m| error("source.sentence", m.english()))?;
     let vocab = tokens.vocabulary.len();
     if saved.embedding.len() != vocab {
         return Err(error("source.embedding", format!("has {} rows but the source's vocabulary has {vocab} words (one row per word, in sorted order)", saved.embedding.len())));
@@ -36,7 +37,7 @@ pub(super) fn read_source(
     }
     Source::new(&saved.sentence, embedding)
         .map(Some)
-        .map_err(|m| error("source", m))
+        .map_err(|m| error("source", m.english()))
 }
 
 /// `positions` as the state writes it; absent means none.
@@ -56,7 +57,7 @@ pub(super) fn read_positions(
             format!("missing: one of {}", PositionKind::names()),
         )
     })?;
-    let kind = PositionKind::named(kind).map_err(|e| error(at("kind"), e))?;
+    let kind = PositionKind::named(kind).map_err(|e| error(at("kind"), e.english()))?;
     let base = match object.get("base") {
         None => DEFAULT_BASE,
         Some(b) => b
@@ -86,7 +87,7 @@ pub(super) fn read_positions(
         }
         return Ok(Positions::Learned(table));
     }
-    Positions::of_kind(kind, base, 0, n, d_in).map_err(|e| error(at("base"), e))
+    Positions::of_kind(kind, base, 0, n, d_in).map_err(|e| error(at("base"), e.english()))
 }
 
 /// A head's biases: all three or none, each as wide as its projection.

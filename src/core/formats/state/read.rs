@@ -61,7 +61,7 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
     }
     let state = read_saved(object)?;
 
-    let tokens = check_sentence(&state.sentence).map_err(|m| error("sentence", m))?;
+    let tokens = check_sentence(&state.sentence).map_err(|m| error("sentence", m.english()))?;
     let vocab = tokens.vocabulary.len();
     if state.embedding.len() != vocab {
         return Err(error("embedding", format!("has {} rows but the sentence's vocabulary has {vocab} words (one row per word, in sorted order)", state.embedding.len())));
@@ -139,16 +139,18 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
     let source = read_source(state.source.as_ref(), d_in)?;
     let model = Model::new(&state.sentence, embedding, heads, state.causal, state.scale)
         .and_then(|m| m.with_output(output))
-        .map_err(|m| error("state", m))?
+        .map_err(|m| error("state", m.english()))?
         .with_positions(positions)
-        .map_err(|m| error("positions", m))?;
+        .map_err(|m| error("positions", m.english()))?;
     let model = match groups {
         Some(per) => model
             .with_kv_heads(state.heads.len() / per)
-            .map_err(|m| error("kv_heads", m))?,
+            .map_err(|m| error("kv_heads", m.english()))?,
         None => model,
     };
-    model.with_source(source).map_err(|m| error("source", m))
+    model
+        .with_source(source)
+        .map_err(|m| error("source", m.english()))
 }
 
 /// With `kv_heads`: how many query heads share each entry of `kv` (checked: G divides the
@@ -161,7 +163,8 @@ fn read_groups(state: &SavedState) -> Result<Option<usize>, StateError> {
             None => Ok(None),
         };
     };
-    check_kv_heads(heads, g).map_err(|m| error("kv_heads", m.replacen("kv_heads ", "", 1)))?;
+    check_kv_heads(heads, g)
+        .map_err(|m| error("kv_heads", m.english().replacen("kv_heads ", "", 1)))?;
     let kv = state.kv.as_ref().ok_or_else(|| {
         error(
             "kv",

@@ -47,7 +47,7 @@ pub fn read_answer(text: &str) -> Result<f64, String> {
     match read_cell(t) {
         CellText::Number(x) => Ok(x),
         CellText::Incomplete => Err("type a number first".into()),
-        CellText::Invalid(message) => Err(message),
+        CellText::Invalid(message) => Err(message.english()),
     }
 }
 

@@ -43,7 +43,7 @@ pub fn Race(
         latest.update_value(|n| *n += 1);
         run_frames(race, words, latest, latest.get_value());
     };
-    let refused = RwSignal::new(None::<String>);
+    let refused = RwSignal::new(None::<crate::core::i18n::Msg>);
     let example = move |_| {
         let (model, setup) = race_example();
         apply_or_say(

@@ -78,7 +78,7 @@ impl Runner {
             return false;
         };
         if let Err(e) = state.apply(Edit::Train(Box::new(model))) {
-            session.update(|s| s.refuse(e));
+            session.update(|s| s.refuse(e.english()));
             return false;
         }
         !state

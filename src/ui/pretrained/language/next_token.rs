@@ -13,7 +13,7 @@ use crate::core::decoder::{top, Choosing, Decoder, Sampling};
 use crate::core::document::edit::Edit;
 use crate::core::document::numbers::{read_cell, CellText};
 use crate::core::i18n::keys::{models, settings};
-use crate::core::i18n::Msg;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::text::{fmt, grouped};
 use crate::ui::fields::{accept, IntegerField, NumberField};
 use crate::ui::lang::{t, word};
@@ -50,10 +50,11 @@ pub(super) fn NextToken(
                 .doc
                 .model
                 .with_untracked(|m| decoder.write(m, id))
-                .and_then(|m| state.apply(Edit::Open(Box::new(m))));
+                .map_err(Arg::from)
+                .and_then(|m| state.apply(Edit::Open(Box::new(m))).map_err(Arg::from));
             if let Err(e) = &done {
                 left.set(0);
-                error.set(Some(models::not_written(e)));
+                error.set(Some(models::not_written(e.clone())));
             } else {
                 error.set(None);
             }
@@ -138,7 +139,7 @@ fn Choose(choosing: RwSignal<Choosing>) -> impl IntoView {
     let decimal = Callback::new(|t: String| match read_cell(&t) {
         CellText::Number(x) => Ok(x),
         CellText::Incomplete => Err("not a number yet".to_owned()),
-        CellText::Invalid(e) => Err(e),
+        CellText::Invalid(e) => Err(e.english()),
     });
     let sampling = move |change: fn(&mut Sampling, f64)| {
         Callback::new(move |x: f64| {
