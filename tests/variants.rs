@@ -537,7 +537,9 @@ fn heads_that_differ_do_not_share_and_a_source_is_not_exported_as_self_attention
     )
     .unwrap();
     let model = model.with_source(Some(source)).unwrap();
-    let e = attention_explorer::core::formats::multihead::to_state_dict(&model).unwrap_err();
+    let e = attention_explorer::core::formats::multihead::to_state_dict(&model)
+        .unwrap_err()
+        .english();
     assert!(e.contains("source"), "{e}");
 }
 

@@ -268,15 +268,14 @@ fn run(args: &[String]) -> Result<String, String> {
             let names: Vec<_> = PRESETS.iter().map(|p| p.name).collect();
             format!("unknown preset {name:?}; presets: {}", names.join(", "))
         })?,
-        Some((flag, path)) if flag == "--from-torch" => {
-            read_torch_file(&read_text(&path)?).map_err(|e| format!("--from-torch: {e}"))?
-        }
+        Some((flag, path)) if flag == "--from-torch" => read_torch_file(&read_text(&path)?)
+            .map_err(|e| format!("--from-torch: {}", e.english()))?,
         Some((_, path)) => {
             read_state(&read_text(&path)?).map_err(|e| format!("invalid state: {e}"))?
         }
     };
     if to_torch {
-        let file = torch_file(&model).map_err(|e| format!("--to-torch: {e}"))?;
+        let file = torch_file(&model).map_err(|e| format!("--to-torch: {}", e.english()))?;
         return Ok(serde_json::to_string_pretty(&file).expect("JSON values serialise"));
     }
     if objective.is_none() && (steps.is_some() || optimizer.is_some() || lr.is_some()) {

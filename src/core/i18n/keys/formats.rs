@@ -1,4 +1,45 @@
 //! The core's refusals of a file or a script: PyTorch state dicts and modules, exported scripts, the trained models' formats.
 
 keys! { "formats";
+    at(at, why) = "{at}: {why}";
+    model_refused(why) = "{why}";
+    longer_than(most) = "longer than {most} bytes";
+    larger_than(most) = "larger than {most} bytes";
+    nan_or_infinity = "it holds NaN or Infinity (Python's json writes them; they are not numbers): every number must be finite";
+    not_valid_json(detail) = "not valid JSON ({detail})";
+    expected_object = "expected a JSON object of parameter names and lists of numbers";
+    expected_number = "expected a number";
+    expected_list = "expected a list of numbers or of rows";
+    expected_row(cols) = "expected a row of {cols} numbers";
+    pickle = "it is a PyTorch pickle (torch.save's .pt or .pth), which could run code, so it is not opened: save the state dict with safetensors.torch.save_file, or as JSON with the snippet above";
+    not_safetensors(detail) = "not a safetensors file ({detail})";
+    num_heads_not_whole(value) = "its metadata's num_heads is {value}, not a whole number";
+    float_types(dtype) = "{dtype} numbers; this app reads float32 and float64 (call .double() or .float() before saving)";
+    not_finite(x) = "holds {x}, which is not a finite number";
+    self_attention_only = "this exports self-attention: with a source sentence, call nn.MultiheadAttention(query=x, key=source, value=source) on it (Copy as PyTorch writes it out)";
+    head_widths(e, h, d) = "nn.MultiheadAttention gives every head d_k = d_v = E/H; here E = {e} and {h} heads need d_k = d_v = {d}";
+    scales_by_sqrt_dk = "nn.MultiheadAttention scales by √dₖ: choose ÷√dₖ";
+    no_positions = "nn.MultiheadAttention has no positions (a model adds them before it): choose none";
+    output_width(e, width) = "nn.MultiheadAttention's output is E = {e} wide; W_output here is {width} wide";
+    input_width(e, d_in) = "the module takes inputs of width E = {e} but this page's embedding is {d_in} wide: set d_in to {e} first, or import a module with E = {d_in}";
+    field_missing(name) = "\"{name}\" is missing";
+    sentence_not_string = "\"sentence\" must be a string";
+    causal_not_bool = "\"causal\" must be true or false";
+    num_heads_not_number = "\"num_heads\" must be a whole number";
+    a_row_per_token(why) = "{why} (a row per token)";
+    word_two_rows(word, first, second) = "embedding: “{word}” is token {first} and token {second} with different rows; this app gives a word one row";
+    projections_together(present, absent) = "{present} is there but {absent} is not: the three projections come together";
+    embedding_width(e, most) = "the embedding width E is {e}; this app takes 1 to {most}";
+    heads_divide(heads, e, most) = "{heads} heads: the number of heads must divide E = {e} and be 1 to {most}";
+    out_proj_missing(name) = "{name} is missing: the output projection (E × E)";
+    no_attention_weights(found) = "no attention weights: expected in_proj_weight (nn.MultiheadAttention) or q_proj.weight, k_proj.weight, v_proj.weight; found {found}";
+    nothing = "nothing";
+    unexpected_keys(n, keys) = "{n:one=unexpected key|other=unexpected keys} {keys}";
+    unexpected_keys_more(keys, more) = "unexpected keys {keys} and {more} more";
+    module_keys_only = "nn.MultiheadAttention's state dict holds in_proj_weight, in_proj_bias, out_proj.weight and out_proj.bias (or q_proj.weight, k_proj.weight, v_proj.weight and their biases); a key this app cannot use is refused rather than ignored";
+    matrix_shape(name, shape, rows, cols) = "{name} is {shape}, expected {rows} × {cols}";
+    vector_shape(name, shape, n) = "{name} is {shape}, expected {n} numbers";
+    a_single_number = "a single number";
+    numbers(n) = "{n} numbers";
+    outside(name, x, most) = "{name} holds {x}, outside ±{most}";
 }
