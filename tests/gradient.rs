@@ -163,7 +163,7 @@ fn the_backward_pass_matches_finite_differences() {
 #[test]
 fn bad_objectives_are_refused_with_what_is_wrong() {
     let model = dog();
-    let refused = |json: &str| Objective::read(json, &model).unwrap_err();
+    let refused = |json: &str| Objective::read(json, &model).unwrap_err().english();
     assert!(refused(r#"{"attend": [{"head": 0, "query": 1, "key": 6}]}"#).contains("causal mask"));
     assert!(
         refused(r#"{"attend": [{"head": 1, "query": 1, "key": 0}]}"#)
@@ -313,9 +313,11 @@ fn optimisers_are_named_one_way_and_a_target_starts_at_the_second_key() {
     );
     assert!(Optimizer::named(Some("rmsprop"), 0.1)
         .unwrap_err()
+        .english()
         .contains("unknown optimizer"));
     assert!(Optimizer::named(None, -1.0)
         .unwrap_err()
+        .english()
         .contains("positive"));
     assert!(Optimizer::named(None, f64::NAN).is_err());
     // "she" looks at "dog" most and at "ball" (4) second; a query out of range gets 0.
@@ -398,12 +400,9 @@ fn a_step_past_the_limits_is_refused_and_changes_nothing() {
     let mut after = model.clone();
     let refused = trainer.step(&mut after, &objective).unwrap_err();
     assert_eq!(after, model, "no number changed");
-    assert!(refused.reason.contains("past ±1e6"), "{}", refused.reason);
-    assert!(
-        refused.message().contains("Lower the learning rate"),
-        "{}",
-        refused.message()
-    );
+    let (reason, message) = (refused.reason.english(), refused.message().english());
+    assert!(reason.contains("past ±1e6"), "{reason}");
+    assert!(message.contains("Lower the learning rate"), "{message}");
     let run = train(&model, &objective, Optimizer::Sgd { lr: 1e9 }, 10);
     assert_eq!((run.losses.len(), run.model), (1, model.clone()));
     assert!(run.refused.is_some());

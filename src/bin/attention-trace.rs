@@ -289,19 +289,20 @@ fn run(args: &[String]) -> Result<String, String> {
             let mut out = trace_json(&trace);
             if let Some(path) = objective {
                 let objective = Objective::read(&read_text(&path)?, &model)
-                    .map_err(|e| format!("invalid objective: {e}"))?;
+                    .map_err(|e| format!("invalid objective: {}", e.english()))?;
                 let g = gradients(&model, &objective);
                 out["loss"] = g.loss.into();
                 out["grad"] = gradients_json(&g);
                 if let Some(steps) = steps {
                     let optimizer =
-                        Optimizer::named(optimizer.as_deref(), lr.unwrap_or(DEFAULT_LR))?;
+                        Optimizer::named(optimizer.as_deref(), lr.unwrap_or(DEFAULT_LR))
+                            .map_err(|e| e.english())?;
                     let trained = train(&model, &objective, optimizer, steps);
                     out["losses"] = trained.losses.into();
                     out["trained"] = state_value(&trained.model);
                     // The steps before a refused one are kept; the losses say how many.
                     if let Some(refused) = trained.refused {
-                        out["stopped"] = refused.message().into();
+                        out["stopped"] = refused.message().english().into();
                     }
                 } else if optimizer.is_some() || lr.is_some() {
                     return Err(format!("--optimizer and --lr need --train N\n{USAGE}"));

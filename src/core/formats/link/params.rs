@@ -203,7 +203,7 @@ pub const PARAMS: [Param; 32] = [
         read: |l, v| {
             // A trained model's layer is not open yet: the largest one may be stands in (the
             // training lab trains towards a target only while it fits the model).
-            let targets = Setup::read_targets(v, &*checked_against(l)?)?;
+            let targets = Setup::read_targets(v, &*checked_against(l)?).map_err(|e| e.english())?;
             l.shown.training.targets = targets;
             Ok(())
         },
@@ -213,7 +213,7 @@ pub const PARAMS: [Param; 32] = [
         name: "train",
         part: Part::Fragment,
         read: |l, v| {
-            l.shown.training.train = Setup::read_train(v)?;
+            l.shown.training.train = Setup::read_train(v).map_err(|e| e.english())?;
             Ok(())
         },
         write: |p| p.shown.training.write_train(),
@@ -223,7 +223,7 @@ pub const PARAMS: [Param; 32] = [
         part: Part::Fragment,
         read: |l, v| {
             let lr = l.shown.training.optimizer.lr();
-            l.shown.training.optimizer = Optimizer::named(Some(v), lr)?;
+            l.shown.training.optimizer = Optimizer::named(Some(v), lr).map_err(|e| e.english())?;
             Ok(())
         },
         write: |p| {
@@ -236,7 +236,9 @@ pub const PARAMS: [Param; 32] = [
         part: Part::Fragment,
         read: |l, v| {
             let name = l.shown.training.optimizer.name();
-            l.shown.training.optimizer = Optimizer::named(Some(name), Setup::read_lr(v)?)?;
+            l.shown.training.optimizer = Setup::read_lr(v)
+                .and_then(|lr| Optimizer::named(Some(name), lr))
+                .map_err(|e| e.english())?;
             Ok(())
         },
         write: |p| {
