@@ -426,19 +426,19 @@ fn a_step_past_the_limits_is_refused_and_changes_nothing() {
 #[test]
 fn a_gradient_in_words_never_says_about_zero() {
     use attention_explorer::core::training::gradient_words;
-    let zero = gradient_words("W_query", (0, 1), -0.0);
+    let zero = gradient_words("W_query", (0, 1), -0.0).english();
     assert!(
         zero.contains("= 0: raising this number a little does not change the loss"),
         "{zero}"
     );
-    let tiny = gradient_words("W_query", (0, 1), 1.6e-5);
+    let tiny = gradient_words("W_query", (0, 1), 1.6e-5).english();
     assert!(
         tiny.contains(
             "= 1.60e-5: raising this number by 0.01 would raise the loss by about 1.60e-7,"
         ),
         "{tiny}"
     );
-    let plain = gradient_words("W_query", (0, 1), -0.25);
+    let plain = gradient_words("W_query", (0, 1), -0.25).english();
     assert!(
         plain.contains("= -2.50e-1") && plain.contains("lower the loss by about 2.50e-3"),
         "{plain}"
