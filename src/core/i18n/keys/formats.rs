@@ -42,4 +42,16 @@ keys! { "formats";
     a_single_number = "a single number";
     numbers(n) = "{n} numbers";
     outside(name, x, most) = "{name} holds {x}, outside ±{most}";
+    pretrained_not_json(detail) = "pretrained is not valid JSON ({detail})";
+    must_be_text(field) = "{field} must be text";
+    whole_from_zero(field) = "{field} must be a whole number from 0";
+    must_be_list(field) = "{field} must be a list";
+    layer_and_head(field) = "{field} must be [layer, head]";
+    changes_limit(n, most) = "pretrained.changes holds {n} cells; the limit is {most}";
+    token_id(field) = "{field} must be a token id";
+    written_limit(n, most) = "pretrained.written holds {n} tokens; the limit is {most}";
+    change_at(field, what) = "{field} {what}";
+    change_shape = "must be [layer, matrix, head or null, row, column, value]";
+    not_head_matrix(name) = "names “{name}”, not a matrix of a head";
+    without_head(name) = "names “{name}” without a head";
 }
