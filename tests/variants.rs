@@ -124,7 +124,7 @@ fn the_state_round_trips_in_the_form_it_was_read() {
 
 fn refused(state: &Value) -> String {
     let e = read_state_value(state).unwrap_err();
-    format!("{}: {}", e.field, e.message)
+    format!("{}: {}", e.field, e.message.english())
 }
 
 #[test]
