@@ -163,7 +163,7 @@ fn the_backward_pass_matches_finite_differences() {
 #[test]
 fn bad_objectives_are_refused_with_what_is_wrong() {
     let model = dog();
-    let refused = |json: &str| Objective::read(json, &model).unwrap_err();
+    let refused = |json: &str| Objective::read(json, &model).unwrap_err().english();
     assert!(refused(r#"{"attend": [{"head": 0, "query": 1, "key": 6}]}"#).contains("causal mask"));
     assert!(
         refused(r#"{"attend": [{"head": 1, "query": 1, "key": 0}]}"#)
@@ -313,9 +313,11 @@ fn optimisers_are_named_one_way_and_a_target_starts_at_the_second_key() {
     );
     assert!(Optimizer::named(Some("rmsprop"), 0.1)
         .unwrap_err()
+        .english()
         .contains("unknown optimizer"));
     assert!(Optimizer::named(None, -1.0)
         .unwrap_err()
+        .english()
         .contains("positive"));
     assert!(Optimizer::named(None, f64::NAN).is_err());
     // "she" looks at "dog" most and at "ball" (4) second; a query out of range gets 0.
@@ -398,12 +400,9 @@ fn a_step_past_the_limits_is_refused_and_changes_nothing() {
     let mut after = model.clone();
     let refused = trainer.step(&mut after, &objective).unwrap_err();
     assert_eq!(after, model, "no number changed");
-    assert!(refused.reason.contains("past ±1e6"), "{}", refused.reason);
-    assert!(
-        refused.message().contains("Lower the learning rate"),
-        "{}",
-        refused.message()
-    );
+    let (reason, message) = (refused.reason.english(), refused.message().english());
+    assert!(reason.contains("past ±1e6"), "{reason}");
+    assert!(message.contains("Lower the learning rate"), "{message}");
     let run = train(&model, &objective, Optimizer::Sgd { lr: 1e9 }, 10);
     assert_eq!((run.losses.len(), run.model), (1, model.clone()));
     assert!(run.refused.is_some());
@@ -428,19 +427,19 @@ fn a_step_past_the_limits_is_refused_and_changes_nothing() {
 #[test]
 fn a_gradient_in_words_never_says_about_zero() {
     use attention_explorer::core::training::gradient_words;
-    let zero = gradient_words("W_query", (0, 1), -0.0);
+    let zero = gradient_words("W_query", (0, 1), -0.0).english();
     assert!(
         zero.contains("= 0: raising this number a little does not change the loss"),
         "{zero}"
     );
-    let tiny = gradient_words("W_query", (0, 1), 1.6e-5);
+    let tiny = gradient_words("W_query", (0, 1), 1.6e-5).english();
     assert!(
         tiny.contains(
             "= 1.60e-5: raising this number by 0.01 would raise the loss by about 1.60e-7,"
         ),
         "{tiny}"
     );
-    let plain = gradient_words("W_query", (0, 1), -0.25);
+    let plain = gradient_words("W_query", (0, 1), -0.25).english();
     assert!(
         plain.contains("= -2.50e-1") && plain.contains("lower the loss by about 2.50e-3"),
         "{plain}"

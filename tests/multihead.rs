@@ -197,31 +197,37 @@ fn bad_state_dicts_are_named() {
     ] {
         let err = state_dict_of_value(&dict)
             .and_then(|d| import_into(&page, &d, heads))
-            .expect_err(message);
+            .expect_err(message)
+            .english();
         assert!(err.contains(message), "{err:?} should say {message:?}");
     }
     let narrow = dog();
-    let err = import_into(&narrow, &state_dict_of_value(&good).unwrap(), 3).unwrap_err();
+    let err = import_into(&narrow, &state_dict_of_value(&good).unwrap(), 3)
+        .unwrap_err()
+        .english();
     assert!(
         err.contains("E = 9 but this page's embedding is 2 wide"),
         "{err}"
     );
     assert!(read_state_dict_json("{")
         .unwrap_err()
+        .english()
         .contains("not valid JSON"));
     assert!(read_safetensors(b"not a file")
         .unwrap_err()
+        .english()
         .contains("not a safetensors file"));
     let mut file = cases()[1]["torch"].clone();
     file["num_heads"] = json!("three");
     assert!(read_torch_file(&file.to_string())
         .unwrap_err()
+        .english()
         .contains("num_heads"));
 }
 
 #[test]
 fn only_pytorch_shapes_go_out() {
-    let err = to_state_dict(&dog()).unwrap_err();
+    let err = to_state_dict(&dog()).unwrap_err().english();
     assert!(err.contains("d_k = d_v = E/H"), "{err}");
 }
 
@@ -442,7 +448,7 @@ const HALF_BIASED: &str = include_str!("fixtures/fuzz/half_biased_torch.json");
 
 #[test]
 fn a_key_the_reader_does_not_know_is_refused_with_its_name() {
-    let e = read_torch_file(HALF_BIASED).unwrap_err();
+    let e = read_torch_file(HALF_BIASED).unwrap_err().english();
     assert!(e.contains("unexpected key pt_oruoj.bias"), "{e}");
     // Keys of other layers (outside the module's prefix) are not this module's.
     let mut file: Value = serde_json::from_str(HALF_BIASED).unwrap();
@@ -458,7 +464,7 @@ fn a_key_the_reader_does_not_know_is_refused_with_its_name() {
     }
     assert!(read_torch_file(&file.to_string()).is_ok());
     dict_insert(&mut file, "self_attn.bias_k", json!([[0.5]]));
-    let e = read_torch_file(&file.to_string()).unwrap_err();
+    let e = read_torch_file(&file.to_string()).unwrap_err().english();
     assert!(e.contains("unexpected key self_attn.bias_k"), "{e}");
 }
 
@@ -501,7 +507,7 @@ fn a_pickle_and_python_s_nan_are_named_for_what_they_are() {
     let zip_pt = [b"PK\x03\x04".as_slice(), &[0u8; 60]].concat();
     let bare = [0x80u8, 0x02, b'}', b'q'];
     for bytes in [zip_pt.as_slice(), bare.as_slice()] {
-        let e = read_safetensors(bytes).unwrap_err();
+        let e = read_safetensors(bytes).unwrap_err().english();
         assert!(
             e.starts_with("it is a PyTorch pickle (torch.save's .pt or .pth)"),
             "{e}"
@@ -512,12 +518,14 @@ fn a_pickle_and_python_s_nan_are_named_for_what_they_are() {
         "{\"out_proj.bias\":\n  [Infinity]}",
         r#"{"out_proj.bias": [-Infinity]}"#,
     ] {
-        let e = read_state_dict_json(text).unwrap_err();
+        let e = read_state_dict_json(text).unwrap_err().english();
         assert!(
             e.starts_with("it holds NaN or Infinity (Python's json writes them"),
             "{text}: {e}"
         );
     }
-    let e = read_state_dict_json(r#"{"a": [1.0,]}"#).unwrap_err();
+    let e = read_state_dict_json(r#"{"a": [1.0,]}"#)
+        .unwrap_err()
+        .english();
     assert!(e.starts_with("not valid JSON"), "{e}");
 }

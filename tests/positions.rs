@@ -377,7 +377,9 @@ fn positions_do_not_go_out_as_a_multihead_attention() {
     let model = model
         .with_positions_of(PositionKind::Sinusoidal, 1e4, 1)
         .unwrap();
-    let err = attention_explorer::core::formats::multihead::to_state_dict(&model).unwrap_err();
+    let err = attention_explorer::core::formats::multihead::to_state_dict(&model)
+        .unwrap_err()
+        .english();
     assert!(err.contains("no positions"), "{err}");
 }
 

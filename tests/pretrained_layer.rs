@@ -434,7 +434,7 @@ fn a_bad_pretrained_state_names_its_field() {
         ),
         ("{", "not valid JSON"),
     ] {
-        let error = read_trained(text).unwrap_err();
+        let error = read_trained(text).unwrap_err().english();
         assert!(error.contains(why), "{text}: {error}");
     }
 }

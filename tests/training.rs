@@ -3,6 +3,7 @@
 
 use attention_explorer::core::formats::link::{read_link, write_fragment};
 use attention_explorer::core::forward::trace::Trace;
+use attention_explorer::core::i18n::Msg;
 use attention_explorer::core::model::presets::{dog, DOG_SHE};
 use attention_explorer::core::model::{Projection, Scale};
 use attention_explorer::core::training::lab::curve::{loss_curves, MAX_POINTS};
@@ -145,7 +146,10 @@ fn on_the_race_example_no_scaling_starves_w_query_and_learns_nothing_while_both_
     assert!(sqrt.grad_w_query > 0.1 && dk.grad_w_query > 0.1);
     assert!((none.progress() - 1.0).abs() < 1e-9, "{}", none.progress());
     assert!(sqrt.progress() < 0.4 && dk.progress() < 0.4);
-    let words = race_words(&lanes, &model, &objective);
+    let words: Vec<String> = race_words(&lanes, &model, &objective)
+        .iter()
+        .map(Msg::english)
+        .collect();
     assert!(
         words[0].starts_with("Without scaling the softmax is saturated"),
         "{words:?}"
@@ -159,7 +163,10 @@ fn on_the_race_example_no_scaling_starves_w_query_and_learns_nothing_while_both_
         .objective(&model, &setup.targets_on(&model, &trace, DOG_SHE, 0))
         .unwrap();
     let lanes = race(&model, &objective, Optimizer::Adam { lr: 0.05 }, 20);
-    let words = race_words(&lanes, &model, &objective);
+    let words: Vec<String> = race_words(&lanes, &model, &objective)
+        .iter()
+        .map(Msg::english)
+        .collect();
     assert!(
         words[0].starts_with("Without scaling it learns too"),
         "{words:?}"
@@ -213,7 +220,11 @@ fn a_race_whose_steps_are_refused_says_so_in_words_of_finite_numbers() {
     .unwrap();
     let lanes = race(&model, &objective, Optimizer::Sgd { lr: 1e9 }, 3);
     assert!(lanes.iter().all(|l| l.refused.is_some()), "{lanes:?}");
-    let words = race_words(&lanes, &model, &objective).join(" ");
+    let words = race_words(&lanes, &model, &objective)
+        .iter()
+        .map(Msg::english)
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(
         words.contains("With ÷√dₖ a step was not taken ("),
         "{words}"
@@ -395,5 +406,9 @@ fn a_refused_step_is_said_and_a_new_objective_starts_a_new_curve() {
         ),
         None
     );
-    assert!(session.refused().unwrap().starts_with("Step not taken"));
+    assert!(session
+        .refused()
+        .unwrap()
+        .english()
+        .starts_with("Step not taken"));
 }

@@ -124,7 +124,7 @@ fn the_state_round_trips_in_the_form_it_was_read() {
 
 fn refused(state: &Value) -> String {
     let e = read_state_value(state).unwrap_err();
-    format!("{}: {}", e.field, e.message)
+    format!("{}: {}", e.field, e.message.english())
 }
 
 #[test]
@@ -540,7 +540,9 @@ fn heads_that_differ_do_not_share_and_a_source_is_not_exported_as_self_attention
     )
     .unwrap();
     let model = model.with_source(Some(source)).unwrap();
-    let e = attention_explorer::core::formats::multihead::to_state_dict(&model).unwrap_err();
+    let e = attention_explorer::core::formats::multihead::to_state_dict(&model)
+        .unwrap_err()
+        .english();
     assert!(e.contains("source"), "{e}");
 }
 

@@ -276,15 +276,14 @@ fn run(args: &[String]) -> Result<String, String> {
             let names: Vec<_> = PRESETS.iter().map(|p| p.name).collect();
             format!("unknown preset {name:?}; presets: {}", names.join(", "))
         })?,
-        Some((flag, path)) if flag == "--from-torch" => {
-            read_torch_file(&read_text(&path)?).map_err(|e| format!("--from-torch: {e}"))?
-        }
+        Some((flag, path)) if flag == "--from-torch" => read_torch_file(&read_text(&path)?)
+            .map_err(|e| format!("--from-torch: {}", e.english()))?,
         Some((_, path)) => {
             read_state(&read_text(&path)?).map_err(|e| format!("invalid state: {e}"))?
         }
     };
     if to_torch {
-        let file = torch_file(&model).map_err(|e| format!("--to-torch: {e}"))?;
+        let file = torch_file(&model).map_err(|e| format!("--to-torch: {}", e.english()))?;
         return Ok(serde_json::to_string_pretty(&file).expect("JSON values serialise"));
     }
     if objective.is_none() && (steps.is_some() || optimizer.is_some() || lr.is_some()) {
@@ -298,19 +297,20 @@ fn run(args: &[String]) -> Result<String, String> {
             let mut out = trace_json(&trace);
             if let Some(path) = objective {
                 let objective = Objective::read(&read_text(&path)?, &model)
-                    .map_err(|e| format!("invalid objective: {e}"))?;
+                    .map_err(|e| format!("invalid objective: {}", e.english()))?;
                 let g = gradients(&model, &objective);
                 out["loss"] = g.loss.into();
                 out["grad"] = gradients_json(&g);
                 if let Some(steps) = steps {
                     let optimizer =
-                        Optimizer::named(optimizer.as_deref(), lr.unwrap_or(DEFAULT_LR))?;
+                        Optimizer::named(optimizer.as_deref(), lr.unwrap_or(DEFAULT_LR))
+                            .map_err(|e| e.english())?;
                     let trained = train(&model, &objective, optimizer, steps);
                     out["losses"] = trained.losses.into();
                     out["trained"] = state_value(&trained.model);
                     // The steps before a refused one are kept; the losses say how many.
                     if let Some(refused) = trained.refused {
-                        out["stopped"] = refused.message().into();
+                        out["stopped"] = refused.message().english().into();
                     }
                 } else if optimizer.is_some() || lr.is_some() {
                     return Err(format!("--optimizer and --lr need --train N\n{USAGE}"));

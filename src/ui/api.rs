@@ -79,6 +79,7 @@ fn objective(state: AppState, value: &JsValue) -> Result<Objective, String> {
         .doc
         .model
         .with_untracked(|m| Objective::read(&text, m))
+        .map_err(|e| e.english())
 }
 
 /// `{loss, grad}` as `attention-trace --objective` prints them, or the message.
@@ -116,7 +117,8 @@ pub fn train_value(state: AppState, options: &JsValue) -> JsValue {
         } else {
             number(&lr)
         };
-        let optimizer = Optimizer::named(field("optimizer").as_string().as_deref(), lr)?;
+        let optimizer = Optimizer::named(field("optimizer").as_string().as_deref(), lr)
+            .map_err(|e| e.english())?;
         let trained = state
             .doc
             .model
@@ -131,7 +133,7 @@ pub fn train_value(state: AppState, options: &JsValue) -> JsValue {
         match trained.refused {
             Some(r) => Err(format!(
                 "{} The {} steps before it were taken.",
-                r.message(),
+                r.message().english(),
                 trained.losses.len() - 1
             )),
             None => Ok(trained.losses),

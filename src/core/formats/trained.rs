@@ -11,6 +11,9 @@
 
 use serde_json::{json, Value};
 
+use crate::core::i18n::keys::formats;
+use crate::core::i18n::Msg;
+
 use crate::core::model::layer_record::{changed_cells, LayerOpening};
 use crate::core::model::limits::MAX_PROMPT_TOKENS;
 use crate::core::model::{Editable, Model, Projection, WeightChange};
@@ -61,23 +64,22 @@ pub fn trained_name(text: &str) -> Option<String> {
 
 /// The trained model a state's `pretrained` (as JSON text) names and what to open of it, or
 /// which field cannot be read.
-pub fn read_trained(text: &str) -> Result<(String, LayerOpening), String> {
-    let p: Value =
-        serde_json::from_str(text).map_err(|e| format!("pretrained is not valid JSON ({e})"))?;
+pub fn read_trained(text: &str) -> Result<(String, LayerOpening), Msg> {
+    let p: Value = serde_json::from_str(text).map_err(formats::pretrained_not_json)?;
     let text = |field: &str| {
         p.get(field)
             .and_then(Value::as_str)
-            .ok_or_else(|| format!("pretrained.{field} must be text"))
+            .ok_or_else(|| formats::must_be_text(format!("pretrained.{field}")))
     };
     let whole = |v: &Value, field: &str| {
         v.as_u64()
             .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| format!("{field} must be a whole number from 0"))
+            .ok_or_else(|| formats::whole_from_zero(field))
     };
     let list = |field: &str| match p.get(field) {
         None => Ok(Vec::new()),
         Some(Value::Array(a)) => Ok(a.clone()),
-        Some(_) => Err(format!("pretrained.{field} must be a list")),
+        Some(_) => Err(formats::must_be_list(format!("pretrained.{field}"))),
     };
     let name = text("model")?.to_owned();
     let sentence = text("sentence")?.to_owned();
@@ -89,16 +91,13 @@ pub fn read_trained(text: &str) -> Result<(String, LayerOpening), String> {
             let field = format!("pretrained.knocked[{i}]");
             match k.as_array().map(Vec::as_slice) {
                 Some([l, h]) => Ok((whole(l, &field)?, whole(h, &field)?)),
-                _ => Err(format!("{field} must be [layer, head]")),
+                _ => Err(formats::layer_and_head(field)),
             }
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, Msg>>()?;
     let changes = list("changes")?;
     if changes.len() > MAX_CHANGES {
-        return Err(format!(
-            "pretrained.changes holds {} cells; the limit is {MAX_CHANGES}",
-            changes.len()
-        ));
+        return Err(formats::changes_limit(changes.len(), MAX_CHANGES));
     }
     let written = list("written")?
         .iter()
@@ -106,20 +105,19 @@ pub fn read_trained(text: &str) -> Result<(String, LayerOpening), String> {
         .map(|(i, id)| {
             id.as_u64()
                 .and_then(|n| u32::try_from(n).ok())
-                .ok_or_else(|| format!("pretrained.written[{i}] must be a token id"))
+                .ok_or_else(|| formats::token_id(format!("pretrained.written[{i}]")))
         })
-        .collect::<Result<Vec<u32>, String>>()?;
+        .collect::<Result<Vec<u32>, Msg>>()?;
     if written.len() > MAX_PROMPT_TOKENS {
-        return Err(format!(
-            "pretrained.written holds {} tokens; the limit is {MAX_PROMPT_TOKENS}",
-            written.len()
-        ));
+        return Err(formats::written_limit(written.len(), MAX_PROMPT_TOKENS));
     }
     let changes = changes
         .iter()
         .enumerate()
-        .map(|(i, c)| read_change(c).map_err(|e| format!("pretrained.changes[{i}] {e}")))
-        .collect::<Result<Vec<_>, String>>()?;
+        .map(|(i, c)| {
+            read_change(c).map_err(|e| formats::change_at(format!("pretrained.changes[{i}]"), e))
+        })
+        .collect::<Result<Vec<_>, Msg>>()?;
     Ok((
         name,
         LayerOpening {
@@ -133,8 +131,8 @@ pub fn read_trained(text: &str) -> Result<(String, LayerOpening), String> {
 }
 
 /// `[layer, matrix, head, row, column, value]`.
-fn read_change(c: &Value) -> Result<WeightChange, String> {
-    let shape = "must be [layer, matrix, head or null, row, column, value]";
+fn read_change(c: &Value) -> Result<WeightChange, Msg> {
+    let shape = formats::change_shape;
     let Some([layer, key, head, row, col, value]) = c.as_array().map(Vec::as_slice) else {
         return Err(shape.into());
     };
@@ -156,18 +154,8 @@ fn read_change(c: &Value) -> Result<WeightChange, String> {
             .into_iter()
             .flat_map(|p| [Editable::Weight(h, p), Editable::Bias(h, p)])
             .find(|t| t.key() == key)
-            .ok_or_else(|| {
-                format!(
-                    "names “{}”, not a matrix of a head",
-                    crate::core::text::clip(key)
-                )
-            })?,
-        (key, None) => {
-            return Err(format!(
-                "names “{}” without a head",
-                crate::core::text::clip(key)
-            ))
-        }
+            .ok_or_else(|| formats::not_head_matrix(crate::core::text::clip(key)))?,
+        (key, None) => return Err(formats::without_head(crate::core::text::clip(key))),
     };
     Ok(WeightChange {
         layer,

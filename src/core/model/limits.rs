@@ -45,12 +45,17 @@ pub fn check_sentence(sentence: &str) -> Result<Tokens, Msg> {
 /// Whether `g` key/value heads can serve `heads` query heads: `g` must divide them (1 is
 /// multi-query attention, `heads` itself is one key and value per head).
 pub fn check_kv_heads(heads: usize, g: usize) -> Result<(), Msg> {
+    kv_heads_fit(heads, g).map_err(edits::kv_heads_divide)
+}
+
+/// [`check_kv_heads`]' reason as a clause, for a reader that names the field itself.
+pub fn kv_heads_fit(heads: usize, g: usize) -> Result<(), Msg> {
     if g == 0 || g > heads || !heads.is_multiple_of(g) {
         let divisors: Vec<String> = (1..=heads)
             .filter(|&d| heads.is_multiple_of(d))
             .map(|d| d.to_string())
             .collect();
-        return Err(edits::kv_heads_divide(heads, divisors.join(", "), g));
+        return Err(edits::must_divide(heads, divisors.join(", "), g));
     }
     Ok(())
 }

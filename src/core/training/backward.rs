@@ -6,6 +6,8 @@ use nalgebra::DMatrix;
 
 use crate::core::forward::softmax::{neg_log_softmax_backward, softmax_rows_backward};
 use crate::core::forward::trace::{context_backward, scores_backward, Trace};
+use crate::core::i18n::keys::training;
+use crate::core::i18n::Msg;
 use crate::core::model::positions::{rotate_backward, Positions};
 use crate::core::model::{linear_backward, Biases, Editable, Model, Projection};
 use crate::core::text::fmt_scientific;
@@ -258,14 +260,18 @@ fn shared_kv_backward(model: &Model, mut grads: Vec<HeadGradient>) -> Vec<HeadGr
 
 /// ∂L/∂`name`[i][j] = `x` in words: what raising the number does to the loss, in powers of
 /// ten as the gradient's cells are; a zero gradient leaves the number alone.
-pub fn gradient_words(name: &str, (i, j): (usize, usize), x: f64) -> String {
-    let head = format!("∂L/∂{name}[{i}][{j}] = {}", fmt_scientific(x));
+pub fn gradient_words(name: &str, (i, j): (usize, usize), x: f64) -> Msg {
+    // Not words: the formula and its value.
+    let gradient = format!("∂L/∂{name}[{i}][{j}] = {}", fmt_scientific(x));
     if x == 0.0 {
-        return format!("{head}: raising this number a little does not change the loss, so a training step leaves it as it is.");
+        return training::gradient_zero(gradient);
     }
-    let way = if x > 0.0 { "raise" } else { "lower" };
     let by = fmt_scientific((0.01 * x).abs());
-    format!("{head}: raising this number by 0.01 would {way} the loss by about {by}, so a training step moves it the other way.")
+    if x > 0.0 {
+        training::gradient_raises(gradient, by)
+    } else {
+        training::gradient_lowers(gradient, by)
+    }
 }
 
 /// Each forward step's backward against a central difference of the step itself.

@@ -8,6 +8,8 @@ use serde_json::Value;
 
 use crate::core::forward::softmax::{is_future, largest_first, neg_log_softmax};
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::keys::{formats, training};
+use crate::core::i18n::Msg;
 use crate::core::model::{Editable, Matrix, Model, Projection};
 
 /// A parameter an optimiser step may change.
@@ -70,18 +72,18 @@ impl Param {
     }
 
     /// The parameter [`Param::key`] names; the message lists the names there are.
-    pub fn named(name: &str) -> Result<Param, String> {
+    pub fn named(name: &str) -> Result<Param, Msg> {
         Param::ALL
             .into_iter()
             .find(|p| p.key() == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = Param::ALL.iter().map(|p| p.key()).collect();
-                format!("“{name}”: use {}", names.join(", "))
+                training::use_names(name, names.join(", "))
             })
     }
 
     /// The parameters `names` name, without repeats, in their order (`"train"` and `train=`).
-    pub fn list<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Vec<Param>, String> {
+    pub fn list<'a>(names: impl IntoIterator<Item = &'a str>) -> Result<Vec<Param>, Msg> {
         let mut list = Vec::new();
         for name in names {
             let param = Param::named(name)?;
@@ -107,7 +109,12 @@ pub struct Target {
 impl Target {
     /// Whether the loss can be taken of it on `model`: the head, query and key in range and,
     /// under the causal mask, the key not in the query's future.
-    pub fn check(self, model: &Model) -> Result<(), String> {
+    pub fn check(self, model: &Model) -> Result<(), Msg> {
+        self.check_at(model, None)
+    }
+
+    /// [`Target::check`], the fields named under `at` (`attend[0]`) when given.
+    fn check_at(self, model: &Model, at: Option<&str>) -> Result<(), Msg> {
         let (heads, n, m) = (
             model.heads().len(),
             model.tokens().len(),
@@ -119,14 +126,16 @@ impl Target {
             ("key", self.key, m),
         ] {
             if i >= limit {
-                return Err(format!("{name} is {i}, beyond 0 … {}", limit - 1));
+                let field = at.map_or_else(|| name.to_owned(), |at| format!("{at}.{name}"));
+                return Err(training::beyond(field, i, limit - 1));
             }
         }
         if model.causal && is_future(self.query, self.key) {
-            return Err(format!(
-                "under the causal mask query {} cannot see key {} (its weight is 0, its log −∞)",
-                self.query, self.key
-            ));
+            let hidden = training::causal_future(self.query, self.key);
+            return Err(match at {
+                Some(at) => formats::at(at, hidden),
+                None => hidden,
+            });
         }
         Ok(())
     }
@@ -154,32 +163,27 @@ pub struct Objective {
 
 impl Objective {
     /// Reads an objective for `model`, refusing with a message what the loss cannot be taken of.
-    pub fn read(json: &str, model: &Model) -> Result<Objective, String> {
-        let value: Value =
-            serde_json::from_str(json).map_err(|e| format!("the objective is not JSON: {e}"))?;
+    pub fn read(json: &str, model: &Model) -> Result<Objective, Msg> {
+        let value: Value = serde_json::from_str(json).map_err(training::objective_not_json)?;
         Objective::from_value(&value, model)
     }
 
     /// As [`Objective::read`], from parsed JSON.
-    pub fn from_value(value: &Value, model: &Model) -> Result<Objective, String> {
-        let object = value
-            .as_object()
-            .ok_or("the objective must be an object with \"attend\" or \"output\"")?;
+    pub fn from_value(value: &Value, model: &Model) -> Result<Objective, Msg> {
+        let object = value.as_object().ok_or(training::objective_not_object)?;
         if let Some(key) = object
             .keys()
             .find(|k| !["attend", "output", "train"].contains(&k.as_str()))
         {
-            return Err(format!(
-                "unknown field \"{key}\": use \"attend\" or \"output\", and \"train\""
-            ));
+            return Err(training::unknown_field(key));
         }
         let goal = match (object.get("attend"), object.get("output")) {
             (Some(_), Some(_)) => {
-                return Err("give \"attend\" or \"output\", not both".into());
+                return Err(training::not_both.into());
             }
             (Some(targets), None) => Goal::Attend(read_targets(targets, model)?),
             (None, Some(target)) => Goal::Output(read_output(target, model)?),
-            (None, None) => return Err("give \"attend\" or \"output\"".into()),
+            (None, None) => return Err(training::attend_or_output.into()),
         };
         let train = match object.get("train") {
             None => Param::ALL.to_vec(),
@@ -189,21 +193,21 @@ impl Objective {
     }
 }
 
-fn read_targets(value: &Value, model: &Model) -> Result<Vec<Target>, String> {
+fn read_targets(value: &Value, model: &Model) -> Result<Vec<Target>, Msg> {
     let list = value
         .as_array()
-        .ok_or("\"attend\" must be a list of {\"head\", \"query\", \"key\"}")?;
+        .ok_or_else(|| training::attend_not_list(r#"{"head", "query", "key"}"#))?;
     if list.is_empty() {
-        return Err("\"attend\" has no targets".into());
+        return Err(training::no_targets.into());
     }
     list.iter()
         .enumerate()
         .map(|(t, item)| {
-            let index = |name: &str| -> Result<usize, String> {
+            let index = |name: &str| -> Result<usize, Msg> {
                 item.get(name)
                     .and_then(Value::as_u64)
                     .and_then(|i| usize::try_from(i).ok())
-                    .ok_or_else(|| format!("attend[{t}].{name} must be a whole number"))
+                    .ok_or_else(|| training::whole_number(format!("attend[{t}].{name}")))
             };
             let target = Target {
                 head: index("head")?,
@@ -211,10 +215,7 @@ fn read_targets(value: &Value, model: &Model) -> Result<Vec<Target>, String> {
                 key: index("key")?,
             };
             // "attend[0].head is 3, …", "attend[0]: under the causal mask …".
-            target.check(model).map_err(|e| {
-                let sep = if e.starts_with("under") { ": " } else { "." };
-                format!("attend[{t}]{sep}{e}")
-            })?;
+            target.check_at(model, Some(&format!("attend[{t}]")))?;
             Ok(target)
         })
         .collect()
@@ -230,35 +231,32 @@ pub fn output_shape(model: &Model) -> (usize, usize) {
     (model.tokens().len(), width)
 }
 
-fn read_output(value: &Value, model: &Model) -> Result<DMatrix<f64>, String> {
+fn read_output(value: &Value, model: &Model) -> Result<DMatrix<f64>, Msg> {
     let (n, width) = output_shape(model);
     let rows = value
         .as_array()
         .filter(|r| r.len() == n)
-        .ok_or_else(|| format!("\"output\" must be {n} rows (one per token) of {width} numbers"))?;
+        .ok_or_else(|| training::output_rows(n, width))?;
     let mut cells = Vec::with_capacity(n * width);
     for (i, row) in rows.iter().enumerate() {
         let row = row
             .as_array()
             .filter(|r| r.len() == width)
-            .ok_or_else(|| format!("output[{i}] must be {width} numbers (the output's width)"))?;
+            .ok_or_else(|| training::output_row(format!("output[{i}]"), width))?;
         for (j, x) in row.iter().enumerate() {
             let x = x
                 .as_f64()
                 .filter(|x| x.is_finite())
-                .ok_or_else(|| format!("output[{i}][{j}] is not a finite number"))?;
+                .ok_or_else(|| training::not_finite(format!("output[{i}][{j}]")))?;
             cells.push(x);
         }
     }
     Ok(DMatrix::from_row_slice(n, width, &cells))
 }
 
-fn read_train(value: &Value) -> Result<Vec<Param>, String> {
-    let names = value
-        .as_array()
-        .ok_or("\"train\" must be a list of names")?;
-    Param::list(names.iter().map(|n| n.as_str().unwrap_or_default()))
-        .map_err(|e| format!("\"train\" names {e}"))
+fn read_train(value: &Value) -> Result<Vec<Param>, Msg> {
+    let names = value.as_array().ok_or(training::train_not_list)?;
+    Param::list(names.iter().map(|n| n.as_str().unwrap_or_default())).map_err(training::train_names)
 }
 
 impl Objective {

@@ -4,6 +4,8 @@
 use nalgebra::DMatrix;
 
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::keys::training;
+use crate::core::i18n::Msg;
 use crate::core::model::{Editable, Model};
 use crate::core::training::backward::{gradients_on, Gradients};
 use crate::core::training::objective::{Objective, Param};
@@ -29,16 +31,14 @@ pub const DEFAULT_LR: f64 = 0.05;
 impl Optimizer {
     /// The optimiser called `name` (`"adam"` when `None`) with learning rate `lr`, as the CLI,
     /// the scripting API and the training lab name it; refused with a message otherwise.
-    pub fn named(name: Option<&str>, lr: f64) -> Result<Optimizer, String> {
+    pub fn named(name: Option<&str>, lr: f64) -> Result<Optimizer, Msg> {
         if !(lr.is_finite() && lr > 0.0) {
-            return Err(format!(
-                "the learning rate must be a positive number, not {lr}"
-            ));
+            return Err(training::lr_positive(lr));
         }
         match name.unwrap_or("adam") {
             "adam" => Ok(Optimizer::Adam { lr }),
             "sgd" => Ok(Optimizer::Sgd { lr }),
-            other => Err(format!("unknown optimizer “{other}”: use sgd or adam")),
+            other => Err(training::unknown_optimizer(other)),
         }
     }
 
@@ -100,12 +100,12 @@ impl Trainer {
         objective: &Objective,
     ) -> Result<Gradients, Refused> {
         let g = gradients_on(model, trace, objective);
-        let refuse = |reason: String| Refused {
+        let refuse = |reason: Msg| Refused {
             loss: g.loss,
             reason,
         };
         if !g.loss.is_finite() {
-            return Err(refuse("the loss is not a finite number".into()));
+            return Err(refuse(training::loss_not_finite.into()));
         }
         // Taken on copies, kept only when every number stays within the limits: no
         // half-taken step.
@@ -128,7 +128,7 @@ impl Trainer {
                 }
             }
         }
-        next.check_limits().map_err(|e| refuse(e.english()))?;
+        next.check_limits().map_err(|e| refuse(e))?;
         *model = next;
         self.moments = moments;
         Ok(g)
@@ -141,16 +141,13 @@ pub struct Refused {
     /// The loss before it (the model's, unchanged).
     pub loss: f64,
     /// What the step would have done.
-    pub reason: String,
+    pub reason: Msg,
 }
 
 impl Refused {
     /// What to tell the learner: what happened and what to do.
-    pub fn message(&self) -> String {
-        format!(
-            "Step not taken: {}. Lower the learning rate, or start from other numbers.",
-            self.reason
-        )
+    pub fn message(&self) -> Msg {
+        training::step_not_taken(self.reason.clone())
     }
 }
 

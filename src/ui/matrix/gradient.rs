@@ -33,7 +33,7 @@ pub fn GradientTable(spec: MatrixSpec, gradient: Signal<Option<DMatrix<f64>>>) -
     let explained = move || {
         let (i, j) = picked.get()?;
         let x = matrix.with(|g| g.get((i, j)).copied())?;
-        Some(gradient_words(&spec.label(), (i, j), x))
+        Some(word(&gradient_words(&spec.label(), (i, j), x)))
     };
     // An attention target is reached before W_output: every ∂L there is 0, and why is said.
     let unused = move || matrix.with(|g| !g.is_empty() && g.iter().all(|&x| x == 0.0));

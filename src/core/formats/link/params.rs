@@ -238,7 +238,8 @@ pub const PARAMS: [Param; 32] = [
         part: Part::Fragment,
         read: |l, v| {
             let name = l.shown.training.optimizer.name();
-            l.shown.training.optimizer = Optimizer::named(Some(name), Setup::read_lr(v)?)?;
+            l.shown.training.optimizer =
+                Setup::read_lr(v).and_then(|lr| Optimizer::named(Some(name), lr))?;
             Ok(())
         },
         write: |p| {

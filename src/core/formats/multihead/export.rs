@@ -4,33 +4,35 @@
 use nalgebra::DMatrix;
 use serde_json::{json, Value};
 
+use crate::core::i18n::keys::formats;
+use crate::core::i18n::Msg;
 use crate::core::model::positions::Positions;
 use crate::core::model::{Model, Projection, Scale};
 /// The model as `nn.MultiheadAttention(E, H, bias=…)`'s state dict and H, as JSON of lists:
 /// what is not there is written as what adds nothing (zero biases, an identity output
 /// projection), so PyTorch computes the same numbers. Refused, with the reason, when the heads
 /// do not have PyTorch's shapes (every d_k = d_v = E/H) or the scaling is not ÷√dₖ.
-pub fn to_state_dict(model: &Model) -> Result<(Value, usize), String> {
+pub fn to_state_dict(model: &Model) -> Result<(Value, usize), Msg> {
     if model.source().is_some() {
-        return Err("this exports self-attention: with a source sentence, call nn.MultiheadAttention(query=x, key=source, value=source) on it (Copy as PyTorch writes it out)".into());
+        return Err(formats::self_attention_only.into());
     }
     let e = model.embedding().ncols();
     let h = model.heads().len();
     let d = e / h;
     if !e.is_multiple_of(h) || model.heads().iter().any(|x| x.d_k() != d || x.d_v() != d) {
-        return Err(format!(
-            "nn.MultiheadAttention gives every head d_k = d_v = E/H; here E = {e} and {h} heads need d_k = d_v = {}",
-            if e.is_multiple_of(h) { d.to_string() } else { format!("{e}/{h}") }
-        ));
+        // Symbols, not words: the width each head would need.
+        let need = if e.is_multiple_of(h) {
+            d.to_string()
+        } else {
+            format!("{e}/{h}")
+        };
+        return Err(formats::head_widths(e, h, need));
     }
     if model.scale != Scale::SqrtDk {
-        return Err("nn.MultiheadAttention scales by √dₖ: choose ÷√dₖ".into());
+        return Err(formats::scales_by_sqrt_dk.into());
     }
     if *model.positions() != Positions::None {
-        return Err(
-            "nn.MultiheadAttention has no positions (a model adds them before it): choose none"
-                .into(),
-        );
+        return Err(formats::no_positions.into());
     }
     let bias = model.has_biases() || model.output().is_some_and(|o| o.b_output.is_some());
     let rows = |m: &DMatrix<f64>| -> Value {
@@ -59,12 +61,7 @@ pub fn to_state_dict(model: &Model) -> Result<(Value, usize), String> {
                 .as_ref()
                 .map_or_else(|| vec![0.0; e], |b| b.as_slice().to_vec()),
         ),
-        Some(o) => {
-            return Err(format!(
-                "nn.MultiheadAttention's output is E = {e} wide; W_output here is {} wide",
-                o.w_output.ncols()
-            ))
-        }
+        Some(o) => return Err(formats::output_width(e, o.w_output.ncols())),
         None => (DMatrix::identity(e, e), vec![0.0; e]),
     };
     let mut dict = serde_json::Map::new();
@@ -80,7 +77,7 @@ pub fn to_state_dict(model: &Model) -> Result<(Value, usize), String> {
 }
 
 /// `attention-trace --to-torch`'s file, which `--from-torch` reads back.
-pub fn torch_file(model: &Model) -> Result<Value, String> {
+pub fn torch_file(model: &Model) -> Result<Value, Msg> {
     let (dict, heads) = to_state_dict(model)?;
     let embedded = model.embedded();
     let rows: Vec<Vec<f64>> = embedded

@@ -3,6 +3,8 @@
 
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::formats;
+use crate::core::i18n::Msg;
 use crate::core::model::limits::{MAX_DIM, MAX_HEADS};
 use crate::core::model::{Biases, Head, OutputProjection};
 
@@ -11,7 +13,7 @@ use super::names::{get, names, refuse_unknown};
 use super::shapes::{matrix_of, vector_of};
 /// The attention layer of a state dict: its heads (with biases when it has any) and its output
 /// projection, for inputs of width E, as `nn.MultiheadAttention(E, heads)` computes.
-pub fn layer_of(dict: &StateDict, heads: usize) -> Result<(Vec<Head>, OutputProjection), String> {
+pub fn layer_of(dict: &StateDict, heads: usize) -> Result<(Vec<Head>, OutputProjection), Msg> {
     let n = names(dict)?;
     let p = n.prefix.as_str();
     // E from the query weight: packed 3E × E, or E × E.
@@ -26,11 +28,8 @@ pub fn layer_of(dict: &StateDict, heads: usize) -> Result<(Vec<Head>, OutputProj
         let e = q.shape.get(1).copied().unwrap_or(0);
         let mut blocks = Vec::with_capacity(3);
         for name in n.separate {
-            let (t, full) = get(dict, p, name).ok_or_else(|| {
-                format!(
-                    "{q_name} is there but {p}{name} is not: the three projections come together"
-                )
-            })?;
+            let (t, full) = get(dict, p, name)
+                .ok_or_else(|| formats::projections_together(&q_name, format!("{p}{name}")))?;
             blocks.push(matrix_of(t, &full, e, e)?);
         }
         (
@@ -39,21 +38,17 @@ pub fn layer_of(dict: &StateDict, heads: usize) -> Result<(Vec<Head>, OutputProj
         )
     };
     if !(1..=MAX_DIM).contains(&e) {
-        return Err(format!(
-            "the embedding width E is {e}; this app takes 1 to {MAX_DIM}"
-        ));
+        return Err(formats::embedding_width(e, MAX_DIM));
     }
     if !(1..=MAX_HEADS).contains(&heads) || e % heads != 0 {
-        return Err(format!(
-            "{heads} heads: the number of heads must divide E = {e} and be 1 to {MAX_HEADS}"
-        ));
+        return Err(formats::heads_divide(heads, e, MAX_HEADS));
     }
     refuse_unknown(dict, &n)?;
     let packed_bias = || {
         get(dict, p, "in_proj_bias")
             .map(|(t, name)| {
                 let b = vector_of(t, &name, 3 * e)?;
-                Ok::<_, String>([0, 1, 2].map(|i| b[i * e..(i + 1) * e].to_vec()))
+                Ok::<_, Msg>([0, 1, 2].map(|i| b[i * e..(i + 1) * e].to_vec()))
             })
             .transpose()
     };
@@ -78,7 +73,7 @@ pub fn layer_of(dict: &StateDict, heads: usize) -> Result<(Vec<Head>, OutputProj
             .then(|| [0, 1, 2].map(|i| found[i].clone().unwrap_or_else(|| vec![0.0; e])))
     };
     let (t, full) = get(dict, p, "out_proj.weight")
-        .ok_or_else(|| format!("{p}out_proj.weight is missing: the output projection (E × E)"))?;
+        .ok_or_else(|| formats::out_proj_missing(format!("{p}out_proj.weight")))?;
     let w_out = matrix_of(t, &full, e, e)?;
     let out_bias = get(dict, p, "out_proj.bias")
         .map(|(t, full)| vector_of(t, &full, e))

@@ -1,6 +1,9 @@
 //! Which naming a state dict uses (PyTorch's packed `in_proj_weight` or separate q, k, v
 //! projections) and under which prefix, and the refusal of any key the reader would not use.
 
+use crate::core::i18n::keys::formats;
+use crate::core::i18n::{Arg, Msg};
+
 use super::dict::{StateDict, Tensor};
 /// The names a module's parameters go by, after a common prefix (`self_attn.`).
 pub(super) struct Names {
@@ -12,7 +15,7 @@ pub(super) struct Names {
     pub(super) separate: [&'static str; 3],
 }
 
-pub(super) fn names(dict: &StateDict) -> Result<Names, String> {
+pub(super) fn names(dict: &StateDict) -> Result<Names, Msg> {
     for key in dict.keys() {
         if let Some(prefix) = key.strip_suffix("in_proj_weight") {
             return Ok(Names {
@@ -35,16 +38,17 @@ pub(super) fn names(dict: &StateDict) -> Result<Names, String> {
         }
     }
     let found: Vec<&str> = dict.keys().map(String::as_str).take(6).collect();
-    Err(format!(
-        "no attention weights: expected in_proj_weight (nn.MultiheadAttention) or q_proj.weight, k_proj.weight, v_proj.weight; found {}",
-        if found.is_empty() { "nothing".into() } else { found.join(", ") }
-    ))
+    Err(formats::no_attention_weights(if found.is_empty() {
+        Arg::from(formats::nothing)
+    } else {
+        Arg::from(found.join(", "))
+    }))
 }
 
 /// Every key under the module's prefix must be one this reader uses: a key it does not know
 /// (`bias_k`, a misspelt `out_proj.bias`) would change the numbers PyTorch computes, so it is
 /// refused, as `load_state_dict(strict=True)` does. Keys outside the prefix are other layers.
-pub(super) fn refuse_unknown(dict: &StateDict, n: &Names) -> Result<(), String> {
+pub(super) fn refuse_unknown(dict: &StateDict, n: &Names) -> Result<(), Msg> {
     // Hugging Face's separate projections carry their own biases (q_proj.bias); PyTorch's
     // (q_proj_weight) share in_proj_bias.
     let own_biases = n
@@ -70,12 +74,13 @@ pub(super) fn refuse_unknown(dict: &StateDict, n: &Names) -> Result<(), String> 
         return Ok(());
     }
     let shown: Vec<&str> = unknown.iter().copied().take(4).collect();
-    Err(format!(
-        "unexpected key{} {}{}: nn.MultiheadAttention's state dict holds in_proj_weight, in_proj_bias, out_proj.weight and out_proj.bias (or q_proj.weight, k_proj.weight, v_proj.weight and their biases); a key this app cannot use is refused rather than ignored",
-        if unknown.len() == 1 { "" } else { "s" },
-        shown.join(", "),
-        if unknown.len() > shown.len() { format!(" and {} more", unknown.len() - shown.len()) } else { String::new() },
-    ))
+    let keys = shown.join(", ");
+    let unexpected = if unknown.len() > shown.len() {
+        formats::unexpected_keys_more(keys, unknown.len() - shown.len())
+    } else {
+        formats::unexpected_keys(unknown.len(), keys)
+    };
+    Err(formats::at(unexpected, formats::module_keys_only))
 }
 
 pub(super) fn get<'a>(

@@ -3,6 +3,8 @@
 
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::formats;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::model::limits::MAX_ABS_VALUE;
 
 use super::dict::Tensor;
@@ -12,11 +14,13 @@ pub(super) fn matrix_of(
     name: &str,
     rows: usize,
     cols: usize,
-) -> Result<DMatrix<f64>, String> {
+) -> Result<DMatrix<f64>, Msg> {
     if t.shape != [rows, cols] {
-        return Err(format!(
-            "{name} is {}, expected {rows} × {cols}",
-            shape_text(&t.shape)
+        return Err(formats::matrix_shape(
+            name,
+            shape_text(&t.shape),
+            rows,
+            cols,
         ));
     }
     within(name, &t.data)?;
@@ -24,32 +28,35 @@ pub(super) fn matrix_of(
 }
 
 /// A 1-D tensor of `n`.
-pub(super) fn vector_of(t: &Tensor, name: &str, n: usize) -> Result<Vec<f64>, String> {
+pub(super) fn vector_of(t: &Tensor, name: &str, n: usize) -> Result<Vec<f64>, Msg> {
     if t.shape != [n] {
-        return Err(format!(
-            "{name} is {}, expected {n} numbers",
-            shape_text(&t.shape)
-        ));
+        return Err(formats::vector_shape(name, shape_text(&t.shape), n));
     }
     within(name, &t.data)?;
     Ok(t.data.clone())
 }
 
-fn within(name: &str, data: &[f64]) -> Result<(), String> {
+fn within(name: &str, data: &[f64]) -> Result<(), Msg> {
     match data.iter().find(|x| x.abs() > MAX_ABS_VALUE) {
-        Some(x) => Err(format!("{name} holds {x:e}, outside ±{MAX_ABS_VALUE:e}")),
+        Some(x) => Err(formats::outside(
+            name,
+            format!("{x:e}"),
+            format!("{MAX_ABS_VALUE:e}"),
+        )),
         None => Ok(()),
     }
 }
 
-fn shape_text(shape: &[usize]) -> String {
+/// A tensor's shape: in words for none or one dimension, else its sizes (`2 × 3`).
+fn shape_text(shape: &[usize]) -> Arg {
     match shape {
-        [] => "a single number".into(),
-        [n] => format!("{n} numbers"),
+        [] => formats::a_single_number.into(),
+        [n] => formats::numbers(n).into(),
         dims => dims
             .iter()
             .map(usize::to_string)
             .collect::<Vec<_>>()
-            .join(" × "),
+            .join(" × ")
+            .into(),
     }
 }

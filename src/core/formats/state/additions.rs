@@ -3,6 +3,7 @@
 
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::formats;
 use crate::core::model::limits::check_sentence;
 use crate::core::model::positions::{PositionKind, Positions, DEFAULT_BASE};
 use crate::core::model::{Biases, Head, OutputProjection, Source};
@@ -19,25 +20,24 @@ pub(super) fn read_source(
     let Some(saved) = source else {
         return Ok(None);
     };
-    let tokens =
-        check_sentence(&saved.sentence).map_err(|m| error("source.sentence", m.english()))?;
+    let tokens = check_sentence(&saved.sentence).map_err(|m| error("source.sentence", m))?;
     let vocab = tokens.vocabulary.len();
     if saved.embedding.len() != vocab {
-        return Err(error("source.embedding", format!("has {} rows but the source's vocabulary has {vocab} words (one row per word, in sorted order)", saved.embedding.len())));
+        return Err(error(
+            "source.embedding",
+            formats::source_embedding_rows(saved.embedding.len(), vocab),
+        ));
     }
     let embedding = matrix("source.embedding", &saved.embedding, None)?;
     if embedding.ncols() != d_in {
         return Err(error(
             "source.embedding",
-            format!(
-                "rows have {} numbers, expected d_in = {d_in} (the embedding's width)",
-                embedding.ncols()
-            ),
+            formats::source_width(embedding.ncols(), d_in),
         ));
     }
     Source::new(&saved.sentence, embedding)
         .map(Some)
-        .map_err(|m| error("source", m.english()))
+        .map_err(|m| error("source", m))
 }
 
 /// `positions` as the state writes it; absent means none.
@@ -51,43 +51,35 @@ pub(super) fn read_positions(
     };
     let at = |f: &str| format!("positions.{f}");
     let object = fields_of(value, "positions.", &["kind", "base", "learned"])?;
-    let kind = object.get("kind").and_then(|k| k.as_str()).ok_or_else(|| {
-        error(
-            at("kind"),
-            format!("missing: one of {}", PositionKind::names()),
-        )
-    })?;
-    let kind = PositionKind::named(kind).map_err(|e| error(at("kind"), e.english()))?;
+    let kind = object
+        .get("kind")
+        .and_then(|k| k.as_str())
+        .ok_or_else(|| error(at("kind"), formats::kind_missing(PositionKind::names())))?;
+    let kind = PositionKind::named(kind).map_err(|e| error(at("kind"), e))?;
     let base = match object.get("base") {
         None => DEFAULT_BASE,
         Some(b) => b
             .as_f64()
-            .ok_or_else(|| error(at("base"), "must be a number"))?,
+            .ok_or_else(|| error(at("base"), formats::must_be_number))?,
     };
     if kind == PositionKind::Learned {
         let rows = object
             .get("learned")
-            .ok_or_else(|| error(at("learned"), "missing: a row per token"))
+            .ok_or_else(|| error(at("learned"), formats::learned_missing))
             .and_then(|l| rows_of(l, &at("learned")))?;
         if rows.len() != n {
-            return Err(error(
-                at("learned"),
-                format!("has {} rows, expected {n}: a row per token", rows.len()),
-            ));
+            return Err(error(at("learned"), formats::learned_rows(rows.len(), n)));
         }
         let table = matrix(&at("learned"), &rows, None)?;
         if table.ncols() != d_in {
             return Err(error(
                 at("learned"),
-                format!(
-                    "rows have {} numbers, expected d_in = {d_in}",
-                    table.ncols()
-                ),
+                formats::learned_width(table.ncols(), d_in),
             ));
         }
         return Ok(Positions::Learned(table));
     }
-    Positions::of_kind(kind, base, 0, n, d_in).map_err(|e| error(at("base"), e.english()))
+    Positions::of_kind(kind, base, 0, n, d_in).map_err(|e| error(at("base"), e))
 }
 
 /// A head's biases: all three or none, each as wide as its projection.
@@ -109,12 +101,9 @@ pub(super) fn read_biases(
         ("b_value", d_v, "d_v"),
     ]) {
         let field = field(name);
-        let b = b.as_ref().ok_or_else(|| {
-            error(
-                &field,
-                "missing: a head has all three biases (b_query, b_key, b_value) or none",
-            )
-        })?;
+        let b = b
+            .as_ref()
+            .ok_or_else(|| error(&field, formats::biases_missing))?;
         rows.push(bias(&field, b, width, size)?);
     }
     let [b_query, b_key, b_value] = <[DMatrix<f64>; 3]>::try_from(rows).expect("three biases");
@@ -132,28 +121,19 @@ pub(super) fn read_output(
 ) -> Result<Option<OutputProjection>, StateError> {
     let Some(w) = &state.w_output else {
         return match state.b_output {
-            Some(_) => Err(error(
-                "b_output",
-                "needs w_output: it is the output projection's bias",
-            )),
+            Some(_) => Err(error("b_output", formats::b_output_alone)),
             None => Ok(None),
         };
     };
     let width: usize = heads.iter().map(Head::d_v).sum();
     if w.len() != width {
-        return Err(error(
-            "w_output",
-            format!(
-                "has {} rows, expected {width} (every head's d_v side by side)",
-                w.len()
-            ),
-        ));
+        return Err(error("w_output", formats::w_output_rows(w.len(), width)));
     }
     let w_output = matrix("w_output", w, None)?;
     let b_output = state
         .b_output
         .as_ref()
-        .map(|b| bias("b_output", b, w_output.ncols(), "w_output's width"))
+        .map(|b| bias("b_output", b, w_output.ncols(), formats::w_output_width))
         .transpose()?;
     Ok(Some(OutputProjection { w_output, b_output }))
 }

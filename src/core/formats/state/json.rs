@@ -3,6 +3,9 @@
 
 use serde_json::{Map, Value};
 
+use crate::core::i18n::keys::formats;
+use crate::core::i18n::{Arg, Msg};
+
 use super::error::{error, StateError};
 /// The field `name` of `object` (`at` its place, ending in a dot).
 pub(super) fn required<'a>(
@@ -12,7 +15,7 @@ pub(super) fn required<'a>(
 ) -> Result<&'a Value, StateError> {
     object
         .get(name)
-        .ok_or_else(|| error(format!("{at}{name}"), "missing"))
+        .ok_or_else(|| error(format!("{at}{name}"), formats::missing))
 }
 
 /// The field `name` of `object` read by `read`, if it is there.
@@ -50,7 +53,7 @@ pub(super) fn fields_of<'a>(
     let object = value.as_object().ok_or_else(|| {
         error(
             at.trim_end_matches('.'),
-            invalid_type(value, &format!("an object with {}", known.join(", "))),
+            invalid_type(value, formats::object_with(known.join(", "))),
         )
     })?;
     only_known(object, at, known)?;
@@ -65,36 +68,37 @@ pub(super) fn only_known(
     match object.keys().find(|k| !known.contains(&k.as_str())) {
         Some(k) => Err(error(
             format!("{at}{k}"),
-            format!("unknown field `{k}`, expected one of {}", known.join(", ")),
+            formats::unknown_field(k, known.join(", ")),
         )),
         None => Ok(()),
     }
 }
 
 /// What serde would say of a value of the wrong type: `invalid type: string "x", expected …`.
-pub(super) fn invalid_type(value: &Value, expected: &str) -> String {
-    let what = match value {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => format!("boolean `{b}`"),
-        Value::Number(n) => format!("number {n}"),
-        Value::String(s) => format!("string {s:?}"),
-        Value::Array(_) => "a list".to_owned(),
-        Value::Object(_) => "an object".to_owned(),
+pub(super) fn invalid_type(value: &Value, expected: impl Into<Msg>) -> Msg {
+    let found: Arg = match value {
+        // Not words: JSON's own.
+        Value::Null => "null".into(),
+        Value::Bool(b) => formats::json_boolean(b).into(),
+        Value::Number(n) => formats::json_number(n).into(),
+        Value::String(s) => formats::json_string(format!("{s:?}")).into(),
+        Value::Array(_) => formats::a_list.into(),
+        Value::Object(_) => formats::an_object.into(),
     };
-    format!("invalid type: {what}, expected {expected}")
+    formats::invalid_type(found, expected.into())
 }
 
 pub(super) fn list<'a>(value: &'a Value, field: &str) -> Result<&'a Vec<Value>, StateError> {
     value
         .as_array()
-        .ok_or_else(|| error(field, invalid_type(value, "a list")))
+        .ok_or_else(|| error(field, invalid_type(value, formats::a_list)))
 }
 
 pub(super) fn text(value: &Value, field: &str) -> Result<String, StateError> {
     value
         .as_str()
         .map(str::to_owned)
-        .ok_or_else(|| error(field, invalid_type(value, "text")))
+        .ok_or_else(|| error(field, invalid_type(value, formats::text)))
 }
 
 /// A list of rows of numbers (as rows of a matrix they are checked after).
@@ -113,7 +117,7 @@ pub(super) fn numbers_of(value: &Value, field: &str) -> Result<Vec<f64>, StateEr
         .enumerate()
         .map(|(j, x)| {
             x.as_f64()
-                .ok_or_else(|| error(format!("{field}[{j}]"), invalid_type(x, "a number")))
+                .ok_or_else(|| error(format!("{field}[{j}]"), invalid_type(x, formats::a_number)))
         })
         .collect()
 }

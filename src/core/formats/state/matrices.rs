@@ -3,6 +3,8 @@
 
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::formats;
+use crate::core::i18n::Arg;
 use crate::core::model::limits::{MAX_ABS_VALUE, MAX_DIM};
 
 use super::error::{error, StateError};
@@ -12,13 +14,10 @@ pub(super) fn bias(
     field: &str,
     b: &[f64],
     width: usize,
-    size: &str,
+    size: impl Into<Arg>,
 ) -> Result<DMatrix<f64>, StateError> {
     if b.len() != width {
-        return Err(error(
-            field,
-            format!("{} numbers, {size} is {width}", b.len()),
-        ));
+        return Err(error(field, formats::bias_width(b.len(), size, width)));
     }
     within(field, b)?;
     Ok(DMatrix::from_row_slice(1, width, b))
@@ -33,33 +32,21 @@ pub(super) fn matrix(
 ) -> Result<DMatrix<f64>, StateError> {
     if let Some(n) = expected_rows {
         if rows.len() != n {
-            return Err(error(
-                field,
-                format!(
-                    "has {} rows, expected d_in = {n} (the embedding's width)",
-                    rows.len()
-                ),
-            ));
+            return Err(error(field, formats::rows_expected_d_in(rows.len(), n)));
         }
     }
     let cols = rows.first().map_or(0, Vec::len);
     if cols == 0 {
-        return Err(error(field, "has no columns"));
+        return Err(error(field, formats::no_columns));
     }
     if cols > MAX_DIM {
-        return Err(error(
-            field,
-            format!("has {cols} columns; the limit is {MAX_DIM}"),
-        ));
+        return Err(error(field, formats::columns_limit(cols, MAX_DIM)));
     }
     for (i, row) in rows.iter().enumerate() {
         if row.len() != cols {
             return Err(error(
                 format!("{field}[{i}]"),
-                format!(
-                    "has {} numbers but row 0 has {cols}: rows must be the same length",
-                    row.len()
-                ),
+                formats::ragged(row.len(), cols),
             ));
         }
         within(&format!("{field}[{i}]"), row)?;
@@ -78,7 +65,7 @@ fn within(field: &str, row: &[f64]) -> Result<(), StateError> {
     {
         Some((j, x)) => Err(error(
             format!("{field}[{j}]"),
-            format!("{x:e} is outside ±{MAX_ABS_VALUE:e}"),
+            formats::value_outside(format!("{x:e}"), format!("{MAX_ABS_VALUE:e}")),
         )),
         None => Ok(()),
     }

@@ -1,7 +1,8 @@
 //! Reading a saved state: its size before parsing, its version, the sentence, the embedding and
 //! the heads (with the key/value heads they share); the optional parts are read beside it.
 
-use crate::core::model::limits::{check_kv_heads, check_sentence, MAX_DIM, MAX_HEADS, MAX_TOKENS};
+use crate::core::i18n::keys::formats;
+use crate::core::model::limits::{check_sentence, kv_heads_fit, MAX_DIM, MAX_HEADS, MAX_TOKENS};
 use crate::core::model::{Head, Matrix, Model, Projection};
 
 use super::additions::{read_biases, read_output, read_positions, read_source};
@@ -22,14 +23,11 @@ pub fn read_state(json: &str) -> Result<Model, StateError> {
     if json.len() > MAX_STATE_BYTES {
         return Err(error(
             "state",
-            format!(
-                "{} bytes is more than a model at every limit needs ({MAX_STATE_BYTES})",
-                json.len()
-            ),
+            formats::state_too_long(json.len(), MAX_STATE_BYTES),
         ));
     }
     let value: serde_json::Value =
-        serde_json::from_str(json).map_err(|e| error("state", format!("not valid JSON ({e})")))?;
+        serde_json::from_str(json).map_err(|e| error("state", formats::not_valid_json(e)))?;
     read_state_value(&value)
 }
 
@@ -37,45 +35,40 @@ pub fn read_state(json: &str) -> Result<Model, StateError> {
 pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> {
     let object = value
         .as_object()
-        .ok_or_else(|| error("state", "expected a JSON object"))?;
+        .ok_or_else(|| error("state", formats::expected_json_object))?;
     match object.get("version") {
-        None => {
-            return Err(error(
-                "version",
-                format!("missing; expected {STATE_VERSION}"),
-            ))
-        }
+        None => return Err(error("version", formats::version_missing(STATE_VERSION))),
         Some(v) if !matches!(v.as_u64(), Some(STATE_VERSION | STATE_VERSION_2)) => {
             return Err(error(
                 "version",
-                format!("unsupported version {v}; this app reads versions {STATE_VERSION} and {STATE_VERSION_2}"),
+                formats::unsupported_version(v, STATE_VERSION, STATE_VERSION_2),
             ))
         }
         Some(_) => {}
     }
     if object.contains_key("pretrained") {
-        return Err(error(
-            "pretrained",
-            "names a trained model, which opens once the page has fetched it (open the state as a link or saved work, or open the trained model first)",
-        ));
+        return Err(error("pretrained", formats::names_trained));
     }
     let state = read_saved(object)?;
 
-    let tokens = check_sentence(&state.sentence).map_err(|m| error("sentence", m.english()))?;
+    let tokens = check_sentence(&state.sentence).map_err(|m| error("sentence", m))?;
     let vocab = tokens.vocabulary.len();
     if state.embedding.len() != vocab {
-        return Err(error("embedding", format!("has {} rows but the sentence's vocabulary has {vocab} words (one row per word, in sorted order)", state.embedding.len())));
+        return Err(error(
+            "embedding",
+            formats::embedding_rows(state.embedding.len(), vocab),
+        ));
     }
     let embedding = matrix("embedding", &state.embedding, None)?;
     let d_in = embedding.ncols();
 
     if state.heads.is_empty() {
-        return Err(error("heads", "needs at least one head"));
+        return Err(error("heads", formats::needs_a_head));
     }
     if state.heads.len() > MAX_HEADS {
         return Err(error(
             "heads",
-            format!("has {} heads; the limit is {MAX_HEADS}", state.heads.len()),
+            formats::heads_limit(state.heads.len(), MAX_HEADS),
         ));
     }
     let groups = read_groups(&state)?;
@@ -108,7 +101,7 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
         };
         let given = |m: &Vec<Vec<f64>>, p: Projection| {
             if m.is_empty() {
-                return Err(error(field(p.key()), "missing: a head has w_query, w_key and w_value (or, with kv_heads, only w_query)"));
+                return Err(error(field(p.key()), formats::head_missing));
             }
             Ok(m.clone())
         };
@@ -124,7 +117,10 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
             Some(d_in),
         )?;
         if w_key.ncols() != w_query.ncols() {
-            return Err(error(field("w_key"), format!("has {} columns but w_query has {}: keys and queries must have the same width d_k", w_key.ncols(), w_query.ncols())));
+            return Err(error(
+                field("w_key"),
+                formats::key_width(w_key.ncols(), w_query.ncols()),
+            ));
         }
         let biases = read_biases(&field, &saved, &w_query, &w_value)?;
         heads.push(Head {
@@ -139,18 +135,16 @@ pub fn read_state_value(value: &serde_json::Value) -> Result<Model, StateError> 
     let source = read_source(state.source.as_ref(), d_in)?;
     let model = Model::new(&state.sentence, embedding, heads, state.causal, state.scale)
         .and_then(|m| m.with_output(output))
-        .map_err(|m| error("state", m.english()))?
+        .map_err(|m| error("state", m))?
         .with_positions(positions)
-        .map_err(|m| error("positions", m.english()))?;
+        .map_err(|m| error("positions", m))?;
     let model = match groups {
         Some(per) => model
             .with_kv_heads(state.heads.len() / per)
-            .map_err(|m| error("kv_heads", m.english()))?,
+            .map_err(|m| error("kv_heads", m))?,
         None => model,
     };
-    model
-        .with_source(source)
-        .map_err(|m| error("source", m.english()))
+    model.with_source(source).map_err(|m| error("source", m))
 }
 
 /// With `kv_heads`: how many query heads share each entry of `kv` (checked: G divides the
@@ -159,23 +153,17 @@ fn read_groups(state: &SavedState) -> Result<Option<usize>, StateError> {
     let heads = state.heads.len();
     let Some(g) = state.kv_heads else {
         return match state.kv {
-            Some(_) => Err(error("kv", "needs kv_heads: the number of key/value heads")),
+            Some(_) => Err(error("kv", formats::needs_kv_heads)),
             None => Ok(None),
         };
     };
-    check_kv_heads(heads, g)
-        .map_err(|m| error("kv_heads", m.english().replacen("kv_heads ", "", 1)))?;
-    let kv = state.kv.as_ref().ok_or_else(|| {
-        error(
-            "kv",
-            format!("missing: kv_heads = {g} needs a list of {g} key/value heads"),
-        )
-    })?;
+    kv_heads_fit(heads, g).map_err(|m| error("kv_heads", m))?;
+    let kv = state
+        .kv
+        .as_ref()
+        .ok_or_else(|| error("kv", formats::kv_missing(g)))?;
     if kv.len() != g {
-        return Err(error(
-            "kv",
-            format!("has {} entries, expected kv_heads = {g}", kv.len()),
-        ));
+        return Err(error("kv", formats::kv_entries(kv.len(), g)));
     }
     for (h, head) in state.heads.iter().enumerate() {
         let extra = [
@@ -185,7 +173,10 @@ fn read_groups(state: &SavedState) -> Result<Option<usize>, StateError> {
             ("b_value", head.b_value.is_some()),
         ];
         if let Some((name, _)) = extra.iter().find(|(_, given)| *given) {
-            return Err(error(format!("heads[{h}].{name}"), format!("with kv_heads the keys and values are in kv[{}]: a head holds only w_query (and b_query)", h / (heads / g))));
+            return Err(error(
+                format!("heads[{h}].{name}"),
+                formats::kv_holds_keys(format!("kv[{}]", h / (heads / g))),
+            ));
         }
     }
     Ok(Some(heads / g))

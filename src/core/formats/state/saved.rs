@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::core::i18n::keys::formats;
 use crate::core::model::Scale;
 
 use super::error::{error, StateError};
@@ -154,13 +155,13 @@ pub(super) fn read_saved(object: &Map<String, Value>) -> Result<SavedState, Stat
         heads,
         causal: causal
             .as_bool()
-            .ok_or_else(|| error("causal", invalid_type(causal, "a boolean")))?,
+            .ok_or_else(|| error("causal", invalid_type(causal, formats::a_boolean)))?,
         scale: scale.as_str().and_then(Scale::from_key).ok_or_else(|| {
-            let expected = "one of sqrt_dk, dk, none";
+            let expected = formats::one_of("sqrt_dk, dk, none");
             error(
                 "scale",
                 match scale.as_str() {
-                    Some(s) => format!("unknown scaling `{s}`, expected {expected}"),
+                    Some(s) => formats::unknown_scaling(s, expected),
                     None => invalid_type(scale, expected),
                 },
             )
@@ -172,7 +173,7 @@ pub(super) fn read_saved(object: &Map<String, Value>) -> Result<SavedState, Stat
             .map(|g| {
                 g.as_u64()
                     .and_then(|g| usize::try_from(g).ok())
-                    .ok_or_else(|| error("kv_heads", "must be a whole number"))
+                    .ok_or_else(|| error("kv_heads", formats::must_be_whole))
             })
             .transpose()?,
         kv,

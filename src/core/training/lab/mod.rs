@@ -10,6 +10,8 @@ use crate::core::model::presets::dog;
 use nalgebra::DMatrix;
 
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::keys::{formats, training};
+use crate::core::i18n::Msg;
 use crate::core::model::Model;
 use crate::core::training::{
     output_shape, second_key, Goal, Objective, Optimizer, Param, Target, DEFAULT_LR,
@@ -80,7 +82,7 @@ impl Setup {
     }
 
     /// Reads `target=H:Q,K;H:Q,K` for `model`.
-    pub fn read_targets(text: &str, model: &Model) -> Result<Vec<Target>, String> {
+    pub fn read_targets(text: &str, model: &Model) -> Result<Vec<Target>, Msg> {
         text.split(';')
             .filter(|t| !t.is_empty())
             .take(MAX_TARGETS)
@@ -91,9 +93,9 @@ impl Setup {
                     .collect();
                 let target = match numbers.as_deref() {
                     Some(&[head, query, key]) if entry.contains(':') => Target { head, query, key },
-                    _ => return Err(format!("“{entry}” is not HEAD:QUERY,KEY (as 0:6,1)")),
+                    _ => return Err(training::not_a_target(entry)),
                 };
-                target.check(model).map_err(|e| format!("{entry}: {e}"))?;
+                target.check(model).map_err(|e| formats::at(entry, e))?;
                 Ok(target)
             })
             .collect()
@@ -110,7 +112,7 @@ impl Setup {
     }
 
     /// Reads `train=w_query,w_key`.
-    pub fn read_train(text: &str) -> Result<Vec<Param>, String> {
+    pub fn read_train(text: &str) -> Result<Vec<Param>, Msg> {
         Param::list(text.split(',').filter(|n| !n.is_empty()))
     }
 
@@ -143,12 +145,10 @@ impl Setup {
     }
 
     /// Reads `lr=`: a learning rate above 0, at most [`MAX_LR`].
-    pub fn read_lr(text: &str) -> Result<f64, String> {
+    pub fn read_lr(text: &str) -> Result<f64, Msg> {
         match text.trim().parse::<f64>() {
             Ok(lr) if lr > 0.0 && lr <= MAX_LR => Ok(lr),
-            _ => Err(format!(
-                "“{text}” is not a learning rate above 0, at most {MAX_LR}"
-            )),
+            _ => Err(training::not_a_learning_rate(text, MAX_LR)),
         }
     }
 }

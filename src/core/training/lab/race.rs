@@ -3,6 +3,8 @@
 use nalgebra::DMatrix;
 
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::keys::{settings, training};
+use crate::core::i18n::{Arg, Msg};
 use crate::core::model::presets::RASCHKA_SENTENCE;
 use crate::core::model::torch_rng::TorchRng;
 use crate::core::model::{Head, Model, Projection, Scale};
@@ -21,7 +23,7 @@ pub struct Lane {
     /// ‖∂L/∂W_query‖ at the start (Frobenius, over every head): what reaches the query weights.
     pub grad_w_query: f64,
     /// Why its steps stopped being taken, from the first refused one.
-    pub refused: Option<String>,
+    pub refused: Option<Msg>,
 }
 
 impl Lane {
@@ -198,7 +200,7 @@ pub const RACE_LR: f64 = DEFAULT_LR;
 /// What the race's numbers mean, in plain words: whether no scaling starved W_query, which
 /// scaling went furthest, and the size of the queries' and keys' components on `model` (the
 /// tutorial's √dₖ assumes 1). `lanes` are [`race`]'s, of `objective`.
-pub fn race_words(lanes: &[Lane], model: &Model, objective: &Objective) -> Vec<String> {
+pub fn race_words(lanes: &[Lane], model: &Model, objective: &Objective) -> Vec<Msg> {
     let [none, sqrt, dk] = lanes else {
         return Vec::new();
     };
@@ -213,29 +215,30 @@ pub fn race_words(lanes: &[Lane], model: &Model, objective: &Objective) -> Vec<S
     // Each lane's first gradient, unless its first step was refused.
     if lanes.iter().all(|l| l.grad_w_query.is_finite()) {
         if none.grad_w_query < 1e-6 * sqrt.grad_w_query.max(dk.grad_w_query) {
-            words.push(format!(
-                "Without scaling the softmax is saturated (one weight per row is 1, the rest 0): the gradient that reaches W_query is {} against {} with ÷√dₖ and {} with ÷dₖ, so W_query and W_key do not learn (loss {}).",
-                short(none.grad_w_query), short(sqrt.grad_w_query), short(dk.grad_w_query), fell(none)
+            words.push(training::saturated(
+                short(none.grad_w_query),
+                short(sqrt.grad_w_query),
+                short(dk.grad_w_query),
+                fell(none),
             ));
         } else if matches!(objective.goal, Goal::Attend(_)) {
-            words.push(format!(
-                "Without scaling it learns too (loss {}): with an attention target the gradient at the scores is the weights minus the target, which does not vanish when the softmax saturates. The √dₖ argument is about a loss further on, such as an output to match: try the race example.",
-                fell(none)
-            ));
+            words.push(training::learns_too(fell(none)));
         } else {
-            words.push(format!(
-                "Without scaling W_query still gets a gradient of {} (loss {}): at this start its softmax is not saturated.",
-                short(none.grad_w_query), fell(none)
+            words.push(training::not_saturated(
+                short(none.grad_w_query),
+                fell(none),
             ));
         }
     }
     // A lane whose step was refused stopped where it was: say so, and compare only the others.
     for lane in lanes {
         if let Some(reason) = &lane.refused {
-            words.push(format!(
-                "With {} a step was not taken ({reason}): its curve stops there; a lower learning rate goes on.",
-                lane.scale.label()
-            ));
+            // No scaling's label is a word; the others' are symbols.
+            let scale = match lane.scale {
+                Scale::None => Arg::from(settings::no_scaling),
+                other => Arg::from(other.label()),
+            };
+            words.push(training::lane_refused(scale, reason.clone()));
         }
     }
     let (a, b) = (sqrt.progress(), dk.progress());
@@ -243,20 +246,10 @@ pub fn race_words(lanes: &[Lane], model: &Model, objective: &Objective) -> Vec<S
         return words;
     }
     words.push(if (a - b).abs() <= 0.1 * a.max(b) {
-        format!(
-            "÷√dₖ ({}) and ÷dₖ ({}) went about as far.",
-            fell(sqrt),
-            fell(dk)
-        )
+        training::about_as_far(fell(sqrt), fell(dk))
     } else {
         let (win, lose) = if a < b { (sqrt, dk) } else { (dk, sqrt) };
-        format!(
-            "{} went further ({}) than {} ({}).",
-            win.scale.label(),
-            fell(win),
-            lose.scale.label(),
-            fell(lose)
-        )
+        training::went_further(win.scale.label(), fell(win), lose.scale.label(), fell(lose))
     });
     let trace = Trace::of(model);
     let (sum, count) = trace.heads.iter().fold((0.0, 0), |(s, c), h| {
@@ -265,10 +258,7 @@ pub fn race_words(lanes: &[Lane], model: &Model, objective: &Objective) -> Vec<S
             c + h.queries.len() + h.keys.len(),
         )
     });
-    words.push(format!(
-        "The queries' and keys' components here have a mean square of {}: ÷√dₖ keeps the scores near 1 in size when that is 1, as the tutorial assumes; larger components favour ÷dₖ, and which wins also depends on the start and the learning rate.",
-        short(sum / count.max(1) as f64)
-    ));
+    words.push(training::mean_square(short(sum / count.max(1) as f64)));
     words
 }
 

@@ -4,6 +4,7 @@
 //! the page.
 
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::Msg;
 use crate::core::model::Model;
 use crate::core::training::{Goal, Objective, Optimizer, Trainer};
 
@@ -18,7 +19,7 @@ pub struct Session {
     /// The loss before each step taken, of the curve on the page.
     losses: Vec<f64>,
     /// Why the last step was not taken.
-    refused: Option<String>,
+    refused: Option<Msg>,
     /// A run's stop rule: it stops once the first target's weight reaches this.
     until: Option<f64>,
 }
@@ -90,7 +91,7 @@ impl Session {
     }
 
     /// The page would not take the model the last step made (an exercise's lock): why.
-    pub fn refuse(&mut self, why: String) {
+    pub fn refuse(&mut self, why: Msg) {
         self.refused = Some(why);
     }
 
@@ -142,8 +143,8 @@ impl Session {
     }
 
     /// Why the last step was not taken.
-    pub fn refused(&self) -> Option<&str> {
-        self.refused.as_deref()
+    pub fn refused(&self) -> Option<&Msg> {
+        self.refused.as_ref()
     }
 }
 

@@ -67,7 +67,7 @@ pub(super) fn TrainProgress(
         {move || if steps.get() == 0 { " · no steps on this page yet (a curve is not kept in links or saved work)" } else { " · steps " }}
         <span data-stat="train_steps" hidden=move || steps.get() == 0>{move || steps.get()}</span>
     </p>
-    {move || session.with(|s| s.refused().map(str::to_owned)).map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{e}</p> })}
+    {move || session.with(|s| s.refused().cloned()).map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{word(&e)}</p> })}
     <LossPlot curves=curves label=labs::loss_label empty=labs::loss_empty>
         {t(labs::loss_caption)}
         {move || curves.with(|c| c.first().and_then(|(_, l)| how_it_fell(l))).map(|fell| format!(" {}", word(&fell.into())))}

@@ -5,14 +5,14 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
-use crate::core::i18n::keys;
+use crate::core::i18n::{keys, Msg};
 use crate::core::model::Model;
 use crate::core::training::lab::race::{race_example, race_words, Race, RACE_SCALES, RACE_STEPS};
 use crate::core::training::Objective;
 use crate::ui::fields::{apply_or_say, refusal};
 use crate::ui::labs::frame::Stat;
-use crate::ui::lang::t;
 use crate::ui::lang::{figure, with_figures};
+use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
 use crate::ui::tasks::each_frame;
 
@@ -26,7 +26,7 @@ pub fn Race(
     let state = use_app();
     // The race, and the model it started from (the words are written once it has finished).
     let race = RwSignal::new(None::<(Race, Model)>);
-    let words = RwSignal::new(Vec::<String>::new());
+    let words = RwSignal::new(Vec::<Msg>::new());
     // Which race is the latest: an earlier one's frames stop.
     let latest = StoredValue::new(0_usize);
     let start = move || {
@@ -119,7 +119,7 @@ pub fn Race(
             })}
         </LossPlot>
         <div class="race-words" data-stat="race_words">
-            {move || words.get().into_iter().map(|w| view! { <p>{w}</p> }).collect_view()}
+            {move || words.get().into_iter().map(|w| view! { <p>{word(&w)}</p> }).collect_view()}
         </div>
     }
 }
@@ -128,7 +128,7 @@ pub fn Race(
 /// race (`latest` is no longer `this`) or the lab gone ends this one.
 fn run_frames(
     race: RwSignal<Option<(Race, Model)>>,
-    words: RwSignal<Vec<String>>,
+    words: RwSignal<Vec<Msg>>,
     latest: StoredValue<usize>,
     this: usize,
 ) {

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
+use crate::core::i18n::keys::formats;
 use crate::core::model::Model;
 use crate::core::training::lab::session::Session;
 use crate::core::training::{Objective, Target, MAX_STEPS};
@@ -78,7 +79,7 @@ impl Runner {
             return false;
         };
         if let Err(e) = state.apply(Edit::Train(Box::new(model))) {
-            session.update(|s| s.refuse(e.english()));
+            session.update(|s| s.refuse(e));
             return false;
         }
         !state
