@@ -320,7 +320,6 @@ const STILL_ENGLISH: &[&str] = &[
     "pretrained/language/writer.rs",
     "pretrained/layer_steps.rs",
     "state/document.rs",
-    "state/exercises.rs",
 ];
 
 #[test]

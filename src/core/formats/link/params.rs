@@ -26,10 +26,11 @@ fn checked_against(l: &Link) -> Result<std::borrow::Cow<'_, Model>, String> {
 /// `read` of the link's exercises against [`checked_against`].
 fn with_exercises(
     l: &mut Link,
-    read: impl FnOnce(&mut Exercises, &Model) -> Result<(), String>,
+    read: impl FnOnce(&mut Exercises, &Model) -> Result<(), crate::core::i18n::Msg>,
 ) -> Result<(), String> {
     let mut exercises = std::mem::take(&mut l.exercises);
-    let read = checked_against(l).and_then(|model| read(&mut exercises, &model));
+    let read =
+        checked_against(l).and_then(|model| read(&mut exercises, &model).map_err(|e| e.english()));
     l.exercises = exercises;
     read
 }

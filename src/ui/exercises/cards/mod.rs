@@ -147,7 +147,12 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
         !matches!(exercise, Exercise::Goal(..))
             && state.derived.trace.with(|t| exercise.expected(t).is_none())
     };
-    let said = move || exercises.said.with(|s| s.get(index).cloned().flatten());
+    let said = move || {
+        exercises
+            .said
+            .with(|s| s.get(index).cloned().flatten())
+            .map(|m| word(&m))
+    };
     let body = match exercise {
         Exercise::Ask(_) => ask_actions(state, index, progress).into_any(),
         Exercise::Predict { head, row } => {
