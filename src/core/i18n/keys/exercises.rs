@@ -145,4 +145,7 @@ keys! { "exercises";
     predicted_right(word) = "Right: it attends most to “{word}”.";
     predicted_wrong(word) = "Not quite: it attends most to “{word}”. See its row below.";
     not_checked(why) = "{why}.";
+    kind_ask = "ask";
+    kind_predict = "predict";
+    kind_goal = "goal";
 }
