@@ -174,13 +174,14 @@ fn three_wrong_answers_reveal_with_hints_on_the_way_and_a_right_one_scores_by_tr
     let mut progress = Progress::default();
     // A typo costs no try and says what a cell would.
     assert_eq!(
-        check(&cell, &trace, 4, "1,5", &mut progress),
+        check(&cell, &trace, 4, "1,5", &mut progress).map_err(|e| e.english()),
         Err("“1,5” is not a number here: write decimals with a point, as in 1.5".into())
     );
     assert_eq!(progress.attempts, 0);
     let Ok(Verdict::NotYet(hint)) = check(&cell, &trace, 4, "13", &mut progress) else {
         panic!("not yet")
     };
+    let hint = hint.english();
     // The dot product's factors from the Q and K tables, without their sum.
     assert_eq!(hint, "A score is the dot product of the query row of “she” and the key row of “dog”: multiply them component by component and add: 2.6400 × 2.8770 + 1.4600 × 3.0570 + 0.9400 × 1.8870.");
     assert!(!hint.contains("13.83"));
@@ -232,7 +233,7 @@ fn hints_name_the_formula_and_the_visible_numbers_only() {
             row: SHE,
             col: DOG,
         };
-        let hint = hint(&cell, &trace, 4);
+        let hint = hint(&cell, &trace, 4).english();
         assert!(!hint.is_empty(), "{matrix:?}");
         assert!(
             !hint.contains(&format!("{:.4}", value(&cell))),
@@ -252,7 +253,7 @@ fn the_scaled_score_hint_names_the_scaling_chosen() {
     let hint_under = |scale| {
         let mut model = dog();
         model.scale = scale;
-        hint(&cell, &Trace::of(&model), 4)
+        hint(&cell, &Trace::of(&model), 4).english()
     };
     let sqrt = hint_under(Scale::SqrtDk);
     assert!(sqrt.contains("by √dₖ") && sqrt.contains("dₖ = 3"), "{sqrt}");
@@ -437,7 +438,8 @@ fn the_maker_adds_exercises_as_a_link_reads_them() {
     made.add(Kind::Goal, "weights.0:6,4>=0.5", &model).unwrap();
     assert_eq!(made.list.len(), 2, "one of each, once");
     assert_eq!(
-        made.add(Kind::Goal, "weights.0:6,4>=2", &model),
+        made.add(Kind::Goal, "weights.0:6,4>=2", &model)
+            .map_err(|e| e.english()),
         Err("a weight is between 0 and 1, so this bound cannot be met".into())
     );
     made.read_locks("w_value", &model).unwrap();
@@ -658,6 +660,6 @@ fn a_goal_the_trace_meets_is_reached_with_its_edits_counted() {
     assert!(met[0].1 >= 0.5, "{}", met[0].1);
     let (progress, words) = Progress::reached(met[0].1, 3);
     assert_eq!((progress.outcome, progress.attempts), (Outcome::Correct, 3));
-    assert_eq!(words, "Reached in 3 edits.");
-    assert_eq!(Progress::reached(0.9, 1).1, "Reached in 1 edit.");
+    assert_eq!(words.english(), "Reached in 3 edits.");
+    assert_eq!(Progress::reached(0.9, 1).1.english(), "Reached in 1 edit.");
 }

@@ -167,12 +167,12 @@ pub fn FlashLab() -> impl IntoView {
         <div class="side-by-side">
             // A skipped tile has no scores to show.
             {move || (!tile.with(|t| t.as_ref().is_some_and(|t| t.skipped))).then(|| view! {
-                <LabMatrix of=labs::LabMatrix::FlashScores title="this tile's scores" values=pick(|t| t.scores.clone()) words=rows columns=tile_keys heat=Heat::Signed/>
+                <LabMatrix of=labs::LabMatrix::FlashScores title=keys::labs::flash_scores values=pick(|t| t.scores.clone()) words=rows columns=tile_keys heat=Heat::Signed/>
             })}
-            <LabMatrix of=labs::LabMatrix::FlashOutput title="running O (before ÷ l)" values=pick(|t| t.o.clone()) words=rows columns heat=Heat::Signed/>
+            <LabMatrix of=labs::LabMatrix::FlashOutput title=keys::labs::flash_running values=pick(|t| t.o.clone()) words=rows columns heat=Heat::Signed/>
             // After the block's last tile: its rows of the context.
             {move || last_of_block().then(|| view! {
-                <LabMatrix of=labs::LabMatrix::FlashContext title="O / l: the context of these queries" values=pick(FlashTile::context) words=rows columns heat=Heat::Signed/>
+                <LabMatrix of=labs::LabMatrix::FlashContext title=keys::labs::flash_context values=pick(FlashTile::context) words=rows columns heat=Heat::Signed/>
             })}
         </div>
         <p>

@@ -108,14 +108,14 @@ pub fn KvCacheLab() -> impl IntoView {
             <span>{move || word(&keys::labs::kv_token(step.with(|s| s.as_ref().map_or(0, |s| s.t)) + 1, n.get(), current.with(|c| c.first().cloned().unwrap_or_default()), head.get()))}</span>
         </div>
         <div class="side-by-side" hidden=move || why_not.with(Option::is_some)>
-            <LabMatrix of=labs::LabMatrix::KvQuery title="new query" values=pick(|s| s.query.clone()) words=current columns=components(|s| s.query.ncols()) heat=Heat::Signed/>
-            <LabMatrix of=labs::LabMatrix::KvKeys title="cache of K" values=pick(|s| s.keys.clone()) words=seen columns=components(|s| s.keys.ncols()) heat=Heat::Signed/>
-            <LabMatrix of=labs::LabMatrix::KvValues title="cache of V" values=pick(|s| s.values.clone()) words=seen columns=components(|s| s.values.ncols()) heat=Heat::Signed/>
+            <LabMatrix of=labs::LabMatrix::KvQuery title=keys::labs::kv_query values=pick(|s| s.query.clone()) words=current columns=components(|s| s.query.ncols()) heat=Heat::Signed/>
+            <LabMatrix of=labs::LabMatrix::KvKeys title=keys::labs::kv_keys values=pick(|s| s.keys.clone()) words=seen columns=components(|s| s.keys.ncols()) heat=Heat::Signed/>
+            <LabMatrix of=labs::LabMatrix::KvValues title=keys::labs::kv_values values=pick(|s| s.values.clone()) words=seen columns=components(|s| s.values.ncols()) heat=Heat::Signed/>
         </div>
         <div class="side-by-side" hidden=move || why_not.with(Option::is_some)>
-            <LabMatrix of=labs::LabMatrix::KvScores title="one row of scores" values=pick(|s| s.scores.clone()) words=current columns=seen heat=Heat::Signed/>
-            <LabMatrix of=labs::LabMatrix::KvWeights title="its softmax" values=pick(|s| s.weights.clone()) words=current columns=seen heat=Heat::Unit/>
-            <LabMatrix of=labs::LabMatrix::KvFullWeights title="the full computation's row" values=pick(|s| s.full_weights.clone()) words=current columns=seen heat=Heat::Unit/>
+            <LabMatrix of=labs::LabMatrix::KvScores title=keys::labs::kv_scores values=pick(|s| s.scores.clone()) words=current columns=seen heat=Heat::Signed/>
+            <LabMatrix of=labs::LabMatrix::KvWeights title=keys::labs::kv_softmax values=pick(|s| s.weights.clone()) words=current columns=seen heat=Heat::Unit/>
+            <LabMatrix of=labs::LabMatrix::KvFullWeights title=keys::labs::kv_full_row values=pick(|s| s.full_weights.clone()) words=current columns=seen heat=Heat::Unit/>
         </div>
         <p class="lab-words" data-note="kv-cache-words" hidden=move || why_not.with(Option::is_some)>{words}</p>
         <p hidden=move || why_not.with(Option::is_some)>

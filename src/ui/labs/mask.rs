@@ -5,7 +5,7 @@ use leptos::html::Div;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::i18n::keys;
+use crate::core::i18n::{keys, Key};
 use crate::core::model::Matrix;
 use crate::core::teaching::labs;
 use crate::core::teaching::labs::{MaskComparison, MAGNITUDE_MAX_EXP};
@@ -64,7 +64,7 @@ pub fn MaskLab() -> impl IntoView {
     };
     let show_tables = move || state.derived.words.with(|w| w.len() <= NUMBERS_MAX_SIDE);
     // Only method 1's failing cells are flagged: method 2 is the reference.
-    let table = move |title: &'static str,
+    let table = move |title: Key,
                       of: labs::LabMatrix,
                       pick: fn(&MaskComparison) -> &DMatrix<f64>,
                       mark: bool| {
@@ -135,8 +135,8 @@ pub fn MaskLab() -> impl IntoView {
                 fallback=|| view! { <p class="note">{move || word(&keys::labs::tables_up_to(NUMBERS_MAX_SIDE))}</p> }
             >
                 <div class="side-by-side">
-                    {table("Method 1: softmax, × tril(ones), ÷ row sums", labs::LabMatrix::Renormalized, |c| &c.renormalized, true)}
-                    {table("Method 2: −∞, then softmax", labs::LabMatrix::NegInf, |c| &c.neg_inf, false)}
+                    {table(keys::labs::method_1, labs::LabMatrix::Renormalized, |c| &c.renormalized, true)}
+                    {table(keys::labs::method_2, labs::LabMatrix::NegInf, |c| &c.neg_inf, false)}
                 </div>
             </Show>
             <p class="explain">{t(keys::labs::mask_why)}</p>

@@ -47,7 +47,7 @@ pub fn SeveralHeadsLab() -> impl IntoView {
         {(!state.exercises.any()).then(move || view! {
             <LabMatrix
                 of=labs::LabMatrix::TwoHeads
-                title="“she”'s weights in each head"
+                title=keys::labs::she_weights
                 values=Signal::stored(rows)
                 words=heads
                 columns=Signal::stored(words)

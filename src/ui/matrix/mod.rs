@@ -157,7 +157,7 @@ pub fn MatrixView(
 #[component]
 pub fn LabMatrix(
     of: labs::LabMatrix,
-    title: &'static str,
+    title: crate::core::i18n::Key,
     values: Signal<DMatrix<f64>>,
     words: Signal<Vec<String>>,
     heat: Heat,
@@ -181,7 +181,8 @@ pub fn LabMatrix(
     let spec = MatrixSpec {
         look: use_look(),
         shows: Shows::Lab(of),
-        title,
+        // English, as a pipeline matrix's spec holds it; the caption words it.
+        title: title.0.en,
         head: None,
         matrix: values,
         row_labels: words,
@@ -209,7 +210,7 @@ pub fn LabMatrix(
     view! {
         <figure class="matrix">
             <figcaption on:click=save_image>
-                <span class="matrix-title">{title}</span>
+                <span class="matrix-title">{t(title)}</span>
                 <span class="shape">{shape}</span>
                 {save_menu(title, Signal::stored(false), Some(csv_button(&spec).into_any()))}
             </figcaption>

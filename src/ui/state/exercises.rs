@@ -6,6 +6,8 @@
 use leptos::prelude::*;
 
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::keys::exercises as say;
+use crate::core::i18n::Msg;
 use crate::core::model::Matrix;
 use crate::core::teaching::exercise::{
     self, CellRef, Cover, Exercise, Exercises, Kind, Outcome, Progress, Verdict,
@@ -21,7 +23,7 @@ pub struct ExerciseState {
     /// What each answer field holds, kept while its table is rebuilt.
     pub typed: RwSignal<Vec<String>>,
     /// What each card last said (a hint, a verdict, a message), if anything.
-    pub said: RwSignal<Vec<Option<String>>>,
+    pub said: RwSignal<Vec<Option<Msg>>>,
     /// The answer field where Enter was pressed: its card checks it.
     pub submitted: RwSignal<Option<usize>>,
     /// The exercises whose progress changed since the result messages last went out, in order
@@ -117,7 +119,7 @@ impl ExerciseState {
             .with(|p| self.spec.with_value(|s| s.predicting(p)))
     }
 
-    fn record(self, index: usize, progress: Progress, said: Option<String>) {
+    fn record(self, index: usize, progress: Progress, said: Option<Msg>) {
         self.progress.update(|p| {
             if let Some(slot) = p.get_mut(index) {
                 *slot = progress;
@@ -128,7 +130,7 @@ impl ExerciseState {
     }
 
     /// Shows `words` on exercise `index`'s card (and in its live region).
-    pub fn say(self, index: usize, words: Option<String>) {
+    pub fn say(self, index: usize, words: Option<Msg>) {
         self.said.update(|s| {
             if let Some(slot) = s.get_mut(index) {
                 *slot = words;
@@ -148,20 +150,13 @@ impl ExerciseState {
         match exercise::check(&cell, trace, decimals, &text, &mut progress) {
             Ok(verdict) => {
                 let words = match verdict {
-                    Verdict::Right => "Right.".to_owned(),
-                    Verdict::NotYet(hint) => format!(
-                        "Not yet ({} of {} tries). {hint}",
-                        progress.attempts,
-                        exercise::TRIES
-                    ),
-                    Verdict::Revealed => format!(
-                        "Not yet, three times: here it is, worked out. {}",
-                        exercise::worked(&cell, trace, decimals)
-                    ),
+                    Verdict::Right => say::right.into(),
+                    Verdict::NotYet(hint) => say::not_yet(progress.attempts, exercise::TRIES, hint),
+                    Verdict::Revealed => say::revealed(exercise::worked(&cell, trace, decimals)),
                 };
                 self.record(index, progress, Some(words));
             }
-            Err(message) => self.say(index, Some(format!("{message}."))),
+            Err(message) => self.say(index, Some(say::not_checked(message))),
         }
     }
 
@@ -178,10 +173,7 @@ impl ExerciseState {
         self.record(
             index,
             progress,
-            Some(format!(
-                "Here it is, worked out. {}",
-                exercise::worked(&cell, trace, decimals)
-            )),
+            Some(say::shown(exercise::worked(&cell, trace, decimals))),
         );
     }
 
@@ -197,13 +189,13 @@ impl ExerciseState {
                     .and_then(|k| trace.key_tokens().words.get(k).cloned())
                     .unwrap_or_default();
                 let words = if right {
-                    format!("Right: it attends most to “{best}”.")
+                    say::predicted_right(best)
                 } else {
-                    format!("Not quite: it attends most to “{best}”. See its row below.")
+                    say::predicted_wrong(best)
                 };
                 self.record(index, progress, Some(words));
             }
-            Err(message) => self.say(index, Some(format!("{message}."))),
+            Err(message) => self.say(index, Some(say::not_checked(message))),
         }
     }
 

@@ -3,11 +3,13 @@
 
 use crate::core::document::numbers::{read_cell, CellText};
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::keys::exercises as say;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::model::Matrix;
 use crate::core::model::Scale;
 use crate::core::text::fmt;
 
-use super::kinds::{word, CellRef, Exercise, TRIES};
+use super::kinds::{title, word, CellRef, Exercise, TRIES};
 use super::progress::{Outcome, Progress};
 use super::result::Expected;
 
@@ -23,7 +25,7 @@ pub enum Verdict {
     /// Right.
     Right,
     /// Not yet, with a hint.
-    NotYet(String),
+    NotYet(Msg),
     /// Wrong the last time: the cell is revealed.
     Revealed,
 }
@@ -39,15 +41,15 @@ pub fn is_right(answer: f64, expected: f64, decimals: usize) -> bool {
 }
 
 /// Reads a typed answer as a cell reads a number ("−∞" too, for a masked score).
-pub fn read_answer(text: &str) -> Result<f64, String> {
+pub fn read_answer(text: &str) -> Result<f64, Msg> {
     let t = text.trim();
     if matches!(t, "−∞" | "-∞" | "-inf" | "−inf") {
         return Ok(f64::NEG_INFINITY);
     }
     match read_cell(t) {
         CellText::Number(x) => Ok(x),
-        CellText::Incomplete => Err("type a number first".into()),
-        CellText::Invalid(message) => Err(message.english()),
+        CellText::Incomplete => Err(say::type_first.into()),
+        CellText::Invalid(message) => Err(message),
     }
 }
 
@@ -59,14 +61,12 @@ pub fn check(
     decimals: usize,
     text: &str,
     progress: &mut Progress,
-) -> Result<Verdict, String> {
+) -> Result<Verdict, Msg> {
     if progress.done() {
-        return Err("this one is done".into());
+        return Err(say::done_already.into());
     }
     let answer = read_answer(text)?;
-    let expected = cell
-        .value(trace)
-        .ok_or("the model no longer has this cell (its sentence or sizes changed)")?;
+    let expected = cell.value(trace).ok_or(say::cell_gone)?;
     progress.attempts = progress.attempts.saturating_add(1);
     progress.response = Some(text.trim().to_owned());
     Ok(if is_right(answer, expected, decimals) {
@@ -82,8 +82,15 @@ pub fn check(
 }
 
 /// A hint that helps without telling: the formula, and the numbers from visible cells that go
-/// into it (a dot product's factors, not their sum).
-pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
+/// into it (a dot product's factors, not their sum); where those are missing, the step that
+/// computes it.
+pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> Msg {
+    specific_hint(cell, trace, decimals)
+        .unwrap_or_else(|| say::hint_step(cell.matrix.step().key(), title(cell.matrix)))
+}
+
+/// [`hint`]'s formula and numbers, for a matrix that has them.
+fn specific_hint(cell: &CellRef, trace: &Trace, decimals: usize) -> Option<Msg> {
     let p = decimals.max(2);
     let n = |x: f64| fmt(x, p);
     let (h, i, j) = (cell.head.unwrap_or(0), cell.row, cell.col);
@@ -97,56 +104,34 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
         m.row(r).iter().map(|&x| n(x)).collect()
     };
     // A key's word: the source's with cross-attention.
-    let key_word = |j: usize| {
-        trace
-            .key_tokens()
-            .words
-            .get(j)
-            .cloned()
-            .unwrap_or_else(|| format!("word {j}"))
+    let key_word = |j: usize| -> Arg {
+        match trace.key_tokens().words.get(j) {
+            Some(w) => w.into(),
+            None => say::word_at(j).into(),
+        }
     };
-    match cell.matrix {
-        Matrix::Scores => match trace.score_terms(h, i, j) {
-            Some(t) => {
-                let factors: Vec<String> = t
-                    .terms
-                    .iter()
-                    .map(|(q, k)| format!("{} × {}", n(*q), n(*k)))
-                    .collect();
-                format!(
-                    "A score is the dot product of the query row of “{}” and the key row of “{}”: multiply them component by component and add: {}.",
-                    word(i),
-                    key_word(j),
-                    factors.join(" + ")
-                )
-            }
-            None => String::new(),
-        },
-        Matrix::ScaledScores => match (head, trace.scale()) {
-            (None, _) => String::new(),
-            (Some(_), Scale::None) => format!(
-                "With no scaling the scores pass through unchanged: look for the score of {} → {} in step “Scores”.",
-                word(i),
-                word(j)
-            ),
-            (Some(t), scale) => format!(
-                "Divide the score of {} → {} ({}) by {} (the scaling chosen; dₖ = {}).",
+    Some(match cell.matrix {
+        Matrix::Scores => {
+            let t = trace.score_terms(h, i, j)?;
+            let factors: Vec<String> = t
+                .terms
+                .iter()
+                .map(|(q, k)| format!("{} × {}", n(*q), n(*k)))
+                .collect();
+            say::hint_score(word(i), key_word(j), factors.join(" + "))
+        }
+        Matrix::ScaledScores => match (head?, trace.scale()) {
+            (_, Scale::None) => say::hint_unscaled(word(i), word(j)),
+            (t, scale) => say::hint_scaled(
                 word(i),
                 word(j),
                 n(t.scores[(i, j)]),
                 scale.symbol(),
-                t.keys.ncols()
+                t.keys.ncols(),
             ),
         },
-        Matrix::MaskedScores => "Under the mask a key after its query becomes −∞; any other cell keeps its scaled score.".into(),
-        Matrix::Weights => match head {
-            Some(t) => format!(
-                "Softmax of the row: exp of this cell's masked score divided by the sum of exp over the row. The row of “{}” is [{}].",
-                word(i),
-                row_of(&t.masked_scores, i).join(", ")
-            ),
-            None => String::new(),
-        },
+        Matrix::MaskedScores => say::hint_masked.into(),
+        Matrix::Weights => say::hint_weight(word(i), row_of(&head?.masked_scores, i).join(", ")),
         Matrix::Queries | Matrix::Keys | Matrix::Values => {
             let x = trace.positioned.as_ref().unwrap_or(&trace.embedded);
             // Keys and values come from the source's rows with cross-attention.
@@ -159,29 +144,17 @@ pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
                 Matrix::Keys => "W_key",
                 _ => "W_value",
             };
-            format!(
-                "Multiply the row of “{word}” ([{}]) by column {j} of {w} and add the products (then the bias, if there is one).",
-                row_of(x, i).join(", ")
-            )
+            say::hint_projection(word, row_of(x, i).join(", "), j, w)
         }
-        Matrix::Context => match head {
-            Some(t) => {
-                let terms: Vec<String> = (0..t.values.nrows())
-                    .map(|k| format!("{} × {}", n(t.weights[(i, k)]), n(t.values[(k, j)])))
-                    .collect();
-                format!(
-                    "A context vector is the weights' sum of the value rows: for column {j}, {}.",
-                    terms.join(" + ")
-                )
-            }
-            None => String::new(),
-        },
-        _ => format!(
-            "See how step “{}” computes {}: the numbers it uses are on the page.",
-            cell.matrix.step().key(),
-            cell.matrix.title()
-        ),
-    }
+        Matrix::Context => {
+            let t = head?;
+            let terms: Vec<String> = (0..t.values.nrows())
+                .map(|k| format!("{} × {}", n(t.weights[(i, k)]), n(t.values[(k, j)])))
+                .collect();
+            say::hint_context(j, terms.join(" + "))
+        }
+        _ => return None,
+    })
 }
 
 /// Records the prediction that `choice` gets the largest weight in `row` of `head`; the
@@ -192,16 +165,15 @@ pub fn predict(
     trace: &Trace,
     choice: usize,
     progress: &mut Progress,
-) -> Result<bool, String> {
+) -> Result<bool, Msg> {
     if progress.attempts > 0 {
-        return Err("this prediction is made".into());
+        return Err(say::predicted_already.into());
     }
-    let best = largest(trace, head, row)
-        .ok_or("the model no longer has this row (its sentence or heads changed)")?;
+    let best = largest(trace, head, row).ok_or(say::row_gone)?;
     // The keys: the source's words with cross-attention.
     let keys = trace.key_tokens().len();
     if choice >= keys {
-        return Err(format!("choose a word from 0 to {}", keys - 1));
+        return Err(say::word_range(keys - 1));
     }
     // Equal weights (as a row that sees one word): either word of the largest is right.
     let w = &trace.heads[head].weights;
@@ -232,16 +204,20 @@ impl Exercise {
             Exercise::Ask(cell) | Exercise::Goal(cell, _) => {
                 cell.value(trace).map(Expected::Number)
             }
-            Exercise::Predict { head, row } => {
-                largest(trace, *head, *row).map(|k| Expected::Word(word(trace, k)))
-            }
+            // The result's JSON is English, as the scripting API's.
+            Exercise::Predict { head, row } => largest(trace, *head, *row).map(|k| {
+                Expected::Word(match word(trace, k) {
+                    Arg::Text(w) => w,
+                    Arg::Msg(m) => m.english(),
+                })
+            }),
         }
     }
 }
 
 /// An asked cell worked out, once revealed: a score's products and sum, a context row's
 /// weighted sum (the page's own breakdowns), else the cell and its value.
-pub fn worked(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
+pub fn worked(cell: &CellRef, trace: &Trace, decimals: usize) -> Arg {
     let value = cell
         .value(trace)
         .map(|v| fmt(v, decimals))
@@ -249,12 +225,12 @@ pub fn worked(cell: &CellRef, trace: &Trace, decimals: usize) -> String {
     match (cell.matrix, cell.head) {
         (Matrix::Scores, Some(h)) => trace
             .score_terms(h, cell.row, cell.col)
-            .map_or(value, |t| t.describe(decimals)),
-        (Matrix::Context, Some(h)) => trace.context_terms(h, cell.row).map_or_else(
-            || value.clone(),
-            |t| format!("{}; column {}: {value}", t.describe(decimals), cell.col),
-        ),
-        // In English while the card's words are a `String` (`ui::state::exercises`).
-        _ => format!("{}: {value}", cell.describe(trace).english()),
+            .map_or(value, |t| t.describe(decimals))
+            .into(),
+        (Matrix::Context, Some(h)) => match trace.context_terms(h, cell.row) {
+            Some(t) => say::worked_context(t.describe(decimals), cell.col, value).into(),
+            None => value.into(),
+        },
+        _ => say::worked_cell(cell.describe(trace), value).into(),
     }
 }

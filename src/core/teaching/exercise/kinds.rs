@@ -3,7 +3,7 @@
 
 use crate::core::forward::trace::Trace;
 use crate::core::i18n::keys::exercises as say;
-use crate::core::i18n::{Key, Msg};
+use crate::core::i18n::{Arg, Key, Msg};
 use crate::core::model::Matrix;
 use crate::core::views::pipeline::{Axes, Step};
 
@@ -111,25 +111,31 @@ impl CellRef {
     /// "scores, head 0, she → dog" or "queries Q, head 0, row she, column 1", for the page.
     pub fn describe(&self, trace: &Trace) -> Msg {
         let word = |i: usize| word(trace, i);
-        let title = self.matrix.title();
+        let title = || title(self.matrix);
         let (row, col) = (self.row, self.col);
         match (self.matrix.axes(), self.head) {
-            (Axes::QueryByKey, Some(h)) => say::cell_pair_of_head(title, h, word(row), word(col)),
-            (Axes::QueryByKey, None) => say::cell_pair(title, word(row), word(col)),
-            (_, Some(h)) => say::cell_row_of_head(title, h, row, word(row), col),
-            (_, None) => say::cell_row(title, row, word(row), col),
+            (Axes::QueryByKey, Some(h)) => say::cell_pair_of_head(title(), h, word(row), word(col)),
+            (Axes::QueryByKey, None) => say::cell_pair(title(), word(row), word(col)),
+            (_, Some(h)) => say::cell_row_of_head(title(), h, row, word(row), col),
+            (_, None) => say::cell_row(title(), row, word(row), col),
         }
     }
 }
 
 /// Token `i`'s word in `trace`, or "word i" past the end (the sentence got shorter).
-pub(super) fn word(trace: &Trace, i: usize) -> String {
-    trace
-        .tokens
-        .words
-        .get(i)
-        .cloned()
-        .unwrap_or_else(|| format!("word {i}"))
+pub(super) fn word(trace: &Trace, i: usize) -> Arg {
+    match trace.tokens.words.get(i) {
+        Some(w) => w.into(),
+        None => say::word_at(i).into(),
+    }
+}
+
+/// A matrix's title in a message: words in the learner's language, a symbol as it is.
+pub(super) fn title(matrix: Matrix) -> Arg {
+    match matrix.title_key() {
+        Some(key) => key.into(),
+        None => matrix.title().into(),
+    }
 }
 
 /// The matrices of a head whose rows give a predicted row's weights away.

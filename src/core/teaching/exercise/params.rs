@@ -3,18 +3,14 @@
 
 use crate::core::forward::softmax::is_future;
 use crate::core::forward::trace::Trace;
-use crate::core::i18n::Key;
+use crate::core::i18n::keys::exercises as say;
+use crate::core::i18n::{Key, Msg};
 use crate::core::model::Matrix;
 use crate::core::model::{Editable, Model};
 use crate::core::views::pipeline::{in_order, Axes, Shape, Step};
 
 use super::kinds::{leaks, Bound, CellRef, Exercise, Kind};
 
-/// What a refused cell's message suggests instead.
-const COMPUTED: &str = "use one the page computes, as queries, scores, weights, context";
-/// Why a cell above the diagonal under the causal mask is refused.
-const MASKED: &str =
-    "the cell is masked (its key comes after its query): use one on or below the diagonal";
 /// Most exercises of each kind a link may hold.
 const MAX_EACH: usize = 16;
 
@@ -26,6 +22,9 @@ fn example(kind: Kind) -> &'static str {
         Kind::Goal => "weights.0:6,4>=0.5",
     }
 }
+
+/// `lock=` as a message's example.
+const LOCK_EXAMPLE: &str = "lock=embedding,w_value";
 
 /// The exercises of a link and what they lock.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -65,7 +64,7 @@ impl Exercises {
 
     /// Replaces the exercises of `kind` by those of `text` (`;`-separated), checked against
     /// `model`; the error names the entry and what is allowed.
-    pub fn read(&mut self, kind: Kind, text: &str, model: &Model) -> Result<(), String> {
+    pub fn read(&mut self, kind: Kind, text: &str, model: &Model) -> Result<(), Msg> {
         let trace = Trace::of(model);
         let entries: Vec<&str> = text
             .split(';')
@@ -74,11 +73,11 @@ impl Exercises {
             .take(MAX_EACH)
             .collect();
         if entries.is_empty() {
-            return Err(format!(
-                "it names nothing (as {}={})",
+            return Err(say::names_nothing(format!(
+                "{}={}",
                 kind.key(),
                 example(kind)
-            ));
+            )));
         }
         // The link's message quotes the whole value: an entry is named only among several.
         let read: Vec<Exercise> = entries
@@ -86,7 +85,7 @@ impl Exercises {
             .map(|entry| {
                 read_one(kind, entry, &trace, model.causal).map_err(|e| match entries.len() {
                     1 => e,
-                    _ => format!("{}: {e}", crate::core::text::clip(entry)),
+                    _ => say::in_entry(crate::core::text::clip(entry), e),
                 })
             })
             .collect::<Result<_, _>>()?;
@@ -97,7 +96,7 @@ impl Exercises {
 
     /// Adds one exercise of `kind` written as the link writes it (`scores.0:6,1`), checked
     /// against `model` as a link's is; one already there is not added twice.
-    pub fn add(&mut self, kind: Kind, entry: &str, model: &Model) -> Result<(), String> {
+    pub fn add(&mut self, kind: Kind, entry: &str, model: &Model) -> Result<(), Msg> {
         let exercise = read_one(kind, entry, &Trace::of(model), model.causal)?;
         if !self.list.contains(&exercise) {
             self.list.push(exercise);
@@ -112,7 +111,7 @@ impl Exercises {
     }
 
     /// Reads `lock=embedding,w_value`; refused when it would leave `model` nothing to edit.
-    pub fn read_locks(&mut self, text: &str, model: &Model) -> Result<(), String> {
+    pub fn read_locks(&mut self, text: &str, model: &Model) -> Result<(), Msg> {
         let mut locks = Vec::new();
         let names: Vec<&str> = text
             .split(',')
@@ -120,18 +119,15 @@ impl Exercises {
             .filter(|n| !n.is_empty())
             .collect();
         if names.is_empty() {
-            return Err("it names nothing (as lock=embedding,w_value)".into());
+            return Err(say::names_nothing(LOCK_EXAMPLE));
         }
         for name in &names {
             let key = lockable().find(|k| k.key() == *name).ok_or_else(|| {
-                format!(
-                    "{} not a matrix the learner edits (use {})",
-                    match names.len() {
-                        1 => "it is".to_owned(),
-                        _ => format!("“{}” is", crate::core::text::clip(name)),
-                    },
-                    lockable().map(Matrix::key).collect::<Vec<_>>().join(", ")
-                )
+                let list = lockable().map(Matrix::key).collect::<Vec<_>>().join(", ");
+                match names.len() {
+                    1 => say::not_lockable(list),
+                    _ => say::name_not_lockable(crate::core::text::clip(name), list),
+                }
             })?;
             if !locks.contains(&key) {
                 locks.push(key);
@@ -141,10 +137,7 @@ impl Exercises {
             .into_iter()
             .any(|e| model.matrix(e).is_some() && !locks.contains(&Matrix::of(e)));
         if !free {
-            return Err(
-                "it locks every matrix of the model: leave one free (as lock=embedding,w_value)"
-                    .into(),
-            );
+            return Err(say::locks_all(LOCK_EXAMPLE));
         }
         self.locks = lockable().filter(|k| locks.contains(k)).collect();
         Ok(())
@@ -219,7 +212,7 @@ impl Exercises {
 }
 
 /// One entry; the message does not repeat it (the link's quotes it, the maker picked it).
-fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exercise, String> {
+fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exercise, Msg> {
     match kind {
         Kind::Ask => {
             let cell = read_cell_ref(entry, trace)?;
@@ -228,12 +221,12 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
                 && cell.matrix != Matrix::Weights
                 && is_future(cell.row, cell.col)
             {
-                return Err(MASKED.into());
+                return Err(say::masked.into());
             }
             Ok(Exercise::Ask(cell))
         }
         Kind::Predict => {
-            let bad = || "it is not weights[.HEAD]:ROW (as weights.0:6)".to_owned();
+            let bad = || say::not_form("weights[.HEAD]:ROW", example(Kind::Predict));
             let (matrix, row) = entry.split_once(':').ok_or_else(bad)?;
             let (name, head) = head_of(matrix).ok_or_else(bad)?;
             if name != "weights" {
@@ -242,18 +235,12 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
             let row: usize = row.trim().parse().map_err(|_| bad())?;
             let weights = Matrix::Weights
                 .in_trace(trace, head)
-                .ok_or_else(|| format!("the model has no head {head}"))?;
+                .ok_or_else(|| say::no_head(head))?;
             if row >= weights.nrows() {
-                return Err(format!(
-                    "use a row from 0 to {}",
-                    weights.nrows().saturating_sub(1)
-                ));
+                return Err(say::row_range(weights.nrows().saturating_sub(1)));
             }
             if causal && row == 0 {
-                return Err(
-                    "under the causal mask the first word sees only itself; predict a later row"
-                        .into(),
-                );
+                return Err(say::first_row.into());
             }
             Ok(Exercise::Predict { head, row })
         }
@@ -262,9 +249,11 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
                 (Some((c, x)), None) => (c, x.trim().parse().map(Bound::AtLeast)),
                 (None, Some((c, x))) => (c, x.trim().parse().map(Bound::AtMost)),
                 _ => {
-                    return Err(
-                        "it is not MATRIX[.HEAD]:ROW,COL>=X or <=X (as weights.0:6,4>=0.5)".into(),
-                    )
+                    return Err(say::not_goal_form(
+                        "MATRIX[.HEAD]:ROW,COL>=X",
+                        "<=X",
+                        example(Kind::Goal),
+                    ))
                 }
             };
             let bound = bound
@@ -272,10 +261,10 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
                 .filter(|b| match b {
                     Bound::AtLeast(x) | Bound::AtMost(x) => x.is_finite(),
                 })
-                .ok_or("the bound is not a number")?;
+                .ok_or(say::bound_not_number)?;
             let cell = read_cell_ref(cell.trim(), trace)?;
             if cell.matrix.axes() == Axes::QueryByKey && causal && is_future(cell.row, cell.col) {
-                return Err(MASKED.into());
+                return Err(say::masked.into());
             }
             let impossible = cell.matrix.heat() == crate::core::views::heatmap::Heat::Unit
                 && match bound {
@@ -283,10 +272,10 @@ fn read_one(kind: Kind, entry: &str, trace: &Trace, causal: bool) -> Result<Exer
                     Bound::AtMost(x) => x < 0.0,
                 };
             if impossible {
-                return Err("a weight is between 0 and 1, so this bound cannot be met".into());
+                return Err(say::bound_impossible.into());
             }
             if cell.value(trace).is_some_and(|v| bound.met(v)) {
-                return Err("the model meets it already, so there is nothing to reach".into());
+                return Err(say::met_already.into());
             }
             Ok(Exercise::Goal(cell, bound))
         }
@@ -302,8 +291,8 @@ fn head_of(text: &str) -> Option<(&str, usize)> {
 }
 
 /// `MATRIX[.HEAD]:ROW,COL` of a computed matrix that `trace` has.
-fn read_cell_ref(entry: &str, trace: &Trace) -> Result<CellRef, String> {
-    let bad = || "it is not MATRIX[.HEAD]:ROW,COL (as scores.0:6,1)".to_owned();
+fn read_cell_ref(entry: &str, trace: &Trace) -> Result<CellRef, Msg> {
+    let bad = || say::not_form("MATRIX[.HEAD]:ROW,COL", example(Kind::Ask));
     let (matrix, at) = entry.split_once(':').ok_or_else(bad)?;
     let (name, head) = head_of(matrix.trim()).ok_or_else(bad)?;
     let (row, col) = at.split_once(',').ok_or_else(bad)?;
@@ -311,33 +300,22 @@ fn read_cell_ref(entry: &str, trace: &Trace) -> Result<CellRef, String> {
         row.trim().parse().map_err(|_| bad())?,
         col.trim().parse().map_err(|_| bad())?,
     );
-    let matrix = Matrix::named(name).ok_or_else(|| {
-        format!(
-            "there is no matrix “{}” ({COMPUTED})",
-            crate::core::text::clip(name)
-        )
-    })?;
+    let matrix =
+        Matrix::named(name).ok_or_else(|| say::no_matrix(crate::core::text::clip(name)))?;
     if matrix.editable(0).is_some() {
-        return Err(format!(
-            "{} is a number the learner sets, not one to compute ({COMPUTED})",
-            matrix.key()
-        ));
+        return Err(say::set_not_computed(matrix.key()));
     }
     let head = matrix.pick().map(|_| head);
     if let Some(h) = head {
         if h >= trace.heads.len() {
-            return Err(format!("use a head from 0 to {}", trace.heads.len() - 1));
+            return Err(say::head_range(trace.heads.len() - 1));
         }
     }
     let m = matrix
         .in_trace(trace, head.unwrap_or(0))
-        .ok_or_else(|| format!("this model does not compute {}", matrix.key()))?;
+        .ok_or_else(|| say::not_computed(matrix.key()))?;
     if row >= m.nrows() || col >= m.ncols() {
-        return Err(format!(
-            "the cell is outside the {} × {} matrix",
-            m.nrows(),
-            m.ncols()
-        ));
+        return Err(say::outside(m.nrows(), m.ncols()));
     }
     Ok(CellRef {
         matrix,

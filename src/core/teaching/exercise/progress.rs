@@ -1,6 +1,9 @@
 //! Where each exercise stands (its outcome, tries, last response) and how a browser keeps it:
 //! one line of text per exercise.
 
+use crate::core::i18n::keys::exercises as say;
+use crate::core::i18n::Msg;
+
 /// Where an exercise stands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Outcome {
@@ -52,14 +55,13 @@ pub struct Progress {
 
 impl Progress {
     /// A goal reached at `value` after `edits` edits (the reducer's count), and the card's words.
-    pub fn reached(value: f64, edits: u32) -> (Progress, String) {
+    pub fn reached(value: f64, edits: u32) -> (Progress, Msg) {
         let progress = Progress {
             outcome: Outcome::Correct,
             attempts: edits,
             response: Some(value.to_string()),
         };
-        let plural = if edits == 1 { "" } else { "s" };
-        (progress, format!("Reached in {edits} edit{plural}."))
+        (progress, say::reached(edits))
     }
 
     /// Whether an answer is over (right or revealed): no more tries.

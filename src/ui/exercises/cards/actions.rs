@@ -81,8 +81,7 @@ pub(super) fn predict_actions(
             .derived
             .trace
             .with_untracked(|t| exercises.predict(index, k, t)),
-        // Worded now: what a card says is a `String` (`ui::state::exercises`).
-        None => exercises.say(index, Some(word(&say::choose_first.into()))),
+        None => exercises.say(index, Some(say::choose_first.into())),
     };
     // The words the row may attend to (under the mask, those up to it).
     let options = move || {

@@ -8,7 +8,8 @@ mod actions;
 use leptos::prelude::*;
 
 use crate::core::i18n::keys::exercises as say;
-use crate::core::teaching::exercise::{Bound, CellRef, Exercise, PREDICTED};
+use crate::core::i18n::Key;
+use crate::core::teaching::exercise::{Bound, CellRef, Exercise, Kind, PREDICTED};
 use crate::core::text::fmt;
 use crate::core::views::pipeline::Step;
 use crate::ui::lang::{t, word};
@@ -147,7 +148,12 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
         !matches!(exercise, Exercise::Goal(..))
             && state.derived.trace.with(|t| exercise.expected(t).is_none())
     };
-    let said = move || exercises.said.with(|s| s.get(index).cloned().flatten());
+    let said = move || {
+        exercises
+            .said
+            .with(|s| s.get(index).cloned().flatten())
+            .map(|m| word(&m))
+    };
     let body = match exercise {
         Exercise::Ask(_) => ask_actions(state, index, progress).into_any(),
         Exercise::Predict { head, row } => {
@@ -186,7 +192,7 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
             data-result=move || progress.with(|p| p.outcome.key())
             data-attempts=move || progress.with(|p| p.attempts.to_string())
             role="group"
-            aria-label=move || word(&say::exercise_label(exercise.kind().key()))
+            aria-label=move || word(&say::exercise_label(kind_name(exercise.kind())))
         >
             <p class="exercise-question"><strong>{t(say::exercise)}" "</strong>{question}</p>
             // Its head may be one the page does not show (one head at a time past a size).
@@ -201,6 +207,15 @@ fn Card(index: usize, exercise: Exercise) -> impl IntoView {
             <div hidden=missing>{body}</div>
             <p class="exercise-said" role="status" aria-live="polite">{said}</p>
         </div>
+    }
+}
+
+/// A kind's name for a screen reader (its `data-kind` stays the link's).
+fn kind_name(kind: Kind) -> Key {
+    match kind {
+        Kind::Ask => say::kind_ask,
+        Kind::Predict => say::kind_predict,
+        Kind::Goal => say::kind_goal,
     }
 }
 

@@ -8,7 +8,7 @@ mod trained;
 use leptos::prelude::*;
 use nalgebra::DMatrix;
 
-use crate::core::i18n::keys;
+use crate::core::i18n::{keys, Key};
 use crate::core::model::positions::PositionKind;
 use crate::core::teaching::labs;
 use crate::core::teaching::order::{
@@ -115,7 +115,7 @@ fn PageOrder() -> impl IntoView {
                     <thead><tr><th scope="col">{t(keys::labs::word_heading)}</th><th scope="col">{t(keys::labs::place)}</th><th scope="col">{t(keys::labs::moved_by)}</th></tr></thead>
                     <tbody>
                         {o.rows.into_iter().map(|(w, before, after, d)| view! {
-                            <tr><th scope="row">{w}</th><td>{format!("{before} → {after}")}</td><td data-value=d.to_string()>{fmt_significant(d, 3)}</td></tr>
+                            <tr><th scope="row">{w}</th><td>{format!("{before} → {after}")}</td><td data-value=d.to_string()>{fmt_significant(d, 3)}</td></tr> // not words: two places and an arrow
                         }).collect_view()}
                     </tbody>
                 </table>
@@ -123,7 +123,7 @@ fn PageOrder() -> impl IntoView {
         })
     };
     // Head 0's weights under convention `i` (0: half, 1: interleaved).
-    let weights = |of: labs::LabMatrix, title: &'static str, i: usize| {
+    let weights = |of: labs::LabMatrix, title: Key, i: usize| {
         let matrix: Signal<DMatrix<f64>> = Memo::new(move |_| {
             conventions.with(|c| {
                 c.as_ref()
@@ -189,8 +189,8 @@ fn PageOrder() -> impl IntoView {
             }.into_any(),
         }}
         <div class="heads">
-            {weights(labs::LabMatrix::WeightsRopeHalf, "head 0 weights, pairs (i, i + d/2)", 0)}
-            {weights(labs::LabMatrix::WeightsRopeInterleaved, "head 0 weights, pairs (2i, 2i + 1)", 1)}
+            {weights(labs::LabMatrix::WeightsRopeHalf, keys::labs::weights_half, 0)}
+            {weights(labs::LabMatrix::WeightsRopeInterleaved, keys::labs::weights_interleaved, 1)}
         </div>
         </div>
     }

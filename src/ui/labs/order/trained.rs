@@ -115,7 +115,7 @@ pub(super) fn TrainedOrder() -> impl IntoView {
                 <thead><tr><th scope="col">{t(labs::piece)}</th><th scope="col">{t(labs::place)}</th><th scope="col">{t(labs::row_moved_by)}</th><th scope="col">{t(labs::without_positions)}</th></tr></thead>
                 <tbody>
                     {m.rows.into_iter().map(|(w, before, after, d, d0)| view! {
-                        <tr><th scope="row">{w}</th><td>{format!("{before} → {after}")}</td>
+                        <tr><th scope="row">{w}</th><td>{format!("{before} → {after}")}</td> // not words: two places and an arrow
                             <td data-value=d.to_string()>{fmt_significant(d, 3)}</td>
                             <td data-value=d0.to_string()>{fmt_significant(d0, 3)}</td></tr>
                     }).collect_view()}

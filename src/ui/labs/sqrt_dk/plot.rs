@@ -3,11 +3,12 @@
 
 use leptos::prelude::*;
 
-use crate::core::i18n::keys::labs;
+use crate::core::i18n::keys::{labs, settings};
+use crate::core::model::Scale;
 use crate::core::teaching::sqrt_dk::{
     log_fraction, plot_dks, theory_variance, Sample, DK_MAX, DK_MIN, SCALINGS,
 };
-use crate::ui::lang::t;
+use crate::ui::lang::{t, word};
 
 /// Plot geometry in the SVG's own units.
 const WIDTH: f64 = 440.0;
@@ -101,7 +102,11 @@ pub(super) fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>
                     </text>
                 </g>
                 {SCALINGS.map(|(scale, theory)| {
-                    let label = scale.label();
+                    // "none" is a word; ÷√dₖ and ÷dₖ are symbols.
+                    let label = move || match scale {
+                        Scale::None => word(&settings::no_scaling.into()),
+                        _ => scale.label().to_owned(),
+                    };
                     let end = y_of(theory_variance(DK_MAX, scale));
                     view! {
                         <line
@@ -110,7 +115,7 @@ pub(super) fn VariancePlot(sample: RwSignal<Option<Sample>>, dk: RwSignal<usize>
                             x2=x_of(DK_MAX as f64) y2=end
                         />
                         <text class=format!("curve-label choice-{}", scale.key()) x=RIGHT + 6.0 y=end + 4.0>
-                            {format!("{label}: {theory}")}
+                            {move || format!("{}: {theory}", label())}
                         </text>
                     }
                 }).collect_view()}

@@ -59,12 +59,12 @@ pub(super) fn TrainProgress(
     };
     view! {
     <p>
-        "Loss " <Stat name="loss" value=loss/>
+        {t(labs::loss_now)} " " <Stat name="loss" value=loss/>
         {move || (!matching.get()).then(|| view! {
-            " · weight " {move || first.get().map(|t| format!("“{}” → “{}”", token(t.query), state.derived.key_words.with(|w| w.get(t.key).cloned().unwrap_or_default())))} " " <Stat name="target_weight" value=weight/>
+            " · " {t(labs::weight_now)} " " {move || first.get().map(|t| format!("“{}” → “{}”", token(t.query), state.derived.key_words.with(|w| w.get(t.key).cloned().unwrap_or_default())))} " " <Stat name="target_weight" value=weight/>
         })}
         // After a reload the model may be trained, but its curve is not kept: said so.
-        {move || if steps.get() == 0 { " · no steps on this page yet (a curve is not kept in links or saved work)" } else { " · steps " }}
+        " · " {move || if steps.get() == 0 { word(&labs::no_steps_yet.into()) } else { format!("{} ", word(&labs::steps_taken.into())) }}
         <span data-stat="train_steps" hidden=move || steps.get() == 0>{move || steps.get()}</span>
     </p>
     {move || session.with(|s| s.refused().cloned()).map(|e| view! { <p class="field-error train-refused" role="alert" data-stat="train_refused">{word(&e)}</p> })}

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
 use crate::core::i18n::{keys, Msg};
-use crate::core::model::Model;
+use crate::core::model::{Model, Scale};
 use crate::core::training::lab::race::{race_example, race_words, Race, RACE_SCALES, RACE_STEPS};
 use crate::core::training::Objective;
 use crate::ui::fields::{apply_or_say, refusal};
@@ -49,7 +49,7 @@ pub fn Race(
         apply_or_say(
             state,
             Edit::Open(Box::new(model)),
-            "Not loaded",
+            keys::labs::not_loaded,
             refused,
             || {},
         );
@@ -82,7 +82,11 @@ pub fn Race(
                 {with_figures(
                     || keys::labs::race_lane(figure(0), figure(1), figure(2)),
                     move |i| match i {
-                        0 => view! { <strong>{scale.label()}</strong> }.into_any(),
+                        // "none" is a word; ÷√dₖ and ÷dₖ are symbols.
+                        0 => view! { <strong>{match scale {
+                            Scale::None => word(&keys::settings::no_scaling.into()),
+                            _ => scale.label().to_owned(),
+                        }}</strong> }.into_any(),
                         1 => view! { <Stat name=format!("race_loss_{}", scale.key()) value=read(|l| *l.losses.last().unwrap_or(&f64::NAN))/> }.into_any(),
                         _ => view! { <Stat name=format!("race_grad_{}", scale.key()) value=read(|l| l.grad_w_query)/> }.into_any(),
                     },
