@@ -9,6 +9,8 @@ use std::sync::Arc;
 
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
 use crate::core::model::layer_record::LayerOpening;
 use crate::core::model::limits::MAX_PROMPT_TOKENS;
 use crate::core::model::{
@@ -81,7 +83,7 @@ impl Decoder {
     /// after its RMSNorm (the layers below run with their changed cells and knocked heads) as
     /// the embedding, its heads and `o_proj` with its changed cells. The error names what does
     /// not fit.
-    pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, String> {
+    pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, Msg> {
         self.open_layer_with(name, opening, None, None)
     }
 
@@ -94,22 +96,22 @@ impl Decoder {
         mut opening: LayerOpening,
         known: Option<(usize, Arc<Attention>)>,
         now: Option<Attention>,
-    ) -> Result<Model, String> {
+    ) -> Result<Model, Msg> {
         let (hidden, head, heads) = (self.config.hidden, self.config.head_dim, self.config.heads);
-        opening.check(self.config.layers, heads, |c| {
-            let (rows, cols) = match c.target {
-                Editable::Weight(h, _) if h < heads => (hidden, head),
-                Editable::OutputWeight => (hidden, hidden),
-                _ => (0, 0),
-            };
-            c.row < rows && c.col < cols
-        })?;
+        // `core::model`'s refusals go through as they come (`layer_refused` takes a text or a `Msg`).
+        opening
+            .check(self.config.layers, heads, |c| {
+                let (rows, cols) = match c.target {
+                    Editable::Weight(h, _) if h < heads => (hidden, head),
+                    Editable::OutputWeight => (hidden, hidden),
+                    _ => (0, 0),
+                };
+                c.row < rows && c.col < cols
+            })
+            .map_err(models::layer_refused)?;
         let ids = self.ids_of(&mut opening);
         if ids.is_empty() || ids.len() > MAX_PROMPT_TOKENS {
-            return Err(format!(
-                "the prompt makes {} tokens; the page shows 1 to {MAX_PROMPT_TOKENS}",
-                ids.len()
-            ));
+            return Err(models::prompt_tokens(ids.len(), MAX_PROMPT_TOKENS));
         }
         let pieces = ids.iter().map(|&id| self.tokenizer.shown(id)).collect();
         let mut x = self.embed(&ids)?;
@@ -135,8 +137,9 @@ impl Decoder {
             _ => Arc::new(self.attention(layer)),
         };
         opening
-            .model(name, self.config.layers, (pieces, ids), x, trained, now)?
-            .as_decoder_layer(self.config.kv_heads, self.config.rope_base)
+            .model(name, self.config.layers, (pieces, ids), x, trained, now)
+            .and_then(|m| m.as_decoder_layer(self.config.kv_heads, self.config.rope_base))
+            .map_err(models::layer_refused)
     }
 
     /// The ids of an opening's sentence: its text cut by the tokenizer, then the tokens the model
@@ -163,7 +166,7 @@ impl Decoder {
 
     /// `model` opened again with `id` written after it: the token as the model wrote it, its
     /// text added to the sentence.
-    pub fn write(&self, model: &Model, id: u32) -> Result<Model, String> {
+    pub fn write(&self, model: &Model, id: u32) -> Result<Model, Msg> {
         self.reopen(model, |o| {
             let tail = self.tokenizer.decode(&o.written);
             let head = o
@@ -181,8 +184,9 @@ impl Decoder {
         &self,
         model: &Model,
         change: impl FnOnce(&mut LayerOpening),
-    ) -> Result<Model, String> {
-        let (name, opening, now) = LayerOpening::changed_from(model, change)?;
+    ) -> Result<Model, Msg> {
+        let (name, opening, now) =
+            LayerOpening::changed_from(model, change).map_err(models::layer_refused)?;
         let known = model.layered().map(|l| (l.layer, l.trained.clone()));
         self.open_layer_with(&name, opening, known, now)
     }

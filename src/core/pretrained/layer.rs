@@ -8,6 +8,8 @@ use std::sync::Arc;
 
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
 use crate::core::model::layer_record::LayerOpening;
 use crate::core::model::{knocked_in, Attention, Model, WeightChange};
 
@@ -18,7 +20,7 @@ impl Encoder {
     /// entering the layer (the layers below run with their changed cells and knocked heads) as
     /// the embedding, the layer's heads and output projection with its changed cells. The error
     /// names what does not fit.
-    pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, String> {
+    pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, Msg> {
         self.open_layer_with(name, opening, None)
     }
 
@@ -28,13 +30,16 @@ impl Encoder {
         name: &str,
         opening: LayerOpening,
         now: Option<Attention>,
-    ) -> Result<Model, String> {
-        opening.check(self.config.layers, self.config.heads, |c| {
-            self.layers[c.layer]
-                .attention
-                .matrix(c.target)
-                .is_some_and(|m| c.row < m.nrows() && c.col < m.ncols())
-        })?;
+    ) -> Result<Model, Msg> {
+        // `core::model`'s refusals go through as they come (`layer_refused` takes a text or a `Msg`).
+        opening
+            .check(self.config.layers, self.config.heads, |c| {
+                self.layers[c.layer]
+                    .attention
+                    .matrix(c.target)
+                    .is_some_and(|m| c.row < m.nrows() && c.col < m.ncols())
+            })
+            .map_err(models::layer_refused)?;
         let (pieces, ids) = self.tokenize(&opening.sentence)?;
         let x = self.input_of(
             opening.layer,
@@ -44,7 +49,9 @@ impl Encoder {
             true,
         );
         let trained = Arc::clone(&self.layers[opening.layer].attention);
-        opening.model(name, self.config.layers, (pieces, ids), x, trained, now)
+        opening
+            .model(name, self.config.layers, (pieces, ids), x, trained, now)
+            .map_err(models::layer_refused)
     }
 
     /// `model` (a layer model of this encoder) opened again with `change` made to what opens it.
@@ -52,8 +59,9 @@ impl Encoder {
         &self,
         model: &Model,
         change: impl FnOnce(&mut LayerOpening),
-    ) -> Result<Model, String> {
-        let (name, opening, now) = LayerOpening::changed_from(model, change)?;
+    ) -> Result<Model, Msg> {
+        let (name, opening, now) =
+            LayerOpening::changed_from(model, change).map_err(models::layer_refused)?;
         self.open_layer_with(&name, opening, now)
     }
 

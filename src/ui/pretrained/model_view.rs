@@ -33,7 +33,8 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                 .doc
                 .model
                 .with_untracked(|m| layer_model(&encoder, m, layer))
-                .and_then(|m| state.apply(Edit::Open(Box::new(m))));
+                .map_err(Arg::from)
+                .and_then(|m| state.apply(Edit::Open(Box::new(m))).map_err(Arg::from));
             error.try_set(opened.err().map(models::trained_error));
         }
     };
@@ -79,7 +80,8 @@ pub(super) fn ModelView(encoder: Arc<Encoder>) -> impl IntoView {
                 .doc
                 .model
                 .with_untracked(|m| encoder.reopen(m, |o| o.knock((l, h), out)))
-                .and_then(|m| state.apply(Edit::Open(Box::new(m))));
+                .map_err(Arg::from)
+                .and_then(|m| state.apply(Edit::Open(Box::new(m))).map_err(Arg::from));
             error.set(knocked.err().map(models::trained_error));
         })
     };

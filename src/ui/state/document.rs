@@ -51,7 +51,9 @@ impl AppState {
             Edit::Sentence(text) if model.with_untracked(|m| m.layered().is_some()) => {
                 match self.trained_in_page() {
                     Some(trained) => Edit::Retyped(Box::new(
-                        model.with_untracked(|m| trained.retype(m, &text))?,
+                        model
+                            .with_untracked(|m| trained.retype(m, &text))
+                            .map_err(|e| e.english())?,
                     )),
                     None => Edit::Sentence(text),
                 }

@@ -23,7 +23,7 @@ pub(super) fn sampling(
         .map_err(|_| format!("“{}” is not a number", clip(text)))?;
     let mut s = l.shown.choosing.sampling;
     set(&mut s, x);
-    l.shown.choosing.sampling = s.checked()?;
+    l.shown.choosing.sampling = s.checked().map_err(|e| e.english())?;
     Ok(())
 }
 

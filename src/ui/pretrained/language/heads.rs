@@ -7,7 +7,7 @@ use super::run::{ours, Latest};
 use crate::core::decoder::{Decoder, LANGUAGE_MODEL};
 use crate::core::document::edit::Edit;
 use crate::core::i18n::keys::{models, page};
-use crate::core::i18n::Msg;
+use crate::core::i18n::{Arg, Msg};
 use crate::core::teaching::labs::heads_sending;
 use crate::core::text::fmt;
 use crate::ui::lang::{t, word};
@@ -53,7 +53,8 @@ pub(super) fn DecoderHeads(
             .doc
             .model
             .with_untracked(|m| decoder.reopen(m, |o| o.knock((l, h), out)))
-            .and_then(|m| state.apply(Edit::Open(Box::new(m))));
+            .map_err(Arg::from)
+            .and_then(|m| state.apply(Edit::Open(Box::new(m))).map_err(Arg::from));
         error.set(knocked.err().map(models::language_error));
     });
     let words = move || {

@@ -53,7 +53,8 @@ pub(super) fn Writer(decoder: Arc<Decoder>) -> impl IntoView {
                         )
                     }
                 })
-                .and_then(|m| state.apply(Edit::Open(Box::new(m))));
+                .map_err(Arg::from)
+                .and_then(|m| state.apply(Edit::Open(Box::new(m))).map_err(Arg::from));
             error.try_set(opened.err().map(models::language_error));
         }
     };
