@@ -316,8 +316,6 @@ const STILL_ENGLISH: &[&str] = &[
     "labs/train/progress.rs",
     "labs/train/race.rs",
     "panic.rs",
-    "pretrained/language/writer.rs",
-    "pretrained/layer_steps.rs",
     "state/document.rs",
     "state/exercises.rs",
 ];
