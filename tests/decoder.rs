@@ -389,7 +389,7 @@ fn a_tiny_llama_runs_and_a_wrong_file_says_what_is_wrong() {
     assert_eq!(run.layers[0].weights.len(), 2);
     assert!(run.logits.iter().all(|l| l.is_finite()));
     let refused = |bytes: &[u8], says: &str| {
-        let e = Decoder::read(bytes).unwrap_err();
+        let e = Decoder::read(bytes).unwrap_err().english();
         assert!(e.contains(says), "{e:?} should say {says:?}");
     };
     refused(b"PK\x03\x04", "not a GGUF file");
@@ -436,6 +436,7 @@ fn a_tiny_llama_runs_and_a_wrong_file_says_what_is_wrong() {
     assert!(d
         .run(&[9999], &[])
         .unwrap_err()
+        .english()
         .contains("past the vocabulary"));
     assert!(d.run(&[], &[]).is_err());
 }
@@ -606,7 +607,8 @@ fn a_layer_in_the_page_is_the_models_layer() {
     ] {
         let e = d
             .open_layer(SMOLLM2, opening(layer, knocked, vec![]))
-            .unwrap_err();
+            .unwrap_err()
+            .english();
         assert!(e.contains(why), "{e}");
     }
 }
@@ -822,6 +824,7 @@ fn a_long_prompt_runs_in_chunks_as_the_whole_run() {
     let Err(e) = d.open_layer(SMOLLM2, long) else {
         panic!("141 tokens refused")
     };
+    let e = e.english();
     assert!(
         e.contains("makes 141 tokens; the page shows 1 to 128"),
         "{e}"

@@ -325,14 +325,6 @@ fn english_literals(text: &str) -> Vec<String> {
 /// The scripting API's answers: read by a teacher's script, in English as its JSON keys are.
 const ENGLISH_BY_DESIGN: &[&str] = &["api.rs"];
 
-/// Files whose words are still to move into the catalogue (issue 50): none may be added, and a
-/// file moved leaves this list.
-const STILL_ENGLISH: &[&str] = &[
-    "pretrained/language/next_token.rs",
-    "pretrained/language/writer.rs",
-    "pretrained/layer_steps.rs",
-];
-
 #[test]
 fn no_english_sentence_is_written_into_the_page_outside_the_catalogue() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
@@ -352,7 +344,6 @@ fn no_english_sentence_is_written_into_the_page_outside_the_catalogue() {
     }
     files.sort();
     let mut report = Vec::new();
-    let mut moved = Vec::new();
     for file in files {
         let name = file
             .strip_prefix(&src)
@@ -360,19 +351,13 @@ fn no_english_sentence_is_written_into_the_page_outside_the_catalogue() {
             .to_string_lossy()
             .replace('\\', "/");
         let found = english_literals(&fs::read_to_string(&file).unwrap());
-        match (found.is_empty(), STILL_ENGLISH.contains(&name.as_str())) {
-            (false, false) => report.push(format!("src/ui/{name}: {found:?}")),
-            (true, true) => moved.push(name),
-            _ => {}
+        if !found.is_empty() {
+            report.push(format!("src/ui/{name}: {found:?}"));
         }
     }
     assert!(
         report.is_empty(),
         "English outside the catalogue:\n{}",
         report.join("\n")
-    );
-    assert!(
-        moved.is_empty(),
-        "moved into the catalogue: take {moved:?} off STILL_ENGLISH"
     );
 }

@@ -135,7 +135,7 @@ fn a_knocked_out_heads_weights_are_zeros_and_the_rest_of_its_layer_is_untouched(
             &knocked.layers[5].heads[11].weights
         ) > 1e-6
     );
-    let err = encoder.run(sentence, &[(6, 0)]).unwrap_err();
+    let err = encoder.run(sentence, &[(6, 0)]).unwrap_err().english();
     assert!(err.contains("no head 0 in layer 6"), "{err}");
 }
 
@@ -210,7 +210,7 @@ fn wordpiece_equals_bert_tokenizer_on_random_text() {
         let expected: Vec<String> = serde_json::from_value(case["tokens"].clone()).unwrap();
         match vocabulary.encode(text) {
             Ok(tokens) => assert_eq!(tokens, expected, "{text:?}"),
-            Err(e) => assert!(expected.len() > MAX_PIECES, "{text:?}: {e}"),
+            Err(e) => assert!(expected.len() > MAX_PIECES, "{text:?}: {}", e.english()),
         }
     }
 }
@@ -303,7 +303,7 @@ fn a_bad_folder_is_refused_by_name() {
     use attention_explorer::core::pretrained::read_parts;
     let config = r#"{"model_type": "bert", "hidden_size": 384, "num_hidden_layers": 6, "num_attention_heads": 12, "intermediate_size": 1536, "vocab_size": 30522, "max_position_embeddings": 512, "hidden_act": "gelu"}"#;
     let vocab = "[PAD]\n[UNK]\n[CLS]\n[SEP]\nthe\n";
-    let err = |c: &str, v: &str, w: &[u8]| read_parts(c, v, w).unwrap_err();
+    let err = |c: &str, v: &str, w: &[u8]| read_parts(c, v, w).unwrap_err().english();
     assert!(err("{", vocab, b"").contains("config.json is not JSON"));
     assert!(err(&config.replace("bert", "gpt2"), vocab, b"").contains("“gpt2” model"));
     assert!(err(&config.replace("\"gelu\"", "\"relu\""), vocab, b"").contains("“relu”"));

@@ -358,7 +358,7 @@ fn an_opening_that_does_not_fit_is_refused_by_name() {
         ),
     ];
     for (opening, why) in cases {
-        let error = encoder.open_layer(NAME, opening).unwrap_err();
+        let error = encoder.open_layer(NAME, opening).unwrap_err().english();
         assert!(error.contains(why), "{error}");
     }
 }

@@ -92,6 +92,7 @@ fn the_labs_refuse_what_they_cannot_show() {
     for typed in ["0", "10", "100"] {
         assert!(flash::read_block(typed, 9)
             .unwrap_err()
+            .english()
             .contains("use a whole number from 1 to 9"));
     }
     assert_eq!(flash::read_block("3", 9), Ok(3));

@@ -105,7 +105,7 @@ fn run_pretrained(args: &[String]) -> Result<String, String> {
         read_folder(std::path::Path::new(&dir)).map_err(|e| format!("--pretrained {dir}: {e}"))?;
     let trace = encoder
         .run(&sentence, &ablate)
-        .map_err(|e| format!("the sentence: {e}"))?;
+        .map_err(|e| format!("the sentence: {}", e.english()))?;
     Ok(serde_json::to_string(&encoder_json(&trace)).expect("JSON values serialise"))
 }
 
@@ -157,7 +157,8 @@ fn run_decoder(args: &[String]) -> Result<String, String> {
     }
     let file = file.unwrap_or_default();
     let bytes = std::fs::read(&file).map_err(|e| format!("--decoder {file}: {e}"))?;
-    let decoder = Decoder::read(&bytes).map_err(|e| format!("--decoder {file}: {e}"))?;
+    let decoder =
+        Decoder::read(&bytes).map_err(|e| format!("--decoder {file}: {}", e.english()))?;
     if tokenize {
         let texts: Vec<String> = serde_json::from_str(&read_text("-")?)
             .map_err(|e| format!("--tokenize reads a JSON list of texts: {e}"))?;
@@ -176,10 +177,13 @@ fn run_decoder(args: &[String]) -> Result<String, String> {
     let ids = decoder.tokenizer.encode(&prompt);
     let run = decoder
         .run(&ids, &ablate)
-        .map_err(|e| format!("the prompt: {e}"))?;
+        .map_err(|e| format!("the prompt: {}", e.english()))?;
     let mut out = decoder_json(&decoder, &ids, &run, n_top);
     if generate > 0 {
-        out["generated"] = decoder.generate(&ids, generate, &ablate, greedy)?.into();
+        out["generated"] = decoder
+            .generate(&ids, generate, &ablate, greedy)
+            .map_err(|e| e.english())?
+            .into();
     }
     if sampled {
         let probs = sampling.probabilities(&run.logits);

@@ -9,6 +9,9 @@ use std::collections::HashMap;
 
 use unicode_categories::UnicodeCategories;
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
+
 /// The tokenizer: the vocabulary, the merges' ranks and the special tokens.
 #[derive(Clone, Debug)]
 pub struct Bpe {
@@ -46,9 +49,9 @@ pub fn byte_chars() -> [char; 256] {
 
 impl Bpe {
     /// From the file's tokens, their types (3: special) and merges (`"Ġ t"`).
-    pub fn new(tokens: Vec<String>, types: &[i64], merges: &[String]) -> Result<Bpe, String> {
+    pub fn new(tokens: Vec<String>, types: &[i64], merges: &[String]) -> Result<Bpe, Msg> {
         if tokens.is_empty() || tokens.len() > u32::MAX as usize {
-            return Err("the tokenizer has no tokens".into());
+            return Err(models::no_tokenizer_tokens.into());
         }
         let ids: HashMap<String, u32> = tokens
             .iter()
@@ -60,13 +63,11 @@ impl Bpe {
         for (rank, merge) in merges.iter().enumerate() {
             let (a, b) = merge
                 .split_once(' ')
-                .ok_or_else(|| format!("merge {rank} (“{merge}”) is not two tokens"))?;
+                .ok_or_else(|| models::merge_not_two(rank, merge))?;
             // As transformers' tokenizer refuses it: a merge of or into a token not in the
             // vocabulary.
             let (Some(a), Some(b), Some(made)) = (id(a), id(b), id(&format!("{a}{b}"))) else {
-                return Err(format!(
-                    "merge {rank} (“{merge}”) names a token not in the vocabulary"
-                ));
+                return Err(models::merge_unknown(rank, merge));
             };
             ranks.entry((a, b)).or_insert((rank as u32, made));
         }

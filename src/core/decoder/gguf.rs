@@ -6,6 +6,9 @@
 
 pub use kernels::{dequantize_into, Kind};
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
+
 /// A metadata value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -31,8 +34,8 @@ impl Value {
     }
 }
 
-/// GGML's type number, or the type's name when it is not read here.
-fn kind_of(code: u32) -> Result<Kind, String> {
+/// GGML's type number, or (naming `tensor`) the type's name when it is not read here.
+fn kind_of(tensor: &str, code: u32) -> Result<Kind, Msg> {
     Ok(match code {
         0 => Kind::F32,
         1 => Kind::F16,
@@ -54,9 +57,9 @@ fn kind_of(code: u32) -> Result<Kind, String> {
                 _ => "",
             };
             return Err(if name.is_empty() {
-                format!("a tensor of GGML type {other}, which is not read here (F32, F16, Q8_0 and Q4_1 are)")
+                models::ggml_code(tensor, other)
             } else {
-                format!("a tensor in {name}, which is not read here (F32, F16, Q8_0 and Q4_1 are)")
+                models::ggml_kind(tensor, name)
             });
         }
     })
@@ -105,43 +108,38 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+    fn take(&mut self, n: usize) -> Result<&[u8], Msg> {
         let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len());
         let Some(end) = end else {
-            return Err(format!(
-                "the file ends at byte {} inside its header (it may be cut short)",
-                self.bytes.len()
-            ));
+            return Err(models::header_cut(self.bytes.len()));
         };
         let taken = &self.bytes[self.at..end];
         self.at = end;
         Ok(taken)
     }
-    fn u32(&mut self) -> Result<u32, String> {
+    fn u32(&mut self) -> Result<u32, Msg> {
         let b = self.take(4)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
-    fn u64(&mut self) -> Result<u64, String> {
+    fn u64(&mut self) -> Result<u64, Msg> {
         let b = self.take(8)?;
         let mut a = [0; 8];
         a.copy_from_slice(b);
         Ok(u64::from_le_bytes(a))
     }
-    fn count(&mut self, what: &str) -> Result<usize, String> {
+    /// A count of things, `too_many` saying which when the file cannot hold them.
+    fn count(&mut self, too_many: fn(u64) -> Msg) -> Result<usize, Msg> {
         let n = self.u64()?;
         if n > MAX_ENTRIES || n as usize > self.bytes.len() {
-            return Err(format!(
-                "the header announces {n} {what}, more than the file holds"
-            ));
+            return Err(too_many(n));
         }
         Ok(n as usize)
     }
-    fn text(&mut self) -> Result<String, String> {
-        let n = self.count("bytes of text")?;
-        String::from_utf8(self.take(n)?.to_vec())
-            .map_err(|_| "a text in the header is not UTF-8".to_owned())
+    fn text(&mut self) -> Result<String, Msg> {
+        let n = self.count(models::announces_text)?;
+        String::from_utf8(self.take(n)?.to_vec()).map_err(|_| models::text_not_utf8.into())
     }
-    fn value(&mut self, kind: u32, depth: usize) -> Result<Value, String> {
+    fn value(&mut self, kind: u32, depth: usize) -> Result<Value, Msg> {
         let int = |b: &[u8]| -> i64 {
             let mut a = [0; 8];
             a[..b.len()].copy_from_slice(b);
@@ -161,7 +159,7 @@ impl Reader<'_> {
             8 => Value::Text(self.text()?),
             9 if depth == 0 => {
                 let inner = self.u32()?;
-                let n = self.count("array items")?;
+                let n = self.count(models::announces_items)?;
                 let mut items = Vec::with_capacity(n.min(1 << 16));
                 for _ in 0..n {
                     items.push(self.value(inner, depth + 1)?);
@@ -170,7 +168,7 @@ impl Reader<'_> {
             }
             10 | 11 => Value::Int(self.u64()? as i64),
             12 => Value::Float(f64::from_bits(self.u64()?)),
-            other => return Err(format!("a metadata value of unknown type {other}")),
+            other => return Err(models::unknown_value(other)),
         })
     }
 }
@@ -178,24 +176,22 @@ impl Reader<'_> {
 impl Gguf {
     /// The header of a GGUF file (version 2 or 3) held in `bytes`, each tensor's bytes checked
     /// to lie inside it.
-    pub fn read(bytes: &[u8]) -> Result<Gguf, String> {
+    pub fn read(bytes: &[u8]) -> Result<Gguf, Msg> {
         if bytes.get(..4) != Some(b"GGUF") {
-            return Err("not a GGUF file (it does not start with “GGUF”)".into());
+            return Err(models::not_gguf.into());
         }
         let mut r = Reader { bytes, at: 4 };
         let version = r.u32()?;
         if !(2..=3).contains(&version) {
-            return Err(format!(
-                "GGUF version {version}; versions 2 and 3 are read here"
-            ));
+            return Err(models::gguf_version(version));
         }
-        let tensor_count = r.count("tensors")?;
-        let metadata_count = r.count("metadata entries")?;
+        let tensor_count = r.count(models::announces_tensors)?;
+        let metadata_count = r.count(models::announces_entries)?;
         let mut metadata = Vec::with_capacity(metadata_count);
         for _ in 0..metadata_count {
             let key = r.text()?;
             let kind = r.u32()?;
-            let value = r.value(kind, 0).map_err(|e| format!("{key}: {e}"))?;
+            let value = r.value(kind, 0).map_err(|e| models::at(&key, e))?;
             metadata.push((key, value));
         }
         let mut table = Vec::with_capacity(tensor_count);
@@ -203,12 +199,12 @@ impl Gguf {
             let name = r.text()?;
             let n_dims = r.u32()?;
             if n_dims == 0 || n_dims > 4 {
-                return Err(format!("{name}: {n_dims} dimensions"));
+                return Err(models::dimensions(name, n_dims));
             }
             let dims = (0..n_dims)
-                .map(|_| r.count("numbers along a dimension"))
+                .map(|_| r.count(models::announces_numbers))
                 .collect::<Result<Vec<_>, _>>()?;
-            let kind = kind_of(r.u32()?).map_err(|e| format!("{name} is {e}"))?;
+            let kind = kind_of(&name, r.u32()?)?;
             let offset = r.u64()?;
             table.push((name, dims, kind, offset));
         }
@@ -216,26 +212,21 @@ impl Gguf {
             Some((_, v)) => v
                 .as_usize()
                 .filter(|a| a.is_power_of_two())
-                .ok_or("general.alignment is not a power of two")?,
+                .ok_or(models::alignment)?,
             None => 32,
         };
         let data = r.at.div_ceil(alignment) * alignment;
         let mut tensors = Vec::with_capacity(table.len());
         for (name, dims, kind, offset) in table {
             let count = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
-            let len = count
-                .and_then(|n| kind.bytes(n))
-                .ok_or_else(|| format!("{name}: {dims:?} is not whole blocks of {kind:?}"))?;
+            let len = count.and_then(|n| kind.bytes(n)).ok_or_else(|| {
+                models::not_whole_blocks(&name, format!("{dims:?}"), format!("{kind:?}"))
+            })?;
             let start = usize::try_from(offset)
                 .ok()
                 .and_then(|o| data.checked_add(o))
                 .filter(|s| s.checked_add(len).is_some_and(|e| e <= bytes.len()))
-                .ok_or_else(|| {
-                    format!(
-                        "{name}'s numbers lie past the end of the file ({} bytes): it may be cut short",
-                        bytes.len()
-                    )
-                })?;
+                .ok_or_else(|| models::past_the_end(&name, bytes.len()))?;
             tensors.push(TensorInfo {
                 name,
                 dims,
@@ -253,11 +244,11 @@ impl Gguf {
     }
 
     /// A tensor's entry.
-    pub fn tensor(&self, name: &str) -> Result<&TensorInfo, String> {
+    pub fn tensor(&self, name: &str) -> Result<&TensorInfo, Msg> {
         self.tensors
             .iter()
             .find(|t| t.name == name)
-            .ok_or_else(|| format!("the file has no tensor {name}"))
+            .ok_or_else(|| models::no_gguf_tensor(name))
     }
 }
 

@@ -9,6 +9,8 @@ use std::sync::Arc;
 
 use nalgebra::DMatrix;
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
 use crate::core::model::layer_record::LayerOpening;
 use crate::core::model::limits::MAX_PROMPT_TOKENS;
 use crate::core::model::{
@@ -81,7 +83,7 @@ impl Decoder {
     /// after its RMSNorm (the layers below run with their changed cells and knocked heads) as
     /// the embedding, its heads and `o_proj` with its changed cells. The error names what does
     /// not fit.
-    pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, String> {
+    pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, Msg> {
         self.open_layer_with(name, opening, None, None)
     }
 
@@ -94,24 +96,19 @@ impl Decoder {
         mut opening: LayerOpening,
         known: Option<(usize, Arc<Attention>)>,
         now: Option<Attention>,
-    ) -> Result<Model, String> {
+    ) -> Result<Model, Msg> {
         let (hidden, head, heads) = (self.config.hidden, self.config.head_dim, self.config.heads);
-        opening
-            .check(self.config.layers, heads, |c| {
-                let (rows, cols) = match c.target {
-                    Editable::Weight(h, _) if h < heads => (hidden, head),
-                    Editable::OutputWeight => (hidden, hidden),
-                    _ => (0, 0),
-                };
-                c.row < rows && c.col < cols
-            })
-            .map_err(|e| e.english())?;
+        opening.check(self.config.layers, heads, |c| {
+            let (rows, cols) = match c.target {
+                Editable::Weight(h, _) if h < heads => (hidden, head),
+                Editable::OutputWeight => (hidden, hidden),
+                _ => (0, 0),
+            };
+            c.row < rows && c.col < cols
+        })?;
         let ids = self.ids_of(&mut opening);
         if ids.is_empty() || ids.len() > MAX_PROMPT_TOKENS {
-            return Err(format!(
-                "the prompt makes {} tokens; the page shows 1 to {MAX_PROMPT_TOKENS}",
-                ids.len()
-            ));
+            return Err(models::prompt_tokens(ids.len(), MAX_PROMPT_TOKENS));
         }
         let pieces = ids.iter().map(|&id| self.tokenizer.shown(id)).collect();
         let mut x = self.embed(&ids)?;
@@ -139,7 +136,6 @@ impl Decoder {
         opening
             .model(name, self.config.layers, (pieces, ids), x, trained, now)
             .and_then(|m| m.as_decoder_layer(self.config.kv_heads, self.config.rope_base))
-            .map_err(|e| e.english())
     }
 
     /// The ids of an opening's sentence: its text cut by the tokenizer, then the tokens the model
@@ -166,7 +162,7 @@ impl Decoder {
 
     /// `model` opened again with `id` written after it: the token as the model wrote it, its
     /// text added to the sentence.
-    pub fn write(&self, model: &Model, id: u32) -> Result<Model, String> {
+    pub fn write(&self, model: &Model, id: u32) -> Result<Model, Msg> {
         self.reopen(model, |o| {
             let tail = self.tokenizer.decode(&o.written);
             let head = o
@@ -184,9 +180,8 @@ impl Decoder {
         &self,
         model: &Model,
         change: impl FnOnce(&mut LayerOpening),
-    ) -> Result<Model, String> {
-        let (name, opening, now) =
-            LayerOpening::changed_from(model, change).map_err(|e| e.english())?;
+    ) -> Result<Model, Msg> {
+        let (name, opening, now) = LayerOpening::changed_from(model, change)?;
         let known = model.layered().map(|l| (l.layer, l.trained.clone()));
         self.open_layer_with(&name, opening, known, now)
     }

@@ -6,6 +6,8 @@
 use nalgebra::{DMatrix, Scalar};
 use rand_mt::Mt;
 
+use crate::core::i18n::Msg;
+
 use super::model::Decoder;
 use super::run::{top, LayerRun, Run};
 use super::steps::{log_sum_exp, rms_norm};
@@ -98,7 +100,7 @@ pub const GALLERY_TOKENS: usize = 24;
 impl Gallery {
     /// Every head measured on [`GALLERY_TOKENS`] random tokens (from `seed`, none of them a
     /// special token) said twice.
-    pub fn of(decoder: &Decoder, seed: u32) -> Result<Gallery, String> {
+    pub fn of(decoder: &Decoder, seed: u32) -> Result<Gallery, Msg> {
         let ids = Gallery::tokens(decoder, seed);
         let run = decoder.run(&ids, &[])?;
         Ok(Gallery::measured(ids, &run.layers))

@@ -5,6 +5,9 @@
 
 use std::sync::Arc;
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
+
 use super::bpe::Bpe;
 use super::gguf::{dequantize, Gguf, Value};
 use super::weights::Stored;
@@ -76,37 +79,33 @@ pub struct Decoder {
     pub tokenizer: Bpe,
 }
 
-fn size(g: &Gguf, key: &str) -> Result<usize, String> {
+fn size(g: &Gguf, key: &str) -> Result<usize, Msg> {
     g.get(key)
         .and_then(Value::as_usize)
         .filter(|&n| n > 0)
-        .ok_or_else(|| format!("the file has no {key} (a whole number above 0)"))
+        .ok_or_else(|| models::lacks_size(key))
 }
 
-fn texts(g: &Gguf, key: &str) -> Result<Vec<String>, String> {
+fn texts(g: &Gguf, key: &str) -> Result<Vec<String>, Msg> {
     match g.get(key) {
         Some(Value::List(items)) => items
             .iter()
             .map(|v| match v {
                 Value::Text(t) => Ok(t.clone()),
-                _ => Err(format!("{key} holds something other than text")),
+                _ => Err(models::not_texts(key)),
             })
             .collect(),
-        _ => Err(format!("the file has no {key}")),
+        _ => Err(models::lacks(key)),
     }
 }
 
 impl Config {
     /// The shape of a `llama` GGUF, within what is read here.
-    pub fn read(g: &Gguf) -> Result<Config, String> {
+    pub fn read(g: &Gguf) -> Result<Config, Msg> {
         match g.get("general.architecture") {
             Some(Value::Text(a)) if a == "llama" => {}
-            Some(Value::Text(a)) => {
-                return Err(format!(
-                    "the file is a “{a}” model; only the “llama” architecture opens here"
-                ))
-            }
-            _ => return Err("the file names no general.architecture".into()),
+            Some(Value::Text(a)) => return Err(models::architecture(a)),
+            _ => return Err(models::no_architecture.into()),
         }
         let hidden = size(g, "llama.embedding_length")?;
         let heads = size(g, "llama.attention.head_count")?;
@@ -114,48 +113,40 @@ impl Config {
             Some(v) => v
                 .as_usize()
                 .filter(|&n| n > 0)
-                .ok_or("llama.attention.head_count_kv is not a whole number above 0")?,
+                .ok_or(models::kv_heads_not_number)?,
             None => heads,
         };
         let layers = size(g, "llama.block_count")?;
         if hidden > MAX_HIDDEN || layers > MAX_LAYERS {
-            return Err(format!(
-                "{layers} layers of width {hidden}: larger than the page opens ({MAX_LAYERS} of {MAX_HIDDEN})"
+            return Err(models::larger_than_page(
+                layers, hidden, MAX_LAYERS, MAX_HIDDEN,
             ));
         }
         if !hidden.is_multiple_of(heads) || !heads.is_multiple_of(kv_heads) {
-            return Err(format!(
-                "{heads} heads do not divide the width {hidden}, or {kv_heads} key/value heads the heads"
-            ));
+            return Err(models::heads_do_not_divide(heads, hidden, kv_heads));
         }
         let head_dim = hidden / heads;
         if let Some(rope) = g.get("llama.rope.dimension_count") {
             if rope.as_usize() != Some(head_dim) {
-                return Err(format!(
-                    "RoPE turns {rope:?} of each head's {head_dim} dimensions; only all of them is computed here"
-                ));
+                return Err(models::rope_part(format!("{rope:?}"), head_dim));
             }
         }
         if !head_dim.is_multiple_of(2) {
-            return Err(format!("a head of {head_dim} dimensions: RoPE needs pairs"));
+            return Err(models::rope_pairs(head_dim));
         }
         let rope_base = match g.get("llama.rope.freq_base") {
             Some(Value::Float(b)) if *b > 1.0 => *b,
             None => 10_000.0,
-            _ => return Err("llama.rope.freq_base is not a number above 1".into()),
+            _ => return Err(models::rope_base.into()),
         };
         let eps = match g.get("llama.attention.layer_norm_rms_epsilon") {
             Some(Value::Float(e)) if *e > 0.0 => *e as f32,
-            _ => return Err("the file has no llama.attention.layer_norm_rms_epsilon".into()),
+            _ => return Err(models::lacks("llama.attention.layer_norm_rms_epsilon")),
         };
         match g.get("tokenizer.ggml.model") {
             Some(Value::Text(m)) if m == "gpt2" => {}
-            Some(Value::Text(m)) => {
-                return Err(format!(
-                    "its tokenizer is “{m}”; only byte-level BPE (“gpt2”) is read here"
-                ))
-            }
-            _ => return Err("the file has no tokenizer.ggml.model".into()),
+            Some(Value::Text(m)) => return Err(models::tokenizer_kind(m)),
+            _ => return Err(models::lacks("tokenizer.ggml.model")),
         }
         Ok(Config {
             layers,
@@ -173,12 +164,12 @@ impl Config {
 
 impl Decoder {
     /// The decoder in a GGUF file's bytes, or what is missing or not read here.
-    pub fn read(bytes: &[u8]) -> Result<Decoder, String> {
+    pub fn read(bytes: &[u8]) -> Result<Decoder, Msg> {
         Decoder::read_owned(bytes.to_vec())
     }
 
     /// [`Decoder::read`], keeping `bytes` as the one copy its matrices read their blocks from.
-    pub fn read_owned(bytes: Vec<u8>) -> Result<Decoder, String> {
+    pub fn read_owned(bytes: Vec<u8>) -> Result<Decoder, Msg> {
         let file = Arc::new(bytes);
         let bytes = file.as_slice();
         let g = Gguf::read(bytes)?;
@@ -199,21 +190,26 @@ impl Decoder {
         config.vocabulary = tokenizer.len();
         let (h, f) = (config.hidden, config.ffn);
         let kv = config.kv_heads * config.head_dim;
-        let matrix = |name: &str, rows: usize, cols: usize| -> Result<Stored, String> {
+        let matrix = |name: &str, rows: usize, cols: usize| -> Result<Stored, Msg> {
             let t = g.tensor(name)?;
             if t.dims != [cols, rows] {
-                return Err(format!(
-                    "{name} is {:?}, and the metadata makes it [{cols}, {rows}]",
-                    t.dims
+                return Err(models::matrix_shape(
+                    name,
+                    format!("{:?}", t.dims),
+                    format!("[{cols}, {rows}]"),
                 ));
             }
             Stored::new(t.kind, (rows, cols), file.clone(), t.start..t.start + t.len)
-                .map_err(|e| format!("{name}: {e}"))
+                .map_err(|e| models::at(name, e))
         };
-        let vector = |name: &str| -> Result<Vec<f64>, String> {
+        let vector = |name: &str| -> Result<Vec<f64>, Msg> {
             let t = g.tensor(name)?;
             if t.dims != [h] {
-                return Err(format!("{name} is {:?}, not [{h}]", t.dims));
+                return Err(models::vector_shape(
+                    name,
+                    format!("{:?}", t.dims),
+                    format!("[{h}]"),
+                ));
             }
             Ok(dequantize(t.kind, &bytes[t.start..t.start + t.len]))
         };
@@ -239,9 +235,9 @@ impl Decoder {
                     down: matrix(&name("ffn_down"), h, f)?,
                 })
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, Msg>>()?;
         if g.tensor("output.weight").is_ok() {
-            return Err("the file has its own output.weight; only a head tied to the token embedding is read here".into());
+            return Err(models::own_output.into());
         }
         Ok(Decoder {
             embedding: matrix("token_embd.weight", config.vocabulary, h)?,

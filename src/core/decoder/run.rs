@@ -8,6 +8,8 @@
 use nalgebra::{DMatrix, Scalar};
 
 use crate::core::forward::trace::concat_columns;
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
 use crate::core::model::{knocked_in, Attention};
 
 use super::model::Decoder;
@@ -111,15 +113,12 @@ pub fn top(values: &[f64], n: usize) -> Vec<(u32, f64)> {
 
 impl Decoder {
     /// The embedding rows of `ids` (an id past the vocabulary is refused).
-    pub fn embed(&self, ids: &[u32]) -> Result<DMatrix<f64>, String> {
+    pub fn embed(&self, ids: &[u32]) -> Result<DMatrix<f64>, Msg> {
         let h = self.config.hidden;
         let mut out = DMatrix::zeros(ids.len(), h);
         for (t, &id) in ids.iter().enumerate() {
             if id as usize >= self.config.vocabulary {
-                return Err(format!(
-                    "token id {id} is past the vocabulary ({})",
-                    self.config.vocabulary
-                ));
+                return Err(models::past_vocabulary(id, self.config.vocabulary));
             }
             for (c, v) in self.embedding.row(id as usize).into_iter().enumerate() {
                 out[(t, c)] = v;
@@ -268,7 +267,7 @@ impl Decoder {
         ids: &[u32],
         cache: &mut Cache,
         knocked: &[(usize, usize)],
-    ) -> Result<Run, String> {
+    ) -> Result<Run, Msg> {
         self.run_edited(ids, cache, knocked, &|_| None)
     }
 
@@ -280,9 +279,9 @@ impl Decoder {
         cache: &mut Cache,
         knocked: &[(usize, usize)],
         replaced: &dyn Fn(usize) -> Option<std::borrow::Cow<'a, Attention>>,
-    ) -> Result<Run, String> {
+    ) -> Result<Run, Msg> {
         if ids.is_empty() {
-            return Err("there are no tokens to run".into());
+            return Err(models::no_tokens_to_run.into());
         }
         let embedded = self.embed(ids)?;
         cache
@@ -316,7 +315,7 @@ impl Decoder {
     }
 
     /// Every layer on `ids` from the start.
-    pub fn run(&self, ids: &[u32], knocked: &[(usize, usize)]) -> Result<Run, String> {
+    pub fn run(&self, ids: &[u32], knocked: &[(usize, usize)]) -> Result<Run, Msg> {
         self.run_with(ids, &mut Cache::default(), knocked)
     }
 
@@ -328,7 +327,7 @@ impl Decoder {
         n: usize,
         knocked: &[(usize, usize)],
         mut pick: impl FnMut(&[f64]) -> u32,
-    ) -> Result<Vec<u32>, String> {
+    ) -> Result<Vec<u32>, Msg> {
         let mut cache = Cache::default();
         let mut run = self.run_with(ids, &mut cache, knocked)?;
         let mut out = Vec::with_capacity(n);

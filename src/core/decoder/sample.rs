@@ -4,6 +4,9 @@
 
 use rand_mt::Mt;
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
+
 use super::run::top;
 
 /// How the next token is drawn.
@@ -29,18 +32,12 @@ impl Default for Sampling {
 
 impl Sampling {
     /// A setting that can be applied, or why not.
-    pub fn checked(self) -> Result<Sampling, String> {
+    pub fn checked(self) -> Result<Sampling, Msg> {
         if !(self.temperature.is_finite() && self.temperature > 0.0) {
-            return Err(format!(
-                "the temperature must be above 0 (it is {})",
-                self.temperature
-            ));
+            return Err(models::temperature_above(self.temperature));
         }
         if !(self.top_p > 0.0 && self.top_p <= 1.0) {
-            return Err(format!(
-                "top-p must be above 0 and at most 1 (it is {})",
-                self.top_p
-            ));
+            return Err(models::top_p_range(self.top_p));
         }
         Ok(self)
     }

@@ -10,6 +10,9 @@ use nalgebra::DMatrix;
 
 use kernels::Rows;
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
+
 use super::gguf::Kind;
 
 /// `rows` × `cols` numbers, row after row, as `kind`.
@@ -34,15 +37,12 @@ impl Stored {
         (rows, cols): (usize, usize),
         file: Arc<Vec<u8>>,
         at: Range<usize>,
-    ) -> Result<Stored, String> {
+    ) -> Result<Stored, Msg> {
         let row_bytes = kind
             .bytes(cols)
-            .ok_or_else(|| format!("a row of {cols} numbers is not whole blocks of {kind:?}"))?;
+            .ok_or_else(|| models::row_blocks(cols, format!("{kind:?}")))?;
         if at.len() != row_bytes * rows || at.end > file.len() {
-            return Err(format!(
-                "{} bytes for {rows} × {cols} numbers in {kind:?}",
-                at.len()
-            ));
+            return Err(models::bytes_for(at.len(), rows, cols, format!("{kind:?}")));
         }
         Ok(Stored {
             kind,

@@ -67,11 +67,6 @@ pub fn whole(text: &str, min: u64, max: u64) -> Result<u64, Msg> {
     }
 }
 
-/// [`whole`], its message in English (for the callers whose messages are English still).
-pub fn read_whole(text: &str, min: u64, max: u64) -> Result<u64, String> {
-    whole(text, min, max).map_err(|m| m.english())
-}
-
 /// `t` read as a decimal number ("1.5", "-2e3", "1e309" as infinity), refusing the names Rust's
 /// parser also takes ("inf", "infinity", "NaN"): no letter but an exponent's.
 fn decimal(t: &str) -> Option<f64> {

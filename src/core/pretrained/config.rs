@@ -2,6 +2,9 @@
 
 use serde_json::Value;
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
+
 /// Widest hidden state the page opens (MiniLM's 384).
 pub const MAX_HIDDEN: usize = 384;
 /// Most layers.
@@ -35,35 +38,26 @@ pub struct Config {
 impl Config {
     /// Reads `config.json`: a BERT encoder (`model_type` "bert", GELU, absolute positions) within
     /// the page's limits, or what is not.
-    pub fn read(text: &str) -> Result<Config, String> {
-        let json: Value =
-            serde_json::from_str(text).map_err(|e| format!("config.json is not JSON ({e})"))?;
+    pub fn read(text: &str) -> Result<Config, Msg> {
+        let json: Value = serde_json::from_str(text).map_err(models::config_not_json)?;
         let text_of = |key: &str| json.get(key).and_then(Value::as_str);
         let size = |key: &str| {
             json.get(key)
                 .and_then(Value::as_u64)
                 .filter(|&n| n > 0)
                 .map(|n| n as usize)
-                .ok_or(format!("config.json has no {key} (a whole number above 0)"))
+                .ok_or_else(|| models::config_lacks(key))
         };
         match text_of("model_type") {
             Some("bert") => {}
-            Some(other) => {
-                return Err(format!(
-                    "config.json is a “{other}” model; only BERT encoders (model_type “bert”) open here"
-                ))
-            }
-            None => return Err("config.json names no model_type (“bert”)".into()),
+            Some(other) => return Err(models::config_model_type(other)),
+            None => return Err(models::config_no_model_type.into()),
         }
         if let Some(act) = text_of("hidden_act").filter(|&a| a != "gelu") {
-            return Err(format!(
-                "its activation is “{act}”; only “gelu” (erf) is computed here"
-            ));
+            return Err(models::activation(act));
         }
         if let Some(kind) = text_of("position_embedding_type").filter(|&k| k != "absolute") {
-            return Err(format!(
-                "its positions are “{kind}”; only learned absolute positions are computed here"
-            ));
+            return Err(models::positions_kind(kind));
         }
         let config = Config {
             hidden: size("hidden_size")?,
@@ -88,16 +82,16 @@ impl Config {
     }
 
     /// Whether the page can open a model of this shape.
-    fn check(&self) -> Result<(), String> {
-        let over = |what: &str, n: usize, max: usize| {
-            (n > max).then(|| format!("its {what} is {n}; the page opens at most {max}"))
+    fn check(&self) -> Result<(), Msg> {
+        let over = |refusal: fn(usize, usize) -> Msg, n: usize, max: usize| {
+            (n > max).then(|| refusal(n, max))
         };
         let refused = [
-            over("hidden size", self.hidden, MAX_HIDDEN),
-            over("number of layers", self.layers, MAX_LAYERS),
-            over("number of heads", self.heads, MAX_HEADS),
-            over("feed-forward size", self.intermediate, MAX_INTERMEDIATE),
-            over("vocabulary", self.vocabulary, MAX_VOCABULARY),
+            over(models::hidden_over, self.hidden, MAX_HIDDEN),
+            over(models::layers_over, self.layers, MAX_LAYERS),
+            over(models::heads_over, self.heads, MAX_HEADS),
+            over(models::ffn_over, self.intermediate, MAX_INTERMEDIATE),
+            over(models::vocabulary_over, self.vocabulary, MAX_VOCABULARY),
         ]
         .into_iter()
         .flatten()
@@ -106,10 +100,7 @@ impl Config {
             return Err(refused);
         }
         if !self.hidden.is_multiple_of(self.heads) {
-            return Err(format!(
-                "its hidden size {} is not a multiple of its {} heads",
-                self.hidden, self.heads
-            ));
+            return Err(models::not_multiple(self.hidden, self.heads));
         }
         Ok(())
     }

@@ -6,6 +6,8 @@ use std::sync::Arc;
 use nalgebra::DMatrix;
 
 use crate::core::forward::trace::{attend, concat_columns, project_output, HeadTrace};
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
 use crate::core::model::{add_row, Attention, Scale};
 
 use super::config::Config;
@@ -135,14 +137,10 @@ pub struct EncoderTrace {
 impl Encoder {
     /// The sentence's WordPiece tokens and ids, or why not (past [`super::MAX_PIECES`] tokens
     /// or the learned positions).
-    pub fn tokenize(&self, sentence: &str) -> Result<(Vec<String>, Vec<u32>), String> {
+    pub fn tokenize(&self, sentence: &str) -> Result<(Vec<String>, Vec<u32>), Msg> {
         let tokens = self.vocabulary.encode(sentence)?;
         if tokens.len() > self.config.positions {
-            return Err(format!(
-                "it makes {} tokens and the model knows {} positions",
-                tokens.len(),
-                self.config.positions
-            ));
+            return Err(models::past_positions(tokens.len(), self.config.positions));
         }
         let ids = self.vocabulary.ids(&tokens);
         Ok((tokens, ids))
@@ -219,15 +217,16 @@ impl Encoder {
     }
 
     /// The whole encoder on `sentence`, the `(layer, head)` pairs in `knocked` knocked out.
-    pub fn run(&self, sentence: &str, knocked: &[(usize, usize)]) -> Result<EncoderTrace, String> {
+    pub fn run(&self, sentence: &str, knocked: &[(usize, usize)]) -> Result<EncoderTrace, Msg> {
         if let Some(&(l, h)) = knocked
             .iter()
             .find(|&&(l, h)| l >= self.config.layers || h >= self.config.heads)
         {
-            return Err(format!(
-                "there is no head {h} in layer {l}: layers count 0 to {}, heads 0 to {}",
+            return Err(models::no_head(
+                h,
+                l,
                 self.config.layers - 1,
-                self.config.heads - 1
+                self.config.heads - 1,
             ));
         }
         let (tokens, ids) = self.tokenize(sentence)?;
@@ -253,7 +252,7 @@ impl Encoder {
 }
 
 /// `L:H,L:H,…` (layers and heads counted from 0, as transformers counts them): the heads to knock
-/// out, or which entry is not one.
+/// out, or which entry is not one (the command line's: in English).
 pub fn read_heads(text: &str) -> Result<Vec<(usize, usize)>, String> {
     text.split(',')
         .map(str::trim)

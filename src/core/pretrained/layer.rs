@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use nalgebra::DMatrix;
 
+use crate::core::i18n::Msg;
 use crate::core::model::layer_record::LayerOpening;
 use crate::core::model::{knocked_in, Attention, Model, WeightChange};
 
@@ -18,7 +19,7 @@ impl Encoder {
     /// entering the layer (the layers below run with their changed cells and knocked heads) as
     /// the embedding, the layer's heads and output projection with its changed cells. The error
     /// names what does not fit.
-    pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, String> {
+    pub fn open_layer(&self, name: &str, opening: LayerOpening) -> Result<Model, Msg> {
         self.open_layer_with(name, opening, None)
     }
 
@@ -28,15 +29,13 @@ impl Encoder {
         name: &str,
         opening: LayerOpening,
         now: Option<Attention>,
-    ) -> Result<Model, String> {
-        opening
-            .check(self.config.layers, self.config.heads, |c| {
-                self.layers[c.layer]
-                    .attention
-                    .matrix(c.target)
-                    .is_some_and(|m| c.row < m.nrows() && c.col < m.ncols())
-            })
-            .map_err(|e| e.english())?;
+    ) -> Result<Model, Msg> {
+        opening.check(self.config.layers, self.config.heads, |c| {
+            self.layers[c.layer]
+                .attention
+                .matrix(c.target)
+                .is_some_and(|m| c.row < m.nrows() && c.col < m.ncols())
+        })?;
         let (pieces, ids) = self.tokenize(&opening.sentence)?;
         let x = self.input_of(
             opening.layer,
@@ -46,9 +45,7 @@ impl Encoder {
             true,
         );
         let trained = Arc::clone(&self.layers[opening.layer].attention);
-        opening
-            .model(name, self.config.layers, (pieces, ids), x, trained, now)
-            .map_err(|e| e.english())
+        opening.model(name, self.config.layers, (pieces, ids), x, trained, now)
     }
 
     /// `model` (a layer model of this encoder) opened again with `change` made to what opens it.
@@ -56,9 +53,8 @@ impl Encoder {
         &self,
         model: &Model,
         change: impl FnOnce(&mut LayerOpening),
-    ) -> Result<Model, String> {
-        let (name, opening, now) =
-            LayerOpening::changed_from(model, change).map_err(|e| e.english())?;
+    ) -> Result<Model, Msg> {
+        let (name, opening, now) = LayerOpening::changed_from(model, change)?;
         self.open_layer_with(&name, opening, now)
     }
 

@@ -6,6 +6,8 @@
 use safetensors::{Dtype, SafeTensors};
 use serde_json::{json, Map, Value};
 
+use crate::core::i18n::keys::models;
+
 use super::read::{read_parts, FORMAT};
 
 /// The word embeddings' tensor, placed last.
@@ -13,12 +15,13 @@ const WORDS: &str = "embeddings.word_embeddings.weight";
 
 /// The folder's three files packed into one: each floating-point tensor as float16 (rounded to
 /// nearest), `config.json` and `vocab.txt` in the metadata with `source` (where the weights come
-/// from). What it reads back equals the folder's model rounded to float16.
+/// from). What it reads back equals the folder's model rounded to float16. The command line's:
+/// its error in English.
 pub fn pack(config: &str, vocab: &str, weights: &[u8], source: &str) -> Result<Vec<u8>, String> {
     // Read first: a folder that does not open is not packed.
-    read_parts(config, vocab, weights)?;
-    let file = SafeTensors::deserialize(weights)
-        .map_err(|e| format!("model.safetensors is not a safetensors file ({e})"))?;
+    read_parts(config, vocab, weights).map_err(|e| e.english())?;
+    let file =
+        SafeTensors::deserialize(weights).map_err(|e| models::not_safetensors(e).english())?;
     let mut names: Vec<String> = file
         .names()
         .into_iter()

@@ -7,6 +7,8 @@ use std::sync::Arc;
 use nalgebra::DMatrix;
 use safetensors::{Dtype, SafeTensors};
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
 use crate::core::model::{Attention, Biases, Head, OutputProjection};
 
 use super::config::Config;
@@ -28,7 +30,7 @@ struct Tensors<'a> {
 impl Tensors<'_> {
     /// A tensor's numbers (row-major) as f32, which every stored dtype converts to exactly,
     /// checked against the shape the config gives it.
-    fn numbers(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, String> {
+    fn numbers(&self, name: &str, shape: &[usize]) -> Result<Vec<f32>, Msg> {
         let full = format!("{}{name}", self.prefix);
         let alternative = name
             .strip_suffix(".weight")
@@ -43,11 +45,12 @@ impl Tensors<'_> {
             .file
             .tensor(&full)
             .or_else(|e| alternative.map_or(Err(e), |a| self.file.tensor(&a)))
-            .map_err(|_| format!("model.safetensors has no tensor {full}"))?;
+            .map_err(|_| models::no_safetensor(&full))?;
         if view.shape() != shape {
-            return Err(format!(
-                "model.safetensors's {full} is {:?}, and config.json makes it {shape:?}",
-                view.shape()
+            return Err(models::safetensor_shape(
+                &full,
+                format!("{:?}", view.shape()),
+                format!("{shape:?}"),
             ));
         }
         let bytes = view.data();
@@ -68,17 +71,10 @@ impl Tensors<'_> {
                 .chunks_exact(8)
                 .map(|b| f64::from_le_bytes(b.try_into().unwrap_or([0; 8])) as f32)
                 .collect(),
-            other => {
-                return Err(format!(
-                    "model.safetensors's {full} holds {other:?}, not floating-point numbers"
-                ))
-            }
+            other => return Err(models::safetensor_dtype(&full, format!("{other:?}"))),
         };
         if let Some(bad) = numbers.iter().position(|x| !x.is_finite()) {
-            return Err(format!(
-                "model.safetensors's {full} holds {} at {bad}",
-                numbers[bad]
-            ));
+            return Err(models::safetensor_value(&full, numbers[bad], bad));
         }
         Ok(numbers)
     }
@@ -94,7 +90,7 @@ impl Tensors<'_> {
     }
 
     /// A `[rows, cols]` tensor as a matrix.
-    fn matrix(&self, name: &str, rows: usize, cols: usize) -> Result<DMatrix<f64>, String> {
+    fn matrix(&self, name: &str, rows: usize, cols: usize) -> Result<DMatrix<f64>, Msg> {
         let numbers = self.numbers(name, &[rows, cols])?;
         Ok(DMatrix::from_fn(rows, cols, |r, c| {
             f64::from(numbers[r * cols + c])
@@ -102,13 +98,13 @@ impl Tensors<'_> {
     }
 
     /// A `[n]` tensor as one row.
-    fn row(&self, name: &str, n: usize) -> Result<DMatrix<f64>, String> {
+    fn row(&self, name: &str, n: usize) -> Result<DMatrix<f64>, Msg> {
         let numbers = self.numbers(name, &[n])?;
         Ok(DMatrix::from_fn(1, n, |_, c| f64::from(numbers[c])))
     }
 
     /// An `nn.Linear(inputs, outputs)` as `x @ w + b`.
-    fn dense(&self, name: &str, inputs: usize, outputs: usize) -> Result<Dense, String> {
+    fn dense(&self, name: &str, inputs: usize, outputs: usize) -> Result<Dense, Msg> {
         Ok(Dense {
             w: self
                 .matrix(&format!("{name}.weight"), outputs, inputs)?
@@ -117,7 +113,7 @@ impl Tensors<'_> {
         })
     }
 
-    fn layer_norm(&self, name: &str, n: usize, eps: f64) -> Result<LayerNorm, String> {
+    fn layer_norm(&self, name: &str, n: usize, eps: f64) -> Result<LayerNorm, Msg> {
         Ok(LayerNorm {
             weight: self.row(&format!("{name}.weight"), n)?,
             bias: self.row(&format!("{name}.bias"), n)?,
@@ -128,18 +124,16 @@ impl Tensors<'_> {
 
 /// An encoder from the folder's `config.json`, `vocab.txt` and `model.safetensors`, or what is
 /// wrong with them.
-pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, String> {
+pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, Msg> {
     let config = Config::read(config)?;
     let vocabulary = Vocabulary::read(vocab)?;
     if vocabulary.len() > config.vocabulary {
-        return Err(format!(
-            "vocab.txt has {} pieces and config.json's vocab_size is {}",
+        return Err(models::vocab_over_config(
             vocabulary.len(),
-            config.vocabulary
+            config.vocabulary,
         ));
     }
-    let file = SafeTensors::deserialize(weights)
-        .map_err(|e| format!("model.safetensors is not a safetensors file ({e})"))?;
+    let file = SafeTensors::deserialize(weights).map_err(models::not_safetensors)?;
     let prefix = if file
         .names()
         .iter()
@@ -210,13 +204,13 @@ pub fn read_parts(config: &str, vocab: &str, weights: &[u8]) -> Result<Encoder, 
 }
 
 /// An encoder from a Hugging Face folder on disk, or from the file the page ships
-/// ([`super::pack`]).
+/// ([`super::pack`]): the command line's, its error in English.
 pub fn read_folder(path: &std::path::Path) -> Result<Encoder, String> {
     let read = |path: &std::path::Path| {
         std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
     };
     if path.is_file() {
-        return read_packed(&read(path)?);
+        return read_packed(&read(path)?).map_err(|e| e.english());
     }
     let text = |name: &str| {
         String::from_utf8(read(&path.join(name))?).map_err(|_| format!("{name} is not UTF-8 text"))
@@ -226,6 +220,7 @@ pub fn read_folder(path: &std::path::Path) -> Result<Encoder, String> {
         &text(FILES[1])?,
         &read(&path.join(FILES[2]))?,
     )
+    .map_err(|e| e.english())
 }
 
 /// The metadata of a packed file: (`config.json`, `vocab.txt`, `source`), or None for another
@@ -245,10 +240,7 @@ pub fn packed_parts(bytes: &[u8]) -> Option<(String, String, String)> {
 }
 
 /// The encoder in a packed file, or what is wrong with it.
-pub fn read_packed(bytes: &[u8]) -> Result<Encoder, String> {
-    let (config, vocab, _) = packed_parts(bytes).ok_or(format!(
-        "not a packed model (a safetensors file whose metadata holds {} and {})",
-        FILES[0], FILES[1]
-    ))?;
+pub fn read_packed(bytes: &[u8]) -> Result<Encoder, Msg> {
+    let (config, vocab, _) = packed_parts(bytes).ok_or(models::not_packed)?;
     read_parts(&config, &vocab, bytes)
 }

@@ -12,6 +12,9 @@ use std::collections::HashMap;
 use unicode_categories::UnicodeCategories;
 use unicode_normalization::UnicodeNormalization;
 
+use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
+
 /// Most tokens a sentence may have, `[CLS]` and `[SEP]` included.
 pub const MAX_PIECES: usize = 64;
 /// A longer word is `[UNK]`, as `WordpieceTokenizer`'s `max_input_chars_per_word`.
@@ -28,7 +31,7 @@ pub struct Vocabulary {
 
 impl Vocabulary {
     /// Reads `vocab.txt`; it must hold `[CLS]`, `[SEP]` and `[UNK]`.
-    pub fn read(text: &str) -> Result<Vocabulary, String> {
+    pub fn read(text: &str) -> Result<Vocabulary, Msg> {
         let pieces: Vec<String> = text.lines().map(str::to_owned).collect();
         let mut ids = HashMap::with_capacity(pieces.len());
         for (id, piece) in pieces.iter().enumerate() {
@@ -38,7 +41,7 @@ impl Vocabulary {
         let vocabulary = Vocabulary { pieces, ids };
         for special in ["[CLS]", "[SEP]", "[UNK]"] {
             if vocabulary.id(special).is_none() {
-                return Err(format!("vocab.txt has no {special}"));
+                return Err(models::vocab_lacks(special));
             }
         }
         Ok(vocabulary)
@@ -65,7 +68,7 @@ impl Vocabulary {
     }
 
     /// `[CLS]`, the sentence's pieces and `[SEP]`, or why not (more than [`MAX_PIECES`]).
-    pub fn encode(&self, text: &str) -> Result<Vec<String>, String> {
+    pub fn encode(&self, text: &str) -> Result<Vec<String>, Msg> {
         let mut pieces = vec!["[CLS]".to_owned()];
         for chunk in split_special(text) {
             match chunk {
@@ -82,9 +85,7 @@ impl Vocabulary {
         }
         pieces.push("[SEP]".to_owned());
         if pieces.len() > MAX_PIECES {
-            return Err(format!(
-                "it makes more than {MAX_PIECES} tokens with [CLS] and [SEP]; shorten it"
-            ));
+            return Err(models::too_many_pieces(MAX_PIECES));
         }
         Ok(pieces)
     }

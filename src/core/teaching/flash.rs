@@ -6,8 +6,9 @@
 
 use nalgebra::DMatrix;
 
-use crate::core::document::numbers::read_whole;
+use crate::core::document::numbers::whole;
 use crate::core::forward::trace::HeadTrace;
+use crate::core::i18n::Msg;
 
 /// The running state of one block of queries after one key tile.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,9 +51,9 @@ impl FlashTile {
 }
 
 /// A tile size as typed: a whole number from 1 to the number of keys, or why not.
-pub fn read_block(text: &str, keys: usize) -> Result<usize, String> {
+pub fn read_block(text: &str, keys: usize) -> Result<usize, Msg> {
     // One range, the keys': the field and its message say the same.
-    read_whole(text, 1, keys as u64).map(|b| b as usize)
+    whole(text, 1, keys as u64).map(|b| b as usize)
 }
 
 /// Every tile of every block of queries, in order, for one head (`causal`: the mask skips the

@@ -7,6 +7,7 @@
 use nalgebra::DMatrix;
 
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::Msg;
 use crate::core::model::positions::{rotate_from, Positions, Rope, DEFAULT_BASE};
 use crate::core::model::Model;
 use crate::core::pretrained::Encoder;
@@ -57,7 +58,7 @@ fn shuffle(items: &mut [usize], seed: u64) {
 
 /// `model` with its words in `order` (see [`order`]): the same words keep their embedding rows
 /// (the vocabulary is the same set), the positions stay with the places, a source stays.
-pub fn reordered(model: &Model, order: &[usize]) -> Result<Model, String> {
+pub fn reordered(model: &Model, order: &[usize]) -> Result<Model, Msg> {
     let words = &model.tokens().words;
     let sentence: Vec<&str> = order.iter().map(|&i| words[i].as_str()).collect();
     Model::new(
@@ -71,7 +72,6 @@ pub fn reordered(model: &Model, order: &[usize]) -> Result<Model, String> {
     .and_then(|m| m.with_positions(model.positions().clone()))
     .and_then(|m| m.with_kv_heads(model.kv_heads()))
     .and_then(|m| m.with_source(model.source().cloned()))
-    .map_err(|e| e.english())
 }
 
 /// For each word (by its place before), the largest difference between its output row before
@@ -201,7 +201,7 @@ pub fn rope_shift_diff(model: &Model, trace: &Trace, head: usize, shift: usize) 
 
 /// The learner's model under each RoPE convention at `base` (its own base if it has RoPE), for
 /// side-by-side weights; `Err` says why not (an odd d_k).
-pub fn both_conventions(model: &Model) -> Result<[Trace; 2], String> {
+pub fn both_conventions(model: &Model) -> Result<[Trace; 2], Msg> {
     let base = model
         .positions()
         .rope()
@@ -211,7 +211,6 @@ pub fn both_conventions(model: &Model) -> Result<[Trace; 2], String> {
             .clone()
             .with_positions(Positions::Rope { base, pairs })
             .map(|m| Trace::of(&m))
-            .map_err(|e| e.english())
     };
     Ok([under(Rope::Half)?, under(Rope::Interleaved)?])
 }

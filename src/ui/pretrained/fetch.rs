@@ -44,7 +44,7 @@ pub(super) fn Fetched<T: Send + Sync + 'static>(
     bytes: usize,
     key: &'static str,
     what: Key,
-    read: fn(Vec<u8>) -> Result<T, String>,
+    read: fn(Vec<u8>) -> Result<T, Msg>,
     ready: fn(Arc<T>) -> AnyView,
 ) -> impl IntoView {
     let stage = RwSignal::new(Stage::Fetching);
@@ -225,7 +225,7 @@ fn arrived<T: Send + Sync + 'static>(
     stage: RwSignal<Stage<T>>,
     fetched: Result<Vec<u8>, Option<Msg>>,
     what: Key,
-    read: fn(Vec<u8>) -> Result<T, String>,
+    read: fn(Vec<u8>) -> Result<T, Msg>,
 ) {
     let why = match fetched {
         Ok(bytes) => {

@@ -64,7 +64,7 @@ pub(super) const ENCODER: Wording = Wording {
     title: |part| match part {
         LayerPart::Attended => "attended",
         LayerPart::Normed => "h",
-        LayerPart::Ffn => "GELU(h · W_in + b_in)",
+        LayerPart::Ffn => "GELU(h · W_in + b_in)", // not words
         LayerPart::Output => "output",
     },
     formula: |part, d, wide, next| match part {
@@ -81,7 +81,7 @@ pub(super) const DECODER: Wording = Wording {
     title: |part| match part {
         LayerPart::Attended => "attended",
         LayerPart::Normed => "h",
-        LayerPart::Ffn => "SiLU(h · W_gate) ⊙ (h · W_up)",
+        LayerPart::Ffn => "SiLU(h · W_gate) ⊙ (h · W_up)", // not words
         LayerPart::Output => "output",
     },
     formula: |part, d, wide, next| match part {

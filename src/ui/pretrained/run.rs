@@ -6,6 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
 use crate::core::model::layer_record::LayerOpening;
 use crate::core::model::Model;
 use crate::core::pretrained::rerun::{Rerun, Reruns};
@@ -22,7 +23,7 @@ impl TrainedModel for Encoder {
         SHIPPED.name
     }
 
-    fn retype(&self, model: &Model, text: &str) -> Result<Model, String> {
+    fn retype(&self, model: &Model, text: &str) -> Result<Model, Msg> {
         self.reopen(model, |o| o.sentence = text.to_owned())
     }
 
@@ -106,7 +107,7 @@ pub(super) fn ours(model: &Model) -> bool {
 
 /// The page's model for `layer` of the trained model: the page's trained model opened at another
 /// layer, or the model opened on the page's sentence.
-pub(super) fn layer_model(encoder: &Encoder, model: &Model, layer: usize) -> Result<Model, String> {
+pub(super) fn layer_model(encoder: &Encoder, model: &Model, layer: usize) -> Result<Model, Msg> {
     if ours(model) {
         return encoder.reopen(model, |o| o.layer = layer);
     }

@@ -53,10 +53,7 @@ impl AppState {
             Edit::Sentence(text) if model.with_untracked(|m| m.layered().is_some()) => {
                 match self.trained_in_page() {
                     Some(trained) => Edit::Retyped(Box::new(
-                        // The trained model's reason as it gives it (English text still).
-                        model
-                            .with_untracked(|m| trained.retype(m, &text))
-                            .map_err(edits::given)?,
+                        model.with_untracked(|m| trained.retype(m, &text))?,
                     )),
                     None => Edit::Sentence(text),
                 }

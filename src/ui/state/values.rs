@@ -20,7 +20,7 @@ pub trait TrainedModel: Send + Sync {
     /// Its name, as its layer models carry it (`Layered::name`).
     fn name(&self) -> &'static str;
     /// `model` (a layer of it) on a sentence as typed (see [`Edit::Retyped`]), or why not.
-    fn retype(&self, model: &Model, text: &str) -> Result<Model, String>;
+    fn retype(&self, model: &Model, text: &str) -> Result<Model, crate::core::i18n::Msg>;
     /// The order lab's hidden states of `model`'s pieces as they are and in `order`.
     fn reordered_inputs(&self, model: &Model, order: Vec<usize>) -> Option<ReorderedInputs>;
     /// What reordering them does to `model`'s layer, with the learned positions and without.

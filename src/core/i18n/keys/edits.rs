@@ -94,7 +94,6 @@ keys! { "edits";
     not_rectangular(row, n, first) = "row {row} has {n} numbers but row 1 has {first}: paste a rectangular block";
     paste_no_numbers = "the pasted text holds no numbers";
     no_example(name) = "there is no example “{name}”";
-    given(why) = "{why}";
     locked_clause(matrix, free) = "{matrix} is locked in this exercise: reach it by editing {free}";
     dog_title = "“she” attends to “dog” (hand-made, causal)";
     raschka_title = "Raschka: Life is short, eat dessert first";

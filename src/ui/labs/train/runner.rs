@@ -5,7 +5,6 @@
 use leptos::prelude::*;
 
 use crate::core::document::edit::Edit;
-use crate::core::i18n::keys::formats;
 use crate::core::model::Model;
 use crate::core::training::lab::session::Session;
 use crate::core::training::{Objective, Target, MAX_STEPS};

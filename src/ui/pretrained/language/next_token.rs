@@ -136,20 +136,27 @@ pub(super) fn NextToken(
 /// seed (each field keeps its last good value while its text is wrong).
 #[component]
 fn Choose(choosing: RwSignal<Choosing>) -> impl IntoView {
-    let decimal = Callback::new(|t: String| match read_cell(&t) {
-        CellText::Number(x) => Ok(x),
-        CellText::Incomplete => Err("not a number yet".to_owned()),
-        CellText::Invalid(e) => Err(e.english()),
-    });
+    // The setting's refusal comes with the reading: a field's `read` may refuse with a `Msg`, its
+    // `on_change` only with a `String`.
+    let decimal = move |change: fn(&mut Sampling, f64)| {
+        Callback::new(move |t: String| match read_cell(&t) {
+            CellText::Number(x) => {
+                let mut s = choosing.get_untracked().sampling;
+                change(&mut s, x);
+                s.checked().map(|_| x).map_err(Arg::from)
+            }
+            CellText::Incomplete => Err(Arg::from(models::not_a_number_yet)),
+            CellText::Invalid(e) => Err(Arg::from(e)),
+        })
+    };
     let sampling = move |change: fn(&mut Sampling, f64)| {
         Callback::new(move |x: f64| {
-            let mut s = choosing.get_untracked().sampling;
-            change(&mut s, x);
-            let s = s.checked()?;
-            choosing.update(|c| c.sampling = s);
+            choosing.update(|c| change(&mut c.sampling, x));
             Ok(())
         })
     };
+    let temperature: fn(&mut Sampling, f64) = |s, x| s.temperature = x;
+    let top_p: fn(&mut Sampling, f64) = |s, x| s.top_p = x;
     view! {
         <fieldset class="choosing">
             <legend>{t(models::how_chosen)}</legend>
@@ -159,13 +166,13 @@ fn Choose(choosing: RwSignal<Choosing>) -> impl IntoView {
                 " "{t(models::draw_at_random)}
             </label>
             <div class="fields" hidden=move || !choosing.with(|c| c.draw)>
-                <NumberField control="temperature" label=models::temperature numeric="decimal" read=decimal
-                    value=Signal::derive(move || choosing.with(|c| c.sampling.temperature)) on_change=sampling(|s, x| s.temperature = x)/>
+                <NumberField control="temperature" label=models::temperature numeric="decimal" read=decimal(temperature)
+                    value=Signal::derive(move || choosing.with(|c| c.sampling.temperature)) on_change=sampling(temperature)/>
                 <IntegerField control="top-k" label=models::top_k min=0 max=49_152
                     value=Signal::derive(move || choosing.with(|c| c.sampling.top_k as u64))
                     on_change=accept(move |k| choosing.update(|c| c.sampling.top_k = k as usize))/>
-                <NumberField control="top-p" label="Top-p" numeric="decimal" read=decimal
-                    value=Signal::derive(move || choosing.with(|c| c.sampling.top_p)) on_change=sampling(|s, x| s.top_p = x)/>
+                <NumberField control="top-p" label="Top-p" numeric="decimal" read=decimal(top_p)
+                    value=Signal::derive(move || choosing.with(|c| c.sampling.top_p)) on_change=sampling(top_p)/>
                 <IntegerField control="sample-seed" label=settings::seed min=0 max=u64::from(u32::MAX)
                     value=Signal::derive(move || choosing.with(|c| c.seed)) on_change=accept(move |s| choosing.update(|c| c.seed = s))/>
             </div>

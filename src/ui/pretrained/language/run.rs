@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::core::decoder::rerun::{Rerun, Reruns, Start, Written};
 use crate::core::decoder::{Decoder, LANGUAGE_MODEL};
 use crate::core::i18n::keys::models;
+use crate::core::i18n::Msg;
 use crate::core::model::Model;
 use crate::core::teaching::order::ReorderedInputs;
 use crate::core::text::grouped;
@@ -20,7 +21,7 @@ impl TrainedModel for Decoder {
         LANGUAGE_MODEL.name
     }
 
-    fn retype(&self, model: &Model, text: &str) -> Result<Model, String> {
+    fn retype(&self, model: &Model, text: &str) -> Result<Model, Msg> {
         self.reopen(model, |o| o.sentence = text.to_owned())
     }
 

@@ -23,7 +23,7 @@ use crate::ui::state::use_app;
 
 /// The prompt the model opens on when the page shows another model: its answer, " Paris", is
 /// likely enough (0.77) to read at once.
-const FIRST_PROMPT: &str = "The capital of France is";
+const FIRST_PROMPT: &str = "The capital of France is"; // not words: the model writes English
 
 /// The language model in the page.
 #[component]
