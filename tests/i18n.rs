@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-use attention_explorer::core::i18n::keys::{page, story, AREAS};
-use attention_explorer::core::i18n::{ship, Catalogue, Key, Lang, Plural};
+use attention_explorer::core::i18n::keys::{page, ship, story, AREAS};
+use attention_explorer::core::i18n::{Catalogue, Key, Lang, Plural};
 
 /// Every key with its name and arguments.
 fn all_keys() -> Vec<(&'static str, &'static [&'static str], Key)> {

@@ -2,7 +2,6 @@
 //! plural form chosen, and (right to left) each argument isolated so that a number or an
 //! English token keeps its own direction.
 
-use super::keys::AREAS;
 use super::lang::{Lang, Plural};
 use super::msg::{Arg, Key, Msg};
 
@@ -32,7 +31,7 @@ impl Catalogue {
         }
     }
 
-    /// A language file as the page ships it ([`ship`]): a JSON list per area of its texts in
+    /// A language file as the page ships it ([`ship`](super::keys::ship)): a JSON list per area of its texts in
     /// order, `null` where it has none. A text naming other arguments than English's is not used.
     pub fn read(lang: Lang, json: &str) -> Result<Catalogue, String> {
         use serde_json::Value;
@@ -128,25 +127,6 @@ impl Catalogue {
         }
         out
     }
-}
-
-/// A translator's language file (`www/i18n/<tag>.json`: one object of `"area.name": "text"`) as
-/// the page ships it: a list per area of its texts in the page's order, without names (`null`
-/// for a key it lacks; a key the page does not have is left out). The build's step
-/// (`attention-trace --ship-language`) and the tests read it so.
-pub fn ship(source: &str) -> Result<String, String> {
-    use serde_json::Value;
-    let Value::Object(texts) = serde_json::from_str(source).map_err(|e| e.to_string())? else {
-        return Err("a language file is one JSON object".into());
-    };
-    let areas = AREAS.iter().map(|keys| {
-        Value::Array(
-            keys.iter()
-                .map(|(name, ..)| texts.get(*name).cloned().unwrap_or(Value::Null))
-                .collect(),
-        )
-    });
-    Ok(Value::Array(areas.collect()).to_string())
 }
 
 impl Msg {

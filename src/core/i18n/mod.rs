@@ -12,9 +12,9 @@ pub mod catalogue;
 pub mod lang;
 pub mod msg;
 
-pub use catalogue::{ship, Catalogue};
+pub use catalogue::Catalogue;
 pub use lang::{Lang, Plural};
-pub use msg::{Arg, Entry, Key, Msg};
+pub use msg::{area_no, Arg, Entry, Key, Msg};
 
 /// Declares an area's keys: `name = "text";` is a [`Key`] constant, and `name(a, b) = "… {a}
 /// … {b} …";` a function from its arguments to a [`Msg`] (a wrong number of arguments does not
@@ -30,7 +30,7 @@ macro_rules! keys {
         #[allow(non_camel_case_types, dead_code)]
         enum Place { $($name),* }
         #[allow(dead_code)]
-        const AREA: u8 = $crate::core::i18n::keys::area_no($area);
+        const AREA: u8 = $crate::core::i18n::area_no($area);
         $( keys!(@one $name $(($($arg),*))? $en); )*
         /// Every key of this area with its name and arguments, in order.
         pub const ALL: &[(&str, &[&str], Key)] = &[$((

@@ -12,6 +12,51 @@ pub struct Entry {
     pub en: &'static str,
 }
 
+/// The areas, in [`AREAS`](super::keys::AREAS)' order.
+const NAMES: [&str; 14] = [
+    "intro",
+    "page",
+    "story",
+    "steps",
+    "labs",
+    "frame",
+    "walk",
+    "settings",
+    "views",
+    "exercises",
+    "models",
+    "edits",
+    "formats",
+    "training",
+];
+
+/// An area's place among the areas, at compile time (an area missing from `NAMES` does not
+/// compile).
+pub const fn area_no(name: &str) -> u8 {
+    let mut i = 0;
+    while i < NAMES.len() {
+        if same(NAMES[i].as_bytes(), name.as_bytes()) {
+            return i as u8;
+        }
+        i += 1;
+    }
+    panic!("an area missing from i18n::msg::NAMES")
+}
+
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// A sentence without arguments, to look up in the catalogue in use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Key(pub &'static Entry);

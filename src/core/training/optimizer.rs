@@ -128,7 +128,7 @@ impl Trainer {
                 }
             }
         }
-        next.check_limits().map_err(|e| refuse(e))?;
+        next.check_limits().map_err(refuse)?;
         *model = next;
         self.moments = moments;
         Ok(g)

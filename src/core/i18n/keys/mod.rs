@@ -18,53 +18,8 @@ pub mod walk;
 
 use super::Key;
 
-/// The areas, in `AREAS`' order.
-const NAMES: [&str; 14] = [
-    "intro",
-    "page",
-    "story",
-    "steps",
-    "labs",
-    "frame",
-    "walk",
-    "settings",
-    "views",
-    "exercises",
-    "models",
-    "edits",
-    "formats",
-    "training",
-];
-
-/// An area's place among the areas, at compile time (an area missing from `NAMES` does not
-/// compile).
-pub const fn area_no(name: &str) -> u8 {
-    let mut i = 0;
-    while i < NAMES.len() {
-        if same(NAMES[i].as_bytes(), name.as_bytes()) {
-            return i as u8;
-        }
-        i += 1;
-    }
-    panic!("an area missing from keys::NAMES")
-}
-
-const fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// Every area's keys with their names and arguments, in the order of a shipped language file: for the tests that check
-/// each language file against them, and the build that ships one ([`ship`](super::ship)).
+/// each language file against them, and the build that ships one ([`ship`]).
 pub const AREAS: &[&[(&str, &[&str], Key)]] = &[
     intro::ALL,
     page::ALL,
@@ -81,3 +36,22 @@ pub const AREAS: &[&[(&str, &[&str], Key)]] = &[
     formats::ALL,
     training::ALL,
 ];
+
+/// A translator's language file (`www/i18n/<tag>.json`: one object of `"area.name": "text"`) as
+/// the page ships it: a list per area of its texts in the page's order, without names (`null`
+/// for a key it lacks; a key the page does not have is left out). The build's step
+/// (`attention-trace --ship-language`) and the tests read it so.
+pub fn ship(source: &str) -> Result<String, String> {
+    use serde_json::Value;
+    let Value::Object(texts) = serde_json::from_str(source).map_err(|e| e.to_string())? else {
+        return Err("a language file is one JSON object".into());
+    };
+    let areas = AREAS.iter().map(|keys| {
+        Value::Array(
+            keys.iter()
+                .map(|(name, ..)| texts.get(*name).cloned().unwrap_or(Value::Null))
+                .collect(),
+        )
+    });
+    Ok(Value::Array(areas.collect()).to_string())
+}
