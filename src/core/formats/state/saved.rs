@@ -157,7 +157,7 @@ pub(super) fn read_saved(object: &Map<String, Value>) -> Result<SavedState, Stat
             .as_bool()
             .ok_or_else(|| error("causal", invalid_type(causal, formats::a_boolean)))?,
         scale: scale.as_str().and_then(Scale::from_key).ok_or_else(|| {
-            let expected = formats::one_of("sqrt_dk, dk, none");
+            let expected = formats::one_of("sqrt_dk, dk, none"); // not words: JSON values
             error(
                 "scale",
                 match scale.as_str() {
