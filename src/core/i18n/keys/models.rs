@@ -175,4 +175,5 @@ keys! { "models";
     no_tokens_to_run = "there are no tokens to run";
     temperature_above(value) = "the temperature must be above 0 (it is {value})";
     top_p_range(value) = "top-p must be above 0 and at most 1 (it is {value})";
+    attended = "attended";
 }
