@@ -30,7 +30,7 @@ keys! { "training";
     about_as_far(sqrt_dk, dk) = "÷√dₖ ({sqrt_dk}) and ÷dₖ ({dk}) went about as far.";
     went_further(winner, winner_loss, loser, loser_loss) = "{winner} went further ({winner_loss}) than {loser} ({loser_loss}).";
     gradient_zero(gradient) = "{gradient}: raising this number a little does not change the loss, so a training step leaves it as it is.";
-    gradient_raises(gradient, by) = "{gradient}: raising this number by 0.01 would raise the loss by about {by}, so a training step moves it the other way.";
-    gradient_lowers(gradient, by) = "{gradient}: raising this number by 0.01 would lower the loss by about {by}, so a training step moves it the other way.";
+    gradient_raises(gradient, by) = "{gradient}: raising this number by 0.01 would raise the loss by about {by}, so a training step lowers it.";
+    gradient_lowers(gradient, by) = "{gradient}: raising this number by 0.01 would lower the loss by about {by}, so a training step raises it.";
     mean_square(value) = "The queries' and keys' components here have a mean square of {value}: ÷√dₖ keeps the scores near 1 in size when that is 1, as the tutorial assumes; larger components favour ÷dₖ, and which wins also depends on the start and the learning rate.";
 }
