@@ -19,7 +19,7 @@ use crate::ui::{labs, steps};
 /// numbering: the step's own badge is beside it on the page).
 fn title(stop: Stop) -> Key {
     match stop {
-        Stop::Step(step) => steps::text(step).title,
+        Stop::Step(step) => step.title(),
         Stop::Lab(lab) => labs::text(lab).title,
     }
 }

@@ -6,7 +6,7 @@
 use nalgebra::DMatrix;
 
 use crate::core::forward::trace::{HeadTrace, Trace};
-use crate::core::i18n::keys::views;
+use crate::core::i18n::keys::{steps, views};
 use crate::core::i18n::Key;
 use crate::core::model::Matrix;
 use crate::core::training::Gradients;
@@ -73,6 +73,24 @@ impl Step {
             Step::Context => "context",
             Step::Output => "output",
             Step::OutProj => "out_proj",
+        }
+    }
+
+    /// Its heading.
+    pub fn title(self) -> Key {
+        match self {
+            Step::Sentence => steps::sentence_title,
+            Step::Embedding => steps::embedding_title,
+            Step::Positions => steps::positions_title,
+            Step::Projections => steps::projections_title,
+            Step::Qkv => steps::qkv_title,
+            Step::Scores => steps::scores_title,
+            Step::Scale => steps::scale_title,
+            Step::Mask => steps::mask_title,
+            Step::Softmax => steps::softmax_title,
+            Step::Context => steps::context_title,
+            Step::Output => steps::output_title,
+            Step::OutProj => steps::out_proj_title,
         }
     }
 

@@ -13,7 +13,6 @@ use crate::ui::steps::frame::{Breakdown, HeadMatrices, StepSection, StepText};
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::context_short_title,
-    title: steps::context_title,
     formula: steps::context_formula,
     explain: steps::context_explain,
     hint: steps::context_hint,

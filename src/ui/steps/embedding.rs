@@ -16,7 +16,6 @@ use crate::ui::steps::frame::{StepSection, StepText};
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::embedding_short_title,
-    title: steps::embedding_title,
     formula: steps::embedding_formula,
     explain: steps::embedding_explain,
     hint: steps::embedding_hint,

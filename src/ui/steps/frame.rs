@@ -17,8 +17,6 @@ use crate::ui::state::{use_app, AppState, Detail};
 pub struct StepText {
     /// Its name in the pipeline's table of contents.
     pub short_title: Key,
-    /// Its heading.
-    pub title: Key,
     /// Its computation, in one line.
     pub formula: Key,
     /// One paragraph in our words: what the step does and why.
@@ -58,7 +56,7 @@ pub fn StepSection(step: Step, text: &'static StepText, children: ChildrenFn) ->
             <h2 id=format!("{id}-title")>
                 // Follows the steps on the page: positions or W_output turned on or off renumber.
                 <span class="step-number">{move || state.badge(step)}</span>
-                {t(text.title)}
+                {t(step.title())}
                 {(state.page.controls != Level::None).then(|| view! { <button
                     type="button"
                     class="toggle"

@@ -14,7 +14,6 @@ use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::mask_short_title,
-    title: steps::mask_title,
     formula: steps::mask_formula,
     explain: steps::mask_explain,
     hint: steps::mask_hint,

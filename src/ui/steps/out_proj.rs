@@ -16,7 +16,6 @@ use crate::ui::steps::projections::editable_table;
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::out_proj_short_title,
-    title: steps::out_proj_title,
     formula: steps::out_proj_formula,
     explain: steps::out_proj_explain,
     hint: steps::out_proj_hint,

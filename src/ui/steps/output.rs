@@ -14,7 +14,6 @@ use crate::ui::steps::frame::{StepSection, StepText};
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::output_short_title,
-    title: steps::output_title,
     formula: steps::output_formula,
     explain: steps::output_explain,
     hint: steps::output_hint,

@@ -20,7 +20,6 @@ use crate::ui::steps::projections::editable_table;
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::positions_short_title,
-    title: steps::positions_title,
     formula: steps::positions_formula,
     explain: steps::positions_explain,
     hint: steps::positions_hint,

@@ -13,7 +13,6 @@ use crate::ui::steps::frame::{unless_shared, StepSection, StepText};
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::projections_short_title,
-    title: steps::projections_title,
     formula: steps::projections_formula,
     explain: steps::projections_explain,
     hint: steps::projections_hint,

@@ -13,7 +13,6 @@ use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::qkv_short_title,
-    title: steps::qkv_title,
     formula: steps::qkv_formula,
     explain: steps::qkv_explain,
     hint: steps::qkv_hint,

@@ -16,7 +16,6 @@ use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::scale_short_title,
-    title: steps::scale_title,
     formula: steps::scale_formula,
     explain: steps::scale_explain,
     hint: steps::scale_hint,

@@ -11,7 +11,6 @@ use crate::ui::steps::frame::{Breakdown, HeadMatrices, StepSection, StepText};
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::scores_short_title,
-    title: steps::scores_title,
     formula: steps::scores_formula,
     explain: steps::scores_explain,
     hint: steps::scores_hint,

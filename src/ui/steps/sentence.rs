@@ -21,7 +21,6 @@ const TRAINED_PAUSE: std::time::Duration = std::time::Duration::from_millis(150)
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::sentence_short_title,
-    title: steps::sentence_title,
     formula: steps::sentence_formula,
     explain: steps::sentence_explain,
     hint: steps::sentence_hint,

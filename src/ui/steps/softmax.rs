@@ -15,7 +15,6 @@ use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 /// What the page says about this step.
 pub const TEXT: StepText = StepText {
     short_title: steps::softmax_short_title,
-    title: steps::softmax_title,
     formula: steps::softmax_formula,
     explain: steps::softmax_explain,
     hint: steps::softmax_hint,

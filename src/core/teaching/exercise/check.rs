@@ -86,7 +86,7 @@ pub fn check(
 /// computes it.
 pub fn hint(cell: &CellRef, trace: &Trace, decimals: usize) -> Msg {
     specific_hint(cell, trace, decimals)
-        .unwrap_or_else(|| say::hint_step(cell.matrix.step().key(), title(cell.matrix)))
+        .unwrap_or_else(|| say::hint_step(cell.matrix.step().title(), title(cell.matrix)))
 }
 
 /// [`hint`]'s formula and numbers, for a matrix that has them.
