@@ -10,8 +10,8 @@ use crate::core::i18n::{Arg, Msg};
 use crate::core::model::limits::MAX_DIM;
 use crate::core::model::positions::{PositionKind, DEFAULT_BASE};
 use crate::core::model::Model;
+use crate::ui::lang::Label;
 use crate::ui::lang::{t, word};
-use crate::ui::on_demand::Label;
 use crate::ui::state::{use_app, AppState};
 
 /// A whole-number field that keeps the last good value while its text is wrong: the text stays

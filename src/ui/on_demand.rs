@@ -14,50 +14,8 @@ pub use leptos::wasm_split::SplitLoaderError;
 use send_wrapper::SendWrapper;
 
 use crate::core::i18n::keys::settings;
-use crate::core::i18n::{Arg, Key};
 use crate::ui::in_view::{in_view, when_idle};
-use crate::ui::lang::word;
-
-/// A field's, a button's or a panel's name: a key, worded in the page's language, or a text
-/// not yet in the catalogue (kept as it is).
-#[derive(Clone, Copy)]
-pub enum Label {
-    /// Worded in the page's language.
-    Key(Key),
-    /// Shown as it is.
-    Text(&'static str),
-}
-
-impl From<Key> for Label {
-    fn from(key: Key) -> Label {
-        Label::Key(key)
-    }
-}
-
-impl From<&'static str> for Label {
-    fn from(text: &'static str) -> Label {
-        Label::Text(text)
-    }
-}
-
-impl From<Label> for Arg {
-    fn from(label: Label) -> Arg {
-        match label {
-            Label::Key(key) => key.into(),
-            Label::Text(text) => text.into(),
-        }
-    }
-}
-
-impl Label {
-    /// In the page's language (tracked).
-    pub fn word(self) -> String {
-        match self {
-            Label::Key(key) => word(&key.into()),
-            Label::Text(text) => text.to_owned(),
-        }
-    }
-}
+use crate::ui::lang::{word, Label};
 
 /// A view on its way: its chunk's code, or the error of fetching it.
 pub type Loading = Pin<Box<dyn Future<Output = Result<AnyView, SplitLoaderError>>>>;

@@ -12,7 +12,7 @@ use crate::core::teaching::story::Story;
 use crate::core::text::fmt;
 use crate::ui::fields::IntegerField;
 use crate::ui::lang::word;
-use crate::ui::on_demand::Label;
+use crate::ui::lang::Label;
 use crate::ui::state::AppState;
 
 /// The size fields, and the note a resize that grew the model leaves (said while the sizes are

@@ -63,6 +63,47 @@ pub fn put(catalogue: Catalogue) {
     CHOSEN.with(|c| c.set(lang));
 }
 
+/// A field's, a button's, a panel's or a matrix's name: words in the page's language (a key), or
+/// a symbol kept as it is (`dₖ`, `W_query`, `Q·Kᵀ`).
+#[derive(Clone, Copy)]
+pub enum Label {
+    /// Worded in the page's language.
+    Key(Key),
+    /// A symbol, shown as it is.
+    Text(&'static str),
+}
+
+impl From<Key> for Label {
+    fn from(key: Key) -> Label {
+        Label::Key(key)
+    }
+}
+
+impl From<&'static str> for Label {
+    fn from(text: &'static str) -> Label {
+        Label::Text(text)
+    }
+}
+
+impl From<Label> for Arg {
+    fn from(label: Label) -> Arg {
+        match label {
+            Label::Key(key) => key.into(),
+            Label::Text(text) => text.into(),
+        }
+    }
+}
+
+impl Label {
+    /// In the page's language (tracked).
+    pub fn word(self) -> String {
+        match self {
+            Label::Key(key) => word(&key.into()),
+            Label::Text(text) => text.to_owned(),
+        }
+    }
+}
+
 /// First of the private-use characters that stand for a sentence's figures (a number in its own
 /// element, a menu, code) while it is worded: no language's text holds them.
 const FIGURE: u32 = 0xE000;

@@ -13,7 +13,7 @@ use crate::core::teaching::exercise::CellRef;
 use crate::core::teaching::exercise::Cover;
 use crate::core::teaching::labs;
 use crate::core::views::heatmap::{Face, Heat};
-use crate::ui::lang::{t, word};
+use crate::ui::lang::{t, word, Label};
 use crate::ui::matrix::faces::Faces;
 use crate::ui::matrix::figure::{clicked, csv_button, save, save_menu, Picture};
 use crate::ui::state::ExerciseState;
@@ -32,7 +32,7 @@ pub mod keyboard;
 pub mod spec;
 pub mod table;
 
-pub use spec::{Caption, CellView, MatrixSpec, Shows};
+pub use spec::{caption, CellView, MatrixSpec, Shows};
 
 /// A matrix of the pipeline with its caption and a toggle between numbers and heat map. Small
 /// matrices open as numbers, large ones as heat maps ([`Face::default_for`]); the learner's
@@ -59,7 +59,7 @@ pub fn MatrixView(
         _ => Signal::stored(false),
     };
     let gradient = store.and_then(|s| s.gradient_of(of, head));
-    let title = Caption::of(of);
+    let title = caption(of);
     // The exercises live in the store; a matrix mounted alone has none.
     let exercises = use_context::<ExerciseState>();
     let cover: Signal<Cover> = match exercises {
@@ -133,7 +133,7 @@ pub fn MatrixView(
     view! {
         <figure class="matrix">
             <figcaption on:click=save_image>
-                <span class="matrix-title">{move || title.words()}</span>
+                <span class="matrix-title">{move || title.word()}</span>
                 {head.map(|h| view! { <span class="matrix-head">" "{move || word(&views::caption_head(h))}</span> })}
                 {editor.is_some().then(|| if locked {
                     view! { <span class="editable-tag locked-tag">{t(views::locked)}</span> }
@@ -178,7 +178,7 @@ pub fn LabMatrix(
     let spec = MatrixSpec {
         look: use_look(),
         shows: Shows::Lab(of),
-        title: Caption::Words(title),
+        title: Label::Key(title),
         head: None,
         matrix: values,
         row_labels: words,
@@ -223,5 +223,5 @@ pub fn index_labels(cols: impl Fn() -> usize + Send + Sync + 'static) -> Signal<
 
 /// A matrix's title as a message's argument: worded in the page's language, or a symbol as it is.
 pub fn title_arg(of: Matrix) -> Arg {
-    Caption::of(of).arg()
+    caption(of).into()
 }

@@ -5,14 +5,14 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::i18n::keys::views;
-use crate::core::i18n::{Arg, Key};
+use crate::core::i18n::Key;
 use crate::core::model::Matrix;
 use crate::core::pretrained::LayerPart;
 use crate::core::teaching::exercise::Cover;
 use crate::core::teaching::labs::LabMatrix;
 use crate::core::text::{fmt, fmt_scientific};
 use crate::core::views::heatmap::Heat;
-use crate::ui::lang::word;
+use crate::ui::lang::{word, Label};
 use crate::ui::state::{CellEditor, Look};
 
 /// What a matrix view shows and what it reports: the one small interface of both faces.
@@ -21,7 +21,7 @@ pub struct MatrixSpec {
     /// What it shows: its name, corner and data attributes follow.
     pub shows: Shows,
     /// What the caption calls it (`W_query`, `Q·Kᵀ`, queries, …).
-    pub title: Caption,
+    pub title: Label,
     /// Its head, for a head's matrix.
     pub head: Option<usize>,
     /// The numbers.
@@ -51,36 +51,11 @@ pub struct MatrixSpec {
     pub on_row_click: Option<Callback<usize>>,
 }
 
-/// What a caption calls a matrix: words in the page's language, or a symbol as it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Caption {
-    Words(Key),
-    Symbol(&'static str),
-}
-
-impl Caption {
-    /// A page's matrix's.
-    pub fn of(matrix: Matrix) -> Caption {
-        match matrix.title_key() {
-            Some(key) => Caption::Words(key),
-            None => Caption::Symbol(matrix.title()),
-        }
-    }
-
-    /// As a message's argument.
-    pub fn arg(self) -> Arg {
-        match self {
-            Caption::Words(key) => key.into(),
-            Caption::Symbol(symbol) => symbol.into(),
-        }
-    }
-
-    /// In the page's language (tracked).
-    pub fn words(self) -> String {
-        match self {
-            Caption::Words(key) => word(&key.into()),
-            Caption::Symbol(symbol) => symbol.to_owned(),
-        }
+/// What a page's matrix's caption calls it.
+pub fn caption(matrix: Matrix) -> Label {
+    match matrix.title_key() {
+        Some(key) => Label::Key(key),
+        None => Label::Text(matrix.title()),
     }
 }
 
@@ -88,8 +63,8 @@ impl MatrixSpec {
     /// "W_query, head 1" for captions and screen readers, in the page's language (tracked).
     pub fn label(&self) -> String {
         match self.head {
-            Some(h) => word(&views::matrix_head(self.title.arg(), h)),
-            None => self.title.words(),
+            Some(h) => word(&views::matrix_head(self.title, h)),
+            None => self.title.word(),
         }
     }
 

@@ -13,9 +13,9 @@ use crate::core::i18n::Msg;
 use crate::core::pretrained::{EncoderTrace, LayerPart};
 use crate::core::teaching::exercise::Cover;
 use crate::core::views::heatmap::Heat;
-use crate::ui::lang::word;
+use crate::ui::lang::{word, Label};
 use crate::ui::matrix::heatmap::HeatMap;
-use crate::ui::matrix::{Caption, MatrixSpec, Shows};
+use crate::ui::matrix::{MatrixSpec, Shows};
 use crate::ui::state::{use_app, use_look};
 
 /// A run's steps after each layer's attention.
@@ -55,17 +55,17 @@ impl AfterAttention for Written {
 /// the feed-forward network's and what the layer's output goes on to.
 #[derive(Clone, Copy)]
 pub(super) struct Wording {
-    pub title: fn(LayerPart) -> Caption,
+    pub title: fn(LayerPart) -> Label,
     pub formula: fn(LayerPart, usize, usize, Msg) -> Msg,
 }
 
 /// BERT's: LayerNorm after each residual, a GELU network.
 pub(super) const ENCODER: Wording = Wording {
     title: |part| match part {
-        LayerPart::Attended => Caption::Words(models::attended),
-        LayerPart::Normed => Caption::Symbol("h"),
-        LayerPart::Ffn => Caption::Symbol("GELU(h · W_in + b_in)"), // not words
-        LayerPart::Output => Caption::Words(views::output),
+        LayerPart::Attended => Label::Key(models::attended),
+        LayerPart::Normed => Label::Text("h"),
+        LayerPart::Ffn => Label::Text("GELU(h · W_in + b_in)"), // not words
+        LayerPart::Output => Label::Key(views::output),
     },
     formula: |part, d, wide, next| match part {
         LayerPart::Attended => models::encoder_attended.into(),
@@ -79,10 +79,10 @@ pub(super) const ENCODER: Wording = Wording {
 /// stream never normed itself.
 pub(super) const DECODER: Wording = Wording {
     title: |part| match part {
-        LayerPart::Attended => Caption::Words(models::attended),
-        LayerPart::Normed => Caption::Symbol("h"),
-        LayerPart::Ffn => Caption::Symbol("SiLU(h · W_gate) ⊙ (h · W_up)"), // not words
-        LayerPart::Output => Caption::Words(views::output),
+        LayerPart::Attended => Label::Key(models::attended),
+        LayerPart::Normed => Label::Text("h"),
+        LayerPart::Ffn => Label::Text("SiLU(h · W_gate) ⊙ (h · W_up)"), // not words
+        LayerPart::Output => Label::Key(views::output),
     },
     formula: |part, d, wide, next| match part {
         LayerPart::Attended => models::decoder_attended.into(),
