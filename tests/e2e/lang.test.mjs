@@ -160,3 +160,23 @@ test('a SCORM package made in Korean opens in Korean in the LMS, its language fi
     server.close();
   }
 });
+
+test("the core's refusals are in the learner's language, and reworded when it changes", async () => {
+  const { page } = await open(env.browser, `${env.base}?lang=fr`);
+  await page.fill(`${cellSelector('w_query', 1, 0)} input`, 'abc');
+  await page.keyboard.press('Enter');
+  const error = 'table[data-matrix="w_query"] .cell-error';
+  await page.waitForSelector(error);
+  assert.match(await page.textContent(error), /^«\sabc\s» n’est pas un nombre\s;\son garde 2\.5900\.$/);
+  // A refusal the page holds follows the picker, as every other text.
+  await page.selectOption('[data-control="lang"]', 'ar');
+  await page.waitForSelector('html[lang="ar"]');
+  assert.match(await page.textContent(error), /ليس عددًا/);
+  // An exercise's verdict too: a wrong answer's "not yet" and its hint.
+  const { page: ex } = await open(env.browser, `${env.base}?preset=dog&ask=scores.0:6,1&lang=es`, undefined, '[data-exercise]');
+  await ex.fill('[data-answer="scores.0:6,1"]', '12');
+  await ex.click('[data-exercise="scores.0:6,1"] [data-action="check"]');
+  const said = await ex.textContent('[data-exercise="scores.0:6,1"] .exercise-said');
+  assert.match(said, /^Todavía no \(1 de 3 intentos\)\. /);
+  assert.doesNotMatch(said, /Not yet|the numbers it uses/);
+});
