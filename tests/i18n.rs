@@ -114,7 +114,7 @@ fn every_language_file_gives_every_key_with_its_arguments_and_forms() {
             let t = &texts[name];
             assert!(!t.trim().is_empty(), "{} {} is empty", lang.tag(), name);
             assert!(
-                catalogue.has(key),
+                catalogue.has(key) || t == key.0.en,
                 "{} {}: other arguments than English's",
                 lang.tag(),
                 name
@@ -149,7 +149,8 @@ fn each_language_file_is_at_most_30_kb_gzipped() {
         // As the build ships it: its texts without names or spacing; a gzip header is 18 bytes.
         let packed = miniz_oxide::deflate::compress_to_vec(ship(&text).unwrap().as_bytes(), 9);
         let gz = packed.len() + 18;
-        assert!(gz <= 30 * 1024, "{}: {gz} bytes gzipped", lang.tag());
+        // As tests/size.mjs counts it (a KB is 1000 bytes).
+        assert!(gz <= 30_000, "{}: {gz} bytes gzipped", lang.tag());
     }
 }
 
@@ -215,6 +216,7 @@ fn a_message_is_worded_in_its_language_with_its_arguments() {
     assert!(Catalogue::read(Lang::Fr, "not json").is_err());
     assert!(Catalogue::read(Lang::Fr, r#"{"page.title": "Explorateur"}"#).is_err());
     assert!(ship("[]").is_err());
+    assert!(ship(r#"{"page.title": "Deux\nlignes"}"#).is_err());
     // Right to left: each argument isolated, so that a number or a Latin token keeps its order.
     let ar = read(Lang::Ar, r#"{"page.not_reset": "لم تُعَد: {why}."}"#);
     assert_eq!(

@@ -23,7 +23,7 @@ const when = (name) => (/^i18n\//.test(name) ? 'language'
     : /^(embed-example|scorm-adapter)\b/.test(name) ? 'teachers' : 'first');
 const manifest = { first: [], later: [], embeds: [], worker: [], teachers: [], model: [], language: [] };
 for (const file of readdirSync(dir, { recursive: true }).map((f) => f.replaceAll('\\', '/')).sort()) {
-  if (/\.(wasm|js|css|safetensors|gguf)$|^prerendered-.*\.html$|^i18n\/.*\.(json|html)$/.test(file)) manifest[when(file)].push(file);
+  if (/\.(wasm|js|css|safetensors|gguf)$|^prerendered-.*\.html$|^i18n\/.*\.(txt|html)$/.test(file)) manifest[when(file)].push(file);
 }
 // The service worker is written after this list (it holds it), under this name.
 if (!manifest.worker.includes('sw.js')) manifest.worker.push('sw.js');

@@ -61,7 +61,7 @@ const PRESETS = ['dog', 'raschka', 'raschka-multihead'];
 
 /** A static server of the staging folder, on a free port. */
 function serve() {
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json' };
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.txt': 'text/plain; charset=utf-8' };
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
     const file = join(dir, path.endsWith('/') ? `${path}index.html` : path);
@@ -91,7 +91,7 @@ async function prerender(chromium) {
     for (const name of others) pages[name] = await render(browser, base, `?preset=${name}`, 'light');
     // The default page in each language ("dog.fr").
     for (const file of readdirSync(join(dir, 'i18n'))) {
-      const tag = file.replace(/-[0-9a-f]{16}\.json$/, '');
+      const tag = file.replace(/-[0-9a-f]{16}\.txt$/, '');
       pages[`${first}.${tag}`] = await render(browser, base, `?lang=${tag}`, 'light');
     }
     // Each preset in embed mode with every step (the embed's default controls), cut into its

@@ -142,7 +142,7 @@ test('a SCORM package made in Korean opens in Korean in the LMS, its language fi
   const files = unzip(await readFile(await download.path()));
   const text = (name) => new TextDecoder().decode(files.get(name));
   assert.match(text('launch.html'), /url=index\.html\?embed=1&amp;lang=ko&amp;ask=scores\.0:6,1#m=/);
-  const file = [...files.keys()].find((n) => /^i18n\/ko-[0-9a-f]{16}\.json$/.test(n));
+  const file = [...files.keys()].find((n) => /^i18n\/ko-[0-9a-f]{16}\.txt$/.test(n));
   assert.ok(file, 'the Korean file is in the package');
   assert.match(text('imsmanifest.xml'), new RegExp(`<file href="${file}"/>`));
   // Served as an LMS serves a package.

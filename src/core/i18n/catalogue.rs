@@ -13,6 +13,12 @@ pub struct Catalogue {
     texts: Vec<Vec<String>>,
 }
 
+/// A shipped language file's first line: what it is, in the format of this page.
+pub const SHIPPED: &str = "attention-explorer language 1";
+
+/// What parts two areas' texts in a shipped language file: a line holding a form feed.
+pub const AREA_BREAK: &str = "\n\u{c}\n";
+
 /// Unicode's first-strong isolate and its end: an argument inside right-to-left text.
 const ISOLATE: (char, char) = ('\u{2068}', '\u{2069}');
 
@@ -31,28 +37,20 @@ impl Catalogue {
         }
     }
 
-    /// A language file as the page ships it ([`ship`](super::keys::ship)): a JSON list per area of its texts in
-    /// order, `null` where it has none. A text naming other arguments than English's is not used.
-    pub fn read(lang: Lang, json: &str) -> Result<Catalogue, String> {
-        use serde_json::Value;
-        let not_one = || format!("the {} file is not a language file", lang.tag());
-        // Read as the JSON values the page reads elsewhere: no other reader's code.
-        let Value::Array(areas) = serde_json::from_str(json).map_err(|_| not_one())? else {
-            return Err(not_one());
+    /// A language file as the page ships it ([`ship`](super::keys::ship)): [`SHIPPED`]'s line,
+    /// then each area's texts a line each in order (an empty line where it has none), the areas
+    /// apart by [`AREA_BREAK`]. A text naming other arguments than English's is not used.
+    pub fn read(lang: Lang, file: &str) -> Result<Catalogue, String> {
+        let Some(body) = file
+            .strip_prefix(SHIPPED)
+            .and_then(|f| f.strip_prefix('\n'))
+        else {
+            return Err(format!("the {} file is not a language file", lang.tag()));
         };
-        let texts = areas
-            .into_iter()
-            .map(|area| match area {
-                Value::Array(texts) => Ok(texts
-                    .into_iter()
-                    .map(|t| match t {
-                        Value::String(t) => t,
-                        _ => String::new(),
-                    })
-                    .collect()),
-                _ => Err(not_one()),
-            })
-            .collect::<Result<_, _>>()?;
+        let texts = body
+            .split(AREA_BREAK)
+            .map(|area| area.split('\n').map(str::to_owned).collect())
+            .collect();
         Ok(Catalogue { lang, texts })
     }
 

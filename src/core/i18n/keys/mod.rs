@@ -38,20 +38,33 @@ pub const AREAS: &[&[(&str, &[&str], Key)]] = &[
 ];
 
 /// A translator's language file (`www/i18n/<tag>.json`: one object of `"area.name": "text"`) as
-/// the page ships it: a list per area of its texts in the page's order, without names (`null`
-/// for a key it lacks; a key the page does not have is left out). The build's step
-/// (`attention-trace --ship-language`) and the tests read it so.
+/// the page ships it and [`Catalogue::read`](super::Catalogue::read) reads it: no names, no JSON,
+/// each area's texts a line each in the page's order (an empty line for a key it lacks or keeps
+/// as English's, a symbol or a formula: the page falls back to English's own; a key the page does
+/// not have is left out). The build's step (`attention-trace --ship-language`) and the
+/// tests write it so.
 pub fn ship(source: &str) -> Result<String, String> {
+    use super::catalogue::{AREA_BREAK, SHIPPED};
     use serde_json::Value;
     let Value::Object(texts) = serde_json::from_str(source).map_err(|e| e.to_string())? else {
         return Err("a language file is one JSON object".into());
     };
-    let areas = AREAS.iter().map(|keys| {
-        Value::Array(
-            keys.iter()
-                .map(|(name, ..)| texts.get(*name).cloned().unwrap_or(Value::Null))
-                .collect(),
-        )
-    });
-    Ok(Value::Array(areas.collect()).to_string())
+    let mut areas = Vec::new();
+    for keys in AREAS {
+        let mut lines = Vec::new();
+        for (name, _, key) in keys.iter() {
+            let text = match texts.get(*name) {
+                Some(Value::String(text)) if text == key.0.en => "",
+                Some(Value::String(text)) => text.as_str(),
+                Some(_) => return Err(format!("{name} is not a text")),
+                None => "",
+            };
+            if text.contains(['\n', '\r', '\u{c}']) {
+                return Err(format!("{name} holds a line break"));
+            }
+            lines.push(text);
+        }
+        areas.push(lines.join("\n"));
+    }
+    Ok(format!("{SHIPPED}\n{}", areas.join(AREA_BREAK)))
 }
