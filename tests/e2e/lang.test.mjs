@@ -43,7 +43,7 @@ const englishShown = (page, tag) => {
 };
 
 for (const tag of ['zh-CN', 'es', 'pt-BR', 'fr', 'ko', 'ar']) {
-  test(`?lang=${tag} opens the page in it, the walk too, with none of the catalogue's English shown`, async () => {
+  test(`?lang=${tag} opens the page in it, the walk and the labs too, with none of the catalogue's English shown`, async () => {
     const { page } = await open(env.browser, `${env.base}?lang=${tag}`);
     const t = texts(tag);
     assert.equal(await page.getAttribute('html', 'lang'), tag);
@@ -52,6 +52,12 @@ for (const tag of ['zh-CN', 'es', 'pt-BR', 'fr', 'ko', 'ar']) {
     assert.equal(await page.inputValue('[data-control="lang"]'), tag);
     assert.equal((await page.textContent('[data-stat="what-for"]')).trim().startsWith(t['intro.what_for_1'].slice(0, 8)), true);
     assert.equal(await page.textContent('[data-action="walk-start"]'), t['walk.start']);
+    assert.deepEqual(await englishShown(page, tag), []);
+    // Every lab's body, fetched as it comes near the screen.
+    for (const id of await page.$$eval('.lab-section', (labs) => labs.map((l) => l.id))) {
+      await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+      await page.waitForFunction((id) => [...document.querySelectorAll(`#${id} .on-demand`)].every((d) => d.children.length > 0 && !d.querySelector('.loading')), id);
+    }
     assert.deepEqual(await englishShown(page, tag), []);
     // The walk's panel, at its first stop.
     await page.click('[data-action="walk-start"]');
