@@ -19,6 +19,7 @@ cargo fmt --check --manifest-path src/kernels/Cargo.toml
 echo "== clippy, native and wasm (warnings are errors)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+cargo clippy --features build --bin attention-build -- -D warnings
 
 echo "== component tests (wasm-bindgen-test, headless Chromium)"
 # Without wasm chunks (--cfg no_split): the test runner cannot load them.
@@ -29,7 +30,7 @@ WASM_BINDGEN_TEST_WEBDRIVER_JSON=tests/webdriver.json \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --test web
 
-echo "== release build (www/split/wasm-bindgen splits off the code loaded on demand)"
+echo "== release build (the wasm, then the build program: src/bin/attention-build/)"
 .ci/build.sh
 
 echo "== size budget (gzip -9 of dist/'s wasm, js, css and the HTML)"

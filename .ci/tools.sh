@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need on a fresh machine, skipping what is already there.
-# Usage: .ci/tools.sh [--browser]   (--browser adds Chromium, chromedriver, Playwright)
+# Usage: .ci/tools.sh [--browser | --serve]   (--browser adds Chromium and chromedriver for the
+# tests; --serve adds Trunk, the dev server)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
@@ -11,23 +12,19 @@ cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 
 # Trunk 0.22 needs a newer rustc than this machine has.
-if ! trunk --version 2>/dev/null | grep -q '0.21.14'; then
+if [ "${1:-}" = "--serve" ] && ! trunk --version 2>/dev/null | grep -q '0.21.14'; then
   cargo install trunk --version 0.21.14 --locked
 fi
 
-# Trunk and wasm-bindgen-test must find the CLI matching Cargo.lock, or they try to download it.
+# Trunk and wasm-bindgen-test-runner must find the CLI matching Cargo.lock, or they try to
+# download it.
 wb_version=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/[^0-9.]/, ""); print; exit}' Cargo.lock)
 if ! wasm-bindgen --version 2>/dev/null | grep -q " $wb_version\$"; then
   # Not --locked: one of its locked dependencies is missing from the registry here.
   cargo install wasm-bindgen-cli --version "$wb_version" --force
 fi
 
-# The splitter behind #[lazy]-style code on demand (www/split/wasm-bindgen runs it).
-if ! cargo install --list | grep -q '^wasm_split_cli_support v0.2.4:'; then
-  cargo install wasm_split_cli_support --version 0.2.4 --locked --features build-binary
-fi
-
-# wasm-opt (binaryen), Playwright and axe-core come from npm, pinned by package-lock.json;
+# wasm-opt (binaryen), esbuild, Playwright and axe-core come from npm, pinned by package-lock.json;
 # installed again whenever the lock file is newer than what npm last installed.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund

@@ -1,20 +1,16 @@
 //! One home per fact: a name the page shares with JavaScript, Python, a server or the docs has
-//! its home in core, and every copy another language needs is read here and checked equal to it
-//! (the message prefix and the resize message, where saved work is kept, the content security
-//! policy, the step keys, the presets, the trained model's file and chunk, the link's words
-//! the notebook widget uses).
+//! its home in core. The build hands the page's scripts and the notebook widget the core's words
+//! in the contract (core::formats::boot); what is still copied elsewhere (the content security
+//! policy, the steps in the teachers' guide, the presets in a Python test, the trained models'
+//! files and chunks) is read here and checked equal to it, and the scripts are checked to read
+//! the contract rather than spell its words.
 
 use std::fs;
 use std::path::Path;
 
-use attention_explorer::core::decoder::LANGUAGE_MODEL;
-use attention_explorer::core::formats::contract::{
-    embed_work_key, CSP, MESSAGE_PREFIX, RESIZE, WORK_KEY,
-};
-use attention_explorer::core::formats::link::{snippet, Controls, Theme};
+use attention_explorer::core::formats::contract::{CSP, MESSAGE_PREFIX, RESIZE};
 use attention_explorer::core::model::presets::PRESETS;
 use attention_explorer::core::pretrained::SHIPPED;
-use attention_explorer::core::teaching::exercise::Kind;
 use attention_explorer::core::views::pipeline::Step;
 
 /// A file of the repository, as text.
@@ -34,33 +30,25 @@ fn backticked(text: &str) -> Vec<&str> {
 }
 
 #[test]
-fn the_messages_are_named_as_core_names_them() {
+fn the_scripts_read_the_messages_and_keys_from_the_contract() {
     assert!(RESIZE.starts_with(MESSAGE_PREFIX));
-    says("www/boot.js", &format!("type: '{RESIZE}'"));
-    says(
+    // The page's scripts and the widget's name no message or storage key of their own: the
+    // build hands them the core's (core::formats::boot), and the course page's script is the
+    // snippet's, written by the build.
+    for script in [
+        "www/boot.js",
+        "www/sw.js",
         "python/attention_explorer/widget.js",
-        &format!("const P = '{MESSAGE_PREFIX}';"),
-    );
-    // The course page's listener is the snippet's, line for line.
-    let script = snippet("x", 1);
-    let script =
-        &script[script.find("addEventListener").unwrap()..script.find("</script>").unwrap()];
-    let example = read("www/embed-example.js");
-    for line in script.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        "python/attention_explorer/_widget.py",
+    ] {
         assert!(
-            example.lines().any(|l| l.trim() == line),
-            "www/embed-example.js lacks the snippet's line {line:?}"
+            !read(script).contains(MESSAGE_PREFIX),
+            "{script} spells {MESSAGE_PREFIX}: read it from the contract"
         );
     }
-}
-
-#[test]
-fn boot_js_reads_the_saved_work_where_the_app_keeps_it() {
-    says("www/boot.js", &format!("'{WORK_KEY}'"));
-    says(
-        "www/boot.js",
-        &format!("`{}`", embed_work_key("${location.search}")),
-    );
+    assert!(!Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("www/embed-example.js")
+        .exists());
 }
 
 #[test]
@@ -108,10 +96,6 @@ fn the_presets_are_listed_as_core_lists_them() {
             .join(", ")
     };
     says(
-        "www/prerender.mjs",
-        &format!("const PRESETS = [{}];", quoted(&names, '\'')),
-    );
-    says(
         "python/tests/test_explorer.py",
         &format!("({})", quoted(&names, '"')),
     );
@@ -119,57 +103,39 @@ fn the_presets_are_listed_as_core_lists_them() {
 
 #[test]
 fn the_trained_model_file_and_chunk_are_where_the_build_puts_them() {
-    says(
-        "www/pack-model.mjs",
-        &format!("'target/pretrained/{}'", SHIPPED.name),
-    );
+    // The build program packs what www/pretrained.mjs unpacks, and links the GGUF file it fetched.
     says(
         "www/pretrained.mjs",
         &format!("target/pretrained/{}", SHIPPED.name),
     );
-    // Each model's file under its name in models/, and its panel's chunk, are what the manifest
-    // and the service worker keep for when it is asked.
-    for (model, panel, chunk) in [
-        (SHIPPED, "src/ui/pretrained/mod.rs", "pretrained"),
-        (
-            LANGUAGE_MODEL,
-            "src/ui/pretrained/language/mod.rs",
-            "language",
-        ),
+    says("www/pretrained.mjs", "SmolLM2-135M-Instruct.Q4_1.gguf");
+    says(
+        "src/bin/attention-build/models.rs",
+        "\"SmolLM2-135M-Instruct.Q4_1.gguf\"",
+    );
+    // Each model's panel is a chunk the build lists as the model's (kept when it is asked).
+    for (panel, chunk) in [
+        ("src/ui/pretrained/mod.rs", "pretrained"),
+        ("src/ui/pretrained/language/mod.rs", "language"),
     ] {
-        let (folder, file) = model.file.split_once('/').unwrap();
-        says("www/pack-model.mjs", &format!("'{file}'"));
-        says("www/manifest.mjs", &format!("^{folder}\\/"));
-        says("www/sw.js", &format!("\\/{folder}\\/"));
         says(panel, &format!("    {chunk}_panel => "));
+        says(
+            "src/bin/attention-build/code.rs",
+            &format!("\"{chunk}_panel\""),
+        );
     }
-    says("www/manifest.mjs", "split_(pretrained|language)_panel-");
-    says("www/sw.js", "split_(pretrained|language)_panel-");
 }
 
 #[test]
 fn the_notebook_widget_uses_the_links_words() {
+    // Its choices are the contract's (contract.json in its copy of the page), not a list of its own.
     let widget = read("python/attention_explorer/_widget.py");
-    let exercises: Vec<String> = Kind::ALL
-        .iter()
-        .map(|k| format!("\"{}\"", k.key()))
-        .collect();
-    assert!(
-        widget.contains(&format!(
-            "EXERCISE_KEYS = ({}, \"lock\")",
-            exercises.join(", ")
-        )),
-        "_widget.py's EXERCISE_KEYS"
-    );
-    let choices = |keys: Vec<&str>| {
-        std::iter::once("\"\"".to_owned())
-            .chain(keys.iter().map(|k| format!("\"{k}\"")))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let controls = choices(Controls::ALL.iter().map(|c| c.key()).collect());
-    assert!(widget.contains(&format!("traitlets.Enum(({controls}), \"\")")));
-    let mut themes: Vec<&str> = Theme::ALL.iter().map(|t| t.key()).collect();
-    themes.rotate_left(1);
-    assert!(widget.contains(&format!("traitlets.Enum(({}), \"\")", choices(themes))));
+    for words in [
+        "tuple(CONTRACT[\"exercises\"])",
+        "traitlets.Enum((\"\", *CONTRACT[\"controls\"]), \"\")",
+        "traitlets.Enum((\"\", *CONTRACT[\"themes\"]), \"\")",
+        "traitlets.Enum((\"\", *CONTRACT[\"languages\"][\"offered\"]), \"\")",
+    ] {
+        assert!(widget.contains(words), "_widget.py does not read {words}");
+    }
 }

@@ -172,20 +172,3 @@ fn every_matrix_is_named_once_and_each_head_s_are_the_trace_json_s() {
         "no method 2 without a mask, not the weights instead"
     );
 }
-
-#[test]
-fn the_boot_script_knows_every_step_by_its_name() {
-    // www/boot.js keeps an embed's steps in its snapshot before the wasm: the names must agree.
-    let boot = std::fs::read_to_string("www/boot.js").unwrap();
-    let list = boot
-        .split("const STEPS = [")
-        .nth(1)
-        .and_then(|rest| rest.split(']').next())
-        .expect("www/boot.js has const STEPS = [...]");
-    let names: Vec<&str> = list
-        .split(',')
-        .map(|n| n.trim().trim_matches('\''))
-        .collect();
-    let keys: Vec<&str> = Step::ALL.iter().map(|s| s.key()).collect();
-    assert_eq!(names, keys);
-}

@@ -5,12 +5,18 @@
 // load, says so in the loading line instead of leaving a blank page. Starts fetching the app's
 // code; registers the service worker.
 (() => {
-  // Every step's name in steps= (Step::key in src/core/views/pipeline.rs; tests/pipeline.rs checks
-  // the two agree).
-  const STEPS = ['sentence', 'embedding', 'positions', 'projections', 'qkv', 'scores', 'scale', 'mask', 'weights', 'context', 'output', 'out_proj'];
+  // The core's words this script needs: the steps, the languages, where work is kept, the
+  // messages, the opening page's rule (core::formats::boot, written by the build before this
+  // script). tests/boot_rule.rs checks this script decides as the core does.
+  const CONTRACT = JSON.parse(document.getElementById('contract').textContent);
   const fragment = location.hash.slice(1);
   const inFragment = new URLSearchParams(fragment.includes('=') ? fragment : '');
-  const asked = inFragment.get('theme') ?? new URLSearchParams(location.search).get('theme');
+  // A key's values in the order the page reads them, the fragment's after the query's.
+  const linked = (key) => [...new URLSearchParams(location.search).getAll(key), ...inFragment.getAll(key)];
+  // The theme as the page reads it: the last it knows.
+  const themes = linked('theme');
+  const known = (theme) => CONTRACT.themes.includes(theme);
+  const asked = themes.filter(known).pop();
   const dark = asked === 'dark' || (asked !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches);
   const root = document.documentElement;
   root.dataset.theme = dark ? 'dark' : 'light';
@@ -19,21 +25,21 @@
   // has. Another than English is on <html lang dir> at once, its file is fetched beside the
   // code, the loading line is in it, and the English opening page is not shown.
   const languages = JSON.parse(root.dataset.languages || '{}');
+  const { offered, pseudo, near, excluded, rtl, default: english } = CONTRACT.languages;
   const lang = (() => {
-    const exact = (tag) => ['en', 'zh-CN', 'es', 'pt-BR', 'fr', 'ko', 'ar', 'en-XA'].find((t) => t.toLowerCase() === tag?.toLowerCase());
-    const near = (tag) => {
+    const exact = (tag) => [...offered, pseudo].find((t) => t.toLowerCase() === tag?.toLowerCase());
+    const nearest = (tag) => {
       const [base, ...rest] = tag.toLowerCase().split(/[-_]/);
-      if (base === 'zh') return rest.some((p) => ['hant', 'tw', 'hk', 'mo'].includes(p)) ? undefined : 'zh-CN';
-      return { en: 'en', es: 'es', pt: 'pt-BR', fr: 'fr', ko: 'ko', ar: 'ar' }[base];
+      return rest.some((part) => excluded[base]?.includes(part)) ? undefined : near[base];
     };
     let stored = null;
-    try { stored = localStorage.getItem('attention-explorer:lang'); } catch {}
-    return exact(inFragment.get('lang') ?? new URLSearchParams(location.search).get('lang'))
-      ?? exact(stored) ?? navigator.languages.map(near).find(Boolean) ?? 'en';
+    try { stored = localStorage.getItem(CONTRACT.storage.lang); } catch {}
+    return exact(linked('lang').pop())
+      ?? exact(stored) ?? navigator.languages.map(nearest).find(Boolean) ?? english;
   })();
-  if (lang !== 'en') {
+  if (lang !== english) {
     root.lang = lang;
-    root.dir = lang === 'ar' ? 'rtl' : 'ltr';
+    root.dir = rtl.includes(lang) ? 'rtl' : 'ltr';
     const file = languages[lang]?.file;
     if (file) {
       const link = document.createElement('link');
@@ -50,8 +56,9 @@
       if (name && heading) name.textContent = heading;
     }, { once: true });
   }
-  // Trunk's preloads of the app's code (its glue and the wasm), handed to this script by the build
-  // (www/csp-loader.mjs), and whether they wait for a snapshot's files: see fetchCode.
+  // The preloads of the app's code (its glue, its snippets and the wasm), handed to this script by
+  // the build (src/bin/attention-build/page.rs), and whether they wait for a snapshot's files: see
+  // fetchCode.
   const code = JSON.parse(document.currentScript.dataset.code ?? '[]');
   let codeLater = false;
   // The opening page written at build time (www/prerender.mjs), when this visit opens it: no
@@ -61,27 +68,26 @@
     const snapshots = JSON.parse(root.dataset.prerendered || '{}');
     const params = new URLSearchParams(location.search);
     inFragment.forEach((value, key) => params.append(key, value));
-    params.delete('theme');
-    params.delete('lang');
+    const { free, page: pageKeys, embed: embedKeys, embedControls } = CONTRACT.opening;
+    free.forEach((key) => params.delete(key));
     const keys = [...params.keys()];
     const inline = Object.keys(snapshots).find((name) => snapshots[name] === '');
     // An embed (its default controls) of a preset: the preset's embed snapshot, keeping the steps
     // it asks for (`steps=`, or the older `view=`).
     // As the app reads them: a key given twice, or a theme it does not know, gets a message there.
-    const plain = new Set(keys).size === keys.length
-      && [null, 'light', 'dark', 'auto'].includes(asked);
+    const plain = new Set(keys).size === keys.length && themes.every(known);
     const embed = params.get('embed') === '1' || (params.has('view') && !params.has('embed'));
     const askedSteps = (params.get('view') ?? params.get('steps'))?.split(',').filter(Boolean);
-    const plainEmbed = plain && embed && keys.every((k) => ['embed', 'view', 'steps', 'preset', 'controls'].includes(k))
-      && !(params.has('view') && params.has('steps')) && [null, 'none'].includes(params.get('controls'))
-      && (askedSteps === undefined || (askedSteps.length > 0 && askedSteps.every((step) => STEPS.includes(step))));
+    const plainEmbed = plain && embed && keys.every((k) => embedKeys.includes(k))
+      && !(params.has('view') && params.has('steps')) && [null, embedControls].includes(params.get('controls'))
+      && (askedSteps === undefined || (askedSteps.length > 0 && askedSteps.every((step) => CONTRACT.steps.includes(step))));
     let wanted = !plain ? undefined : embed ? (plainEmbed ? `embed-${params.get('preset') ?? inline}` : undefined)
-      : keys.length === 0 ? inline : keys.length === 1 && keys[0] === 'preset' ? params.get('preset') : undefined;
+      : keys.length === 0 ? inline : keys.length === 1 && pageKeys.includes(keys[0]) ? params.get(keys[0]) : undefined;
     let saved = null;
     // The work the app would bring back instead (src/ui/share.rs, work_key).
-    try { saved = localStorage.getItem(embed ? `attention-explorer:embed:${location.search}` : 'attention-explorer:work'); } catch {}
+    try { saved = localStorage.getItem(embed ? CONTRACT.storage.embedWork + location.search : CONTRACT.storage.work); } catch {}
     // In another language, the default page's own in it (www/prerender.mjs), if the build made it.
-    if (lang !== 'en') wanted = wanted === inline ? `${wanted}.${lang}` : undefined;
+    if (lang !== english) wanted = wanted === inline ? `${wanted}.${lang}` : undefined;
     if (wanted in snapshots && saved === null) {
       // Laid out for it from the first paint (the loading line floats), so nothing moves when it shows.
       root.dataset.snapshot = wanted;
@@ -164,7 +170,7 @@
       const report = new ResizeObserver(() => {
         if (!document.getElementById('prerendered')) return report.disconnect();
         const height = document.body.offsetHeight;
-        if (height !== last) parent.postMessage({ type: 'attention-explorer:resize', height: (last = height) }, '*');
+        if (height !== last) parent.postMessage({ type: CONTRACT.messages.resize, height: (last = height) }, '*');
       });
       report.observe(document.body);
     }
@@ -196,7 +202,7 @@
         navigator.serviceWorker.register('./sw.js').catch(() => {});
         // What was fetched before the worker kept the page (a trained model opened on a first
         // visit), and what is fetched until it does: the worker keeps it too (sw.js).
-        const keep = (urls) => navigator.serviceWorker.ready.then((r) => r.active?.postMessage({ type: 'attention-explorer:keep', urls }));
+        const keep = (urls) => navigator.serviceWorker.ready.then((r) => r.active?.postMessage({ type: CONTRACT.messages.keep, urls }));
         keep(performance.getEntriesByType('resource').map((e) => e.name));
         new PerformanceObserver((list) => { if (!navigator.serviceWorker.controller) keep(list.getEntries().map((e) => e.name)); })
           .observe({ type: 'resource' });

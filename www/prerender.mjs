@@ -1,23 +1,26 @@
-// Post-build step (www/post-build.mjs), release builds only: the opening page written into the
-// HTML, so that a learner sees its tables before the wasm has arrived (issue 32). It is the app's
+// `node www/prerender.mjs DIR RESULT`: the build program's step 6 (src/bin/attention-build/
+// prerender.rs), release builds only: the opening page written into the HTML, so that a learner
+// sees its tables before the wasm has arrived (issue 32). It is the app's
 // own render: the built page opened in headless Chromium and its <main> taken in the first frame
 // after the app mounts, the DOM the app itself paints first, so the app can take it over without
 // a flash or a jump (src/ui/prerendered.rs carries over what was typed, scrolled and focused).
 // The default page goes into index.html; each other preset into a file of its own, fetched by
 // www/boot.js when a link asks for that preset; each preset in embed mode as its page without
 // the steps and one file per step (boot.js fetches the steps a frame shows); the default page in
-// each other language (www/languages.mjs wrote their files before), a file each beside the
+// each other language (the build wrote their files before), a file each beside the
 // language's, fetched by boot.js for a visit in it. Inline styles (the
 // cells' --heat) become rules
 // of a stylesheet, since the strict Content-Security-Policy refuses style attributes in HTML.
-// Without Chromium the page is built without it, and opens with its loading line as before.
+// It writes the pages and says in RESULT what they are (their files and roles, the default
+// page's <main>, the stylesheet): the build program writes index.html with them. Without
+// Chromium it writes no RESULT, and the page opens with its loading line.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { extname, join, normalize } from 'node:path';
 
-const dir = process.env.TRUNK_STAGING_DIR;
+const [dir, result] = process.argv.slice(2);
 const CHROMIUM = '/usr/bin/chromium';
 const say = (line) => console.log(`prerender: ${line}`);
 
@@ -55,9 +58,9 @@ async function render(browser, base, query, colorScheme) {
   return html;
 }
 
-/** The presets the page offers, in its picker's order (the first is the default page's):
- * core::model::presets::PRESETS (tests/one_home.rs checks this list equal to it). */
-const PRESETS = ['dog', 'raschka', 'raschka-multihead'];
+/** The presets the page offers, in its picker's order (the first is the default page's): the
+ * core's, from the contract the build wrote beside the page. */
+const { presets: PRESETS } = JSON.parse(readFileSync(join(dir, 'contract.json'), 'utf8'));
 
 /** A static server of the staging folder, on a free port. */
 function serve() {
@@ -139,7 +142,6 @@ function stepsOf(main) {
 const hashed = (prefix, text, ext) => `${prefix}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.${ext}`;
 
 async function main() {
-  if (process.env.TRUNK_PROFILE !== 'release') return;
   let chromium;
   try {
     ({ chromium } = createRequire(join(process.cwd(), '/'))('playwright-core'));
@@ -163,6 +165,12 @@ async function main() {
     name, unstyled(html).replaceAll('<!---->', '').replace(/^<main/, `<main id="prerendered" data-preset="${name}"`),
   ]));
   const files = { [first]: '' };
+  // Each file written, with its role in the build's list (build.json).
+  const written = [];
+  const write = (name, text, role) => {
+    writeFileSync(join(dir, name), text);
+    written.push([name, role]);
+  };
   for (const name of others) {
     // A language's opening page is the language's: kept offline once a visit in it fetched it.
     const language = name.match(/^[a-z-]+\.([A-Za-z-]+)$/)?.[1];
@@ -171,26 +179,19 @@ async function main() {
       // An embed's frame fetches its page without the steps and the steps it shows, each its own
       // file (NAME-HASH-STEP.html): what a frame parses is the steps it asks for.
       const { shell, steps } = stepsOf(mains[name]);
-      writeFileSync(join(dir, files[name]), shell);
-      for (const [step, section] of steps) writeFileSync(join(dir, files[name].replace(/\.html$/, `-${step}.html`)), section);
+      write(files[name], shell, 'embeds');
+      for (const [step, section] of steps) write(files[name].replace(/\.html$/, `-${step}.html`), section, 'embeds');
       files[name] = { shell: files[name], steps: steps.map(([step]) => step) };
     } else {
-      writeFileSync(join(dir, files[name]), mains[name]);
+      write(files[name], mains[name], language ? 'language' : 'later');
     }
   }
   const css = [...styles].map(([text, key]) => `[data-ps="${key}"]{${text}}`).join('\n') + '\n';
   const cssName = hashed('prerendered', css, 'css');
-  writeFileSync(join(dir, cssName), css);
+  write(cssName, css, 'first');
   const integrity = `sha384-${createHash('sha384').update(css).digest('base64')}`;
-  const page = join(dir, 'index.html');
-  const html = readFileSync(page, 'utf8');
-  const boot = /<\/main>/;
-  if (!boot.test(html)) throw new Error('prerender: index.html has no <main id="boot">');
-  writeFileSync(page, html
-    .replace('<html lang="en"', `<html lang="en" data-prerendered="${JSON.stringify(files).replaceAll('"', '&quot;')}"`)
-    // Beside the page's stylesheet, asked for as early.
-    .replace(/<link rel="stylesheet"[^>]*>/, (link) => `${link}\n    <link rel="stylesheet" href="./${cssName}" integrity="${integrity}" crossorigin="anonymous">`)
-    .replace(boot, `</main>\n    ${mains[first]}`));
+  // `files` as the text of <html data-prerendered>, in the order the pages were made.
+  writeFileSync(result, JSON.stringify({ files: JSON.stringify(files), style: [cssName, integrity], main: mains[first], written }));
   say(`the opening page of ${Object.keys(pages).join(', ')} (${styles.size} styles)`);
 }
 

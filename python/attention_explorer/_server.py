@@ -3,6 +3,7 @@ copy of the built page to every widget the kernel shows: the browser fetches the
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import secrets
 import threading
@@ -27,12 +28,20 @@ def page_folder() -> Path:
     return folder
 
 
+def named_by_content(folder: Path) -> frozenset[str]:
+    """The build's files whose names change with their content (build.json's lists but the page,
+    the service worker, the teachers' files and the trained models'): cached for good."""
+    built = json.loads((folder / "build.json").read_text())
+    return frozenset(f"/{name}" for role in ("first", "later", "embeds", "language") for name in built.get(role, []))
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".wasm": "application/wasm", ".js": "text/javascript", ".css": "text/css",
                       ".json": "application/json"}
     prefix = "/"
     folder = "."
+    immutable: frozenset[str] = frozenset()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, directory=self.folder, **kwargs)
@@ -72,9 +81,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Access-Control-Allow-Origin", "*")
         self.send_header("Content-Security-Policy", CSP)
         self.send_header("X-Content-Type-Options", "nosniff")
-        name = self.path.split("?")[0].rsplit("/", 1)[-1]
         # Hashed names never change; index.html may, with a new install.
-        hashed = "-" in name and name.rsplit(".", 1)[-1] in ("wasm", "js", "css")
+        hashed = self.path.split("?")[0] in self.immutable
         self.send_header("Cache-Control", "public, max-age=31536000, immutable" if hashed else "no-cache")
         super().end_headers()
 
@@ -85,7 +93,9 @@ def base_url() -> str:
     with _lock:
         if _base is None:
             prefix = f"/{secrets.token_urlsafe(12)}/"
-            handler = type("Handler", (_Handler,), {"prefix": prefix, "folder": str(page_folder())})
+            folder = page_folder()
+            handler = type("Handler", (_Handler,), {"prefix": prefix, "folder": str(folder),
+                                                    "immutable": named_by_content(folder)})
             server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
             server.daemon_threads = True
             threading.Thread(target=server.serve_forever, name="attention-explorer-files", daemon=True).start()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import os
 from pathlib import Path
 from typing import Any, Iterable
@@ -12,8 +13,11 @@ import traitlets
 
 from . import _core, _server
 
+# The core's words for a link's values, as the build writes them beside the page (contract.json,
+# core::formats::boot).
+CONTRACT = json.loads((_server.page_folder() / "contract.json").read_text())
 # The exercise parameters of a link (docs/teachers.md, "Exercises for course pages").
-EXERCISE_KEYS = ("ask", "predict", "goal", "lock")
+EXERCISE_KEYS = tuple(CONTRACT["exercises"])
 
 
 class StateError(ValueError, traitlets.TraitError):
@@ -51,6 +55,8 @@ class Explorer(anywidget.AnyWidget):
     _url = traitlets.Unicode().tag(sync=True)
     # Whether _url is this kernel's own server (not a pinned copy).
     _kernel_files = traitlets.Bool(True).tag(sync=True)
+    # The start of every message the page posts or answers.
+    _prefix = traitlets.Unicode(CONTRACT["messages"]["prefix"]).tag(sync=True)
     state = _State().tag(sync=True)
     #: Why the last state from the widget was refused (a page older or newer than this package's
     #: core), else "".
@@ -58,15 +64,15 @@ class Explorer(anywidget.AnyWidget):
     steps = traitlets.List(traitlets.Unicode()).tag(sync=True)
     #: What the learner may change besides the cells: "" (the embed's default, nothing), "none",
     #: "dims" or "all".
-    controls = traitlets.Enum(("", "none", "dims", "all"), "").tag(sync=True)
+    controls = traitlets.Enum(("", *CONTRACT["controls"]), "").tag(sync=True)
     exercises = traitlets.Dict().tag(sync=True)
     #: "light", "dark", "auto", or "" to follow the notebook's theme.
-    theme = traitlets.Enum(("", "light", "dark", "auto"), "").tag(sync=True)
+    theme = traitlets.Enum(("", *CONTRACT["themes"]), "").tag(sync=True)
     #: The page's language (`lang=`, src/core/i18n/lang.rs), or "" for the browser's.
-    lang = traitlets.Enum(("", "en", "zh-CN", "es", "pt-BR", "fr", "ko", "ar"), "").tag(sync=True)
+    lang = traitlets.Enum(("", *CONTRACT["languages"]["offered"]), "").tag(sync=True)
     #: The frame's height in pixels until the page reports its own.
     height = traitlets.Int(640).tag(sync=True)
-    #: Exercise results as they arrive (the embed's `attention-explorer:result` messages).
+    #: Exercise results as they arrive (the embed's `result` messages).
     results = traitlets.List()
     # How long the view waits for the page before saying it cannot reach it.
     _silence_ms = traitlets.Int(15_000).tag(sync=True)

@@ -1,7 +1,6 @@
 // Explorer's view: the kernel's copy of the page in a sandboxed frame in embed mode (as the Embed
 // dialog's snippet frames it), its postMessage API relayed to the widget's model
 // (docs/developers/scripting-api.md).
-const P = 'attention-explorer:';
 // allow-same-origin keeps the frame's own origin (the kernel's port, on the other loopback name:
 // cross-site to the notebook), so the browser's cache serves the wasm once per kernel.
 const SANDBOX = 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox allow-downloads';
@@ -41,6 +40,8 @@ function address(model) {
 }
 
 function render({ model, el }) {
+  // The start of every message the page posts or answers (the core's, in contract.json).
+  const P = model.get('_prefix');
   let frame = null;
   let fromFrame = null; // canonical JSON of the state the page last reported (null: not yet)
   let heard = false;

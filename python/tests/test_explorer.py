@@ -32,7 +32,7 @@ def test_the_package_is_the_installed_wheel_with_the_page_and_the_core():
     package = Path(attention_explorer.__file__).parent
     assert "site-packages" in package.parts, f"tests run against the installed package, not {package}"
     assert (package / "page" / "index.html").is_file()
-    assert list((package / "page").glob("attention-explorer-*_bg.wasm"))
+    assert list((package / "page").glob("code-*/attention-explorer_bg.wasm"))
     assert os.access(package / "bin" / "attention-trace", os.X_OK)
 
 

@@ -1,5 +1,5 @@
 //! Code loaded on demand: a view whose code is its own wasm chunk (split off by
-//! `www/split/wasm-bindgen`), fetched the first time it is shown, with a line saying so
+//! the build program, src/bin/attention-build/code.rs), fetched the first time it is shown, with a line saying so
 //! meanwhile and a message if it cannot be fetched (the rest of the page keeps working).
 //!
 //! A chunk is a function marked `#[cfg_attr(not(no_split), wasm_split(NAME, …, fallible))]`

@@ -1,4 +1,4 @@
-// `node tests/e2e/bench.mjs [--trained | --variants]` (after `trunk build --release`): how long the built page takes to open
+// `node tests/e2e/bench.mjs [--trained | --variants]` (after `bash .ci/build.sh`): how long the built page takes to open
 // a model, to load one through the scripting API, and to show an edit. A measurement, not a test.
 import { startServer, launch, seededState } from './harness.mjs';
 import { createServer } from 'node:http';

@@ -10,14 +10,14 @@ import { join } from 'node:path';
 import { useBrowser, open, sandboxedPage, projectRoot, unfold } from './harness.mjs';
 
 const env = useBrowser();
-const CHUNK = /\/(split_\w+?)-[0-9a-f]{16}\.wasm$/;
+const CHUNK = /\/code-[0-9a-f]{16}\/(split_\w+?)\.wasm$/;
 const chunks = (page) => {
   const asked = [];
   page.on('request', (r) => { const m = r.url().match(CHUNK); if (m) asked.push(m[1]); });
   return asked;
 };
 /** Every chunk the build made. */
-const built = readdirSync(join(projectRoot, 'dist')).map((f) => f.match(/^(split_\w+?)-[0-9a-f]{16}\.wasm$/)?.[1]).filter(Boolean).sort();
+const built = readdirSync(join(projectRoot, 'dist'), { recursive: true }).map((f) => f.replaceAll('\\', '/').match(/^code-[0-9a-f]{16}\/(split_\w+?)\.wasm$/)?.[1]).filter(Boolean).sort();
 /** What the page is to show once a part's chunk is in, and how a visit asks for that part. */
 const PARTS = {
   split_sqrt_dk_lab: { shows: '#lab-sqrt-dk [data-control="lab_dk"]' },
@@ -122,7 +122,7 @@ test('after a first visit, the page opens and loads its chunks offline', async (
 
 test('a chunk that cannot be fetched says so in the lab, and the rest of the page keeps working', async () => {
   const { page, errors } = await open(env.browser, `${env.base}?preset=dog`);
-  await page.route(/split_train_lab-[0-9a-f]+\.wasm$/, (route) => route.abort('internetdisconnected'));
+  await page.route(/\/split_train_lab\.wasm$/, (route) => route.abort('internetdisconnected'));
   await page.$eval('#lab-train', (s) => s.scrollIntoView());
   const message = page.locator('#lab-train [role="alert"]');
   await message.waitFor();

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { useBrowser, newContext, watch, state, cellSelector, eventually } from './harness.mjs';
 
 const env = useBrowser();
-const WASM = /attention-explorer-[0-9a-f]+_bg\.wasm$/;
+const WASM = /code-[0-9a-f]{16}\/attention-explorer_bg\.wasm$/;
 
 /** Opens `url` in a fresh context with the main wasm held until `release()` is called. */
 async function held(url, options = {}) {
@@ -247,7 +247,7 @@ test('the page starts fetching its code at once; an embed showing its steps, onc
   // A visit: the default page, an embed shown by the app alone, a preset's page and an embed of
   // its steps, whose snapshot files are held back meanwhile (an embed's code would share a slow
   // network with them).
-  const CODE = /attention-explorer-[0-9a-f]+(_bg\.wasm|\.js)$/;
+  const CODE = /code-[0-9a-f]{16}\/attention-explorer(_bg\.wasm|\.js)$/;
   for (const [query, atOnce] of [['', true], ['?embed=1&steps=weights&focus=2', true], ['?preset=raschka', true], ['?embed=1&preset=dog&steps=scores,weights', false]]) {
     const context = await newContext(env);
     const page = await context.newPage();
@@ -259,7 +259,7 @@ test('the page starts fetching its code at once; an embed showing its steps, onc
     const held = new Promise((done) => { release = done; });
     let holding = 0;
     await page.route(/prerendered-[\w-]+\.html$/, async (route) => { holding += 1; await held; await route.continue().catch(() => {}); });
-    const asked = Promise.all([page.waitForRequest(/_bg\.wasm$/), page.waitForRequest(/attention-explorer-[0-9a-f]+\.js$/)]);
+    const asked = Promise.all([page.waitForRequest(/_bg\.wasm$/), page.waitForRequest(/code-[0-9a-f]{16}\/attention-explorer\.js$/)]);
     await page.goto(env.base + query, { waitUntil: 'commit' });
     if (atOnce) await asked;
     else {
@@ -274,7 +274,7 @@ test('the page starts fetching its code at once; an embed showing its steps, onc
     assert.deepEqual(order.filter((what) => code.includes(what)).sort(), code, query);
     if (atOnce) assert.ok(order.indexOf('a snapshot file in') === -1 || order.indexOf('a snapshot file in') > 1, `${query}: ${order}`);
     else assert.deepEqual(order.slice(0, 3), ['a snapshot file in', 'a snapshot file in', 'a snapshot file in'], query);
-    // Trunk's preloads, as boot.js puts them into the page.
+    // The build's preloads, as boot.js puts them into the page.
     assert.deepEqual(await page.$$eval('head link[rel$=preload]', (all) => all.map((l) => `${l.rel} ${l.href.split('/').pop()}`.replace(/-[0-9a-f]{12,16}/, '')).sort()),
       ['modulepreload attention-explorer.js', 'modulepreload inline0.js', 'modulepreload inline1.js', 'modulepreload inline2.js', 'preload attention-explorer_bg.wasm'], query);
     await context.close();

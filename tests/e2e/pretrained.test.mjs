@@ -459,7 +459,7 @@ test("offline after a first visit that opened the model, the learner's layer reo
   const kept = () => page.evaluate(async () => {
     const urls = [];
     for (const key of await caches.keys()) for (const r of await (await caches.open(key)).keys()) urls.push(r.url);
-    return urls.some((u) => /models\/all-minilm-l6-v2/.test(u)) && urls.some((u) => /split_pretrained_panel-/.test(u));
+    return urls.some((u) => /models\/all-minilm-l6-v2/.test(u)) && urls.some((u) => /\/split_pretrained_panel\.wasm$/.test(u));
   });
   await eventually(kept, (k) => k, { timeout: 60_000, every: 500 });
   await page.context().setOffline(true);

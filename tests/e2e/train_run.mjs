@@ -1,4 +1,4 @@
-// `node tests/e2e/train_run.mjs [STEPS]` (after `trunk build --release`): the training lab's Run
+// `node tests/e2e/train_run.mjs [STEPS]` (after `bash .ci/build.sh`): the training lab's Run
 // at 64 tokens × 8 heads (d_in 64, d_k = d_v = 16), STEPS steps (default 10 000, where a Run
 // pauses itself). It prints the steps per second, the frames per step and the longest frame
 // (a click waits at most that long), and the wasm memory (`attentionExplorer.memoryBytes()`)

@@ -9,6 +9,10 @@ pub const MESSAGE_PREFIX: &str = "attention-explorer:";
 /// The message an embedded page posts with its height, for its course page to fit the frame.
 pub const RESIZE: &str = "attention-explorer:resize";
 
+/// The message `www/boot.js` posts to the service worker with the files fetched before it kept
+/// the page (a trained model's, a language's), for it to keep them too.
+pub const KEEP: &str = "attention-explorer:keep";
+
 /// Where the page keeps the learner's choice of language (a tag; `www/boot.js` reads it too).
 pub const LANG_KEY: &str = "attention-explorer:lang";
 

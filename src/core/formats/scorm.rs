@@ -17,7 +17,7 @@ pub const LAUNCH: &str = "launch.html";
 /// the LMS serves.
 pub const SERVICE_WORKER: &str = "sw.js";
 
-/// The build's list of its files (www/manifest.mjs writes it).
+/// The build's list of its files (the build program writes it: src/bin/attention-build/files.rs).
 pub const BUILD_LIST: &str = "build.json";
 
 /// The files a package holds, from the build's list (`bytes`, as served): what the page
@@ -78,8 +78,10 @@ pub fn launch_page(query: &str, fragment: &str, lang: Lang, title: &str, open: &
     let (title, open) = (escape(title), escape(open));
     // `dir` only where it is not the default, so English's page stays as it was.
     let dir = if lang.rtl() { " dir=\"rtl\"" } else { "" };
+    // An icon of its own, or the browser may ask the LMS for /favicon.ico before it goes on: a
+    // 404 in the console (it made a test flaky).
     format!(
-        "<!doctype html>\n<html lang=\"{}\"{dir}>\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"refresh\" content=\"0; url={target}\">\n<title>{title}</title>\n</head>\n<body><p><a href=\"{target}\">{open}</a></p></body>\n</html>\n",
+        "<!doctype html>\n<html lang=\"{}\"{dir}>\n<head>\n<meta charset=\"utf-8\">\n<meta http-equiv=\"refresh\" content=\"0; url={target}\">\n<link rel=\"icon\" href=\"data:,\">\n<title>{title}</title>\n</head>\n<body><p><a href=\"{target}\">{open}</a></p></body>\n</html>\n",
         lang.tag()
     )
 }

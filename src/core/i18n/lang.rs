@@ -123,6 +123,21 @@ impl Lang {
             .find(|l| l.tag().eq_ignore_ascii_case(tag))
     }
 
+    /// Each offered language by a browser tag's first part (`pt` of `pt-PT`): [`Lang::preferred`]'s
+    /// table, which www/boot.js reads too (the build's contract).
+    pub const NEAR: [(&'static str, Lang); 7] = [
+        ("en", Lang::En),
+        ("es", Lang::Es),
+        ("pt", Lang::PtBr),
+        ("fr", Lang::Fr),
+        ("ko", Lang::Ko),
+        ("ar", Lang::Ar),
+        ("zh", Lang::ZhCn),
+    ];
+
+    /// The parts of a `zh` tag that mean traditional Chinese, which the page does not offer.
+    pub const TRADITIONAL: [&'static str; 4] = ["hant", "tw", "hk", "mo"];
+
     /// The offered language closest to a browser's preference (`navigator.languages`): `zh`,
     /// `zh-Hans` and `zh-SG` are simplified Chinese, `pt-PT` is Portuguese, `fr-CA` French;
     /// traditional Chinese is none of them.
@@ -130,23 +145,15 @@ impl Lang {
         let tag = tag.to_ascii_lowercase();
         let mut parts = tag.split(['-', '_']);
         let base = parts.next()?;
-        let rest: Vec<&str> = parts.collect();
-        let found = match base {
-            "en" => Lang::En,
-            "es" => Lang::Es,
-            "pt" => Lang::PtBr,
-            "fr" => Lang::Fr,
-            "ko" => Lang::Ko,
-            "ar" => Lang::Ar,
-            "zh" if !rest.iter().any(|p| ["hant", "tw", "hk", "mo"].contains(p)) => Lang::ZhCn,
-            _ => return None,
-        };
-        Some(found)
+        let (_, lang) = Lang::NEAR.into_iter().find(|(b, _)| *b == base)?;
+        let traditional = lang == Lang::ZhCn && parts.any(|p| Lang::TRADITIONAL.contains(&p));
+        (!traditional).then_some(lang)
     }
 
     /// A visit's language: the link's `lang=`, else the learner's last choice in this browser
     /// (a tag), else the first of the browser's preferred languages that the page offers, else
-    /// English. `www/boot.js` decides the same before the page's code arrives.
+    /// English. `www/boot.js` decides the same before the page's code arrives, from the
+    /// contract's words (core::formats::boot).
     pub fn choose<'a>(
         linked: Option<Lang>,
         stored: Option<&str>,

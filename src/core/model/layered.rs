@@ -14,7 +14,7 @@ use super::head::{Head, OutputProjection, Projection};
 pub struct Shipped {
     /// Its name in links and saved work.
     pub name: &'static str,
-    /// Its file beside the app (`www/pack-model.mjs` puts it there).
+    /// Its file beside the app (the build program's models.rs puts it there).
     pub file: &'static str,
     /// Its file's size (tested): the room its download makes at once, the total its progress
     /// counts to, and half the most it takes.

@@ -64,7 +64,7 @@ pub fn switch(lang: Lang, done: impl FnOnce() + 'static) {
 }
 
 /// The built file of `lang`'s texts, as the build lists them on `<html data-languages>`
-/// (www/languages.mjs).
+/// (src/bin/attention-build/languages.rs).
 fn file_of(lang: Lang) -> Option<String> {
     if !lang.fetched() {
         return None;

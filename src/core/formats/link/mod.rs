@@ -10,6 +10,7 @@ pub mod base64url;
 pub mod model_code;
 pub mod page;
 pub mod params;
+pub mod snapshot;
 pub mod values;
 
 use crate::core::formats::contract::{MESSAGE_PREFIX, RESIZE};
@@ -242,27 +243,36 @@ pub fn opening(link: Link, saved: Option<&str>) -> Opening {
 pub fn snippet(src: &str, height: u32) -> String {
     // In an HTML attribute, `&` starts a character reference.
     let src = src.replace('&', "&amp;").replace('"', "&quot;");
-    let p = MESSAGE_PREFIX;
+    let script = snippet_script().replace('\n', "\n  ");
     format!(
         r#"<iframe src="{src}" title="Attention Explorer" width="100%" height="{height}" style="border:0;max-width:100%"
         sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox" data-attention-explorer></iframe>
 <script>
-  // Fits each explorer's frame to its content as it changes, and keeps a learner's progress in
-  // exercises here, to give back when the frame opens again (a sandboxed frame keeps none).
-  if (!window.attentionExplorerFrames) {{
-    window.attentionExplorerFrames = true;
-    addEventListener('message', (e) => {{
-      const frame = [...document.querySelectorAll('iframe[data-attention-explorer]')].find((f) => f.contentWindow === e.source);
-      if (!frame) return;
-      const kept = '{p}progress:' + frame.src;
-      if (e.data?.type === '{RESIZE}') frame.style.height = e.data.height + 'px';
-      try {{
-        if (e.data?.type === '{p}result' && e.data.progress) localStorage[kept] = e.data.progress;
-        if (e.data?.type === '{p}ready' && localStorage[kept])
-          e.source.postMessage({{ type: '{p}restore-progress', progress: localStorage[kept] }}, '*');
-      }} catch {{}} // storage blocked: the progress lasts as long as the frame
-    }});
-  }}
+  {script}
 </script>"#
+    )
+}
+
+/// The course page's script of [`snippet`] (also the build's `embed-example.js`): it fits each
+/// explorer's frame to its content as it changes, and keeps a learner's exercise progress.
+pub fn snippet_script() -> String {
+    let p = MESSAGE_PREFIX;
+    format!(
+        r#"// Fits each explorer's frame to its content as it changes, and keeps a learner's progress in
+// exercises here, to give back when the frame opens again (a sandboxed frame keeps none).
+if (!window.attentionExplorerFrames) {{
+  window.attentionExplorerFrames = true;
+  addEventListener('message', (e) => {{
+    const frame = [...document.querySelectorAll('iframe[data-attention-explorer]')].find((f) => f.contentWindow === e.source);
+    if (!frame) return;
+    const kept = '{p}progress:' + frame.src;
+    if (e.data?.type === '{RESIZE}') frame.style.height = e.data.height + 'px';
+    try {{
+      if (e.data?.type === '{p}result' && e.data.progress) localStorage[kept] = e.data.progress;
+      if (e.data?.type === '{p}ready' && localStorage[kept])
+        e.source.postMessage({{ type: '{p}restore-progress', progress: localStorage[kept] }}, '*');
+    }} catch {{}} // storage blocked: the progress lasts as long as the frame
+  }});
+}}"#
     )
 }

@@ -1,0 +1,240 @@
+//! Step 1, the app's code. The compiled wasm is split at its #[lazy] parts (the splitter as a
+//! library, as cargo-leptos calls it), its main module bound to JavaScript (wasm-bindgen as a
+//! library), every module put through wasm-opt and every script through esbuild in a release
+//! build, all in one folder named by the hash of its contents, `code-HASH/`. Its files name each
+//! other by plain relative names (the glue imports `./__wasm_split.js`, which fetches
+//! `./split_NAME.wasm` beside it), so no generated file is rewritten to point at hashed names.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use wasm_bindgen_cli_support::Bindgen;
+use wasm_split_cli_support::{transform, Options};
+
+use crate::files::{hash, integrity, run, Dist, Role};
+
+/// The glue's name in the folder (and the module the split loader imports `initSync` from).
+const GLUE: &str = "attention-explorer";
+/// The split loader, imported by the glue.
+const LOADER: &str = "__wasm_split.js";
+/// The #[lazy] parts that are a trained model's panel (`NAME_panel => …` in src/ui/pretrained/):
+/// their code is the model's, fetched when the learner opens it and kept once fetched.
+pub const MODEL_PARTS: [&str; 2] = ["pretrained_panel", "language_panel"];
+
+/// What the page loads of the code, as paths in the build, each with its integrity.
+pub struct Code {
+    /// The glue, imported by the page's loader.
+    pub glue: (String, String),
+    /// The main module the glue instantiates.
+    pub wasm: (String, String),
+    /// The scripts the glue imports at once (wasm-bindgen's snippets).
+    pub snippets: Vec<(String, String)>,
+}
+
+pub fn build(dist: &mut Dist, input: &[u8], scratch: &Path, release: bool) -> Result<Code, String> {
+    let split = scratch.join("split");
+    let bound = scratch.join("bound");
+    for dir in [&split, &bound] {
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let main = split.join("main.wasm");
+    let glue_js = format!("./{GLUE}.js");
+    let link = format!("./{LOADER}");
+    let mut options = Options::new(input);
+    options.output_dir = &split;
+    options.main_out_path = &main;
+    options.link_name = &link;
+    options.main_module = &glue_js;
+    let parts = transform(options).map_err(|e| format!("splitting the wasm: {e:#}"))?;
+
+    let main_bytes = std::fs::read(&main).map_err(|e| format!("{}: {e}", main.display()))?;
+    Bindgen::new()
+        .input_bytes(GLUE, main_bytes)
+        .web(true)
+        .map_err(|e| e.to_string())?
+        .typescript(false)
+        // The chunks link to the main module's own exports (its memory, table, stack pointer).
+        .keep_lld_exports(true)
+        .generate(&bound)
+        .map_err(|e| format!("wasm-bindgen: {e:#}"))?;
+
+    // The folder's files before their hash is known: (name in the folder, source, kind).
+    let mut files: Vec<(String, std::path::PathBuf)> = vec![
+        (format!("{GLUE}.js"), bound.join(format!("{GLUE}.js"))),
+        (
+            format!("{GLUE}_bg.wasm"),
+            bound.join(format!("{GLUE}_bg.wasm")),
+        ),
+        (LOADER.to_owned(), split.join(LOADER)),
+    ];
+    for module in &parts.split_modules {
+        files.push((
+            module
+                .file_name()
+                .expect("a chunk's file")
+                .to_string_lossy()
+                .into_owned(),
+            module.clone(),
+        ));
+    }
+    let mut snippets = Vec::new();
+    walk(&bound.join("snippets"), "snippets", &mut snippets)?;
+    for (name, _) in &snippets {
+        files.push((name.clone(), bound.join(name)));
+    }
+
+    let staged = scratch.join("code");
+    if staged.exists() {
+        std::fs::remove_dir_all(&staged).map_err(|e| format!("{}: {e}", staged.display()))?;
+    }
+    optimise(&files, &staged, release)?;
+
+    // The folder's name: the hash of every file in it, by name.
+    let mut all = Vec::new();
+    let mut contents = BTreeMap::new();
+    for (name, _) in &files {
+        let bytes = std::fs::read(staged.join(name)).map_err(|e| format!("{name}: {e}"))?;
+        all.extend_from_slice(name.as_bytes());
+        all.push(0);
+        all.extend_from_slice(&hash(&bytes).into_bytes());
+        contents.insert(name.clone(), bytes);
+    }
+    let folder = format!("code-{}", hash(&all));
+    // A chunk used only by trained models' panels is the model's; the other chunks come later;
+    // the glue, the main module, the split loader and the snippets first.
+    let chunks: Vec<String> = parts
+        .split_modules
+        .iter()
+        .map(|m| {
+            m.file_name()
+                .expect("a chunk's file")
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    let role = |name: &String| -> Role {
+        if !chunks.contains(name) {
+            return Role::First;
+        }
+        let stem = name.trim_end_matches(".wasm");
+        let users: Vec<&String> = parts
+            .prefetch_map
+            .iter()
+            .filter(|(_, stems)| stems.iter().any(|s| s == stem))
+            .map(|(part, _)| part)
+            .collect();
+        if !users.is_empty()
+            && users
+                .iter()
+                .all(|part| MODEL_PARTS.contains(&part.as_str()))
+        {
+            Role::Model
+        } else {
+            Role::Later
+        }
+    };
+    for (name, bytes) in &contents {
+        dist.write(role(name), &format!("{folder}/{name}"), bytes)?;
+    }
+    let named = |name: &str| (format!("{folder}/{name}"), integrity(&contents[name]));
+    Ok(Code {
+        glue: named(&format!("{GLUE}.js")),
+        wasm: named(&format!("{GLUE}_bg.wasm")),
+        snippets: snippets.iter().map(|(name, _)| named(name)).collect(),
+    })
+}
+
+/// Each file into `out` under its name: wasm through `wasm-opt -Oz` and scripts through
+/// `esbuild --minify` in a release build, a tool per core at once (each output depends on its
+/// input alone); copied as they are in a dev build.
+fn optimise(
+    files: &[(String, std::path::PathBuf)],
+    out: &Path,
+    release: bool,
+) -> Result<(), String> {
+    for (name, _) in files {
+        let parent = out.join(name).parent().expect("in the folder").to_owned();
+        std::fs::create_dir_all(&parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    let work = std::sync::Mutex::new(files.iter());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..cores)
+            .map(|_| {
+                s.spawn(|| -> Result<(), String> {
+                    loop {
+                        let Some((name, source)) = work.lock().expect("a list").next() else {
+                            return Ok(());
+                        };
+                        let target = out.join(name);
+                        let (from, to) = (source.to_string_lossy(), target.to_string_lossy());
+                        if release && name == &format!("{GLUE}_bg.wasm") {
+                            run("wasm-opt", &["-Oz", &from, "-o", &to])?;
+                        } else if release && name.ends_with(".wasm") {
+                            // The chunks have no target-features section: their features are named.
+                            run(
+                                "wasm-opt",
+                                &[
+                                    "-Oz",
+                                    "--enable-bulk-memory",
+                                    "--enable-nontrapping-float-to-int",
+                                    &from,
+                                    "-o",
+                                    &to,
+                                ],
+                            )?;
+                        } else if release && name.ends_with(".js") {
+                            run(
+                                "esbuild",
+                                &[
+                                    "--minify",
+                                    "--log-level=warning",
+                                    &format!("--outfile={to}"),
+                                    &from,
+                                ],
+                            )?;
+                        } else {
+                            std::fs::copy(source, &target)
+                                .map_err(|e| format!("{}: {e}", source.display()))?;
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .try_for_each(|w| w.join().expect("a worker"))
+    })
+}
+
+/// Every file under `dir`, as (`prefix/…`, its path).
+fn walk(
+    dir: &Path,
+    prefix: &str,
+    out: &mut Vec<(String, std::path::PathBuf)>,
+) -> Result<(), String> {
+    if !dir.exists() {
+        return Ok(());
+    }
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
+    entries.sort();
+    for path in entries {
+        let name = format!(
+            "{prefix}/{}",
+            path.file_name().expect("a name").to_string_lossy()
+        );
+        if path.is_dir() {
+            walk(&path, &name, out)?;
+        } else {
+            out.push((name, path));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,81 @@
+//! Which opening page written at build time a visit shows before the page's code arrives.
+//! `www/boot.js` decides it in the browser, from this rule's words as the build hands them over
+//! (core::formats::boot); `tests/boot_rule.rs` runs boot.js on a table of links and checks it
+//! decides as [`snapshot`] does.
+
+use super::values::{pairs, pairs_of_fragment};
+use crate::core::i18n::Lang;
+use crate::core::model::presets::PRESETS;
+use crate::core::views::pipeline::Step;
+
+use super::page::{Controls, Theme};
+
+/// Keys that change nothing the opening page shows (the theme is the stylesheet's; a language
+/// has pages of its own).
+pub const FREE_KEYS: [&str; 2] = ["theme", "lang"];
+/// What a page's link may ask for besides them, and still open on its preset's snapshot.
+pub const PAGE_KEYS: [&str; 1] = ["preset"];
+/// What an embed's link may ask for (its default controls, a preset, the steps it shows).
+pub const EMBED_KEYS: [&str; 5] = ["embed", "view", "steps", "preset", "controls"];
+
+/// The snapshot a visit to `search`#`hash` shows, by the name the build gives it: a preset's
+/// page (`dog`), the default page in another language (`dog.fr`), a preset's embed
+/// (`embed-dog`); none when the link asks for more, when `saved_work` will open instead, or
+/// for a page in another language than the default's. Whether the build made that snapshot is
+/// the build's (`data-prerendered`). `lang` is the visit's language ([`Lang::choose`]).
+pub fn snapshot(search: &str, hash: &str, lang: Lang, saved_work: bool) -> Option<String> {
+    let mut params = pairs(search.strip_prefix('?').unwrap_or(search));
+    let fragment = pairs_of_fragment(hash.strip_prefix('#').unwrap_or(hash));
+    // A theme the page does not know gets a message there.
+    let known = |t: &str| Theme::ALL.iter().any(|k| k.key() == t);
+    if params
+        .iter()
+        .chain(&fragment)
+        .any(|(k, v)| k == "theme" && !known(v))
+    {
+        return None;
+    }
+    params.extend(fragment);
+    params.retain(|(k, _)| !FREE_KEYS.contains(&k.as_str()));
+    // The first of a key, as the browser's URLSearchParams gives it; a key given twice is the
+    // page's to read (its last wins), not a snapshot's.
+    let get = |key: &str| {
+        params
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let keys: Vec<&str> = params.iter().map(|(k, _)| k.as_str()).collect();
+    if (1..keys.len()).any(|i| keys[..i].contains(&keys[i])) {
+        return None;
+    }
+    let default = PRESETS[0].name;
+    let embed = get("embed") == Some("1") || (get("view").is_some() && get("embed").is_none());
+    let name = if embed {
+        let steps = get("view")
+            .or(get("steps"))
+            .map(|s| s.split(',').filter(|s| !s.is_empty()).collect::<Vec<_>>());
+        let plain = keys.iter().all(|k| EMBED_KEYS.contains(k))
+            && !(get("view").is_some() && get("steps").is_some())
+            && get("controls").is_none_or(|c| c == Controls::None.key())
+            && steps.is_none_or(|s| !s.is_empty() && s.iter().all(|s| Step::from_key(s).is_some()));
+        if !plain {
+            return None;
+        }
+        format!("embed-{}", get("preset").unwrap_or(default))
+    } else {
+        match keys.as_slice() {
+            [] => default.to_owned(),
+            [key] if PAGE_KEYS.contains(key) => get(key)?.to_owned(),
+            _ => return None,
+        }
+    };
+    if saved_work {
+        return None;
+    }
+    match lang {
+        Lang::En => Some(name),
+        _ if name == default => Some(format!("{name}.{}", lang.tag())),
+        _ => None,
+    }
+}
