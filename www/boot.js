@@ -148,7 +148,7 @@
     const shown = steps.filter((name) => asked === undefined || asked.includes(name));
     if (shown.length === 0) throw new Error('no such step');
     const [page, ...sections] = await Promise.all([shell, ...shown.map((name) => shell.replace(/\.html$/, `-${name}.html`))].map(file));
-    return page.replace('<template data-steps></template>', sections.join(''));
+    return page.replace('<template data-steps=""></template>', sections.join(''));
   }
 
   /** The embed's steps numbered as the app numbers them, its "Open in the full explorer" on this

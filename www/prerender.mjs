@@ -103,40 +103,57 @@ async function prerender(chromium) {
     if ((await render(browser, base, `?embed=1&preset=${first}`, 'dark')) !== pages[`embed-${first}`]) {
       throw new Error('prerender: the embed in dark differs from the embed in light');
     }
-    return pages;
+    // Each as the build writes it, its inline styles gathered into one stylesheet's rules.
+    const tool = await browser.newPage();
+    let styles = [];
+    const out = {};
+    for (const [name, html] of Object.entries(pages)) {
+      out[name] = await tool.evaluate(written, { html, name, styles, embed: name.startsWith('embed-') })
+        .catch((e) => { throw new Error(`prerender: ${name}: ${e.message}`); });
+      styles = out[name].styles;
+    }
+    return { pages: out, styles };
   } finally {
     await browser.close();
     server.close();
   }
 }
 
-/** An embed's page cut into its steps (`<section class="step" id="step-NAME">`, one after the
- * other, in the page's order) and the rest, which holds `<template data-steps>` where they go. */
-function stepsOf(main) {
-  const steps = [];
-  let shell = '';
-  let at = 0;
-  for (const open of main.matchAll(/<section class="step[^"]*" id="step-([a-z_]+)"/g)) {
-    if (open.index < at) continue;
-    // Its end: the </section> that closes it, counting any section inside it.
-    const tag = /<\/?section\b/g;
-    tag.lastIndex = open.index + 1;
-    let depth = 1;
-    let end;
-    for (let m; depth > 0 && (m = tag.exec(main));) {
-      depth += m[0] === '<section' ? 1 : -1;
-      end = tag.lastIndex;
-    }
-    if (depth > 0) throw new Error(`prerender: the embed's step ${open[1]} has no end`);
-    end = main.indexOf('>', end) + 1;
-    const between = main.slice(at, open.index);
-    if (steps.length === 0) shell = `${between}<template data-steps></template>`;
-    else if (between !== '') throw new Error(`prerender: the embed has "${between.slice(0, 60)}" between its steps`);
-    steps.push([open[1], main.slice(open.index, end)]);
-    at = end;
+/** Runs in a blank page of the browser, for its DOM: a captured <main> as the build writes it.
+ * Without the views' empty placeholder comments (the app takes the snapshot over element by
+ * element: an eighth less HTML to parse); each inline style as a rule keyed by `data-ps` (the
+ * strict Content-Security-Policy refuses style attributes in HTML), `styles` being the rules so
+ * far; named for boot.js and the app (`#prerendered`, `data-preset`). An embed's is cut into its
+ * steps (`section.step`, one after the other in the page's order) and the rest, its shell, which
+ * holds `<template data-steps>` where they go. */
+function written({ html, name, styles, embed }) {
+  const holder = document.createElement('template');
+  holder.innerHTML = html;
+  const main = holder.content.firstElementChild;
+  const rules = new Map(styles);
+  for (const element of [main, ...main.querySelectorAll('[style]')].filter((e) => e.hasAttribute('style'))) {
+    const text = element.getAttribute('style');
+    if (!rules.has(text)) rules.set(text, rules.size.toString(36));
+    element.removeAttribute('style');
+    element.dataset.ps = rules.get(text);
   }
-  if (steps.length === 0) throw new Error('prerender: the embed has no steps');
-  return { shell: shell + main.slice(at), steps };
+  const comments = document.createTreeWalker(main, NodeFilter.SHOW_COMMENT);
+  const empty = [];
+  while (comments.nextNode()) if (comments.currentNode.data === '') empty.push(comments.currentNode);
+  empty.forEach((comment) => comment.remove());
+  main.id = 'prerendered';
+  main.dataset.preset = name;
+  const out = { styles: [...rules] };
+  if (!embed) return { ...out, html: main.outerHTML };
+  const steps = [...main.querySelectorAll('section.step')].filter((step) => !step.parentElement.closest('section.step'));
+  if (steps.length === 0) throw new Error('the embed has no steps');
+  if (steps.some((step, i) => i > 0 && step.previousElementSibling !== steps[i - 1])) throw new Error('the embed has more than its steps between them');
+  const sections = steps.map((step) => [step.id.replace(/^step-/, ''), step.outerHTML]);
+  const slot = document.createElement('template');
+  slot.dataset.steps = '';
+  steps[0].before(slot);
+  steps.forEach((step) => step.remove());
+  return { ...out, html: main.outerHTML, steps: sections };
 }
 
 const hashed = (prefix, text, ext) => `${prefix}-${createHash('sha256').update(text).digest('hex').slice(0, 16)}.${ext}`;
@@ -150,20 +167,8 @@ async function main() {
     say(`no ${CHROMIUM} or playwright-core: the page is built without its first screen in the HTML (it shows its loading line until the wasm has arrived)`);
     return;
   }
-  const pages = await prerender(chromium);
-  // Each distinct inline style once, as a rule keyed by an attribute.
-  const styles = new Map();
-  const unstyled = (html) => html.replace(/ style="([^"]*)"/g, (_, style) => {
-    const text = style.replaceAll('&quot;', '"').replaceAll('&amp;', '&');
-    if (!styles.has(text)) styles.set(text, styles.size.toString(36));
-    return ` data-ps="${styles.get(text)}"`;
-  });
+  const { pages, styles } = await prerender(chromium);
   const [first, ...others] = Object.keys(pages);
-  // Without the views' empty placeholder comments (the app takes the snapshot over element by
-  // element): an eighth less HTML to parse.
-  const mains = Object.fromEntries(Object.entries(pages).map(([name, html]) => [
-    name, unstyled(html).replaceAll('<!---->', '').replace(/^<main/, `<main id="prerendered" data-preset="${name}"`),
-  ]));
   const files = { [first]: '' };
   // Each file written, with its role in the build's list (build.json).
   const written = [];
@@ -174,25 +179,25 @@ async function main() {
   for (const name of others) {
     // A language's opening page is the language's: kept offline once a visit in it fetched it.
     const language = name.match(/^[a-z-]+\.([A-Za-z-]+)$/)?.[1];
-    files[name] = hashed(language ? `i18n/prerendered-${language}` : `prerendered-${name}`, mains[name], 'html');
-    if (name.startsWith('embed-')) {
+    const { html, steps } = pages[name];
+    files[name] = hashed(language ? `i18n/prerendered-${language}` : `prerendered-${name}`, html, 'html');
+    if (steps) {
       // An embed's frame fetches its page without the steps and the steps it shows, each its own
       // file (NAME-HASH-STEP.html): what a frame parses is the steps it asks for.
-      const { shell, steps } = stepsOf(mains[name]);
-      write(files[name], shell, 'embeds');
+      write(files[name], html, 'embeds');
       for (const [step, section] of steps) write(files[name].replace(/\.html$/, `-${step}.html`), section, 'embeds');
       files[name] = { shell: files[name], steps: steps.map(([step]) => step) };
     } else {
-      write(files[name], mains[name], language ? 'language' : 'later');
+      write(files[name], html, language ? 'language' : 'later');
     }
   }
-  const css = [...styles].map(([text, key]) => `[data-ps="${key}"]{${text}}`).join('\n') + '\n';
+  const css = styles.map(([text, key]) => `[data-ps="${key}"]{${text}}`).join('\n') + '\n';
   const cssName = hashed('prerendered', css, 'css');
   write(cssName, css, 'first');
   const integrity = `sha384-${createHash('sha384').update(css).digest('base64')}`;
   // `files` as the text of <html data-prerendered>, in the order the pages were made.
-  writeFileSync(result, JSON.stringify({ files: JSON.stringify(files), style: [cssName, integrity], main: mains[first], written }));
-  say(`the opening page of ${Object.keys(pages).join(', ')} (${styles.size} styles)`);
+  writeFileSync(result, JSON.stringify({ files: JSON.stringify(files), style: [cssName, integrity], main: pages[first].html, written }));
+  say(`the opening page of ${Object.keys(pages).join(', ')} (${styles.length} styles)`);
 }
 
 await main();
