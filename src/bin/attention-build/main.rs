@@ -59,8 +59,9 @@ fn build() -> Result<(), String> {
     // 1. The app's code: split at its #[lazy] parts, bound to JavaScript, optimised, in one
     //    folder named by its contents (code-HASH/).
     let code = code::build(&mut dist, &wasm, &scratch, release)?;
-    // 2. The page's own files: its stylesheet, boot script and loader; the teachers' files.
-    let assets = page::assets(&mut dist, release)?;
+    // 2. The page's own files: its stylesheet, boot script and loader (and under Trunk, a
+    //    script that reloads it once rebuilt); the teachers' files.
+    let assets = page::assets(&mut dist, release, trunk.is_some())?;
     // 3. The trained models' files, fetched when the learner opens one.
     models::place(&mut dist, &target)?;
     // 4. Each language's texts, fetched when a visit is in it.

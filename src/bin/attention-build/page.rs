@@ -25,10 +25,11 @@ const TEACHERS: [&str; 3] = [
 pub struct Assets {
     style: (String, String),
     boot: String,
-    loader: String,
+    /// The loader, and under `trunk serve` the script that reloads the page once Trunk rebuilt it.
+    modules: Vec<String>,
 }
 
-pub fn assets(dist: &mut Dist, release: bool) -> Result<Assets, String> {
+pub fn assets(dist: &mut Dist, release: bool, trunk: bool) -> Result<Assets, String> {
     for name in TEACHERS {
         dist.write(Role::Teachers, name, read(&format!("www/{name}"))?)?;
     }
@@ -51,10 +52,14 @@ pub fn assets(dist: &mut Dist, release: bool) -> Result<Assets, String> {
         dist.write(Role::First, &name, bytes)?;
         Ok((name, sri))
     };
+    let mut modules = vec![own("loader.js", "loader", "js")?.0];
+    if trunk {
+        modules.push(own("dev-reload.js", "dev-reload", "js")?.0);
+    }
     Ok(Assets {
         style: own("style.css", "style", "css")?,
         boot: own("boot.js", "boot", "js")?.0,
-        loader: own("loader.js", "loader", "js")?.0,
+        modules,
     })
 }
 
@@ -113,10 +118,12 @@ impl Page {
                 ("styles", styles.join("\n    ")),
                 (
                     "loader",
-                    format!(
-                        "<script type=\"module\" src=\"./{}\"></script>",
-                        self.assets.loader
-                    ),
+                    self.assets
+                        .modules
+                        .iter()
+                        .map(|name| format!("<script type=\"module\" src=\"./{name}\"></script>"))
+                        .collect::<Vec<_>>()
+                        .join("\n    "),
                 ),
                 (
                     "opening",
