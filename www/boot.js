@@ -158,9 +158,9 @@
     main.querySelectorAll(':scope > section.step').forEach((section, i) => { section.querySelector('.step-number').firstChild.textContent = String(i + 1); });
     const open = main.querySelector('.open-full a');
     if (open) {
-      // Written at build time on another server: the model's fragment, on this page (at the
-      // embed's first step when it names steps).
-      const fragment = new URLSearchParams(new URL(open.getAttribute('href')).hash.slice(1));
+      // Written at build time as the model's fragment alone: on this page (at the embed's first
+      // step when it names steps).
+      const fragment = new URLSearchParams(open.getAttribute('href').replace(/^#/, ''));
       if (asked) fragment.set('at', main.querySelector(':scope > section.step').id.slice('step-'.length));
       open.href = `${new URL(location.pathname, location.href).href}#${fragment}`;
     }

@@ -143,6 +143,10 @@ function written({ html, name, styles, embed }) {
   empty.forEach((comment) => comment.remove());
   main.id = 'prerendered';
   main.dataset.preset = name;
+  // An embed's "Open in the full explorer" names this build's throwaway server: only its
+  // fragment is kept (boot.js points it at the page the embed is on), so a build is the same
+  // from one run to the next.
+  for (const open of main.querySelectorAll('.open-full a[href]')) open.setAttribute('href', new URL(open.href).hash);
   const out = { styles: [...rules] };
   if (!embed) return { ...out, html: main.outerHTML };
   const steps = [...main.querySelectorAll('section.step')].filter((step) => !step.parentElement.closest('section.step'));
