@@ -357,6 +357,10 @@ const ENGLISH_BY_DESIGN: &[(&str, &str)] = &[
         "core/pretrained/read.rs",
         "the command line's folder reader and the packed file's tag",
     ),
+    (
+        "core/pretrained/pack.rs",
+        "the command line's and the build's folder packer",
+    ),
     ("core/pretrained/encoder.rs", "the command line's --ablate"),
     (
         "core/i18n/",

@@ -23,7 +23,7 @@ use attention_explorer::core::formats::state::{read_state, state_value, write_st
 use attention_explorer::core::forward::trace::Trace;
 use attention_explorer::core::i18n::keys::ship;
 use attention_explorer::core::model::presets::{preset, PRESETS};
-use attention_explorer::core::pretrained::{pack, read_folder, read_heads};
+use attention_explorer::core::pretrained::{pack_folder, read_folder, read_heads};
 use attention_explorer::core::training::{gradients, train, Objective, Optimizer, DEFAULT_LR};
 
 const USAGE: &str = "usage: attention-trace [--preset NAME | --state FILE | --from-torch FILE]
@@ -204,19 +204,7 @@ fn run_pack(args: &[String]) -> Result<String, String> {
     if flag != "--pack" || out_flag != "--out" {
         return Err(format!("--pack takes a folder and --out FILE\n{USAGE}"));
     }
-    let dir = std::path::Path::new(dir);
-    let read = |name: &str| {
-        std::fs::read(dir.join(name)).map_err(|e| format!("{}: {e}", dir.join(name).display()))
-    };
-    let text =
-        |name: &str| String::from_utf8(read(name)?).map_err(|_| format!("{name} is not text"));
-    let source = std::fs::read_to_string(dir.join("SOURCE")).unwrap_or_default();
-    let packed = pack(
-        &text("config.json")?,
-        &text("vocab.txt")?,
-        &read("model.safetensors")?,
-        source.trim(),
-    )?;
+    let packed = pack_folder(std::path::Path::new(dir))?;
     std::fs::write(out, &packed).map_err(|e| format!("{out}: {e}"))?;
     Ok(format!("{out}: {} bytes", packed.len()))
 }

@@ -11,7 +11,7 @@ use std::path::Path;
 use wasm_bindgen_cli_support::Bindgen;
 use wasm_split_cli_support::{transform, Options};
 
-use crate::files::{hash, integrity, run, Dist, Role};
+use crate::files::{hash, integrity, run, walk, Dist, Role};
 
 /// The glue's name in the folder (and the module the split loader imports `initSync` from).
 const GLUE: &str = "attention-explorer";
@@ -80,9 +80,13 @@ pub fn build(dist: &mut Dist, input: &[u8], scratch: &Path, release: bool) -> Re
             module.clone(),
         ));
     }
+    // wasm-bindgen's snippets, in a fixed order (the page preloads them in it).
     let mut snippets = Vec::new();
-    walk(&bound.join("snippets"), "snippets", &mut snippets)?;
-    for (name, _) in &snippets {
+    if bound.join("snippets").exists() {
+        walk(&bound, &bound.join("snippets"), &mut snippets)?;
+    }
+    snippets.sort();
+    for name in &snippets {
         files.push((name.clone(), bound.join(name)));
     }
 
@@ -143,7 +147,7 @@ pub fn build(dist: &mut Dist, input: &[u8], scratch: &Path, release: bool) -> Re
     Ok(Code {
         glue: named(&format!("{GLUE}.js")),
         wasm: named(&format!("{GLUE}_bg.wasm")),
-        snippets: snippets.iter().map(|(name, _)| named(name)).collect(),
+        snippets: snippets.iter().map(|name| named(name)).collect(),
     })
 }
 
@@ -208,33 +212,4 @@ fn optimise(
             .into_iter()
             .try_for_each(|w| w.join().expect("a worker"))
     })
-}
-
-/// Every file under `dir`, as (`prefix/…`, its path).
-fn walk(
-    dir: &Path,
-    prefix: &str,
-    out: &mut Vec<(String, std::path::PathBuf)>,
-) -> Result<(), String> {
-    if !dir.exists() {
-        return Ok(());
-    }
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .map(|e| e.map(|e| e.path()))
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())?;
-    entries.sort();
-    for path in entries {
-        let name = format!(
-            "{prefix}/{}",
-            path.file_name().expect("a name").to_string_lossy()
-        );
-        if path.is_dir() {
-            walk(&path, &name, out)?;
-        } else {
-            out.push((name, path));
-        }
-    }
-    Ok(())
 }

@@ -163,7 +163,7 @@ impl Dist {
 }
 
 /// Every file under `dir`, as names relative to `root` with `/`.
-fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), String> {
+pub fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), String> {
     for entry in std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
         let path = entry.map_err(|e| e.to_string())?.path();
         if path.is_dir() {

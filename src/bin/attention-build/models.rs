@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use attention_explorer::core::decoder::LANGUAGE_MODEL;
-use attention_explorer::core::pretrained::{pack, SHIPPED};
+use attention_explorer::core::pretrained::{pack_folder, SHIPPED};
 
 use crate::files::{Dist, Role};
 
@@ -21,20 +21,7 @@ pub fn place(dist: &mut Dist, target: &Path) -> Result<(), String> {
         eprintln!("attention-build: no {}/ (node www/pretrained.mjs fetches it): the build has no trained model", folder.display());
     } else {
         if !packed.exists() {
-            let read = |name: &str| {
-                std::fs::read(folder.join(name))
-                    .map_err(|e| format!("{}: {e}", folder.join(name).display()))
-            };
-            let text = |name: &str| {
-                String::from_utf8(read(name)?).map_err(|_| format!("{name} is not text"))
-            };
-            let source = std::fs::read_to_string(folder.join("SOURCE")).unwrap_or_default();
-            let file = pack(
-                &text("config.json")?,
-                &text("vocab.txt")?,
-                &read("model.safetensors")?,
-                source.trim(),
-            )?;
+            let file = pack_folder(&folder)?;
             std::fs::write(&packed, file).map_err(|e| format!("{}: {e}", packed.display()))?;
         }
         link(dist, &packed, SHIPPED.file)?;

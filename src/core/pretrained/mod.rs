@@ -16,7 +16,7 @@ pub mod wordpiece;
 pub use crate::core::model::Shipped;
 pub use config::Config;
 pub use encoder::{read_heads, Encoder, EncoderTrace, LayerPart, LayerTrace};
-pub use pack::pack;
+pub use pack::{pack, pack_folder};
 pub use read::{read_folder, read_packed, read_parts};
 pub use wordpiece::{Vocabulary, MAX_PIECES};
 

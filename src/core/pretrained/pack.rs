@@ -8,10 +8,27 @@ use serde_json::{json, Map, Value};
 
 use crate::core::i18n::keys::models;
 
-use super::read::{read_parts, FORMAT};
+use super::read::{read_parts, FILES, FORMAT};
 
 /// The word embeddings' tensor, placed last.
 const WORDS: &str = "embeddings.word_embeddings.weight";
+
+/// A Hugging Face folder (its three [`FILES`], and `SOURCE` if there is one) packed by [`pack`]:
+/// what the command line's `--pack` and the build write. Its error in English.
+pub fn pack_folder(dir: &std::path::Path) -> Result<Vec<u8>, String> {
+    let read = |name: &str| {
+        std::fs::read(dir.join(name)).map_err(|e| format!("{}: {e}", dir.join(name).display()))
+    };
+    let text =
+        |name: &str| String::from_utf8(read(name)?).map_err(|_| format!("{name} is not text"));
+    let source = std::fs::read_to_string(dir.join("SOURCE")).unwrap_or_default();
+    pack(
+        &text(FILES[0])?,
+        &text(FILES[1])?,
+        &read(FILES[2])?,
+        source.trim(),
+    )
+}
 
 /// The folder's three files packed into one: each floating-point tensor as float16 (rounded to
 /// nearest), `config.json` and `vocab.txt` in the metadata with `source` (where the weights come
