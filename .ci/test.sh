@@ -40,7 +40,7 @@ echo "== the notebook widget (python/): its wheel (the page and the core built i
 # Its own environment: JupyterLab for tests/e2e/notebook.test.mjs, at the versions tested.
 [ -x target/notebook-env/bin/python ] || python3 -m venv target/notebook-env
 target/notebook-env/bin/pip install -q --disable-pip-version-check -r python/requirements-test.txt
-rm -rf target/wheel python/build
+rm -rf target/wheel
 target/notebook-env/bin/pip wheel -q --disable-pip-version-check --no-deps -w target/wheel ./python
 target/notebook-env/bin/pip install -q --disable-pip-version-check --force-reinstall --no-deps target/wheel/*.whl
 ATTENTION_EXPLORER_WHEEL="$(ls target/wheel/*.whl)" target/notebook-env/bin/python -m pytest -q -rs python/tests

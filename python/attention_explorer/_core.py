@@ -1,30 +1,37 @@
 """The project's core, run as its command line (`attention-trace`, built from the repository's
-Rust into this package): every number Python gets is the one the page computes."""
+Rust into this package's wheel by maturin): every number Python gets is the one the page computes."""
 from __future__ import annotations
 
 import json
 import math
 import os
 import subprocess
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-_HERE = Path(__file__).resolve().parent
 # What the core prefixes a refusal with; the rest is the page's own message.
 _PREFIXES = ("attention-trace: ", "invalid state: ", "--from-torch: ", "--to-torch: ")
 
 
 def binary() -> Path:
-    """The core's command line: ATTENTION_TRACE, else the one in this package."""
-    path = Path(os.environ.get("ATTENTION_TRACE") or _HERE / "bin" / "attention-trace")
-    if not path.is_file():
-        raise RuntimeError(
-            f"{path} is missing: install the package from the repository (pip install ./python) "
-            "so that the core is built into it"
-        )
-    return path
+    """The core's command line: ATTENTION_TRACE, else the one this package installed (a script
+    of its wheel, in whichever folder the installer put scripts: its own record says where)."""
+    if os.environ.get("ATTENTION_TRACE"):
+        return Path(os.environ["ATTENTION_TRACE"])
+    try:
+        files = metadata.distribution("attention-explorer").files or []
+    except metadata.PackageNotFoundError:
+        files = []
+    for file in files:
+        if file.name == "attention-trace" and Path(file.locate()).is_file():
+            return Path(file.locate()).resolve()
+    raise RuntimeError(
+        "attention-trace is missing: install the package from the repository (pip install ./python) "
+        "so that the core is built into it"
+    )
 
 
 def _run(args: list[str], text: str = "") -> Any:

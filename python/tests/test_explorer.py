@@ -33,7 +33,8 @@ def test_the_package_is_the_installed_wheel_with_the_page_and_the_core():
     assert "site-packages" in package.parts, f"tests run against the installed package, not {package}"
     assert (package / "page" / "index.html").is_file()
     assert list((package / "page").glob("code-*/attention-explorer_bg.wasm"))
-    assert os.access(package / "bin" / "attention-trace", os.X_OK)
+    core = attention_explorer._core.binary()
+    assert os.access(core, os.X_OK) and "site-packages" not in core.parts, core
 
 
 def test_the_wheel_holds_the_page_files_and_the_core():
@@ -46,7 +47,7 @@ def test_the_wheel_holds_the_page_files_and_the_core():
     for name in built["first"] + built["later"]:
         assert f"attention_explorer/page/{name}" in names, name
     assert "attention_explorer/page/index.html" in names
-    assert "attention_explorer/bin/attention-trace" in names
+    assert [n for n in names if n.endswith(".data/scripts/attention-trace")], "the core, as a script of the wheel"
     assert "attention_explorer/widget.js" in names
     assert not [n for n in names if "/models/" in n], "the trained model stays out of the wheel"
 
@@ -248,7 +249,7 @@ def test_the_kernels_server_serves_the_page_and_nothing_else():
     origin = base.rsplit("/", 1)[0]
     # Outside the token, a folder (its redirect would drop the token), above the page's folder
     # (the package's own files), the service worker.
-    for path in (origin + "/index.html", base + "/snippets", base + "/%2e%2e/_server.py", base + "/../../setup.py", base + "/sw.js"):
+    for path in (origin + "/index.html", base + "/snippets", base + "/%2e%2e/_server.py", base + "/../__init__.py", base + "/sw.js"):
         with pytest.raises(HTTPError) as refused:
             urlopen(path)
         assert refused.value.code == 404, path
