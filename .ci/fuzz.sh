@@ -4,14 +4,13 @@
 # A crash is saved under tests/fuzz/artifacts/TARGET/ and stops the script: make it a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PATH"
 seconds=${1:-600}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(state cell block link torch gguf bpe packed folder wordpiece trained)
 
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
-command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
+[ -x "$HOME/.cargo/bin/cargo-fuzz" ] || cargo install cargo-fuzz --locked
 
 corpus=tests/fuzz/corpus
 cargo run --quiet --manifest-path tests/fuzz/Cargo.toml --bin seeds -- "$corpus"

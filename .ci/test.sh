@@ -4,7 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 .ci/tools.sh --browser
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 echo "== native tests (core, and the import rule of tests/architecture.rs)"
 cargo test
@@ -27,7 +26,7 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components --cfg no_s
 CHROMEDRIVER=/usr/bin/chromedriver \
 WASM_BINDGEN_TEST_TIMEOUT=300 \
 WASM_BINDGEN_TEST_WEBDRIVER_JSON=tests/webdriver.json \
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$HOME/.cargo/bin/wasm-bindgen-test-runner" \
   cargo test --target wasm32-unknown-unknown --test web
 
 echo "== release build (the wasm, then the build program: src/bin/attention-build/)"

@@ -4,7 +4,9 @@
 # tests; --serve adds Trunk, the dev server)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+# What it installs goes where cargo and npm put it (~/.cargo/bin, node_modules/.bin); the scripts
+# and the build program call it there, so nothing changes PATH.
+bin="$HOME/.cargo/bin"
 
 rustup target list --installed | grep -qx wasm32-unknown-unknown \
   || rustup target add wasm32-unknown-unknown
@@ -12,14 +14,14 @@ cargo clippy --version >/dev/null 2>&1 || rustup component add clippy
 cargo fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 
 # Trunk 0.22 needs a newer rustc than this machine has.
-if [ "${1:-}" = "--serve" ] && ! trunk --version 2>/dev/null | grep -q '0.21.14'; then
+if [ "${1:-}" = "--serve" ] && ! "$bin/trunk" --version 2>/dev/null | grep -q '0.21.14'; then
   cargo install trunk --version 0.21.14 --locked
 fi
 
-# Trunk and wasm-bindgen-test-runner must find the CLI matching Cargo.lock, or they try to
-# download it.
+# wasm-bindgen-test-runner (the component tests) at the version of Cargo.lock; the CLI beside it,
+# which Trunk must find at that version too, or it tries to download it.
 wb_version=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/[^0-9.]/, ""); print; exit}' Cargo.lock)
-if ! wasm-bindgen --version 2>/dev/null | grep -q " $wb_version\$"; then
+if ! "$bin/wasm-bindgen" --version 2>/dev/null | grep -q " $wb_version\$"; then
   # Not --locked: one of its locked dependencies is missing from the registry here.
   cargo install wasm-bindgen-cli --version "$wb_version" --force
 fi

@@ -7,7 +7,7 @@
 //! attention-build   as Trunk's post-build hook (`trunk serve`, Trunk.toml): writes Trunk's
 //!     staging folder instead (`TRUNK_STAGING_DIR`), in Trunk's profile (`TRUNK_PROFILE`)
 //!
-//! Needs `wasm-opt` and `esbuild` on PATH (npm, `.ci/tools.sh`) for a release build, and for the
+//! Needs `wasm-opt` and `esbuild` (npm's, in node_modules/.bin: `.ci/tools.sh`) for a release build, and for the
 //! opening pages Node, playwright-core and Chromium (without them the page opens with its
 //! loading line, and the build says so).
 
@@ -61,7 +61,7 @@ fn build() -> Result<(), String> {
     let code = code::build(&mut dist, &wasm, &scratch, release)?;
     // 2. The page's own files: its stylesheet, boot script and loader (and under Trunk, a
     //    script that reloads it once rebuilt); the teachers' files.
-    let assets = page::assets(&mut dist, release, trunk.is_some())?;
+    let assets = page::assets(&mut dist, release.then_some(&*scratch), trunk.is_some())?;
     // 3. The trained models' files, fetched when the learner opens one.
     models::place(&mut dist, &target)?;
     // 4. Each language's texts, fetched when a visit is in it.
@@ -77,7 +77,7 @@ fn build() -> Result<(), String> {
     // 6. The opening pages, rendered by that page itself in Chromium (release builds), and
     //    written into it.
     if release {
-        page.snapshot = prerender::run(&mut dist)?;
+        page.snapshot = prerender::run(&mut dist, &scratch)?;
         if page.snapshot.is_some() {
             dist.rewrite("index.html", page.html()?)?;
         }

@@ -3,6 +3,7 @@
 //! each double-braced name filled in.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use attention_explorer::core::formats::boot::contract;
 use attention_explorer::core::formats::link::snippet_script;
@@ -29,7 +30,8 @@ pub struct Assets {
     modules: Vec<String>,
 }
 
-pub fn assets(dist: &mut Dist, release: bool, trunk: bool) -> Result<Assets, String> {
+/// `minify_in`: a release build's scratch folder, where esbuild writes (a dev build copies).
+pub fn assets(dist: &mut Dist, minify_in: Option<&Path>, trunk: bool) -> Result<Assets, String> {
     for name in TEACHERS {
         dist.write(Role::Teachers, name, read(&format!("www/{name}"))?)?;
     }
@@ -46,7 +48,7 @@ pub fn assets(dist: &mut Dist, release: bool, trunk: bool) -> Result<Assets, Str
         format!("{:#}\n", contract()),
     )?;
     let mut own = |source: &str, prefix: &str, ext: &str| -> Result<(String, String), String> {
-        let bytes = minified(&format!("www/{source}"), release)?;
+        let bytes = minified(&format!("www/{source}"), minify_in)?;
         let name = hashed(prefix, &bytes, ext);
         let sri = integrity(&bytes);
         dist.write(Role::First, &name, bytes)?;
@@ -65,11 +67,11 @@ pub fn assets(dist: &mut Dist, release: bool, trunk: bool) -> Result<Assets, Str
 
 /// A script or stylesheet of www/ through esbuild in a release build (its comments stay in the
 /// source: the page downloads only the code), as it is in a dev build.
-fn minified(source: &str, release: bool) -> Result<Vec<u8>, String> {
-    if !release {
+fn minified(source: &str, minify_in: Option<&Path>) -> Result<Vec<u8>, String> {
+    let Some(scratch) = minify_in else {
         return read(source);
-    }
-    let out = std::path::Path::new("target/attention-build/min").join(source);
+    };
+    let out = scratch.join("min").join(source);
     std::fs::create_dir_all(out.parent().expect("a folder")).map_err(|e| e.to_string())?;
     run(
         "esbuild",

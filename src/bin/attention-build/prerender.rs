@@ -3,6 +3,8 @@
 //! It says when it cannot run (no Chromium or playwright-core): the page then opens with its
 //! loading line until the wasm has arrived.
 
+use std::path::Path;
+
 use crate::files::{Dist, Role};
 
 /// What index.html holds of the opening pages.
@@ -15,8 +17,9 @@ pub struct Snapshot {
     pub main: String,
 }
 
-pub fn run(dist: &mut Dist) -> Result<Option<Snapshot>, String> {
-    let result = std::path::Path::new("target/attention-build/prerendered.json");
+/// `scratch`: where www/prerender.mjs writes what it made.
+pub fn run(dist: &mut Dist, scratch: &Path) -> Result<Option<Snapshot>, String> {
+    let result = &scratch.join("prerendered.json");
     let _ = std::fs::remove_file(result);
     let dir = dist.dir.to_string_lossy().into_owned();
     crate::files::run(
