@@ -1,13 +1,15 @@
 //! One home per fact: a name the page shares with JavaScript, Python, a server or the docs has
 //! its home in core. The build hands the page's scripts and the notebook widget the core's words
-//! in the contract (core::formats::boot); what is still copied elsewhere (the content security
-//! policy, the steps in the teachers' guide, the presets in a Python test, the trained models'
-//! files and chunks) is read here and checked equal to it, and the scripts are checked to read
-//! the contract rather than spell its words.
+//! in the contract (core::formats::boot), and the tools beside the page (the notebook widget's
+//! server, the tests' server) read it from `contract.json`; what is still copied (the policy and
+//! the steps in the teachers' guide, the trained models' files and chunks) is read here and
+//! checked equal to it, and the scripts are checked to read the contract rather than spell its
+//! words.
 
 use std::fs;
 use std::path::Path;
 
+use attention_explorer::core::formats::boot::contract_file;
 use attention_explorer::core::formats::contract::{CSP, MESSAGE_PREFIX, RESIZE};
 use attention_explorer::core::model::presets::PRESETS;
 use attention_explorer::core::pretrained::SHIPPED;
@@ -57,16 +59,24 @@ fn the_content_security_policy_is_one() {
         "docs/teachers.md",
         &format!("Content-Security-Policy: {CSP}\n"),
     );
-    says(
-        "tests/e2e/harness.mjs",
-        &format!("export const CSP = \"{CSP}\";"),
-    );
-    // Python writes it as adjacent literals: joined, they are the policy.
-    let server = read("python/attention_explorer/_server.py");
-    let at = server.find("CSP = (").expect("_server.py defines CSP");
-    let literals = &server[at..at + server[at..].find(')').unwrap()];
-    let joined: String = literals.split('"').skip(1).step_by(2).collect();
-    assert_eq!(joined, CSP, "python/attention_explorer/_server.py");
+    assert_eq!(contract_file()["csp"], CSP);
+    // The servers beside the page send the build's.
+    for (server, reads) in [
+        (
+            "tests/e2e/harness.mjs",
+            "readFileSync(join(dist, 'contract.json'), 'utf8')).csp",
+        ),
+        (
+            "python/attention_explorer/_server.py",
+            "(folder / \"contract.json\").read_text())[\"csp\"]",
+        ),
+    ] {
+        says(server, reads);
+        assert!(
+            !read(server).contains("default-src"),
+            "{server} spells the policy"
+        );
+    }
 }
 
 #[test]
@@ -88,16 +98,10 @@ fn the_teachers_guide_lists_every_step() {
 #[test]
 fn the_presets_are_listed_as_core_lists_them() {
     let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-    let quoted = |names: &[&str], quote: char| {
-        names
-            .iter()
-            .map(|n| format!("{quote}{n}{quote}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    assert_eq!(contract_file()["presets"], serde_json::json!(names));
     says(
         "python/tests/test_explorer.py",
-        &format!("({})", quoted(&names, '"')),
+        "for name in attention_explorer._widget.CONTRACT[\"presets\"]:",
     );
 }
 

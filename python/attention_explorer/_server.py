@@ -9,10 +9,6 @@ import secrets
 import threading
 from pathlib import Path
 
-# The policy docs/teachers.md asks hosts to send.
-CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
-       "img-src 'self' data:; object-src 'none'; base-uri 'none'")
-
 _lock = threading.Lock()
 _base: str | None = None
 
@@ -42,6 +38,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     prefix = "/"
     folder = "."
     immutable: frozenset[str] = frozenset()
+    csp = ""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, directory=self.folder, **kwargs)
@@ -79,7 +76,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
         # As GitHub Pages sends: a sandboxed frame fetches the app cross-origin.
         self.send_header("Access-Control-Allow-Origin", "*")
-        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("Content-Security-Policy", self.csp)
         self.send_header("X-Content-Type-Options", "nosniff")
         # Hashed names never change; index.html may, with a new install.
         hashed = self.path.split("?")[0] in self.immutable
@@ -94,8 +91,10 @@ def base_url() -> str:
         if _base is None:
             prefix = f"/{secrets.token_urlsafe(12)}/"
             folder = page_folder()
+            # The policy docs/teachers.md asks hosts to send, as the build wrote it.
+            csp = json.loads((folder / "contract.json").read_text())["csp"]
             handler = type("Handler", (_Handler,), {"prefix": prefix, "folder": str(folder),
-                                                    "immutable": named_by_content(folder)})
+                                                    "immutable": named_by_content(folder), "csp": csp})
             server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
             server.daemon_threads = True
             threading.Thread(target=server.serve_forever, name="attention-explorer-files", daemon=True).start()

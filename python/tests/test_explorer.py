@@ -107,7 +107,7 @@ def test_from_torch_without_an_embedding_draws_the_pages_seeded_rows():
 
 
 def test_the_state_round_trips(variant_states):
-    for name in ("dog", "raschka", "raschka-multihead"):
+    for name in attention_explorer._widget.CONTRACT["presets"]:
         preset = attention_explorer._core.preset(name)
         assert Explorer(state=preset).state == preset
     for state in variant_states:

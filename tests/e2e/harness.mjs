@@ -1,7 +1,7 @@
 // Serves the built dist/ from a sub-path on 127.0.0.1 and opens it in headless Chromium; the
 // helpers every test file shares (one of each: a test file defines only what it alone uses).
 import { createServer } from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -18,8 +18,9 @@ const dist = process.env.DIST ? join(root, process.env.DIST) : join(root, 'dist'
 export const SUB_PATH = '/course/attention/';
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
-/** The policy docs/teachers.md asks hosts to send; every page in these tests runs under it. */
-export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'";
+/** The policy docs/teachers.md asks hosts to send, as the build wrote it beside the page
+ * (core::formats::boot::contract_file); every page in these tests runs under it. */
+export const CSP = JSON.parse(readFileSync(join(dist, 'contract.json'), 'utf8')).csp;
 
 export async function startServer() {
   const server = createServer(async (req, res) => {

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use attention_explorer::core::formats::boot::contract;
+use attention_explorer::core::formats::boot::{contract, contract_file};
 use attention_explorer::core::formats::link::snippet_script;
 use serde_json::json;
 
@@ -41,11 +41,12 @@ pub fn assets(dist: &mut Dist, minify_in: Option<&Path>, trunk: bool) -> Result<
         snippet_script()
     );
     dist.write(Role::Teachers, "embed-example.js", script)?;
-    // The contract for teachers' tools (the notebook widget reads its copy in the wheel).
+    // The contract for the tools beside the page (the notebook widget reads its copy in the
+    // wheel; the end-to-end tests' server, the policy).
     dist.write(
         Role::Teachers,
         "contract.json",
-        format!("{:#}\n", contract()),
+        format!("{:#}\n", contract_file()),
     )?;
     let mut own = |source: &str, prefix: &str, ext: &str| -> Result<(String, String), String> {
         let bytes = minified(&format!("www/{source}"), minify_in)?;

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::contract::{embed_work_key, KEEP, LANG_KEY, MESSAGE_PREFIX, RESIZE, WORK_KEY};
+use super::contract::{embed_work_key, CSP, KEEP, LANG_KEY, MESSAGE_PREFIX, RESIZE, WORK_KEY};
 use super::link::page::{Controls, Theme};
 use super::link::params::param;
 use super::link::snapshot::{EMBED_KEYS, FREE_KEYS, PAGE_KEYS};
@@ -50,4 +50,13 @@ pub fn contract() -> Value {
             "embedControls": Controls::None.key(),
         },
     })
+}
+
+/// `contract.json` beside the page, for the tools that serve or drive it (the notebook widget's
+/// server, the tests' server): the contract, and the content security policy the page is served
+/// with (the page itself never needs it, so `index.html` carries the contract without it).
+pub fn contract_file() -> Value {
+    let mut file = contract();
+    file["csp"] = CSP.into();
+    file
 }
