@@ -62,8 +62,9 @@ fn build() -> Result<(), String> {
     // 2. The page's own files: its stylesheet, boot script and loader (and under Trunk, a
     //    script that reloads it once rebuilt); the teachers' files.
     let assets = page::assets(&mut dist, release.then_some(&*scratch), trunk.is_some())?;
-    // 3. The trained models' files, fetched when the learner opens one.
-    models::place(&mut dist, &target)?;
+    // 3. The trained models' files, fetched when the learner opens one, from where
+    //    www/pretrained.mjs put them (the repository's target/, whatever CARGO_TARGET_DIR).
+    models::place(&mut dist, Path::new("target"))?;
     // 4. Each language's texts, fetched when a visit is in it.
     let languages = languages::ship(&mut dist)?;
     // 5. The page, index.html, from its template.
