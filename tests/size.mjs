@@ -1,11 +1,12 @@
 // What the page downloads, after `bash .ci/build.sh`.
 //   node tests/size.mjs [DIST]       each file of dist/ (or DIST) gzipped (-9); fails past the budgets
-//   node tests/size.mjs --by-crate   the release wasm's bytes by crate (needs `cargo install twiggy`)
+//   node tests/size.mjs --by-crate   the first module's bytes by crate, module and function (needs
+//                                    `cargo install twiggy`, after a release build)
 // Bytes are deterministic for a given toolchain, so the budget is a test, not a benchmark.
 import { readdirSync, readFileSync, mkdtempSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -286,27 +287,40 @@ function crateOf(name) {
   return path ? path[1] : 'unnamed (wasm-bindgen shims)';
 }
 
-/** The release wasm as Trunk ships it (wasm-bindgen, then wasm-opt -Oz), but keeping names. */
+/** The first module as the page gets it (split at its #[lazy] parts and bound by the build
+ * program, then wasm-opt -Oz), but keeping names: its bytes by crate, this crate's by module, and
+ * the largest functions. */
 function byCrate() {
-  const raw = join(root, 'target/wasm32-unknown-unknown/release/attention-explorer.wasm');
-  const dir = mkdtempSync(join(tmpdir(), 'size-'));
-  execFileSync('wasm-bindgen', ['--target', 'web', '--keep-debug', '--out-dir', dir, raw]);
-  const named = join(dir, 'named.wasm');
-  execFileSync('wasm-opt', ['-Oz', '-g', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', join(dir, 'attention-explorer_bg.wasm'), '-o', named]);
-  const csv = execFileSync('twiggy', ['top', '-n', '1000000', '-f', 'csv', named], { maxBuffer: 1 << 28 }).toString();
-  const sizes = new Map();
+  const bound = join(root, 'target/attention-build/bound/attention-explorer_bg.wasm');
+  const named = join(mkdtempSync(join(tmpdir(), 'size-')), 'named.wasm');
+  execFileSync(join(root, 'node_modules/.bin/wasm-opt'), ['-Oz', '-g', '--enable-bulk-memory', '--enable-nontrapping-float-to-int', bound, '-o', named]);
+  const twiggy = join(homedir(), '.cargo/bin/twiggy');
+  const csv = execFileSync(twiggy, ['top', '-n', '1000000', '-f', 'csv', named], { maxBuffer: 1 << 28 }).toString();
+  const crates = new Map();
+  const modules = new Map();
+  const functions = [];
+  const add = (map, key, bytes) => map.set(key, (map.get(key) ?? 0) + bytes);
   for (const line of csv.split('\n').slice(1)) {
     const m = line.match(/^(?:"((?:[^"]|"")*)"|(.*)),(\d+),[\d.]+,[\d.]*,[\d.]*$/);
     const name = m && (m[1]?.replaceAll('""', '"') ?? m[2]);
     if (!m || /^("function names"|custom section)/.test(name)) continue; // names, metadata
-    const crate = crateOf(name);
-    sizes.set(crate, (sizes.get(crate) ?? 0) + Number(m[3]));
+    const bytes = Number(m[3]);
+    add(crates, crateOf(name), bytes);
+    const own = name.match(/attention_explorer::((?:[a-z_0-9]+::){1,2})/);
+    if (own) add(modules, own[1], bytes);
+    functions.push([name, bytes]);
   }
-  const total = [...sizes.values()].reduce((a, b) => a + b, 0);
-  console.log(`release wasm without names: ${kb(total)}`);
-  for (const [crate, bytes] of [...sizes].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
-    console.log(`${kb(bytes).padStart(10)} ${((100 * bytes) / total).toFixed(1).padStart(5)} %  ${crate}`);
-  }
+  const total = [...crates.values()].reduce((a, b) => a + b, 0);
+  const list = (title, entries, n) => {
+    console.log(title);
+    for (const [key, bytes] of [...entries].sort((a, b) => b[1] - a[1]).slice(0, n)) {
+      console.log(`${kb(bytes).padStart(10)} ${((100 * bytes) / total).toFixed(1).padStart(5)} %  ${key.slice(0, 140)}`);
+    }
+  };
+  console.log(`the first module without names: ${kb(total)} (${kb(gzipSync(readFileSync(named)).length)} gzipped with names)`);
+  list('by crate:', crates, 25);
+  list('this crate, by module:', modules, 40);
+  list('the largest functions:', functions, 30);
 }
 
 if (process.argv.includes('--by-crate')) byCrate(); else budget(process.argv[2] ?? join(root, 'dist'));
