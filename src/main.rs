@@ -1,4 +1,5 @@
-//! The browser entry point: mounts the app (built by Trunk for wasm32).
+//! The browser entry point: mounts the app (compiled for wasm32, then made into the page by the
+//! build program: `bash .ci/build.sh`, or `bash .ci/serve.sh` to serve it).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -7,5 +8,5 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("The app runs in the browser: build it with `trunk serve` (see README). For numbers, use `cargo run --bin attention-trace`.");
+    eprintln!("The app runs in the browser: serve it with `bash .ci/serve.sh` (see README). For numbers, use `cargo run --bin attention-trace`.");
 }
