@@ -36,13 +36,18 @@ async function held(url, options = {}) {
   return { page, release };
 }
 
-/** Every cell of the page's tables: where it is, its value and its box. */
+/** Every cell of the page's tables: where it is, its value, its box in its step and, on screen,
+ * its box in the page. A step out of sight is laid out at a guessed height until it is first
+ * painted (`content-visibility: auto`), so where a step below the screen starts depends on which
+ * steps the browser has painted yet, which the learner does not see. */
 const cells = (page) => page.$$eval('main:not(#boot) table[data-matrix] [data-value]', (all) => all
   .filter((c) => c.closest('main').checkVisibility())
   .map((c) => {
     const t = c.closest('table');
     const box = c.getBoundingClientRect();
-    return `${t.dataset.matrix}/${t.dataset.head ?? ''}/${c.dataset.row},${c.dataset.col}=${c.dataset.value} @${Math.round(box.x)},${Math.round(box.y + scrollY)}`;
+    const step = c.closest('.step')?.getBoundingClientRect() ?? { x: 0, y: -scrollY };
+    const seen = box.bottom > 0 && box.top < innerHeight ? ` page @${Math.round(box.x)},${Math.round(box.y + scrollY)}` : '';
+    return `${t.dataset.matrix}/${t.dataset.head ?? ''}/${c.dataset.row},${c.dataset.col}=${c.dataset.value} @${Math.round(box.x - step.x)},${Math.round(box.y - step.y)}${seen}`;
   }));
 
 const ready = (page) => page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 60000 });
