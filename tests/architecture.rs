@@ -334,7 +334,7 @@ fn a_broken_rank_is_found() {
 /// pictures, labs and the trained model; the steps; what names the steps (the walk, the exercise
 /// maker, the embed); the opening, the settings and the exercises' engine; the page's root
 /// (a room's part can have a rank of its own: the longest name that fits counts).
-const UI_RANKS: [(&str, u32); 30] = [
+const UI_RANKS: [(&str, u32); 31] = [
     ("theme", 0),
     ("lang", 0),
     ("lang::picker", 4),
@@ -363,6 +363,7 @@ const UI_RANKS: [(&str, u32); 30] = [
     ("embed", 8),
     ("intro", 9),
     ("controls", 9),
+    ("page_tools", 9),
     ("exercises::engine", 9),
     ("app", 10),
 ];

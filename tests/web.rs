@@ -102,6 +102,22 @@ fn find(root: &Element, selector: &str) -> Element {
         .unwrap_or_else(|| panic!("no element matches {selector}"))
 }
 
+/// What a chunk brings (the settings come after the page is painted): waits up to 5 s for it.
+async fn arrived(root: &Element, selector: &str) -> Element {
+    for _ in 0..100 {
+        if let Some(found) = root.query_selector(selector).unwrap() {
+            return found;
+        }
+        let later = js_sys::Promise::new(&mut |done, _| {
+            window()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&done, 50)
+                .unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(later).await.unwrap();
+    }
+    panic!("{selector} never arrived")
+}
+
 fn cell(root: &Element, matrix: &str, row: usize, col: usize) -> Element {
     find(root, &format!("table[data-matrix=\"{matrix}\"][data-head=\"0\"] td[data-row=\"{row}\"][data-col=\"{col}\"], table[data-matrix=\"{matrix}\"]:not([data-head]) td[data-row=\"{row}\"][data-col=\"{col}\"]"))
 }
@@ -248,7 +264,9 @@ async fn arrow_keys_and_enter_move_between_cells() {
 #[wasm_bindgen_test]
 async fn changing_d_k_reshapes_every_table() {
     let root = mount_app().await;
-    let d_k: HtmlInputElement = find(&root, "[data-control=\"d_k\"]").unchecked_into();
+    let d_k: HtmlInputElement = arrived(&root, "[data-control=\"d_k\"]")
+        .await
+        .unchecked_into();
     type_into(&d_k, "5").await;
     let shape = |name: &str| {
         let table = find(&root, &format!("table[data-matrix=\"{name}\"]"));
@@ -633,7 +651,9 @@ async fn one_step_mounts_with_a_hand_built_state_and_follows_its_edits() {
 #[wasm_bindgen_test]
 async fn the_picker_says_your_own_after_an_edit_and_names_the_preset_after_undo() {
     let (root, state, handle) = mount_with(dog(), || view! { <Controls level=Level::All/> }).await;
-    let picker: web_sys::HtmlSelectElement = find(&root, "[data-control=preset]").unchecked_into();
+    let picker: web_sys::HtmlSelectElement = arrived(&root, "[data-control=preset]")
+        .await
+        .unchecked_into();
     assert_eq!(picker.value(), "dog");
     state
         .apply(Edit::Cell {
@@ -721,7 +741,9 @@ async fn the_key_value_heads_field_shares_them_and_refuses_what_does_not_divide(
     let model = attention_explorer::core::model::presets::preset("raschka-multihead").unwrap();
     let heads = model.heads().len();
     let (root, state, handle) = mount_with(model, || view! { <Controls level=Level::All/> }).await;
-    let field: HtmlInputElement = find(&root, "[data-control=kv_heads]").unchecked_into();
+    let field: HtmlInputElement = arrived(&root, "[data-control=kv_heads]")
+        .await
+        .unchecked_into();
     type_into(&field, "1").await;
     assert_eq!(state.doc.model.with_untracked(Model::kv_heads), 1);
     let trace = state.derived.trace.get_untracked();

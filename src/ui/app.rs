@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use crate::core::document::edit::Session;
 use crate::core::formats::link::Controls as Level;
 use crate::core::formats::link::{opening, Link};
-use crate::core::i18n::keys::{exercises, page};
+use crate::core::i18n::keys::{exercises, page, settings};
 use crate::core::i18n::Msg;
 use crate::core::model::presets::{matching, PRESETS};
 use crate::core::views::pipeline::Step;
@@ -15,13 +15,13 @@ use crate::ui::exercises::engine::exercise_engine;
 use crate::ui::fields::clause;
 use crate::ui::intro::Intro;
 use crate::ui::lang::{t, word};
-use crate::ui::on_demand::{Loaded, Opening};
+use crate::ui::on_demand::{Installed, Loaded, LoadedNear, Opening};
+use crate::ui::page_tools::page_tools;
 use crate::ui::prerendered::Handover;
 use crate::ui::pretrained::language::LanguageModelInEmbed;
 use crate::ui::pretrained::PretrainedInEmbed;
 use crate::ui::state::{use_app, AppState};
-use crate::ui::steps::PipelineNav;
-use crate::ui::{api, embed, labs, scroll, share, steps, theme, undo_keys};
+use crate::ui::{embed, labs, scroll, share, steps, theme};
 
 /// The whole page: controls, then the pipeline top to bottom; embedded (`embed=1`), only the
 /// steps asked for, with the controls asked for.
@@ -80,13 +80,7 @@ pub fn App() -> impl IntoView {
     }
     state.provide();
     let opening = Opening::provide();
-    api::install(state);
     theme::follow_colour_scheme(state.view.look.palette, colours);
-    share::keep_in_url(state, work_key);
-    if embed {
-        embed::install(state);
-    }
-    undo_keys::install(state);
     // `at=STEP` (the full explorer opened from an embed): once the page is laid out, and again
     // once the labs above it have come (a browser without scroll anchoring would move it).
     if let Some(step) = start.at {
@@ -125,7 +119,7 @@ pub fn App() -> impl IntoView {
             {(!embed).then(|| view! {
                 <details class="contents">
                     <summary>{t(page::contents)}</summary>
-                    <PipelineNav/>
+                    <LoadedNear load=steps::pipeline_nav what=page::contents soon=true/>
                 </details>
             })}
             <Controls level unfolded/>
@@ -144,6 +138,7 @@ pub fn App() -> impl IntoView {
                 })
                 .collect_view()}
             {embed.then(|| view! { <embed::OpenFull first/> })}
+            <Installed load=page_tools what=settings::the_page_tools/>
         </main>
     }
 }

@@ -6,7 +6,8 @@
 //! reads and writes through (`share`, the only code touching the URL and storage; `fields`,
 //! `export`, `prerendered`) ← `api`, the language picker and the exercises' cards ← `matrix` (every matrix view) ←
 //! `lines`, `labs/`, `pretrained` ← `steps/` ← what names the steps (`walk`, `author`, `embed`,
-//! the only code talking to a parent page) ← `intro`, `controls` and the exercises' engine ←
+//! the only code talking to a parent page) ← `intro`, `controls`, the page's tools (`page_tools`,
+//! a chunk) and the exercises' engine ←
 //! `app` (the page root).
 
 pub mod api;
@@ -25,6 +26,7 @@ pub mod lang;
 pub mod lines;
 pub mod matrix;
 pub mod on_demand;
+pub mod page_tools;
 pub mod panic;
 pub mod pause;
 pub mod prerendered;

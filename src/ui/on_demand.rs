@@ -148,6 +148,24 @@ pub fn Loaded(load: fn() -> Loading, #[prop(into)] what: Label) -> impl IntoView
     }
 }
 
+/// What `load` installs, drawing nothing meanwhile, counted in the opening until it arrives; if
+/// it cannot be fetched, a line says what the page is without (`what`).
+#[component]
+pub fn Installed(load: fn() -> Loading, #[prop(into)] what: Label) -> impl IntoView {
+    let waiting = Waiting::new(use_context::<Opening>());
+    view! {
+        <Suspense fallback=|| ()>
+            {Suspend::new(SendWrapper::new(async move {
+                let view = load().await.unwrap_or_else(|_| view! {
+                    <p class="field-error" role="alert">{move || word(&settings::could_not_load(what))}</p>
+                }.into_any());
+                drop(waiting);
+                view
+            }))}
+        </Suspense>
+    }
+}
+
 /// A button that opens and closes a panel fetched on demand (`data-action=action`,
 /// `aria-expanded`); `open` is the page's when others open or close it too.
 #[component]
@@ -178,9 +196,12 @@ pub fn LoadedNear(
 ) -> impl IntoView {
     let place = NodeRef::<leptos::html::Div>::new();
     let near = in_view(place);
-    let painted = use_context::<Opening>().filter(|_| soon).map(|o| o.painted);
+    // `soon` with no page opening around it (a view mounted on its own): at once.
+    let painted = soon.then(|| use_context::<Opening>().map(|o| o.painted));
     let wanted = Memo::new(move |was: Option<&bool>| {
-        was.copied().unwrap_or(false) || near.get() || painted.is_some_and(|p| p.get())
+        was.copied().unwrap_or(false)
+            || near.get()
+            || painted.is_some_and(|p| p.is_none_or(|p| p.get()))
     });
     view! {
         <div class="on-demand" node_ref=place>

@@ -195,7 +195,8 @@ pub fn fragment_now(state: AppState) -> String {
 }
 
 /// Keeps the URL's fragment and the saved work (under `work_key`) in step with the page:
-/// written [`WRITE_DELAY`] after the last change, never on opening.
+/// written [`WRITE_DELAY`] after the last change, never on opening (an edit made before this is
+/// installed, typed into the opening page, is a change).
 pub fn keep_in_url(state: AppState, work_key: String) {
     let pause = AfterPause::new(WRITE_DELAY);
     let write = move || {
@@ -216,10 +217,11 @@ pub fn keep_in_url(state: AppState, work_key: String) {
         state.page.written.notify();
     };
     let flush = write.clone();
+    let edited = state.doc.history.with_untracked(|h| h.can_undo());
     Effect::new(move |first: Option<()>| {
         state.doc.model.track();
         state.shown();
-        if first.is_some() {
+        if first.is_some() || edited {
             pause.changed(write.clone());
         }
     }); // A reload or a closed tab within the delay: the change is saved all the same (the reload

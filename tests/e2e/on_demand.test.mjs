@@ -1,7 +1,8 @@
-// End-to-end: code loaded on demand (issue 21). Each lab's body, the Embed dialog, the PyTorch
-// import and script, the exercise maker, the positions step, the save panel and the exercises are wasm chunks of
-// their own: the √dₖ and masking labs' come once the first screen is painted, the others' when
-// first needed. They load in a sandboxed frame and, after a first visit, offline; a chunk that
+// End-to-end: code loaded on demand (issues 21 and 52). Each lab's body, the Embed dialog, the
+// PyTorch import and script, the exercise maker, the positions step, the save panel, the
+// exercises, the contents, the settings and the page's tools are wasm chunks of their own: the
+// page's tools come as the page starts, the contents', the settings' and the √dₖ and masking
+// labs' once the first screen is painted, the others' when first needed. They load in a sandboxed frame and, after a first visit, offline; a chunk that
 // cannot be fetched says so where it would be, and the rest of the page works.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,15 +12,21 @@ import { useBrowser, open, sandboxedPage, projectRoot, unfold } from './harness.
 
 const env = useBrowser();
 const CHUNK = /\/code-[0-9a-f]{16}\/(split_\w+?)\.wasm$/;
+/** The chunks the page asks for (not the Embed dialog's preview, a page of its own). */
 const chunks = (page) => {
   const asked = [];
-  page.on('request', (r) => { const m = r.url().match(CHUNK); if (m) asked.push(m[1]); });
+  page.on('request', (r) => { const m = r.url().match(CHUNK); if (m && r.frame() === page.mainFrame()) asked.push(m[1]); });
   return asked;
 };
 /** Every chunk the build made. */
 const built = readdirSync(join(projectRoot, 'dist'), { recursive: true }).map((f) => f.replaceAll('\\', '/').match(/^code-[0-9a-f]{16}\/(split_\w+?)\.wasm$/)?.[1]).filter(Boolean).sort();
 /** What the page is to show once a part's chunk is in, and how a visit asks for that part. */
 const PARTS = {
+  // The page's tools (the scripting API, the link kept up to date), as the page starts.
+  split_page_tools: { shows: 'html[data-ready="true"]' },
+  // The contents and the settings, under their folded summaries, once the page is painted.
+  split_pipeline_nav: { shows: 'nav.pipeline' },
+  split_settings_panel: { shows: '[data-control="precision"]' },
   split_sqrt_dk_lab: { shows: '#lab-sqrt-dk [data-control="lab_dk"]' },
   split_mask_lab: { shows: '#lab-mask [data-stat="renormalized_ok"]' },
   split_train_lab: { near: '#lab-train', shows: '[data-action="train-step"]' },
@@ -66,7 +73,7 @@ test('the page asks for its chunks only after its first screen, and for each oth
   await page.reload();
   await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
   await unfold(page);
-  assert.deepEqual(seen.sort(), ['split_mask_lab', 'split_sqrt_dk_lab'], 'the labs near the top, once painted');
+  assert.deepEqual(seen.sort(), ['split_mask_lab', 'split_page_tools', 'split_pipeline_nav', 'split_settings_panel', 'split_sqrt_dk_lab'], 'the page\'s tools, the contents, the settings and the labs near the top');
   const fetched = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/split_')).map((e) => e.startTime - window.weightsAt));
   assert.ok(fetched.every((after) => after >= 0), `fetched after the weights showed: ${fetched}`);
   // Ready means their figures are there, without scrolling to them.

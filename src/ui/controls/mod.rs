@@ -20,6 +20,7 @@ use crate::ui::fields::{
 };
 use crate::ui::import_torch::ImportTorchButton;
 use crate::ui::lang::{t, word};
+use crate::ui::on_demand::{chunk, Loaded, LoadedNear};
 use crate::ui::pretrained::language::LanguageModelButton;
 use crate::ui::pretrained::PretrainedButton;
 use crate::ui::state::use_app;
@@ -28,11 +29,46 @@ use edit_bar::EditBar;
 use save::SaveAndShare;
 use sizes::sizes;
 
-/// The settings bar, with as much as `level` allows (an embed's `controls=`). On the page (not
-/// in an embed, which shows what its author asked for) all of them sit folded under one
-/// summary, open when `unfolded`: the opening is the lesson, the settings one click away.
+/// The settings bar, with as much as `level` allows (an embed's `controls=`), and the edit bar.
+/// On the page (not in an embed, which shows what its author asked for) the settings sit folded
+/// under one summary, open when `unfolded`: the opening is the lesson, the settings one click
+/// away. Their code is a chunk: under the summary, fetched once the page is painted (or when the
+/// summary is opened first), so nothing on screen waits for it or moves when it comes.
 #[component]
 pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView {
+    let state = use_app();
+    if level == Level::None {
+        return view! { <EditBar level/> }.into_any();
+    }
+    let panel = if level == Level::All && !state.page.embedded {
+        view! {
+            <details class="settings" open=unfolded>
+                <summary data-action="settings">
+                    {t(settings::settings_and_tools)} " "
+                    <span class="note">{t(settings::settings_list)}</span>
+                </summary>
+                <LoadedNear load=settings_panel what=settings::settings_and_tools soon=true/>
+            </details>
+        }
+        .into_any()
+    } else {
+        view! { <Loaded load=settings_panel what=settings::settings_and_tools/> }.into_any()
+    };
+    view! {
+        {panel}
+        <EditBar level/>
+    }
+    .into_any()
+}
+
+chunk! {
+    /// The settings themselves, as many as the page's `controls=` allows.
+    settings_panel => Panel(PanelProps { level: use_app().page.controls }).into_any()
+}
+
+/// The settings: the example, the sizes, the layers, the seed, the decimals and the tools.
+#[component]
+fn Panel(level: Level) -> impl IntoView {
     let state = use_app();
     let (size_fields, resized_note) = sizes(state);
     let reinit_refused = RwSignal::new(None::<Msg>);
@@ -45,9 +81,6 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
             || {},
         )
     };
-    if level == Level::None {
-        return view! { <EditBar level/> }.into_any();
-    }
     let precision = IntegerField(IntegerFieldProps {
         control: "precision",
         label: settings::decimals.into(),
@@ -59,7 +92,7 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
     let all = level == Level::All;
     let preset_refused = RwSignal::new(None::<Msg>);
 
-    let panel = view! {
+    view! {
         <div class="controls" class:compact=!all role="group" aria-label=t(settings::model_settings)>
             {all.then(|| view! { <label class="field">
                 <span>{t(settings::example)}</span>
@@ -96,26 +129,6 @@ pub fn Controls(level: Level, #[prop(optional)] unfolded: bool) -> impl IntoView
             {all.then(|| view! { <SaveAndShare/> <CopyPytorch/> <ImportTorchButton/> <PretrainedButton/> <LanguageModelButton/> <EmbedButton/> <AuthorButton/> })}
         </div>
     }
-    .into_any();
-    let panel = if all && !state.page.embedded {
-        view! {
-            <details class="settings" open=unfolded>
-                <summary data-action="settings">
-                    {t(settings::settings_and_tools)} " "
-                    <span class="note">{t(settings::settings_list)}</span>
-                </summary>
-                {panel}
-            </details>
-        }
-        .into_any()
-    } else {
-        panel
-    };
-    view! {
-        {panel}
-        <EditBar level/>
-    }
-    .into_any()
 }
 
 /// What real layers add: biases on the projections and the output projection, each on or off.

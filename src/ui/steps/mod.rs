@@ -7,6 +7,7 @@ use crate::core::i18n::keys::views;
 use crate::core::views::pipeline::Step;
 use crate::ui::labs;
 use crate::ui::lang::t;
+use crate::ui::on_demand::chunk;
 use crate::ui::scroll::scroll_to;
 use crate::ui::state::use_app;
 use frame::StepText;
@@ -74,9 +75,15 @@ fn jump(id: String) -> impl Fn(leptos::ev::MouseEvent) + Clone + 'static {
     }
 }
 
+chunk! {
+    /// The contents, a chunk under their folded summary: fetched once the page is painted, or
+    /// when the summary is opened first.
+    pipeline_nav => PipelineNav().into_any()
+}
+
 /// The pipeline as links to its steps and labs, so a learner can jump along it.
 #[component]
-pub fn PipelineNav() -> impl IntoView {
+fn PipelineNav() -> impl IntoView {
     let state = use_app();
     view! {
         <nav class="pipeline" aria-label=t(views::pipeline_steps)>

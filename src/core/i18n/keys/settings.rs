@@ -90,4 +90,5 @@ keys! { "settings";
     whole_empty(min, max) = "empty: use a whole number from {min} to {max}";
     whole_out_of_range(shown, min, max) = "{shown} is out of range: use a whole number from {min} to {max}";
     not_whole(shown, min, max) = "{shown} is not a whole number: use a whole number from {min} to {max}";
+    the_page_tools = "what keeps your work in the link (and the scripting API)";
 }
