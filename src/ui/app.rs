@@ -15,7 +15,7 @@ use crate::ui::exercises::engine::exercise_engine;
 use crate::ui::fields::clause;
 use crate::ui::intro::Intro;
 use crate::ui::lang::{t, word};
-use crate::ui::on_demand::{Installed, Loaded, LoadedNear, Opening};
+use crate::ui::on_demand::{Loaded, LoadedNear, Opening};
 use crate::ui::page_tools::page_tools;
 use crate::ui::prerendered::Handover;
 use crate::ui::pretrained::language::LanguageModelInEmbed;
@@ -138,7 +138,7 @@ pub fn App() -> impl IntoView {
                 })
                 .collect_view()}
             {embed.then(|| view! { <embed::OpenFull first/> })}
-            <Installed load=page_tools what=settings::the_page_tools/>
+            <Loaded load=page_tools what=settings::the_page_tools quiet=true/>
         </main>
     }
 }

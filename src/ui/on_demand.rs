@@ -130,31 +130,21 @@ impl Drop for Waiting {
 }
 
 /// What `load` gives, once fetched; `what` names it in the lines shown meanwhile or on failure
-/// ("the lab", "the Embed dialog").
+/// ("the lab", "the Embed dialog"). `quiet`: nothing shown meanwhile (what installs and draws
+/// nothing, as the page's tools).
 #[component]
-pub fn Loaded(load: fn() -> Loading, #[prop(into)] what: Label) -> impl IntoView {
+pub fn Loaded(
+    load: fn() -> Loading,
+    #[prop(into)] what: Label,
+    #[prop(optional)] quiet: bool,
+) -> impl IntoView {
     let waiting = Waiting::new(use_context::<Opening>());
+    let meanwhile = move || {
+        (!quiet).then(|| view! { <p class="loading" role="status">{move || word(&settings::loading(what))}</p> })
+    };
     view! {
-        <Suspense fallback=move || view! { <p class="loading" role="status">{move || word(&settings::loading(what))}</p> }>
+        <Suspense fallback=meanwhile>
             // Send only in name: the page has one thread.
-            {Suspend::new(SendWrapper::new(async move {
-                let view = load().await.unwrap_or_else(|_| view! {
-                    <p class="field-error" role="alert">{move || word(&settings::could_not_load(what))}</p>
-                }.into_any());
-                drop(waiting);
-                view
-            }))}
-        </Suspense>
-    }
-}
-
-/// What `load` installs, drawing nothing meanwhile, counted in the opening until it arrives; if
-/// it cannot be fetched, a line says what the page is without (`what`).
-#[component]
-pub fn Installed(load: fn() -> Loading, #[prop(into)] what: Label) -> impl IntoView {
-    let waiting = Waiting::new(use_context::<Opening>());
-    view! {
-        <Suspense fallback=|| ()>
             {Suspend::new(SendWrapper::new(async move {
                 let view = load().await.unwrap_or_else(|_| view! {
                     <p class="field-error" role="alert">{move || word(&settings::could_not_load(what))}</p>
