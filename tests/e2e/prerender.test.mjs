@@ -23,6 +23,10 @@ async function held(url, options = {}) {
     new PerformanceObserver((list) => list.getEntries().forEach((e) => {
       // The loading line floats over the page (its box may settle as the fonts do): not content.
       if (e.sources.every((s) => s.node?.id === 'boot')) return;
+      // Before the HTML is parsed the browser may paint half of it (a button whose text has not
+      // arrived yet): any static page does that; the takeover comes later.
+      const parsed = performance.getEntriesByType('navigation')[0]?.domInteractive;
+      if (!parsed || e.startTime < parsed) return;
       window.shifts.push(e.value);
       window.shifted.push(...e.sources.map((s) => `${s.node?.nodeName ?? '?'}#${s.node?.id ?? ''}.${s.node?.className ?? ''} at ${Math.round(e.startTime)} ms: ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`));
     }))
