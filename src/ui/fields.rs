@@ -113,8 +113,8 @@ pub fn accept(set: impl Fn(u64) + Send + Sync + 'static) -> Callback<u64, Result
 #[component]
 pub fn PositionsField(control: &'static str) -> impl IntoView {
     let state = use_app();
-    let kind = Memo::new(move |_| state.doc.model.with(|m| m.positions().kind()));
-    let base = Memo::new(move |_| state.doc.model.with(|m| m.positions().base()));
+    let kind = Memo::new(move |_| state.structure(|m| m.positions().kind()));
+    let base = Memo::new(move |_| state.structure(|m| m.positions().base()));
     let error = RwSignal::new(None::<Msg>);
     // RoPE refused for an odd dₖ: the kind asked for and the dₖ that would take it.
     let offer = RwSignal::new(None::<(PositionKind, usize)>);

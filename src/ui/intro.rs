@@ -17,7 +17,7 @@ pub fn Intro() -> impl IntoView {
     let head = Memo::new(move |_| state.derived.visible_heads.with(|v| v[0]));
     // Where this model's numbers come from: said, since a learner may take hand-made for learned.
     let origin = move || {
-        if state.doc.model.with(|m| m.layered().is_some()) {
+        if state.structure(|m| m.layered().is_some()) {
             intro::origin_learned
         } else if state.preset() == Some("dog") {
             intro::origin_by_hand

@@ -57,7 +57,7 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
                     <span>{t(settings::scale_scores)}</span>
                     <select
                         data-control="scale"
-                        prop:value=move || state.doc.model.with(|m| m.scale.key())
+                        prop:value=move || state.structure(|m| m.scale.key())
                         on:change=move |ev| {
                             if let Some(scale) = Scale::from_key(&event_target_value(&ev)) {
                                 let select = event_target::<web_sys::HtmlSelectElement>(&ev);

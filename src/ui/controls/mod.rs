@@ -146,7 +146,7 @@ fn Layers() -> impl IntoView {
                 <input
                     type="checkbox"
                     data-control=control
-                    prop:checked=move || state.doc.model.with(on)
+                    prop:checked=move || state.structure(on)
                     on:change=move |ev| {
                         let on = event_target_checked(&ev);
                         let input = event_target::<web_sys::HtmlInputElement>(&ev);

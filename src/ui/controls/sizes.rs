@@ -18,8 +18,8 @@ use crate::ui::state::AppState;
 /// The size fields, and the note a resize that grew the model leaves (said while the sizes are
 /// the ones it speaks of: an Undo takes it away).
 pub(super) fn sizes(state: AppState) -> (impl IntoView, impl IntoView) {
-    let dims = Memo::new(move |_| state.doc.model.with(Model::dims));
-    let kv_heads = Memo::new(move |_| state.doc.model.with(Model::kv_heads));
+    let dims = Memo::new(move |_| state.structure(Model::dims));
+    let kv_heads = Memo::new(move |_| state.structure(Model::kv_heads));
     // What a resize did that the tables alone do not say: new places got random numbers.
     let resized = RwSignal::new(None::<(Dims, Msg)>);
     let followed = move || {

@@ -11,10 +11,17 @@ use crate::core::i18n::Msg;
 use crate::core::model::presets::matching;
 use crate::core::model::Editable;
 use crate::core::model::Matrix;
+use crate::core::model::Model;
 use crate::core::teaching::story::Story;
 use crate::core::views::pipeline::{Lab, Pick, Step, Stop};
 
 impl AppState {
+    /// `f` of the model, tracking only its structure (its shape, tokens and options): for what
+    /// a number's edit leaves as it is.
+    pub fn structure<T>(self, f: impl FnOnce(&Model) -> T) -> T {
+        super::values::shaped(self.doc.structure, self.doc.model, f)
+    }
+
     /// The number on `step`'s badge: its place among an embed's steps, else the pipeline's.
     pub fn badge(self, step: Step) -> usize {
         let shape = self.derived.shape.get();
@@ -45,7 +52,7 @@ impl AppState {
         let head = self.derived.visible_heads.with(|v| v[0]);
         let query = self.derived.followed_or_last.get();
         let story = self.derived.trace.with(|t| Story::of(t, head, query))?;
-        Some(self.doc.model.with(|m| {
+        Some(self.structure(|m| {
             self.derived.words.with(|words| {
                 self.derived.key_words.with(|keys| {
                     story.telling(m.sentence(), words, keys, self.view.look.precision.get())

@@ -61,6 +61,10 @@ impl AppState {
             other => other,
         };
         let followed = self.view.followed.get_untracked();
+        let numbers_only = matches!(
+            edit,
+            Edit::Cell { .. } | Edit::Set { .. } | Edit::Paste { .. } | Edit::Seal
+        );
         let mut outcome = Ok(Default::default());
         // Untracked writes, then a notice to each signal that changed: a refused edit (or one
         // that changed only the history) wakes nothing else. None of them is gone while the page
@@ -83,6 +87,9 @@ impl AppState {
         }
         if outcome.model {
             model.notify();
+            if !numbers_only {
+                self.doc.structure.notify();
+            }
             if outcome.followed != followed {
                 self.view.followed.set(outcome.followed);
             }

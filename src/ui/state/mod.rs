@@ -28,6 +28,7 @@ mod shown;
 mod values;
 
 pub use exercises::ExerciseState;
+use values::shaped;
 pub use values::{
     Block, CellEditor, Detail, GradientOf, Look, TrainedModel, ALL_HEADS_CELL_BUDGET,
 };
@@ -51,6 +52,10 @@ pub struct AppState {
 pub struct Work {
     /// The single source of truth: everything on the page is derived from it.
     pub model: RwSignal<Model>,
+    /// Notified with `model` by every edit but a number's: what depends on the model's
+    /// shape, tokens and options only tracks this (see [`AppState::structure`]), so a number
+    /// typed wakes the tables' numbers and nothing else.
+    pub structure: Trigger,
     /// The steps before and after the model.
     pub history: RwSignal<History>,
     /// Seed for re-initialising and for filling new numbers when a shape grows.
@@ -109,6 +114,9 @@ pub struct Page {
     pub controls: Level,
     /// The Embed dialog is open (its button, or the exercise maker's "Embed this exercise").
     pub embedding: RwSignal<bool>,
+    /// The link and the saved work could not be read (their reader did not arrive): the page
+    /// shows the default example and must not write over them.
+    pub link_unread: bool,
     /// Notified each time the URL and the saved work have been brought up to date (after
     /// [`crate::ui::share::keep_in_url`]'s pause): links made from the state follow it.
     pub written: Trigger,
@@ -157,16 +165,18 @@ impl AppState {
         embedded: bool,
     ) -> Self {
         let model = RwSignal::new(model);
+        let structure = Trigger::new();
         // Owning the previous trace lets an edit reuse the heads it did not touch, and report
         // "unchanged" when a number was rewritten with itself, so nothing re-renders.
         let trace = Memo::new_owning(move |previous| model.with(|m| Trace::refresh(previous, m)));
-        let heads = Memo::new(move |_| model.with(|m| m.heads().len()));
-        let shape = Memo::new(move |_| model.with(Shape::of));
+        let heads = Memo::new(move |_| shaped(structure, model, |m| m.heads().len()));
+        let shape = Memo::new(move |_| shaped(structure, model, Shape::of));
         let focused_head = RwSignal::new(0);
         let visible_heads = Memo::new(move |_| {
             // n × m tables: m keys, the source's tokens when there is one.
-            let (n, m, h) =
-                model.with(|m| (m.tokens().len(), m.key_tokens().len(), m.heads().len()));
+            let (n, m, h) = shaped(structure, model, |m| {
+                (m.tokens().len(), m.key_tokens().len(), m.heads().len())
+            });
             if h * n * m <= ALL_HEADS_CELL_BUDGET {
                 (0..h).collect()
             } else {
@@ -184,24 +194,28 @@ impl AppState {
                 .and_then(|i| stops(shape.get()).get(i).copied())
         });
         let followed = RwSignal::new(None::<usize>);
-        let words = Memo::new(move |_| model.with(|m| m.tokens().words.clone()));
-        let key_words = Memo::new(move |_| model.with(|m| m.key_tokens().words.clone()));
+        let words = Memo::new(move |_| shaped(structure, model, |m| m.tokens().words.clone()));
+        let key_words =
+            Memo::new(move |_| shaped(structure, model, |m| m.key_tokens().words.clone()));
         let followed_or_last = Memo::new(move |_| {
             let n = words.with(Vec::len);
-            followed
-                .get()
-                .filter(|&i| i < n)
-                .unwrap_or_else(|| model.with(|m| followed_by_default(m.sentence(), n)))
+            followed.get().filter(|&i| i < n).unwrap_or_else(|| {
+                shaped(structure, model, |m| followed_by_default(m.sentence(), n))
+            })
         });
         let seed = RwSignal::new(DEFAULT_SEED);
         let hidden = RwSignal::new(Vec::new());
         let objective = RwSignal::new(None::<Objective>);
         let has_target = Memo::new(move |_| {
-            objective.with(|o| o.as_ref().is_some_and(|o| model.with(|m| o.fits(m))))
+            objective.with(|o| {
+                o.as_ref()
+                    .is_some_and(|o| shaped(structure, model, |m| o.fits(m)))
+            })
         });
         let state = AppState {
             doc: Work {
                 model,
+                structure,
                 history: RwSignal::new(History::default()),
                 seed,
                 session: StoredValue::new(Session::default()),
@@ -231,16 +245,17 @@ impl AppState {
                 numbered: None,
                 controls: Level::All,
                 embedding: RwSignal::new(false),
+                link_unread: false,
                 written: Trigger::new(),
             },
             derived: Derived {
                 trace,
-                causal: Memo::new(move |_| model.with(|m| m.causal)),
+                causal: Memo::new(move |_| shaped(structure, model, |m| m.causal)),
                 words,
                 key_words,
                 heads,
                 kv_leaders: Memo::new(move |_| {
-                    model.with(|m| {
+                    shaped(structure, model, |m| {
                         (0..m.heads().len())
                             .map(|h| m.kv_leader(m.kv_of(h)))
                             .collect()

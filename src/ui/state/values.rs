@@ -120,3 +120,13 @@ pub struct GradientOf {
     /// The gradient.
     pub matrix: Signal<Option<DMatrix<f64>>>,
 }
+
+/// `f` of `model`, tracking `structure` only (see [`super::AppState::structure`]).
+pub(super) fn shaped<T>(
+    structure: Trigger,
+    model: RwSignal<Model>,
+    f: impl FnOnce(&Model) -> T,
+) -> T {
+    structure.track();
+    model.with_untracked(f)
+}

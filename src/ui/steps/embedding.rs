@@ -29,13 +29,13 @@ pub fn EmbeddingStep() -> impl IntoView {
     let embedding: Signal<DMatrix<f64>> =
         Memo::new(move |_| state.doc.model.with(|m| m.embedding().clone())).into();
     let vocabulary: Signal<Vec<String>> =
-        Memo::new(move |_| state.doc.model.with(|m| m.tokens().vocabulary.clone())).into();
+        Memo::new(move |_| state.structure(|m| m.tokens().vocabulary.clone())).into();
     let embedded: Signal<DMatrix<f64>> =
         Memo::new(move |_| state.derived.trace.with(|t| t.embedded.clone())).into();
     // The dog's hand-made columns say what they encode; other models' are numbered.
     let numbered = index_labels(move || embedding.with(|m| m.ncols()));
     let d_in_labels: Signal<Vec<String>> = Memo::new(move |_| {
-        state.doc.model.with(column_names).map_or_else(
+        state.structure(column_names).map_or_else(
             || numbered.get(),
             |names| names.iter().map(|&n| n.to_owned()).collect(),
         )
@@ -47,12 +47,12 @@ pub fn EmbeddingStep() -> impl IntoView {
             .view
             .followed
             .get()
-            .and_then(|i| state.doc.model.with(|m| m.tokens().ids.get(i).copied()))
+            .and_then(|i| state.structure(|m| m.tokens().ids.get(i).copied()))
     })
     .into();
 
     let source_vocabulary: Signal<Vec<String>> = Memo::new(move |_| {
-        state.doc.model.with(|m| {
+        state.structure(|m| {
             m.source()
                 .map(|s| s.tokens().vocabulary.clone())
                 .unwrap_or_default()
@@ -67,9 +67,9 @@ pub fn EmbeddingStep() -> impl IntoView {
         })
     })
     .into();
-    let has_source = Memo::new(move |_| state.doc.model.with(|m| m.source().is_some()));
+    let has_source = Memo::new(move |_| state.structure(|m| m.source().is_some()));
     // A trained model's layer: X is the hidden state entering it, computed by the layers below.
-    let layer = Memo::new(move |_| state.doc.model.with(|m| m.layered().map(|l| l.layer)));
+    let layer = Memo::new(move |_| state.structure(|m| m.layered().map(|l| l.layer)));
 
     view! {
         <StepSection step=Step::Embedding text=&TEXT>

@@ -166,7 +166,7 @@ pub fn HeadMatrices(
                         // RoPE's rotated queries and keys: each component says its pair.
                         Matrix::QueriesRotated | Matrix::KeysRotated => Memo::new(move |_| {
                             let d = values.with(|m| m.ncols());
-                            state.doc.model.with(|m| m.positions().rope()).map_or_else(Vec::new, |(_, r)| r.labels(d))
+                            state.structure(|m| m.positions().rope()).map_or_else(Vec::new, |(_, r)| r.labels(d))
                         })
                         .into(),
                         _ => index_labels(move || values.with(|m| m.ncols())),

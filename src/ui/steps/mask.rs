@@ -25,7 +25,7 @@ pub const TEXT: StepText = StepText {
 pub fn MaskStep() -> impl IntoView {
     let state = use_app();
     let causal = state.derived.causal;
-    let has_source = Memo::new(move |_| state.doc.model.with(|m| m.source().is_some()));
+    let has_source = Memo::new(move |_| state.structure(|m| m.source().is_some()));
     let refused = RwSignal::new(None::<Msg>);
     view! {
         <StepSection step=Step::Mask text=&TEXT>

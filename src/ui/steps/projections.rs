@@ -38,7 +38,7 @@ pub fn editable_table(state: AppState, target: Editable) -> impl IntoView {
 #[component]
 pub fn ProjectionsStep() -> impl IntoView {
     let state = use_app();
-    let has_biases = Memo::new(move |_| state.doc.model.with(|m| m.has_biases()));
+    let has_biases = Memo::new(move |_| state.structure(|m| m.has_biases()));
     view! {
         <StepSection step=Step::Projections text=&TEXT>
             <For each=move || state.derived.visible_heads.get() key=|h| *h let:h>

@@ -23,7 +23,7 @@ pub const TEXT: StepText = StepText {
 #[component]
 pub fn QkvStep() -> impl IntoView {
     let state = use_app();
-    let rope = Memo::new(move |_| state.doc.model.with(|m| m.positions().rope().is_some()));
+    let rope = Memo::new(move |_| state.structure(|m| m.positions().rope().is_some()));
     view! {
         <StepSection step=Step::Qkv text=&TEXT>
             <div class="side-by-side">
@@ -48,11 +48,11 @@ pub fn QkvStep() -> impl IntoView {
 fn KvNote() -> impl IntoView {
     let state = use_app();
     // Memos of types the page has already: each new type of memo is code in the page.
-    let bytes = Memo::new(move |_| state.doc.model.with(|m| m.kv_bytes_per_token().0));
+    let bytes = Memo::new(move |_| state.structure(|m| m.kv_bytes_per_token().0));
     // The whole paragraph is one message; the count stands in a span of its own, where the
     // language puts it.
     let note = Memo::new(move |_| {
-        state.doc.model.with(|m| {
+        state.structure(|m| {
             let cache = if m.shares_kv() {
                 views::kv_cache_shared(figure(0), m.kv_bytes_per_token().1)
             } else {

@@ -27,7 +27,7 @@ pub const TEXT: StepText = StepText {
 pub fn ScaleStep() -> impl IntoView {
     let state = use_app();
     let divisor = move || {
-        state.doc.model.with(|m| {
+        state.structure(|m| {
             let d_k = m.heads()[0].d_k();
             word(&views::dividing_by(
                 m.scale.symbol(),

@@ -32,9 +32,11 @@ pub const TEXT: StepText = StepText {
 pub fn SentenceStep() -> impl IntoView {
     let state = use_app();
     let error = RwSignal::new(None::<Msg>);
-    let tokens = Memo::new(move |_| state.doc.model.with(|m| m.tokens().clone()));
+    // Of the model's structure: an edit of a number rebuilds nothing here.
+    let tokens = Memo::new(move |_| state.structure(|m| m.tokens().clone()));
+    let sentence = Memo::new(move |_| state.structure(|m| m.sentence().to_owned()));
     // A trained model's pieces and their ids in its own vocabulary.
-    let pieces = move || state.doc.model.with(|m| m.layered().map(|l| l.ids.clone()));
+    let pieces = Memo::new(move |_| state.structure(|m| m.layered().map(|l| l.ids.clone())));
 
     // Each keystroke retokenises; words already known keep their embedding rows.
     let retokenise = move |text: String| match state.apply(Edit::Sentence(text)) {
@@ -62,7 +64,7 @@ pub fn SentenceStep() -> impl IntoView {
                     type="text"
                     dir="auto"
                     data-control="sentence"
-                    prop:value=move || state.doc.model.with(|m| m.sentence().to_owned())
+                    prop:value=sentence
                     on:input=on_input
                     on:blur=move |_| { state.apply(Edit::Seal).ok(); }
                     aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
@@ -70,11 +72,11 @@ pub fn SentenceStep() -> impl IntoView {
                 />
             </label>
             {move || error.get().map(|e| view! { <p class="field-error" id="sentence-error" role="alert">{move || lang::word(&e)}</p> })}
-            <Show when=move || pieces().is_none()>
+            <Show when=move || pieces.with(Option::is_none)>
                 <SourceField/>
             </Show>
             {move || {
-                let hidden = state.doc.model.with(|m| invisible_characters(m.sentence()));
+                let hidden = sentence.with(|s| invisible_characters(s));
                 (!hidden.is_empty()).then(|| view! {
                     <p class="note" data-note="invisible">
                         {move || lang::word(&views::invisible(hidden.join(", ")))}
@@ -84,7 +86,7 @@ pub fn SentenceStep() -> impl IntoView {
             <Untaught/>
             <ul class="tokens" aria-label=lang::t(views::tokens)>
                 {move || tokens.with(|t| t.words.iter().zip(&t.ids).enumerate().map(|(i, (word, &id))| {
-                    let id = state.doc.model.with(|m| m.layered().map_or(id, |l| l.ids[i] as usize));
+                    let id = pieces.with(|p| p.as_ref().map_or(id, |ids| ids[i] as usize));
                     let word = word.clone();
                     view! {
                         <li><button
@@ -100,11 +102,11 @@ pub fn SentenceStep() -> impl IntoView {
                     }
                 }).collect_view())}
             </ul>
-            {move || pieces().is_some().then(|| {
+            {move || pieces.with(Option::is_some).then(|| {
                 let (name, note) = state.trained_in_page().map(|t| t.tokens_note()).unwrap_or_default();
                 view! { <p class="note" data-note=name>{note}</p> }
             })}
-            <p class="vocabulary" hidden=move || pieces().is_some()>
+            <p class="vocabulary" hidden=move || pieces.with(Option::is_some)>
                 {move || tokens.with(|t| {
                     let words = t.vocabulary.iter().enumerate().map(|(i, w)| format!("{i} {w}")).collect::<Vec<_>>().join(" · ");
                     lang::word(&views::vocabulary(t.vocabulary.len(), words))
