@@ -3,8 +3,9 @@
 #![cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
 
 use attention_explorer::core::formats::link::{
-    base64url, decode_model, encode_model, from_base64url, opening, params, read_link, snippet,
-    write_fragment, Controls, Embed, Page, Part, Shown, Theme, MAX_LINK_CHARS, PARAMS,
+    base64url, decode_model, encode_model, from_base64url, opening, params, plain_opening,
+    read_link, snippet, write_fragment, Controls, Embed, Page, Part, Shown, Theme, MAX_LINK_CHARS,
+    PARAMS,
 };
 use attention_explorer::core::formats::state::{write_state, MAX_STATE_BYTES};
 use attention_explorer::core::i18n::{Lang, Msg};
@@ -562,4 +563,30 @@ fn a_trained_layers_training_target_waits_for_the_layer_not_the_example_shown_me
     );
     assert!(link.messages.is_empty(), "{:?}", link.messages);
     assert_eq!(link.shown.followed, Some(100));
+}
+
+/// The first module's fast path opens what the link's reader would, and takes no other link.
+#[test]
+fn a_plain_link_opens_as_read() {
+    for (search, hash) in [
+        ("", ""),
+        ("?", "#"),
+        ("?preset=dog", ""),
+        ("preset=raschka", ""),
+        ("?preset=raschka-multihead", "#"),
+    ] {
+        let plain = plain_opening(search, hash).unwrap_or_else(|| panic!("{search}{hash}"));
+        let read = opening(read_link(search, hash), None);
+        assert_eq!(format!("{plain:?}"), format!("{read:?}"), "{search}{hash}");
+    }
+    for (search, hash) in [
+        ("?preset=nope", ""),
+        ("?preset=dog&theme=dark", ""),
+        ("?embed=1", ""),
+        ("", "#m=x"),
+        ("?lang=fr", ""),
+        ("?preset=", ""),
+    ] {
+        assert!(plain_opening(search, hash).is_none(), "{search}{hash}");
+    }
 }

@@ -131,8 +131,16 @@ import { fileURLToPath } from 'node:url';
  * regexes (the wasm byte for byte the same), the contract inline for boot.js: 530.1 KB. Issue 52's
  * first cut: the page's tools (the scripting API, the link and saved work kept, a course page's
  * messages, the undo keys), the settings' body and the contents' links as chunks, the main module
- * 483.0 → 448.3 KB: 495.4 KB. */
-const BUDGET = 495_900;
+ * 483.0 → 448.3 KB: 495.4 KB. The link's and the saved work's readers (with the saved state's,
+ * `serde_json`'s and deflate's code they alone use in the first module) as a chunk fetched only by
+ * a visit that has a link or saved work to read: 469.8 KB. An embed's link to the full explorer
+ * as a chunk with the link's writer (the model's code, the saved state's writer, deflate), which
+ * the first module now holds no caller of (the link itself stays): 432.5 KB. */
+const BUDGET = 433_000;
+/** The first module alone: what the live page waits for (issue 52 aims at 250 KB). 483.0 KB
+ * when measured; the page's tools, the settings and the contents as chunks, 448.3 KB; the link's
+ * reader as a chunk, 424.3 KB; the link's writer as a chunk, 386.8 KB. */
+const MAIN_BUDGET = 387_300;
 /** What the browser needs before it paints the opening page's tables (issue 32): the HTML with
  * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.9 KB; with
  * issue 33's source field, KV-cache note and two lab frames, 27.2 KB; boot.js keeping an embed's
@@ -170,8 +178,12 @@ const SCREEN_BUDGET = 33_000;
  * models' (fetched with them), the split loader minified: 351.6 KB. Issue 52: the page's tools
  * (10.5 KB), the settings (11.5 KB) and the contents (3.5 KB) as chunks, and the code they share
  * with the labs and panels, which the splitter puts in 52 more small shared chunks (+44 KB: a
- * small chunk gzips less well, and a call across modules goes through the table): 419.9 KB. */
-const ON_DEMAND_BUDGET = 420_400;
+ * small chunk gzips less well, and a call across modules goes through the table): 419.9 KB.
+ * The link's reader, 17.1 KB, and the code it shares with the panels that read and write
+ * states, which the splitter puts in shared chunks of their own: 457.7 KB. The link's writer
+ * out of the first module: the chunks that write links, states and exercises each reach it, so
+ * it and the code around it are in shared chunks too: 513.6 KB. */
+const ON_DEMAND_BUDGET = 514_100;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
@@ -224,6 +236,7 @@ function budget(dist) {
   let largestLanguage = 0;
   let modelFile = 0;
   let screen = 0;
+  let main = 0;
   const embedPages = new Map();
   for (const name of [...roles.keys()].sort()) {
     if (name.endsWith('.gguf')) {
@@ -254,9 +267,11 @@ function budget(dist) {
     // What the browser needs to paint those tables: the HTML, its stylesheets, its blocking script.
     if (w === 'first' && /\.(html|css)$|^boot-/.test(name)) screen += gz;
     if (w === 'language') largestLanguage = Math.max(largestLanguage, gz);
+    if (/^code-[0-9a-f]{16}\/attention-explorer_bg\.wasm$/.test(name)) main = gz;
     console.log(`${kb(raw.length).padStart(10)} ${kb(gz).padStart(10)} gzipped  ${name}${NOTE[w]}`);
   }
   console.log(`${' '.repeat(10)} ${kb(screen).padStart(10)} gzipped before the first screen: the HTML, its stylesheets and boot script (budget ${kb(SCREEN_BUDGET)})`);
+  console.log(`${' '.repeat(10)} ${kb(main).padStart(10)} gzipped: the first module, which the live page waits for (budget ${kb(MAIN_BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(total.first).padStart(10)} gzipped on opening (budget ${kb(BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(total.later).padStart(10)} gzipped on demand (budget ${kb(ON_DEMAND_BUDGET)})`);
   const embedFrame = Math.max(0, ...embedPages.values());
@@ -273,6 +288,10 @@ function budget(dist) {
   }
   if (embedFrame > EMBEDS_BUDGET) {
     console.error(`an embed's frame fetches up to ${embedFrame} bytes gzipped of its page written at build time, over the budget of ${EMBEDS_BUDGET}`);
+    process.exitCode = 1;
+  }
+  if (!main || main > MAIN_BUDGET) {
+    console.error(`the first module weighs ${main} bytes gzipped, over the budget of ${MAIN_BUDGET}: find what grew with --by-crate`);
     process.exitCode = 1;
   }
   if (screen > SCREEN_BUDGET) {

@@ -56,7 +56,8 @@ impl Drop for Mounted {
 /// Mounts the whole app in a fresh container.
 async fn mount_app() -> Mounted {
     let root = container();
-    let handle = leptos::mount::mount_to(root.clone(), App);
+    let opened = attention_explorer::ui::share::opening().await;
+    let handle = leptos::mount::mount_to(root.clone(), move || view! { <App opened/> });
     tick().await;
     Mounted {
         root,

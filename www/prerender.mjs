@@ -24,7 +24,8 @@ const [dir, result] = process.argv.slice(2);
 const CHROMIUM = '/usr/bin/chromium';
 const say = (line) => console.log(`prerender: ${line}`);
 
-/** Runs in the page before its scripts: keeps the app's <main> as it is in its first frame. */
+/** Runs in the page before its scripts: keeps the app's <main> as it is in its first frame; an
+ * embed's "Open in the full explorer" with the address it gets later (it comes with a chunk). */
 function capture() {
   new MutationObserver((_, watch) => {
     const main = [...(document.body?.children ?? [])].find((e) => e.tagName === 'MAIN' && !e.id);
@@ -38,7 +39,15 @@ function capture() {
         else input.setAttribute('value', input.value);
       }
       for (const option of main.querySelectorAll('option')) option.toggleAttribute('selected', option.selected);
-      window.prerendered = main.outerHTML;
+      const frame = main.cloneNode(true);
+      const open = main.querySelector('.open-full a');
+      const done = () => {
+        if (open && !open.href) return false;
+        if (open) frame.querySelector('.open-full a').setAttribute('href', open.href);
+        window.prerendered = frame.outerHTML;
+        return true;
+      };
+      if (!done()) new MutationObserver((_, link) => done() && link.disconnect()).observe(open, { attributes: true });
     });
   }).observe(document, { childList: true, subtree: true });
 }

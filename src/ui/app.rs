@@ -5,8 +5,8 @@ use leptos::prelude::*;
 
 use crate::core::document::edit::Session;
 use crate::core::formats::link::Controls as Level;
-use crate::core::formats::link::{opening, Link};
-use crate::core::i18n::keys::{exercises, page, settings};
+use crate::core::formats::link::{self, Link};
+use crate::core::i18n::keys::{edits, exercises, page, settings};
 use crate::core::i18n::Msg;
 use crate::core::model::presets::{matching, PRESETS};
 use crate::core::views::pipeline::Step;
@@ -21,19 +21,34 @@ use crate::ui::prerendered::Handover;
 use crate::ui::pretrained::language::LanguageModelInEmbed;
 use crate::ui::pretrained::PretrainedInEmbed;
 use crate::ui::state::{use_app, AppState};
-use crate::ui::{embed, labs, scroll, share, steps, theme};
+use crate::ui::{embed, labs, scroll, steps, theme};
 
 /// The whole page: controls, then the pipeline top to bottom; embedded (`embed=1`), only the
 /// steps asked for, with the controls asked for.
 #[component]
-pub fn App() -> impl IntoView {
-    let link = share::read();
-    let colours = link.theme;
-    theme::apply(colours);
-    let example = link.preset.unwrap_or(PRESETS[0].name);
-    let work_key = share::work_key(link.embed);
-    let opened = opening(link, share::saved_work(&work_key).as_deref());
+pub fn App(
+    /// What the visit opens ([`crate::ui::share::opening`]); `None` when the link's reader could not be
+    /// fetched: then the default example, and the link and saved work are left as they are.
+    opened: Option<link::Opening>,
+) -> impl IntoView {
+    let unread = opened.is_none();
+    let opened = opened.unwrap_or_else(|| {
+        let mut start = Link::example(&PRESETS[0], false);
+        start.messages.push(edits::link_not_fetched.into());
+        link::Opening {
+            start,
+            restored: false,
+            restorable: None,
+        }
+    });
     let start = opened.start;
+    let colours = start.theme;
+    theme::apply(colours);
+    // "Reset to the example" opens the link's preset: the default one under saved work.
+    let example = start
+        .preset
+        .filter(|_| !opened.restored)
+        .unwrap_or(PRESETS[0].name);
     let embed = start.embed;
     let mut state = AppState::new(
         start.model.clone(),
@@ -55,6 +70,7 @@ pub fn App() -> impl IntoView {
         .filter(|_| embed)
         .map(|s| &*Vec::leak(s));
     state.page.controls = start.controls();
+    state.page.link_unread = unread;
     state.exercises.open(start.exercises.clone());
     state
         .doc
@@ -89,7 +105,6 @@ pub fn App() -> impl IntoView {
     }
 
     let chosen = start.steps.clone();
-    let first = chosen.as_ref().and_then(|s| s.first().copied());
     let shown: Vec<Step> = Step::ALL
         .into_iter()
         .filter(|step| chosen.as_ref().is_none_or(|s| s.contains(step)))
@@ -137,7 +152,7 @@ pub fn App() -> impl IntoView {
                     </Show>
                 })
                 .collect_view()}
-            {embed.then(|| view! { <embed::OpenFull first/> })}
+            {embed.then(embed::open_full::OpenFull)}
             <Loaded load=page_tools what=settings::the_page_tools quiet=true/>
         </main>
     }

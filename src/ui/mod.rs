@@ -40,20 +40,30 @@ pub mod theme;
 pub mod undo_keys;
 pub mod walk;
 
-/// Installs the panic hook; once the visit's language is in (its file fetched, or English),
-/// takes away `index.html`'s loading line, mounts the app on `<body>` and hands it the opening
-/// page written at build time, if the visit shows it.
+use leptos::prelude::*;
+
+use crate::core::formats::link::Opening;
+
+/// Installs the panic hook; once the visit's language is in (its file fetched, or English) and
+/// its link read ([`share::opening`]), takes away `index.html`'s loading line, mounts the app on
+/// `<body>` and hands it the opening page written at build time, if the visit shows it.
 pub fn start() {
     panic::install();
-    lang::picker::switch(lang::picker::chosen(), mount);
+    // Not Leptos's spawner: the app, which sets it up, is not mounted yet.
+    wasm_bindgen_futures::spawn_local(async {
+        // The language's file and the link's reader are fetched at once.
+        let language = lang::picker::switch(lang::picker::chosen());
+        let (opened, ()) = futures::future::join(share::opening(), language).await;
+        mount(opened);
+    });
 }
 
-fn mount() {
+fn mount(opened: Option<Opening>) {
     let document = leptos::prelude::document();
     if let Some(boot) = document.get_element_by_id("boot") {
         boot.remove();
     }
-    leptos::mount::mount_to_body(app::App);
+    leptos::mount::mount_to_body(move || view! { <app::App opened/> });
     if let Ok(Some(live)) = document.query_selector("body > main:not(#prerendered)") {
         prerendered::take_over(&live);
     }

@@ -18,7 +18,9 @@ chunk! {
         if state.exercises.any() {
             api::install_progress(state);
         }
-        share::keep_in_url(state, share::work_key(state.page.embedded));
+        if !state.page.link_unread {
+            share::keep_in_url(state, share::work_key(state.page.embedded));
+        }
         if state.page.embedded {
             embed::install(state);
         }

@@ -9,24 +9,52 @@ use leptos::prelude::*;
 
 use crate::core::formats::contract::{self, embed_work_key, LANG_KEY, WORK_KEY};
 use crate::core::formats::link::{
-    encode_model, linked_lang as linked_lang_of, read_link, write_fragment, Link, MAX_LINK_CHARS,
+    self, encode_model, linked_lang as linked_lang_of, plain_opening, read_link, write_fragment,
+    Opening, MAX_LINK_CHARS,
 };
 use crate::core::i18n::Lang;
 use crate::core::model::{Dims, Model};
 use crate::core::teaching::exercise::{read_progress, Progress};
+use crate::ui::on_demand::SplitLoaderError;
 use crate::ui::pause::AfterPause;
 use crate::ui::state::AppState;
 
 /// How long the page waits after the last change before writing the URL and saving.
 const WRITE_DELAY: Duration = Duration::from_millis(400);
 
-/// The page's URL, read.
-pub fn read() -> Link {
+/// What this visit opens: its link, and the learner's saved work. A visit to the page's plain
+/// address or a preset's, with no saved work, opens without the link's reader: that is a chunk
+/// of its own (with the saved state's reader, the JSON and the deflate they use), fetched when a
+/// link or saved work needs it. `None` when it cannot be fetched (offline before the page was
+/// kept, a connection cut).
+pub async fn opening() -> Option<Opening> {
     let location = window().location();
-    read_link(
-        &location.search().unwrap_or_default(),
-        &location.hash().unwrap_or_default(),
-    )
+    let search = location.search().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    if saved_work(WORK_KEY).is_none() {
+        if let Some(plain) = plain_opening(&search, &hash) {
+            return Some(plain);
+        }
+    }
+    read_opening(search, hash).await.ok()
+}
+
+/// The link's opening, read.
+fn read_now(search: &str, hash: &str) -> Opening {
+    let link = read_link(search, hash);
+    let saved = saved_work(&work_key(link.embed));
+    link::opening(link, saved.as_deref())
+}
+
+#[cfg(not(no_split))]
+#[leptos::wasm_split::wasm_split(link_reader, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn read_opening(search: String, hash: String) -> Result<Opening, SplitLoaderError> {
+    Ok(read_now(&search, &hash))
+}
+
+#[cfg(no_split)]
+async fn read_opening(search: String, hash: String) -> Result<Opening, SplitLoaderError> {
+    Ok(read_now(&search, &hash))
 }
 
 /// The language the page's URL asks for.

@@ -167,6 +167,7 @@ test('embedded in a sandboxed frame, every kind works and posts its results to t
     addEventListener('message', (e) => { if (e.data?.type === 'attention-explorer:result' || e.data?.type === 'attention-explorer:results') window.received.push(e.data); });
   });
   const frame = course.frameLocator('iframe');
+  await frame.locator('html[data-ready="true"]').waitFor({ state: 'attached' });
   await frame.locator(asked(SHE_DOG)).waitFor();
   const inside = course.frames()[1];
   assert.equal(await inside.evaluate(() => self.origin), 'null', 'a sandboxed, opaque origin');

@@ -6,26 +6,10 @@
 // the cell on screen, the first module downloaded, the live page started behind the opening
 // page, the hand-over, the edit live, and <html data-ready>. A measurement, not a test.
 import { createRequire } from 'node:module';
-import { createServer } from 'node:http';
-import { readFileSync, statSync, existsSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
-import { join, extname, normalize, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { serveGzipped } from './gzipped.mjs';
 const { chromium } = createRequire(process.cwd() + '/')('playwright-core');
 const [runs, ...roots] = process.argv.slice(2);
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.txt': 'text/plain' };
-
-function serve(root) {
-  const zipped = new Map();
-  const server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).slice(1) || 'index.html';
-    const file = join(root, path);
-    if (!file.startsWith(root) || !existsSync(file) || statSync(file).isDirectory()) return res.writeHead(404).end();
-    const body = zipped.get(file) ?? zipped.set(file, gzipSync(readFileSync(file))).get(file);
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-encoding': 'gzip', 'cache-control': 'no-cache' }).end(body);
-  });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
-}
-
 /** In the page, from its first script: the moments, on `window.moments`; `edited` is head 0's
  * last context row once the number is typed (undefined: `type` only). */
 function watch(edited) {
@@ -55,7 +39,7 @@ function watch(edited) {
   new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
 }
 
-const servers = await Promise.all(roots.map((r) => serve(resolve(r))));
+const servers = await Promise.all(roots.map((r) => serveGzipped(resolve(r))));
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
 // The context row the edit gives, on each page at full speed.
 const edited = [];

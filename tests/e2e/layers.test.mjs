@@ -131,7 +131,8 @@ test('biases and the output projection: on, typed into, undone, in the link and 
   // In the link: a reload opens the same model.
   await linkSettled(page);
   await page.reload();
-  await page.waitForSelector('table[data-matrix="w_output"]');
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.ok(await page.$('table[data-matrix="w_output"]'));
   assert.deepEqual(await page.evaluate(() => window.attentionExplorer.state()), state);
   await page.uncheck('[data-control="biases"]');
   await page.waitForFunction(() => !document.querySelector('table[data-matrix="b_query"]'));

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { useBrowser, open, sandboxedPage, projectRoot, unfold } from './harness.mjs';
+import { PARTS } from './parts.mjs';
 
 const env = useBrowser();
 const CHUNK = /\/code-[0-9a-f]{16}\/(split_\w+?)\.wasm$/;
@@ -20,34 +21,11 @@ const chunks = (page) => {
 };
 /** Every chunk the build made. */
 const built = readdirSync(join(projectRoot, 'dist'), { recursive: true }).map((f) => f.replaceAll('\\', '/').match(/^code-[0-9a-f]{16}\/(split_\w+?)\.wasm$/)?.[1]).filter(Boolean).sort();
-/** What the page is to show once a part's chunk is in, and how a visit asks for that part. */
-const PARTS = {
-  // The page's tools (the scripting API, the link kept up to date), as the page starts.
-  split_page_tools: { shows: 'html[data-ready="true"]' },
-  // The contents and the settings, under their folded summaries, once the page is painted.
-  split_pipeline_nav: { shows: 'nav.pipeline' },
-  split_settings_panel: { shows: '[data-control="precision"]' },
-  split_sqrt_dk_lab: { shows: '#lab-sqrt-dk [data-control="lab_dk"]' },
-  split_mask_lab: { shows: '#lab-mask [data-stat="renormalized_ok"]' },
-  split_train_lab: { near: '#lab-train', shows: '[data-action="train-step"]' },
-  split_order_lab: { near: '#lab-order', shows: '[data-action="order-shuffle"]' },
-  split_kv_cache_lab: { near: '#lab-kv-cache', shows: '[data-action="decode-step"]' },
-  split_flash_lab: { near: '#lab-flash', shows: '[data-action="flash-step"]' },
-  split_heads_lab: { near: '#lab-heads', shows: '[data-action="open-two-heads"]' },
-  split_embed_dialog: { click: '[data-action="embed"]', shows: '[data-control="embed-step"]' },
-  split_import_panel: { click: '[data-action="import-torch"]', shows: '[data-action="import-torch-apply"]' },
-  split_pytorch_panel: { click: '[data-action="copy-pytorch"]', shows: 'pre[data-export="pytorch"]' },
-  split_author_panel: { click: '[data-action="author"]', shows: '[data-action="author-ask"]' },
-  split_positions_body: { select: ['[data-control="positions"]', 'sinusoidal'], shows: '#step-positions table[data-matrix]' },
-  split_save_panel: { click: '.save summary', shows: '[data-control="state"]' },
-  // Draws a figure and offers it: what shows is the download.
-  split_figure_saver: { click: 'figure:has(table[data-matrix="weights"]) [data-action="download-svg"]', download: true },
-  // Then it fetches the model itself (tests/e2e/pretrained.test.mjs).
-  split_pretrained_panel: { click: '[data-action="load-pretrained"]', shows: '[data-stat="pretrained-progress"], [data-view="model"]' },
-  // Its file is held back here (tests/e2e/decoder.test.mjs opens it): the chunk is what counts.
-  split_language_panel: { click: '[data-action="load-decoder"]', shows: '[data-stat="decoder-progress"]' },
-};
 const EXERCISES = { split_exercise_cards: '[data-exercise]', split_exercise_engine: '[data-stat="exercises_done"]' };
+/** The link's reader: only a visit with a link other than an example's, or with saved work. */
+const LINK_READER = 'split_link_reader';
+/** An embed's link to the full explorer, as the embed starts (tests/e2e/prerender.test.mjs). */
+const OPEN_FULL = 'split_open_full';
 
 async function use(page, part) {
   const { near, click, select, shows, download } = PARTS[part];
@@ -63,7 +41,7 @@ async function use(page, part) {
 }
 
 test('the page asks for its chunks only after its first screen, and for each other part when first used', async () => {
-  assert.deepEqual(built, [...Object.keys(PARTS), ...Object.keys(EXERCISES)].sort(), 'every chunk is a part tested here');
+  assert.deepEqual(built, [...Object.keys(PARTS), ...Object.keys(EXERCISES), LINK_READER, OPEN_FULL].sort(), 'every chunk is a part tested here');
   const { page } = await open(env.browser, `${env.base}?preset=dog`);
   // When the weights first show, in the page's clock.
   await page.addInitScript(() => new MutationObserver((_, watch) => {
@@ -94,6 +72,38 @@ test('the page asks for its chunks only after its first screen, and for each oth
   await learner.reload();
   for (const shows of Object.values(EXERCISES)) await learner.waitForSelector(shows, { state: 'attached' });
   assert.deepEqual([...new Set(asked)].filter((c) => c.startsWith('split_exercise')).sort(), Object.keys(EXERCISES));
+});
+
+test('a link that asks for more than an example, or saved work, fetches the link\'s reader; without it the default example opens and the link and saved work are kept', async () => {
+  const { page, errors } = await open(env.browser, `${env.base}?preset=raschka&theme=dark`);
+  const asked = chunks(page);
+  await page.reload();
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.ok(asked.includes(LINK_READER), `${asked}`);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  assert.equal(await page.evaluate(() => window.attentionExplorer.state().sentence), 'Life is short, eat dessert first');
+  // Saved work, for a plain visit: read by the reader too.
+  await page.evaluate(() => localStorage.setItem('attention-explorer:work', 'preset=raschka'));
+  const plain = chunks(page);
+  await page.goto(env.base);
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.ok(plain.includes(LINK_READER), `${plain}`);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.state().sentence), 'Life is short, eat dessert first');
+
+  // The reader cannot be fetched: a message, the default example, and nothing written over.
+  await page.route(/\/split_link_reader\.wasm$/, (route) => route.abort('internetdisconnected'));
+  const link = `${env.base}?preset=raschka&theme=dark#walk=1`;
+  await page.goto(link);
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.match(await page.textContent('.load-message'), /^The link and your saved work could not be read: part of the page's code did not arrive/);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.state().sentence), 'The dog fetched the ball and she was happy');
+  assert.equal(await page.evaluate(() => window.attentionExplorer.edit('w_query', 0, 0, 0, 2)), null);
+  await page.waitForTimeout(900);
+  assert.equal(page.url(), link);
+  assert.equal(await page.evaluate(() => localStorage.getItem('attention-explorer:work')), 'preset=raschka');
+  // The loader logged why; that is expected here.
+  assert.ok(errors.some((e) => /Failed to fetch|TypeError/.test(e)), JSON.stringify(errors));
+  errors.length = 0;
 });
 
 test('in a sandboxed frame (an opaque origin) the chunks load from the app\'s server', async () => {

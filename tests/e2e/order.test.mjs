@@ -76,7 +76,8 @@ test('the walk stops at the order lab, and the link and a reload keep the positi
   const state = await page.evaluate(() => window.attentionExplorer.state());
   await linkSettled(page);
   await page.reload();
-  await page.waitForSelector('#step-positions');
+  await page.waitForSelector('html[data-ready="true"]', { state: 'attached' });
+  assert.ok(await page.$('#step-positions'));
   assert.deepEqual(await page.evaluate(() => window.attentionExplorer.state()), state);
   assert.equal(await page.inputValue('[data-control="positions"]'), 'rope_interleaved');
   // The positions step is numbered 3, and every later step one more.

@@ -31,6 +31,7 @@ use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::text as steps_text_of;
 
 mod messages;
+pub mod open_full;
 
 pub use messages::{install, report_results, take_progress_back};
 
@@ -62,41 +63,6 @@ fn fragment(state: AppState, shown: &Shown, at: Option<Step>) -> String {
 /// embed options and no hidden steps, opening at `first`.
 fn full_url(state: AppState, first: Option<Step>) -> String {
     page_url("", &fragment(state, &shown_unhidden(state), first))
-}
-
-/// "Open in the full explorer": a link carrying the state, opening at the embed's first step
-/// (`first`). Its address follows the model as the URL does (a moment after the last edit, so
-/// copying the link, a middle click or a screen reader gets the model as edited), and at once
-/// when a button is pressed on it or the focus comes to it.
-#[component]
-pub fn OpenFull(first: Option<Step>) -> impl IntoView {
-    let state = use_app();
-    let refresh = move |ev: leptos::ev::Event| {
-        use wasm_bindgen::JsCast;
-        if let Some(a) = ev
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlAnchorElement>().ok())
-        {
-            a.set_href(&full_url(state, first));
-        }
-    };
-    view! {
-        <p class="open-full">
-            <a
-                href=move || {
-                    state.page.written.track();
-                    full_url(state, first)
-                }
-                target="_blank"
-                rel="noopener"
-                data-action="open-full"
-                on:pointerdown=move |ev| refresh(ev.into())
-                on:focus=move |ev| refresh(ev.into())
-            >
-                {t(say::open_full)}
-            </a>
-        </p>
-    }
 }
 
 /// What the author chose in the Embed dialog.

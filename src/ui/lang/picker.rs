@@ -31,10 +31,10 @@ pub fn chosen() -> Lang {
     )
 }
 
-/// Puts `lang` in use, its file fetched first; then `done` (the page is built in its language
-/// from the start). A file that cannot be fetched leaves the page in English, with a message
-/// beside the picker.
-pub fn switch(lang: Lang, done: impl FnOnce() + 'static) {
+/// Puts `lang` in use once its file is fetched (the page is built in its language from the
+/// start). A file that cannot be fetched leaves the page in English, with a message beside the
+/// picker.
+pub async fn switch(lang: Lang) {
     let Some(path) = file_of(lang) else {
         put(Catalogue::built_in(if lang.fetched() {
             Lang::En
@@ -42,25 +42,21 @@ pub fn switch(lang: Lang, done: impl FnOnce() + 'static) {
             lang
         }));
         FAILED.with(|f| f.set(lang.fetched().then_some(lang)));
-        return done();
+        return;
     };
-    // Not Leptos's spawner: at the first visit's start the app (which sets it up) is not mounted.
-    wasm_bindgen_futures::spawn_local(async move {
-        match fetch_text(&path)
-            .await
-            .and_then(|json| Catalogue::read(lang, &json))
-        {
-            Ok(catalogue) => {
-                put(catalogue);
-                FAILED.with(|f| f.set(None));
-            }
-            Err(why) => {
-                web_sys::console::warn_1(&why.into());
-                FAILED.with(|f| f.set(Some(lang)));
-            }
+    match fetch_text(&path)
+        .await
+        .and_then(|json| Catalogue::read(lang, &json))
+    {
+        Ok(catalogue) => {
+            put(catalogue);
+            FAILED.with(|f| f.set(None));
         }
-        done();
-    });
+        Err(why) => {
+            web_sys::console::warn_1(&why.into());
+            FAILED.with(|f| f.set(Some(lang)));
+        }
+    }
 }
 
 /// The built file of `lang`'s texts, as the build lists them on `<html data-languages>`
@@ -105,7 +101,7 @@ pub fn LangPicker() -> impl IntoView {
             return;
         };
         share::keep_lang(chosen.tag());
-        switch(chosen, || {});
+        leptos::task::spawn_local(switch(chosen));
     };
     let failed = move || {
         FAILED

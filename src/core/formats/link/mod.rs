@@ -18,7 +18,6 @@ use crate::core::formats::state::read_state;
 use crate::core::i18n::keys::edits;
 use crate::core::i18n::Lang;
 use crate::core::model::presets::{matching, preset_named, preset_names, PRESETS};
-use crate::core::teaching::exercise::Exercises;
 use crate::core::text::clip;
 
 pub use base64url::{base64url, from_base64url};
@@ -60,24 +59,7 @@ pub fn linked_lang(search: &str, hash: &str) -> Option<Lang> {
 /// Reads a page's URL: `search` is `location.search` (with or without its `?`), `hash` is
 /// `location.hash` (with or without its `#`). Fragment values win over query values.
 pub fn read_link(search: &str, hash: &str) -> Link {
-    let default = &PRESETS[0];
-    let mut link = Link {
-        model: (default.build)(),
-        preset: Some(default.name),
-        carries_model: false,
-        shown: Shown::default(),
-        embed: false,
-        steps: None,
-        controls: None,
-        theme: Theme::Auto,
-        lang: None,
-        walk: false,
-        at: None,
-        exercises: Exercises::default(),
-        messages: Vec::new(),
-        model_error: None,
-        pretrained: None,
-    };
+    let mut link = Link::example(&PRESETS[0], false);
     if search.len() + hash.len() > MAX_LINK_CHARS {
         link.messages.push(edits::link_too_long(MAX_LINK_CHARS));
         return link;
@@ -167,6 +149,27 @@ pub fn read_link(search: &str, hash: &str) -> Link {
         }
     }
     link
+}
+
+/// The opening of a visit with no saved work whose link asks for nothing but an example
+/// (no query or fragment, or `?preset=` of a known one): what [`opening`] gives it, without
+/// the link's reader (the page's first module leaves that to a chunk of its own). `None`: any
+/// other link, for [`read_link`].
+pub fn plain_opening(search: &str, hash: &str) -> Option<Opening> {
+    let search = search.strip_prefix('?').unwrap_or(search);
+    if !hash.strip_prefix('#').unwrap_or(hash).is_empty() {
+        return None;
+    }
+    let start = match search.strip_prefix("preset=") {
+        _ if search.is_empty() => Link::example(&PRESETS[0], false),
+        Some(name) => Link::example(preset_named(name)?, true),
+        None => return None,
+    };
+    Some(Opening {
+        start,
+        restored: false,
+        restorable: None,
+    })
 }
 
 /// What a visitor sees on opening the page.

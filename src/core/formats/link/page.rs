@@ -4,6 +4,7 @@
 
 use crate::core::decoder::Choosing;
 use crate::core::i18n::{Lang, Msg};
+use crate::core::model::presets::Preset;
 use crate::core::model::Matrix;
 use crate::core::model::Model;
 use crate::core::teaching::exercise::Exercises;
@@ -164,6 +165,27 @@ pub struct Link {
 }
 
 impl Link {
+    /// A link to `preset` as it is, with nothing else asked for (`named`: by `?preset=`).
+    pub fn example(preset: &Preset, named: bool) -> Self {
+        Link {
+            model: (preset.build)(),
+            preset: Some(preset.name),
+            carries_model: named,
+            shown: Shown::default(),
+            embed: false,
+            steps: None,
+            controls: None,
+            theme: Theme::Auto,
+            lang: None,
+            walk: false,
+            at: None,
+            exercises: Exercises::default(),
+            messages: Vec::new(),
+            model_error: None,
+            pretrained: None,
+        }
+    }
+
     /// The controls to show: `controls=` if given, else all on the full page and none embedded.
     pub fn controls(&self) -> Controls {
         self.controls.unwrap_or(if self.embed {

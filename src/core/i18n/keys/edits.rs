@@ -8,6 +8,7 @@ keys! { "edits";
     unknown_param(name, known) = "The link's parameter “{name}” is unknown (known: {known}); ignored.";
     param_ignored(name, value, why) = "The link's {name}=“{value}” was ignored: {why}.";
     saved_part_not_read = "Part of your saved work could not be read and was left out:";
+    link_not_fetched = "The link and your saved work could not be read: part of the page's code did not arrive (the connection may be down). Showing the default example; reload the page to try again. Your link and saved work are kept as they were.";
     saved_not_read(why) = "Your saved work could not be read ({why}) and is not used.";
     holds_no_model = "it holds no model";
     not_a_number(text) = "“{text}” is not a number";

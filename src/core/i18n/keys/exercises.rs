@@ -98,6 +98,7 @@ keys! { "exercises";
     embed = "Embed";
     the_maker = "the exercise maker";
     the_embed_dialog = "the Embed dialog";
+    the_open_full = "the link to the full explorer";
     the_exercise = "the exercise";
     pass_mark = "Pass mark (% of the score)";
     names_nothing(example) = "it names nothing (as {example})";
