@@ -125,7 +125,9 @@ test('the course page embeds sandboxed steps that fit their frames', async () =>
 });
 
 test('the parent page loads, edits and reads the trace by postMessage', async () => {
-  const { page, errors } = await coursePage();
+  const { page, frames, errors } = await coursePage();
+  // Live, its messages listened to (the tables come before, in the HTML).
+  await frames[0].waitForSelector('html[data-ready="true"]', { state: 'attached' });
   const state = JSON.parse(JSON.stringify(await (async () => {
     const { page: p } = await open(env.browser, `${env.base}?preset=raschka`);
     const s = await p.evaluate(() => window.attentionExplorer.state());
