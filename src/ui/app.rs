@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use crate::core::document::edit::Session;
 use crate::core::formats::link::Controls as Level;
 use crate::core::formats::link::{self, Link};
-use crate::core::i18n::keys::{edits, exercises, page, settings};
+use crate::core::i18n::keys::{exercises, page, settings};
 use crate::core::i18n::Msg;
 use crate::core::model::presets::{matching, PRESETS};
 use crate::core::views::pipeline::Step;
@@ -32,15 +32,7 @@ pub fn App(
     opened: Option<link::Opening>,
 ) -> impl IntoView {
     let unread = opened.is_none();
-    let opened = opened.unwrap_or_else(|| {
-        let mut start = Link::example(&PRESETS[0], false);
-        start.messages.push(edits::link_not_fetched.into());
-        link::Opening {
-            start,
-            restored: false,
-            restorable: None,
-        }
-    });
+    let opened = opened.unwrap_or_else(link::unread_opening);
     let start = opened.start;
     let colours = start.theme;
     theme::apply(colours);

@@ -172,6 +172,18 @@ pub fn plain_opening(search: &str, hash: &str) -> Option<Opening> {
     })
 }
 
+/// The opening of a visit whose link's reader could not be fetched: the default example, saying
+/// why (the page then writes nothing over the link or the saved work).
+pub fn unread_opening() -> Opening {
+    let mut start = Link::example(&PRESETS[0], false);
+    start.messages.push(edits::link_not_fetched.into());
+    Opening {
+        start,
+        restored: false,
+        restorable: None,
+    }
+}
+
 /// What a visitor sees on opening the page.
 #[derive(Debug)]
 pub struct Opening {
