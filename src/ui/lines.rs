@@ -11,6 +11,7 @@ use crate::core::views::lines::{
 };
 use crate::ui::lang::{t, word};
 use crate::ui::matrix::figure::{save_drawing, save_menu};
+use crate::ui::matrix::paint::paint_lines;
 use crate::ui::state::use_app;
 
 /// One head's weights from the followed token (the last one until the learner picks another).
@@ -42,31 +43,48 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
     let y = move |k: usize| token_y(k, places.get());
     let font = move || font_px(places.get());
 
-    // One <line> per key, kept across edits: an edit only rewrites their attributes. A key the
-    // query may not see (causal) has no line at all.
-    let visible =
-        move |j: usize| visible(causal.get(), query.get(), j) && row.with(|r| !r.is_empty());
-    let weight = move |j: usize| row.with(|r| r.get(j).copied().unwrap_or(0.0));
-    let lines = move || {
+    // The keys the query sees (under the causal mask, not the future's): their <line>s are
+    // built when these change and drawn with the weights of that moment.
+    let seen = Memo::new(move |_| {
+        let (q, causal) = (query.get(), causal.get());
+        let hidden = row.with(Vec::is_empty);
         (0..m.get())
+            .filter(|&j| !hidden && visible(causal, q, j))
+            .collect::<Vec<_>>()
+    });
+    let lines = move || {
+        let (q, keys, weights) = (query.get(), seen.get(), row.get_untracked());
+        keys.into_iter()
             .map(|j| {
+                let w = weights.get(j).copied().unwrap_or(0.0);
                 view! {
-                    <Show when=move || visible(j)>
-                        <line
-                            data-key=j.to_string()
-                            data-weight=move || weight(j).to_string()
-                            x1=QUERY_X + 4.0
-                            y1=move || y(query.get())
-                            x2=KEY_X - 4.0
-                            y2=y(j)
-                            stroke-width=move || stroke_width(weight(j))
-                            stroke-opacity=move || stroke_opacity(weight(j))
-                        />
-                    </Show>
+                    <line
+                        data-key=j.to_string()
+                        data-weight=w.to_string()
+                        x1=QUERY_X + 4.0
+                        y1=y(q)
+                        x2=KEY_X - 4.0
+                        y2=y(j)
+                        stroke-width=stroke_width(w)
+                        stroke-opacity=stroke_opacity(w)
+                    />
                 }
             })
             .collect_view()
     };
+    // An edit's new weights repaint the lines in one call, as a table's cells are painted: an
+    // effect per line attribute cost more than the lines themselves.
+    let group = NodeRef::<leptos::svg::G>::new();
+    Effect::new(move |_| {
+        let parts = row.with(|r| {
+            r.iter()
+                .map(|&w| format!("{w}\u{1}{}\u{1}{}\u{1}", stroke_width(w), stroke_opacity(w)))
+                .collect::<String>()
+        });
+        if let Some(g) = group.get_untracked() {
+            paint_lines(&g, &parts);
+        }
+    });
     let keys = move || {
         state.derived.key_words.get().into_iter().enumerate().map(|(k, word)| view! {
             <text class="key-token" x=KEY_X y=y(k) dominant-baseline="middle" font-size=font>{word}</text>
@@ -99,7 +117,8 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
             .collect_view()
     };
     let height = move || height(places.get());
-    let description = move || {
+    // Read twice (the caption and the picture's label), worded once.
+    let description = Memo::new(move |_| {
         let i = query.get();
         let word_ = state
             .derived
@@ -124,7 +143,7 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
             (true, None) => views::looks(word_),
             (false, None) => views::looks_head(word_, head),
         })
-    };
+    });
     view! {
         <figure class="lines">
             <figcaption data-stat=opening.then_some("opening-look")>{description}</figcaption>
@@ -139,7 +158,7 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
                 height=height
                 viewBox=move || format!("0 0 {WIDTH} {}", height())
             >
-                <g class="attention-lines">{lines}</g>
+                <g class="attention-lines" node_ref=group>{lines}</g>
                 {tokens}
                 {keys}
             </svg>

@@ -36,6 +36,13 @@ impl Model {
         g * (self.heads.len() / self.kv_heads)
     }
 
+    /// Each query head's key/value head's first query head: the one head that shows them.
+    pub fn kv_leaders(&self) -> Vec<usize> {
+        (0..self.heads.len())
+            .map(|h| self.kv_leader(self.kv_of(h)))
+            .collect()
+    }
+
     /// Whether some query heads share their keys and values.
     pub fn shares_kv(&self) -> bool {
         self.kv_heads < self.heads.len()

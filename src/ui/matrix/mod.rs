@@ -29,6 +29,7 @@ pub mod figure;
 pub mod gradient;
 pub mod heatmap;
 pub mod keyboard;
+pub mod paint;
 pub mod spec;
 pub mod table;
 

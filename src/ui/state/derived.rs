@@ -8,7 +8,6 @@ use super::values::{Block, CellEditor, GradientOf};
 use super::AppState;
 use crate::core::document::edit::Edit;
 use crate::core::i18n::Msg;
-use crate::core::model::presets::matching;
 use crate::core::model::Editable;
 use crate::core::model::Matrix;
 use crate::core::model::Model;
@@ -40,7 +39,7 @@ impl AppState {
     /// The preset the model equals, number for number, if any: what the picker names. Any
     /// edit clears it; undo brings it back.
     pub fn preset(self) -> Option<&'static str> {
-        self.doc.model.with(matching)
+        self.derived.preset.get()
     }
 
     /// The followed token's story in the first head shown, told from the numbers on the page

@@ -13,8 +13,7 @@ use crate::core::document::edit::Session;
 use crate::core::document::history::History;
 use crate::core::formats::link::{Controls as Level, Shown, DEFAULT_DECIMALS};
 use crate::core::forward::trace::Trace;
-use crate::core::model::presets::followed_by_default;
-use crate::core::model::presets::DEFAULT_SEED;
+use crate::core::model::presets::{followed_by_default, matching, DEFAULT_SEED};
 use crate::core::model::Model;
 use crate::core::training::lab::Setup;
 use crate::core::training::{gradients, Gradients, Objective};
@@ -137,6 +136,8 @@ pub struct Derived {
     pub heads: Memo<usize>,
     /// Each head's key/value head's first query head: itself unless heads share keys and values.
     pub kv_leaders: Memo<Vec<usize>>,
+    /// The preset the model equals, if any (see [`AppState::preset`]): asked once per edit.
+    pub preset: Memo<Option<&'static str>>,
     /// Which steps the page has (the heads, an output projection).
     pub shape: Memo<Shape>,
     /// The heads whose tables are in the page, in order.
@@ -254,13 +255,8 @@ impl AppState {
                 words,
                 key_words,
                 heads,
-                kv_leaders: Memo::new(move |_| {
-                    shaped(structure, model, |m| {
-                        (0..m.heads().len())
-                            .map(|h| m.kv_leader(m.kv_of(h)))
-                            .collect()
-                    })
-                }),
+                kv_leaders: Memo::new(move |_| shaped(structure, model, Model::kv_leaders)),
+                preset: Memo::new(move |_| model.with(matching)),
                 shape,
                 visible_heads,
                 followed_or_last,
