@@ -37,6 +37,7 @@ fn query_of(exercises: &Exercises) -> String {
     params::write(
         &Page {
             model: "",
+            preset: None,
             shown: &Shown::default(),
             embed: None,
             at: None,

@@ -444,6 +444,7 @@ fn every_parameter_written_is_read_back_from_the_one_list() {
     };
     let page = Page {
         model: &code,
+        preset: None,
         shown: &shown,
         embed: Some(&embed),
         at: Some(Step::Scale),
@@ -589,4 +590,40 @@ fn a_plain_link_opens_as_read() {
     ] {
         assert!(plain_opening(search, hash).is_none(), "{search}{hash}");
     }
+}
+
+/// An embed of an unedited preset names it (`preset=`) instead of writing its model: the link
+/// opens the same model, and the embed shows the preset's page written at build time (the
+/// Embed dialog's snippet used to carry `#m=`, so a pasted embed waited for its code).
+#[test]
+fn an_embed_of_a_preset_names_it_and_opens_on_its_snapshot() {
+    use attention_explorer::core::formats::link::snapshot::snapshot;
+    let embed = Embed {
+        steps: Some(vec![Step::Softmax]),
+        controls: None,
+        theme: Theme::Auto,
+    };
+    let page = Page {
+        model: "",
+        preset: Some("dog"),
+        shown: &Shown::default(),
+        embed: Some(&embed),
+        at: None,
+        exercises: None,
+        lang: None,
+    };
+    let (query, fragment) = (
+        params::write(&page, Part::Query),
+        params::write(&page, Part::Fragment),
+    );
+    assert_eq!(query, "preset=dog&embed=1&steps=weights");
+    assert_eq!(fragment, "");
+    let link = read_link(&query, &fragment);
+    assert!(link.messages.is_empty(), "{:?}", link.messages);
+    assert_eq!(link.model, preset("dog").unwrap());
+    assert_eq!(link.preset, Some("dog"));
+    assert_eq!(
+        snapshot(&format!("?{query}"), "", Lang::En, false).as_deref(),
+        Some("embed-dog")
+    );
 }

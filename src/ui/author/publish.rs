@@ -23,6 +23,7 @@ fn exercise_query(state: AppState, draft: &Exercises, embedded: bool) -> String 
     params::write(
         &Page {
             model: "",
+            preset: None,
             shown: &shown,
             embed: embedded.then_some(&embed),
             at: None,

@@ -44,11 +44,13 @@ fn shown_unhidden(state: AppState) -> Shown {
     }
 }
 
-/// The fragment carrying the model and `shown`, opening at `at`.
-fn fragment(state: AppState, shown: &Shown, at: Option<Step>) -> String {
+/// The fragment carrying `model` (as [`model_code`] writes it; none: the query names a preset)
+/// and `shown`, opening at `at`.
+fn fragment(model: &str, shown: &Shown, at: Option<Step>) -> String {
     params::write(
         &Page {
-            model: &model_code(state),
+            model,
+            preset: None,
             shown,
             embed: None,
             at,
@@ -62,7 +64,10 @@ fn fragment(state: AppState, shown: &Shown, at: Option<Step>) -> String {
 /// The full explorer's address for the page as it is now: the model and what is shown, but no
 /// embed options and no hidden steps, opening at `first`.
 fn full_url(state: AppState, first: Option<Step>) -> String {
-    page_url("", &fragment(state, &shown_unhidden(state), first))
+    page_url(
+        "",
+        &fragment(&model_code(state), &shown_unhidden(state), first),
+    )
 }
 
 /// What the author chose in the Embed dialog.
@@ -85,11 +90,15 @@ fn embed_url(state: AppState, choice: &Choice) -> String {
         theme: choice.theme,
     };
     let shown = shown_unhidden(state);
+    // An unedited preset is named, not written out: the embed then shows the preset's page
+    // written at build time until its code arrives, as a link to the preset does.
+    let preset = state.derived.preset.get_untracked();
     // The exercise being made (or the link's).
     let query = state.exercises.draft.with(|draft| {
         params::write(
             &Page {
                 model: "",
+                preset,
                 shown: &shown,
                 embed: Some(&embed),
                 at: None,
@@ -99,7 +108,11 @@ fn embed_url(state: AppState, choice: &Choice) -> String {
             Part::Query,
         )
     });
-    page_url(&query, &fragment(state, &shown, None))
+    let model = match preset {
+        Some(_) => String::new(),
+        None => model_code(state),
+    };
+    page_url(&query, &fragment(&model, &shown, None))
 }
 
 /// The pickers' words for `Controls::ALL` and `Theme::ALL`, in their order.

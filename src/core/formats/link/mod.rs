@@ -34,6 +34,7 @@ pub fn write_fragment(model: &str, shown: &Shown) -> String {
     params::write(
         &Page {
             model,
+            preset: None,
             shown,
             embed: None,
             at: None,

@@ -113,8 +113,12 @@ pub struct Embed {
 /// What the page writes into a link: the model's code (`m=`), what is shown, and for an
 /// embed snippet its options.
 pub struct Page<'a> {
-    /// The model as [`encode_model`] writes it.
+    /// The model as [`encode_model`] writes it (none: the link names no model, or a preset).
     pub model: &'a str,
+    /// A snippet's preset, when its model is that preset unedited: named in the query instead
+    /// of the model in the fragment, so that the embed shows the preset's page written at build
+    /// time before its code arrives (see [`super::snapshot::snapshot`]).
+    pub preset: Option<&'static str>,
     /// What is shown.
     pub shown: &'a Shown,
     /// Embed mode's options, for a snippet.

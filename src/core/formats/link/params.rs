@@ -96,7 +96,7 @@ pub const PARAMS: [Param; 32] = [
         name: "m",
         part: Part::Fragment,
         read: read_first,
-        write: |p| Some(p.model.to_owned()),
+        write: |p| (!p.model.is_empty()).then(|| p.model.to_owned()),
     },
     Param {
         name: "state",
@@ -106,9 +106,9 @@ pub const PARAMS: [Param; 32] = [
     },
     Param {
         name: "preset",
-        part: Part::ReadOnly,
+        part: Part::Query,
         read: read_first,
-        write: never,
+        write: |p| p.preset.map(str::to_owned),
     },
     // A trained model's layer (`?pretrained=all-minilm-l6-v2&layer=3`), on the link's sentence:
     // read with the model, opened once the page has fetched it.
