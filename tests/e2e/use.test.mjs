@@ -372,6 +372,10 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   const snippet = await page.inputValue('[data-export="embed"]');
   assert.match(snippet, /steps=scores,weights/);
   assert.match(snippet, /theme=dark/);
+  // The preset as it is is named, not written out: the embed shows its tables written at build
+  // time before its code arrives.
+  assert.match(snippet, /\?preset=dog&amp;embed=1&amp;/);
+  assert.doesNotMatch(snippet, /#m=/);
   assert.doesNotMatch(snippet, /hide=|output/);
   assert.match(snippet, /style="border:0;max-width:100%"/);
   assert.ok(body > 300 && body < 3000, `the two steps are ${body} px tall`);
@@ -386,6 +390,8 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   await course.setContent(`<h1>Week 5</h1>${snippet}<p id="after">Below the frame</p>`);
   const embedded = course.frameLocator('iframe[data-attention-explorer]');
   await embedded.locator('[data-matrix="weights"]').first().waitFor();
+  // Its tables come first as written at build time; the live page takes over (data-ready).
+  await embedded.locator('html[data-ready="true"]').waitFor();
   assert.deepEqual(await embedded.locator('.step-number').allTextContents(), ['1', '2'], 'badges count the embed\'s steps');
   // Undo and Reset are there with controls=none: a phone has no Ctrl+Z.
   assert.ok(await embedded.locator('[data-action="undo"]').isVisible());
