@@ -77,6 +77,7 @@
     // As the app reads them: a key given twice, or a theme it does not know, gets a message there.
     const plain = new Set(keys).size === keys.length && themes.every(known);
     const embed = params.get('embed') === '1' || (params.has('view') && !params.has('embed'));
+    if (embed) keepEarlyMessages();
     const askedSteps = (params.get('view') ?? params.get('steps'))?.split(',').filter(Boolean);
     const plainEmbed = plain && embed && keys.every((k) => embedKeys.includes(k))
       && !(params.has('view') && params.has('steps')) && [null, embedControls].includes(params.get('controls'))
@@ -135,6 +136,23 @@
       Object.entries(attributes).forEach(([name, value]) => link.setAttribute(name, value));
       document.head.append(link);
     }
+  }
+
+  /** A course page's messages sent before the embed answers them (its page's tools come as a
+   * chunk, after its tables) are kept here and handed to it, in their order, once it says it
+   * listens (src/ui/embed/messages.rs): a course page may post as soon as the frame loads. */
+  function keepEarlyMessages() {
+    const early = [];
+    const keep = (e) => {
+      if (typeof e.data?.type !== 'string' || !e.data.type.startsWith(CONTRACT.messages.prefix)) return;
+      e.stopImmediatePropagation();
+      early.push(e);
+    };
+    addEventListener('message', keep);
+    addEventListener(CONTRACT.messages.listening, () => {
+      removeEventListener('message', keep);
+      for (const { data, origin, source } of early) dispatchEvent(new MessageEvent('message', { data, origin, source }));
+    }, { once: true });
   }
 
   function file(name) {

@@ -2,7 +2,7 @@
 // a course page (sandboxed frames, their height, the postMessage API).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, open, newContext, cellSelector, coreTrace, assertSameTrace, written, linkSettled, eventually, trace } from './harness.mjs';
+import { useBrowser, open, newContext, newPage, watch, cellSelector, coreTrace, assertSameTrace, written, linkSettled, eventually, trace } from './harness.mjs';
 
 const env = useBrowser();
 
@@ -167,6 +167,28 @@ test('the parent page loads, edits and reads the trace by postMessage', async ()
   assert.equal(replies[4].id, 5);
   state.heads[0].w_query[1][0] = -0.75;
   assertSameTrace(replies[4].trace, coreTrace(JSON.stringify(state)));
+  assert.deepEqual(errors, []);
+});
+
+test("a course page's messages posted as soon as its frame loads are answered once the explorer is live", async () => {
+  // The frame's load comes with its tables from the build, before the explorer listens: the
+  // messages wait in boot.js and are answered in their order.
+  const course = await newPage(env);
+  const errors = watch(course, env.base);
+  await course.setContent(`<iframe src="${env.base}?preset=dog&amp;embed=1&amp;steps=weights" sandbox="allow-scripts" width="800" height="700"></iframe>
+<script>
+  window.answers = [];
+  addEventListener('message', (e) => { if (e.data?.type === 'attention-explorer:result') answers.push(e.data); });
+  document.querySelector('iframe').addEventListener('load', (e) => {
+    const frame = e.target.contentWindow;
+    frame.postMessage({ type: 'attention-explorer:edit', matrix: 'w_query', head: 0, row: 0, col: 0, value: 0.5, id: 1 }, '*');
+    frame.postMessage({ type: 'attention-explorer:edit', matrix: 'w_query', head: 0, row: 0, col: 0, value: 0.25, id: 2 }, '*');
+  }, { once: true });
+</script>`);
+  const frame = course.frames()[1];
+  await course.waitForFunction(() => answers.length === 2);
+  assert.deepEqual(await course.evaluate(() => answers.map((a) => [a.id, a.error])), [[1, null], [2, null]]);
+  assert.equal(await frame.evaluate(() => window.attentionExplorer.state().heads[0].w_query[0][0]), 0.25);
   assert.deepEqual(errors, []);
 });
 

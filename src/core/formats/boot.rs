@@ -5,7 +5,9 @@
 
 use serde_json::{json, Value};
 
-use super::contract::{embed_work_key, CSP, KEEP, LANG_KEY, MESSAGE_PREFIX, RESIZE, WORK_KEY};
+use super::contract::{
+    embed_work_key, CSP, KEEP, LANG_KEY, LISTENING, MESSAGE_PREFIX, RESIZE, WORK_KEY,
+};
 use super::link::page::{Controls, Theme};
 use super::link::params::param;
 use super::link::snapshot::{EMBED_KEYS, FREE_KEYS, PAGE_KEYS};
@@ -42,7 +44,7 @@ pub fn contract() -> Value {
             "rtl": Lang::OFFERED.into_iter().filter(|l| l.rtl()).map(Lang::tag).collect::<Vec<_>>(),
         },
         "storage": { "work": WORK_KEY, "embedWork": embed_work_key(""), "lang": LANG_KEY },
-        "messages": { "prefix": MESSAGE_PREFIX, "resize": RESIZE, "keep": KEEP },
+        "messages": { "prefix": MESSAGE_PREFIX, "resize": RESIZE, "keep": KEEP, "listening": LISTENING },
         "opening": {
             "free": FREE_KEYS,
             "page": PAGE_KEYS,

@@ -9,6 +9,11 @@ pub const MESSAGE_PREFIX: &str = "attention-explorer:";
 /// The message an embedded page posts with its height, for its course page to fit the frame.
 pub const RESIZE: &str = "attention-explorer:resize";
 
+/// The event an embedded page dispatches on its own window once it answers its course page's
+/// messages: `www/boot.js` keeps the messages that come before (the page's tools arrive as a
+/// chunk) and hands them over then, in their order.
+pub const LISTENING: &str = "attention-explorer:listening";
+
 /// The message `www/boot.js` posts to the service worker with the files fetched before it kept
 /// the page (a trained model's, a language's), for it to keep them too.
 pub const KEEP: &str = "attention-explorer:keep";

@@ -7,7 +7,7 @@ use js_sys::{Object, Reflect};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 
-use crate::core::formats::contract::MESSAGE_PREFIX;
+use crate::core::formats::contract::{LISTENING, MESSAGE_PREFIX};
 use crate::ui::api;
 use crate::ui::share;
 use crate::ui::state::AppState;
@@ -55,6 +55,10 @@ pub fn install(state: AppState) {
     report_height();
     report_state(state);
     answer_messages(state);
+    // The messages that came before: boot.js kept them and hands them over now.
+    if let Ok(listening) = web_sys::Event::new(LISTENING) {
+        window().dispatch_event(&listening).ok();
+    }
 }
 
 /// Posts `{type: "attention-explorer:state", state}` on opening and after each change (the
