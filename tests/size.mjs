@@ -137,13 +137,14 @@ import { fileURLToPath } from 'node:url';
  * as a chunk with the link's writer (the model's code, the saved state's writer, deflate), which
  * the first module now holds no caller of (the link itself stays): 432.5 KB. The edit path's
  * third cut (the attention lines painted by one effect in one call, the preset the model equals
- * asked once per edit): 433.1 KB. */
-const BUDGET = 433_200;
+ * asked once per edit): 433.1 KB; an embed keeping its course page's messages until it listens
+ * (boot.js and the event that says so), 433.4 KB. */
+const BUDGET = 433_500;
 /** The first module alone: what the live page waits for (issue 52 aims at 250 KB). 483.0 KB
  * when measured; the page's tools, the settings and the contents as chunks, 448.3 KB; the link's
  * reader as a chunk, 424.3 KB; the link's writer as a chunk, 386.8 KB; the edit path's third
- * cut, 387.2 KB. */
-const MAIN_BUDGET = 387_300;
+ * cut, 387.2 KB; the embed's event saying it listens, 387.3 KB. */
+const MAIN_BUDGET = 387_400;
 /** What the browser needs before it paints the opening page's tables (issue 32): the HTML with
  * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.9 KB; with
  * issue 33's source field, KV-cache note and two lab frames, 27.2 KB; boot.js keeping an embed's
