@@ -627,3 +627,32 @@ fn an_embed_of_a_preset_names_it_and_opens_on_its_snapshot() {
         Some("embed-dog")
     );
 }
+
+/// The Embed dialog's snippets name the embeds' entry page, beside the full page wherever it is
+/// served; an embed's "Open in the full explorer" goes back to the full page.
+#[test]
+fn the_embeds_page_sits_beside_the_full_page() {
+    use attention_explorer::core::formats::contract::{
+        embed_page_path, full_page_path, EMBED_PAGE,
+    };
+    for (page, embed, full) in [
+        ("/", "/embed.html", "/"),
+        ("/index.html", "/embed.html", "/index.html"),
+        (
+            "/course/attention/",
+            "/course/attention/embed.html",
+            "/course/attention/",
+        ),
+        ("/a/embed.html", "/a/embed.html", "/a/"),
+        ("/a/my-embed.html", "/a/embed.html", "/a/my-embed.html"),
+        ("", "embed.html", ""),
+    ] {
+        assert_eq!(embed_page_path(page), embed, "{page}");
+        assert_eq!(full_page_path(page), full, "{page}");
+        assert_eq!(
+            full_page_path(&embed_page_path(page)),
+            &embed[..embed.len() - EMBED_PAGE.len()],
+            "{page}"
+        );
+    }
+}

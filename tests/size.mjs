@@ -138,8 +138,10 @@ import { fileURLToPath } from 'node:url';
  * the first module now holds no caller of (the link itself stays): 432.5 KB. The edit path's
  * third cut (the attention lines painted by one effect in one call, the preset the model equals
  * asked once per edit): 433.1 KB; an embed keeping its course page's messages until it listens
- * (boot.js and the event that says so), 433.4 KB. */
-const BUDGET = 433_500;
+ * (boot.js and the event that says so), 433.4 KB; the embeds' entry page (boot.js shows an
+ * embed's page where none is written, and sends "Open in the full explorer" to the full page),
+ * 433.5 KB. */
+const BUDGET = 433_600;
 /** The first module alone: what the live page waits for (issue 52 aims at 250 KB). 483.0 KB
  * when measured; the page's tools, the settings and the contents as chunks, 448.3 KB; the link's
  * reader as a chunk, 424.3 KB; the link's writer as a chunk, 386.8 KB; the edit path's third
@@ -196,8 +198,10 @@ const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
  * wasm): the most one embed's frame fetches, a preset's page with every step. Each preset's was
  * one file (47.1 KB for the three, 22.4 KB the largest); since a frame fetches only the steps
  * it shows, each step its own file: dog's scores and weights 5.9 KB (14.1 before), every step
- * of raschka-multihead 27.4 KB; with issue 46's longer words for the steps, 28.5 KB. */
-const EMBEDS_BUDGET = 28_800;
+ * of raschka-multihead 27.4 KB; with issue 46's longer words for the steps, 28.5 KB. A frame
+ * now also fetches the embeds' entry page (embed.html, 3.0 KB), instead of index.html with the
+ * default page in it (19.8 KB): 31.5 KB. */
+const EMBEDS_BUDGET = 31_800;
 /** The trained model's weights, fetched only when the learner opens it (issue 31: at most 48 MB). */
 const MODEL_FILE_BUDGET = 48_000_000;
 /** A language's texts, fetched when a visit is in it (issue 50: at most 30 KB gzipped each). */
@@ -242,6 +246,7 @@ function budget(dist) {
   let screen = 0;
   let main = 0;
   const embedPages = new Map();
+  let entryPage = 0;
   for (const name of [...roles.keys()].sort()) {
     if (name.endsWith('.gguf')) {
       // Quantized blocks, sent as they are.
@@ -263,8 +268,10 @@ function budget(dist) {
     const gz = gzipSync(raw, { level: 9 }).length;
     const w = roles.get(name);
     total[w] += gz;
-    // An embed's page (prerendered-embed-PRESET-HASH.html) and its steps (…-HASH-STEP.html).
-    if (w === 'embeds') {
+    // The embeds' entry page (embed.html), an embed's page (prerendered-embed-PRESET-HASH.html)
+    // and its steps (…-HASH-STEP.html).
+    if (name === 'embed.html') entryPage = gz;
+    else if (w === 'embeds') {
       const page = name.match(/^prerendered-embed-(.+-[0-9a-f]{16})/)[1];
       embedPages.set(page, (embedPages.get(page) ?? 0) + gz);
     }
@@ -278,8 +285,8 @@ function budget(dist) {
   console.log(`${' '.repeat(10)} ${kb(main).padStart(10)} gzipped: the first module, which the live page waits for (budget ${kb(MAIN_BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(total.first).padStart(10)} gzipped on opening (budget ${kb(BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(total.later).padStart(10)} gzipped on demand (budget ${kb(ON_DEMAND_BUDGET)})`);
-  const embedFrame = Math.max(0, ...embedPages.values());
-  console.log(`${' '.repeat(10)} ${kb(total.embeds).padStart(10)} gzipped of embeds written at build time; an embed's frame fetches its steps' files, at most ${kb(embedFrame)} (budget ${kb(EMBEDS_BUDGET)})`);
+  const embedFrame = entryPage + Math.max(0, ...embedPages.values());
+  console.log(`${' '.repeat(10)} ${kb(total.embeds).padStart(10)} gzipped of embeds written at build time; an embed's frame fetches the entry page and its steps' files, at most ${kb(embedFrame)} (budget ${kb(EMBEDS_BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(total.model).padStart(10)} gzipped of the trained models' code, and ${mb(modelFile)} of weights when the trained model is opened (at most ${mb(MODEL_FILE_BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(largestLanguage).padStart(10)} gzipped: the largest language's file, fetched when a visit is in it (budget ${kb(LANGUAGE_BUDGET)})`);
   if (largestLanguage > LANGUAGE_BUDGET) {

@@ -63,7 +63,8 @@
   let codeLater = false;
   // The opening page written at build time (www/prerender.mjs), when this visit opens it: no
   // link asking for more than a preset (and a theme), no saved work to bring back. The default
-  // page is in this HTML; another preset's is fetched. The app takes it over once it mounts.
+  // page is in index.html (not in the embeds' entry page, embed.html); another is fetched. The
+  // app takes it over once it mounts.
   try {
     const snapshots = JSON.parse(root.dataset.prerendered || '{}');
     const params = new URLSearchParams(location.search);
@@ -72,6 +73,7 @@
     free.forEach((key) => params.delete(key));
     const keys = [...params.keys()];
     const inline = Object.keys(snapshots).find((name) => snapshots[name] === '');
+    const [first] = CONTRACT.presets;
     // An embed (its default controls) of a preset: the preset's embed snapshot, keeping the steps
     // it asks for (`steps=`, or the older `view=`).
     // As the app reads them: a key given twice, or a theme it does not know, gets a message there.
@@ -82,13 +84,13 @@
     const plainEmbed = plain && embed && keys.every((k) => embedKeys.includes(k))
       && !(params.has('view') && params.has('steps')) && [null, embedControls].includes(params.get('controls'))
       && (askedSteps === undefined || (askedSteps.length > 0 && askedSteps.every((step) => CONTRACT.steps.includes(step))));
-    let wanted = !plain ? undefined : embed ? (plainEmbed ? `embed-${params.get('preset') ?? inline}` : undefined)
-      : keys.length === 0 ? inline : keys.length === 1 && pageKeys.includes(keys[0]) ? params.get(keys[0]) : undefined;
+    let wanted = !plain ? undefined : embed ? (plainEmbed ? `embed-${params.get('preset') ?? first}` : undefined)
+      : keys.length === 0 ? first : keys.length === 1 && pageKeys.includes(keys[0]) ? params.get(keys[0]) : undefined;
     let saved = null;
     // The work the app would bring back instead (src/ui/share.rs, work_key).
     try { saved = localStorage.getItem(embed ? CONTRACT.storage.embedWork + location.search : CONTRACT.storage.work); } catch {}
     // In another language, the default page's own in it (www/prerender.mjs), if the build made it.
-    if (lang !== english) wanted = wanted === inline ? `${wanted}.${lang}` : undefined;
+    if (lang !== english) wanted = wanted === first ? `${wanted}.${lang}` : undefined;
     if (wanted in snapshots && saved === null) {
       // Laid out for it from the first paint (the loading line floats), so nothing moves when it shows.
       root.dataset.snapshot = wanted;
@@ -109,9 +111,11 @@
         (embed ? embedPage(snapshots[wanted], askedSteps) : file(snapshots[wanted]))
           .then((html) => parsed.then(() => {
             const shown = document.getElementById('prerendered');
+            const loading = document.getElementById('boot');
             // Not once the app is there (it removes the loading line).
-            if (shown && document.getElementById('boot')) {
-              shown.outerHTML = html;
+            if (loading) {
+              if (shown) shown.outerHTML = html;
+              else loading.insertAdjacentHTML('afterend', html);
               if (embed) embedSteps(askedSteps);
             } else delete root.dataset.snapshot;
           }))
@@ -180,7 +184,8 @@
       // step when it names steps).
       const fragment = new URLSearchParams(open.getAttribute('href').replace(/^#/, ''));
       if (asked) fragment.set('at', main.querySelector(':scope > section.step').id.slice('step-'.length));
-      open.href = `${new URL(location.pathname, location.href).href}#${fragment}`;
+      const page = location.pathname.endsWith(`/${CONTRACT.opening.embedPage}`) ? '.' : location.pathname;
+      open.href = `${new URL(page, location.href).href}#${fragment}`;
     }
     // As the app's own report (src/ui/embed/messages.rs) does, until the app takes over and reports itself.
     if (parent !== window) {

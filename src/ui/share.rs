@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use leptos::prelude::*;
 
-use crate::core::formats::contract::{self, embed_work_key, LANG_KEY, WORK_KEY};
+use crate::core::formats::contract::{
+    self, embed_page_path, embed_work_key, full_page_path, LANG_KEY, WORK_KEY,
+};
 use crate::core::formats::link::{
     self, encode_model, linked_lang as linked_lang_of, plain_opening, read_link, write_fragment,
     Opening, MAX_LINK_CHARS,
@@ -154,14 +156,20 @@ fn save_work(key: &str, fragment: &str) {
     }
 }
 
-/// This page's address with `query` (without its `?`, may be empty) and `fragment`.
+/// The full page's address with `query` (without its `?`, may be empty) and `fragment`.
 pub fn page_url(query: &str, fragment: &str) -> String {
-    let location = window().location();
-    let mut url = format!(
-        "{}{}",
-        location.origin().unwrap_or_default(),
-        location.pathname().unwrap_or_default()
-    );
+    let pathname = window().location().pathname().unwrap_or_default();
+    url_of(full_page_path(&pathname), query, fragment)
+}
+
+/// The embeds' entry page's address (beside the full page) with `query` and `fragment`.
+pub fn embed_page_url(query: &str, fragment: &str) -> String {
+    let pathname = window().location().pathname().unwrap_or_default();
+    url_of(&embed_page_path(&pathname), query, fragment)
+}
+
+fn url_of(path: &str, query: &str, fragment: &str) -> String {
+    let mut url = format!("{}{path}", window().location().origin().unwrap_or_default());
     if !query.is_empty() {
         url.push('?');
         url.push_str(query);

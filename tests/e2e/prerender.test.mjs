@@ -200,19 +200,24 @@ test('on a phone, a wide table scrolled before the wasm stays scrolled, and wher
   assert.deepEqual(await page.$$eval('main .scroll', (boxes, i) => [boxes[i].scrollLeft, Math.round(boxes[i].getBoundingClientRect().top) + 0], wide), [40, top]);
 });
 
-test('an embed: the steps it asks for before the wasm, numbered, the same cells after it, its height told to the course page', async () => {
-  const url = `${env.base}?embed=1&preset=dog&steps=scores,weights`;
+// On the full page, and on the embeds' entry page (embed.html, which the Embed dialog's snippets name).
+for (const entry of ['', 'embed.html']) test(`an embed${entry && ` on ${entry}`}: the steps it asks for before the wasm, numbered, the same cells after it, its height told to the course page`, async () => {
+  const url = `${env.base}${entry}?embed=1&preset=dog&steps=scores,weights`;
   const { page, release } = await held(url);
+  // The embeds' entry page is the full page without the default opening page in it.
+  if (entry) assert.doesNotMatch(await page.evaluate(() => fetch(location.href).then((r) => r.text())), /id="prerendered"/);
   await page.waitForSelector('#prerendered table[data-matrix="weights"]', { state: 'visible' });
   assert.deepEqual(await page.$$eval('#prerendered section.step', (all) => all.map((s) => `${s.id} ${s.querySelector('.step-number').textContent}`)),
     ['step-scores 1', 'step-weights 2']);
-  // "Open in the full explorer" before the wasm: this page, the model, the embed's first step.
-  assert.match(await page.$eval('#prerendered .open-full a', (a) => a.href), new RegExp(`^${env.base.replaceAll('.', '\\.')}#m=[\\w-]+&at=scores$`));
+  // "Open in the full explorer" before the wasm: the full page, the model, the embed's first step.
+  const full = await page.$eval('#prerendered .open-full a', (a) => a.href);
+  assert.match(full, new RegExp(`^${env.base.replaceAll('.', '\\.')}#m=[\\w-]+&at=scores$`));
   const before = await cells(page);
   release();
   await ready(page);
   assert.equal(await page.$('#prerendered'), null);
   assert.deepEqual(await cells(page), before);
+  assert.equal(await page.$eval('main .open-full a', (a) => a.href), full);
   assert.equal((await page.evaluate(() => window.shifts)).reduce((a, b) => a + b, 0), 0, await page.evaluate(() => window.shifted.join('; ')));
   // In a course page's sandboxed frame: the frame says its height before the wasm has come.
   const context = await newContext(env);

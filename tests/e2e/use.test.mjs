@@ -374,7 +374,8 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   assert.match(snippet, /theme=dark/);
   // The preset as it is is named, not written out: the embed shows its tables written at build
   // time before its code arrives.
-  assert.match(snippet, /\?preset=dog&amp;embed=1&amp;/);
+  // On the embeds' entry page: index.html without the default opening page, which a frame never shows.
+  assert.ok(snippet.includes(`src="${env.base}embed.html?preset=dog&amp;embed=1&amp;`), snippet);
   assert.doesNotMatch(snippet, /#m=/);
   assert.doesNotMatch(snippet, /hide=|output/);
   assert.match(snippet, /style="border:0;max-width:100%"/);
@@ -393,6 +394,9 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   // Its tables come first as written at build time; the live page takes over (data-ready).
   await embedded.locator('html[data-ready="true"]').waitFor();
   assert.deepEqual(await embedded.locator('.step-number').allTextContents(), ['1', '2'], 'badges count the embed\'s steps');
+  // "Open in the full explorer" opens the full page, at the embed's first step.
+  const full = await embedded.locator('.open-full a').getAttribute('href');
+  assert.ok(full.startsWith(`${env.base}#`) && full.includes('at=scores'), full);
   // Undo and Reset are there with controls=none: a phone has no Ctrl+Z.
   assert.ok(await embedded.locator('[data-action="undo"]').isVisible());
   assert.ok(await embedded.locator('[data-action="reset"]').isVisible());

@@ -22,7 +22,9 @@ mod worker;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use attention_explorer::core::formats::contract::EMBED_PAGE;
 use files::{Dist, Role};
+use page::Entry;
 
 fn main() -> ExitCode {
     match build() {
@@ -74,13 +76,16 @@ fn build() -> Result<(), String> {
         languages,
         snapshot: None,
     };
-    dist.write(Role::Page, "index.html", page.html()?)?;
+    dist.write(Role::Page, "index.html", page.html(Entry::Full)?)?;
+    //    and the embeds' entry page, the same without the default opening page.
+    dist.write(Role::Embeds, EMBED_PAGE, page.html(Entry::Embeds)?)?;
     // 6. The opening pages, rendered by that page itself in Chromium (release builds), and
-    //    written into it.
+    //    written into both.
     if release {
         page.snapshot = prerender::run(&mut dist, &scratch)?;
         if page.snapshot.is_some() {
-            dist.rewrite("index.html", page.html()?)?;
+            dist.rewrite("index.html", page.html(Entry::Full)?)?;
+            dist.rewrite(EMBED_PAGE, page.html(Entry::Embeds)?)?;
         }
     }
     // 7. The service worker, holding the lists of what it keeps; 8. the build's list.

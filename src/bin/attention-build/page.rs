@@ -1,5 +1,5 @@
 //! Step 2 and the page: the stylesheet, boot script and loader beside the page (each named by
-//! its hash), the teachers' files, and `index.html` from its template (the top-level index.html),
+//! its hash), the teachers' files, and `index.html` and the embeds' entry page from its template (the top-level index.html),
 //! each double-braced name filled in.
 
 use std::collections::BTreeMap;
@@ -90,7 +90,7 @@ fn read(path: &str) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("{path}: {e}"))
 }
 
-/// Everything `index.html` names.
+/// Everything `index.html` and the embeds' entry page name.
 pub struct Page {
     pub code: Code,
     pub assets: Assets,
@@ -98,14 +98,28 @@ pub struct Page {
     pub snapshot: Option<Snapshot>,
 }
 
+/// The two pages made from the template.
+#[derive(Clone, Copy)]
+pub enum Entry {
+    /// `index.html`, with the default opening page in it.
+    Full,
+    /// The embeds' entry page (`contract::EMBED_PAGE`): the same without the default opening
+    /// page, which an embed's frame would download and never show (it fetches its own).
+    Embeds,
+}
+
 impl Page {
-    /// `index.html`: the template with the build's names.
-    pub fn html(&self) -> Result<String, String> {
+    /// The page `entry`: the template with the build's names.
+    pub fn html(&self, entry: Entry) -> Result<String, String> {
         let template = String::from_utf8(read("index.html")?)
             .map_err(|_| "index.html is not UTF-8".to_owned())?;
         let mut root = String::new();
         if let Some(snapshot) = &self.snapshot {
-            root += &format!(" data-prerendered=\"{}\"", attribute(&snapshot.files));
+            let files = match entry {
+                Entry::Full => snapshot.files.clone(),
+                Entry::Embeds => without_inline(&snapshot.files)?,
+            };
+            root += &format!(" data-prerendered=\"{}\"", attribute(&files));
         }
         let languages = serde_json::to_string(&self.languages).expect("names and texts");
         root += &format!(" data-languages=\"{}\"", attribute(&languages));
@@ -130,10 +144,10 @@ impl Page {
                 ),
                 (
                     "opening",
-                    self.snapshot
-                        .as_ref()
-                        .map(|s| s.main.clone())
-                        .unwrap_or_default(),
+                    match (entry, &self.snapshot) {
+                        (Entry::Full, Some(snapshot)) => snapshot.main.clone(),
+                        _ => String::new(),
+                    },
                 ),
             ],
         )
@@ -159,6 +173,15 @@ impl Page {
             attribute(&app.to_string())
         )
     }
+}
+
+/// `data-prerendered` (www/prerender.mjs's JSON) without the page written into index.html
+/// (its file is ""), for a page that does not hold it.
+fn without_inline(files: &str) -> Result<String, String> {
+    let mut files: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(files).map_err(|e| format!("the opening pages' list: {e}"))?;
+    files.retain(|_, file| file != "");
+    Ok(serde_json::Value::from(files).to_string())
 }
 
 fn stylesheet((name, sri): &(String, String)) -> String {

@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::contract::{
-    embed_work_key, CSP, KEEP, LANG_KEY, LISTENING, MESSAGE_PREFIX, RESIZE, WORK_KEY,
+    embed_work_key, CSP, EMBED_PAGE, KEEP, LANG_KEY, LISTENING, MESSAGE_PREFIX, RESIZE, WORK_KEY,
 };
 use super::link::page::{Controls, Theme};
 use super::link::params::param;
@@ -50,6 +50,7 @@ pub fn contract() -> Value {
             "page": PAGE_KEYS,
             "embed": EMBED_KEYS,
             "embedControls": Controls::None.key(),
+            "embedPage": EMBED_PAGE,
         },
     })
 }

@@ -39,3 +39,23 @@ pub fn progress_key(search: &str) -> String {
 /// The content security policy the page is served with (docs/teachers.md, the notebook's
 /// server, the tests' server).
 pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'";
+
+/// The embeds' entry page, beside the full page: the same page without the default opening page
+/// written into it, which an embed's frame would download and never show. The Embed dialog's
+/// snippets name it; an embed's link opens the same on the full page.
+pub const EMBED_PAGE: &str = "embed.html";
+
+/// The full page's path for a page at `pathname`: the folder of the embeds' entry page, else the
+/// page itself.
+pub fn full_page_path(pathname: &str) -> &str {
+    match pathname.strip_suffix(EMBED_PAGE) {
+        Some(folder) if folder.is_empty() || folder.ends_with('/') => folder,
+        _ => pathname,
+    }
+}
+
+/// The embeds' entry page beside the page at `pathname`.
+pub fn embed_page_path(pathname: &str) -> String {
+    let folder = &pathname[..pathname.rfind('/').map_or(0, |i| i + 1)];
+    format!("{folder}{EMBED_PAGE}")
+}

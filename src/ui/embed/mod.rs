@@ -26,7 +26,7 @@ use crate::core::i18n::{keys::exercises as say, Key};
 use crate::core::views::pipeline::{in_order, Step};
 use crate::ui::lang::{course_lang, t, word};
 use crate::ui::on_demand::{chunk, PanelButton};
-use crate::ui::share::{model_code, page_url};
+use crate::ui::share::{embed_page_url, model_code, page_url};
 use crate::ui::state::{use_app, AppState};
 use crate::ui::steps::text as steps_text_of;
 
@@ -112,7 +112,7 @@ fn embed_url(state: AppState, choice: &Choice) -> String {
         Some(_) => String::new(),
         None => model_code(state),
     };
-    page_url(&query, &fragment(&model, &shown, None))
+    embed_page_url(&query, &fragment(&model, &shown, None))
 }
 
 /// The pickers' words for `Controls::ALL` and `Theme::ALL`, in their order.
