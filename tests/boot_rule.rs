@@ -156,7 +156,10 @@ fn boot_js_opens_what_the_core_opens() {
     let shown = decide_as_the_core(&built);
     // The table reaches every kind of decision.
     for kind in ["dog", "raschka", "dog.fr", "embed-dog", "embed-raschka"] {
-        assert!(shown.iter().any(|s| s == kind), "no visit in the table opens {kind}");
+        assert!(
+            shown.iter().any(|s| s == kind),
+            "no visit in the table opens {kind}"
+        );
     }
     // The embeds' entry page (embed.html): the same list without the default page, which is
     // not in it; an embed of the default preset still opens on its own page.
@@ -164,6 +167,11 @@ fn boot_js_opens_what_the_core_opens() {
     let shown = decide_as_the_core(&built);
     assert!(shown.iter().any(|s| s == "embed-dog"));
     assert!(!shown.iter().any(|s| s == "dog"));
+    // An embed's page of its own (embed-dog-weights.html): the same, its steps written in.
+    built[&format!("embed-{default}")] =
+        json!({"shell": "x.html", "steps": ["scores", "weights"], "here": ["weights"]});
+    let shown = decide_as_the_core(&built);
+    assert!(shown.iter().any(|s| s == "embed-dog"));
 }
 
 /// Runs boot.js on every link of the table in every browser, with `built` as the page's

@@ -628,31 +628,70 @@ fn an_embed_of_a_preset_names_it_and_opens_on_its_snapshot() {
     );
 }
 
-/// The Embed dialog's snippets name the embeds' entry page, beside the full page wherever it is
-/// served; an embed's "Open in the full explorer" goes back to the full page.
+/// The Embed dialog's snippets name an embed's page: of its own for a preset's embed of every
+/// step or one (written by the build with those steps in it), else the embeds' entry page;
+/// either beside the full page wherever it is served, and an embed's "Open in the full
+/// explorer" goes back to the full page.
 #[test]
-fn the_embeds_page_sits_beside_the_full_page() {
-    use attention_explorer::core::formats::contract::{
-        embed_page_path, full_page_path, EMBED_PAGE,
-    };
-    for (page, embed, full) in [
-        ("/", "/embed.html", "/"),
-        ("/index.html", "/embed.html", "/index.html"),
+fn an_embed_opens_on_its_own_page_or_the_embeds_page_beside_the_full_page() {
+    use attention_explorer::core::formats::contract::{full_page_path, page_folder};
+    use attention_explorer::core::formats::link::snapshot::{embed_page, own_embed_page};
+    for (search, page) in [
+        ("preset=dog&embed=1&steps=weights", "embed-dog-weights.html"),
+        (
+            "?preset=dog&embed=1&steps=weights",
+            "embed-dog-weights.html",
+        ),
+        ("embed=1&steps=scores", "embed-dog-scores.html"),
+        ("view=mask&theme=dark", "embed-dog-mask.html"),
+        ("preset=raschka&embed=1", "embed-raschka.html"),
+        (
+            "preset=raschka-multihead&embed=1&steps=output",
+            "embed-raschka-multihead-output.html",
+        ),
+        (
+            "preset=raschka-multihead&embed=1&lang=en",
+            "embed-raschka-multihead.html",
+        ),
+        // Two steps, a step its model has not, more than a preset, another language.
+        ("preset=dog&embed=1&steps=scores,weights", "embed.html"),
+        ("preset=dog&embed=1&steps=output", "embed.html"),
+        (
+            "preset=dog&embed=1&steps=weights&controls=all",
+            "embed.html",
+        ),
+        (
+            "preset=dog&embed=1&steps=weights&ask=scores.0:6,1",
+            "embed.html",
+        ),
+        ("preset=dog&embed=1&steps=weights&lang=fr", "embed.html"),
+        ("embed=1&steps=weights&preset=nonsense", "embed.html"),
+        (
+            "embed=1&m=q1ZKSixOVbJSSslPV9JRKkstKs7Mz1OyMqwFAA",
+            "embed.html",
+        ),
+    ] {
+        assert_eq!(embed_page(search), page, "{search}");
+    }
+    assert_eq!(
+        own_embed_page("embed-dog", Some(Step::Softmax)),
+        "embed-dog-weights.html"
+    );
+    for (path, folder, full) in [
+        ("/", "/", "/"),
+        ("/index.html", "/", "/index.html"),
         (
             "/course/attention/",
-            "/course/attention/embed.html",
+            "/course/attention/",
             "/course/attention/",
         ),
-        ("/a/embed.html", "/a/embed.html", "/a/"),
-        ("/a/my-embed.html", "/a/embed.html", "/a/my-embed.html"),
-        ("", "embed.html", ""),
+        ("/a/embed.html", "/a/", "/a/"),
+        ("/a/embed-dog-weights.html", "/a/", "/a/"),
+        ("/a/my-embed.html", "/a/", "/a/my-embed.html"),
+        ("/a/embed.htm", "/a/", "/a/embed.htm"),
+        ("", "", ""),
     ] {
-        assert_eq!(embed_page_path(page), embed, "{page}");
-        assert_eq!(full_page_path(page), full, "{page}");
-        assert_eq!(
-            full_page_path(&embed_page_path(page)),
-            &embed[..embed.len() - EMBED_PAGE.len()],
-            "{page}"
-        );
+        assert_eq!(page_folder(path), folder, "{path}");
+        assert_eq!(full_page_path(path), full, "{path}");
     }
 }

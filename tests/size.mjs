@@ -140,13 +140,15 @@ import { fileURLToPath } from 'node:url';
  * asked once per edit): 433.1 KB; an embed keeping its course page's messages until it listens
  * (boot.js and the event that says so), 433.4 KB; the embeds' entry page (boot.js shows an
  * embed's page where none is written, and sends "Open in the full explorer" to the full page),
- * 433.5 KB. */
-const BUDGET = 433_600;
+ * 433.5 KB; an embed's page of its own (boot.js shows the steps written in, the Embed dialog
+ * names the page), 433.8 KB. */
+const BUDGET = 433_900;
 /** The first module alone: what the live page waits for (issue 52 aims at 250 KB). 483.0 KB
  * when measured; the page's tools, the settings and the contents as chunks, 448.3 KB; the link's
  * reader as a chunk, 424.3 KB; the link's writer as a chunk, 386.8 KB; the edit path's third
- * cut, 387.2 KB; the embed's event saying it listens, 387.3 KB. */
-const MAIN_BUDGET = 387_400;
+ * cut, 387.2 KB; the embed's event saying it listens, 387.3 KB; the pages an embed opens on
+ * (the full page's address from an embed's, the embeds' pages' folder), 387.5 KB. */
+const MAIN_BUDGET = 387_600;
 /** What the browser needs before it paints the opening page's tables (issue 32): the HTML with
  * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.9 KB; with
  * issue 33's source field, KV-cache note and two lab frames, 27.2 KB; boot.js keeping an embed's
@@ -188,8 +190,10 @@ const SCREEN_BUDGET = 33_000;
  * The link's reader, 17.1 KB, and the code it shares with the panels that read and write
  * states, which the splitter puts in shared chunks of their own: 457.7 KB. The link's writer
  * out of the first module: the chunks that write links, states and exercises each reach it, so
- * it and the code around it are in shared chunks too: 513.6 KB. */
-const ON_DEMAND_BUDGET = 514_100;
+ * it and the code around it are in shared chunks too: 513.6 KB. The Embed dialog naming an
+ * embed's page of its own (the opening page's rule and the preset's steps, in its chunk):
+ * 515.6 KB. */
+const ON_DEMAND_BUDGET = 515_700;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
@@ -247,6 +251,7 @@ function budget(dist) {
   let main = 0;
   const embedPages = new Map();
   let entryPage = 0;
+  let ownPage = 0;
   for (const name of [...roles.keys()].sort()) {
     if (name.endsWith('.gguf')) {
       // Quantized blocks, sent as they are.
@@ -268,9 +273,11 @@ function budget(dist) {
     const gz = gzipSync(raw, { level: 9 }).length;
     const w = roles.get(name);
     total[w] += gz;
-    // The embeds' entry page (embed.html), an embed's page (prerendered-embed-PRESET-HASH.html)
-    // and its steps (…-HASH-STEP.html).
+    // The embeds' entry page (embed.html), the embeds' pages of their own (embed-PRESET.html,
+    // embed-PRESET-STEP.html), an embed's page (prerendered-embed-PRESET-HASH.html) and its
+    // steps (…-HASH-STEP.html).
     if (name === 'embed.html') entryPage = gz;
+    else if (w === 'embeds' && /^embed-.+\.html$/.test(name)) ownPage = Math.max(ownPage, gz);
     else if (w === 'embeds') {
       const page = name.match(/^prerendered-embed-(.+-[0-9a-f]{16})/)[1];
       embedPages.set(page, (embedPages.get(page) ?? 0) + gz);
@@ -285,8 +292,8 @@ function budget(dist) {
   console.log(`${' '.repeat(10)} ${kb(main).padStart(10)} gzipped: the first module, which the live page waits for (budget ${kb(MAIN_BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(total.first).padStart(10)} gzipped on opening (budget ${kb(BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(total.later).padStart(10)} gzipped on demand (budget ${kb(ON_DEMAND_BUDGET)})`);
-  const embedFrame = entryPage + Math.max(0, ...embedPages.values());
-  console.log(`${' '.repeat(10)} ${kb(total.embeds).padStart(10)} gzipped of embeds written at build time; an embed's frame fetches the entry page and its steps' files, at most ${kb(embedFrame)} (budget ${kb(EMBEDS_BUDGET)})`);
+  const embedFrame = Math.max(entryPage + Math.max(0, ...embedPages.values()), ownPage);
+  console.log(`${' '.repeat(10)} ${kb(total.embeds).padStart(10)} gzipped of embeds written at build time; an embed's frame fetches its page of its own, or the entry page and its steps' files, at most ${kb(embedFrame)} (budget ${kb(EMBEDS_BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(total.model).padStart(10)} gzipped of the trained models' code, and ${mb(modelFile)} of weights when the trained model is opened (at most ${mb(MODEL_FILE_BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(largestLanguage).padStart(10)} gzipped: the largest language's file, fetched when a visit is in it (budget ${kb(LANGUAGE_BUDGET)})`);
   if (largestLanguage > LANGUAGE_BUDGET) {

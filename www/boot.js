@@ -63,8 +63,9 @@
   let codeLater = false;
   // The opening page written at build time (www/prerender.mjs), when this visit opens it: no
   // link asking for more than a preset (and a theme), no saved work to bring back. The default
-  // page is in index.html (not in the embeds' entry page, embed.html); another is fetched. The
-  // app takes it over once it mounts.
+  // page is in index.html (not in the embeds' entry page, embed.html), an embed's steps in its
+  // page of its own (embed-dog-weights.html); another is fetched. The app takes it over once it
+  // mounts.
   try {
     const snapshots = JSON.parse(root.dataset.prerendered || '{}');
     const params = new URLSearchParams(location.search);
@@ -102,20 +103,25 @@
         const cell = e.target instanceof HTMLInputElement && e.target.closest('#prerendered td') ? e.target : null;
         if (cell && cell !== document.activeElement) { e.preventDefault(); cell.focus(); cell.select(); }
       }, true);
+      // An embed's page of its own holds its steps (embed-dog-weights.html): shown as they are
+      // when they are the ones asked, else fetched as on any page.
+      const here = embed && holds(snapshots[wanted], askedSteps);
       if (wanted !== inline) {
-        root.dataset.fetching = '';
+        if (!here) root.dataset.fetching = '';
         codeLater = embed;
         // Once the HTML is parsed: not DOMContentLoaded, which waits for the app's module scripts.
         const parsed = document.readyState !== 'loading' ? Promise.resolve()
           : new Promise((done) => document.addEventListener('readystatechange', done, { once: true }));
-        (embed ? embedPage(snapshots[wanted], askedSteps) : file(snapshots[wanted]))
+        (here ? Promise.resolve() : embed ? embedPage(snapshots[wanted], askedSteps) : file(snapshots[wanted]))
           .then((html) => parsed.then(() => {
             const shown = document.getElementById('prerendered');
             const loading = document.getElementById('boot');
             // Not once the app is there (it removes the loading line).
             if (loading) {
-              if (shown) shown.outerHTML = html;
-              else loading.insertAdjacentHTML('afterend', html);
+              if (!here) {
+                if (shown) shown.outerHTML = html;
+                else loading.insertAdjacentHTML('afterend', html);
+              }
               if (embed) embedSteps(askedSteps);
             } else delete root.dataset.snapshot;
           }))
@@ -163,11 +169,22 @@
     return fetch(`./${name}`).then((r) => (r.ok ? r.text() : Promise.reject()));
   }
 
+  /** Of an embed's `steps` (its preset's, in the page's order), those `asked` (all when undefined). */
+  function shownSteps(steps, asked) {
+    return steps.filter((name) => asked === undefined || asked.includes(name));
+  }
+
+  /** Whether this page holds the embed's steps `asked` already: an embed's page of its own
+   * (`here`, the steps the build wrote into it, src/bin/attention-build/page.rs). */
+  function holds({ steps, here }, asked) {
+    return here !== undefined && String(here) === String(shownSteps(steps, asked));
+  }
+
   /** An embed's page written at build time: its shell with the steps `asked` that this model
    * has (all when undefined) in the page's order, as the app shows them; each step its own file
    * (www/prerender.mjs), all fetched at once. Refused when it has none of them. */
   async function embedPage({ shell, steps }, asked) {
-    const shown = steps.filter((name) => asked === undefined || asked.includes(name));
+    const shown = shownSteps(steps, asked);
     if (shown.length === 0) throw new Error('no such step');
     const [page, ...sections] = await Promise.all([shell, ...shown.map((name) => shell.replace(/\.html$/, `-${name}.html`))].map(file));
     return page.replace('<template data-steps=""></template>', sections.join(''));
@@ -184,8 +201,10 @@
       // step when it names steps).
       const fragment = new URLSearchParams(open.getAttribute('href').replace(/^#/, ''));
       if (asked) fragment.set('at', main.querySelector(':scope > section.step').id.slice('step-'.length));
-      const page = location.pathname.endsWith(`/${CONTRACT.opening.embedPage}`) ? '.' : location.pathname;
-      open.href = `${new URL(page, location.href).href}#${fragment}`;
+      // From an embeds' page (embed.html, embed-dog-weights.html), its folder's (contract::full_page_path).
+      const file = location.pathname.slice(location.pathname.lastIndexOf('/') + 1);
+      const embedsPage = file === CONTRACT.opening.embedPage || (file.startsWith('embed-') && file.endsWith('.html'));
+      open.href = `${new URL(embedsPage ? '.' : location.pathname, location.href).href}#${fragment}`;
     }
     // As the app's own report (src/ui/embed/messages.rs) does, until the app takes over and reports itself.
     if (parent !== window) {

@@ -8,8 +8,9 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use crate::core::formats::contract::{
-    self, embed_page_path, embed_work_key, full_page_path, LANG_KEY, WORK_KEY,
+    self, embed_work_key, full_page_path, page_folder, LANG_KEY, WORK_KEY,
 };
+use crate::core::formats::link::snapshot::embed_page;
 use crate::core::formats::link::{
     self, encode_model, linked_lang as linked_lang_of, plain_opening, read_link, write_fragment,
     Opening, MAX_LINK_CHARS,
@@ -162,10 +163,12 @@ pub fn page_url(query: &str, fragment: &str) -> String {
     url_of(full_page_path(&pathname), query, fragment)
 }
 
-/// The embeds' entry page's address (beside the full page) with `query` and `fragment`.
+/// The address of the page an embed with `query` and `fragment` opens on, beside the full page
+/// (the embeds' entry page, or the embed's page of its own).
 pub fn embed_page_url(query: &str, fragment: &str) -> String {
     let pathname = window().location().pathname().unwrap_or_default();
-    url_of(&embed_page_path(&pathname), query, fragment)
+    let path = format!("{}{}", page_folder(&pathname), embed_page(query));
+    url_of(&path, query, fragment)
 }
 
 fn url_of(path: &str, query: &str, fragment: &str) -> String {

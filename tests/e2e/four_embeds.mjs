@@ -26,8 +26,8 @@ const { chromium } = createRequire(process.cwd() + '/')('playwright-core');
 // The dialog's src for dog, weights only. It used to carry the model as `#m=…`
 // (`?embed=1&steps=weights#m=q1ZKSixOVbJSSslPV9JRKkstKs7Mz1OyMqwFAA`), which is not a link the
 // preset's opening page is shown for, so those frames waited for the wasm; it names the preset now,
-// and the embeds' entry page (index.html without the default page written into it).
-const SNIPPET = 'embed.html?preset=dog&embed=1&steps=weights';
+// and the embed's page of its own, with its step written in (link::snapshot::embed_page).
+const SNIPPET = 'embed-dog-weights.html?preset=dog&embed=1&steps=weights';
 const [desktopLoads, schoolLoads, distArg, ...given] = process.argv.slice(2);
 const embeds = given.length ? given : [SNIPPET];
 const dist = resolve(distArg);

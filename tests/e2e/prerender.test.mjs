@@ -232,6 +232,31 @@ for (const entry of ['', 'embed.html']) test(`an embed${entry && ` on ${entry}`}
   assert.equal(await course.frameLocator('iframe').locator('#prerendered table[data-matrix="scores"]').count(), 1);
 });
 
+test('an embed\u2019s page of its own: its step written in, nothing fetched before the wasm; asked for another step, it fetches that', async () => {
+  const url = `${env.base}embed-dog-weights.html?preset=dog&embed=1&steps=weights`;
+  const fetched = [];
+  const { page, release } = await held(url);
+  page.on('request', (r) => { if (/prerendered-[\w-]+\.html$/.test(r.url())) fetched.push(r.url()); });
+  await page.waitForSelector('#prerendered table[data-matrix="weights"]', { state: 'visible' });
+  assert.deepEqual(await page.$$eval('#prerendered section.step', (all) => all.map((s) => `${s.id} ${s.querySelector('.step-number').textContent}`)), ['step-weights 1']);
+  const full = await page.$eval('#prerendered .open-full a', (a) => a.href);
+  assert.match(full, new RegExp(`^${env.base.replaceAll('.', '\\.')}#m=[\\w-]+&at=weights$`));
+  const before = await cells(page);
+  release();
+  await ready(page);
+  assert.deepEqual(fetched, []);
+  assert.deepEqual(await cells(page), before);
+  assert.equal(await page.$eval('main .open-full a', (a) => a.href), full);
+  assert.equal((await page.evaluate(() => window.shifts)).reduce((a, b) => a + b, 0), 0, await page.evaluate(() => window.shifted.join('; ')));
+  // The same page asked for another step shows that one, fetched.
+  const other = await held(`${env.base}embed-dog-weights.html?preset=dog&embed=1&steps=scores`);
+  await other.page.waitForSelector('#prerendered table[data-matrix="scores"]', { state: 'visible' });
+  assert.deepEqual(await other.page.$$eval('#prerendered section.step', (all) => all.map((s) => `${s.id} ${s.querySelector('.step-number').textContent}`)), ['step-scores 1']);
+  other.release();
+  await ready(other.page);
+  assert.deepEqual(await other.page.$$eval('main section.step', (all) => all.map((s) => s.id)), ['step-scores']);
+});
+
 test('an embed asking for a step its model has not shows the others, as the app does', async () => {
   // One head: no concatenation. The app shows the weights alone, numbered 1, and opens the full
   // explorer there.

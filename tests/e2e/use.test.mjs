@@ -360,6 +360,9 @@ test('a teacher makes the snippet in the Embed dialog, copies it and pastes it i
   const boxes = await page.$$eval('[data-control="embed-step"]', (els) => els.map((e) => [e.value, e.checked]));
   assert.deepEqual(boxes.map(([v]) => v), ['sentence', 'embedding', 'projections', 'qkv', 'scores', 'scale', 'mask', 'weights', 'context']);
   assert.ok(boxes.every(([, on]) => on));
+  // A preset's every step: the embed's page of its own, its steps written in.
+  const every = await page.inputValue('[data-export="embed"]');
+  assert.ok(every.includes(`src="${env.base}embed-dog.html?preset=dog&amp;embed=1"`), every);
   for (const [step] of boxes) if (!['scores', 'weights'].includes(step)) await page.uncheck(`[data-control="embed-step"][value="${step}"]`);
   await page.selectOption('[data-control="embed-theme"]', { label: 'dark' });
   // The preview measures itself; the snippet takes its height. The teacher scrolls down to it

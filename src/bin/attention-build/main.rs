@@ -80,10 +80,14 @@ fn build() -> Result<(), String> {
     //    and the embeds' entry page, the same without the default opening page.
     dist.write(Role::Embeds, EMBED_PAGE, page.html(Entry::Embeds)?)?;
     // 6. The opening pages, rendered by that page itself in Chromium (release builds), and
-    //    written into both.
+    //    written into both; an embed's page of its own for each embed of a preset's every step
+    //    or one.
     if release {
         page.snapshot = prerender::run(&mut dist, &scratch)?;
-        if page.snapshot.is_some() {
+        if let Some(snapshot) = &page.snapshot {
+            for own in page::own_embeds(snapshot, &dist.dir)? {
+                dist.write(Role::Embeds, &own.file, page.html(Entry::Own(&own))?)?;
+            }
             dist.rewrite("index.html", page.html(Entry::Full)?)?;
             dist.rewrite(EMBED_PAGE, page.html(Entry::Embeds)?)?;
         }

@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use attention_explorer::core::formats::boot::{contract, contract_file};
+use attention_explorer::core::formats::link::snapshot::own_embed_page;
 use attention_explorer::core::formats::link::snippet_script;
+use attention_explorer::core::views::pipeline::Step;
 use serde_json::json;
 
 use crate::code::Code;
@@ -98,14 +100,84 @@ pub struct Page {
     pub snapshot: Option<Snapshot>,
 }
 
-/// The two pages made from the template.
+/// The pages made from the template.
 #[derive(Clone, Copy)]
-pub enum Entry {
+pub enum Entry<'a> {
     /// `index.html`, with the default opening page in it.
     Full,
     /// The embeds' entry page (`contract::EMBED_PAGE`): the same without the default opening
     /// page, which an embed's frame would download and never show (it fetches its own).
     Embeds,
+    /// An embed's page of its own, with its steps written in.
+    Own(&'a OwnEmbed),
+}
+
+/// An embed of a preset's every step, or of one, as a page of its own
+/// (`link::snapshot::own_embed_page`): a frame shows it in one download, as a static page.
+pub struct OwnEmbed {
+    /// Its file, `embed-dog-weights.html`.
+    pub file: String,
+    /// The embed's snapshot (`embed-dog`), and the steps written in.
+    embed: String,
+    here: Vec<String>,
+    /// Its `<main>`: the embed's shell with those steps, numbered as `boot.js` numbers them.
+    main: String,
+}
+
+/// Every embed's pages of its own, from the embeds' files www/prerender.mjs wrote into `dir`.
+pub fn own_embeds(snapshot: &Snapshot, dir: &Path) -> Result<Vec<OwnEmbed>, String> {
+    let files: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&snapshot.files)
+            .map_err(|e| format!("the opening pages' list: {e}"))?;
+    let text = |file: &str| -> Result<String, String> {
+        String::from_utf8(read(&dir.join(file).to_string_lossy())?)
+            .map_err(|_| format!("{file} is not UTF-8"))
+    };
+    let mut pages = Vec::new();
+    for (embed, entry) in &files {
+        let (Some(shell), Some(steps)) = (entry["shell"].as_str(), entry["steps"].as_array())
+        else {
+            continue;
+        };
+        let steps: Vec<Step> = steps
+            .iter()
+            .map(|s| {
+                s.as_str()
+                    .and_then(Step::from_key)
+                    .ok_or(format!("{embed}: a step {s}"))
+            })
+            .collect::<Result<_, _>>()?;
+        let shell_html = text(shell)?;
+        let one = steps.iter().map(|&step| (Some(step), vec![step]));
+        for (named, here) in std::iter::once((None, steps.clone())).chain(one) {
+            let mut sections = String::new();
+            for (i, step) in here.iter().enumerate() {
+                let file = format!("{}-{}.html", shell.trim_end_matches(".html"), step.key());
+                sections += &numbered(&text(&file)?, i + 1);
+            }
+            pages.push(OwnEmbed {
+                file: own_embed_page(embed, named),
+                embed: embed.clone(),
+                here: here.iter().map(|s| s.key().to_owned()).collect(),
+                main: shell_html.replace("<template data-steps=\"\"></template>", &sections),
+            });
+        }
+    }
+    Ok(pages)
+}
+
+/// A step's section with `number` on its badge (the first `step-number`), as `boot.js` numbers
+/// an embed's steps.
+fn numbered(section: &str, number: usize) -> String {
+    const BADGE: &str = "<span class=\"step-number\">";
+    let Some(at) = section.find(BADGE).map(|i| i + BADGE.len()) else {
+        return section.to_owned();
+    };
+    let digits = section[at..].len()
+        - section[at..]
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    format!("{}{number}{}", &section[..at], &section[at + digits..])
 }
 
 impl Page {
@@ -117,7 +189,8 @@ impl Page {
         if let Some(snapshot) = &self.snapshot {
             let files = match entry {
                 Entry::Full => snapshot.files.clone(),
-                Entry::Embeds => without_inline(&snapshot.files)?,
+                Entry::Embeds => without_inline(&snapshot.files, None)?,
+                Entry::Own(own) => without_inline(&snapshot.files, Some(own))?,
             };
             root += &format!(" data-prerendered=\"{}\"", attribute(&files));
         }
@@ -146,6 +219,7 @@ impl Page {
                     "opening",
                     match (entry, &self.snapshot) {
                         (Entry::Full, Some(snapshot)) => snapshot.main.clone(),
+                        (Entry::Own(own), _) => own.main.clone(),
                         _ => String::new(),
                     },
                 ),
@@ -176,11 +250,15 @@ impl Page {
 }
 
 /// `data-prerendered` (www/prerender.mjs's JSON) without the page written into index.html
-/// (its file is ""), for a page that does not hold it.
-fn without_inline(files: &str) -> Result<String, String> {
+/// (its file is ""), for a page that does not hold it; on an embed's page of its own, the
+/// steps written into it (`here`).
+fn without_inline(files: &str, own: Option<&OwnEmbed>) -> Result<String, String> {
     let mut files: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(files).map_err(|e| format!("the opening pages' list: {e}"))?;
     files.retain(|_, file| file != "");
+    if let Some(own) = own {
+        files[&own.embed]["here"] = json!(own.here);
+    }
     Ok(serde_json::Value::from(files).to_string())
 }
 

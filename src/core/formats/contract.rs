@@ -42,20 +42,23 @@ pub const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval';
 
 /// The embeds' entry page, beside the full page: the same page without the default opening page
 /// written into it, which an embed's frame would download and never show. The Embed dialog's
-/// snippets name it; an embed's link opens the same on the full page.
+/// snippets name it, or an embed's page of its own (`link::snapshot::embed_page`); an embed's
+/// link opens the same on the full page.
 pub const EMBED_PAGE: &str = "embed.html";
 
-/// The full page's path for a page at `pathname`: the folder of the embeds' entry page, else the
-/// page itself.
-pub fn full_page_path(pathname: &str) -> &str {
-    match pathname.strip_suffix(EMBED_PAGE) {
-        Some(folder) if folder.is_empty() || folder.ends_with('/') => folder,
-        _ => pathname,
-    }
+/// The folder of the page at `pathname`, where the embeds' pages are too.
+pub fn page_folder(pathname: &str) -> &str {
+    &pathname[..pathname.rfind('/').map_or(0, |i| i + 1)]
 }
 
-/// The embeds' entry page beside the page at `pathname`.
-pub fn embed_page_path(pathname: &str) -> String {
-    let folder = &pathname[..pathname.rfind('/').map_or(0, |i| i + 1)];
-    format!("{folder}{EMBED_PAGE}")
+/// The full page's path for a page at `pathname`: for an embeds' page (`embed.html`,
+/// `embed-dog-weights.html`), its folder; else the page itself.
+pub fn full_page_path(pathname: &str) -> &str {
+    let folder = page_folder(pathname);
+    let file = &pathname[folder.len()..];
+    if file == EMBED_PAGE || (file.starts_with("embed-") && file.ends_with(".html")) {
+        folder
+    } else {
+        pathname
+    }
 }

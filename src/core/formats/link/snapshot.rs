@@ -3,10 +3,12 @@
 //! (core::formats::boot); `tests/boot_rule.rs` runs boot.js on a table of links and checks it
 //! decides as [`snapshot`] does.
 
+use super::linked_lang;
 use super::values::{pairs, pairs_of_fragment};
+use crate::core::formats::contract::EMBED_PAGE;
 use crate::core::i18n::Lang;
-use crate::core::model::presets::PRESETS;
-use crate::core::views::pipeline::Step;
+use crate::core::model::presets::{preset, PRESETS};
+use crate::core::views::pipeline::{Shape, Step};
 
 use super::page::{Controls, Theme};
 
@@ -77,5 +79,35 @@ pub fn snapshot(search: &str, hash: &str, lang: Lang, saved_work: bool) -> Optio
         Lang::En => Some(name),
         _ if name == default => Some(format!("{name}.{}", lang.tag())),
         _ => None,
+    }
+}
+
+/// The page an embed's link (its query, `search`) opens on, in the page's folder: an embed that
+/// opens on its preset's snapshot, with every step or one, has a page of its own with those
+/// steps written in ([`own_embed_page`]), which a frame shows in one download as it would a
+/// static page; any other embed the embeds' entry page ([`EMBED_PAGE`]), which fetches its
+/// steps or waits for the code.
+pub fn embed_page(search: &str) -> String {
+    let lang = linked_lang(search, "").unwrap_or_default();
+    let own = || {
+        let name = snapshot(search, "", lang, false)?;
+        let shape = Shape::of(&preset(name.strip_prefix("embed-")?)?);
+        let params = pairs(search.strip_prefix('?').unwrap_or(search));
+        match params.iter().find(|(k, _)| k == "view" || k == "steps") {
+            None => Some(own_embed_page(&name, None)),
+            Some((_, one)) => Step::from_key(one)
+                .filter(|step| step.on_page(shape))
+                .map(|step| own_embed_page(&name, Some(step))),
+        }
+    };
+    own().unwrap_or_else(|| EMBED_PAGE.to_owned())
+}
+
+/// The page of its own of the embed `name` (a snapshot's, `embed-dog`) with every step
+/// (`embed-dog.html`) or only `step` (`embed-dog-weights.html`), as the build writes it.
+pub fn own_embed_page(name: &str, step: Option<Step>) -> String {
+    match step {
+        None => format!("{name}.html"),
+        Some(step) => format!("{name}-{}.html", step.key()),
     }
 }
