@@ -109,6 +109,7 @@
       if (wanted !== inline) {
         if (!here) root.dataset.fetching = '';
         codeLater = embed;
+        if (codeLater) root.dataset.codeLater = '';
         // Once the HTML is parsed: not DOMContentLoaded, which waits for the app's module scripts.
         const parsed = document.readyState !== 'loading' ? Promise.resolve()
           : new Promise((done) => document.addEventListener('readystatechange', done, { once: true }));
@@ -127,7 +128,7 @@
           }))
           .catch(() => { delete root.dataset.snapshot; })
           .finally(() => {
-            if (codeLater) fetchCode();
+            if (codeLater) afterPaint(fetchCode);
             delete root.dataset.fetching;
           });
       }
@@ -136,16 +137,27 @@
 
   if (!codeLater) fetchCode();
 
-  /** The app's code, fetched at once, except in an embed showing its steps: there once their
-   * files are in (the loader starts the app then). Four embeds of a course page on a slow
-   * network would otherwise share it with four downloads of the code, and show their tables
-   * a second later (docs/developers/benchmarks.md). */
+  /** The app's code, fetched at once, except in an embed showing its steps: there once they
+   * are painted (the loader waits while `data-code-later` is there, then starts the app). Four embeds of a
+   * course page on a slow network would otherwise share it with four downloads of the code, and
+   * show their tables a second later; on a desktop, four compiles would delay the last frame's
+   * tables (docs/developers/benchmarks.md). */
   function fetchCode() {
     for (const attributes of code) {
       const link = document.createElement('link');
       Object.entries(attributes).forEach(([name, value]) => link.setAttribute(name, value));
       document.head.append(link);
     }
+    delete root.dataset.codeLater;
+  }
+
+  /** Calls `then` once this frame has painted: after its next animation frame, or after 300 ms
+   * (a frame out of view gets none). */
+  function afterPaint(then) {
+    let done = false;
+    const once = () => { if (!done) { done = true; then(); } };
+    requestAnimationFrame(() => setTimeout(once));
+    setTimeout(once, 300);
   }
 
   /** A course page's messages sent before the embed answers them (its page's tools come as a

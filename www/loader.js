@@ -1,12 +1,13 @@
 // The page's loader, a file beside it (the strict Content-Security-Policy allows no inline
-// script). Once the opening page www/boot.js is fetching is on screen (or has failed), it imports
-// the app's code, named by the build on boot.js's <script data-app>, and starts it: the app then
+// script). Once the opening page www/boot.js is fetching is on screen (or has failed), and
+// boot.js no longer holds the code back (in an embed, until its steps are painted), it imports the
+// app's code, named by the build on boot.js's <script data-app>, and starts it: the app then
 // builds its page behind that snapshot (src/ui/prerendered.rs), never racing it.
 await new Promise((go) => {
   const root = document.documentElement;
-  const fetched = () => !('fetching' in root.dataset);
+  const fetched = () => !('fetching' in root.dataset) && !('codeLater' in root.dataset);
   if (fetched()) return go();
-  new MutationObserver((_, watch) => { if (fetched()) { watch.disconnect(); go(); } }).observe(root, { attributeFilter: ['data-fetching'] });
+  new MutationObserver((_, watch) => { if (fetched()) { watch.disconnect(); go(); } }).observe(root, { attributeFilter: ['data-fetching', 'data-code-later'] });
 });
 // Imported only now, not before: a static import would fetch the glue and its snippets at once,
 // in an embed too.
