@@ -44,6 +44,7 @@ const out = visits.map(({ search, hash, storage, browser }) => {
     matchMedia: () => ({ matches: false }),
     addEventListener: noop,
     setTimeout: noop,
+    requestAnimationFrame: noop,
     fetch: () => new Promise(noop),
     MutationObserver: Observer, ResizeObserver: Observer, PerformanceObserver: Observer,
   };
