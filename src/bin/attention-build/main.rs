@@ -77,16 +77,19 @@ fn build() -> Result<(), String> {
         snapshot: None,
     };
     dist.write(Role::Page, "index.html", page.html(Entry::Full)?)?;
-    //    and the embeds' entry page, the same without the default opening page.
+    //    and the embeds' entry page, the same without the default opening page, and each
+    //    embed's page of its own (as the entry page until step 6 writes its steps in).
     dist.write(Role::Embeds, EMBED_PAGE, page.html(Entry::Embeds)?)?;
+    for own in page::own_embeds(None, &dist.dir)? {
+        dist.write(Role::Embeds, &own.file, page.html(Entry::Own(&own))?)?;
+    }
     // 6. The opening pages, rendered by that page itself in Chromium (release builds), and
-    //    written into both; an embed's page of its own for each embed of a preset's every step
-    //    or one.
+    //    written into them, the embeds' steps into their pages of their own.
     if release {
         page.snapshot = prerender::run(&mut dist, &scratch)?;
         if let Some(snapshot) = &page.snapshot {
-            for own in page::own_embeds(snapshot, &dist.dir)? {
-                dist.write(Role::Embeds, &own.file, page.html(Entry::Own(&own))?)?;
+            for own in page::own_embeds(Some(snapshot), &dist.dir)? {
+                dist.rewrite(&own.file, page.html(Entry::Own(&own))?)?;
             }
             dist.rewrite("index.html", page.html(Entry::Full)?)?;
             dist.rewrite(EMBED_PAGE, page.html(Entry::Embeds)?)?;

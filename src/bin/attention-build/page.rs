@@ -8,7 +8,8 @@ use std::path::Path;
 use attention_explorer::core::formats::boot::{contract, contract_file};
 use attention_explorer::core::formats::link::snapshot::own_embed_page;
 use attention_explorer::core::formats::link::snippet_script;
-use attention_explorer::core::views::pipeline::Step;
+use attention_explorer::core::model::presets::PRESETS;
+use attention_explorer::core::views::pipeline::{Shape, Step};
 use serde_json::json;
 
 use crate::code::Code;
@@ -120,46 +121,60 @@ pub struct OwnEmbed {
     /// The embed's snapshot (`embed-dog`), and the steps written in.
     embed: String,
     here: Vec<String>,
-    /// Its `<main>`: the embed's shell with those steps, numbered as `boot.js` numbers them.
-    main: String,
+    /// Its `<main>`: the embed's shell with those steps, numbered as `boot.js` numbers them;
+    /// none in a build without the opening pages (the page is then as `embed.html`).
+    main: Option<String>,
 }
 
-/// Every embed's pages of its own, from the embeds' files www/prerender.mjs wrote into `dir`.
-pub fn own_embeds(snapshot: &Snapshot, dir: &Path) -> Result<Vec<OwnEmbed>, String> {
-    let files: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(&snapshot.files)
-            .map_err(|e| format!("the opening pages' list: {e}"))?;
+/// Every embed's pages of its own, one for each preset's every step and each of its steps, as
+/// the Embed dialog names them; with their steps written in from the embeds' files
+/// www/prerender.mjs wrote into `dir`, when the build made them.
+pub fn own_embeds(snapshot: Option<&Snapshot>, dir: &Path) -> Result<Vec<OwnEmbed>, String> {
+    let files: serde_json::Map<String, serde_json::Value> = match snapshot {
+        Some(s) => {
+            serde_json::from_str(&s.files).map_err(|e| format!("the opening pages' list: {e}"))?
+        }
+        None => serde_json::Map::new(),
+    };
     let text = |file: &str| -> Result<String, String> {
         String::from_utf8(read(&dir.join(file).to_string_lossy())?)
             .map_err(|_| format!("{file} is not UTF-8"))
     };
     let mut pages = Vec::new();
-    for (embed, entry) in &files {
-        let (Some(shell), Some(steps)) = (entry["shell"].as_str(), entry["steps"].as_array())
-        else {
-            continue;
-        };
-        let steps: Vec<Step> = steps
-            .iter()
-            .map(|s| {
-                s.as_str()
-                    .and_then(Step::from_key)
-                    .ok_or(format!("{embed}: a step {s}"))
-            })
-            .collect::<Result<_, _>>()?;
-        let shell_html = text(shell)?;
+    for preset in PRESETS {
+        let embed = format!("embed-{}", preset.name);
+        let shape = Shape::of(&(preset.build)());
+        let steps: Vec<Step> = Step::ALL.into_iter().filter(|s| s.on_page(shape)).collect();
+        let built = files.get(&embed);
+        let shell = built.and_then(|e| e["shell"].as_str());
+        if let Some(written) = built {
+            let keys: Vec<&str> = steps.iter().map(|s| s.key()).collect();
+            if written["steps"] != json!(keys) {
+                return Err(format!(
+                    "www/prerender.mjs wrote {embed}'s steps as {}, the page has {keys:?}",
+                    written["steps"]
+                ));
+            }
+        }
         let one = steps.iter().map(|&step| (Some(step), vec![step]));
         for (named, here) in std::iter::once((None, steps.clone())).chain(one) {
-            let mut sections = String::new();
-            for (i, step) in here.iter().enumerate() {
-                let file = format!("{}-{}.html", shell.trim_end_matches(".html"), step.key());
-                sections += &numbered(&text(&file)?, i + 1);
-            }
+            let main = match shell {
+                Some(shell) => {
+                    let mut sections = String::new();
+                    for (i, step) in here.iter().enumerate() {
+                        let file =
+                            format!("{}-{}.html", shell.trim_end_matches(".html"), step.key());
+                        sections += &numbered(&text(&file)?, i + 1);
+                    }
+                    Some(text(shell)?.replace("<template data-steps=\"\"></template>", &sections))
+                }
+                None => None,
+            };
             pages.push(OwnEmbed {
-                file: own_embed_page(embed, named),
+                file: own_embed_page(&embed, named),
                 embed: embed.clone(),
                 here: here.iter().map(|s| s.key().to_owned()).collect(),
-                main: shell_html.replace("<template data-steps=\"\"></template>", &sections),
+                main,
             });
         }
     }
@@ -219,7 +234,7 @@ impl Page {
                     "opening",
                     match (entry, &self.snapshot) {
                         (Entry::Full, Some(snapshot)) => snapshot.main.clone(),
-                        (Entry::Own(own), _) => own.main.clone(),
+                        (Entry::Own(own), _) => own.main.clone().unwrap_or_default(),
                         _ => String::new(),
                     },
                 ),
@@ -256,7 +271,7 @@ fn without_inline(files: &str, own: Option<&OwnEmbed>) -> Result<String, String>
     let mut files: serde_json::Map<String, serde_json::Value> =
         serde_json::from_str(files).map_err(|e| format!("the opening pages' list: {e}"))?;
     files.retain(|_, file| file != "");
-    if let Some(own) = own {
+    if let Some(own) = own.filter(|own| own.main.is_some()) {
         files[&own.embed]["here"] = json!(own.here);
     }
     Ok(serde_json::Value::from(files).to_string())
