@@ -192,8 +192,8 @@ const SCREEN_BUDGET = 33_000;
  * out of the first module: the chunks that write links, states and exercises each reach it, so
  * it and the code around it are in shared chunks too: 513.6 KB. The Embed dialog naming an
  * embed's page of its own (the opening page's rule and the preset's steps, in its chunk):
- * 515.6 KB. */
-const ON_DEMAND_BUDGET = 515_700;
+ * 515.6 KB; that rule's steps of a preset as one function the build calls too, 515.8 KB. */
+const ON_DEMAND_BUDGET = 515_900;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;

@@ -6,10 +6,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use attention_explorer::core::formats::boot::{contract, contract_file};
-use attention_explorer::core::formats::link::snapshot::own_embed_page;
+use attention_explorer::core::formats::link::snapshot::{embed_steps, own_embed_page};
 use attention_explorer::core::formats::link::snippet_script;
 use attention_explorer::core::model::presets::PRESETS;
-use attention_explorer::core::views::pipeline::{Shape, Step};
 use serde_json::json;
 
 use crate::code::Code;
@@ -143,10 +142,10 @@ pub fn own_embeds(snapshot: Option<&Snapshot>, dir: &Path) -> Result<Vec<OwnEmbe
     let mut pages = Vec::new();
     for preset in PRESETS {
         let embed = format!("embed-{}", preset.name);
-        let shape = Shape::of(&(preset.build)());
-        let steps: Vec<Step> = Step::ALL.into_iter().filter(|s| s.on_page(shape)).collect();
+        let steps = embed_steps(preset.name).ok_or("a preset without a model")?;
         let built = files.get(&embed);
         let shell = built.and_then(|e| e["shell"].as_str());
+        let shell_html = shell.map(text).transpose()?;
         if let Some(written) = built {
             let keys: Vec<&str> = steps.iter().map(|s| s.key()).collect();
             if written["steps"] != json!(keys) {
@@ -158,17 +157,17 @@ pub fn own_embeds(snapshot: Option<&Snapshot>, dir: &Path) -> Result<Vec<OwnEmbe
         }
         let one = steps.iter().map(|&step| (Some(step), vec![step]));
         for (named, here) in std::iter::once((None, steps.clone())).chain(one) {
-            let main = match shell {
-                Some(shell) => {
+            let main = match (shell, &shell_html) {
+                (Some(shell), Some(html)) => {
                     let mut sections = String::new();
                     for (i, step) in here.iter().enumerate() {
                         let file =
                             format!("{}-{}.html", shell.trim_end_matches(".html"), step.key());
                         sections += &numbered(&text(&file)?, i + 1);
                     }
-                    Some(text(shell)?.replace("<template data-steps=\"\"></template>", &sections))
+                    Some(html.replace("<template data-steps=\"\"></template>", &sections))
                 }
-                None => None,
+                _ => None,
             };
             pages.push(OwnEmbed {
                 file: own_embed_page(&embed, named),

@@ -91,12 +91,12 @@ pub fn embed_page(search: &str) -> String {
     let lang = linked_lang(search, "").unwrap_or_default();
     let own = || {
         let name = snapshot(search, "", lang, false)?;
-        let shape = Shape::of(&preset(name.strip_prefix("embed-")?)?);
+        let steps = embed_steps(name.strip_prefix("embed-")?)?;
         let params = pairs(search.strip_prefix('?').unwrap_or(search));
         match params.iter().find(|(k, _)| k == "view" || k == "steps") {
             None => Some(own_embed_page(&name, None)),
             Some((_, one)) => Step::from_key(one)
-                .filter(|step| step.on_page(shape))
+                .filter(|step| steps.contains(step))
                 .map(|step| own_embed_page(&name, Some(step))),
         }
     };
@@ -110,4 +110,10 @@ pub fn own_embed_page(name: &str, step: Option<Step>) -> String {
         None => format!("{name}.html"),
         Some(step) => format!("{name}-{}.html", step.key()),
     }
+}
+
+/// The steps of the preset `name`'s page, in order: an embed of it shows them all or some.
+pub fn embed_steps(name: &str) -> Option<Vec<Step>> {
+    let shape = Shape::of(&preset(name)?);
+    Some(Step::ALL.into_iter().filter(|s| s.on_page(shape)).collect())
 }
