@@ -1,9 +1,11 @@
-//! Properties of `core::trace` and `core::softmax` on random models (proptest).
+//! Properties of `core::trace` and `core::softmax` on random models, and of `core::text::fmt` on
+//! any number (proptest).
 #![cfg(not(target_arch = "wasm32"))] // proptest is a native-only dev-dependency
 
 use attention_explorer::core::forward::softmax::softmax_rows;
 use attention_explorer::core::forward::trace::attend;
 use attention_explorer::core::model::{Head, Scale};
+use attention_explorer::core::text::fmt;
 use nalgebra::DMatrix;
 use proptest::prelude::*;
 
@@ -103,5 +105,51 @@ proptest! {
     fn huge_scores_never_give_nan((x, head) in model(1e3), causal: bool) {
         let t = attend(&x, &head, causal, Scale::None);
         prop_assert!(t.weights.iter().all(|w| w.is_finite()));
+    }
+}
+
+/// What `format!` writes with `precision` decimals, "-0.00" written "0.00": what `fmt` promises.
+fn formatted(x: f64, precision: usize) -> String {
+    let s = format!("{x:.precision$}");
+    match s.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_owned(),
+        _ => s,
+    }
+}
+
+proptest! {
+    /// `fmt`'s quick rounding writes every number as the standard library's exact one does.
+    #[test]
+    fn fmt_writes_what_format_writes(x in prop::num::f64::ANY, precision in 0usize..12) {
+        prop_assume!(x != f64::NEG_INFINITY);
+        prop_assert_eq!(fmt(x, precision), formatted(x, precision));
+    }
+
+    /// The numbers a page shows: small, and many at a few decimals' half-way points.
+    #[test]
+    fn fmt_writes_table_numbers_as_format_does(n in -2_000_000i64..2_000_000, tweak in -3i64..=3, precision in 0usize..7) {
+        let x = (n as f64 + 0.5) / 10f64.powi(precision as i32) + tweak as f64 * 1e-17;
+        prop_assert_eq!(fmt(x, precision), formatted(x, precision));
+    }
+}
+
+#[test]
+fn fmt_at_the_edges() {
+    for (x, p) in [
+        (0.0, 4),
+        (-0.0, 4),
+        (-0.00004, 4),
+        (0.00005, 4),
+        (2.5, 0),
+        (3.5, 0),
+        (0.125, 2),
+        (1e9, 4),
+        (99999.99995, 4),
+        (f64::NAN, 4),
+        (f64::INFINITY, 2),
+        (-1.23456789, 9),
+        (1e-12, 9),
+    ] {
+        assert_eq!(fmt(x, p), formatted(x, p), "{x} at {p}");
     }
 }

@@ -61,6 +61,8 @@
   // fetchCode.
   const code = JSON.parse(document.currentScript.dataset.code ?? '[]');
   let codeLater = false;
+  // The opening page fetched, once shown (or failed).
+  let opened = null;
   // The opening page written at build time (www/prerender.mjs), when this visit opens it: no
   // link asking for more than a preset (and a theme), no saved work to bring back. The default
   // page is in index.html (not in the embeds' entry page, embed.html), an embed's steps in its
@@ -110,11 +112,8 @@
         if (!here) root.dataset.fetching = '';
         codeLater = embed;
         if (codeLater) root.dataset.codeLater = '';
-        // Once the HTML is parsed: not DOMContentLoaded, which waits for the app's module scripts.
-        const parsed = document.readyState !== 'loading' ? Promise.resolve()
-          : new Promise((done) => document.addEventListener('readystatechange', done, { once: true }));
-        (here ? Promise.resolve() : embed ? embedPage(snapshots[wanted], askedSteps) : file(snapshots[wanted]))
-          .then((html) => parsed.then(() => {
+        opened = (here ? Promise.resolve() : embed ? embedPage(snapshots[wanted], askedSteps) : file(snapshots[wanted]))
+          .then((html) => parsed().then(() => {
             const shown = document.getElementById('prerendered');
             const loading = document.getElementById('boot');
             // Not once the app is there (it removes the loading line).
@@ -135,20 +134,39 @@
     }
   } catch {}
 
-  if (!codeLater) fetchCode();
+  // A page showing its opening page fetches its code at once but starts it once that page is
+  // painted: on a desktop the code arrives before the first frame, and starting it there delayed
+  // the tables' first frame by the app's start (docs/developers/benchmarks.md).
+  if (!codeLater) {
+    const showing = 'snapshot' in root.dataset;
+    if (showing) root.dataset.codeLater = '';
+    fetchCode(!showing);
+    if (showing) (opened ?? parsed()).then(() => afterPaint(startCode));
+  }
 
   /** The app's code, fetched at once, except in an embed showing its steps: there once they
    * are painted (the loader waits while `data-code-later` is there, then starts the app). Four embeds of a
    * course page on a slow network would otherwise share it with four downloads of the code, and
    * show their tables a second later; on a desktop, four compiles would delay the last frame's
-   * tables (docs/developers/benchmarks.md). */
-  function fetchCode() {
+   * tables (docs/developers/benchmarks.md). Started at once unless `start` is false. */
+  function fetchCode(start = true) {
     for (const attributes of code) {
       const link = document.createElement('link');
       Object.entries(attributes).forEach(([name, value]) => link.setAttribute(name, value));
       document.head.append(link);
     }
+    if (start) startCode();
+  }
+
+  /** Lets the loader start the app (www/loader.js). */
+  function startCode() {
     delete root.dataset.codeLater;
+  }
+
+  /** Once the HTML is parsed: not DOMContentLoaded, which waits for the app's module scripts. */
+  function parsed() {
+    return document.readyState !== 'loading' ? Promise.resolve()
+      : new Promise((done) => document.addEventListener('readystatechange', done, { once: true }));
   }
 
   /** Calls `then` once this frame has painted: after its next animation frame, or after 300 ms

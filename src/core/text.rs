@@ -6,12 +6,36 @@ pub fn fmt(x: f64, precision: usize) -> String {
     if x == f64::NEG_INFINITY {
         return "−∞".into();
     }
-    let s = format!("{x:.precision$}");
+    let s = fixed(x, precision).unwrap_or_else(|| format!("{x:.precision$}"));
     if s.starts_with('-') && s[1..].chars().all(|c| c == '0' || c == '.') {
         s[1..].to_owned()
     } else {
         s
     }
+}
+
+/// `x` with `precision` decimals as `{x:.precision$}` writes it, by rounding `x` scaled to an
+/// integer, or `None` where that could differ: a number too large, or scaled too near half-way
+/// between two integers. The standard library's exact algorithm took a tenth of an edit's time.
+fn fixed(x: f64, precision: usize) -> Option<String> {
+    use std::fmt::Write;
+    let places = u32::try_from(precision).ok().filter(|&p| p <= 9)?;
+    let scaled = x.abs() * 10f64.powi(places as i32);
+    // Below 1e9 the product's rounding error is under 1e-7, far inside the tie's margin.
+    if !(scaled < 1e9) || (scaled.fract() - 0.5).abs() < 1e-6 {
+        return None;
+    }
+    let rounded = scaled.round() as u64;
+    let unit = 10u64.pow(places);
+    let mut s = String::with_capacity(24);
+    if x.is_sign_negative() {
+        s.push('-');
+    }
+    write!(s, "{}", rounded / unit).ok()?;
+    if places > 0 {
+        write!(s, ".{:0width$}", rounded % unit, width = precision).ok()?;
+    }
+    Some(s)
 }
 
 /// A gradient: three significant digits in powers of ten (`1.63e-5`, `-2.50e-1`), whatever

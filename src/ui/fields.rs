@@ -229,7 +229,10 @@ pub fn refusal(stat: String, refused: RwSignal<Option<Msg>>) -> impl IntoView {
     let state = use_app();
     Effect::new(move |_| {
         state.doc.model.track();
-        refused.set(None);
+        // Only when one is shown: a notice on every edit woke each control's message.
+        if refused.with_untracked(Option::is_some) {
+            refused.set(None);
+        }
     });
     move || {
         let stat = stat.clone();

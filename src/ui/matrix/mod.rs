@@ -103,7 +103,7 @@ pub fn MatrixView(
         on_row_click,
     };
     let covered = Memo::new(move |_| !cover.with(Cover::is_empty));
-    let shape = Memo::new(move |_| values.with(|m| m.shape()));
+    let shape = spec.shape();
     let has_gradient = Memo::new(move |_| gradient.is_some_and(|g| g.shown.get()));
     let faces = Faces::new(look.faces, (of, head), covered, shape, has_gradient);
     let face = faces.face;

@@ -13,7 +13,7 @@ use crate::core::teaching::labs::LabMatrix;
 use crate::core::text::{fmt, fmt_scientific};
 use crate::core::views::heatmap::Heat;
 use crate::ui::lang::{word, Label};
-use crate::ui::state::{CellEditor, Look};
+use crate::ui::state::{AppState, CellEditor, Look};
 
 /// What a matrix view shows and what it reports: the one small interface of both faces.
 #[derive(Clone, Copy)]
@@ -71,6 +71,24 @@ impl MatrixSpec {
     /// Unique within the page, for element ids.
     pub fn id(&self) -> String {
         format!("{}-{}", self.shows.name(), self.head.unwrap_or(0))
+    }
+
+    /// Its number of rows and columns (see [`shape_of`]).
+    pub fn shape(&self) -> Memo<(usize, usize)> {
+        shape_of(self.shows, self.matrix)
+    }
+}
+
+/// The shape of `matrix`, showing `shows`. A page's matrix changes shape only with the model's
+/// structure, so the shape tracks that, not every new number: a number typed does not wake what
+/// the shape decides (a table's rows, its header, its caption's size), which cost more per edit
+/// than painting the changed cells. Any other matrix's (a lab's, a gradient's) tracks its numbers.
+pub fn shape_of(shows: Shows, matrix: Signal<DMatrix<f64>>) -> Memo<(usize, usize)> {
+    match use_context::<AppState>() {
+        Some(state) if matches!(shows, Shows::Values(_)) => {
+            Memo::new(move |_| state.structure(|_| matrix.with_untracked(DMatrix::shape)))
+        }
+        _ => Memo::new(move |_| matrix.with(DMatrix::shape)),
     }
 }
 

@@ -43,8 +43,14 @@ impl AppState {
     }
 
     /// The followed token's story in the first head shown, told from the numbers on the page
-    /// (none while exercises are open: its numbers could be their answers).
+    /// (none while exercises are open: its numbers could be their answers). Told once per edit
+    /// for every view that says it.
     pub fn story(self) -> Option<Msg> {
+        self.derived.story.get()
+    }
+
+    /// The story as [`AppState::story`] tells it, for the store's memo.
+    pub(super) fn tell_story(self) -> Option<Msg> {
         if self.exercises.any() {
             return None;
         }

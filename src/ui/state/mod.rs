@@ -13,6 +13,7 @@ use crate::core::document::edit::Session;
 use crate::core::document::history::History;
 use crate::core::formats::link::{Controls as Level, Shown, DEFAULT_DECIMALS};
 use crate::core::forward::trace::Trace;
+use crate::core::i18n::Msg;
 use crate::core::model::presets::{followed_by_default, matching, DEFAULT_SEED};
 use crate::core::model::Model;
 use crate::core::training::lab::Setup;
@@ -154,6 +155,8 @@ pub struct Derived {
     /// Its loss's gradient on the model as it is, while the target fits: computed only while a
     /// gradient face reads it, not on every edit or training step.
     pub gradients: Memo<Option<Gradients>>,
+    /// The followed token's story (see [`AppState::story`]).
+    pub story: Memo<Option<Msg>>,
 }
 
 impl AppState {
@@ -213,7 +216,7 @@ impl AppState {
                     .is_some_and(|o| shaped(structure, model, |m| o.fits(m)))
             })
         });
-        let state = AppState {
+        let mut state = AppState {
             doc: Work {
                 model,
                 structure,
@@ -269,9 +272,13 @@ impl AppState {
                     }
                     objective.with(|o| model.with(|m| o.as_ref().map(|o| gradients(m, o))))
                 }),
+                // Told from the store itself, below; never read before.
+                story: Memo::new(|_| None),
             },
             exercises: ExerciseState::default(),
         };
+        let telling = state;
+        state.derived.story = Memo::new(move |_| telling.tell_story());
         state.show_as(start);
         state
     }
