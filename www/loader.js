@@ -1,6 +1,6 @@
 // The page's loader, a file beside it (the strict Content-Security-Policy allows no inline
 // script). Once the opening page www/boot.js is fetching is on screen (or has failed), and
-// boot.js no longer holds the code back (in an embed, until its steps are painted), it imports the
+// boot.js no longer holds the code back (until the opening page or an embed's steps are painted), it imports the
 // app's code, named by the build on boot.js's <script data-app>, and starts it: the app then
 // builds its page behind that snapshot (src/ui/prerendered.rs), never racing it.
 await new Promise((go) => {
