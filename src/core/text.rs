@@ -22,7 +22,7 @@ fn fixed(x: f64, precision: usize) -> Option<String> {
     let places = u32::try_from(precision).ok().filter(|&p| p <= 9)?;
     let scaled = x.abs() * 10f64.powi(places as i32);
     // Below 1e9 the product's rounding error is under 1e-7, far inside the tie's margin.
-    if !(scaled < 1e9) || (scaled.fract() - 0.5).abs() < 1e-6 {
+    if scaled.is_nan() || scaled >= 1e9 || (scaled.fract() - 0.5).abs() < 1e-6 {
         return None;
     }
     let rounded = scaled.round() as u64;

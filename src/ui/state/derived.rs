@@ -49,8 +49,15 @@ impl AppState {
         self.derived.story.get()
     }
 
+    /// The store with its story's memo, which the store itself tells.
+    pub(super) fn with_story(mut self) -> Self {
+        let telling = self;
+        self.derived.story = Memo::new(move |_| telling.tell_story());
+        self
+    }
+
     /// The story as [`AppState::story`] tells it, for the store's memo.
-    pub(super) fn tell_story(self) -> Option<Msg> {
+    fn tell_story(self) -> Option<Msg> {
         if self.exercises.any() {
             return None;
         }

@@ -13,7 +13,6 @@ use crate::core::document::edit::Session;
 use crate::core::document::history::History;
 use crate::core::formats::link::{Controls as Level, Shown, DEFAULT_DECIMALS};
 use crate::core::forward::trace::Trace;
-use crate::core::i18n::Msg;
 use crate::core::model::presets::{followed_by_default, matching, DEFAULT_SEED};
 use crate::core::model::Model;
 use crate::core::training::lab::Setup;
@@ -156,7 +155,7 @@ pub struct Derived {
     /// gradient face reads it, not on every edit or training step.
     pub gradients: Memo<Option<Gradients>>,
     /// The followed token's story (see [`AppState::story`]).
-    pub story: Memo<Option<Msg>>,
+    pub story: Memo<Option<crate::core::i18n::Msg>>,
 }
 
 impl AppState {
@@ -216,7 +215,7 @@ impl AppState {
                     .is_some_and(|o| shaped(structure, model, |m| o.fits(m)))
             })
         });
-        let mut state = AppState {
+        let state = AppState {
             doc: Work {
                 model,
                 structure,
@@ -272,13 +271,11 @@ impl AppState {
                     }
                     objective.with(|o| model.with(|m| o.as_ref().map(|o| gradients(m, o))))
                 }),
-                // Told from the store itself, below; never read before.
-                story: Memo::new(|_| None),
+                story: Memo::new(|_| None), // told by `with_story`, never read before
             },
             exercises: ExerciseState::default(),
-        };
-        let telling = state;
-        state.derived.story = Memo::new(move |_| telling.tell_story());
+        }
+        .with_story();
         state.show_as(start);
         state
     }
