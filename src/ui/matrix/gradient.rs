@@ -9,7 +9,7 @@ use crate::core::i18n::keys::views;
 use crate::core::training::gradient_words;
 use crate::core::views::heatmap::Heat;
 use crate::ui::lang::word;
-use crate::ui::matrix::spec::{MatrixSpec, Shows};
+use crate::ui::matrix::spec::{shape_of, MatrixSpec, Shows};
 use crate::ui::matrix::table::MatrixTable;
 
 /// The gradient of `spec`'s matrix (`None` while there is none).
@@ -18,13 +18,15 @@ pub fn GradientTable(spec: MatrixSpec, gradient: Signal<Option<DMatrix<f64>>>) -
     let picked = RwSignal::new(None::<(usize, usize)>);
     let matrix =
         Memo::new(move |_| gradient.with(|g| g.clone().unwrap_or_else(|| DMatrix::zeros(0, 0))));
+    let shows = match spec.shows {
+        Shows::Values(m) => Shows::Gradient(m),
+        other => other,
+    };
     let table = MatrixSpec {
         matrix: matrix.into(),
+        shape: shape_of(shows, matrix.into()),
         heat: Heat::Signed,
-        shows: match spec.shows {
-            Shows::Values(m) => Shows::Gradient(m),
-            other => other,
-        },
+        shows,
         editor: None,
         cover: Signal::stored(Default::default()),
         on_cell_click: Some(Callback::new(move |cell| picked.set(Some(cell)))),

@@ -33,7 +33,7 @@ pub mod paint;
 pub mod spec;
 pub mod table;
 
-pub use spec::{caption, CellView, MatrixSpec, Shows};
+pub use spec::{caption, shape_of, CellView, MatrixSpec, Shows};
 
 /// A matrix of the pipeline with its caption and a toggle between numbers and heat map. Small
 /// matrices open as numbers, large ones as heat maps ([`Face::default_for`]); the learner's
@@ -91,6 +91,7 @@ pub fn MatrixView(
         title,
         head,
         matrix: values,
+        shape: shape_of(Shows::Values(of), values),
         row_labels,
         col_labels,
         heat: of.heat(),
@@ -103,7 +104,7 @@ pub fn MatrixView(
         on_row_click,
     };
     let covered = Memo::new(move |_| !cover.with(Cover::is_empty));
-    let shape = spec.shape();
+    let shape = spec.shape;
     let has_gradient = Memo::new(move |_| gradient.is_some_and(|g| g.shown.get()));
     let faces = Faces::new(look.faces, (of, head), covered, shape, has_gradient);
     let face = faces.face;
@@ -182,6 +183,7 @@ pub fn LabMatrix(
         title: Label::Key(title),
         head: None,
         matrix: values,
+        shape: shape_of(Shows::Lab(of), values),
         row_labels: words,
         col_labels: columns.unwrap_or(words),
         heat,

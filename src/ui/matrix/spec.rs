@@ -26,6 +26,8 @@ pub struct MatrixSpec {
     pub head: Option<usize>,
     /// The numbers.
     pub matrix: Signal<DMatrix<f64>>,
+    /// Their number of rows and columns ([`shape_of`]), one memo for every face.
+    pub shape: Memo<(usize, usize)>,
     /// What each row is called.
     pub row_labels: Signal<Vec<String>>,
     /// What each column is called.
@@ -72,14 +74,9 @@ impl MatrixSpec {
     pub fn id(&self) -> String {
         format!("{}-{}", self.shows.name(), self.head.unwrap_or(0))
     }
-
-    /// Its number of rows and columns (see [`shape_of`]).
-    pub fn shape(&self) -> Memo<(usize, usize)> {
-        shape_of(self.shows, self.matrix)
-    }
 }
 
-/// The shape of `matrix`, showing `shows`. A page's matrix changes shape only with the model's
+/// The shape of `matrix`, showing `shows`, for its spec. A page's matrix changes shape only with the model's
 /// structure, so the shape tracks that, not every new number: a number typed does not wake what
 /// the shape decides (a table's rows, its header, its caption's size), which cost more per edit
 /// than painting the changed cells. Any other matrix's (a lab's, a gradient's) tracks its numbers.

@@ -19,7 +19,7 @@ use crate::ui::matrix::spec::{CellView, MatrixSpec};
 pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     let precision = spec.look.precision;
     let names = (spec.id(), spec.label());
-    let shape = spec.shape();
+    let shape = spec.shape;
 
     // Everything a cell shows, from the spec.matrix, the precision and the mask.
     let views = move || -> Vec<CellView> {

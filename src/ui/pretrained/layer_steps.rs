@@ -15,7 +15,7 @@ use crate::core::teaching::exercise::Cover;
 use crate::core::views::heatmap::Heat;
 use crate::ui::lang::{word, Label};
 use crate::ui::matrix::heatmap::HeatMap;
-use crate::ui::matrix::{MatrixSpec, Shows};
+use crate::ui::matrix::{shape_of, MatrixSpec, Shows};
 use crate::ui::state::{use_app, use_look};
 
 /// A run's steps after each layer's attention.
@@ -145,6 +145,7 @@ pub(super) fn LayerSteps(
                     title: (wording.title)(part),
                     head: None,
                     matrix: matrix.into(),
+                    shape: shape_of(Shows::Layer(part), matrix.into()),
                     row_labels: words,
                     col_labels: columns,
                     heat: Heat::Spread,

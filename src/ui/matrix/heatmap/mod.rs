@@ -39,7 +39,7 @@ pub fn HeatMap(spec: MatrixSpec) -> impl IntoView {
         }
     };
     let (row_label_px, col_label_px) = (widest(spec.row_labels), widest(spec.col_labels));
-    let shape = spec.shape();
+    let shape = spec.shape;
     let layout = Memo::new(move |_| {
         let (rows, cols) = shape.get();
         Layout::labelled(rows, cols, row_label_px(), col_label_px())
