@@ -60,7 +60,8 @@
   // the build (src/bin/attention-build/page.rs), and whether they wait for a snapshot's files: see
   // fetchCode.
   const code = JSON.parse(document.currentScript.dataset.code ?? '[]');
-  let codeLater = false;
+  // An embed showing its steps fetches its code once they are painted: see fetchCode.
+  let fetchLater = false;
   // The opening page fetched, once shown (or failed).
   let opened = null;
   // The opening page written at build time (www/prerender.mjs), when this visit opens it: no
@@ -110,8 +111,7 @@
       const here = embed && holds(snapshots[wanted], askedSteps);
       if (wanted !== inline) {
         if (!here) root.dataset.fetching = '';
-        codeLater = embed;
-        if (codeLater) root.dataset.codeLater = '';
+        fetchLater = embed;
         opened = (here ? Promise.resolve() : embed ? embedPage(snapshots[wanted], askedSteps) : file(snapshots[wanted]))
           .then((html) => parsed().then(() => {
             const shown = document.getElementById('prerendered');
@@ -126,41 +126,34 @@
             } else delete root.dataset.snapshot;
           }))
           .catch(() => { delete root.dataset.snapshot; })
-          .finally(() => {
-            if (codeLater) afterPaint(fetchCode);
-            delete root.dataset.fetching;
-          });
+          .finally(() => { delete root.dataset.fetching; });
       }
     }
   } catch {}
 
-  // A page showing its opening page fetches its code at once but starts it once that page is
-  // painted: on a desktop the code arrives before the first frame, and starting it there delayed
-  // the tables' first frame by the app's start (docs/developers/benchmarks.md).
-  if (!codeLater) {
-    const showing = 'snapshot' in root.dataset;
-    if (showing) root.dataset.codeLater = '';
-    fetchCode(!showing);
-    if (showing) (opened ?? parsed()).then(() => afterPaint(startCode));
+  // A page showing its opening page starts its code once that page is painted (the loader waits
+  // while `data-code-later` is there): on a desktop the code arrives before the first frame, and
+  // starting it there delayed the tables' first frame by the app's start
+  // (docs/developers/benchmarks.md).
+  if (!fetchLater) fetchCode();
+  if ('snapshot' in root.dataset) {
+    root.dataset.codeLater = '';
+    (opened ?? parsed()).then(() => afterPaint(() => {
+      if (fetchLater) fetchCode();
+      delete root.dataset.codeLater;
+    }));
   }
 
   /** The app's code, fetched at once, except in an embed showing its steps: there once they
-   * are painted (the loader waits while `data-code-later` is there, then starts the app). Four embeds of a
-   * course page on a slow network would otherwise share it with four downloads of the code, and
-   * show their tables a second later; on a desktop, four compiles would delay the last frame's
-   * tables (docs/developers/benchmarks.md). Started at once unless `start` is false. */
-  function fetchCode(start = true) {
+   * are painted. Four embeds of a course page on a slow network would otherwise share it with
+   * four downloads of the code, and show their tables a second later; on a desktop, four
+   * compiles would delay the last frame's tables (docs/developers/benchmarks.md). */
+  function fetchCode() {
     for (const attributes of code) {
       const link = document.createElement('link');
       Object.entries(attributes).forEach(([name, value]) => link.setAttribute(name, value));
       document.head.append(link);
     }
-    if (start) startCode();
-  }
-
-  /** Lets the loader start the app (www/loader.js). */
-  function startCode() {
-    delete root.dataset.codeLater;
   }
 
   /** Once the HTML is parsed: not DOMContentLoaded, which waits for the app's module scripts. */
