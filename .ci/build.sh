@@ -6,4 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 .ci/tools.sh
 cargo build --release --target wasm32-unknown-unknown --bin attention-explorer
+# The opening page's live module, without the app's chunks (Cargo.toml, `split`).
+cargo build --release --target wasm32-unknown-unknown --no-default-features --bin attention-live
 cargo run --quiet --features build --bin attention-build -- --release

@@ -21,13 +21,13 @@ cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 cargo clippy --features build --bin attention-build -- -D warnings
 
 echo "== component tests (wasm-bindgen-test, headless Chromium)"
-# Without wasm chunks (--cfg no_split): the test runner cannot load them.
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components --cfg no_split -C target-feature=+simd128" \
+# Without wasm chunks (--no-default-features: no `split`): the test runner cannot load them.
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="--cfg erase_components -C target-feature=+simd128" \
 CHROMEDRIVER=/usr/bin/chromedriver \
 WASM_BINDGEN_TEST_TIMEOUT=300 \
 WASM_BINDGEN_TEST_WEBDRIVER_JSON=tests/webdriver.json \
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$HOME/.cargo/bin/wasm-bindgen-test-runner" \
-  cargo test --target wasm32-unknown-unknown --test web
+  cargo test --target wasm32-unknown-unknown --no-default-features --test web
 
 echo "== release build (the wasm, then the build program: src/bin/attention-build/)"
 .ci/build.sh

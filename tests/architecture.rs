@@ -334,7 +334,7 @@ fn a_broken_rank_is_found() {
 /// pictures, labs and the trained model; the steps; what names the steps (the walk, the exercise
 /// maker, the embed); the opening, the settings and the exercises' engine; the page's root
 /// (a room's part can have a rank of its own: the longest name that fits counts).
-const UI_RANKS: [(&str, u32); 31] = [
+const UI_RANKS: [(&str, u32); 32] = [
     ("theme", 0),
     ("lang", 0),
     ("lang::picker", 4),
@@ -355,6 +355,7 @@ const UI_RANKS: [(&str, u32); 31] = [
     ("import_torch", 4),
     ("matrix", 5),
     ("lines", 6),
+    ("live", 6),
     ("labs", 6),
     ("pretrained", 6),
     ("steps", 7),

@@ -141,16 +141,21 @@ import { fileURLToPath } from 'node:url';
  * (boot.js and the event that says so), 433.4 KB; the embeds' entry page (boot.js shows an
  * embed's page where none is written, and sends "Open in the full explorer" to the full page),
  * 433.5 KB; an embed's page of its own (boot.js shows the steps written in, the Embed dialog
- * names the page), 433.8 KB; the edit path's fourth cut, 435.4 KB. */
-const BUDGET = 435_500;
+ * names the page), 433.8 KB; the edit path's fourth cut, 435.4 KB; the opening page's live module
+ * (issue 52: src/ui/live.rs, fetched first, budgeted below on its own), 520.7 KB. */
+const BUDGET = 520_800;
+/** The opening page's live module (its glue, wasm and snippet), fetched first: a number typed into
+ * the opening page reaches every later table while the first module is on its way. 84.9 KB. */
+const LIVE_BUDGET = 85_000;
 /** The first module alone: what the live page waits for (issue 52 aims at 250 KB). 483.0 KB
  * when measured; the page's tools, the settings and the contents as chunks, 448.3 KB; the link's
  * reader as a chunk, 424.3 KB; the link's writer as a chunk, 386.8 KB; the edit path's third
  * cut, 387.2 KB; the embed's event saying it listens, 387.3 KB; the pages an embed opens on
  * (the full page's address from an embed's, the embeds' pages' folder), 387.5 KB; the edit
  * path's fourth cut (a matrix's shape from the model's structure, the story told once, a table's
- * numbers rounded without the exact algorithm), 389.0 KB. */
-const MAIN_BUDGET = 389_100;
+ * numbers rounded without the exact algorithm), 389.0 KB; its tables' cells told as the live module
+ * tells them (core::views::cells), the sentences quoting numbers marked, 389.2 KB. */
+const MAIN_BUDGET = 389_300;
 /** What the browser needs before it paints the opening page's tables (issue 32): the HTML with
  * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.9 KB; with
  * issue 33's source field, KV-cache note and two lab frames, 27.2 KB; boot.js keeping an embed's
@@ -251,6 +256,7 @@ function budget(dist) {
   let modelFile = 0;
   let screen = 0;
   let main = 0;
+  let liveModule = 0;
   const embedPages = new Map();
   let entryPage = 0;
   let ownPage = 0;
@@ -288,9 +294,11 @@ function budget(dist) {
     if (w === 'first' && /\.(html|css)$|^boot-/.test(name)) screen += gz;
     if (w === 'language') largestLanguage = Math.max(largestLanguage, gz);
     if (/^code-[0-9a-f]{16}\/attention-explorer_bg\.wasm$/.test(name)) main = gz;
+    if (/^live-[0-9a-f]{16}\//.test(name)) liveModule += gz;
     console.log(`${kb(raw.length).padStart(10)} ${kb(gz).padStart(10)} gzipped  ${name}${NOTE[w]}`);
   }
   console.log(`${' '.repeat(10)} ${kb(screen).padStart(10)} gzipped before the first screen: the HTML, its stylesheets and boot script (budget ${kb(SCREEN_BUDGET)})`);
+  console.log(`${' '.repeat(10)} ${kb(liveModule).padStart(10)} gzipped: the opening page's live module, fetched first (budget ${kb(LIVE_BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(main).padStart(10)} gzipped: the first module, which the live page waits for (budget ${kb(MAIN_BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(total.first).padStart(10)} gzipped on opening (budget ${kb(BUDGET)})`);
   console.log(`${' '.repeat(10)} ${kb(total.later).padStart(10)} gzipped on demand (budget ${kb(ON_DEMAND_BUDGET)})`);
@@ -308,6 +316,10 @@ function budget(dist) {
   }
   if (embedFrame > EMBEDS_BUDGET) {
     console.error(`an embed's frame fetches up to ${embedFrame} bytes gzipped of its page written at build time, over the budget of ${EMBEDS_BUDGET}`);
+    process.exitCode = 1;
+  }
+  if (!liveModule || liveModule > LIVE_BUDGET) {
+    console.error(`the opening page's live module weighs ${liveModule} bytes gzipped, over the budget of ${LIVE_BUDGET}`);
     process.exitCode = 1;
   }
   if (!main || main > MAIN_BUDGET) {

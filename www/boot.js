@@ -60,6 +60,8 @@
   // the build (src/bin/attention-build/page.rs), and whether they wait for a snapshot's files: see
   // fetchCode.
   const code = JSON.parse(document.currentScript.dataset.code ?? '[]');
+  // The opening page's live module (src/ui/live.rs), a fifth of the app's code: see startLive.
+  const live = JSON.parse(document.currentScript.dataset.live ?? 'null');
   // An embed showing its steps fetches its code once they are painted: see fetchCode.
   let fetchLater = false;
   // The opening page fetched, once shown (or failed).
@@ -135,13 +137,27 @@
   // while `data-code-later` is there): on a desktop the code arrives before the first frame, and
   // starting it there delayed the tables' first frame by the app's start
   // (docs/developers/benchmarks.md).
-  if (!fetchLater) fetchCode();
+  // The opening page's live module first, alone on the line (a slow phone's), then the app's code.
+  if (!fetchLater) ('snapshot' in root.dataset ? fetchLive() : Promise.resolve()).then(fetchCode);
   if ('snapshot' in root.dataset) {
     root.dataset.codeLater = '';
     (opened ?? parsed()).then(() => afterPaint(() => {
-      if (fetchLater) fetchCode();
+      if (fetchLater) fetchLive().then(fetchCode);
       delete root.dataset.codeLater;
     }));
+  }
+
+  /** The opening page made live by a small module of its own while the app's code arrives: a
+   * number typed reaches every later table at once (src/ui/live.rs). Started once the opening
+   * page is in; if it fails, the page waits for the app as before, saying nothing. Resolves once
+   * its files are in (or have failed). */
+  function fetchLive() {
+    if (!live) return Promise.resolve();
+    const fetched = Promise.all([import(live.glue), fetch(live.wasm).then((r) => (r.ok ? r.arrayBuffer() : Promise.reject()))]);
+    fetched.then(([module, wasm]) => (opened ?? parsed())
+      .then(() => document.getElementById('prerendered') && module.default({ module_or_path: wasm })))
+      .catch(() => {});
+    return fetched.catch(() => {});
   }
 
   /** The app's code, fetched at once, except in an embed showing its steps: there once they

@@ -59,7 +59,7 @@ pub fn Intro() -> impl IntoView {
                 </div>
                 <div class="payoff">
                     {move || view! { <AttentionLines head=head.get() opening=true/> }}
-                    <p class="story" data-stat="story">{move || state.story().map(|s| word(&s))}</p>
+                    <p class="story" data-stat="story" data-says-numbers="">{move || state.story().map(|s| word(&s))}</p>
                     <p class="note">{t(intro::invite)}</p>
                 </div>
             </div>

@@ -7,7 +7,8 @@ use crate::core::i18n::keys::views;
 use crate::core::teaching::labs::largest;
 use crate::core::text::fmt;
 use crate::core::views::lines::{
-    font_px, height, stroke_opacity, stroke_width, token_y, visible, KEY_X, QUERY_X, WIDTH,
+    font_px, height, paint_parts, stroke_opacity, stroke_width, token_y, visible, KEY_X, QUERY_X,
+    WIDTH,
 };
 use crate::ui::lang::{t, word};
 use crate::ui::matrix::figure::{save_drawing, save_menu};
@@ -76,11 +77,7 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
     // effect per line attribute cost more than the lines themselves.
     let group = NodeRef::<leptos::svg::G>::new();
     Effect::new(move |_| {
-        let parts = row.with(|r| {
-            r.iter()
-                .map(|&w| format!("{w}\u{1}{}\u{1}{}\u{1}", stroke_width(w), stroke_opacity(w)))
-                .collect::<String>()
-        });
+        let parts = row.with(|r| paint_parts(r));
         if let Some(g) = group.get_untracked() {
             paint_lines(&g, &parts);
         }
@@ -146,7 +143,7 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
     });
     view! {
         <figure class="lines">
-            <figcaption data-stat=opening.then_some("opening-look")>{description}</figcaption>
+            <figcaption data-stat=opening.then_some("opening-look") data-says-numbers="">{description}</figcaption>
             {(!opening).then(|| view! { <div class="figure-actions" on:click=|ev| save_drawing(ev, "attention-lines")>{save_menu(views::attention_lines, Signal::stored(false), None)}</div> })}
             <svg
                 data-view=if opening { "opening-lines" } else { "lines" }

@@ -24,6 +24,7 @@ pub mod intro;
 pub mod labs;
 pub mod lang;
 pub mod lines;
+pub mod live;
 pub mod matrix;
 pub mod on_demand;
 pub mod page_tools;

@@ -2,9 +2,9 @@
 //! the build program, src/bin/attention-build/code.rs), fetched the first time it is shown, with a line saying so
 //! meanwhile and a message if it cannot be fetched (the rest of the page keeps working).
 //!
-//! A chunk is a function marked `#[cfg_attr(not(no_split), wasm_split(NAME, …, fallible))]`
+//! A chunk is a function marked `#[cfg_attr(feature = "split", wasm_split(NAME, …, fallible))]`
 //! returning `Result<AnyView, SplitLoaderError>`; [`chunk!`] writes it. The component tests
-//! build with `--cfg no_split` (their runner cannot fetch chunks), which calls it directly.
+//! build without the `split` feature (their runner cannot fetch chunks), which calls it directly.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -25,12 +25,12 @@ macro_rules! chunk {
     ($(#[$doc:meta])* $name:ident => $body:expr) => {
         $(#[$doc])*
         pub fn $name() -> $crate::ui::on_demand::Loading {
-            #[cfg(not(no_split))]
+            #[cfg(feature = "split")]
             #[leptos::wasm_split::wasm_split($name, wasm_split_path = ::leptos::wasm_split, fallible)]
             fn code() -> Result<AnyView, $crate::ui::on_demand::SplitLoaderError> {
                 Ok($body)
             }
-            #[cfg(no_split)]
+            #[cfg(not(feature = "split"))]
             async fn code() -> Result<AnyView, $crate::ui::on_demand::SplitLoaderError> {
                 Ok($body)
             }

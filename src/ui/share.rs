@@ -49,13 +49,13 @@ fn read_now(search: &str, hash: &str) -> Opening {
     link::opening(link, saved.as_deref())
 }
 
-#[cfg(not(no_split))]
+#[cfg(feature = "split")]
 #[leptos::wasm_split::wasm_split(link_reader, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn read_opening(search: String, hash: String) -> Result<Opening, SplitLoaderError> {
     Ok(read_now(&search, &hash))
 }
 
-#[cfg(no_split)]
+#[cfg(not(feature = "split"))]
 async fn read_opening(search: String, hash: String) -> Result<Opening, SplitLoaderError> {
     Ok(read_now(&search, &hash))
 }

@@ -3,8 +3,9 @@
 // (CDP), the CPU 4× slower, a 390 × 844 screen, no cache; the two pages alternate. As soon as
 // W_query's first cell is on screen, a number is typed into it; the edit is live when head 0's
 // last context row shows a new value. Prints the medians of each moment from the navigation:
-// the cell on screen, the first module downloaded, the live page started behind the opening
-// page, the hand-over, the edit live, and <html data-ready>. A measurement, not a test.
+// the cell on screen, the opening page's live module downloaded (src/ui/live.rs), the edit
+// live, the app's first module downloaded, the app started behind the opening page, the
+// hand-over, and <html data-ready>. A measurement, not a test.
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { serveGzipped } from './gzipped.mjs';
@@ -64,10 +65,11 @@ for (let i = 0; i < +runs; i++) for (const [k, server] of servers.entries()) {
   await page.addInitScript(watch, edited[k]);
   await page.goto(`http://127.0.0.1:${server.address().port}/?preset=dog`, { waitUntil: 'commit' });
   await page.waitForFunction(() => window.moments?.live !== undefined, null, { timeout: 120000, polling: 50 });
-  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /_bg\.wasm$/.test(e.name)) || !document.querySelector('script[src*="code-"]'), null, { timeout: 120000 });
+  // The app's own page, once it has taken over (the floor has none).
+  await page.waitForFunction(() => window.moments.handedOver !== undefined || !document.querySelector('script[data-app]'), null, { timeout: 120000, polling: 50 });
   const moments = await page.evaluate(() => {
-    const wasm = performance.getEntriesByType('resource').find((e) => /_bg\.wasm$/.test(e.name));
-    return { ...window.moments, module: wasm?.responseEnd };
+    const arrived = (file) => performance.getEntriesByType('resource').find((e) => file.test(e.name))?.responseEnd;
+    return { ...window.moments, liveModule: arrived(/attention-live_bg\.wasm$/), module: arrived(/attention-explorer_bg\.wasm$/) };
   });
   got[k].push(moments);
   await ctx.close();
@@ -75,7 +77,7 @@ for (let i = 0; i < +runs; i++) for (const [k, server] of servers.entries()) {
 await browser.close();
 servers.forEach((s) => s.close());
 const med = (xs) => { const s = xs.filter((x) => x !== undefined).sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : undefined; };
-const names = ['cell', 'module', 'started', 'handedOver', 'live', 'ready'];
+const names = ['cell', 'liveModule', 'live', 'module', 'started', 'handedOver', 'ready'];
 const medians = got.map((runs) => Object.fromEntries(names.map((n) => [n, med(runs.map((r) => r[n]))])));
 roots.forEach((r, k) => console.log(`${r}: ${names.filter((n) => medians[k][n] !== undefined).map((n) => `${n} ${(medians[k][n] / 1000).toFixed(2)} s`).join(', ')}`));
 if (roots.length === 2) console.log(`first live edit: ${(medians[0].live / medians[1].live).toFixed(2)}× the second's`);

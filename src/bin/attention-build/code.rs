@@ -29,9 +29,18 @@ pub struct Code {
     pub wasm: (String, String),
     /// The scripts the glue imports at once (wasm-bindgen's snippets).
     pub snippets: Vec<(String, String)>,
+    /// The opening page's live module (src/ui/live.rs): its glue and wasm, in a folder of their
+    /// own; none in a build without it (Trunk's: its pages have no opening page).
+    pub live: Option<((String, String), (String, String))>,
 }
 
-pub fn build(dist: &mut Dist, input: &[u8], scratch: &Path, release: bool) -> Result<Code, String> {
+pub fn build(
+    dist: &mut Dist,
+    input: &[u8],
+    live: Option<&[u8]>,
+    scratch: &Path,
+    release: bool,
+) -> Result<Code, String> {
     let split = scratch.join("split");
     let bound = scratch.join("bound");
     for dir in [&split, &bound] {
@@ -96,17 +105,7 @@ pub fn build(dist: &mut Dist, input: &[u8], scratch: &Path, release: bool) -> Re
     }
     optimise(&files, &staged, release)?;
 
-    // The folder's name: the hash of every file in it, by name.
-    let mut all = Vec::new();
-    let mut contents = BTreeMap::new();
-    for (name, _) in &files {
-        let bytes = std::fs::read(staged.join(name)).map_err(|e| format!("{name}: {e}"))?;
-        all.extend_from_slice(name.as_bytes());
-        all.push(0);
-        all.extend_from_slice(&hash(&bytes).into_bytes());
-        contents.insert(name.clone(), bytes);
-    }
-    let folder = format!("code-{}", hash(&all));
+    let (folder, contents) = hashed("code", &files, &staged)?;
     // A chunk used only by trained models' panels is the model's; the other chunks come later;
     // the glue, the main module, the split loader and the snippets first.
     let chunks: Vec<String> = parts
@@ -148,7 +147,110 @@ pub fn build(dist: &mut Dist, input: &[u8], scratch: &Path, release: bool) -> Re
         glue: named(&format!("{GLUE}.js")),
         wasm: named(&format!("{GLUE}_bg.wasm")),
         snippets: snippets.iter().map(|name| named(name)).collect(),
+        live: live
+            .map(|wasm| live_module(dist, wasm, scratch, release))
+            .transpose()?,
     })
+}
+
+/// The opening page's live module, bound and optimised as the app's main module is, in a folder
+/// `live-HASH/` fetched first: its glue and its wasm.
+type Named = (String, String);
+fn live_module(
+    dist: &mut Dist,
+    input: &[u8],
+    scratch: &Path,
+    release: bool,
+) -> Result<(Named, Named), String> {
+    const NAME: &str = "attention-live";
+    let bound = scratch.join("live");
+    let staged = scratch.join("live-staged");
+    for dir in [&bound, &staged] {
+        if dir.exists() {
+            std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+    }
+    Bindgen::new()
+        .input_bytes(NAME, without_relocations(input)?)
+        .web(true)
+        .map_err(|e| e.to_string())?
+        .typescript(false)
+        .generate(&bound)
+        .map_err(|e| format!("wasm-bindgen (the live module): {e:#}"))?;
+    let mut names = vec![format!("{NAME}.js"), format!("{NAME}_bg.wasm")];
+    if bound.join("snippets").exists() {
+        walk(&bound, &bound.join("snippets"), &mut names)?;
+    }
+    let files: Vec<_> = names.iter().map(|n| (n.clone(), bound.join(n))).collect();
+    optimise(&files, &staged, release)?;
+    let (folder, contents) = hashed("live", &files, &staged)?;
+    for (name, bytes) in &contents {
+        dist.write(Role::First, &format!("{folder}/{name}"), bytes)?;
+    }
+    let named = |name: &str| (format!("{folder}/{name}"), integrity(&contents[name]));
+    Ok((
+        named(&format!("{NAME}.js")),
+        named(&format!("{NAME}_bg.wasm")),
+    ))
+}
+
+/// `wasm` without the linker's relocations and linking data (`--emit-relocs`, which the
+/// splitter needs for the app's module: .cargo/config.toml), four fifths of the live module's
+/// bytes, which nothing after the splitter would take out.
+fn without_relocations(wasm: &[u8]) -> Result<Vec<u8>, String> {
+    fn leb(bytes: &[u8], at: &mut usize) -> Option<usize> {
+        let (mut value, mut shift) = (0usize, 0);
+        loop {
+            let byte = *bytes.get(*at)?;
+            *at += 1;
+            value |= usize::from(byte & 0x7f) << shift;
+            if byte & 0x80 == 0 {
+                return Some(value);
+            }
+            shift += 7;
+        }
+    }
+    let broken = || "the live module: not a wasm module".to_owned();
+    let mut out = wasm.get(..8).ok_or_else(broken)?.to_vec();
+    let mut at = 8;
+    while at < wasm.len() {
+        let start = at;
+        let id = wasm[at];
+        at += 1;
+        let len = leb(wasm, &mut at).ok_or_else(broken)?;
+        let body = at;
+        at += len;
+        let section = wasm.get(start..at).ok_or_else(broken)?;
+        if id == 0 {
+            let mut name_at = body;
+            let name_len = leb(wasm, &mut name_at).ok_or_else(broken)?;
+            let name = wasm.get(name_at..name_at + name_len).ok_or_else(broken)?;
+            if name == b"linking" || name.starts_with(b"reloc.") {
+                continue;
+            }
+        }
+        out.extend_from_slice(section);
+    }
+    Ok(out)
+}
+
+/// The optimised `files` as staged, by name, and their folder's name: `prefix-` and the hash of
+/// every file in it, by name.
+fn hashed(
+    prefix: &str,
+    files: &[(String, std::path::PathBuf)],
+    staged: &Path,
+) -> Result<(String, BTreeMap<String, Vec<u8>>), String> {
+    let mut all = Vec::new();
+    let mut contents = BTreeMap::new();
+    for (name, _) in files {
+        let bytes = std::fs::read(staged.join(name)).map_err(|e| format!("{name}: {e}"))?;
+        all.extend_from_slice(name.as_bytes());
+        all.push(0);
+        all.extend_from_slice(&hash(&bytes).into_bytes());
+        contents.insert(name.clone(), bytes);
+    }
+    Ok((format!("{prefix}-{}", hash(&all)), contents))
 }
 
 /// Each file into `out` under its name: wasm through `wasm-opt -Oz` and scripts through
@@ -175,7 +277,7 @@ fn optimise(
                         };
                         let target = out.join(name);
                         let (from, to) = (source.to_string_lossy(), target.to_string_lossy());
-                        if release && name == &format!("{GLUE}_bg.wasm") {
+                        if release && name.ends_with("_bg.wasm") {
                             run("wasm-opt", &["-Oz", &from, "-o", &to])?;
                         } else if release && name.ends_with(".wasm") {
                             // The chunks have no target-features section: their features are named.

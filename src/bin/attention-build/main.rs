@@ -2,7 +2,8 @@
 //! recording the files it writes with their role (`dist/build.json`).
 //!
 //! attention-build [--release]
-//!     after `cargo build --target wasm32-unknown-unknown --bin attention-explorer [--release]`:
+//!     after `cargo build --target wasm32-unknown-unknown --bin attention-explorer [--release]`
+//!     and `… --no-default-features --bin attention-live`:
 //!     writes `dist/` (`.ci/build.sh`)
 //! attention-build   as Trunk's post-build hook (`trunk serve`, Trunk.toml): writes Trunk's
 //!     staging folder instead (`TRUNK_STAGING_DIR`), in Trunk's profile (`TRUNK_PROFILE`)
@@ -52,6 +53,14 @@ fn build() -> Result<(), String> {
     let wasm = std::fs::read(&wasm_file).map_err(|e| {
         format!("{}: {e} (build it first: cargo build --target wasm32-unknown-unknown --bin attention-explorer)", wasm_file.display())
     })?;
+    // The opening page's live module, beside it (`.ci/build.sh` builds both); Trunk builds the
+    // app alone, and its pages have no opening page to make live.
+    let live_file = wasm_file.with_file_name("attention-live.wasm");
+    let live = match std::fs::read(&live_file) {
+        Ok(bytes) => Some(bytes),
+        Err(_) if trunk.is_some() => None,
+        Err(e) => return Err(format!("{}: {e} (build it first: cargo build --target wasm32-unknown-unknown --no-default-features --bin attention-live)", live_file.display())),
+    };
     // Straight into Trunk's staging folder (Trunk moves it to dist/); else beside dist/, which
     // is replaced only once the build is whole.
     let out = trunk.clone().unwrap_or_else(|| target.join("dist-staging"));
@@ -60,7 +69,7 @@ fn build() -> Result<(), String> {
 
     // 1. The app's code: split at its #[lazy] parts, bound to JavaScript, optimised, in one
     //    folder named by its contents (code-HASH/).
-    let code = code::build(&mut dist, &wasm, &scratch, release)?;
+    let code = code::build(&mut dist, &wasm, live.as_deref(), &scratch, release)?;
     // 2. The page's own files: its stylesheet, boot script and loader (and under Trunk, a
     //    script that reloads it once rebuilt); the teachers' files.
     let assets = page::assets(&mut dist, release.then_some(&*scratch), trunk.is_some())?;

@@ -243,8 +243,8 @@ impl Page {
 
     /// www/boot.js's tag, after the contract it reads (the core's words: steps, languages,
     /// storage keys, the opening page's rule), with the app's code it starts fetching
-    /// (`data-code`, each preload's attributes: the glue, its snippets, the wasm) and what the
-    /// loader imports (`data-app`).
+    /// (`data-code`, each preload's attributes: the glue, its snippets, the wasm), what the
+    /// loader imports (`data-app`) and the opening page's live module (`data-live`).
     fn boot(&self) -> String {
         let module = |(name, sri): &(String, String)| json!({"rel": "modulepreload", "href": format!("./{name}"), "crossorigin": "anonymous", "integrity": sri});
         let mut code = vec![module(&self.code.glue)];
@@ -252,10 +252,24 @@ impl Page {
         // Chromium ignores integrity on a preload for fetch, and says so in the console.
         code.push(json!({"rel": "preload", "href": format!("./{}", self.code.wasm.0), "crossorigin": "anonymous", "as": "fetch", "type": "application/wasm"}));
         let app = json!({"glue": format!("./{}", self.code.glue.0), "wasm": format!("./{}", self.code.wasm.0)});
+        // The opening page's live module: boot.js fetches it first, when it shows an opening page.
+        let live = self
+            .code
+            .live
+            .as_ref()
+            .map_or(String::new(), |(glue, wasm)| {
+                format!(
+                    " data-live=\"{}\"",
+                    attribute(
+                        &json!({"glue": format!("./{}", glue.0), "wasm": format!("./{}", wasm.0)})
+                            .to_string()
+                    )
+                )
+            });
         // JSON in a script element: `</` would end it.
         let words = contract().to_string().replace("</", "<\\/");
         format!(
-            "<script type=\"application/json\" id=\"contract\">{words}</script>\n    <script src=\"./{}\" data-code=\"{}\" data-app=\"{}\"></script>",
+            "<script type=\"application/json\" id=\"contract\">{words}</script>\n    <script src=\"./{}\" data-code=\"{}\" data-app=\"{}\"{live}></script>",
             self.assets.boot,
             attribute(&serde_json::Value::from(code).to_string()),
             attribute(&app.to_string())

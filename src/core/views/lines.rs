@@ -46,6 +46,15 @@ pub fn stroke_opacity(weight: f64) -> String {
     format!("{:.3}", 0.12 + 0.88 * weight.clamp(0.0, 1.0))
 }
 
+/// Each key's line for the weights `row` as the lines' painter (`paint_lines` in
+/// `ui/matrix/paint.rs`) takes them: its weight, stroke width and opacity, each followed by
+/// U+0001.
+pub fn paint_parts(row: &[f64]) -> String {
+    row.iter()
+        .map(|&w| format!("{w}\u{1}{}\u{1}{}\u{1}", stroke_width(w), stroke_opacity(w)))
+        .collect()
+}
+
 /// Whether the query may see key `j`: not a future key under the causal mask.
 pub fn visible(causal: bool, query: usize, key: usize) -> bool {
     !(causal && key > query)

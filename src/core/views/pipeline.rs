@@ -8,7 +8,7 @@ use nalgebra::DMatrix;
 use crate::core::forward::trace::{HeadTrace, Trace};
 use crate::core::i18n::keys::{steps, views};
 use crate::core::i18n::Key;
-use crate::core::model::Matrix;
+use crate::core::model::{Matrix, Model};
 use crate::core::training::Gradients;
 use crate::core::views::heatmap::Heat;
 
@@ -431,6 +431,20 @@ impl Matrix {
             Matrix::Concatenated => trace.concatenated.as_ref(),
             Matrix::Output => Some(&trace.output),
             _ => (self.pick()?)(trace.heads.get(head)?),
+        }
+    }
+
+    /// Its numbers as the page shows them (of `head` for a head's): the learner's from `model`,
+    /// the rest from its `trace`.
+    pub fn shown<'a>(
+        self,
+        model: &'a Model,
+        trace: &'a Trace,
+        head: usize,
+    ) -> Option<&'a DMatrix<f64>> {
+        match self.editable(head) {
+            Some(target) => model.matrix(target),
+            None => self.in_trace(trace, head),
         }
     }
 

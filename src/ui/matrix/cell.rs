@@ -5,11 +5,12 @@ use leptos::prelude::*;
 
 use crate::core::i18n::keys::views;
 use crate::core::teaching::exercise::Cover;
+use crate::core::views::cells::{heat_text, CellView};
 use crate::ui::exercises::cards::AnswerField;
 use crate::ui::lang::{t, word};
 use crate::ui::matrix::cell_input::CellInput;
 use crate::ui::matrix::keyboard;
-use crate::ui::matrix::spec::{CellView, MatrixSpec};
+use crate::ui::matrix::spec::MatrixSpec;
 
 /// The cell at `(i, j)` of `spec`'s table (`names`: its id base and its label). An editable
 /// cell keeps a signal for its `<input>`, which must not be rewritten while the learner types
@@ -79,9 +80,4 @@ pub fn table_cell(
         </td>
     }
     .into_any()
-}
-
-/// A colour strength as the `--heat` custom property takes it.
-pub fn heat_text(heat: f64) -> String {
-    format!("{heat:.3}")
 }

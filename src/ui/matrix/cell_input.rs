@@ -9,9 +9,9 @@ use crate::core::document::numbers::{read_block, read_cell, CellText};
 use crate::core::i18n::keys::views;
 use crate::core::i18n::{Arg, Msg};
 use crate::core::text::fmt;
+use crate::core::views::cells::CellView;
 use crate::ui::lang::word;
 use crate::ui::matrix::keyboard;
-use crate::ui::matrix::spec::CellView;
 use crate::ui::state::CellEditor;
 
 /// An `<input>` for cell (`row`, `col`) of a matrix. `view` is the committed number and its text;

@@ -33,7 +33,7 @@ pub mod paint;
 pub mod spec;
 pub mod table;
 
-pub use spec::{caption, shape_of, CellView, MatrixSpec, Shows};
+pub use spec::{caption, shape_of, MatrixSpec, Shows};
 
 /// A matrix of the pipeline with its caption and a toggle between numbers and heat map. Small
 /// matrices open as numbers, large ones as heat maps ([`Face::default_for`]); the learner's

@@ -1,5 +1,5 @@
 //! What a matrix view shows and reports ([`MatrixSpec`]), the one small interface of both
-//! faces, and what one cell shows ([`CellView`]).
+//! faces.
 
 use leptos::prelude::*;
 use nalgebra::DMatrix;
@@ -10,7 +10,6 @@ use crate::core::model::Matrix;
 use crate::core::pretrained::LayerPart;
 use crate::core::teaching::exercise::Cover;
 use crate::core::teaching::labs::LabMatrix;
-use crate::core::text::{fmt, fmt_scientific};
 use crate::core::views::heatmap::Heat;
 use crate::ui::lang::{word, Label};
 use crate::ui::state::{AppState, CellEditor, Look};
@@ -139,53 +138,5 @@ impl Shows {
     /// Whether it is a gradient.
     pub fn is_gradient(self) -> bool {
         matches!(self, Shows::Gradient(_))
-    }
-}
-
-/// What one cell shows, as numbers: comparing it is cheap, and only the cells whose view
-/// changed are formatted (an edit in `dog` compares about 600 cells and formats a few dozen).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CellView {
-    /// Full precision, for `data-value` and editing.
-    pub value: f64,
-    /// Decimals shown.
-    pub precision: usize,
-    /// Colour strength (see [`Heat::level`]).
-    pub heat: f64,
-    /// Above the diagonal of a causal matrix.
-    pub masked: bool,
-    /// Flagged (see [`MatrixSpec::flagged`]).
-    pub flagged: bool,
-    /// Written in powers of ten, whatever the decimals: a gradient (1.6e-5 at four decimals
-    /// would read 0.0000).
-    pub scientific: bool,
-}
-
-impl CellView {
-    /// A cell of `value`, coloured on the matrix's scale `span` (see [`Heat::span`]).
-    pub fn new(value: f64, precision: usize, heat: Heat, span: (f64, f64), masked: bool) -> Self {
-        CellView {
-            value,
-            precision,
-            heat: heat.level(value, span),
-            masked,
-            flagged: false,
-            scientific: false,
-        }
-    }
-
-    /// Bit 1: masked; bit 2: flagged, as the table's painter takes them (it adds bit 4 when
-    /// the flag changed).
-    pub fn flags(&self) -> u8 {
-        u8::from(self.masked) | u8::from(self.flagged) << 1
-    }
-
-    /// The value with the page's precision (−∞ as "−∞"), or scientific.
-    pub fn text(&self) -> String {
-        if self.scientific {
-            fmt_scientific(self.value)
-        } else {
-            fmt(self.value, self.precision)
-        }
     }
 }

@@ -5,13 +5,13 @@
 
 use leptos::prelude::*;
 
-use crate::core::forward::softmax::is_future;
 use crate::core::i18n::keys::views;
+use crate::core::views::cells::{CellView, Changes};
 use crate::core::views::heatmap::Heat;
 use crate::ui::lang::t;
-use crate::ui::matrix::cell::{heat_text, table_cell};
+use crate::ui::matrix::cell::table_cell;
 use crate::ui::matrix::paint::paint_cells;
-use crate::ui::matrix::spec::{CellView, MatrixSpec};
+use crate::ui::matrix::spec::MatrixSpec;
 
 /// A matrix as a table. The rows and cells are rebuilt only when the shape changes; a new value
 /// rewrites just the cells whose number changed.
@@ -26,19 +26,15 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
         let (p, grey) = (precision.get(), spec.grey_future.get());
         let flagged = spec.flagged.map(|f| f.get());
         spec.matrix.with(|m| {
-            let span = spec.heat.span(m, grey);
-            // Row-major, as the cells are laid out (nalgebra stores columns first).
-            let (rows, cols) = m.shape();
-            (0..rows)
-                .flat_map(|i| (0..cols).map(move |j| (i, j)))
-                .map(|(i, j)| CellView {
-                    flagged: flagged
-                        .as_ref()
-                        .is_some_and(|f| f.get((i, j)).copied().unwrap_or(false)),
-                    scientific: spec.shows.is_gradient(),
-                    ..CellView::new(m[(i, j)], p, spec.heat, span, grey && is_future(i, j))
-                })
-                .collect()
+            let mut cells = CellView::of_matrix(m, p, spec.heat, grey);
+            let cols = m.ncols();
+            for (k, cell) in cells.iter_mut().enumerate() {
+                cell.flagged = flagged
+                    .as_ref()
+                    .is_some_and(|f| f.get((k / cols, k % cols)).copied().unwrap_or(false));
+                cell.scientific = spec.shows.is_gradient();
+            }
+            cells
         })
     };
 
@@ -145,7 +141,7 @@ fn paint_changes(
     covered: Vec<bool>,
 ) {
     let mut cells: Option<web_sys::NodeList> = None;
-    let (mut at, mut texts, mut flags) = (Vec::new(), String::new(), Vec::new());
+    let mut changes = Changes::default();
     Effect::new(move |_| {
         let new = views();
         if !same_shape() {
@@ -158,50 +154,21 @@ fn paint_changes(
                 .and_then(|b| b.query_selector_all("td").ok());
         }
         let Some(cells) = &cells else { return };
-        at.clear();
-        texts.clear();
-        flags.clear();
+        changes.clear();
         for (k, (old, new)) in shown.iter_mut().zip(new).enumerate() {
             if *old == new || covered[k] {
                 continue;
             }
-            at.push(k as u32);
-            // Bits 4 and 16: the flag, the mask changed, so the painter touches them only then;
-            // bit 8: a gradient's value (only gradients are written in powers of ten).
-            flags.push(
-                new.flags()
-                    | u8::from(old.flagged != new.flagged) << 2
-                    | u8::from(new.scientific) << 3
-                    | u8::from(old.masked != new.masked) << 4,
-            );
-            changed_texts(&mut texts, old, &new, inputs.is_empty());
+            changes.push(k, old, &new, inputs.is_empty());
             if let Some(input) = inputs.get(k) {
                 input.set(new);
             }
             *old = new;
         }
-        if !at.is_empty() {
-            paint_cells(cells, &at, &texts, &flags);
+        if !changes.at.is_empty() {
+            paint_cells(cells, &changes.at, &changes.texts, &changes.flags);
         }
     });
-}
-
-/// Appends a changed cell's `data-value`, text and `--heat`, each followed by U+0001, an empty
-/// one where it did not change; `text` says the cell's text is its only child (not an input).
-fn changed_texts(out: &mut String, old: &CellView, new: &CellView, text: bool) {
-    use std::fmt::Write;
-    if old.value != new.value {
-        write!(out, "{}", new.value).ok();
-    }
-    out.push('\u{1}');
-    if text && (old.value != new.value || old.precision != new.precision) {
-        out.push_str(&new.text());
-    }
-    out.push('\u{1}');
-    if old.heat != new.heat {
-        out.push_str(&heat_text(new.heat));
-    }
-    out.push('\u{1}');
 }
 
 /// Row or column `i`'s label (its number when there is none). Read with `try_`: the labels are

@@ -37,7 +37,7 @@ pub fn ContextStep() -> impl IntoView {
     };
     view! {
         <StepSection step=Step::Context text=&TEXT>
-            <p class="explain" data-stat="blend">{blend}</p>
+            <p class="explain" data-stat="blend" data-says-numbers="">{blend}</p>
             <HeadMatrices of=Matrix::Context on_cell_click=explain_row/>
             <Breakdown kind="context"/>
         </StepSection>

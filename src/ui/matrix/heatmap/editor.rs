@@ -8,9 +8,10 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 
 use crate::core::i18n::keys::views;
+use crate::core::views::cells::CellView;
 use crate::core::views::heatmap::Layout;
 use crate::ui::matrix::cell_input::CellInput;
-use crate::ui::matrix::spec::{CellView, MatrixSpec};
+use crate::ui::matrix::spec::MatrixSpec;
 
 /// About how wide and tall the edit box is, in CSS pixels.
 const EDIT_BOX_PX: (f64, f64) = (150.0, 64.0);

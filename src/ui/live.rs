@@ -1,0 +1,298 @@
+//! The opening page made live before the app arrives: its own small module
+//! (`src/bin/attention-live.rs`), fetched first by `www/boot.js` when the visit shows an opening
+//! page written at build time. A number typed into one of its tables is applied to its preset's
+//! model, run through the core's forward pass and painted into every later table and the
+//! attention lines by the app's own painters, so the page answers its first edit long before the
+//! app's code has arrived on a slow phone (docs/developers/benchmarks.md). The sentences that quote
+//! numbers are dimmed (`data-stale`) until the app takes over; it then applies what was typed
+//! again (`prerendered.rs`), as the learner did, and shows the same numbers.
+//!
+//! No Leptos here: the first module of the page is the one this is not.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Document, Element, HtmlInputElement, NodeList};
+
+use crate::core::document::numbers::{read_cell, CellText};
+use crate::core::formats::link::DEFAULT_DECIMALS;
+use crate::core::forward::trace::Trace;
+use crate::core::model::presets::preset;
+use crate::core::model::{Editable, Matrix, Model};
+use crate::core::views::cells::{CellView, Changes};
+use crate::core::views::lines::paint_parts;
+use crate::ui::matrix::paint::{paint_cells, paint_lines};
+
+/// A table of the opening page and what it shows.
+struct Table {
+    matrix: Matrix,
+    head: usize,
+    /// Its `<td>`s, row by row.
+    cells: NodeList,
+    /// Its cells hold inputs (the learner's matrices): their text is the learner's.
+    editable: bool,
+    shown: Vec<CellView>,
+}
+
+/// A picture of attention lines: the followed query's weights in a head.
+struct Lines {
+    group: Element,
+    head: usize,
+    query: usize,
+}
+
+struct Live {
+    model: Model,
+    tables: Vec<Table>,
+    lines: Vec<Lines>,
+    /// The number a cell held when the learner began typing in it: a wrong text goes back to
+    /// it, as in the app (`ui/matrix/cell_input.rs`).
+    before: Option<((Editable, usize, usize), f64)>,
+    changes: Changes,
+    /// Whether the sentences quoting numbers are dimmed yet.
+    stale: bool,
+}
+
+/// Makes the opening page on screen live, if it is one this module can: a preset's, whose
+/// tables all show what the preset's model gives. Else it leaves the page as it is.
+pub fn start() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(live) = Live::of_page(&document) else {
+        return;
+    };
+    let mut live = live;
+    live.typed_before(&document);
+    let live = Rc::new(RefCell::new(live));
+    let on_input = {
+        let live = live.clone();
+        Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
+            if let Ok(mut live) = live.try_borrow_mut() {
+                live.input(&event);
+            }
+        })
+    };
+    let on_leave = Closure::<dyn Fn(web_sys::Event)>::new(move |_| {
+        if let Ok(mut live) = live.try_borrow_mut() {
+            live.before = None;
+        }
+    });
+    document
+        .add_event_listener_with_callback("input", on_input.as_ref().unchecked_ref())
+        .ok();
+    document
+        .add_event_listener_with_callback("focusout", on_leave.as_ref().unchecked_ref())
+        .ok();
+    // For as long as the page lives: once the app has taken over, `#prerendered` is gone and
+    // each does nothing.
+    on_input.forget();
+    on_leave.forget();
+}
+
+impl Live {
+    /// The opening page's preset model, tables and lines; none when the page is not a preset's
+    /// opening page or its numbers are not the model's.
+    fn of_page(document: &Document) -> Option<Live> {
+        let snapshot = document
+            .document_element()?
+            .get_attribute("data-snapshot")?;
+        // `dog`, `dog.es` (in Spanish), `embed-dog` (an embed's).
+        let name = snapshot.trim_start_matches("embed-");
+        let model = preset(name.split('.').next()?)?;
+        let trace = Trace::of(&model);
+        let page = document.get_element_by_id("prerendered")?;
+        let found = page.query_selector_all("table[data-matrix]").ok()?;
+        let mut tables = Vec::new();
+        for k in 0..found.length() {
+            let table: Element = found.item(k)?.dyn_into().ok()?;
+            let matrix = Matrix::named(&table.get_attribute("data-matrix")?)?;
+            let head = table
+                .get_attribute("data-head")
+                .map_or(Some(0), |h| h.parse().ok())?;
+            let cells = table.query_selector_all("tbody td").ok()?;
+            let shown = views(&model, &trace, matrix, head)?;
+            // The page must be the model's to the last digit, or it is left alone.
+            let same = shown.len() == cells.length() as usize
+                && shown.iter().enumerate().all(|(i, cell)| {
+                    cells
+                        .item(i as u32)
+                        .and_then(|td| td.dyn_into::<Element>().ok())
+                        .and_then(|td| td.get_attribute("data-value"))
+                        .is_some_and(|v| v == cell.value.to_string())
+                });
+            if !same {
+                return None;
+            }
+            tables.push(Table {
+                matrix,
+                head,
+                editable: table.class_list().contains("editable"),
+                cells,
+                shown,
+            });
+        }
+        let pictures = page.query_selector_all("svg[data-query]").ok()?;
+        let lines = (0..pictures.length())
+            .filter_map(|k| {
+                let svg: Element = pictures.item(k)?.dyn_into().ok()?;
+                Some(Lines {
+                    group: svg.query_selector("g.attention-lines").ok()??,
+                    head: svg.get_attribute("data-head")?.parse().ok()?,
+                    query: svg.get_attribute("data-query")?.parse().ok()?,
+                })
+            })
+            .collect();
+        Some(Live {
+            model,
+            tables,
+            lines,
+            before: None,
+            changes: Changes::default(),
+            stale: false,
+        })
+    }
+
+    /// What the learner typed before this module came (on a slow phone, a second or two of
+    /// the opening page on screen): applied as if typed now.
+    fn typed_before(&mut self, document: &Document) {
+        let Ok(inputs) = document.query_selector_all("#prerendered table.editable td input") else {
+            return;
+        };
+        let typed: Vec<HtmlInputElement> = (0..inputs.length())
+            .filter_map(|k| inputs.item(k)?.dyn_into::<HtmlInputElement>().ok())
+            .filter(|input| input.value() != input.default_value())
+            .collect();
+        for input in &typed {
+            self.typed(input);
+            self.before = None;
+        }
+    }
+
+    /// The learner typed into a field: a cell of one of the learner's matrices is applied as the
+    /// app applies it, and the page repainted.
+    fn input(&mut self, event: &web_sys::Event) {
+        if let Some(input) = event
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+        {
+            self.typed(&input);
+        }
+    }
+
+    /// `input`'s text applied to its cell, and the page repainted.
+    fn typed(&mut self, input: &HtmlInputElement) {
+        let Some((target, row, col)) = cell_of(input) else {
+            return;
+        };
+        let Some(now) = self
+            .model
+            .matrix(target)
+            .and_then(|m| m.get((row, col)).copied())
+        else {
+            return;
+        };
+        let value = match read_cell(&input.value()) {
+            CellText::Number(x) => x,
+            CellText::Incomplete => return,
+            // "1,5" applied "1" on its way: back to the number from before the typing.
+            CellText::Invalid(_) => match self.before {
+                Some((cell, x)) if cell == (target, row, col) => x,
+                _ => return,
+            },
+        };
+        if !matches!(self.before, Some((cell, _)) if cell == (target, row, col)) {
+            self.before = Some(((target, row, col), now));
+        }
+        self.model.set(target, row, col, value);
+        self.paint();
+    }
+
+    /// Every table and picture of lines as the model now gives them.
+    fn paint(&mut self) {
+        let trace = Trace::of(&self.model);
+        for table in &mut self.tables {
+            let Some(new) = views(&self.model, &trace, table.matrix, table.head) else {
+                continue;
+            };
+            self.changes.clear();
+            for (k, (old, new)) in table.shown.iter_mut().zip(new).enumerate() {
+                if *old != new {
+                    self.changes.push(k, old, &new, !table.editable);
+                    *old = new;
+                }
+            }
+            if !self.changes.at.is_empty() {
+                paint_cells(
+                    &table.cells,
+                    &self.changes.at,
+                    &self.changes.texts,
+                    &self.changes.flags,
+                );
+            }
+        }
+        for lines in &self.lines {
+            let row = trace
+                .heads
+                .get(lines.head)
+                .filter(|h| lines.query < h.weights.nrows())
+                .map(|h| {
+                    h.weights
+                        .row(lines.query)
+                        .iter()
+                        .copied()
+                        .collect::<Vec<_>>()
+                });
+            if let Some(row) = row {
+                paint_lines(&lines.group, &paint_parts(&row));
+            }
+        }
+        if !self.stale {
+            self.stale = true;
+            dim_sentences();
+        }
+    }
+}
+
+/// What a table of `matrix` (of `head`) shows for `model`, at the page's decimals.
+fn views(model: &Model, trace: &Trace, matrix: Matrix, head: usize) -> Option<Vec<CellView>> {
+    let m = matrix.shown(model, trace, head)?;
+    let grey = model.causal && matrix.greys_future();
+    Some(CellView::of_matrix(
+        m,
+        DEFAULT_DECIMALS,
+        matrix.heat(),
+        grey,
+    ))
+}
+
+/// The learner's matrix, row and column of a cell's input in the opening page.
+fn cell_of(input: &HtmlInputElement) -> Option<(Editable, usize, usize)> {
+    let td = input.closest("#prerendered table.editable td").ok()??; // not words: a selector
+    let table = td.closest("table[data-matrix]").ok()??;
+    let head = table
+        .get_attribute("data-head")
+        .map_or(Some(0), |h| h.parse().ok())?;
+    let target = Matrix::named(&table.get_attribute("data-matrix")?)?.editable(head)?;
+    let row = td.get_attribute("data-row")?.parse().ok()?;
+    let col = td.get_attribute("data-col")?.parse().ok()?;
+    Some((target, row, col))
+}
+
+/// The opening page's sentences that quote its numbers, dimmed until the app takes over and
+/// words them again (style.css, `[data-stale]`).
+fn dim_sentences() {
+    let Some(found) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+        d.query_selector_all("#prerendered [data-says-numbers]")
+            .ok()
+    }) else {
+        return;
+    };
+    for k in 0..found.length() {
+        if let Some(el) = found.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
+            el.set_attribute("data-stale", "").ok();
+        }
+    }
+}
