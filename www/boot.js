@@ -149,12 +149,13 @@
 
   /** The opening page made live by a small module of its own while the app's code arrives: a
    * number typed reaches every later table at once (src/ui/live.rs). Started once the opening
-   * page is in; if it fails, the page waits for the app as before, saying nothing. Resolves once
-   * its files are in (or have failed). */
+   * page is painted (as the app's code is, so as not to delay its first frame); if it fails, the
+   * page waits for the app as before, saying nothing. Resolves once its files are in (or have
+   * failed). */
   function fetchLive() {
     if (!live) return Promise.resolve();
     const fetched = Promise.all([import(live.glue), fetch(live.wasm).then((r) => (r.ok ? r.arrayBuffer() : Promise.reject()))]);
-    fetched.then(([module, wasm]) => (opened ?? parsed())
+    fetched.then(([module, wasm]) => (opened ?? parsed()).then(() => new Promise(afterPaint))
       .then(() => document.getElementById('prerendered') && module.default({ module_or_path: wasm })))
       .catch(() => {});
     return fetched.catch(() => {});

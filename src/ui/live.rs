@@ -24,6 +24,7 @@ use crate::core::model::{Editable, Matrix, Model};
 use crate::core::views::cells::{CellView, Changes};
 use crate::core::views::lines::paint_parts;
 use crate::ui::matrix::paint::{paint_cells, paint_lines};
+use crate::ui::prerendered::changed;
 
 /// A table of the opening page and what it shows.
 struct Table {
@@ -51,8 +52,11 @@ struct Live {
     /// it, as in the app (`ui/matrix/cell_input.rs`).
     before: Option<((Editable, usize, usize), f64)>,
     changes: Changes,
-    /// Whether the sentences quoting numbers are dimmed yet.
+    /// Whether what this module cannot redraw is dimmed yet.
     stale: bool,
+    /// A field other than a number was changed (the sentence, a setting): what it changes is
+    /// the app's to show, so from then on this module paints nothing.
+    done: bool,
 }
 
 /// Makes the opening page on screen live, if it is one this module can: a preset's, whose
@@ -152,21 +156,36 @@ impl Live {
             before: None,
             changes: Changes::default(),
             stale: false,
+            done: false,
         })
     }
 
     /// What the learner typed before this module came (on a slow phone, a second or two of
-    /// the opening page on screen): applied as if typed now.
+    /// the opening page on screen): numbers applied as if typed now, unless another field was
+    /// changed too.
     fn typed_before(&mut self, document: &Document) {
-        let Ok(inputs) = document.query_selector_all("#prerendered table.editable td input") else {
+        let Ok(fields) = document.query_selector_all("#prerendered :is(input, textarea, select)")
+        else {
             return;
         };
-        let typed: Vec<HtmlInputElement> = (0..inputs.length())
-            .filter_map(|k| inputs.item(k)?.dyn_into::<HtmlInputElement>().ok())
-            .filter(|input| input.value() != input.default_value())
-            .collect();
-        for input in &typed {
-            self.typed(input);
+        let mut cells = Vec::new();
+        for k in 0..fields.length() {
+            let Some(field) = fields.item(k).and_then(|n| n.dyn_into::<Element>().ok()) else {
+                continue;
+            };
+            if changed(&field).is_none() {
+                continue;
+            }
+            match field.dyn_into::<HtmlInputElement>() {
+                Ok(cell) if cell_of(&cell).is_some() => cells.push(cell),
+                _ => self.done = true,
+            }
+        }
+        if self.done {
+            return;
+        }
+        for cell in &cells {
+            self.typed(cell);
             self.before = None;
         }
     }
@@ -174,11 +193,16 @@ impl Live {
     /// The learner typed into a field: a cell of one of the learner's matrices is applied as the
     /// app applies it, and the page repainted.
     fn input(&mut self, event: &web_sys::Event) {
-        if let Some(input) = event
-            .target()
-            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok())
+        let Some(field) = event.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
+            return;
+        };
+        match field
+            .dyn_ref::<HtmlInputElement>()
+            .filter(|i| cell_of(i).is_some())
         {
-            self.typed(&input);
+            Some(cell) if !self.done => self.typed(cell),
+            Some(_) => {}
+            None => self.done |= field.closest("#prerendered").ok().flatten().is_some(),
         }
     }
 
@@ -251,7 +275,7 @@ impl Live {
         }
         if !self.stale {
             self.stale = true;
-            dim_sentences();
+            dim_stale();
         }
     }
 }
@@ -281,12 +305,15 @@ fn cell_of(input: &HtmlInputElement) -> Option<(Editable, usize, usize)> {
     Some((target, row, col))
 }
 
-/// The opening page's sentences that quote its numbers, dimmed until the app takes over and
-/// words them again (style.css, `[data-stale]`).
-fn dim_sentences() {
+/// What this module cannot redraw: the opening page's sentences that quote its numbers, and
+/// its heat maps' pictures; dimmed until the app takes over and shows them again (style.css,
+/// `[data-stale]`).
+fn dim_stale() {
     let Some(found) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-        d.query_selector_all("#prerendered [data-says-numbers]")
-            .ok()
+        d.query_selector_all(
+            "#prerendered [data-says-numbers], #prerendered [data-matrix]:not(table)",
+        )
+        .ok()
     }) else {
         return;
     };

@@ -78,11 +78,38 @@ fn snapshot_on_screen() -> bool {
             .is_some_and(|r| r.has_attribute("data-snapshot") && !r.has_attribute("data-fetching"))
 }
 
-/// A field the learner changed in the snapshot, by its place among the live page's elements.
-enum Typed {
-    Text(usize, String),
-    Ticked(usize),
-    Picked(usize, String),
+/// What the learner changed in a field of the snapshot.
+pub enum Changed {
+    Text(String),
+    Ticked,
+    Picked(String),
+}
+
+/// What the learner changed in `el`, if it is a field they changed: its text, its tick or its
+/// choice, against the one the page was written with.
+pub fn changed(el: &Element) -> Option<Changed> {
+    if let Some(input) = el.dyn_ref::<HtmlInputElement>() {
+        if matches!(input.type_().as_str(), "checkbox" | "radio") {
+            (input.checked() != input.default_checked()).then_some(Changed::Ticked)
+        } else {
+            (input.value() != input.default_value()).then(|| Changed::Text(input.value()))
+        }
+    } else if let Some(area) = el.dyn_ref::<HtmlTextAreaElement>() {
+        (Ok(area.value()) != area.default_value()).then(|| Changed::Text(area.value()))
+    } else if let Some(select) = el.dyn_ref::<HtmlSelectElement>() {
+        let picked = select.selected_index();
+        let default = (0..select.length()).find(|&k| {
+            select
+                .item(k)
+                .and_then(|o| o.get_attribute("selected"))
+                .is_some()
+        });
+        default
+            .is_some_and(|d| d as i32 != picked)
+            .then(|| Changed::Picked(select.value()))
+    } else {
+        None
+    }
 }
 
 /// Replaces `#prerendered` (when there is one) by `live`, the app's `<main>` just mounted after
@@ -122,29 +149,8 @@ pub fn take_over(live: &Element) {
         if focused.as_ref() == Some(el) {
             focus = Some(*i);
         }
-        if let Some(input) = el.dyn_ref::<HtmlInputElement>() {
-            if matches!(input.type_().as_str(), "checkbox" | "radio") {
-                if input.checked() != input.default_checked() {
-                    typed.push(Typed::Ticked(*i));
-                }
-            } else if input.value() != input.default_value() {
-                typed.push(Typed::Text(*i, input.value()));
-            }
-        } else if let Some(area) = el.dyn_ref::<HtmlTextAreaElement>() {
-            if Ok(area.value()) != area.default_value() {
-                typed.push(Typed::Text(*i, area.value()));
-            }
-        } else if let Some(select) = el.dyn_ref::<HtmlSelectElement>() {
-            let picked = select.selected_index();
-            let default = (0..select.length()).find(|&k| {
-                select
-                    .item(k)
-                    .and_then(|o| o.get_attribute("selected"))
-                    .is_some()
-            });
-            if default.is_some_and(|d| d as i32 != picked) {
-                typed.push(Typed::Picked(*i, select.value()));
-            }
+        if let Some(change) = changed(el) {
+            typed.push((*i, change));
         }
     }
     // A step out of sight is laid out at its last painted height, else at a guess
@@ -210,10 +216,10 @@ pub fn take_over(live: &Element) {
                 el.set_scroll_top(top);
             }
         }
-        for change in typed {
+        for (i, change) in typed {
             match change {
-                Typed::Ticked(i) => at(i).inspect(|el| el.click()),
-                Typed::Text(i, text) => at(i).inspect(|el| {
+                Changed::Ticked => at(i).inspect(|el| el.click()),
+                Changed::Text(text) => at(i).inspect(|el| {
                     el.focus().ok();
                     if let Some(input) = el.dyn_ref::<HtmlInputElement>() {
                         input.set_value(&text);
@@ -225,7 +231,7 @@ pub fn take_over(live: &Element) {
                         el.blur().ok();
                     }
                 }),
-                Typed::Picked(i, value) => at(i).inspect(|el| {
+                Changed::Picked(value) => at(i).inspect(|el| {
                     if let Some(select) = el.dyn_ref::<HtmlSelectElement>() {
                         select.set_value(&value);
                         fire(el, "change");

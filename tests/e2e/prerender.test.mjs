@@ -181,6 +181,25 @@ test('a number typed before the app\u2019s code reaches every later table at onc
   }
 });
 
+test('a setting changed before the app\u2019s code: the opening page paints no more numbers, the app shows them all', async () => {
+  const { page, release } = await held(env.base);
+  const cell = (i) => `#prerendered ${cellSelector('w_query', 0, i)} input`;
+  const shown = await painted(page, '#prerendered');
+  await page.click(cell(0));
+  await page.keyboard.type('2');
+  const typed = await eventually(() => painted(page, '#prerendered'), (now) => String(now) !== String(shown));
+  // The mask off: the opening page's numbers would say otherwise, so it leaves them to the app.
+  await page.uncheck('#prerendered input[data-control="causal"]');
+  await page.click(cell(1));
+  await page.keyboard.type('3');
+  const computed = (cells) => cells.filter((c) => !c.startsWith('w_query/'));
+  assert.deepEqual(computed(await painted(page, '#prerendered')), computed(typed));
+  release();
+  await ready(page);
+  const model = await state(page);
+  assert.deepEqual([model.heads[0].w_query[0][0], model.heads[0].w_query[0][1], model.causal], [2, 3, false]);
+});
+
 test('a wrong number typed before the app\u2019s code changes nothing; the app then says why', async () => {
   const { page, release } = await held(env.base);
   const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
