@@ -142,11 +142,12 @@ import { fileURLToPath } from 'node:url';
  * embed's page where none is written, and sends "Open in the full explorer" to the full page),
  * 433.5 KB; an embed's page of its own (boot.js shows the steps written in, the Embed dialog
  * names the page), 433.8 KB; the edit path's fourth cut, 435.4 KB; the opening page's live module
- * (issue 52: src/ui/live.rs, fetched first, budgeted below on its own), 520.7 KB. */
-const BUDGET = 520_800;
+ * (issue 52: src/ui/live/, fetched first, budgeted below on its own), 521.9 KB. */
+const BUDGET = 521_900;
 /** The opening page's live module (its glue, wasm and snippet), fetched first: a number typed into
- * the opening page reaches every later table while the first module is on its way. 84.9 KB. */
-const LIVE_BUDGET = 85_000;
+ * the opening page reaches every later table while the first module is on its way. 84.9 KB; what a field changed read as the hand-over reads it, so
+ * that a setting changed meanwhile leaves the numbers to the app, 86.0 KB. */
+const LIVE_BUDGET = 86_100;
 /** The first module alone: what the live page waits for (issue 52 aims at 250 KB). 483.0 KB
  * when measured; the page's tools, the settings and the contents as chunks, 448.3 KB; the link's
  * reader as a chunk, 424.3 KB; the link's writer as a chunk, 386.8 KB; the edit path's third
@@ -154,8 +155,9 @@ const LIVE_BUDGET = 85_000;
  * (the full page's address from an embed's, the embeds' pages' folder), 387.5 KB; the edit
  * path's fourth cut (a matrix's shape from the model's structure, the story told once, a table's
  * numbers rounded without the exact algorithm), 389.0 KB; its tables' cells told as the live module
- * tells them (core::views::cells), the sentences quoting numbers marked, 389.2 KB. */
-const MAIN_BUDGET = 389_300;
+ * tells them (core::views::cells), the sentences quoting numbers marked, 389.2 KB; the hand-over's reading of a changed field
+ * shared with the live module, 389.3 KB. */
+const MAIN_BUDGET = 389_400;
 /** What the browser needs before it paints the opening page's tables (issue 32): the HTML with
  * them, the stylesheets and the blocking boot script; the wasm comes after them. 26.9 KB; with
  * issue 33's source field, KV-cache note and two lab frames, 27.2 KB; boot.js keeping an embed's

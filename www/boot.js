@@ -60,7 +60,7 @@
   // the build (src/bin/attention-build/page.rs), and whether they wait for a snapshot's files: see
   // fetchCode.
   const code = JSON.parse(document.currentScript.dataset.code ?? '[]');
-  // The opening page's live module (src/ui/live.rs), a fifth of the app's code: see startLive.
+  // The opening page's live module (src/ui/live/), a fifth of the app's code: see startLive.
   const live = JSON.parse(document.currentScript.dataset.live ?? 'null');
   // An embed showing its steps fetches its code once they are painted: see fetchCode.
   let fetchLater = false;
@@ -148,7 +148,7 @@
   }
 
   /** The opening page made live by a small module of its own while the app's code arrives: a
-   * number typed reaches every later table at once (src/ui/live.rs). Started once the opening
+   * number typed reaches every later table at once (src/ui/live/). Started once the opening
    * page is painted (as the app's code is, so as not to delay its first frame); if it fails, the
    * page waits for the app as before, saying nothing. Resolves once its files are in (or have
    * failed). */

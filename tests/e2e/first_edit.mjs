@@ -3,7 +3,7 @@
 // (CDP), the CPU 4× slower, a 390 × 844 screen, no cache; the two pages alternate. As soon as
 // W_query's first cell is on screen, a number is typed into it; the edit is live when head 0's
 // last context row shows a new value. Prints the medians of each moment from the navigation:
-// the cell on screen, the opening page's live module downloaded (src/ui/live.rs), the edit
+// the cell on screen, the opening page's live module downloaded (src/ui/live/), the edit
 // live, the app's first module downloaded, the app started behind the opening page, the
 // hand-over, and <html data-ready>. A measurement, not a test.
 import { createRequire } from 'node:module';

@@ -151,7 +151,7 @@ const painted = (page, scope) => page.$$eval(`${scope} table[data-matrix] td[dat
 }));
 
 test('a number typed before the app\u2019s code reaches every later table at once, as the app then shows it', async () => {
-  // The opening page's own small module (src/ui/live.rs) repaints it; the app, once in, applies
+  // The opening page's own small module (src/ui/live/) repaints it; the app, once in, applies
   // what was typed again: the same value, text and colour in every cell, and in the lines.
   for (const query of ['', '?preset=raschka', '?embed=1&preset=dog&steps=projections,weights']) {
     const { page, release } = await held(env.base + query);

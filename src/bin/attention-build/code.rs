@@ -29,7 +29,7 @@ pub struct Code {
     pub wasm: (String, String),
     /// The scripts the glue imports at once (wasm-bindgen's snippets).
     pub snippets: Vec<(String, String)>,
-    /// The opening page's live module (src/ui/live.rs): its glue and wasm, in a folder of their
+    /// The opening page's live module (src/ui/live/): its glue and wasm, in a folder of their
     /// own; none in a build without it (Trunk's: its pages have no opening page).
     pub live: Option<((String, String), (String, String))>,
 }

@@ -1,6 +1,6 @@
 //! What a table's cells show ([`CellView`]) and how a change of them is told to the page's cell
 //! painter (`paint_cells` in `ui/matrix/paint.rs`): one string of parts and a flag per cell. The
-//! live page's tables and the opening page made live before them (`ui/live.rs`) paint alike.
+//! live page's tables and the opening page made live before them (`ui/live/`) paint alike.
 
 use std::fmt::Write;
 

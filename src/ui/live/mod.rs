@@ -5,7 +5,8 @@
 //! attention lines by the app's own painters, so the page answers its first edit long before the
 //! app's code has arrived on a slow phone (docs/developers/benchmarks.md). The sentences that quote
 //! numbers are dimmed (`data-stale`) until the app takes over; it then applies what was typed
-//! again (`prerendered.rs`), as the learner did, and shows the same numbers.
+//! again (`prerendered.rs`), as the learner did, and shows the same numbers. What the opening
+//! page holds, as this reads it, is `page.rs`.
 //!
 //! No Leptos here: the first module of the page is the one this is not.
 
@@ -14,36 +15,22 @@ use std::rc::Rc;
 
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::{Document, Element, HtmlInputElement, NodeList};
+use web_sys::{Document, Element, HtmlInputElement};
 
 use crate::core::document::numbers::{read_cell, CellText};
-use crate::core::formats::link::DEFAULT_DECIMALS;
 use crate::core::forward::trace::Trace;
 use crate::core::model::presets::preset;
-use crate::core::model::{Editable, Matrix, Model};
-use crate::core::views::cells::{CellView, Changes};
+use crate::core::model::{Editable, Model};
+use crate::core::views::cells::Changes;
 use crate::core::views::lines::paint_parts;
 use crate::ui::matrix::paint::{paint_cells, paint_lines};
 use crate::ui::prerendered::changed;
 
-/// A table of the opening page and what it shows.
-struct Table {
-    matrix: Matrix,
-    head: usize,
-    /// Its `<td>`s, row by row.
-    cells: NodeList,
-    /// Its cells hold inputs (the learner's matrices): their text is the learner's.
-    editable: bool,
-    shown: Vec<CellView>,
-}
+mod page;
 
-/// A picture of attention lines: the followed query's weights in a head.
-struct Lines {
-    group: Element,
-    head: usize,
-    query: usize,
-}
+use page::{cell_of, dim_stale, lines, tables, views, Lines, Table};
 
+/// The opening page's model and what it shows of it.
 struct Live {
     model: Model,
     tables: Vec<Table>,
@@ -106,53 +93,12 @@ impl Live {
         // `dog`, `dog.es` (in Spanish), `embed-dog` (an embed's).
         let name = snapshot.trim_start_matches("embed-");
         let model = preset(name.split('.').next()?)?;
-        let trace = Trace::of(&model);
         let page = document.get_element_by_id("prerendered")?;
-        let found = page.query_selector_all("table[data-matrix]").ok()?;
-        let mut tables = Vec::new();
-        for k in 0..found.length() {
-            let table: Element = found.item(k)?.dyn_into().ok()?;
-            let matrix = Matrix::named(&table.get_attribute("data-matrix")?)?;
-            let head = table
-                .get_attribute("data-head")
-                .map_or(Some(0), |h| h.parse().ok())?;
-            let cells = table.query_selector_all("tbody td").ok()?;
-            let shown = views(&model, &trace, matrix, head)?;
-            // The page must be the model's to the last digit, or it is left alone.
-            let same = shown.len() == cells.length() as usize
-                && shown.iter().enumerate().all(|(i, cell)| {
-                    cells
-                        .item(i as u32)
-                        .and_then(|td| td.dyn_into::<Element>().ok())
-                        .and_then(|td| td.get_attribute("data-value"))
-                        .is_some_and(|v| v == cell.value.to_string())
-                });
-            if !same {
-                return None;
-            }
-            tables.push(Table {
-                matrix,
-                head,
-                editable: table.class_list().contains("editable"),
-                cells,
-                shown,
-            });
-        }
-        let pictures = page.query_selector_all("svg[data-query]").ok()?;
-        let lines = (0..pictures.length())
-            .filter_map(|k| {
-                let svg: Element = pictures.item(k)?.dyn_into().ok()?;
-                Some(Lines {
-                    group: svg.query_selector("g.attention-lines").ok()??,
-                    head: svg.get_attribute("data-head")?.parse().ok()?,
-                    query: svg.get_attribute("data-query")?.parse().ok()?,
-                })
-            })
-            .collect();
+        let tables = tables(&page, &model, &Trace::of(&model))?;
         Some(Live {
             model,
             tables,
-            lines,
+            lines: lines(&page),
             before: None,
             changes: Changes::default(),
             stale: false,
@@ -276,50 +222,6 @@ impl Live {
         if !self.stale {
             self.stale = true;
             dim_stale();
-        }
-    }
-}
-
-/// What a table of `matrix` (of `head`) shows for `model`, at the page's decimals.
-fn views(model: &Model, trace: &Trace, matrix: Matrix, head: usize) -> Option<Vec<CellView>> {
-    let m = matrix.shown(model, trace, head)?;
-    let grey = model.causal && matrix.greys_future();
-    Some(CellView::of_matrix(
-        m,
-        DEFAULT_DECIMALS,
-        matrix.heat(),
-        grey,
-    ))
-}
-
-/// The learner's matrix, row and column of a cell's input in the opening page.
-fn cell_of(input: &HtmlInputElement) -> Option<(Editable, usize, usize)> {
-    let td = input.closest("#prerendered table.editable td").ok()??; // not words: a selector
-    let table = td.closest("table[data-matrix]").ok()??;
-    let head = table
-        .get_attribute("data-head")
-        .map_or(Some(0), |h| h.parse().ok())?;
-    let target = Matrix::named(&table.get_attribute("data-matrix")?)?.editable(head)?;
-    let row = td.get_attribute("data-row")?.parse().ok()?;
-    let col = td.get_attribute("data-col")?.parse().ok()?;
-    Some((target, row, col))
-}
-
-/// What this module cannot redraw: the opening page's sentences that quote its numbers, and
-/// its heat maps' pictures; dimmed until the app takes over and shows them again (style.css,
-/// `[data-stale]`).
-fn dim_stale() {
-    let Some(found) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-        d.query_selector_all(
-            "#prerendered [data-says-numbers], #prerendered [data-matrix]:not(table)",
-        )
-        .ok()
-    }) else {
-        return;
-    };
-    for k in 0..found.length() {
-        if let Some(el) = found.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
-            el.set_attribute("data-stale", "").ok();
         }
     }
 }

@@ -1,0 +1,127 @@
+//! What the opening page written at build time holds, as the live module (`super`) reads it:
+//! its tables with what each shows, its pictures of attention lines, a cell's place, and what
+//! the module dims until the app takes over.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlInputElement, NodeList};
+
+use crate::core::formats::link::DEFAULT_DECIMALS;
+use crate::core::forward::trace::Trace;
+use crate::core::model::{Editable, Matrix, Model};
+use crate::core::views::cells::CellView;
+
+/// A table of the opening page and what it shows.
+pub struct Table {
+    /// Which matrix, of which head (0 outside the heads).
+    pub matrix: Matrix,
+    pub head: usize,
+    /// Its `<td>`s, row by row.
+    pub cells: NodeList,
+    /// Its cells hold inputs (the learner's matrices): their text is the learner's.
+    pub editable: bool,
+    /// What each cell shows now.
+    pub shown: Vec<CellView>,
+}
+
+/// A picture of attention lines: the followed query's weights in a head.
+pub struct Lines {
+    pub group: Element,
+    pub head: usize,
+    pub query: usize,
+}
+
+/// The tables of `page` with what `model` gives them (`trace`, its forward pass); none unless
+/// every cell shows that number to the last digit.
+pub fn tables(page: &Element, model: &Model, trace: &Trace) -> Option<Vec<Table>> {
+    let found = page.query_selector_all("table[data-matrix]").ok()?;
+    let mut tables = Vec::new();
+    for k in 0..found.length() {
+        let table: Element = found.item(k)?.dyn_into().ok()?;
+        let matrix = Matrix::named(&table.get_attribute("data-matrix")?)?;
+        let head = table
+            .get_attribute("data-head")
+            .map_or(Some(0), |h| h.parse().ok())?;
+        let cells = table.query_selector_all("tbody td").ok()?;
+        let shown = views(model, trace, matrix, head)?;
+        // The page must be the model's to the last digit, or it is left alone.
+        let same = shown.len() == cells.length() as usize
+            && shown.iter().enumerate().all(|(i, cell)| {
+                cells
+                    .item(i as u32)
+                    .and_then(|td| td.dyn_into::<Element>().ok())
+                    .and_then(|td| td.get_attribute("data-value"))
+                    .is_some_and(|v| v == cell.value.to_string())
+            });
+        if !same {
+            return None;
+        }
+        tables.push(Table {
+            matrix,
+            head,
+            editable: table.class_list().contains("editable"),
+            cells,
+            shown,
+        });
+    }
+    Some(tables)
+}
+
+/// The pictures of attention lines in `page`.
+pub fn lines(page: &Element) -> Vec<Lines> {
+    let Ok(pictures) = page.query_selector_all("svg[data-query]") else {
+        return Vec::new();
+    };
+    (0..pictures.length())
+        .filter_map(|k| {
+            let svg: Element = pictures.item(k)?.dyn_into().ok()?;
+            Some(Lines {
+                group: svg.query_selector("g.attention-lines").ok()??,
+                head: svg.get_attribute("data-head")?.parse().ok()?,
+                query: svg.get_attribute("data-query")?.parse().ok()?,
+            })
+        })
+        .collect()
+}
+
+/// What a table of `matrix` (of `head`) shows for `model`, at the page's decimals.
+pub fn views(model: &Model, trace: &Trace, matrix: Matrix, head: usize) -> Option<Vec<CellView>> {
+    let m = matrix.shown(model, trace, head)?;
+    let grey = model.causal && matrix.greys_future();
+    Some(CellView::of_matrix(
+        m,
+        DEFAULT_DECIMALS,
+        matrix.heat(),
+        grey,
+    ))
+}
+
+/// The learner's matrix, row and column of a cell's input in the opening page.
+pub fn cell_of(input: &HtmlInputElement) -> Option<(Editable, usize, usize)> {
+    let td = input.closest("#prerendered table.editable td").ok()??; // not words: a selector
+    let table = td.closest("table[data-matrix]").ok()??;
+    let head = table
+        .get_attribute("data-head")
+        .map_or(Some(0), |h| h.parse().ok())?;
+    let target = Matrix::named(&table.get_attribute("data-matrix")?)?.editable(head)?;
+    let row = td.get_attribute("data-row")?.parse().ok()?;
+    let col = td.get_attribute("data-col")?.parse().ok()?;
+    Some((target, row, col))
+}
+
+/// What this module cannot redraw: the opening page's sentences that quote its numbers, and
+/// its heat maps' pictures; dimmed until the app takes over and shows them again (style.css,
+/// `[data-stale]`).
+pub fn dim_stale() {
+    const STALE: &str = "#prerendered [data-says-numbers], #prerendered [data-matrix]:not(table)"; // not words: a selector
+    let Some(found) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector_all(STALE).ok())
+    else {
+        return;
+    };
+    for k in 0..found.length() {
+        if let Some(el) = found.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
+            el.set_attribute("data-stale", "").ok();
+        }
+    }
+}
