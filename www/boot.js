@@ -60,7 +60,7 @@
   // the build (src/bin/attention-build/page.rs), and whether they wait for a snapshot's files: see
   // fetchCode.
   const code = JSON.parse(document.currentScript.dataset.code ?? '[]');
-  // The opening page's live module (src/ui/live/), a fifth of the app's code: see startLive.
+  // The opening page's live module (src/ui/live/), a fifth of the app's code: see fetchLive.
   const live = JSON.parse(document.currentScript.dataset.live ?? 'null');
   // An embed showing its steps fetches its code once they are painted: see fetchCode.
   let fetchLater = false;
@@ -137,21 +137,22 @@
   // while `data-code-later` is there): on a desktop the code arrives before the first frame, and
   // starting it there delayed the tables' first frame by the app's start
   // (docs/developers/benchmarks.md).
-  // The opening page's live module first, alone on the line (a slow phone's), then the app's code.
-  if (!fetchLater) ('snapshot' in root.dataset ? fetchLive() : Promise.resolve()).then(fetchCode);
+  // The opening page's live module first, alone on the line (a slow phone's), then the app's
+  // code: the loader too waits for it.
+  const liveFetched = 'snapshot' in root.dataset && !fetchLater ? fetchLive() : Promise.resolve();
+  if (!fetchLater) liveFetched.then(fetchCode);
   if ('snapshot' in root.dataset) {
     root.dataset.codeLater = '';
     (opened ?? parsed()).then(() => afterPaint(() => {
-      if (fetchLater) fetchLive().then(fetchCode);
-      delete root.dataset.codeLater;
+      (fetchLater ? fetchLive().then(fetchCode) : liveFetched).then(() => { delete root.dataset.codeLater; });
     }));
   }
 
   /** The opening page made live by a small module of its own while the app's code arrives: a
-   * number typed reaches every later table at once (src/ui/live/). Started once the opening
-   * page is painted (as the app's code is, so as not to delay its first frame); if it fails, the
-   * page waits for the app as before, saying nothing. Resolves once its files are in (or have
-   * failed). */
+   * number typed reaches every later table at once (src/ui/live/). Fetched at once, started once
+   * the opening page is painted (as the app's code is, so as not to delay its first frame); if it
+   * fails, the page waits for the app as before, saying nothing. Resolves once its files are in
+   * (or have failed). */
   function fetchLive() {
     if (!live) return Promise.resolve();
     const fetched = Promise.all([import(live.glue), fetch(live.wasm).then((r) => (r.ok ? r.arrayBuffer() : Promise.reject()))]);

@@ -44,7 +44,7 @@ async function held(url, options = {}) {
  * its box in the page. A step out of sight is laid out at a guessed height until it is first
  * painted (`content-visibility: auto`), so where a step below the screen starts depends on which
  * steps the browser has painted yet, which the learner does not see. */
-const cells = (page) => page.$$eval('main:not(#boot) table[data-matrix] [data-value]', (all) => all
+const readCells = () => [...document.querySelectorAll('main:not(#boot) table[data-matrix] [data-value]')]
   .filter((c) => c.closest('main').checkVisibility())
   .map((c) => {
     const t = c.closest('table');
@@ -52,7 +52,8 @@ const cells = (page) => page.$$eval('main:not(#boot) table[data-matrix] [data-va
     const step = c.closest('.step')?.getBoundingClientRect() ?? { x: 0, y: -scrollY };
     const seen = box.bottom > 0 && box.top < innerHeight ? ` page @${Math.round(box.x)},${Math.round(box.y + scrollY)}` : '';
     return `${t.dataset.matrix}/${t.dataset.head ?? ''}/${c.dataset.row},${c.dataset.col}=${c.dataset.value} @${Math.round(box.x - step.x)},${Math.round(box.y - step.y)}${seen}`;
-  }));
+  });
+const cells = (page) => page.evaluate(readCells);
 
 const ready = (page) => page.waitForSelector('html[data-ready="true"]', { state: 'attached', timeout: 60000 });
 
@@ -114,9 +115,19 @@ test('a preset\u2019s snapshot that comes after the wasm still shows first: the 
   await page.waitForTimeout(300);
   assert.ok(await page.$('#boot'), 'the loading line stays');
   assert.equal(await page.$('body > main:not(#prerendered):not(#boot)'), null, 'the app has not started');
+  // Read as soon as it is shown: the app, its code already in, may take over a moment later.
+  const shown = page.evaluate(`new Promise((done) => {
+    const read = ${readCells};
+    const check = (_, watching) => {
+      if (!document.querySelector('#prerendered table[data-matrix="weights"]') || 'fetching' in document.documentElement.dataset) return;
+      watching?.disconnect();
+      done(read());
+    };
+    new MutationObserver(check).observe(document.documentElement, { childList: true, subtree: true, attributeFilter: ['data-fetching'] });
+  })`);
   release();
-  await page.waitForSelector('#prerendered table[data-matrix="weights"]', { state: 'visible' });
-  const before = await cells(page);
+  const before = await shown;
+  assert.ok(before.length > 100, `${before.length} cells shown`);
   await ready(page);
   assert.equal(await page.$('#prerendered'), null);
   assert.deepEqual(await cells(page), before);
@@ -179,6 +190,24 @@ test('a number typed before the app\u2019s code reaches every later table at onc
     assert.deepEqual(await lines(), linesTyped, query);
     assert.equal(await page.$('[data-stale]'), null, query);
   }
+});
+
+test('a cell emptied before the app\u2019s code holds the number written there, as the app then has it', async () => {
+  const { page, release } = await held(env.base + '?preset=raschka');
+  const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
+  const shown = await painted(page, '#prerendered');
+  const computed = (cells) => cells.filter((c) => !c.startsWith('w_query/'));
+  await page.click(cell);
+  await page.keyboard.type('2');
+  await eventually(() => painted(page, '#prerendered'), (now) => String(computed(now)) !== String(computed(shown)));
+  // Emptied: not a number the app would take, so the seeded number stays, to its last digit.
+  await page.keyboard.press('Backspace');
+  assert.deepEqual(computed(await painted(page, '#prerendered')), computed(shown));
+  release();
+  await ready(page);
+  const written = Number(shown.find((c) => c.startsWith('w_query/0/0,0=')).split(/[= ]/)[1]);
+  assert.equal((await state(page)).heads[0].w_query[0][0], written);
+  assert.deepEqual(computed(await painted(page, 'main')), computed(shown));
 });
 
 test('a setting changed before the app\u2019s code: the opening page paints no more numbers, the app shows them all', async () => {

@@ -30,7 +30,7 @@ pub struct Code {
     /// The scripts the glue imports at once (wasm-bindgen's snippets).
     pub snippets: Vec<(String, String)>,
     /// The opening page's live module (src/ui/live/): its glue and wasm, in a folder of their
-    /// own; none in a build without it (Trunk's: its pages have no opening page).
+    /// own; none under Trunk, whose pages have no opening page.
     pub live: Option<((String, String), (String, String))>,
 }
 
@@ -198,19 +198,23 @@ fn live_module(
 /// splitter needs for the app's module: .cargo/config.toml), four fifths of the live module's
 /// bytes, which nothing after the splitter would take out.
 fn without_relocations(wasm: &[u8]) -> Result<Vec<u8>, String> {
+    // A section's length or a name's: an unsigned LEB128 of at most 32 bits.
     fn leb(bytes: &[u8], at: &mut usize) -> Option<usize> {
-        let (mut value, mut shift) = (0usize, 0);
-        loop {
+        let mut value = 0usize;
+        for shift in (0..35).step_by(7) {
             let byte = *bytes.get(*at)?;
             *at += 1;
             value |= usize::from(byte & 0x7f) << shift;
             if byte & 0x80 == 0 {
                 return Some(value);
             }
-            shift += 7;
         }
+        None
     }
     let broken = || "the live module: not a wasm module".to_owned();
+    if !wasm.starts_with(b"\0asm") {
+        return Err(broken());
+    }
     let mut out = wasm.get(..8).ok_or_else(broken)?.to_vec();
     let mut at = 8;
     while at < wasm.len() {

@@ -56,10 +56,9 @@ fn build() -> Result<(), String> {
     // The opening page's live module, beside it (`.ci/build.sh` builds both); Trunk builds the
     // app alone, and its pages have no opening page to make live.
     let live_file = wasm_file.with_file_name("attention-live.wasm");
-    let live = match std::fs::read(&live_file) {
-        Ok(bytes) => Some(bytes),
-        Err(_) if trunk.is_some() => None,
-        Err(e) => return Err(format!("{}: {e} (build it first: cargo build --target wasm32-unknown-unknown --no-default-features --bin attention-live)", live_file.display())),
+    let live = match trunk {
+        Some(_) => None,
+        None => Some(std::fs::read(&live_file).map_err(|e| format!("{}: {e} (build it first: cargo build --target wasm32-unknown-unknown --no-default-features --bin attention-live)", live_file.display()))?),
     };
     // Straight into Trunk's staging folder (Trunk moves it to dist/); else beside dist/, which
     // is replaced only once the build is whole.

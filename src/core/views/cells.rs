@@ -101,9 +101,7 @@ pub fn heat_text(heat: f64) -> String {
     format!("{heat:.3}")
 }
 
-/// What a table shows of `now`, cell by cell, against what it showed (`shown`, updated): the
-/// cells to paint, their parts and flags, for `paint_cells`. `text`: as in
-/// [`CellView::paint_parts`]; cells `skip` says are left as they are.
+/// The cells of a table to paint, with their parts and flags, as `paint_cells` takes them.
 #[derive(Default)]
 pub struct Changes {
     /// The cells' places, row by row.

@@ -20,7 +20,7 @@ use web_sys::{Document, Element, HtmlInputElement};
 use crate::core::document::numbers::{read_cell, CellText};
 use crate::core::forward::trace::Trace;
 use crate::core::model::presets::preset;
-use crate::core::model::{Editable, Model};
+use crate::core::model::Model;
 use crate::core::views::cells::Changes;
 use crate::core::views::lines::paint_parts;
 use crate::ui::matrix::paint::{paint_cells, paint_lines};
@@ -35,9 +35,9 @@ struct Live {
     model: Model,
     tables: Vec<Table>,
     lines: Vec<Lines>,
-    /// The number a cell held when the learner began typing in it: a wrong text goes back to
-    /// it, as in the app (`ui/matrix/cell_input.rs`).
-    before: Option<((Editable, usize, usize), f64)>,
+    /// The preset as the page was written: a cell whose text is not a number the app would
+    /// take holds its number from here, as the app's hand-over leaves it.
+    written: Model,
     changes: Changes,
     /// Whether what this module cannot redraw is dimmed yet.
     stale: bool,
@@ -58,29 +58,17 @@ pub fn start() {
     let mut live = live;
     live.typed_before(&document);
     let live = Rc::new(RefCell::new(live));
-    let on_input = {
-        let live = live.clone();
-        Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
-            if let Ok(mut live) = live.try_borrow_mut() {
-                live.input(&event);
-            }
-        })
-    };
-    let on_leave = Closure::<dyn Fn(web_sys::Event)>::new(move |_| {
+    let on_input = Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
         if let Ok(mut live) = live.try_borrow_mut() {
-            live.before = None;
+            live.input(&event);
         }
     });
     document
         .add_event_listener_with_callback("input", on_input.as_ref().unchecked_ref())
         .ok();
-    document
-        .add_event_listener_with_callback("focusout", on_leave.as_ref().unchecked_ref())
-        .ok();
-    // For as long as the page lives: once the app has taken over, `#prerendered` is gone and
-    // each does nothing.
+    // For as long as the page lives: once the app has taken over, `#prerendered` is gone and it
+    // does nothing.
     on_input.forget();
-    on_leave.forget();
 }
 
 impl Live {
@@ -96,10 +84,10 @@ impl Live {
         let page = document.get_element_by_id("prerendered")?;
         let tables = tables(&page, &model, &Trace::of(&model))?;
         Some(Live {
+            written: model.clone(),
             model,
             tables,
             lines: lines(&page),
-            before: None,
             changes: Changes::default(),
             stale: false,
             done: false,
@@ -132,7 +120,6 @@ impl Live {
         }
         for cell in &cells {
             self.typed(cell);
-            self.before = None;
         }
     }
 
@@ -152,32 +139,25 @@ impl Live {
         }
     }
 
-    /// `input`'s text applied to its cell, and the page repainted.
+    /// `input`'s text applied to its cell, and the page repainted. Its number is what the app
+    /// will make of the text when it takes over (`prerendered.rs` types it again into the page as
+    /// written): a number typed, else the number written there.
     fn typed(&mut self, input: &HtmlInputElement) {
         let Some((target, row, col)) = cell_of(input) else {
             return;
         };
-        let Some(now) = self
-            .model
-            .matrix(target)
-            .and_then(|m| m.get((row, col)).copied())
-        else {
-            return;
+        let text = input.value();
+        let value = match read_cell(&text) {
+            CellText::Number(x) if text != input.default_value() => Some(x),
+            _ => self
+                .written
+                .matrix(target)
+                .and_then(|m| m.get((row, col)).copied()),
         };
-        let value = match read_cell(&input.value()) {
-            CellText::Number(x) => x,
-            CellText::Incomplete => return,
-            // "1,5" applied "1" on its way: back to the number from before the typing.
-            CellText::Invalid(_) => match self.before {
-                Some((cell, x)) if cell == (target, row, col) => x,
-                _ => return,
-            },
-        };
-        if !matches!(self.before, Some((cell, _)) if cell == (target, row, col)) {
-            self.before = Some(((target, row, col), now));
+        if let Some(value) = value {
+            self.model.set(target, row, col, value);
+            self.paint();
         }
-        self.model.set(target, row, col, value);
-        self.paint();
     }
 
     /// Every table and picture of lines as the model now gives them.

@@ -110,18 +110,26 @@ pub fn cell_of(input: &HtmlInputElement) -> Option<(Editable, usize, usize)> {
 
 /// What this module cannot redraw: the opening page's sentences that quote its numbers, and
 /// its heat maps' pictures; dimmed until the app takes over and shows them again (style.css,
-/// `[data-stale]`).
+/// `[data-stale]`). They and the lines' pictures, whose labels quote numbers, are told to a
+/// screen reader as being updated (`aria-busy`).
 pub fn dim_stale() {
-    const STALE: &str = "#prerendered [data-says-numbers], #prerendered [data-matrix]:not(table)"; // not words: a selector
-    let Some(found) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector_all(STALE).ok())
-    else {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    for k in 0..found.length() {
-        if let Some(el) = found.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
-            el.set_attribute("data-stale", "").ok();
+    // Selectors, not words.
+    const DIMMED: &str = "#prerendered :is([data-says-numbers], [data-matrix]:not(table))"; // not words
+    const LINES: &str = "#prerendered svg[data-query]"; // not words
+    for (selector, dim) in [(DIMMED, true), (LINES, false)] {
+        let Ok(found) = document.query_selector_all(selector) else {
+            continue;
+        };
+        for k in 0..found.length() {
+            if let Some(el) = found.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
+                if dim {
+                    el.set_attribute("data-stale", "").ok();
+                }
+                el.set_attribute("aria-busy", "true").ok();
+            }
         }
     }
 }

@@ -69,7 +69,7 @@ fn ScalingComparison() -> impl IntoView {
             <thead>
                 <tr><th scope="col">{t(views::divide_by)}</th><th scope="col">{t(views::spread)}</th><th scope="col">{t(views::largest_weight)}</th></tr>
             </thead>
-            <tbody>
+            <tbody data-says-numbers="">
                 {move || {
                     let (scale, effects) = effects.get();
                     let p = state.view.look.precision.get();
