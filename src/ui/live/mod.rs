@@ -52,10 +52,9 @@ pub fn start() {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    let Some(live) = Live::of_page(&document) else {
+    let Some(mut live) = Live::of_page(&document) else {
         return;
     };
-    let mut live = live;
     live.typed_before(&document);
     let live = Rc::new(RefCell::new(live));
     let on_input = Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {

@@ -37,10 +37,7 @@ pub fn tables(page: &Element, model: &Model, trace: &Trace) -> Option<Vec<Table>
     let mut tables = Vec::new();
     for k in 0..found.length() {
         let table: Element = found.item(k)?.dyn_into().ok()?;
-        let matrix = Matrix::named(&table.get_attribute("data-matrix")?)?;
-        let head = table
-            .get_attribute("data-head")
-            .map_or(Some(0), |h| h.parse().ok())?;
+        let (matrix, head) = shows(&table)?;
         let cells = table.query_selector_all("tbody td").ok()?;
         let shown = views(model, trace, matrix, head)?;
         // The page must be the model's to the last digit, or it is left alone.
@@ -95,14 +92,20 @@ pub fn views(model: &Model, trace: &Trace, matrix: Matrix, head: usize) -> Optio
     ))
 }
 
-/// The learner's matrix, row and column of a cell's input in the opening page.
-pub fn cell_of(input: &HtmlInputElement) -> Option<(Editable, usize, usize)> {
-    let td = input.closest("#prerendered table.editable td").ok()??; // not words: a selector
-    let table = td.closest("table[data-matrix]").ok()??;
+/// The matrix a table shows, and its head (0 outside the heads), by its `data-matrix` and
+/// `data-head`.
+fn shows(table: &Element) -> Option<(Matrix, usize)> {
     let head = table
         .get_attribute("data-head")
         .map_or(Some(0), |h| h.parse().ok())?;
-    let target = Matrix::named(&table.get_attribute("data-matrix")?)?.editable(head)?;
+    Some((Matrix::named(&table.get_attribute("data-matrix")?)?, head))
+}
+
+/// The learner's matrix, row and column of a cell's input in the opening page.
+pub fn cell_of(input: &HtmlInputElement) -> Option<(Editable, usize, usize)> {
+    let td = input.closest("#prerendered table.editable td").ok()??; // not words: a selector
+    let (matrix, head) = shows(&td.closest("table[data-matrix]").ok()??)?;
+    let target = matrix.editable(head)?;
     let row = td.get_attribute("data-row")?.parse().ok()?;
     let col = td.get_attribute("data-col")?.parse().ok()?;
     Some((target, row, col))
