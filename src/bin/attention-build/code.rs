@@ -1,6 +1,6 @@
 //! Step 1, the app's code. The compiled wasm is split at its #[lazy] parts (the splitter as a
 //! library, as cargo-leptos calls it), its main module bound to JavaScript (wasm-bindgen as a
-//! library), every module put through wasm-opt and every script through esbuild in a release
+//! library), every module put through binaryen's -Oz and every script through esbuild in a release
 //! build, all in one folder named by the hash of its contents, `code-HASH/`. Its files name each
 //! other by plain relative names (the glue imports `./__wasm_split.js`, which fetches
 //! `./split_NAME.wasm` beside it), so no generated file is rewritten to point at hashed names.
@@ -257,9 +257,9 @@ fn hashed(
     Ok((format!("{prefix}-{}", hash(&all)), contents))
 }
 
-/// Each file into `out` under its name: wasm through `wasm-opt -Oz` and scripts through
-/// `esbuild --minify` in a release build, a tool per core at once (each output depends on its
-/// input alone); copied as they are in a dev build.
+/// Each file into `out` under its name: wasm through binaryen's `-Oz` (`www/optimise-wasm.mjs`)
+/// and scripts through `esbuild --minify` in a release build, a tool per core at once (each
+/// output depends on its input alone); copied as they are in a dev build.
 fn optimise(
     files: &[(String, std::path::PathBuf)],
     out: &Path,
@@ -269,46 +269,61 @@ fn optimise(
         let parent = out.join(name).parent().expect("in the folder").to_owned();
         std::fs::create_dir_all(&parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     }
-    let work = std::sync::Mutex::new(files.iter());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // The wasm in one binaryen process per core, their bytes shared evenly (largest first).
+    let (mut wasm, rest): (Vec<_>, Vec<_>) = files
+        .iter()
+        .partition(|(name, _)| release && name.ends_with(".wasm"));
+    let size = |path: &Path| std::fs::metadata(path).map_or(0, |m| m.len());
+    wasm.sort_by_key(|(_, source)| std::cmp::Reverse(size(source)));
+    let mut batches = vec![(0, vec!["www/optimise-wasm.mjs".to_owned()]); cores.min(wasm.len())];
+    for (name, source) in wasm {
+        let lightest = batches
+            .iter_mut()
+            .min_by_key(|b| b.0)
+            .expect("a batch per core");
+        lightest.0 += size(source);
+        lightest.1.push(source.to_string_lossy().into_owned());
+        lightest
+            .1
+            .push(out.join(name).to_string_lossy().into_owned());
+    }
+    let jobs: Vec<_> = batches
+        .into_iter()
+        .map(|(_, args)| Job::Wasm(args))
+        .chain(rest.into_iter().map(Job::File))
+        .collect();
+    let work = std::sync::Mutex::new(jobs.iter());
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..cores)
             .map(|_| {
                 s.spawn(|| -> Result<(), String> {
                     loop {
-                        let Some((name, source)) = work.lock().expect("a list").next() else {
+                        let Some(job) = work.lock().expect("a list").next() else {
                             return Ok(());
                         };
-                        let target = out.join(name);
-                        let (from, to) = (source.to_string_lossy(), target.to_string_lossy());
-                        if release && name.ends_with("_bg.wasm") {
-                            run("wasm-opt", &["-Oz", &from, "-o", &to])?;
-                        } else if release && name.ends_with(".wasm") {
-                            // The chunks have no target-features section: their features are named.
-                            run(
-                                "wasm-opt",
-                                &[
-                                    "-Oz",
-                                    "--enable-bulk-memory",
-                                    "--enable-nontrapping-float-to-int",
-                                    &from,
-                                    "-o",
-                                    &to,
-                                ],
-                            )?;
-                        } else if release && name.ends_with(".js") {
-                            run(
-                                "esbuild",
-                                &[
-                                    "--minify",
-                                    "--log-level=warning",
-                                    &format!("--outfile={to}"),
-                                    &from,
-                                ],
-                            )?;
-                        } else {
-                            std::fs::copy(source, &target)
-                                .map_err(|e| format!("{}: {e}", source.display()))?;
+                        match job {
+                            Job::Wasm(args) => {
+                                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                                run("node", &args)?;
+                            }
+                            Job::File((name, source)) => {
+                                let target = out.join(name);
+                                if release && name.ends_with(".js") {
+                                    run(
+                                        "esbuild",
+                                        &[
+                                            "--minify",
+                                            "--log-level=warning",
+                                            &format!("--outfile={}", target.to_string_lossy()),
+                                            &source.to_string_lossy(),
+                                        ],
+                                    )?;
+                                } else {
+                                    std::fs::copy(source, &target)
+                                        .map_err(|e| format!("{}: {e}", source.display()))?;
+                                }
+                            }
                         }
                     }
                 })
@@ -318,4 +333,10 @@ fn optimise(
             .into_iter()
             .try_for_each(|w| w.join().expect("a worker"))
     })
+}
+
+/// A task of [`optimise`]: wasm files through one binaryen process (its arguments), or a file.
+enum Job<'a> {
+    Wasm(Vec<String>),
+    File(&'a (String, std::path::PathBuf)),
 }

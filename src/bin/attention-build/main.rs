@@ -8,7 +8,7 @@
 //! attention-build   as Trunk's post-build hook (`trunk serve`, Trunk.toml): writes Trunk's
 //!     staging folder instead (`TRUNK_STAGING_DIR`), in Trunk's profile (`TRUNK_PROFILE`)
 //!
-//! Needs `wasm-opt` and `esbuild` (npm's, in node_modules/.bin: `.ci/tools.sh`) for a release build, and for the
+//! Needs binaryen and esbuild (npm's, in node_modules: `.ci/tools.sh`) for a release build, and for the
 //! opening pages Node, playwright-core and Chromium (without them the page opens with its
 //! loading line, and the build says so).
 
