@@ -219,6 +219,14 @@ fn the_dog_story_is_told_from_its_numbers() {
         .starts_with("“The” may only look at “The”"));
     assert_eq!(Story::of(&trace, 0, 99), None);
     assert_eq!(Story::of(&trace, 3, 0), None);
+    // Equal weights: the earlier keys first.
+    use attention_explorer::core::model::{Editable, Projection};
+    let mut flat = model.clone();
+    for (r, c) in [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)] {
+        flat.set(Editable::Weight(0, Projection::Query), r, c, 0.0);
+    }
+    let even = Story::of(&Trace::of(&flat), 0, DOG_SHE).unwrap();
+    assert_eq!((even.top.key, even.runner_up.unwrap().key), (0, 1));
 }
 
 #[test]
@@ -242,6 +250,44 @@ fn the_dog_story_says_when_an_edit_broke_it() {
         attention_explorer::core::model::presets::column_names(&raschka()),
         None
     );
+}
+
+#[test]
+fn a_picture_of_lines_and_the_context_step_say_the_story_s_numbers() {
+    use attention_explorer::core::model::presets::DOG_SHE;
+    use attention_explorer::core::teaching::story::{blend, lines_caption, Story};
+    let model = dog();
+    let trace = Trace::of(&model);
+    let words = model.tokens().words.clone();
+    let row: Vec<f64> = trace.heads[0]
+        .weights
+        .row(DOG_SHE)
+        .iter()
+        .copied()
+        .collect();
+    let said = |named, row: &[f64]| lines_caption("she", (0, named), row, &words, 4).english();
+    assert_eq!(
+        said(false, &row),
+        "Where “she” looks, most to “dog” (0.8830)"
+    );
+    assert_eq!(
+        said(true, &row),
+        "Where “she” looks, head 0, most to “dog” (0.8830)"
+    );
+    // A row an exercise hides is empty.
+    assert_eq!(
+        said(false, &[]),
+        "Where “she” looks: hidden until you answer"
+    );
+    let told = Story::of(&trace, 0, DOG_SHE)
+        .unwrap()
+        .telling(model.sentence(), &words, &words, 4);
+    assert!(blend(told.clone(), 0, 1)
+        .english()
+        .starts_with("Here “she” pays 88.3%"));
+    assert!(blend(told, 1, 2)
+        .english()
+        .starts_with("In head 1: “she” pays 88.3%"));
 }
 
 #[test]

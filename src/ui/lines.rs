@@ -4,8 +4,7 @@
 use leptos::prelude::*;
 
 use crate::core::i18n::keys::views;
-use crate::core::teaching::labs::largest;
-use crate::core::text::fmt;
+use crate::core::teaching::story::lines_caption;
 use crate::core::views::lines::{
     font_px, height, paint_parts, stroke_opacity, stroke_width, token_y, visible, KEY_X, QUERY_X,
     WIDTH,
@@ -121,25 +120,15 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
             .derived
             .words
             .with(|w| w.get(i).cloned().unwrap_or_default());
-        let top = row.with(|r| largest(r.iter().copied()));
-        let most = top.map(|(j, w)| {
-            let key = state
+        // The opening says "head" only once there are several (it is explained further down).
+        let named = !opening || state.derived.heads.get() > 1;
+        let precision = state.view.look.precision.get();
+        word(&row.with(|r| {
+            state
                 .derived
                 .key_words
-                .with(|ws| ws.get(j).cloned().unwrap_or_default());
-            (key, fmt(w, state.view.look.precision.get()))
-        });
-        let hidden = row.with(Vec::is_empty);
-        // The opening says "head" only once there are several (it is explained further down).
-        let one = opening && state.derived.heads.get() == 1;
-        word(&match (one, most) {
-            (true, Some((key, weight))) => views::looks_most(word_, key, weight),
-            (false, Some((key, weight))) => views::looks_head_most(word_, head, key, weight),
-            (true, None) if hidden => views::looks_hidden(word_),
-            (false, None) if hidden => views::looks_head_hidden(word_, head),
-            (true, None) => views::looks(word_),
-            (false, None) => views::looks_head(word_, head),
-        })
+                .with(|keys| lines_caption(&word_, (head, named), r, keys, precision))
+        }))
     });
     view! {
         <figure class="lines">

@@ -163,12 +163,20 @@ const painted = (page, scope) => page.$$eval(`${scope} table[data-matrix] td[dat
 
 test('a number typed before the app\u2019s code reaches every later table at once, as the app then shows it', async () => {
   // The opening page's own small module (src/ui/live/) repaints it; the app, once in, applies
-  // what was typed again: the same value, text and colour in every cell, and in the lines.
-  for (const query of ['', '?preset=raschka', '?embed=1&preset=dog&steps=projections,weights']) {
+  // what was typed again: the same value, text and colour in every cell, and in the lines. In
+  // English it says the sentences quoting the numbers again, as the app then says them; in
+  // another language they are dimmed until the app comes with its words.
+  for (const query of ['', '?preset=raschka', '?embed=1&preset=dog&steps=projections,weights', '?lang=es']) {
+    const english = !query.includes('lang=');
     const { page, release } = await held(env.base + query);
     const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
     const shown = await painted(page, '#prerendered');
     const context = () => page.$eval('#prerendered', (main) => [...main.querySelectorAll('table[data-matrix="weights"] td, table[data-matrix="context"] td')].map((td) => td.dataset.value).join());
+    // The story, the context step's blend, and each picture of lines' caption and label.
+    const says = (root) => page.$$eval(`${root} :is([data-stat="story"], [data-stat="blend"], figure.lines figcaption, svg[data-query])`,
+      (all) => all.map((e) => [e.tagName === 'svg' ? e.getAttribute('aria-label') : e.textContent, e.hasAttribute('data-stale') || e.getAttribute('aria-busy') === 'true']));
+    const said = await says('#prerendered');
+    assert.ok(said.length >= 2, `${query}: ${said}`);
     const before = await context();
     await page.click(cell);
     await page.keyboard.type('-1.5');
@@ -179,9 +187,12 @@ test('a number typed before the app\u2019s code reaches every later table at onc
     assert.equal(typed.length, shown.length, query);
     const lines = () => page.$$eval('svg[data-view$="lines"] line', (all) => all.map((l) => `${l.dataset.key} ${l.dataset.weight} ${l.getAttribute('stroke-width')}`));
     const linesTyped = await lines();
-    if (query === '') {
-      // The sentences quoting the numbers wait for the app, dimmed.
-      assert.equal(await page.$eval('#prerendered [data-stat="story"]', (p) => p.hasAttribute('data-stale')), true);
+    const saidTyped = await says('#prerendered');
+    if (english) {
+      assert.notDeepEqual(saidTyped.map(([text]) => text), said.map(([text]) => text), query);
+      assert.deepEqual(saidTyped.filter(([, stale]) => stale), [], query);
+    } else {
+      assert.deepEqual(saidTyped, said.map(([text]) => [text, true]), query);
     }
     release();
     await ready(page);
@@ -189,6 +200,7 @@ test('a number typed before the app\u2019s code reaches every later table at onc
     assert.deepEqual(await eventually(() => painted(page, 'main'), (now) => String(now) === String(typed)), typed, query);
     assert.deepEqual(await lines(), linesTyped, query);
     assert.equal(await page.$('[data-stale]'), null, query);
+    if (english) assert.deepEqual(await says('main'), saidTyped, query);
   }
 });
 

@@ -1,12 +1,14 @@
 //! The lesson's story told from the numbers: where the followed token looks, why (its score
 //! against the runner-up's), and what it becomes. Written from the trace after every edit, so it
 //! is true for the numbers beside it; on the dog's sentence it also says when an edit has broken
-//! the hand-made story ("she" no longer looks most at "dog").
+//! the hand-made story ("she" no longer looks most at "dog"); and its short form, what a picture
+//! of the attention lines is called.
 
 use crate::core::forward::trace::Trace;
-use crate::core::i18n::keys::{page, story};
+use crate::core::i18n::keys::{page, story, views};
 use crate::core::i18n::Msg;
 use crate::core::model::presets::{DOG_DOG, DOG_SENTENCE, DOG_SHE};
+use crate::core::teaching::labs::largest;
 use crate::core::text::fmt;
 
 /// One key the followed token looks at: its place, raw score and weight.
@@ -47,15 +49,30 @@ impl Story {
             weight: h.weights[(query, key)],
         };
         // Keys a causal mask hides have weight exactly 0 and a finite score: never the runner-up.
-        let mut keys: Vec<usize> = (0..h.weights.ncols())
-            .filter(|&j| h.masked_scores[(query, j)] != f64::NEG_INFINITY)
-            .collect();
-        // Largest weight first; the earlier key first on ties (as `labs::largest`).
-        keys.sort_by(|&a, &b| h.weights[(query, b)].total_cmp(&h.weights[(query, a)]));
+        // The two largest weights, the earlier key first on ties (as `labs::largest`).
+        let mut top: Option<usize> = None;
+        let mut second: Option<usize> = None;
+        let larger = |a: usize, b: Option<usize>| {
+            b.is_none_or(|b| {
+                h.weights[(query, a)]
+                    .total_cmp(&h.weights[(query, b)])
+                    .is_gt()
+            })
+        };
+        for j in
+            (0..h.weights.ncols()).filter(|&j| h.masked_scores[(query, j)] != f64::NEG_INFINITY)
+        {
+            if larger(j, top) {
+                second = top;
+                top = Some(j);
+            } else if larger(j, second) {
+                second = Some(j);
+            }
+        }
         Some(Story {
             query,
-            top: look(*keys.first()?),
-            runner_up: keys.get(1).map(|&j| look(j)),
+            top: look(top?),
+            runner_up: second.map(look),
         })
     }
 
@@ -112,7 +129,43 @@ impl Story {
     }
 }
 
+/// The story `told` as the context step says it, of `head` (the first shown): naming the head
+/// when the model has several.
+pub fn blend(told: Msg, head: usize, heads: usize) -> Msg {
+    if heads > 1 {
+        story::in_head(head, told)
+    } else {
+        story::here(told)
+    }
+}
+
 /// A weight as a percentage with one decimal: "88.3%".
 pub fn percent(weight: f64) -> String {
     format!("{}%", fmt(100.0 * weight, 1))
+}
+
+/// What a picture of `word`'s lines in `head` is called, from its weights `row` (empty while an
+/// exercise hides it) at `decimals`: where it looks, and most to which of the `keys`. `named`
+/// says the head: the opening of a one-head model leaves it out (heads are explained further
+/// down).
+pub fn lines_caption(
+    word: &str,
+    (head, named): (usize, bool),
+    row: &[f64],
+    keys: &[String],
+    decimals: usize,
+) -> Msg {
+    let most = largest(row.iter().copied()).map(|(j, w)| {
+        let key = keys.get(j).map_or("", String::as_str);
+        (key, fmt(w, decimals))
+    });
+    let hidden = row.is_empty();
+    match (named, most) {
+        (false, Some((key, weight))) => views::looks_most(word, key, weight),
+        (true, Some((key, weight))) => views::looks_head_most(word, head, key, weight),
+        (false, None) if hidden => views::looks_hidden(word),
+        (true, None) if hidden => views::looks_head_hidden(word, head),
+        (false, None) => views::looks(word),
+        (true, None) => views::looks_head(word, head),
+    }
 }

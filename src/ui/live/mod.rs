@@ -3,10 +3,12 @@
 //! page written at build time. A number typed into one of its tables is applied to its preset's
 //! model, run through the core's forward pass and painted into every later table and the
 //! attention lines by the app's own painters, so the page answers its first edit long before the
-//! app's code has arrived on a slow phone (docs/developers/benchmarks.md). The sentences that quote
-//! numbers are dimmed (`data-stale`) until the app takes over; it then applies what was typed
-//! again (`prerendered.rs`), as the learner did, and shows the same numbers. What the opening
-//! page holds, as this reads it, is `page.rs`.
+//! app's code has arrived on a slow phone (docs/developers/benchmarks.md). On an English page
+//! the sentences that quote numbers are said again as the app says them (`words.rs`); the rest
+//! (those of another language, the √dₖ comparison, a heat map's picture) is dimmed
+//! (`data-stale`) until the app takes over. It then applies what was typed again
+//! (`prerendered.rs`), as the learner did, and shows the same numbers. What the opening page
+//! holds, as this reads it, is `page.rs`.
 //!
 //! No Leptos here: the first module of the page is the one this is not.
 
@@ -27,14 +29,18 @@ use crate::ui::matrix::paint::{paint_cells, paint_lines};
 use crate::ui::prerendered::changed;
 
 mod page;
+mod words;
 
 use page::{cell_of, dim_stale, lines, tables, views, Lines, Table};
+use words::Said;
 
 /// The opening page's model and what it shows of it.
 struct Live {
     model: Model,
     tables: Vec<Table>,
     lines: Vec<Lines>,
+    /// What it says again of the numbers: on an English page only.
+    said: Option<Said>,
     /// The preset as the page was written: a cell whose text is not a number the app would
     /// take holds its number from here, as the app's hand-over leaves it.
     written: Model,
@@ -78,15 +84,18 @@ impl Live {
             .document_element()?
             .get_attribute("data-snapshot")?;
         // `dog`, `dog.es` (in Spanish), `embed-dog` (an embed's).
-        let name = snapshot.trim_start_matches("embed-");
-        let model = preset(name.split('.').next()?)?;
+        let mut name = snapshot.trim_start_matches("embed-").split('.');
+        let model = preset(name.next()?)?;
+        let english = name.next().is_none();
         let page = document.get_element_by_id("prerendered")?;
         let tables = tables(&page, &model, &Trace::of(&model))?;
+        let lines = lines(&page);
         Some(Live {
             written: model.clone(),
             model,
             tables,
-            lines: lines(&page),
+            said: english.then(|| Said::of_page(&page, &lines)),
+            lines,
             changes: Changes::default(),
             stale: false,
             done: false,
@@ -183,24 +192,17 @@ impl Live {
             }
         }
         for lines in &self.lines {
-            let row = trace
-                .heads
-                .get(lines.head)
-                .filter(|h| lines.query < h.weights.nrows())
-                .map(|h| {
-                    h.weights
-                        .row(lines.query)
-                        .iter()
-                        .copied()
-                        .collect::<Vec<_>>()
-                });
-            if let Some(row) = row {
+            if let Some(row) = lines.row(&trace) {
                 paint_lines(&lines.group, &paint_parts(&row));
             }
         }
+        if let Some(said) = &self.said {
+            said.say(&self.model, &trace, &self.lines);
+        }
         if !self.stale {
             self.stale = true;
-            dim_stale();
+            let said = self.said.iter().flat_map(|s| s.elements(&self.lines));
+            dim_stale(said);
         }
     }
 }

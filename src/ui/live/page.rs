@@ -25,9 +25,22 @@ pub struct Table {
 
 /// A picture of attention lines: the followed query's weights in a head.
 pub struct Lines {
+    pub svg: Element,
+    /// Its lines (`g.attention-lines`).
     pub group: Element,
+    /// The opening's picture (`data-view="opening-lines"`).
+    pub opening: bool,
     pub head: usize,
     pub query: usize,
+}
+
+impl Lines {
+    /// The weights its lines show, from `trace`; none when its head or query is not there.
+    pub fn row(&self, trace: &Trace) -> Option<Vec<f64>> {
+        let h = trace.heads.get(self.head)?;
+        (self.query < h.weights.nrows())
+            .then(|| h.weights.row(self.query).iter().copied().collect())
+    }
 }
 
 /// The tables of `page` with what `model` gives them (`trace`, its forward pass); none unless
@@ -73,8 +86,10 @@ pub fn lines(page: &Element) -> Vec<Lines> {
             let svg: Element = pictures.item(k)?.dyn_into().ok()?;
             Some(Lines {
                 group: svg.query_selector("g.attention-lines").ok()??,
+                opening: svg.get_attribute("data-view").as_deref() == Some("opening-lines"),
                 head: svg.get_attribute("data-head")?.parse().ok()?,
                 query: svg.get_attribute("data-query")?.parse().ok()?,
+                svg,
             })
         })
         .collect()
@@ -114,8 +129,10 @@ pub fn cell_of(input: &HtmlInputElement) -> Option<(Editable, usize, usize)> {
 /// What this module cannot redraw: the opening page's sentences that quote its numbers, and
 /// its heat maps' pictures; dimmed until the app takes over and shows them again (style.css,
 /// `[data-stale]`). They and the lines' pictures, whose labels quote numbers, are told to a
-/// screen reader as being updated (`aria-busy`).
-pub fn dim_stale() {
+/// screen reader as being updated (`aria-busy`). But those in `said`: the live module says them
+/// again.
+pub fn dim_stale<'a>(said: impl Iterator<Item = &'a Element>) {
+    let said: Vec<&Element> = said.collect();
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -128,6 +145,9 @@ pub fn dim_stale() {
         };
         for k in 0..found.length() {
             if let Some(el) = found.item(k).and_then(|n| n.dyn_into::<Element>().ok()) {
+                if said.iter().any(|s| s.is_same_node(Some(&el))) {
+                    continue;
+                }
                 if dim {
                     el.set_attribute("data-stale", "").ok();
                 }

@@ -3,8 +3,8 @@
 use leptos::prelude::*;
 
 use crate::core::i18n::keys::steps;
-use crate::core::i18n::keys::story;
 use crate::core::model::Matrix;
+use crate::core::teaching::story::blend;
 use crate::core::views::pipeline::Step;
 use crate::ui::lang::word;
 use crate::ui::state::{use_app, Detail};
@@ -28,12 +28,12 @@ pub fn ContextStep() -> impl IntoView {
     });
     // Said of the numbers on the page, whatever the model: the followed token's story.
     let blend = move || {
-        let story = state.story()?;
-        Some(word(&if state.derived.heads.get() > 1 {
-            story::in_head(state.derived.visible_heads.with(|v| v[0]), story)
-        } else {
-            story::here(story)
-        }))
+        let head = state.derived.visible_heads.with(|v| v[0]);
+        Some(word(&blend(
+            state.story()?,
+            head,
+            state.derived.heads.get(),
+        )))
     };
     view! {
         <StepSection step=Step::Context text=&TEXT>
