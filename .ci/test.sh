@@ -48,6 +48,5 @@ target/notebook-env/bin/pip install -q --disable-pip-version-check --force-reins
 ATTENTION_EXPLORER_WHEEL="$(ls target/wheel/*.whl)" target/notebook-env/bin/python -m pytest -q -rs python/tests
 
 stage "end-to-end tests (Playwright, headless Chromium; the widget in JupyterLab)"
-# Two files at once (each its own server and Chromium): 14 minutes on two cores, not 19.
-node --test --test-concurrency=2 tests/e2e/
+node --test --test-concurrency=1 tests/e2e/
 stage "all passed"
