@@ -259,24 +259,27 @@ fn a_picture_of_lines_and_the_context_step_say_the_story_s_numbers() {
     let model = dog();
     let trace = Trace::of(&model);
     let words = model.tokens().words.clone();
-    let row: Vec<f64> = trace.heads[0]
-        .weights
-        .row(DOG_SHE)
-        .iter()
-        .copied()
-        .collect();
-    let said = |named, row: &[f64]| lines_caption("she", (0, named), row, &words, 4).english();
+    let row = trace.weights_row(0, DOG_SHE).unwrap();
+    assert_eq!(trace.weights_row(0, 99), None);
+    let said = |heads, opening, row: &[f64]| {
+        lines_caption("she", (0, heads, opening), row, &words, 4).english()
+    };
+    // The opening names no head of a one-head model.
     assert_eq!(
-        said(false, &row),
+        said(1, true, &row),
         "Where “she” looks, most to “dog” (0.8830)"
     );
     assert_eq!(
-        said(true, &row),
+        said(2, true, &row),
+        "Where “she” looks, head 0, most to “dog” (0.8830)"
+    );
+    assert_eq!(
+        said(1, false, &row),
         "Where “she” looks, head 0, most to “dog” (0.8830)"
     );
     // A row an exercise hides is empty.
     assert_eq!(
-        said(false, &[]),
+        said(1, true, &[]),
         "Where “she” looks: hidden until you answer"
     );
     let told = Story::of(&trace, 0, DOG_SHE)

@@ -31,13 +31,10 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
         if state.exercises.hides_row(head, i) {
             return Vec::new();
         }
-        state.derived.trace.with(|t| {
-            t.heads
-                .get(head)
-                .filter(|h| i < h.weights.nrows())
-                .map(|h| h.weights.row(i).iter().copied().collect::<Vec<f64>>())
-                .unwrap_or_default()
-        })
+        state
+            .derived
+            .trace
+            .with(|t| t.weights_row(head, i).unwrap_or_default())
     });
     let causal = state.derived.causal;
     let y = move |k: usize| token_y(k, places.get());
@@ -120,14 +117,13 @@ pub fn AttentionLines(head: usize, #[prop(optional)] opening: bool) -> impl Into
             .derived
             .words
             .with(|w| w.get(i).cloned().unwrap_or_default());
-        // The opening says "head" only once there are several (it is explained further down).
-        let named = !opening || state.derived.heads.get() > 1;
+        let heads = state.derived.heads.get();
         let precision = state.view.look.precision.get();
         word(&row.with(|r| {
             state
                 .derived
                 .key_words
-                .with(|keys| lines_caption(&word_, (head, named), r, keys, precision))
+                .with(|keys| lines_caption(&word_, (head, heads, opening), r, keys, precision))
         }))
     });
     view! {

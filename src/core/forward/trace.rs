@@ -114,6 +114,13 @@ impl Trace {
         self.scale
     }
 
+    /// Head `head`'s weights from token `query`: where the attention lines go. None when either
+    /// is out of range.
+    pub fn weights_row(&self, head: usize, query: usize) -> Option<Vec<f64>> {
+        let h = self.heads.get(head)?;
+        (query < h.weights.nrows()).then(|| h.weights.row(query).iter().copied().collect())
+    }
+
     /// The tokens the keys belong to: the source's with cross-attention, else the sentence's.
     pub fn key_tokens(&self) -> &Tokens {
         self.source.as_ref().map_or(&self.tokens, |s| &s.0)

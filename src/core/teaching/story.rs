@@ -144,13 +144,13 @@ pub fn percent(weight: f64) -> String {
     format!("{}%", fmt(100.0 * weight, 1))
 }
 
-/// What a picture of `word`'s lines in `head` is called, from its weights `row` (empty while an
-/// exercise hides it) at `decimals`: where it looks, and most to which of the `keys`. `named`
-/// says the head: the opening of a one-head model leaves it out (heads are explained further
+/// What a picture of `word`'s lines in `head` of `heads` is called, from its weights `row` (empty
+/// while an exercise hides it) at `decimals`: where it looks, and most to which of the `keys`.
+/// The page's `opening` leaves out the head of a one-head model (heads are explained further
 /// down).
 pub fn lines_caption(
     word: &str,
-    (head, named): (usize, bool),
+    (head, heads, opening): (usize, usize, bool),
     row: &[f64],
     keys: &[String],
     decimals: usize,
@@ -160,6 +160,7 @@ pub fn lines_caption(
         (key, fmt(w, decimals))
     });
     let hidden = row.is_empty();
+    let named = !opening || heads > 1;
     match (named, most) {
         (false, Some((key, weight))) => views::looks_most(word, key, weight),
         (true, Some((key, weight))) => views::looks_head_most(word, head, key, weight),

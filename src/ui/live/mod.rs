@@ -191,13 +191,19 @@ impl Live {
                 );
             }
         }
-        for lines in &self.lines {
-            if let Some(row) = lines.row(&trace) {
-                paint_lines(&lines.group, &paint_parts(&row));
+        // Each picture's weights, for its lines and its caption.
+        let rows: Vec<_> = self
+            .lines
+            .iter()
+            .map(|l| trace.weights_row(l.head, l.query))
+            .collect();
+        for (lines, row) in self.lines.iter().zip(&rows) {
+            if let Some(row) = row {
+                paint_lines(&lines.group, &paint_parts(row));
             }
         }
         if let Some(said) = &self.said {
-            said.say(&self.model, &trace, &self.lines);
+            said.say(&self.model, &trace, &self.lines, &rows);
         }
         if !self.stale {
             self.stale = true;

@@ -34,15 +34,6 @@ pub struct Lines {
     pub query: usize,
 }
 
-impl Lines {
-    /// The weights its lines show, from `trace`; none when its head or query is not there.
-    pub fn row(&self, trace: &Trace) -> Option<Vec<f64>> {
-        let h = trace.heads.get(self.head)?;
-        (self.query < h.weights.nrows())
-            .then(|| h.weights.row(self.query).iter().copied().collect())
-    }
-}
-
 /// The tables of `page` with what `model` gives them (`trace`, its forward pass); none unless
 /// every cell shows that number to the last digit.
 pub fn tables(page: &Element, model: &Model, trace: &Trace) -> Option<Vec<Table>> {

@@ -47,17 +47,17 @@ impl Said {
         }
     }
 
-    /// Every sentence worded for `model` (`trace`, its forward pass), as `lines` show it.
-    pub fn say(&self, model: &Model, trace: &Trace, lines: &[Lines]) {
+    /// Every sentence worded for `model` (`trace`, its forward pass), as `lines` show it
+    /// (`rows`: each picture's weights).
+    pub fn say(&self, model: &Model, trace: &Trace, lines: &[Lines], rows: &[Option<Vec<f64>>]) {
         let words = &model.tokens().words;
         let keys = &model.key_tokens().words;
         let heads = trace.heads.len();
-        for (lines, text) in lines.iter().zip(&self.captions) {
-            let row = lines.row(trace).unwrap_or_default();
+        for ((lines, text), row) in lines.iter().zip(&self.captions).zip(rows) {
             let word = words.get(lines.query).map_or("", String::as_str);
-            let named = !lines.opening || heads > 1;
-            let said =
-                lines_caption(word, (lines.head, named), &row, keys, DEFAULT_DECIMALS).english();
+            let row = row.as_deref().unwrap_or_default();
+            let at = (lines.head, heads, lines.opening);
+            let said = lines_caption(word, at, row, keys, DEFAULT_DECIMALS).english();
             if let Some(text) = text {
                 text.set_text_content(Some(&said));
             }
