@@ -30,14 +30,17 @@ function english() {
 const EN = english();
 const texts = (tag) => JSON.parse(readFileSync(join(projectRoot, `www/i18n/${tag}.json`), 'utf8'));
 
-/** The English sentences of the catalogue (without arguments) visible on the page. */
+/** The English sentences of the catalogue (without arguments) on the page: shown, or said to a
+ * screen reader (an `aria-label`, a `title`). */
 const englishShown = (page, tag) => {
   const translated = texts(tag);
   const sentences = Object.entries(EN)
     .filter(([key, { text, args }]) => !args && text.includes(' ') && text.length > 12 && translated[key] !== text)
     .map(([, { text }]) => text);
   return page.evaluate((sentences) => {
-    const shown = document.body.innerText;
+    const said = [...document.querySelectorAll('[aria-label], [title]')]
+      .map((e) => `${e.getAttribute('aria-label') ?? ''}\n${e.getAttribute('title') ?? ''}`);
+    const shown = [document.body.innerText, ...said].join('\n');
     return sentences.filter((s) => shown.includes(s));
   }, sentences);
 };
@@ -82,6 +85,9 @@ test('the picker switches the language without losing the model, undo or the lin
   assert.equal(await page.getAttribute(cellSelector('w_query', 1, 0), 'data-value'), '-0.75');
   assert.equal(await page.getAttribute(cellSelector('weights', 2, 1), 'data-value'), weights);
   assert.equal(page.url(), url);
+  // What was built in English is said in French too, to the eye and to a screen reader
+  // ("Afficher table de plongement…", not "Afficher embedding table…").
+  assert.deepEqual(await englishShown(page, 'fr'), []);
   await page.keyboard.press('Escape');
   await page.click('h1');
   await page.keyboard.press('Control+z');

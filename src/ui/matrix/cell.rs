@@ -4,10 +4,11 @@
 use leptos::prelude::*;
 
 use crate::core::i18n::keys::views;
+use crate::core::i18n::Arg;
 use crate::core::teaching::exercise::Cover;
 use crate::core::views::cells::{heat_text, CellView};
 use crate::ui::exercises::cards::AnswerField;
-use crate::ui::lang::{t, word};
+use crate::ui::lang::t;
 use crate::ui::matrix::cell_input::CellInput;
 use crate::ui::matrix::keyboard;
 use crate::ui::matrix::spec::MatrixSpec;
@@ -17,7 +18,7 @@ use crate::ui::matrix::spec::MatrixSpec;
 /// in it.
 pub fn table_cell(
     spec: MatrixSpec,
-    (id_base, label): (&str, &str),
+    (id_base, label): (&str, Arg),
     (i, j): (usize, usize),
     view: CellView,
     input: Option<RwSignal<CellView>>,
@@ -27,7 +28,7 @@ pub fn table_cell(
     if let Some(exercise) = cover.answer_at(i, j) {
         return view! {
             <td data-row=i.to_string() data-col=j.to_string() class="asked">
-                <AnswerField index=exercise label=word(&views::answer_for(label, i, j))/>
+                <AnswerField index=exercise label=views::answer_for(label, i, j)/>
             </td>
         }
         .into_any();

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use leptos::prelude::*;
 
 use crate::core::i18n::keys::views;
+use crate::core::i18n::Arg;
 use crate::core::model::Matrix;
 use crate::core::views::heatmap::Face;
 use crate::ui::lang::word;
@@ -61,7 +62,7 @@ impl Faces {
 
     /// The toggle between numbers and heat map, and the ∂L button while there is a gradient,
     /// for the matrix called `caption`.
-    pub fn toggles(self, caption: &str) -> impl IntoView {
+    pub fn toggles(self, caption: &Arg) -> impl IntoView {
         let face = self.face;
         let toggle = move |_| self.choose(face.get_untracked().toggled());
         let toggle_gradient = move |_| {
@@ -72,8 +73,8 @@ impl Faces {
             })
         };
         let (covered, has_gradient) = (self.covered, self.has_gradient);
-        let caption = caption.to_owned();
-        let gradient_label = views::show_gradient(&caption);
+        let caption = caption.clone();
+        let gradient_label = views::show_gradient(caption.clone());
         view! {
             <button
                 type="button"
@@ -81,8 +82,8 @@ impl Faces {
                 data-action="toggle-view"
                 hidden=move || covered.get()
                 aria-label=move || word(&match face.get() {
-                    Face::Numbers => views::show_heatmap(&caption),
-                    Face::Heatmap | Face::Gradient => views::show_numbers(&caption),
+                    Face::Numbers => views::show_heatmap(caption.clone()),
+                    Face::Heatmap | Face::Gradient => views::show_numbers(caption.clone()),
                 })
                 on:click=toggle
             >

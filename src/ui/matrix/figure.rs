@@ -261,7 +261,7 @@ pub fn csv_button(spec: &MatrixSpec) -> impl IntoView {
         col_labels,
         ..
     } = *spec;
-    let label = views::download_csv(spec.label());
+    let label = views::download_csv(spec.name());
     view! {
         <button
             type="button"

@@ -108,7 +108,7 @@ pub fn MatrixView(
     let has_gradient = Memo::new(move |_| gradient.is_some_and(|g| g.shown.get()));
     let faces = Faces::new(look.faces, (of, head), covered, shape, has_gradient);
     let face = faces.face;
-    let caption = spec.label();
+    let caption = spec.name();
     let body = move || match face.get() {
         Face::Numbers => view! { <MatrixTable spec/> }.into_any(),
         Face::Heatmap => view! { <HeatMap spec/> }.into_any(),
@@ -144,7 +144,7 @@ pub fn MatrixView(
                 })}
                 <span class="shape">{move || { let (r, c) = shape.get(); format!("{r} × {c}") }}</span>
                 {faces.toggles(&caption)}
-                {save_menu(&caption, covered.into(), Some(csv_button(&spec).into_any()))}
+                {save_menu(caption, covered.into(), Some(csv_button(&spec).into_any()))}
             </figcaption>
             {body}
         </figure>

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use nalgebra::DMatrix;
 
 use crate::core::i18n::keys::views;
-use crate::core::i18n::Key;
+use crate::core::i18n::{Arg, Key};
 use crate::core::model::Matrix;
 use crate::core::pretrained::LayerPart;
 use crate::core::teaching::exercise::Cover;
@@ -63,9 +63,18 @@ pub fn caption(matrix: Matrix) -> Label {
 impl MatrixSpec {
     /// "W_query, head 1" for captions and screen readers, in the page's language (tracked).
     pub fn label(&self) -> String {
+        match self.name() {
+            Arg::Msg(name) => word(&name),
+            Arg::Text(name) => name,
+        }
+    }
+
+    /// [`MatrixSpec::label`] as a message's argument, worded each time the message is: a label
+    /// kept in a view follows the page's language.
+    pub fn name(&self) -> Arg {
         match self.head {
-            Some(h) => word(&views::matrix_head(self.title, h)),
-            None => self.title.word(),
+            Some(h) => Arg::Msg(views::matrix_head(self.title, h)),
+            None => self.title.into(),
         }
     }
 

@@ -18,7 +18,7 @@ use crate::ui::matrix::spec::MatrixSpec;
 #[component]
 pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
     let precision = spec.look.precision;
-    let names = (spec.id(), spec.label());
+    let names = (spec.id(), spec.name());
     let shape = spec.shape;
 
     // Everything a cell shows, from the spec.matrix, the precision and the mask.
@@ -60,7 +60,7 @@ pub fn MatrixTable(spec: MatrixSpec) -> impl IntoView {
                     .map(|j| {
                         table_cell(
                             spec,
-                            (&names.0, &names.1),
+                            (&names.0, names.1.clone()),
                             (i, j),
                             shown[i * cols + j],
                             inputs.get(i * cols + j).copied(),

@@ -8,7 +8,7 @@ mod actions;
 use leptos::prelude::*;
 
 use crate::core::i18n::keys::exercises as say;
-use crate::core::i18n::Key;
+use crate::core::i18n::{Key, Msg};
 use crate::core::teaching::exercise::{Bound, CellRef, Exercise, Kind, PREDICTED};
 use crate::core::text::fmt;
 use crate::core::views::pipeline::Step;
@@ -221,7 +221,7 @@ fn kind_name(kind: Kind) -> Key {
 
 /// The field an asked cell shows instead of its number: Enter checks it (through its card).
 #[component]
-pub fn AnswerField(index: usize, label: String) -> impl IntoView {
+pub fn AnswerField(index: usize, label: Msg) -> impl IntoView {
     let exercises = expect_context::<ExerciseState>();
     let id = exercises
         .exercise(index)
@@ -241,7 +241,7 @@ pub fn AnswerField(index: usize, label: String) -> impl IntoView {
             spellcheck="false"
             enterkeyhint="done"
             placeholder="?"
-            aria-label=label
+            aria-label=move || word(&label)
             prop:value=typed
             on:input=move |ev| {
                 let text = event_target_value(&ev);

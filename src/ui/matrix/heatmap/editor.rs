@@ -88,7 +88,7 @@ pub(super) fn edit_box(
                 on:focusout=move |_| editing.set(false)
             >
                 <span class="heatmap-editor-label">{format!("{row} · {j}")}</span>
-                <CellInput row=i col=j view id=input_id label=views::cell_label(spec.label(), i, j) editor/>
+                <CellInput row=i col=j view id=input_id label=views::cell_label(spec.name(), i, j) editor/>
             </div>
         })
     };
