@@ -44,6 +44,7 @@ function render({ model, el }) {
   const P = model.get('_prefix');
   let frame = null;
   let fromFrame = null; // canonical JSON of the state the page last reported (null: not yet)
+  let inAddress = null; // canonical JSON of the model's state the page opened with, if it fit
   let heard = false;
   let nextId = 1;
   const loads = new Set();
@@ -62,6 +63,7 @@ function render({ model, el }) {
     const own = new URL(src).origin === location.origin;
     next.setAttribute('sandbox', own ? SANDBOX.replace(' allow-same-origin', '') : SANDBOX);
     next.src = src;
+    inAddress = src.includes('#state=') ? canonical(model.get('state')) : null;
     next.title = 'Attention Explorer';
     next.dataset.attentionExplorer = '';
     next.style.cssText = `display:block;width:100%;border:0;height:${frame ? frame.style.height : model.get('height') + 'px'}`;
@@ -103,9 +105,12 @@ function render({ model, el }) {
         const first = fromFrame === null;
         if (!heard) { heard = true; note.remove(); }
         fromFrame = canonical(data.state);
-        // On opening, the model's state wins (it was set from Python); then the learner's edits,
-        // except while the page is still taking Python's latest (its answers to the loads before).
-        if (first && !same(model.get('state'))) load(model.get('state'));
+        // On opening, the model's state wins (it was set from Python) unless the page opened
+        // with it: then what differs is the learner's edit, typed before the page's first report
+        // (its scripting API comes just after its tables). Then the learner's edits, except
+        // while the page is still taking Python's latest (its answers to the loads before).
+        const opened = inAddress !== null && canonical(model.get('state')) === inAddress;
+        if (first && !opened && !same(model.get('state'))) load(model.get('state'));
         else if (!loads.size && !same(model.get('state'))) { model.set('state', data.state); model.save_changes(); }
         break;
       }

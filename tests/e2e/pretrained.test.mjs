@@ -388,8 +388,10 @@ test("the Embed dialog of a trained layer: no mask step to offer, the preview's 
   await page.$eval('[data-view="embed-preview"]', (f) => f.scrollIntoView());
   const frame = page.frameLocator('[data-view="embed-preview"]');
   await frame.locator('[data-matrix="weights"][data-head="0"]').first().waitFor({ timeout: 60_000 });
-  const body = await frame.locator('body').evaluate((b) => b.offsetHeight);
-  await page.waitForFunction((h) => document.querySelector('[data-export="embed"]').value.includes(`height="${h}"`), body, { timeout: 20_000 });
+  // The preview's height as it settles (its trained model's parts still arriving), and the
+  // snippet's: equal in the end.
+  const heights = async () => [await frame.locator('body').evaluate((b) => b.offsetHeight), await page.inputValue('[data-export="embed"]')];
+  await eventually(heights, ([body, snippet]) => snippet.includes(`height="${body}"`), { timeout: 30_000 });
   assert.match(await page.inputValue('[data-export="embed"]'), /\?embed=1&amp;steps=weights#m=/);
   assert.deepEqual(errors, []);
 });
