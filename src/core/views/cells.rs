@@ -67,6 +67,13 @@ impl CellView {
         }
     }
 
+    /// Whether `other` writes another number than this (its value, decimals or notation).
+    pub fn shows_other_number(&self, other: &CellView) -> bool {
+        self.value.to_bits() != other.value.to_bits()
+            || self.precision != other.precision
+            || self.scientific != other.scientific
+    }
+
     /// The painter's flags for a cell going from `old` to this: [`CellView::flags`], and bit 4
     /// when the flag changed, 8 for a gradient's value (written as `data-grad`), 16 when the mask
     /// changed, so the painter touches those only then.
@@ -142,6 +149,22 @@ mod tests {
         assert_eq!(changes.at, [3, 4]);
         assert_eq!(changes.texts, "0.25\u{1}0.25\u{1}0.250\u{1}\u{1}\u{1}\u{1}");
         assert_eq!(changes.flags, [1 | 16, 1]);
+    }
+
+    #[test]
+    fn a_new_colour_alone_shows_the_same_number() {
+        let cell = CellView::new(0.5, 2, Heat::Signed, (-1.0, 1.0), false);
+        let recoloured = CellView::new(0.5, 2, Heat::Signed, (-2.0, 2.0), false);
+        assert_ne!(cell, recoloured);
+        assert!(!cell.shows_other_number(&recoloured));
+        assert!(cell.shows_other_number(&CellView {
+            precision: 3,
+            ..cell
+        }));
+        assert!(cell.shows_other_number(&CellView {
+            value: 0.25,
+            ..cell
+        }));
     }
 
     #[test]

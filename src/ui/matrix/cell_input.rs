@@ -35,11 +35,13 @@ pub fn CellInput(
     let error_id = format!("{id}-error");
 
     // Show the committed value, formatted, whenever it or the precision changes, unless the
-    // learner is typing here: their text stays exactly as typed.
+    // learner is typing here: their text stays exactly as typed. Written only when the text
+    // differs: the view also changes with its colour, and setting an input's value, even to the
+    // same text, cost more than the rest of a cell's repaint (measured: docs/developers/benchmarks.md).
     Effect::new(move |_| {
         let text = view.with(CellView::text);
         if !focused.get_untracked() {
-            if let Some(el) = input.get_untracked() {
+            if let Some(el) = input.get_untracked().filter(|el| el.value() != text) {
                 el.set_value(&text);
             }
         }

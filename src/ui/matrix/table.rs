@@ -160,7 +160,8 @@ fn paint_changes(
                 continue;
             }
             changes.push(k, old, &new, inputs.is_empty());
-            if let Some(input) = inputs.get(k) {
+            // An input shows only the number: a new colour alone leaves it be.
+            if let Some(input) = inputs.get(k).filter(|_| old.shows_other_number(&new)) {
                 input.set(new);
             }
             *old = new;
