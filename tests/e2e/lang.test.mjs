@@ -30,8 +30,10 @@ function english() {
 const EN = english();
 const texts = (tag) => JSON.parse(readFileSync(join(projectRoot, `www/i18n/${tag}.json`), 'utf8'));
 
-/** The English sentences of the catalogue (without arguments) on the page: shown, or said to a
- * screen reader (an `aria-label`, a `title`). */
+/** The English sentences of the catalogue (without arguments) on the page: its text (all of
+ * it, not `innerText`, which leaves out what is hidden or off screen: a lab far down the page
+ * is skipped by `content-visibility`), or said to a screen reader (an `aria-label`, a `title`);
+ * not `<noscript>`, which a page without scripts shows before it could know the language. */
 const englishShown = (page, tag) => {
   const translated = texts(tag);
   const sentences = Object.entries(EN)
@@ -40,7 +42,12 @@ const englishShown = (page, tag) => {
   return page.evaluate((sentences) => {
     const said = [...document.querySelectorAll('[aria-label], [title]')]
       .map((e) => `${e.getAttribute('aria-label') ?? ''}\n${e.getAttribute('title') ?? ''}`);
-    const shown = [document.body.innerText, ...said].join('\n');
+    const texts = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      if (!walker.currentNode.parentElement.closest('script, style, template, noscript')) texts.push(walker.currentNode.nodeValue);
+    }
+    const shown = [texts.join(' '), ...said].join('\n');
     return sentences.filter((s) => shown.includes(s));
   }, sentences);
 };

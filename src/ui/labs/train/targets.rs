@@ -10,7 +10,8 @@ use crate::core::text::token_label;
 use crate::core::training::lab::{start_target, Setup, MAX_TARGETS};
 use crate::core::training::{Param, Target};
 use crate::core::views::lines::visible;
-use crate::ui::lang::{self, word};
+use crate::ui::lang::{self, word, Label};
+use crate::ui::matrix::caption;
 use crate::ui::state::use_app;
 
 /// The rows of targets, with Add and Remove.
@@ -111,7 +112,7 @@ pub fn Trains() -> impl IntoView {
     let state = use_app();
     let names = Param::ALL.map(|p| {
         let key = p.key();
-        (p, Matrix::named(key).map_or(key, Matrix::title))
+        (p, Matrix::named(key).map_or(Label::Text(key), caption))
     });
     view! {
         <fieldset class="field trains">
@@ -130,7 +131,7 @@ pub fn Trains() -> impl IntoView {
                                 }
                             });
                         }/>
-                    {title}
+                    {move || title.word()}
                 </label>
             }).collect_view()}
             {move || state.view.training.with(|s| s.train.is_empty()).then(|| view! {
