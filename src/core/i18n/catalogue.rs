@@ -94,8 +94,10 @@ impl Catalogue {
     /// `template` with `msg`'s arguments put in (a message argument worded here), counts in
     /// `lang`'s plural forms.
     fn fill(&self, template: &str, msg: &Msg, lang: Lang) -> String {
+        // The arguments' names in English's order, read once rather than at each slot.
+        let names: Vec<&str> = named(msg.key.0.en).collect();
         let arg = |name: &str| {
-            let at = named(msg.key.0.en).position(|a| a == name);
+            let at = names.iter().position(|&a| a == name);
             at.and_then(|i| msg.args.get(i))
         };
         let value = |name: &str| match arg(name) {
