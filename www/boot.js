@@ -157,7 +157,14 @@
     if (!live) return Promise.resolve();
     const fetched = Promise.all([import(live.glue), fetch(live.wasm).then((r) => (r.ok ? r.arrayBuffer() : Promise.reject()))]);
     fetched.then(([module, wasm]) => (opened ?? parsed()).then(() => new Promise(afterPaint))
-      .then(() => document.getElementById('prerendered') && module.default({ module_or_path: wasm })))
+      .then(() => document.getElementById('prerendered') && module.default({ module_or_path: wasm }))
+      .then(() => {
+        // Its numbers answer now: the loading line says so (unless it already says a failure).
+        const line = document.getElementById('boot-status');
+        if (line && document.querySelector('#prerendered[data-live]') && line.getAttribute('role') !== 'alert') {
+          line.textContent = languages[lang]?.live ?? CONTRACT.words.live;
+        }
+      }))
       .catch(() => {});
     return fetched.catch(() => {});
   }

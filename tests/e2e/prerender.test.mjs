@@ -62,7 +62,9 @@ for (const [name, url, scheme] of [['the default page', '', 'light'], ['the defa
     const { page, release } = await held(env.base + url, { colorScheme: scheme });
     await page.waitForSelector('#prerendered table[data-matrix="weights"]', { state: 'visible' });
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), scheme);
-    assert.match(await page.textContent('#boot-status'), /Loading/);
+    // "Loading the explorer…", or once the opening page answers "Numbers you type work already;
+    // the rest of the explorer is loading…"
+    assert.match(await page.textContent('#boot-status'), /loading/i);
     assert.ok(await page.isVisible('#boot-status'), 'the loading line floats at the foot');
     const before = await cells(page);
     assert.ok(before.length > 100, `${before.length} cells shown before the wasm`);
@@ -170,6 +172,8 @@ test('a number typed before the app\u2019s code reaches every later table at onc
     const english = !query.includes('lang=');
     const { page, release } = await held(env.base + query);
     const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
+    // The asked page in (a preset's is fetched over the default one) and its module answering.
+    await page.waitForSelector('#prerendered[data-live]', { state: 'attached' });
     const shown = await painted(page, '#prerendered');
     const context = () => page.$eval('#prerendered', (main) => [...main.querySelectorAll('table[data-matrix="weights"] td, table[data-matrix="context"] td')].map((td) => td.dataset.value).join());
     // The story, the context step's blend, and each picture of lines' caption and label.
@@ -188,6 +192,12 @@ test('a number typed before the app\u2019s code reaches every later table at onc
     const lines = () => page.$$eval('svg[data-view$="lines"] line', (all) => all.map((l) => `${l.dataset.key} ${l.dataset.weight} ${l.getAttribute('stroke-width')}`));
     const linesTyped = await lines();
     const saidTyped = await says('#prerendered');
+    // The loading line says what already works, in the page's language.
+    const live = await page.evaluate((english) => (english
+      ? JSON.parse(document.getElementById('contract').textContent).words.live
+      : JSON.parse(document.documentElement.dataset.languages).es.live), english);
+    assert.match(live, english ? /^Numbers you type work already/ : /^Los números/);
+    assert.equal(await page.textContent('#boot-status'), live, query);
     if (english) {
       assert.notDeepEqual(saidTyped.map(([text]) => text), said.map(([text]) => text), query);
       assert.deepEqual(saidTyped.filter(([, stale]) => stale), [], query);
@@ -225,6 +235,8 @@ test('a cell emptied before the app\u2019s code holds the number written there, 
 test('a setting changed before the app\u2019s code: the opening page paints no more numbers, the app shows them all', async () => {
   const { page, release } = await held(env.base);
   const cell = (i) => `#prerendered ${cellSelector('w_query', 0, i)} input`;
+  // Its own module answering (else what it applies on arriving would come after `typed`).
+  await page.waitForSelector('#prerendered[data-live]', { state: 'attached' });
   const shown = await painted(page, '#prerendered');
   await page.click(cell(0));
   await page.keyboard.type('2');

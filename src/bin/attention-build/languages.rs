@@ -18,6 +18,8 @@ pub struct Language {
     title: String,
     heading: String,
     loading: String,
+    /// The loading line once the opening page's numbers answer (the live module started).
+    live: String,
 }
 
 const SOURCE: &str = "www/i18n";
@@ -52,6 +54,7 @@ pub fn ship(dist: &mut Dist) -> Result<BTreeMap<String, Language>, String> {
                 title: word("page.tab_title")?,
                 heading: word("page.title")?,
                 loading: word("page.loading")?,
+                live: word("page.loading_live")?,
             },
         );
     }

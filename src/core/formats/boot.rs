@@ -11,6 +11,7 @@ use super::contract::{
 use super::link::page::{Controls, Theme};
 use super::link::params::param;
 use super::link::snapshot::{EMBED_KEYS, FREE_KEYS, PAGE_KEYS};
+use crate::core::i18n::keys::page;
 use crate::core::i18n::Lang;
 use crate::core::model::presets::PRESETS;
 use crate::core::teaching::exercise::Kind;
@@ -43,6 +44,9 @@ pub fn contract() -> Value {
             "excluded": { simplified: Lang::TRADITIONAL },
             "rtl": Lang::OFFERED.into_iter().filter(|l| l.rtl()).map(Lang::tag).collect::<Vec<_>>(),
         },
+        // The loading line's English once the opening page's numbers answer (the languages'
+        // own are in `data-languages`).
+        "words": { "live": page::loading_live.0.en },
         "storage": { "work": WORK_KEY, "embedWork": embed_work_key(""), "lang": LANG_KEY },
         "messages": { "prefix": MESSAGE_PREFIX, "resize": RESIZE, "keep": KEEP, "listening": LISTENING },
         "opening": {

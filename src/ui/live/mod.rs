@@ -61,6 +61,11 @@ pub fn start() {
     let Some(mut live) = Live::of_page(&document) else {
         return;
     };
+    // Said to www/boot.js (its loading line then says numbers typed work) and to scripts; gone
+    // with the opening page when the app takes over.
+    if let Some(page) = document.get_element_by_id("prerendered") {
+        page.set_attribute("data-live", "").ok();
+    }
     live.typed_before(&document);
     let live = Rc::new(RefCell::new(live));
     let on_input = Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {

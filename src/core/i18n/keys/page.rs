@@ -4,6 +4,7 @@ keys! { "page";
     title = "Attention Explorer";
     tab_title = "Attention Explorer — self-attention, every number editable";
     loading = "Loading the explorer…";
+    loading_live = "Numbers you type work already; the rest of the explorer is loading…";
     language = "Language";
     language_failed(name) = "The page could not be fetched in {name}; it stays in English. Try again when you are online.";
     sentences(first, second) = "{first} {second}";
