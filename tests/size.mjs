@@ -145,16 +145,18 @@ import { fileURLToPath } from 'node:url';
  * (issue 52: src/ui/live/, fetched first, budgeted below on its own), 521.9 KB; after a review, 522.0 KB;
  * the live module saying the sentences that quote numbers again (English), 527.3 KB; the loading
  * line saying numbers typed work once the live module answers (its words in every language), a
- * matrix's name in its labels following the language, 528.2 KB. */
-const BUDGET = 528_300;
+ * matrix's name in its labels following the language, 528.2 KB; the live module dimming the
+ * page once a setting is changed, 528.4 KB. */
+const BUDGET = 528_500;
 /** The opening page's live module (its glue, wasm and snippet), fetched first: a number typed into
  * the opening page reaches every later table while the first module is on its way. 84.9 KB; what a field changed read as the hand-over reads it, so
  * that a setting changed meanwhile leaves the numbers to the app, 86.0 KB; a cell's number made what the
  * app will make of its text, and what it dims told to a screen reader (`aria-busy`), 86.3 KB; the
  * story, the context step's blend and the lines' captions said again in English (the core's
  * story, the catalogue's wording of a message), 93.6 KB; `data-live` on the opening page while it
- * answers, a message's argument names read once, 93.9 KB. */
-const LIVE_BUDGET = 94_000;
+ * answers, a message's argument names read once, 93.9 KB; the page dimmed and the loading line
+ * put back once a setting is changed (the numbers then wait for the app), 94.1 KB. */
+const LIVE_BUDGET = 94_200;
 /** The first module alone: what the live page waits for (issue 52 aims at 250 KB). 483.0 KB
  * when measured; the page's tools, the settings and the contents as chunks, 448.3 KB; the link's
  * reader as a chunk, 424.3 KB; the link's writer as a chunk, 386.8 KB; the edit path's third

@@ -162,6 +162,8 @@
         // Its numbers answer now: the loading line says so (unless it already says a failure).
         const line = document.getElementById('boot-status');
         if (line && document.querySelector('#prerendered[data-live]') && line.getAttribute('role') !== 'alert') {
+          // Kept for the module to put back if the page then waits for the app (a setting changed).
+          line.dataset.loading = line.textContent;
           line.textContent = languages[lang]?.live ?? CONTRACT.words.live;
         }
       }))

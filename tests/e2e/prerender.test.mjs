@@ -247,6 +247,10 @@ test('a setting changed before the app\u2019s code: the opening page paints no m
   await page.keyboard.type('3');
   const computed = (cells) => cells.filter((c) => !c.startsWith('w_query/'));
   assert.deepEqual(computed(await painted(page, '#prerendered')), computed(typed));
+  // It says so: no longer live, its numbers dimmed and busy, the loading line back.
+  assert.equal(await page.$('#prerendered[data-live]'), null);
+  assert.deepEqual(await page.$$eval('#prerendered table[data-matrix]', (all) => [...new Set(all.map((t) => `${t.hasAttribute('data-stale')} ${t.getAttribute('aria-busy')}`))]), ['true true']);
+  assert.equal(await page.textContent('#boot-status'), 'Loading the explorer…');
   release();
   await ready(page);
   const model = await state(page);

@@ -31,7 +31,7 @@ use crate::ui::prerendered::changed;
 mod page;
 mod words;
 
-use page::{cell_of, dim_stale, lines, tables, views, Lines, Table};
+use page::{cell_of, dim_stale, lines, tables, views, wait_for_app, Lines, Table};
 use words::Said;
 
 /// The opening page's model and what it shows of it.
@@ -61,12 +61,15 @@ pub fn start() {
     let Some(mut live) = Live::of_page(&document) else {
         return;
     };
+    live.typed_before(&document);
+    if live.done {
+        return;
+    }
     // Said to www/boot.js (its loading line then says numbers typed work) and to scripts; gone
-    // with the opening page when the app takes over.
+    // with the opening page when the app takes over, or once the page waits for it.
     if let Some(page) = document.get_element_by_id("prerendered") {
         page.set_attribute("data-live", "").ok();
     }
-    live.typed_before(&document);
     let live = Rc::new(RefCell::new(live));
     let on_input = Closure::<dyn Fn(web_sys::Event)>::new(move |event: web_sys::Event| {
         if let Ok(mut live) = live.try_borrow_mut() {
@@ -129,6 +132,7 @@ impl Live {
             }
         }
         if self.done {
+            wait_for_app();
             return;
         }
         for cell in &cells {
@@ -147,8 +151,11 @@ impl Live {
             .filter(|i| cell_of(i).is_some())
         {
             Some(cell) if !self.done => self.typed(cell),
-            Some(_) => {}
-            None => self.done |= field.closest("#prerendered").ok().flatten().is_some(),
+            None if !self.done && field.closest("#prerendered").ok().flatten().is_some() => {
+                self.done = true;
+                wait_for_app();
+            }
+            _ => {}
         }
     }
 

@@ -124,13 +124,37 @@ pub fn cell_of(input: &HtmlInputElement) -> Option<(Editable, usize, usize)> {
 /// again.
 pub fn dim_stale<'a>(said: impl Iterator<Item = &'a Element>) {
     let said: Vec<&Element> = said.collect();
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
     // Selectors, not words.
     const DIMMED: &str = "#prerendered :is([data-says-numbers], [data-matrix]:not(table))"; // not words
     const LINES: &str = "#prerendered svg[data-query]"; // not words
-    for (selector, dim) in [(DIMMED, true), (LINES, false)] {
+    mark(&[(DIMMED, true), (LINES, false)], &said);
+}
+
+/// A field other than a number was changed: what the opening page shows now waits for the app.
+/// It no longer answers (`data-live` gone, the loading line's words back as www/boot.js kept
+/// them), and every number, picture and sentence quoting one is dimmed and busy.
+pub fn wait_for_app() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(page) = document.get_element_by_id("prerendered") {
+        page.remove_attribute("data-live").ok();
+    }
+    if let Some(line) = document.get_element_by_id("boot-status") {
+        if let Some(loading) = line.get_attribute("data-loading") {
+            line.set_text_content(Some(&loading));
+        }
+    }
+    const ALL: &str = "#prerendered :is([data-says-numbers], [data-matrix], svg[data-query])"; // not words
+    mark(&[(ALL, true)], &[]);
+}
+
+/// Marks what `selectors` find but `said` busy, and dimmed where a selector's flag says so.
+fn mark(selectors: &[(&str, bool)], said: &[&Element]) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    for &(selector, dim) in selectors {
         let Ok(found) = document.query_selector_all(selector) else {
             continue;
         };
