@@ -149,7 +149,8 @@ pub fn wait_for_app() {
     mark(&[(ALL, true)], &[]);
 }
 
-/// Marks what `selectors` find but `said` busy, and dimmed where a selector's flag says so.
+/// Marks what `selectors` find, but not `said`, busy (`aria-busy`) and, where a selector's flag
+/// says so, dimmed (`data-stale`).
 fn mark(selectors: &[(&str, bool)], said: &[&Element]) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
