@@ -217,6 +217,8 @@ test('a number typed before the app\u2019s code reaches every later table at onc
 test('a cell emptied before the app\u2019s code holds the number written there, as the app then has it', async () => {
   const { page, release } = await held(env.base + '?preset=raschka');
   const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
+  // The asked page in (a preset's is fetched over the default one) and its module answering.
+  await page.waitForSelector('#prerendered[data-live]', { state: 'attached' });
   const shown = await painted(page, '#prerendered');
   const computed = (cells) => cells.filter((c) => !c.startsWith('w_query/'));
   await page.click(cell);
@@ -260,6 +262,8 @@ test('a setting changed before the app\u2019s code: the opening page paints no m
 test('a wrong number typed before the app\u2019s code changes nothing; the app then says why', async () => {
   const { page, release } = await held(env.base);
   const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
+  // The asked page in (a preset's is fetched over the default one) and its module answering.
+  await page.waitForSelector('#prerendered[data-live]', { state: 'attached' });
   const shown = await painted(page, '#prerendered');
   await page.click(cell);
   // "1" is applied on its way, then "1," goes back to the number from before the typing.
