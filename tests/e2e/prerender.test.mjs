@@ -141,6 +141,8 @@ test('a number typed before the wasm is kept, committed once it arrives, with th
   for (const query of ['', '?embed=1&preset=dog&steps=projections,weights']) {
     const { page, release } = await held(env.base + query);
     const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
+    // The asked page in (an embed's steps are fetched over the default page) and answering.
+    await page.waitForSelector('#prerendered[data-live]', { state: 'attached' });
     const weightsShown = await page.$$eval('#prerendered table[data-matrix="weights"] [data-value]', (all) => all.map((c) => c.dataset.value).join());
     await page.click(cell);
     await page.fill(cell, '0.77');
@@ -284,6 +286,8 @@ test('a click on a cell before the wasm selects its number, so typing replaces i
   for (const query of ['', '?embed=1&preset=dog&steps=projections,weights']) {
     const { page, release } = await held(env.base + query);
     const cell = `#prerendered ${cellSelector('w_query', 0, 0)} input`;
+    // The asked page in (an embed's steps are fetched over the default page).
+    await page.waitForSelector('#prerendered[data-live]', { state: 'attached' });
     await page.click(cell);
     await page.keyboard.type('3');
     assert.equal(await page.inputValue(cell), '3', query);
