@@ -227,12 +227,18 @@ pub fn clause(why: Msg) -> Msg {
 /// model changes.
 pub fn refusal(stat: String, refused: RwSignal<Option<Msg>>) -> impl IntoView {
     let state = use_app();
-    Effect::new(move |_| {
-        state.doc.model.track();
-        // Only when one is shown: a notice on every edit woke each control's message.
-        if refused.with_untracked(Option::is_some) {
-            refused.set(None);
+    // The model is tracked only while a refusal is shown: an edit wakes no control's effect.
+    let shown = Memo::new(move |_| refused.with(Option::is_some));
+    Effect::new(move |was_shown: Option<bool>| {
+        let now = shown.get();
+        if now {
+            state.doc.model.track();
+            // Shown already when the model changed (not this refusal arriving): it goes.
+            if was_shown == Some(true) {
+                refused.set(None);
+            }
         }
+        now
     });
     move || {
         let stat = stat.clone();

@@ -172,7 +172,8 @@ fn SourceField() -> impl IntoView {
     let state = use_app();
     let error = RwSignal::new(None::<Msg>);
     // A source the model refused stays in the box and waits: tried again whenever the model
-    // changes (the causal mask turned off, as the message says), then used, its message gone.
+    // changes shape (the causal mask turned off, as the message says), then used, its message
+    // gone.
     let waiting = RwSignal::new(None::<String>);
     let try_source = move |text: String| {
         let source = (!text.trim().is_empty()).then(|| text.clone());
@@ -188,7 +189,7 @@ fn SourceField() -> impl IntoView {
         }
     };
     Effect::new(move |_| {
-        state.doc.model.track();
+        state.structure(|_| ());
         if let Some(text) = waiting.get_untracked() {
             try_source(text);
         }
@@ -202,7 +203,7 @@ fn SourceField() -> impl IntoView {
                 dir="auto"
                 data-control="source"
                 placeholder=lang::t(views::source_placeholder)
-                prop:value=move || waiting.get().unwrap_or_else(|| state.doc.model.with(|m| m.source().map(|s| s.sentence().to_owned()).unwrap_or_default()))
+                prop:value=move || waiting.get().unwrap_or_else(|| state.structure(|m| m.source().map(|s| s.sentence().to_owned()).unwrap_or_default()))
                 on:input=on_input
                 on:blur=move |_| { state.apply(Edit::Seal).ok(); }
                 aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
