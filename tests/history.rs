@@ -39,6 +39,23 @@ fn keystrokes_of_one_number_are_one_step_and_undo_redo_round_trip() {
 }
 
 #[test]
+fn typing_back_to_the_number_it_began_from_leaves_no_step() {
+    let mut model = dog();
+    let mut history = History::default();
+    let began = model.heads()[0].w_query[(0, 1)];
+    // "1,5": "1" applied on its way, then the cell goes back to its number.
+    assert!(history.set_cell(&mut model, W_Q, 0, 1, 1.0));
+    assert!(history.set_cell(&mut model, W_Q, 0, 1, began));
+    assert!(!history.can_undo());
+    assert_eq!((history.bytes(), &model), (0, &dog()));
+    // Typing on in the same cell is a step again, back to that number.
+    assert!(history.set_cell(&mut model, W_Q, 0, 1, 2.0));
+    assert!(history.undo(&mut model));
+    assert_eq!(model, dog());
+    assert!(!history.can_undo());
+}
+
+#[test]
 fn structural_changes_keep_the_model_and_a_new_edit_drops_the_redo_steps() {
     let mut model = raschka();
     let mut history = History::default();

@@ -230,6 +230,36 @@ fn the_dog_story_is_told_from_its_numbers() {
 }
 
 #[test]
+fn a_repeated_word_s_story_says_its_keys_tie_and_a_lone_key_gives_all() {
+    use attention_explorer::core::teaching::story::{lines_caption, Story};
+    let model = dog()
+        .with_sentence("dog dog dog", 0, &Default::default())
+        .unwrap();
+    let trace = Trace::of(&model);
+    let words = model.tokens().words.clone();
+    let told = |query| {
+        Story::of(&trace, 0, query)
+            .unwrap()
+            .telling(model.sentence(), &words, &words, 4)
+            .english()
+    };
+    // Three copies of one row: the last "dog" gives each the same share, so none is "best".
+    assert_eq!(
+        told(2),
+        "“dog” gives 3 keys the same weight, 0.3333 each: its query matches them equally well (score 17.3 each); so its new vector is an even blend of their values."
+    );
+    assert_eq!(
+        told(0),
+        "“dog” may only look at “dog”, so it pays it all of its attention; so its new vector is its own value."
+    );
+    let row = trace.weights_row(0, 2).unwrap();
+    assert_eq!(
+        lines_caption("dog", (0, 1, true), &row, &words, 4).english(),
+        "Where “dog” looks: 3 keys alike, 0.3333 each"
+    );
+}
+
+#[test]
 fn the_dog_story_says_when_an_edit_broke_it() {
     use attention_explorer::core::model::presets::DOG_SHE;
     use attention_explorer::core::model::Editable;

@@ -96,7 +96,7 @@ test('the heat map\'s readout prints the page\'s decimals, and keeps every digit
   assert.equal(text.split(': ')[1], full.toFixed(2));
 });
 
-test('typing "1,5" into a cell keeps the number from before the typing, and names it', async () => {
+test('typing "1,5" into a cell keeps the number from before the typing, names it, and leaves nothing to undo', async () => {
   const { page } = await open(env.browser, `${env.base}?preset=raschka`);
   const cell = cellSelector('w_query', 1, 0);
   const value = await page.getAttribute(cell, 'data-value');
@@ -106,6 +106,8 @@ test('typing "1,5" into a cell keeps the number from before the typing, and name
   const id = await page.getAttribute(`${cell} input`, 'aria-describedby');
   assert.match(await page.textContent(`#${id}`), /still using 0\.2517\./);
   assert.equal(await page.getAttribute(cell, 'data-value'), value, 'the "1" typed on the way is not kept');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.isDisabled('[data-action="undo"]'), true, 'no step that changes nothing');
 });
 
 test('retyping the sentence key by key gives the example back, "she" still followed', async () => {

@@ -178,8 +178,9 @@ pub struct History {
 
 impl History {
     /// Sets one number of `model`, remembering the old one unless this continues the same
-    /// number's typing or writes the number already there. Returns false (and changes nothing)
-    /// outside the matrix.
+    /// number's typing or writes the number already there; typing that comes back to the number
+    /// it began from ("1,5" refused back to 0.8) leaves no step. Returns false (and changes
+    /// nothing) outside the matrix.
     pub fn set_cell(
         &mut self,
         model: &mut Model,
@@ -196,15 +197,29 @@ impl History {
         if before.to_bits() == value.to_bits() {
             return true;
         }
-        if self.open_edit != Some(key) {
-            self.push(Change::Cell {
-                target,
-                row,
-                col,
-                value: before,
-            });
+        let began = Change::Cell {
+            target,
+            row,
+            col,
+            value,
+        };
+        if self.open_edit == Some(key) && self.past.back() == Some(&began) {
+            if let Some(step) = self.past.pop_back() {
+                self.past_bytes -= step.bytes();
+            }
+            // Typing on is a new step, from this number.
+            self.open_edit = None;
+        } else {
+            if self.open_edit != Some(key) {
+                self.push(Change::Cell {
+                    target,
+                    row,
+                    col,
+                    value: before,
+                });
+            }
+            self.open_edit = Some(key);
         }
-        self.open_edit = Some(key);
         self.future.clear();
         model.set(target, row, col, value);
         true

@@ -25,7 +25,7 @@ pub struct Look {
 }
 
 /// Where token `query` looks in one head: the key it gives the most and the runner-up.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Story {
     /// The followed token's place.
     pub query: usize,
@@ -33,6 +33,8 @@ pub struct Story {
     pub top: Look,
     /// The key with the next largest weight, if it may see another.
     pub runner_up: Option<Look>,
+    /// The weights of the keys it may see: how many share the top one, as the page shows them.
+    pub seen: Vec<f64>,
 }
 
 impl Story {
@@ -52,6 +54,7 @@ impl Story {
         // The two largest weights, the earlier key first on ties (as `labs::largest`).
         let mut top: Option<usize> = None;
         let mut second: Option<usize> = None;
+        let mut seen = Vec::new();
         let larger = |a: usize, b: Option<usize>| {
             b.is_none_or(|b| {
                 h.weights[(query, a)]
@@ -62,6 +65,7 @@ impl Story {
         for j in
             (0..h.weights.ncols()).filter(|&j| h.masked_scores[(query, j)] != f64::NEG_INFINITY)
         {
+            seen.push(h.weights[(query, j)]);
             if larger(j, top) {
                 second = top;
                 top = Some(j);
@@ -73,7 +77,18 @@ impl Story {
             query,
             top: look(top?),
             runner_up: second.map(look),
+            seen,
         })
+    }
+
+    /// How many keys share the top weight at `decimals` (1 when it has no equal).
+    pub fn tied(&self, decimals: usize) -> usize {
+        let top = fmt(self.top.weight, decimals);
+        self.seen
+            .iter()
+            .filter(|&&w| fmt(w, decimals) == top)
+            .count()
+            .max(1)
     }
 
     /// The story in words. `words` are the queries' tokens, `keys` the keys' (the same without a
@@ -91,13 +106,32 @@ impl Story {
         let q = word(self.query);
         let top = self.top;
         let own = self.top.key == self.query && words.len() == keys.len();
-        let blend = match (own, top.weight > 0.5) {
-            (true, true) => story::own_mostly.into(),
-            (true, false) => story::own_partly.into(),
-            (false, true) => story::value_mostly(key(top.key)),
-            (false, false) => story::value_partly(key(top.key)),
+        // All of it (one key it may see, or the others' weights lost to rounding), most or part.
+        let share = |w: f64| match w {
+            w if w >= 1.0 => 2,
+            w if w > 0.5 => 1,
+            _ => 0,
         };
+        let blend = match (own, share(top.weight)) {
+            (true, 2) => story::own_all.into(),
+            (true, 1) => story::own_mostly.into(),
+            (true, _) => story::own_partly.into(),
+            (false, 2) => story::value_all(key(top.key)),
+            (false, 1) => story::value_mostly(key(top.key)),
+            (false, _) => story::value_partly(key(top.key)),
+        };
+        let tied = self.tied(decimals);
         let told = match self.runner_up {
+            // Keys it gives the same weight (a repeated word's): none of them is "best".
+            Some(_) if tied > 1 => {
+                let all = top.weight * tied as f64;
+                let blend: Msg = match share(all + 5e-9) {
+                    2 => story::even_all.into(),
+                    1 => story::even_mostly.into(),
+                    _ => story::even_partly.into(),
+                };
+                story::ties(q, tied, fmt(top.weight, decimals), fmt(top.score, 1), blend)
+            }
             Some(r) => {
                 // The gap the softmax sees: the scaled one.
                 let gap = fmt(top.scaled - r.scaled, 1);
@@ -121,7 +155,7 @@ impl Story {
             }
             None => story::only(q, key(top.key), blend),
         };
-        if sentence == DOG_SENTENCE && self.query == DOG_SHE && top.key != DOG_DOG {
+        if sentence == DOG_SENTENCE && self.query == DOG_SHE && (top.key != DOG_DOG || tied > 1) {
             page::sentences(told, story::broken)
         } else {
             told
@@ -161,7 +195,13 @@ pub fn lines_caption(
     });
     let hidden = row.is_empty();
     let named = !opening || heads > 1;
+    // Keys given the top weight alike (a repeated word's): none is "most".
+    let alike = most.as_ref().map_or(0, |(_, top)| {
+        row.iter().filter(|&&w| fmt(w, decimals) == *top).count()
+    });
     match (named, most) {
+        (false, Some((_, weight))) if alike > 1 => views::looks_even(word, alike, weight),
+        (true, Some((_, weight))) if alike > 1 => views::looks_head_even(word, head, alike, weight),
         (false, Some((key, weight))) => views::looks_most(word, key, weight),
         (true, Some((key, weight))) => views::looks_head_most(word, head, key, weight),
         (false, None) if hidden => views::looks_hidden(word),

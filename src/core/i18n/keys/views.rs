@@ -30,6 +30,8 @@ keys! { "views";
     shared_kv(matrix, head, from) = "{matrix} of head {head}: head {from}'s, shared";
     looks(word) = "Where “{word}” looks";
     looks_most(word, key, weight) = "Where “{word}” looks, most to “{key}” ({weight})";
+    looks_even(word, count, weight) = "Where “{word}” looks: {count} keys alike, {weight} each";
+    looks_head_even(word, head, count, weight) = "Where “{word}” looks, head {head}: {count} keys alike, {weight} each";
     looks_hidden(word) = "Where “{word}” looks: hidden until you answer";
     looks_head(word, head) = "Where “{word}” looks, head {head}";
     looks_head_most(word, head, key, weight) = "Where “{word}” looks, head {head}, most to “{key}” ({weight})";
