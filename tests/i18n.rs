@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-use attention_explorer::core::i18n::keys::{page, ship, story, AREAS};
+use attention_explorer::core::i18n::keys::{page, ship, steps, story, AREAS};
 use attention_explorer::core::i18n::{Catalogue, Key, Lang, Plural};
 
 /// Every key with its name and arguments.
@@ -223,6 +223,9 @@ fn a_message_is_worded_in_its_language_with_its_arguments() {
         ar.render(&page::not_reset("x 2")),
         "لم تُعَد: \u{2068}x 2\u{2069}."
     );
+    // The symbols ÷ and √ read left to right in it: a mark before each run of them.
+    let scaled = read(Lang::Ar, r#"{"steps.scale_short_title": "÷√dₖ"}"#);
+    assert_eq!(scaled.text(steps::scale_short_title), "\u{200e}÷√dₖ");
     // English's counts.
     let en = Catalogue::english();
     assert_eq!(en.render(&story::gap("2.3")), "the gap of 2.3");

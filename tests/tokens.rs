@@ -66,7 +66,9 @@ fn a_token_is_named_by_its_word_and_a_repeated_word_by_which_one() {
     let words: Vec<String> = ["the", "cat", "saw", "the", "dog"]
         .map(String::from)
         .to_vec();
-    let named: Vec<String> = (0..6).map(|k| token_label(&words, k)).collect();
+    let named: Vec<String> = (0..6)
+        .map(|k| token_label(&words, k).map_or_else(String::new, |m| m.english()))
+        .collect();
     assert_eq!(
         named,
         ["“the” (1st)", "“cat”", "“saw”", "“the” (2nd)", "“dog”", ""]

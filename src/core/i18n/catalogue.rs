@@ -22,6 +22,21 @@ pub const AREA_BREAK: &str = "\n\u{c}\n";
 /// Unicode's first-strong isolate and its end: an argument inside right-to-left text.
 const ISOLATE: (char, char) = ('\u{2068}', '\u{2069}');
 
+/// Appends `text` with a left-to-right mark before each run of ÷ and √, so that in
+/// right-to-left text "÷√dₖ" and "√3" read as written, not "dₖ√÷" (the symbols are neutral:
+/// they would take the direction of the Arabic around them). Put in when worded, not shipped.
+fn push_symbols_left_to_right(out: &mut String, text: &str) {
+    let mut after_symbol = false;
+    for c in text.chars() {
+        let symbol = matches!(c, '÷' | '√');
+        if symbol && !after_symbol {
+            out.push('\u{200e}');
+        }
+        after_symbol = symbol;
+        out.push(c);
+    }
+}
+
 impl Catalogue {
     /// English, as compiled in.
     pub fn english() -> Catalogue {
@@ -108,6 +123,7 @@ impl Catalogue {
         let mut out = String::with_capacity(template.len());
         for piece in pieces(template) {
             match piece {
+                Piece::Text(run) if self.lang.rtl() => push_symbols_left_to_right(&mut out, run),
                 Piece::Text(run) => out.push_str(run),
                 // A value (a number, a token), not a sentence worded in this language.
                 Piece::Slot(name, None)

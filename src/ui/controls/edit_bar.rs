@@ -87,7 +87,7 @@ pub(super) fn EditBar(level: Level) -> impl IntoView {
                         {move || {
                             let words = state.derived.words.get();
                             (0..words.len()).map(|k| view! {
-                                <option value=k.to_string() prop:selected=move || state.derived.followed_or_last.get() == k>{token_label(&words, k)}</option>
+                                <option value=k.to_string() prop:selected=move || state.derived.followed_or_last.get() == k>{let label = token_label(&words, k); move || label.as_ref().map(word).unwrap_or_default()}</option>
                             }).collect_view()
                         }}
                     </select>

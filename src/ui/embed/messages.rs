@@ -151,6 +151,16 @@ pub(super) fn report_height() {
         // The observer lives as long as the page.
         std::mem::forget(observer);
     }
+    // A frame out of view is not rendered, so its observer says nothing: measured a few times
+    // as well, so that an Embed dialog's preview below the fold still sizes the snippet.
+    for after in [0, 1000, 3000] {
+        window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(
+                on_resize.as_ref().unchecked_ref(),
+                after,
+            )
+            .ok();
+    }
     on_resize.forget();
 }
 

@@ -77,7 +77,7 @@ fn ScalingComparison() -> impl IntoView {
                         let current = scale == e.scale;
                         view! {
                             <tr class:current=current>
-                                <th scope="row">{if current { word(&views::scaling_now(e.scale.symbol())) } else { e.scale.symbol().to_owned() }}</th>
+                                <th scope="row">{if current { word(&views::scaling_now(e.scale.symbol())).into_any() } else { view! { <bdi dir="ltr">{e.scale.symbol()}</bdi> }.into_any() }}</th>
                                 <td>{fmt(e.spread, p)}</td>
                                 <td>{fmt(e.top_weight, p)}</td>
                             </tr>

@@ -74,6 +74,7 @@ keys! { "settings";
     the_pytorch_import = "the PyTorch import";
     pasted_state_dict = "the pasted state dict";
     quoted(name) = "“{name}”";
+    quoted_nth(quoted, nth) = "{quoted} ({nth})";
     imported_heads_named(from, n) = "Imported {from} as {n} head(s) (as the file says); the sentence and embedding are kept. Undo takes it back.";
     imported_heads_above(from, n) = "Imported {from} as {n} head(s), the number in Heads above: a state dict does not say how many the module had, so if it was not {n}, set Heads to its num_heads and import again; the sentence and embedding are kept. Undo takes it back.";
     not_imported(why) = "Not imported: {why}. The current model is unchanged.";

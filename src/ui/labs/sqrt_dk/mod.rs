@@ -189,7 +189,7 @@ fn FiguresTable(figures: Memo<Option<[Figures; 3]>>) -> impl IntoView {
                             let stat = |figure: &str| format!("{figure}_{}", scale.key());
                             view! {
                                 <tr class=format!("choice-{}", scale.key())>
-                                    <th scope="row">{label}</th>
+                                    <th scope="row"><bdi dir="ltr">{label}</bdi></th>
                                     <td><Stat name=stat("var") value=pick(i, |f| f.variance)/></td>
                                     <td>
                                         {theory} " = "

@@ -83,10 +83,11 @@ pub fn Race(
                     || keys::labs::race_lane(figure(0), figure(1), figure(2)),
                     move |i| match i {
                         // "none" is a word; ÷√dₖ and ÷dₖ are symbols.
-                        0 => view! { <strong>{match scale {
-                            Scale::None => word(&keys::settings::no_scaling.into()),
-                            _ => scale.label().to_owned(),
-                        }}</strong> }.into_any(),
+                        0 => match scale {
+                            Scale::None => view! { <strong>{word(&keys::settings::no_scaling.into())}</strong> }.into_any(),
+                            // Left to right in a right-to-left page too: "÷√dₖ", not "dₖ√÷".
+                            _ => view! { <strong><bdi dir="ltr">{scale.label()}</bdi></strong> }.into_any(),
+                        },
                         1 => view! { <Stat name=format!("race_loss_{}", scale.key()) value=read(|l| *l.losses.last().unwrap_or(&f64::NAN))/> }.into_any(),
                         _ => view! { <Stat name=format!("race_grad_{}", scale.key()) value=read(|l| l.grad_w_query)/> }.into_any(),
                     },

@@ -61,7 +61,7 @@ pub fn Targets(
     let options = move |words: Memo<Vec<String>>, chosen: usize, shown: &dyn Fn(usize) -> bool| {
         (0..words.with(Vec::len))
             .filter(|&j| shown(j))
-            .map(|j| view! { <option value=j.to_string() selected=j == chosen>{words.with(|w| token_label(w, j))}</option> })
+            .map(|j| view! { <option value=j.to_string() selected=j == chosen>{let label = words.with(|w| token_label(w, j)); move || label.as_ref().map(word).unwrap_or_default()}</option> })
             .collect_view()
     };
     let row = move |(k, t): (usize, Target)| {
