@@ -249,6 +249,28 @@ fn a_new_word_gets_a_row_no_other_word_has_and_a_word_typed_again_its_own() {
 }
 
 #[test]
+fn a_sentence_typed_key_by_key_gets_the_numbers_it_gets_pasted() {
+    // The words typed on the way ("c", "ca", "s", "sa") keep no row from the words that follow.
+    for sentence in [
+        "The cat sat",
+        "Life is short, eat dessert first",
+        "she saw a cat",
+    ] {
+        for start in [dog(), raschka()] {
+            let mut typed = Document::new(start.clone());
+            for end in (1..=sentence.len()).filter(|&i| sentence.is_char_boundary(i)) {
+                typed
+                    .apply(Edit::Sentence(sentence[..end].into()), None)
+                    .unwrap();
+            }
+            let mut pasted = Document::new(start);
+            pasted.apply(Edit::Sentence(sentence.into()), None).unwrap();
+            assert_eq!(typed.model, pasted.model, "{sentence}");
+        }
+    }
+}
+
+#[test]
 fn training_steps_until_a_seal_are_one_undo_step() {
     use attention_explorer::core::training::{Objective, Optimizer, Trainer};
     let start = dog();

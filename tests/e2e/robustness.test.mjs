@@ -115,6 +115,11 @@ test('the sentence: empty, punctuation, too long, emoji, right-to-left, invisibl
     assert.equal(await messageOf(page, field), message);
   }
   assert.equal(await snapshot(page), before);
+  // Leaving the field shows the sentence in use again, as a cell shows its number.
+  await page.fill(field, '');
+  await page.locator(field).blur();
+  assert.equal(await page.inputValue(field), 'The dog fetched the ball and she was happy');
+  assert.equal(await page.getAttribute(field, 'aria-invalid'), null);
   const words = async () => page.$$eval('[data-token] .token-word', (els) => els.map((e) => e.textContent));
   await page.fill(field, '!!! ???');
   assert.deepEqual(await words(), ['!!!', '???']);

@@ -265,6 +265,17 @@ impl History {
         self.future.clear();
     }
 
+    /// The model from before the sentence's keystrokes now being typed, while they are (and
+    /// undo keeps it whole).
+    pub fn typing_began_from(&self) -> Option<&Model> {
+        match self.past.back() {
+            Some(Change::Model(before)) if self.open_edit == Some(EditKey::Sentence) => {
+                Some(before)
+            }
+            _ => None,
+        }
+    }
+
     fn push(&mut self, change: Change) {
         self.past_bytes += change.bytes();
         self.past.push_back(change);

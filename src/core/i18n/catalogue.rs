@@ -2,6 +2,7 @@
 //! plural form chosen, and (right to left) each argument isolated so that a number or an
 //! English token keeps its own direction.
 
+use super::keys::AREAS;
 use super::lang::{Lang, Plural};
 use super::msg::{Arg, Key, Msg};
 
@@ -13,8 +14,9 @@ pub struct Catalogue {
     texts: Vec<Vec<String>>,
 }
 
-/// A shipped language file's first line: what it is, in the format of this page.
-pub const SHIPPED: &str = "attention-explorer language 1";
+/// A shipped language file's first line: what it is, in the format of this page (2: each
+/// argument named by its place among English's, `{0}`, not its name).
+pub const SHIPPED: &str = "attention-explorer language 2";
 
 /// What parts two areas' texts in a shipped language file: a line holding a form feed.
 pub const AREA_BREAK: &str = "\n\u{c}\n";
@@ -64,7 +66,20 @@ impl Catalogue {
         };
         let texts = body
             .split(AREA_BREAK)
-            .map(|area| area.split('\n').map(str::to_owned).collect())
+            .zip(AREAS.iter().copied().chain(std::iter::repeat(&[][..])))
+            .map(|(area, keys)| {
+                let lines = area.split('\n').enumerate();
+                lines
+                    .map(|(place, text)| {
+                        let args = keys.get(place).map_or(&[][..], |(_, args, _)| *args);
+                        // `{0}` is English's first argument again.
+                        renamed_slots(text, |n| {
+                            let at: usize = n.parse().ok()?;
+                            args.get(at).map(|a| (*a).to_owned())
+                        })
+                    })
+                    .collect()
+            })
             .collect();
         Ok(Catalogue { lang, texts })
     }
@@ -175,6 +190,30 @@ fn named(text: &str) -> impl Iterator<Item = &str> {
         }
         _ => None,
     })
+}
+
+/// `text` with each slot's name replaced by what `rename` gives for it (its forms kept); a slot
+/// it gives nothing for keeps its name.
+pub(super) fn renamed_slots(text: &str, rename: impl Fn(&str) -> Option<String>) -> String {
+    if !text.contains('{') {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    for piece in pieces(text) {
+        match piece {
+            Piece::Text(run) => out.push_str(run),
+            Piece::Slot(name, forms) => {
+                out.push('{');
+                out.push_str(&rename(name).unwrap_or_else(|| name.to_owned()));
+                if let Some(forms) = forms {
+                    out.push(':');
+                    out.push_str(forms);
+                }
+                out.push('}');
+            }
+        }
+    }
+    out
 }
 
 enum Piece<'a> {

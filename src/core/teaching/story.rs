@@ -83,12 +83,7 @@ impl Story {
 
     /// How many keys share the top weight at `decimals` (1 when it has no equal).
     pub fn tied(&self, decimals: usize) -> usize {
-        let top = fmt(self.top.weight, decimals);
-        self.seen
-            .iter()
-            .filter(|&&w| fmt(w, decimals) == top)
-            .count()
-            .max(1)
+        alike(&self.seen, self.top.weight, decimals).max(1)
     }
 
     /// The story in words. `words` are the queries' tokens, `keys` the keys' (the same without a
@@ -173,6 +168,13 @@ pub fn blend(told: Msg, head: usize, heads: usize) -> Msg {
     }
 }
 
+/// How many of `weights` read as `top` at `decimals`: keys a row gives the same weight, of
+/// which none is "most" (a repeated word's copies, a row of equal scores).
+pub fn alike(weights: &[f64], top: f64, decimals: usize) -> usize {
+    let top = fmt(top, decimals);
+    weights.iter().filter(|&&w| fmt(w, decimals) == top).count()
+}
+
 /// A weight as a percentage with one decimal: "88.3%".
 pub fn percent(weight: f64) -> String {
     format!("{}%", fmt(100.0 * weight, 1))
@@ -196,9 +198,7 @@ pub fn lines_caption(
     let hidden = row.is_empty();
     let named = !opening || heads > 1;
     // Keys given the top weight alike (a repeated word's): none is "most".
-    let alike = most.as_ref().map_or(0, |(_, top)| {
-        row.iter().filter(|&&w| fmt(w, decimals) == *top).count()
-    });
+    let alike = largest(row.iter().copied()).map_or(0, |(_, top)| alike(row, top, decimals));
     match (named, most) {
         (false, Some((_, weight))) if alike > 1 => views::looks_even(word, alike, weight),
         (true, Some((_, weight))) if alike > 1 => views::looks_head_even(word, head, alike, weight),

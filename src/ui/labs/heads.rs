@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::core::i18n::keys::labs;
 use crate::core::teaching::labs::most_attended;
+use crate::core::teaching::story::alike;
 use crate::core::text::fmt;
 use crate::ui::lang::{t, word};
 use crate::ui::state::use_app;
@@ -24,13 +25,22 @@ pub fn HeadsPicture() -> impl IntoView {
             )
         })
     });
+    // Each head's pick and its row of weights (which keys it gives the same).
     let picks = Memo::new(move |_| {
         let q = state.derived.followed_or_last.get();
-        state
-            .derived
-            .trace
-            .with(|t| most_attended(t, q))
-            .unwrap_or_default()
+        state.derived.trace.with(|t| {
+            let rows = t
+                .heads
+                .iter()
+                .map(|h| h.weights.row(q).iter().copied().collect());
+            most_attended(t, q)
+                .map(|p| {
+                    p.into_iter()
+                        .zip(rows)
+                        .collect::<Vec<((usize, f64), Vec<f64>)>>()
+                })
+                .unwrap_or_default()
+        })
     });
     view! {
         <div class="concat" role="img" aria-label=move || {
@@ -68,19 +78,26 @@ pub fn HeadsPicture() -> impl IntoView {
                     .get()
                     .iter()
                     .enumerate()
-                    .map(|(h, &(key, w))| {
-                        let key = state.derived.key_words.with(|k| k.get(key).cloned().unwrap_or_default());
-                        word(&labs::pick(h, key, fmt(w, p)))
+                    .map(|(h, ((key, w), row))| match alike(row, *w, p) {
+                        // A row of equal weights has no favourite.
+                        n if n > 1 => word(&labs::pick_even(h, n, fmt(*w, p))),
+                        _ => {
+                            let key = state.derived.key_words.with(|k| k.get(*key).cloned().unwrap_or_default());
+                            word(&labs::pick(h, key, fmt(*w, p)))
+                        }
                     })
                     .collect::<Vec<_>>()
                     .join(", ");
                 let distinct = {
-                    let mut keys: Vec<usize> = picks.get().iter().map(|&(k, _)| k).collect();
+                    let mut keys: Vec<usize> = picks.get().iter().map(|&((k, _), _)| k).collect();
                     keys.sort_unstable();
                     keys.dedup();
                     keys.len()
                 };
-                let verdict = if distinct > 1 {
+                let tied = picks.with(|ps| ps.iter().any(|((_, w), row)| alike(row, *w, p) > 1));
+                let verdict = if tied {
+                    labs::picks_tied.into()
+                } else if distinct > 1 {
                     labs::picks_apart(distinct)
                 } else {
                     labs::picks_same.into()

@@ -66,7 +66,16 @@ pub fn SentenceStep() -> impl IntoView {
                     data-control="sentence"
                     prop:value=sentence
                     on:input=on_input
-                    on:blur=move |_| { state.apply(Edit::Seal).ok(); }
+                    on:blur=move |ev| {
+                        state.apply(Edit::Seal).ok();
+                        // Leaving the field shows the sentence in use again, as a cell does its
+                        // number: a refused one is dropped.
+                        if error.get_untracked().is_some() {
+                            error.set(None);
+                            let input = event_target::<web_sys::HtmlInputElement>(&ev);
+                            input.set_value(&sentence.get_untracked());
+                        }
+                    }
                     aria-invalid=move || error.with(|e| e.is_some().then_some("true"))
                     aria-describedby=move || error.with(|e| e.is_some().then_some("sentence-error"))
                 />

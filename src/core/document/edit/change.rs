@@ -100,10 +100,20 @@ pub(super) fn change(
         }
         Edit::Sentence(text) => {
             check_sentence(&text)?;
-            // The rows as they are now, edits included; the new words' rows are remembered
-            // when the sentence changes again.
-            history.words.remember(model);
-            let next = model.with_sentence(&text, *seed, &history.words)?;
+            // A sentence's keystrokes are one step, each made from the model as it was before
+            // the typing began: the words typed on the way ("c" and "ca" before "cat") leave no
+            // trace, and a sentence typed key by key gets the numbers it gets pasted. The rows
+            // as they were then, edits included, are remembered; the new words' rows, when the
+            // sentence is next typed.
+            let from = if history.starts_step(EditKey::Sentence) {
+                history.words.remember(model);
+                None
+            } else {
+                history.typing_began_from()
+            };
+            let next = from
+                .unwrap_or(model)
+                .with_sentence(&text, *seed, &history.words)?;
             return Ok(replace(model, history, EditKey::Sentence, next));
         }
         Edit::Resize(dims) => {

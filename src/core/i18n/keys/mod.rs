@@ -39,12 +39,13 @@ pub const AREAS: &[&[(&str, &[&str], Key)]] = &[
 
 /// A translator's language file (`www/i18n/<tag>.json`: one object of `"area.name": "text"`) as
 /// the page ships it and [`Catalogue::read`](super::Catalogue::read) reads it: no names, no JSON,
-/// each area's texts a line each in the page's order (an empty line for a key it lacks or keeps
+/// each argument by its place among English's (`{0}`), each area's texts a line each in the
+/// page's order (an empty line for a key it lacks or keeps
 /// as English's, a symbol or a formula: the page falls back to English's own; a key the page does
 /// not have is left out). The build's step (`attention-trace --ship-language`) and the
 /// tests write it so.
 pub fn ship(source: &str) -> Result<String, String> {
-    use super::catalogue::{AREA_BREAK, SHIPPED};
+    use super::catalogue::{renamed_slots, AREA_BREAK, SHIPPED};
     use serde_json::Value;
     let Value::Object(texts) = serde_json::from_str(source).map_err(|e| e.to_string())? else {
         return Err("a language file is one JSON object".into());
@@ -52,7 +53,7 @@ pub fn ship(source: &str) -> Result<String, String> {
     let mut areas = Vec::new();
     for keys in AREAS {
         let mut lines = Vec::new();
-        for (name, _, key) in keys.iter() {
+        for (name, args, key) in keys.iter() {
             let text = match texts.get(*name) {
                 Some(Value::String(text)) if text == key.0.en => "",
                 Some(Value::String(text)) => text.as_str(),
@@ -62,7 +63,10 @@ pub fn ship(source: &str) -> Result<String, String> {
             if text.contains(['\n', '\r', '\u{c}']) {
                 return Err(format!("{name} holds a line break"));
             }
-            lines.push(text);
+            // An argument by its place among English's: a name is bytes every learner downloads.
+            lines.push(renamed_slots(text, |n| {
+                args.iter().position(|a| *a == n).map(|i| i.to_string())
+            }));
         }
         areas.push(lines.join("\n"));
     }

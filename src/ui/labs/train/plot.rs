@@ -43,7 +43,13 @@ pub fn LossPlot(
             // A line per power of ten, a label on at most six of them (the top one always):
             // fifteen decades' labels in 140 units overlapped.
             let every = decades.len().div_ceil(MAX_LABELS) as i32;
+            // The step axis's ends: the start, and the longest curve's last step.
+            let last = c.iter().map(|(_, l)| l.len()).max().unwrap_or(0).max(2) - 1;
             view! {
+                <g class="grid">
+                    <text x="0" y=PLOT.1 + 11.0 text-anchor="start">"0"</text>
+                    <text x=PLOT.0 y=PLOT.1 + 11.0 text-anchor="end">{last.to_string()}</text>
+                </g>
                 <g class="grid">{decades.iter().map(|&d| view! {
                     <line x1="0" x2=PLOT.0 y1=y(d) y2=y(d)/>
                     {((top - d) % every == 0).then(|| view! {
