@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-use attention_explorer::core::i18n::keys::{page, ship, steps, story, AREAS};
+use attention_explorer::core::i18n::catalogue::ship;
+use attention_explorer::core::i18n::keys::{page, steps, story, AREAS};
 use attention_explorer::core::i18n::{Catalogue, Key, Lang, Plural};
 
 /// Every key with its name and arguments.

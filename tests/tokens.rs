@@ -62,7 +62,7 @@ fn a_repeated_word_is_told_apart_by_ordinals() {
 
 #[test]
 fn a_token_is_named_by_its_word_and_a_repeated_word_by_which_one() {
-    use attention_explorer::core::text::token_label;
+    use attention_explorer::core::model::tokens::token_label;
     let words: Vec<String> = ["the", "cat", "saw", "the", "dog"]
         .map(String::from)
         .to_vec();

@@ -21,7 +21,7 @@ use attention_explorer::core::formats::report::{
 };
 use attention_explorer::core::formats::state::{read_state, state_value, write_state};
 use attention_explorer::core::forward::trace::Trace;
-use attention_explorer::core::i18n::keys::ship;
+use attention_explorer::core::i18n::catalogue::ship;
 use attention_explorer::core::model::presets::{preset, PRESETS};
 use attention_explorer::core::pretrained::{pack_folder, read_folder, read_heads};
 use attention_explorer::core::training::{gradients, train, Objective, Optimizer, DEFAULT_LR};

@@ -1,9 +1,6 @@
 //! How numbers and values read in messages: a fixed number of decimals without "-0", a number
 //! of significant digits, a value clipped for a message.
 
-use crate::core::i18n::keys::settings;
-use crate::core::i18n::Msg;
-
 /// A number with `precision` decimals, −∞ as "−∞", never "-0.00".
 pub fn fmt(x: f64, precision: usize) -> String {
     if x == f64::NEG_INFINITY {
@@ -99,20 +96,6 @@ pub fn ordinal(n: usize) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
-}
-
-/// How a token is named in a list of the sentence's tokens, as the tables name their rows: by
-/// its word, quoted as the page's language quotes, and a word used twice also by which one it is
-/// (“the” (2nd)). None past the sentence.
-pub fn token_label(words: &[String], k: usize) -> Option<Msg> {
-    let word = words.get(k)?;
-    Some(if words.iter().filter(|w| *w == word).count() > 1 {
-        let n = words[..k].iter().filter(|w| *w == word).count() + 1;
-        // The ordinal as English writes it, in every language (as the tables' rows).
-        settings::quoted_nth(settings::quoted(word.as_str()), ordinal(n))
-    } else {
-        settings::quoted(word.as_str())
-    })
 }
 
 /// A whole number with its thousands apart, as the page writes them: 30 522.

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use attention_explorer::core::i18n::keys::ship as shipped;
+use attention_explorer::core::i18n::catalogue::ship as shipped;
 use serde::Serialize;
 
 use crate::files::{hashed, Dist, Role};

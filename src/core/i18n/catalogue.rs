@@ -54,7 +54,7 @@ impl Catalogue {
         }
     }
 
-    /// A language file as the page ships it ([`ship`](super::keys::ship)): [`SHIPPED`]'s line,
+    /// A language file as the page ships it ([`ship`]): [`SHIPPED`]'s line,
     /// then each area's texts a line each in order (an empty line where it has none), the areas
     /// apart by [`AREA_BREAK`]. A text naming other arguments than English's is not used.
     pub fn read(lang: Lang, file: &str) -> Result<Catalogue, String> {
@@ -160,6 +160,41 @@ impl Catalogue {
     }
 }
 
+/// A translator's language file (`www/i18n/<tag>.json`: one object of `"area.name": "text"`) as
+/// the page ships it and [`Catalogue::read`] reads it: no names, no JSON,
+/// each argument by its place among English's (`{0}`), each area's texts a line each in the
+/// page's order (an empty line for a key it lacks or keeps
+/// as English's, a symbol or a formula: the page falls back to English's own; a key the page does
+/// not have is left out). The build's step (`attention-trace --ship-language`) and the
+/// tests write it so.
+pub fn ship(source: &str) -> Result<String, String> {
+    use serde_json::Value;
+    let Value::Object(texts) = serde_json::from_str(source).map_err(|e| e.to_string())? else {
+        return Err("a language file is one JSON object".into());
+    };
+    let mut areas = Vec::new();
+    for keys in AREAS {
+        let mut lines = Vec::new();
+        for (name, args, key) in keys.iter() {
+            let text = match texts.get(*name) {
+                Some(Value::String(text)) if text == key.0.en => "",
+                Some(Value::String(text)) => text.as_str(),
+                Some(_) => return Err(format!("{name} is not a text")),
+                None => "",
+            };
+            if text.contains(['\n', '\r', '\u{c}']) {
+                return Err(format!("{name} holds a line break"));
+            }
+            // An argument by its place among English's: a name is bytes every learner downloads.
+            lines.push(renamed_slots(text, |n| {
+                args.iter().position(|a| *a == n).map(|i| i.to_string())
+            }));
+        }
+        areas.push(lines.join("\n"));
+    }
+    Ok(format!("{SHIPPED}\n{}", areas.join(AREA_BREAK)))
+}
+
 impl Msg {
     /// The message in English (the command line's and the scripting API's language).
     pub fn english(&self) -> String {
@@ -194,7 +229,7 @@ fn named(text: &str) -> impl Iterator<Item = &str> {
 
 /// `text` with each slot's name replaced by what `rename` gives for it (its forms kept); a slot
 /// it gives nothing for keeps its name.
-pub(super) fn renamed_slots(text: &str, rename: impl Fn(&str) -> Option<String>) -> String {
+fn renamed_slots(text: &str, rename: impl Fn(&str) -> Option<String>) -> String {
     if !text.contains('{') {
         return text.to_owned();
     }

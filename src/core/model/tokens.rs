@@ -1,4 +1,9 @@
-//! Sentence → words → sorted vocabulary → token ids, as the Raschka tutorial does it.
+//! Sentence → words → sorted vocabulary → token ids, as the Raschka tutorial does it; how a
+//! token is named in a list.
+
+use crate::core::i18n::keys::settings;
+use crate::core::i18n::Msg;
+use crate::core::text::ordinal;
 
 /// The number of rows of the embedding table the tutorial draws from (`nn.Embedding(50_000, d)`).
 pub const TUTORIAL_VOCAB_SIZE: usize = 50_000;
@@ -84,4 +89,18 @@ pub fn invisible_characters(sentence: &str) -> Vec<String> {
     found.sort_unstable();
     found.dedup();
     found
+}
+
+/// How a token is named in a list of the sentence's tokens, as the tables name their rows: by
+/// its word, quoted as the page's language quotes, and a word used twice also by which one it is
+/// (“the” (2nd)). None past the sentence.
+pub fn token_label(words: &[String], k: usize) -> Option<Msg> {
+    let word = words.get(k)?;
+    Some(if words.iter().filter(|w| *w == word).count() > 1 {
+        let n = words[..k].iter().filter(|w| *w == word).count() + 1;
+        // The ordinal as English writes it, in every language (as the tables' rows).
+        settings::quoted_nth(settings::quoted(word.as_str()), ordinal(n))
+    } else {
+        settings::quoted(word.as_str())
+    })
 }

@@ -5,8 +5,8 @@
 use leptos::prelude::*;
 
 use crate::core::i18n::keys::labs;
+use crate::core::model::tokens::token_label;
 use crate::core::model::Matrix;
-use crate::core::text::token_label;
 use crate::core::training::lab::{start_target, Setup, MAX_TARGETS};
 use crate::core::training::{Param, Target};
 use crate::core::views::lines::visible;
