@@ -2,7 +2,6 @@
 //! plural form chosen, and (right to left) each argument isolated so that a number or an
 //! English token keeps its own direction.
 
-use super::keys::AREAS;
 use super::lang::{Lang, Plural};
 use super::msg::{Arg, Key, Msg};
 
@@ -66,20 +65,7 @@ impl Catalogue {
         };
         let texts = body
             .split(AREA_BREAK)
-            .zip(AREAS.iter().copied().chain(std::iter::repeat(&[][..])))
-            .map(|(area, keys)| {
-                let lines = area.split('\n').enumerate();
-                lines
-                    .map(|(place, text)| {
-                        let args = keys.get(place).map_or(&[][..], |(_, args, _)| *args);
-                        // `{0}` is English's first argument again.
-                        renamed_slots(text, |n| {
-                            let at: usize = n.parse().ok()?;
-                            args.get(at).map(|a| (*a).to_owned())
-                        })
-                    })
-                    .collect()
-            })
+            .map(|area| area.split('\n').map(str::to_owned).collect())
             .collect();
         Ok(Catalogue { lang, texts })
     }
@@ -88,7 +74,13 @@ impl Catalogue {
     fn translated(&self, key: Key) -> Option<&str> {
         let area = self.texts.get(usize::from(key.0.area))?;
         let text = area.get(usize::from(key.0.place))?;
-        (!text.is_empty() && slots(text) == slots(key.0.en)).then_some(text.as_str())
+        // Its arguments by their places among English's ([`ship`]): each of them (`slots` are
+        // distinct), no other.
+        let english = named(key.0.en).count();
+        let places = slots(text);
+        let each =
+            places.len() == english && places.iter().all(|s| place(s).is_some_and(|p| p < english));
+        (!text.is_empty() && each).then_some(text.as_str())
     }
 
     /// Its language.
@@ -126,8 +118,9 @@ impl Catalogue {
     fn fill(&self, template: &str, msg: &Msg, lang: Lang) -> String {
         // The arguments' names in English's order, read once rather than at each slot.
         let names: Vec<&str> = named(msg.key.0.en).collect();
+        // A name (English's texts) or a place among English's arguments (a shipped file's).
         let arg = |name: &str| {
-            let at = names.iter().position(|&a| a == name);
+            let at = place(name).or_else(|| names.iter().position(|&a| a == name));
             at.and_then(|i| msg.args.get(i))
         };
         let value = |name: &str| match arg(name) {
@@ -168,6 +161,7 @@ impl Catalogue {
 /// not have is left out). The build's step (`attention-trace --ship-language`) and the
 /// tests write it so.
 pub fn ship(source: &str) -> Result<String, String> {
+    use super::keys::AREAS;
     use serde_json::Value;
     let Value::Object(texts) = serde_json::from_str(source).map_err(|e| e.to_string())? else {
         return Err("a language file is one JSON object".into());
@@ -225,6 +219,12 @@ fn named(text: &str) -> impl Iterator<Item = &str> {
         }
         _ => None,
     })
+}
+
+/// A shipped slot's place among English's arguments ("0", "1", …): none for a name.
+fn place(slot: &str) -> Option<usize> {
+    let digits = !slot.is_empty() && slot.len() < 3 && slot.bytes().all(|b| b.is_ascii_digit());
+    digits.then(|| slot.bytes().fold(0, |n, b| n * 10 + usize::from(b - b'0')))
 }
 
 /// `text` with each slot's name replaced by what `rename` gives for it (its forms kept); a slot
