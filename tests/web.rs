@@ -681,7 +681,7 @@ async fn the_picker_says_your_own_after_an_edit_and_names_the_preset_after_undo(
 }
 
 #[wasm_bindgen_test]
-async fn the_caption_and_the_heads_picture_name_the_same_key_on_a_tie() {
+async fn the_caption_and_the_heads_picture_say_the_keys_tie_naming_no_favourite() {
     // Two heads whose queries are all zero: every score is 0, every row of weights uniform.
     let mut model = attention_explorer::core::model::presets::preset("raschka-multihead").unwrap();
     for h in 0..model.heads().len() {
@@ -700,9 +700,16 @@ async fn the_caption_and_the_heads_picture_name_the_same_key_on_a_tie() {
         .text_content()
         .unwrap();
     let picks = find(&root, ".heads-picks").text_content().unwrap();
-    // The first of the tied keys: "Life".
-    assert!(caption.contains("most to “Life”"), "{caption}");
-    assert!(picks.contains("head 0 → “Life”"), "{picks}");
+    // Six keys alike: none of them is "most".
+    assert_eq!(
+        caption,
+        "Where “first” looks, head 0: 6 keys alike, 0.1667 each"
+    );
+    assert!(
+        picks.contains("head 0 → 6 keys alike (0.1667 each)"),
+        "{picks}"
+    );
+    assert!(picks.contains("it has no favourite"), "{picks}");
     drop(handle);
     root.remove();
 }
