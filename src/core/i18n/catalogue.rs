@@ -53,9 +53,9 @@ impl Catalogue {
         }
     }
 
-    /// A language file as the page ships it ([`ship`]): [`SHIPPED`]'s line,
-    /// then each area's texts a line each in order (an empty line where it has none), the areas
-    /// apart by [`AREA_BREAK`]. A text naming other arguments than English's is not used.
+    /// A language file as the page ships it ([`ship`]): [`SHIPPED`]'s line, then each area's
+    /// texts a line each in order (an empty line where it has none), the areas apart by
+    /// [`AREA_BREAK`]. A text naming other arguments than English's is not used.
     pub fn read(lang: Lang, file: &str) -> Result<Catalogue, String> {
         let Some(body) = file
             .strip_prefix(SHIPPED)
@@ -154,12 +154,11 @@ impl Catalogue {
 }
 
 /// A translator's language file (`www/i18n/<tag>.json`: one object of `"area.name": "text"`) as
-/// the page ships it and [`Catalogue::read`] reads it: no names, no JSON,
-/// each argument by its place among English's (`{0}`), each area's texts a line each in the
-/// page's order (an empty line for a key it lacks or keeps
-/// as English's, a symbol or a formula: the page falls back to English's own; a key the page does
-/// not have is left out). The build's step (`attention-trace --ship-language`) and the
-/// tests write it so.
+/// the page ships it and [`Catalogue::read`] reads it: no names, no JSON, each argument by its
+/// place among English's (`{0}`), each area's texts a line each in the page's order (an empty
+/// line for a key it lacks or keeps as English's, a symbol or a formula: the page falls back to
+/// English's own; a key the page does not have is left out). The build's step
+/// (`attention-trace --ship-language`) and the tests write it so.
 pub fn ship(source: &str) -> Result<String, String> {
     use super::keys::AREAS;
     use serde_json::Value;
