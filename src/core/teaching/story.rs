@@ -171,8 +171,14 @@ pub fn blend(told: Msg, head: usize, heads: usize) -> Msg {
 /// How many of `weights` read as `top` at `decimals`: keys a row gives the same weight, of
 /// which none is "most" (a repeated word's copies, a row of equal scores).
 pub fn alike(weights: &[f64], top: f64, decimals: usize) -> usize {
-    let top = fmt(top, decimals);
-    weights.iter().filter(|&&w| fmt(w, decimals) == top).count()
+    let text = fmt(top, decimals);
+    // Only a weight within a last decimal of the top can read as it: the others are not
+    // formatted (two captions say this on every edit).
+    let near = 10f64.powi(-(decimals as i32));
+    weights
+        .iter()
+        .filter(|&&w| (w - top).abs() < near && fmt(w, decimals) == text)
+        .count()
 }
 
 /// A weight as a percentage with one decimal: "88.3%".
@@ -191,14 +197,15 @@ pub fn lines_caption(
     keys: &[String],
     decimals: usize,
 ) -> Msg {
-    let most = largest(row.iter().copied()).map(|(j, w)| {
+    let largest = largest(row.iter().copied());
+    let most = largest.map(|(j, w)| {
         let key = keys.get(j).map_or("", String::as_str);
         (key, fmt(w, decimals))
     });
     let hidden = row.is_empty();
     let named = !opening || heads > 1;
     // Keys given the top weight alike (a repeated word's): none is "most".
-    let alike = largest(row.iter().copied()).map_or(0, |(_, top)| alike(row, top, decimals));
+    let alike = largest.map_or(0, |(_, top)| alike(row, top, decimals));
     match (named, most) {
         (false, Some((_, weight))) if alike > 1 => views::looks_even(word, alike, weight),
         (true, Some((_, weight))) if alike > 1 => views::looks_head_even(word, head, alike, weight),

@@ -74,11 +74,13 @@ pub fn HeadsPicture() -> impl IntoView {
                     return word(&labs::picks_hidden(word_at(q)));
                 }
                 let p = state.view.look.precision.get();
+                // How many keys each head gives its top weight: more than one, it has no favourite.
+                let alike: Vec<usize> = picks.with(|ps| ps.iter().map(|((_, w), row)| alike(row, *w, p)).collect());
                 let list = picks
                     .get()
                     .iter()
                     .enumerate()
-                    .map(|(h, ((key, w), row))| match alike(row, *w, p) {
+                    .map(|(h, ((key, w), _))| match alike[h] {
                         // A row of equal weights has no favourite.
                         n if n > 1 => word(&labs::pick_even(h, n, fmt(*w, p))),
                         _ => {
@@ -94,8 +96,7 @@ pub fn HeadsPicture() -> impl IntoView {
                     keys.dedup();
                     keys.len()
                 };
-                let tied = picks.with(|ps| ps.iter().any(|((_, w), row)| alike(row, *w, p) > 1));
-                let verdict = if tied {
+                let verdict = if alike.iter().any(|&n| n > 1) {
                     labs::picks_tied.into()
                 } else if distinct > 1 {
                     labs::picks_apart(distinct)

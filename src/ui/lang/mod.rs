@@ -104,6 +104,12 @@ impl Label {
     }
 }
 
+/// A symbol (÷√dₖ, ÷dₖ) as a view: left to right in any page, where a right-to-left one would
+/// read "dₖ√÷" (its signs take the direction of the text around them).
+pub fn symbol(text: &'static str) -> impl IntoView {
+    view! { <bdi dir="ltr">{text}</bdi> }
+}
+
 /// First of the private-use characters that stand for a sentence's figures (a number in its own
 /// element, a menu, code) while it is worded: no language's text holds them.
 const FIGURE: u32 = 0xE000;

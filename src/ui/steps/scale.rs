@@ -9,7 +9,7 @@ use crate::core::teaching::labs::{scaling_effects, uniform_top_weight};
 use crate::core::text::fmt;
 use crate::core::views::pipeline::Step;
 use crate::ui::in_view::{in_view, memo_in_view};
-use crate::ui::lang::{t, word};
+use crate::ui::lang::{symbol, t, word};
 use crate::ui::state::use_app;
 use crate::ui::steps::frame::{HeadMatrices, StepSection, StepText};
 
@@ -77,7 +77,7 @@ fn ScalingComparison() -> impl IntoView {
                         let current = scale == e.scale;
                         view! {
                             <tr class:current=current>
-                                <th scope="row">{if current { word(&views::scaling_now(e.scale.symbol())).into_any() } else { view! { <bdi dir="ltr">{e.scale.symbol()}</bdi> }.into_any() }}</th>
+                                <th scope="row">{if current { word(&views::scaling_now(e.scale.symbol())).into_any() } else { symbol(e.scale.symbol()).into_any() }}</th>
                                 <td>{fmt(e.spread, p)}</td>
                                 <td>{fmt(e.top_weight, p)}</td>
                             </tr>

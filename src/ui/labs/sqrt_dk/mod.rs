@@ -16,7 +16,7 @@ use crate::core::teaching::sqrt_dk::{
 use crate::ui::fields::{accept, IntegerField};
 use crate::ui::in_view::near;
 use crate::ui::labs::frame::{LabText, RangeField, Stat};
-use crate::ui::lang::{t, word};
+use crate::ui::lang::{symbol, t, word};
 
 use plot::VariancePlot;
 
@@ -189,7 +189,7 @@ fn FiguresTable(figures: Memo<Option<[Figures; 3]>>) -> impl IntoView {
                             let stat = |figure: &str| format!("{figure}_{}", scale.key());
                             view! {
                                 <tr class=format!("choice-{}", scale.key())>
-                                    <th scope="row"><bdi dir="ltr">{label}</bdi></th>
+                                    <th scope="row">{symbol(label)}</th>
                                     <td><Stat name=stat("var") value=pick(i, |f| f.variance)/></td>
                                     <td>
                                         {theory} " = "

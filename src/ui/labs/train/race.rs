@@ -12,7 +12,7 @@ use crate::core::training::Objective;
 use crate::ui::fields::{apply_or_say, refusal};
 use crate::ui::labs::frame::Stat;
 use crate::ui::lang::{figure, with_figures};
-use crate::ui::lang::{t, word};
+use crate::ui::lang::{symbol, t, word};
 use crate::ui::state::use_app;
 use crate::ui::tasks::each_frame;
 
@@ -85,8 +85,7 @@ pub fn Race(
                         // "none" is a word; ÷√dₖ and ÷dₖ are symbols.
                         0 => match scale {
                             Scale::None => view! { <strong>{word(&keys::settings::no_scaling.into())}</strong> }.into_any(),
-                            // Left to right in a right-to-left page too: "÷√dₖ", not "dₖ√÷".
-                            _ => view! { <strong><bdi dir="ltr">{scale.label()}</bdi></strong> }.into_any(),
+                            _ => view! { <strong>{symbol(scale.label())}</strong> }.into_any(),
                         },
                         1 => view! { <Stat name=format!("race_loss_{}", scale.key()) value=read(|l| *l.losses.last().unwrap_or(&f64::NAN))/> }.into_any(),
                         _ => view! { <Stat name=format!("race_grad_{}", scale.key()) value=read(|l| l.grad_w_query)/> }.into_any(),
